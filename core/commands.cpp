@@ -1,0 +1,16 @@
+#include "cli.h"
+
+namespace sieve::cli {
+
+// Each lives in its own commands_*.cpp.
+std::vector<Command> basicCommands();
+Command statsCommand();
+
+std::vector<Command> coreCommands()
+{
+    std::vector<Command> all = basicCommands();
+    all.push_back(statsCommand());
+    return all;
+}
+
+} // namespace sieve::cli

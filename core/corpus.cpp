@@ -1,0 +1,305 @@
+#include "corpus.h"
+
+#include <filesystem>
+
+namespace sieve {
+
+namespace schema {
+
+namespace {
+// Version 1: the whole initial model. Payload columns (code, logs, reasoning, responses) live in
+// *_payloads tables so that list/count queries over samples never read them.
+void v1(db::Database &db)
+{
+    db.exec(R"SQL(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS tasks(
+  id INTEGER PRIMARY KEY,
+  task_key TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL UNIQUE,
+  level INTEGER,
+  category TEXT,
+  backend TEXT NOT NULL DEFAULT 'triton',
+  target TEXT,
+  dtype TEXT NOT NULL DEFAULT 'fp32',
+  atol REAL,
+  rtol REAL,
+  shapes_json TEXT,
+  source TEXT,
+  license TEXT,
+  provenance_json TEXT,
+  flags TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS task_payloads(
+  task_id INTEGER PRIMARY KEY REFERENCES tasks(id) ON DELETE CASCADE,
+  reference_code BLOB NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS samples(
+  id INTEGER PRIMARY KEY,
+  sample_key TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  task_id INTEGER NOT NULL REFERENCES tasks(id),
+  backend TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  model TEXT,
+  temperature REAL,
+  attempt INTEGER,
+  has_answer INTEGER NOT NULL,
+  code_hash TEXT,
+  code_bytes INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL DEFAULT 'PENDING',
+  speedup REAL,
+  review TEXT NOT NULL DEFAULT 'none',
+  cluster_id INTEGER,
+  import_id INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS samples_task ON samples(task_id);
+CREATE INDEX IF NOT EXISTS samples_status ON samples(status);
+CREATE INDEX IF NOT EXISTS samples_speedup ON samples(speedup);
+CREATE INDEX IF NOT EXISTS samples_review ON samples(review);
+CREATE INDEX IF NOT EXISTS samples_cluster ON samples(cluster_id);
+CREATE INDEX IF NOT EXISTS samples_name ON samples(name);
+
+CREATE TABLE IF NOT EXISTS sample_payloads(
+  sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+  code BLOB,
+  reasoning BLOB,
+  response BLOB,
+  request BLOB
+);
+
+-- Verdicts that came with imported data (e.g. the AI-CUDA-Engineer archive). Never ours.
+CREATE TABLE IF NOT EXISTS external_verdicts(
+  id INTEGER PRIMARY KEY,
+  sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+  source TEXT NOT NULL,
+  correct INTEGER,
+  max_diff REAL,
+  runtime_ms REAL,
+  ref_runtime_ms REAL,
+  ref_compile_runtime_ms REAL,
+  speedup_native REAL,
+  speedup_compile REAL,
+  error TEXT,
+  UNIQUE(sample_id, source)
+);
+
+CREATE TABLE IF NOT EXISTS verify_runs(
+  id INTEGER PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  finished_at INTEGER,
+  state TEXT NOT NULL DEFAULT 'running',
+  mode TEXT NOT NULL,
+  env_json TEXT,
+  params_json TEXT,
+  sieve_version TEXT,
+  verifier_version TEXT
+);
+CREATE TABLE IF NOT EXISTS verdicts(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES verify_runs(id),
+  sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+  status TEXT NOT NULL,
+  stage TEXT,
+  reasons TEXT,
+  message TEXT,
+  device TEXT,
+  interpreted INTEGER NOT NULL DEFAULT 0,
+  kernels_launched INTEGER,
+  custom_kernel_share REAL,
+  candidate_ms REAL,
+  eager_ms REAL,
+  compile_ms REAL,
+  speedup REAL,
+  flags TEXT,
+  duration_ms REAL,
+  created_at INTEGER NOT NULL,
+  UNIQUE(run_id, sample_id)
+);
+CREATE INDEX IF NOT EXISTS verdicts_sample ON verdicts(sample_id);
+CREATE TABLE IF NOT EXISTS verdict_payloads(
+  verdict_id INTEGER PRIMARY KEY REFERENCES verdicts(id) ON DELETE CASCADE,
+  log BLOB,
+  details BLOB
+);
+-- One row per (shape, seed) correctness check.
+CREATE TABLE IF NOT EXISTS verdict_checks(
+  verdict_id INTEGER NOT NULL REFERENCES verdicts(id) ON DELETE CASCADE,
+  shape_index INTEGER NOT NULL,
+  shape_json TEXT,
+  seed INTEGER NOT NULL,
+  ok INTEGER NOT NULL,
+  max_abs REAL,
+  max_rel REAL,
+  mismatches INTEGER,
+  nonfinite_mismatches INTEGER,
+  PRIMARY KEY(verdict_id, shape_index, seed)
+) WITHOUT ROWID;
+-- One row per (shape, what was timed): candidate, eager, compile.
+CREATE TABLE IF NOT EXISTS verdict_timings(
+  verdict_id INTEGER NOT NULL REFERENCES verdicts(id) ON DELETE CASCADE,
+  shape_index INTEGER NOT NULL,
+  which TEXT NOT NULL,
+  median_ms REAL,
+  mean_ms REAL,
+  std_ms REAL,
+  runs INTEGER,
+  PRIMARY KEY(verdict_id, shape_index, which)
+) WITHOUT ROWID;
+
+-- Append-only history; samples.review holds the current decision.
+CREATE TABLE IF NOT EXISTS reviews(
+  id INTEGER PRIMARY KEY,
+  sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+  decision TEXT NOT NULL,
+  reason TEXT,
+  note TEXT,
+  reviewer TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reviews_sample ON reviews(sample_id);
+
+CREATE TABLE IF NOT EXISTS clusters(
+  id INTEGER PRIMARY KEY,
+  scope TEXT NOT NULL,
+  task_id INTEGER,
+  representative_id INTEGER,
+  size INTEGER NOT NULL DEFAULT 0,
+  params_json TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cluster_members(
+  sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+  cluster_id INTEGER NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+  similarity REAL
+);
+CREATE INDEX IF NOT EXISTS cluster_members_cluster ON cluster_members(cluster_id);
+
+CREATE TABLE IF NOT EXISTS tags(
+  sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  PRIMARY KEY(sample_id, tag)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS exports(
+  id INTEGER PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  out_dir TEXT NOT NULL,
+  params_json TEXT,
+  manifest_json TEXT
+);
+
+CREATE TABLE IF NOT EXISTS imports(
+  id INTEGER PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  finished_at INTEGER,
+  format TEXT NOT NULL,
+  paths_json TEXT,
+  report_json TEXT
+);
+)SQL");
+}
+} // namespace
+
+const std::vector<Migration> &migrations()
+{
+    static const std::vector<Migration> steps = {
+        {1, v1},
+    };
+    return steps;
+}
+
+int version(const db::Database &db)
+{
+    const bool hasMeta =
+        db.queryInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'").value_or(0) > 0;
+    if (!hasMeta) {
+        const auto tables = db.queryInt("SELECT count(*) FROM sqlite_master").value_or(0);
+        if (tables > 0)
+            throw db::Error("'" + db.path() + "' is an SQLite file but not a Sieve corpus (no meta table)", 0);
+        return 0;
+    }
+    const auto v = db.queryText("SELECT value FROM meta WHERE key='schema_version'");
+    if (!v)
+        throw db::Error("'" + db.path() + "' has a meta table without schema_version", 0);
+    return std::stoi(*v);
+}
+
+void migrate(db::Database &db, int target)
+{
+    const int current = version(db);
+    if (current > Corpus::kSchemaVersion)
+        throw db::Error("'" + db.path() + "' has schema version " + std::to_string(current) +
+                            ", newer than this Sieve (" + std::to_string(Corpus::kSchemaVersion) + ")",
+                        0);
+    if (current >= target)
+        return;
+    db::Transaction tx(db);
+    for (const Migration &m : migrations()) {
+        if (m.toVersion <= current || m.toVersion > target)
+            continue;
+        m.apply(db);
+        db.prepare("INSERT INTO meta(key, value) VALUES('schema_version', ?1) "
+                   "ON CONFLICT(key) DO UPDATE SET value=excluded.value")
+            .bind(1, std::to_string(m.toVersion))
+            .run();
+    }
+    tx.commit();
+}
+
+} // namespace schema
+
+void Corpus::configure(db::Database &db)
+{
+    db.exec("PRAGMA foreign_keys=ON");
+    db.exec("PRAGMA synchronous=NORMAL");
+}
+
+Corpus Corpus::create(const std::string &path)
+{
+    if (std::filesystem::exists(path) && std::filesystem::file_size(path) > 0)
+        throw db::Error("'" + path + "' already exists", 0);
+    db::Database db(path, db::Database::Mode::Create);
+    db.exec("PRAGMA page_size=8192");
+    db.exec("PRAGMA journal_mode=WAL");
+    configure(db);
+    schema::migrate(db);
+    db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES('created_by', ?1)")
+        .bind(1, std::string("sieve ") + SIEVE_VERSION)
+        .run();
+    return Corpus(std::move(db));
+}
+
+Corpus Corpus::open(const std::string &path, bool readOnly)
+{
+    if (!std::filesystem::exists(path))
+        throw db::Error("'" + path + "' does not exist (create it with 'sieve-cli init')", 0);
+    db::Database db(path, readOnly ? db::Database::Mode::ReadOnly : db::Database::Mode::ReadWrite);
+    if (!readOnly) {
+        db.exec("PRAGMA journal_mode=WAL");
+        configure(db);
+        schema::migrate(db);
+    } else {
+        const int v = schema::version(db);
+        if (v != kSchemaVersion)
+            throw db::Error("'" + path + "' has schema version " + std::to_string(v) +
+                                "; open it read-write once to migrate it",
+                            0);
+    }
+    return Corpus(std::move(db));
+}
+
+int Corpus::schemaVersion() const { return schema::version(m_db); }
+
+void Corpus::tuneForBulkWrites()
+{
+    m_db.exec("PRAGMA cache_size=-65536");
+    m_db.exec("PRAGMA temp_store=MEMORY");
+    m_db.exec("PRAGMA wal_autocheckpoint=4096");
+}
+
+} // namespace sieve

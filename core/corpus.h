@@ -1,0 +1,49 @@
+#pragma once
+// A corpus is one SQLite file: tasks, samples, verification runs and verdicts, reviews, dedup clusters,
+// tags and exports. Opening a file migrates it to the current schema in one transaction.
+#include "database.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sieve {
+
+class Corpus {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    // Creates the file at the current schema version; fails if it already holds a corpus.
+    static Corpus create(const std::string &path);
+    // Opens an existing corpus and migrates it when it is older. Throws db::Error when the file is not
+    // a corpus or is newer than this build.
+    static Corpus open(const std::string &path, bool readOnly = false);
+
+    db::Database &db() { return m_db; }
+    const db::Database &db() const { return m_db; }
+    const std::string &path() const { return m_db.path(); }
+    int schemaVersion() const;
+
+    // Settings suited to one writer that batches work (import, verify) into transactions.
+    void tuneForBulkWrites();
+
+private:
+    explicit Corpus(db::Database db) : m_db(std::move(db)) {}
+    static void configure(db::Database &db);
+    db::Database m_db;
+};
+
+namespace schema {
+// One step per version: steps[i] takes a file from version i to i+1. Steps are cumulative and
+// idempotent (CREATE ... IF NOT EXISTS, guarded ALTERs) so a half-applied older tool cannot wedge a file.
+struct Migration {
+    int toVersion;
+    std::function<void(db::Database &)> apply;
+};
+const std::vector<Migration> &migrations();
+// Brings db to `target` (default: current) inside one transaction.
+void migrate(db::Database &db, int target = Corpus::kSchemaVersion);
+int version(const db::Database &db);
+} // namespace schema
+
+} // namespace sieve

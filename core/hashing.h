@@ -1,0 +1,17 @@
+#pragma once
+// Content keys (fast, 128-bit, not for security) and SHA-256 (for manifests that others check).
+#include <string>
+#include <string_view>
+#include <initializer_list>
+
+namespace sieve::hashing {
+
+// 32 hex digits of XXH3-128 over the parts, each part length-prefixed so ("ab","c") != ("a","bc").
+std::string contentKey(std::initializer_list<std::string_view> parts);
+
+// 64 hex digits.
+std::string sha256Hex(std::string_view data);
+// SHA-256 of a file's bytes, streamed; throws std::runtime_error when it cannot be read.
+std::string sha256File(const std::string &path);
+
+} // namespace sieve::hashing

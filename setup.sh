@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Sieve's one entry point on a fresh Debian 12 machine.
+#   ./setup.sh          install what is missing, build, and open the workbench on the demo corpus
+#                       (with no display: run the same job through sieve-cli and print a summary)
+#   ./setup.sh test     install what is missing, build, and run the whole test suite
+# Environment: SIEVE_VENV (default ~/.cache/sieve/venv), SIEVE_BUILD_DIR (default build/dev),
+#              SIEVE_PRESET (default dev), SIEVE_SKIP_INSTALL=1 to skip apt/pip.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-demo}
+case "$mode" in demo|test|build) ;; *) echo "usage: $0 [demo|test|build]" >&2; exit 2;; esac
+
+preset=${SIEVE_PRESET:-dev}
+build_dir=${SIEVE_BUILD_DIR:-build/$preset}
+export SIEVE_VENV=${SIEVE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sieve/venv}
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+apt_packages=(build-essential cmake ninja-build ccache pkg-config
+  qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqscintilla2-qt6-dev
+  libgl1-mesa-dev libsqlite3-dev sqlite3 nlohmann-json3-dev libsimdjson-dev libzstd-dev libxxhash-dev
+  libgtest-dev libgmock-dev python3 python3-venv xvfb xauth)
+py_packages=(torch triton numpy tokenizers datasketch)
+
+install_apt() {
+  local missing=()
+  for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing Debian packages: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+install_venv() {
+  local py="$SIEVE_VENV/bin/python"
+  if [ -x "$py" ] && "$py" -c 'import torch, triton, numpy, tokenizers, datasketch' 2>/dev/null; then
+    return 0
+  fi
+  log "creating the verifier's Python environment in $SIEVE_VENV (torch, triton, numpy)"
+  # Prefer the interpreter the machine ships; Debian's python3-venv works as well.
+  python3 -m venv "$SIEVE_VENV"
+  "$py" -m pip install -q --upgrade pip
+  "$py" -m pip install -q "${py_packages[@]}"
+}
+
+build() {
+  log "building ($preset) in $build_dir"
+  cmake --preset "$preset" -B "$build_dir" >/dev/null
+  cmake --build "$build_dir" -j"$(nproc)"
+}
+
+if [ "${SIEVE_SKIP_INSTALL:-0}" != 1 ]; then
+  install_apt
+  install_venv
+fi
+build
+
+cli="$build_dir/app/sieve-cli"
+case "$mode" in
+  build) ;;
+  test)
+    log "running the test suite (GPU tests skip without a GPU)"
+    ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)"
+    ;;
+  demo)
+    demo="$build_dir/demo.sieve"
+    rm -f "$demo" "$demo-wal" "$demo-shm"
+    log "building the demo corpus at $demo"
+    "$cli" init "$demo" >/dev/null
+    "$cli" import "$demo" --format sieve resources/demo/tasks.jsonl resources/demo/samples.jsonl
+    verify_flags=(--cpu)
+    command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && verify_flags=()
+    if "$cli" --help | grep -q '^  verify'; then
+      "$cli" verify "$demo" "${verify_flags[@]}"
+    fi
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$build_dir/app/sieve" ]; then
+      log "opening the workbench"
+      exec "$build_dir/app/sieve" "$demo"
+    fi
+    log "no display: summary of the same job"
+    "$cli" stats "$demo"
+    "$cli" list "$demo"
+    ;;
+esac

@@ -1,0 +1,36 @@
+#pragma once
+// Helpers shared by the unit tests: a scratch folder per test, running sieve-cli as a real process.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace sieve::test {
+
+// A fresh folder under the system temp dir, removed when the object goes away.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::filesystem::path &path() const { return m_path; }
+    std::string file(const std::string &name) const { return (m_path / name).string(); }
+
+private:
+    std::filesystem::path m_path;
+};
+
+struct ProcessResult {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs sieve-cli with args (no shell); captures stdout and stderr.
+ProcessResult runCli(const std::vector<std::string> &args, const std::string &stdinText = {});
+
+std::string readFile(const std::string &path);
+void writeFile(const std::string &path, const std::string &content);
+std::string testData(const std::string &relative);
+
+} // namespace sieve::test
