@@ -32,7 +32,7 @@ ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &
         "shapes_json, source, license, provenance_json, flags, created_at) "
         "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
     m_insertTaskPayload = m_db.prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(?1, ?2)");
-    m_findSample = m_db.prepare("SELECT sample_key FROM samples WHERE name = ?1 AND task_id = ?2 AND origin = ?3");
+    m_findSample = m_db.prepare("SELECT sample_key FROM samples WHERE name = ?1 AND +task_id = ?2 AND +origin = ?3");
     m_insertSample = m_db.prepare(
         "INSERT OR IGNORE INTO samples(sample_key, name, task_id, backend, origin, model, temperature, attempt, "
         "has_answer, code_hash, code_bytes, import_id, created_at) "
