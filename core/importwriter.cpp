@@ -5,6 +5,7 @@
 #include "payload.h"
 
 #include <chrono>
+#include <stdexcept>
 
 namespace sieve::importing {
 
@@ -47,6 +48,8 @@ ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &
 
 void ImportWriter::write(Batch &batch)
 {
+    if (!batch.packed)
+        throw std::logic_error("import batch written before its payloads were packed");
     db::Transaction tx(m_db);
     for (Item &item : batch.items) {
         if (auto *t = std::get_if<TaskRecord>(&item.value))
@@ -233,16 +236,16 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
     db::Statement &pl = m_insertSamplePayload;
     pl.reset();
     pl.bind(1, id);
-    if (s.packedCode)
-        pl.bindBlob(2, *s.packedCode);
+    if (s.code)
+        pl.bindBlob(2, *s.code);
     else
         pl.bindNull(2);
-    if (s.packedReasoning)
-        pl.bindBlob(3, *s.packedReasoning);
+    if (s.reasoning)
+        pl.bindBlob(3, *s.reasoning);
     else
         pl.bindNull(3);
-    if (s.packedResponse)
-        pl.bindBlob(4, *s.packedResponse);
+    if (s.response)
+        pl.bindBlob(4, *s.response);
     else
         pl.bindNull(4);
     pl.run();
