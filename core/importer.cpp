@@ -62,8 +62,10 @@ public:
     {
         std::lock_guard lock(m_mutex);
         m_stopped = true;
+        m_closed = true;
         m_items.clear();
         m_notFull.notify_all();
+        m_notEmpty.notify_all();
     }
 
 private:
@@ -314,6 +316,9 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     for (const auto &p : paths)
         report.files.push_back(ImportFileReport{p});
     corpus.tuneForBulkWrites();
+    // The UNIQUE key and name indices of a million samples outgrow the default cache; inserting into
+    // them then re-reads pages through the kernel.
+    corpus.db().exec("PRAGMA cache_size=-131072");
     keepFreedMemory();
     {
         db::Transaction tx(corpus.db());
@@ -341,7 +346,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         // Batches are written in reading order (seq) whichever worker finished them first.
         const unsigned workers = options.workers ? options.workers
                                                  : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-        BatchQueue parsed(workers + 1), packed(workers + 2);
+        BatchQueue parsed(2), packed(2);
         std::mutex errorMutex;
         std::exception_ptr failure;
         auto fail = [&] {
@@ -418,6 +423,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
             return true;
         }).run();
     }
+    writer.commit();
     report.writeCpuSeconds = threadCpuSeconds() - writerCpuStart;
 
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -58,7 +58,8 @@ struct ImportReport {
 };
 
 struct ImportOptions {
-    std::size_t batchRecords = 4096;          // records per transaction
+    std::size_t batchRecords = 4096;          // records handed from parsing to writing at a time
+    std::size_t commitRecords = 16384;        // records per transaction (rounded up to whole batches)
     std::size_t maxListedErrors = 1000;       // per file; the rest are only counted
     bool pipeline = true;                     // parse, compress and write on separate threads
     unsigned workers = 0;                     // compressing threads; 0: one per core (at most 8)

@@ -50,7 +50,8 @@ void ImportWriter::write(Batch &batch)
 {
     if (!batch.packed)
         throw std::logic_error("import batch written before its payloads were packed");
-    db::Transaction tx(m_db);
+    if (!m_tx)
+        m_tx.emplace(m_db);
     for (Item &item : batch.items) {
         if (auto *t = std::get_if<TaskRecord>(&item.value))
             writeTask(batch.fileIndex, item.line, *t);
@@ -59,7 +60,18 @@ void ImportWriter::write(Batch &batch)
         else
             reject(batch.fileIndex, item.line, std::get<RecordError>(std::move(item.value)));
     }
-    tx.commit();
+    m_uncommitted += batch.items.size();
+    if (m_uncommitted >= m_options.commitRecords)
+        commit();
+}
+
+void ImportWriter::commit()
+{
+    if (m_tx) {
+        m_tx->commit();
+        m_tx.reset();
+    }
+    m_uncommitted = 0;
 }
 
 void ImportWriter::reject(std::size_t file, std::uint64_t line, RecordError e)
@@ -134,9 +146,9 @@ void ImportWriter::writeTask(std::size_t file, std::uint64_t line, TaskRecord &t
         if (t.userNamed || attempt > 0) {
             const std::string field = differingField(existing->id, t);
             reject(file, line,
-                   {t.userNamed ? t.nameField : field,
+                   {field,
                     "task '" + t.name + "' already exists with a different " + field +
-                        " (task names are unique; give this one another " + t.nameField + ")",
+                        " (task names are unique: give this task another " + t.nameField + ")",
                     {}});
             return;
         }
