@@ -2,9 +2,12 @@
 
 namespace sieve::gpu {
 
+cli::Command compileCommand(); // commands_cuda.cpp
+cli::Command devicesCommand(); // commands_cuda.cpp
+
 std::vector<cli::Command> gpuCommands()
 {
-    return {};
+    return {compileCommand(), devicesCommand()};
 }
 
 } // namespace sieve::gpu
