@@ -94,7 +94,11 @@ int runCompile(const cli::Args &args, cli::Context &ctx)
     const Input input = readInput(args);
     CompileOptions options;
     std::string archSource = "--arch";
-    options.arch = args.value("arch") ? normalizeArch(*args.value("arch")) : defaultArch(&archSource);
+    try {
+        options.arch = args.value("arch") ? normalizeArch(*args.value("arch")) : defaultArch(&archSource);
+    } catch (const std::invalid_argument &e) {
+        throw cli::UsageError(std::string("--") + e.what());
+    }
     options.extra = args.all("option");
     options.useCache = !args.has("no-cache");
     const NvrtcCompiler compiler(args.value("cache-dir", ""));
