@@ -1,18 +1,50 @@
 // Native launches of raw CUDA answers on a real GPU (ctest label "gpu"; skipped without one).
 #include "cudadriverlauncher.h"
 #include "nvrtccompiler.h"
-#include "testutil.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <unistd.h>
 
-using namespace sieve;
 using namespace sieve::gpu;
 
 namespace {
+
+// tests/gpu does not link tests/unit's helpers; the two it needs, small.
+namespace test {
+std::string testData(const std::string &relative) { return std::string(SIEVE_TEST_DATA) + "/" + relative; }
+std::string readFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+class TempDir {
+public:
+    TempDir()
+    {
+        char tmpl[] = "/tmp/sieve-gpu-test-XXXXXX";
+        m_path = mkdtemp(tmpl);
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    const std::filesystem::path &path() const { return m_path; }
+    std::string file(const std::string &name) const { return (m_path / name).string(); }
+
+private:
+    std::filesystem::path m_path;
+};
+} // namespace test
 
 class RawCudaLaunch : public ::testing::Test {
 protected:
