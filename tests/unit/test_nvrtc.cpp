@@ -1,9 +1,13 @@
 // The NVRTC compiler service: PTX + CUBIN per architecture, ptxas resources, mapped logs, the cache.
 #include "nvrtccompiler.h"
 #include "nvrtclibrary.h"
+#include "nvrtcsass.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
 
 using namespace sieve;
 using namespace sieve::gpu;
@@ -212,4 +216,22 @@ TEST(NvrtcCompiler, SpillsShowUpUnderARegisterCap)
     ASSERT_EQ(r.resources.kernels.size(), 1u);
     EXPECT_LE(r.resources.kernels[0].registers, 32);
     EXPECT_GT(r.resources.kernels[0].spillStoreBytes, 0);
+}
+
+TEST(NvrtcSass, DisassemblesTheCubinWhenAToolIsInstalled)
+{
+    REQUIRE_NVRTC();
+    if (findDisassembler().empty())
+        GTEST_SKIP() << "neither nvdisasm nor cuobjdump is installed";
+    test::TempDir cache;
+    const CompileResult r = NvrtcCompiler(cache.path().string())
+                                .compile(test::readFile(test::testData("cuda/vector_tiled.cu")), "v.cu", forArch("sm_90"));
+    ASSERT_TRUE(r.ok);
+    std::string why;
+    const auto sass = disassemble(r.cubin, &why);
+    ASSERT_TRUE(sass) << why;
+    EXPECT_NE(sass->find("scale"), std::string::npos);
+    EXPECT_NE(sass->find("EXIT"), std::string::npos);
+    EXPECT_FALSE(disassemble("not an ELF file", &why));
+    EXPECT_NE(why.find("failed"), std::string::npos) << why;
 }
