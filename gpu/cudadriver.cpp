@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <mutex>
 #include <stdexcept>
+#include <unistd.h>
 
 #ifdef SIEVE_HAVE_CUDA_HEADERS
 #include <cuda.h>
@@ -96,6 +97,7 @@ bool CudaDriver::load(const std::string &path, std::string &why)
         return false;
     }
     m_path = path;
+    m_pid = static_cast<int>(getpid());
     driverVersion(&m_version);
     if (const Result r = init(0); r != 0) {
         why += "cuInit: " + errorString(r) + " (driver " + versionString() + ")";

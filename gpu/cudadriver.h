@@ -46,6 +46,8 @@ public:
     static const CudaDriver *get(std::string *why = nullptr);
 
     const std::string &path() const { return m_path; }
+    // The process that ran cuInit: CUDA does not survive fork, so a child must not use this driver.
+    int initialisedBy() const { return m_pid; }
     int version() const { return m_version; } // e.g. 13000
     std::string versionString() const;
     std::string errorString(Result r) const;
@@ -93,6 +95,7 @@ private:
     bool load(const std::string &path, std::string &why);
 
     std::string m_path;
+    int m_pid = 0;
     int m_version = 0;
     Result (*m_getErrorString)(Result, const char **) = nullptr;
 };

@@ -157,6 +157,9 @@ void runChild(const LaunchRequest &req, const std::string &dir)
     const CudaDriver *cu = CudaDriver::get(&why);
     if (!cu)
         throw std::runtime_error("NODEVICE " + why);
+    if (cu->initialisedBy() != static_cast<int>(getpid()))
+        throw std::runtime_error("CUDA was initialised in the parent before fork; launch from a process that has "
+                                 "not used CUDA (sieve-cli cuda-run, or probe with deviceArchIsolated)");
     CudaDriver::Device dev = 0;
     cu->check(cu->deviceGet(&dev, req.device), "cuDeviceGet");
     CudaDriver::Context ctx = nullptr;
