@@ -34,6 +34,10 @@ struct PrecheckSource {
     std::string skipReason; // non-empty: NVRTC cannot judge this unit (needs torch headers, no kernel...)
     int kernels = 0;        // __global__ functions kept
     std::vector<std::string> options; // torch's extension flags that NVRTC understands, + the unit's
+    // Template kernels are only parsed when instantiated: "&k<float>" for each one whose type parameters
+    // the source itself instantiates with float (AT_DISPATCH_FLOATING_TYPES or k<float>).
+    std::vector<std::string> nameExpressions;
+    std::vector<std::string> uninstantiated; // template kernels left unchecked (names)
 };
 
 // Keeps __global__/__device__/constexpr functions, types, __constant__ data and macros; blanks host

@@ -221,6 +221,35 @@ PrecheckSource prepareForNvrtc(const CudaUnit &unit)
     if (out.skipReason.empty() && !unit.dynamicReason.empty())
         out.skipReason = "precheck skipped: the CUDA source is " + unit.dynamicReason;
 
+    // Kernel templates: EDG does not look inside an uninstantiated template body, so a typo there would
+    // pass. Instantiate with float where the source does so itself; name the others as unchecked.
+    static const std::regex templateKernel(
+        R"(template\s*<([^<>]*)>\s*__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
+    static const std::regex typeParam(R"(^\s*(typename|class)\s+\w+\s*$)");
+    for (auto it = std::sregex_iterator(m.begin(), m.end(), templateKernel); it != std::sregex_iterator(); ++it) {
+        const std::string params = (*it)[1], name = (*it)[2];
+        std::vector<std::string> args;
+        bool allTypes = true;
+        for (std::size_t start = 0; start <= params.size();) {
+            std::size_t end = params.find(',', start);
+            if (end == std::string::npos)
+                end = params.size();
+            allTypes &= std::regex_match(params.substr(start, end - start), typeParam);
+            args.emplace_back("float");
+            start = end + 1;
+        }
+        const bool floatUsed = unit.source.find("AT_DISPATCH_FLOATING") != std::string::npos ||
+                               unit.source.find(name + "<float") != std::string::npos;
+        if (allTypes && floatUsed) {
+            std::string expr = "&" + name + "<";
+            for (std::size_t i = 0; i < args.size(); ++i)
+                expr += (i ? ", " : "") + args[i];
+            out.nameExpressions.push_back(expr + ">");
+        } else {
+            out.uninstantiated.push_back(name);
+        }
+    }
+
     out.source = std::string(kPrelude) + text;
     out.map.file = unit.map.file;
     for (const char *p = kPrelude; *p; ++p)

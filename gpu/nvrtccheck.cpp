@@ -50,9 +50,22 @@ UnitCheck checkUnit(const CudaUnit &unit, const NvrtcCompiler &compiler, const C
     }
     CompileOptions opts = options;
     opts.extra.insert(opts.extra.begin(), pre.options.begin(), pre.options.end());
+    opts.nameExpressions = pre.nameExpressions;
     check.result = compiler.compile(pre.source, pre.map, opts);
+    if (!pre.uninstantiated.empty()) {
+        check.reason = "template kernels not instantiated, their bodies are unchecked:";
+        for (const auto &n : pre.uninstantiated)
+            check.reason += " " + n;
+    }
     if (check.result->ok) {
         check.status = UnitCheck::Status::Compiled;
+        if (!pre.nameExpressions.empty())
+            check.reason += std::string(check.reason.empty() ? "" : "; ") + "instantiated as float: " + [&] {
+                std::string all;
+                for (const auto &n : pre.nameExpressions)
+                    all += (all.empty() ? "" : ", ") + n.substr(1);
+                return all;
+            }();
     } else if (precheckInconclusive(check.result->diagnostics)) {
         check.status = UnitCheck::Status::Inconclusive;
         check.reason = "precheck inconclusive: the errors name macros or headers that the precheck removed "

@@ -132,7 +132,7 @@ CompileResult NvrtcCompiler::compile(const std::string &source, const SourceMap 
     result.options.insert(result.options.end(), options.extra.begin(), options.extra.end());
 
     const std::string key =
-        hashing::contentKey({"nvrtc-v1", lib->buildId(), joined(result.options), source});
+        hashing::contentKey({"nvrtc-v1", lib->buildId(), joined(result.options), joined(options.nameExpressions), source});
     const NvrtcCache cache(m_cacheDir);
     NvrtcCacheEntry entry;
     if (auto hit = options.useCache ? cache.load(key) : std::nullopt) {
@@ -142,6 +142,9 @@ CompileResult NvrtcCompiler::compile(const std::string &source, const SourceMap 
         ProgramHolder holder{*lib};
         if (auto r = lib->createProgram(&holder.program, source.c_str(), kProgramName, 0, nullptr, nullptr); r != 0)
             throw CompilerUnavailable("nvrtcCreateProgram: " + lib->errorString(r));
+        for (const auto &name : options.nameExpressions)
+            if (auto r = lib->addNameExpression(holder.program, name.c_str()); r != 0)
+                throw CompilerUnavailable("nvrtcAddNameExpression(" + name + "): " + lib->errorString(r));
         std::vector<const char *> argv;
         for (const auto &o : result.options)
             argv.push_back(o.c_str());

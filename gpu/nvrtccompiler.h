@@ -14,6 +14,7 @@ namespace sieve::gpu {
 struct CompileOptions {
     std::string arch = "sm_90";          // sm_XX[a|f] (PTX + CUBIN) or compute_XX (PTX only)
     std::vector<std::string> extra;      // further NVRTC options, e.g. -DBLOCK=128, --use_fast_math
+    std::vector<std::string> nameExpressions; // e.g. "&kernel<float>": instantiates templates
     bool useCache = true;
 };
 

@@ -85,6 +85,7 @@ bool NvrtcLibrary::load(const std::string &path, std::string &why)
               bind(handle, "nvrtcGetCUBIN", getCUBIN, why) &&
               bind(handle, "nvrtcGetProgramLogSize", getProgramLogSize, why) &&
               bind(handle, "nvrtcGetProgramLog", getProgramLog, why) &&
+              bind(handle, "nvrtcAddNameExpression", addNameExpression, why) &&
               bind(handle, "nvrtcGetErrorString", m_getErrorString, why);
     if (!ok) {
         dlclose(handle);

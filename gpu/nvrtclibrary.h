@@ -43,6 +43,7 @@ public:
     Result (*getCUBIN)(Program, char *) = nullptr;
     Result (*getProgramLogSize)(Program, std::size_t *) = nullptr;
     Result (*getProgramLog)(Program, char *) = nullptr;
+    Result (*addNameExpression)(Program, const char *) = nullptr; // forces a template's instantiation
 
 private:
     NvrtcLibrary() = default;

@@ -177,3 +177,42 @@ TEST(NvrtcCheck, LoadInlineDeviceErrorFailsWithThePyLine)
     ASSERT_EQ(good.result->resources.kernels.size(), 1u);
     EXPECT_EQ(good.result->resources.kernels[0].name, "relu_kernel(float const*, float*, long long)");
 }
+
+TEST(NvrtcCheck, TemplateKernelsAreInstantiatedWhereTheSourceUsesFloat)
+{
+    if (!NvrtcLibrary::get())
+        GTEST_SKIP() << "no NVRTC";
+    test::TempDir cache;
+    const NvrtcCompiler compiler(cache.path().string());
+    CompileOptions o;
+    o.arch = "sm_90";
+    const auto good = cudaUnitsOf(test::readFile(test::testData("cuda/torch_extension.cu")), "te.cu");
+    ASSERT_EQ(good.size(), 1u);
+    const PrecheckSource pre = prepareForNvrtc(good[0]);
+    EXPECT_EQ(pre.nameExpressions, (std::vector<std::string>{"&row_max_kernel<float>"}));
+    const UnitCheck ok = checkUnit(good[0], compiler, o);
+    EXPECT_EQ(ok.status, UnitCheck::Status::Compiled) << (ok.result ? ok.result->log : ok.reason);
+    EXPECT_NE(ok.reason.find("instantiated as float: row_max_kernel<float>"), std::string::npos) << ok.reason;
+    ASSERT_TRUE(ok.result);
+    ASSERT_EQ(ok.result->resources.kernels.size(), 1u);
+    EXPECT_EQ(ok.result->resources.kernels[0].name, "void row_max_kernel<float>(float const*, float*, int)");
+
+    // A typo inside the template body is only seen once the template is instantiated.
+    const auto bad = cudaUnitsOf(test::readFile(test::testData("cuda/torch_extension_error.cu")), "te.cu");
+    const UnitCheck failed = checkUnit(bad.at(0), compiler, o);
+    EXPECT_EQ(failed.status, UnitCheck::Status::Failed);
+    ASSERT_TRUE(failed.result);
+    ASSERT_GE(failed.result->errorCount(), 1);
+    EXPECT_EQ(failed.result->diagnostics[0].line, 28) << failed.result->log;
+}
+
+TEST(CudaPrecheck, TemplatesWithoutAFloatUseAreNamedAsUnchecked)
+{
+    const CudaUnit u = cudaUnitFromFile("#include <torch/extension.h>\n"
+                                        "template <int BLOCK> __global__ void k(float *y) { y[0] = BLOCK; }\n"
+                                        "template <typename T> __global__ void h(T *y) { y[0] = T(0); }\n",
+                                        "t.cu");
+    const PrecheckSource pre = prepareForNvrtc(u);
+    EXPECT_TRUE(pre.nameExpressions.empty());
+    EXPECT_EQ(pre.uninstantiated, (std::vector<std::string>{"k", "h"}));
+}
