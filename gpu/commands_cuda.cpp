@@ -75,6 +75,8 @@ void printText(const UnitCheck &c, const std::string &sass, std::ostream &out)
     if (c.result)
         out << " for " << c.result->arch << " by NVRTC " << c.result->nvrtcVersion << " in " << std::fixed
             << std::setprecision(1) << c.result->millis << " ms" << (c.result->fromCache ? " (cached)" : "");
+    if (c.result && c.prechecked)
+        out << " [precheck: host code and torch includes removed]";
     out << "\n";
     if (!c.reason.empty())
         out << "  " << c.reason << "\n";
