@@ -1,0 +1,34 @@
+#pragma once
+// The read queries behind the workbench. They run on the database thread (see DbThread) and return
+// value structs; nothing here touches a widget.
+#include "corpustypes.h"
+
+#include <QPair>
+
+namespace sieve::db {
+class Database;
+}
+
+namespace sieve::ui::queries {
+
+// Columns of the sample table; the order is the one the view shows.
+enum SampleColumn { ColId, ColName, ColStatus, ColSpeedup, ColAttempt, ColModel, ColCluster, ColReview, ColCount };
+
+QList<TaskRow> tasks(const db::Database &db);
+QStringList distinctStatuses(const db::Database &db);
+qint64 countSamples(const db::Database &db, const SampleQuery &q);
+QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, qint64 offset, int limit);
+// Every sample the query matches with its current review decision (bulk review on a filter).
+QList<QPair<qint64, QString>> matchingReviews(const db::Database &db, const SampleQuery &q);
+SampleDetail detail(const db::Database &db, qint64 sampleId);
+QList<ReviewEntry> history(const db::Database &db, qint64 sampleId);
+QList<double> taskSpeedups(const db::Database &db, qint64 taskId);
+// Speedups of every sample in fixed buckets (labels and counts), counted by SQL over the index.
+QList<QPair<QString, qint64>> speedupHistogram(const db::Database &db);
+// The buckets of the histograms, shared by the SQL count and by in-memory per-task spreads.
+QStringList speedupBucketLabels();
+int speedupBucket(double speedup);
+QList<ClusterRow> clusters(const db::Database &db, qint64 taskId); // taskId < 0: all
+QList<ClusterMember> clusterMembers(const db::Database &db, qint64 clusterId);
+
+} // namespace sieve::ui::queries
