@@ -880,10 +880,6 @@
         <source>Speedups of the task's samples</source>
         <translation>Beschleunigungen der Proben der Aufgabe</translation>
     </message>
-    <message numerus="yes">
-        <source>Speedups of the samples of %1 (%n measured)</source>
-        <translation><numerusform>Beschleunigungen der Proben von %1 (%n gemessen)</numerusform><numerusform>Beschleunigungen der Proben von %1 (%n gemessen)</numerusform></translation>
-    </message>
     <message>
         <source>samples</source>
         <translation>Proben</translation>
@@ -895,6 +891,10 @@
     <message>
         <source>Speedups across the corpus</source>
         <translation>Beschleunigungen im ganzen Korpus</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: speedups (%n measured)</source>
+        <translation><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform></translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,9 @@ void setUpTable(QTableView *v)
     v->setShowGrid(false);
     v->verticalHeader()->setVisible(false);
     v->horizontalHeader()->setStretchLastSection(true);
+    v->setWordWrap(false);
+    v->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
 }
 } // namespace
 
@@ -73,6 +76,7 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     split->addWidget(m_clusterView);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
+    split->setSizes({360, 900});
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_empty);
     layout->addWidget(split, 1);
@@ -88,6 +92,7 @@ void ClusterPage::refresh()
                 return;
             m_empty->setVisible(rows.isEmpty());
             m_clusters->setClusters(std::move(rows));
+            m_clusterView->resizeColumnsToContents();
             m_members->setMembers({});
             if (m_clusters->rowCount() > 0)
                 m_clusterView->selectRow(0);
@@ -100,8 +105,10 @@ void ClusterPage::loadMembers(qint64 clusterId)
     m_reader->post(
         this, [clusterId](const db::Database &db) { return queries::clusterMembers(db, clusterId); },
         [this, job](QList<ClusterMember> rows) {
-            if (job == m_job)
-                m_members->setMembers(std::move(rows));
+            if (job != m_job)
+                return;
+            m_members->setMembers(std::move(rows));
+            m_memberView->resizeColumnsToContents();
         });
 }
 

@@ -68,7 +68,8 @@ ComparisonView::ComparisonView(QWidget *parent)
 
 QWidget *ComparisonView::column(const QString &title, const QString &subtitle, CodeEditor *editor)
 {
-    auto *box = new QWidget(m_splitter);
+    auto *box = new QWidget;
+    m_splitter->addWidget(box);
     auto *v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
@@ -131,6 +132,7 @@ void ComparisonView::showSamples(const QList<SampleDetail> &samples)
         m_editors[0]->setChangedLines(changedA);
         m_summary->setText(parts.join(QStringLiteral(" · ")));
     }
+    m_splitter->setSizes(QList<int>(m_splitter->count(), 1000));
     if (!samples.isEmpty())
         m_referenceCode = samples.first().reference;
     m_referenceButton->setEnabled(!m_referenceCode.isEmpty());
@@ -153,6 +155,7 @@ void ComparisonView::setReferenceVisible(bool visible)
         m_reference->setObjectName(QStringLiteral("referenceEditor"));
         m_reference->setCode(m_referenceCode);
         m_referenceColumn = column(tr("Reference"), tr("PyTorch module"), m_reference);
+        m_splitter->setSizes(QList<int>(m_splitter->count(), 1000));
     }
     const QSignalBlocker block(m_referenceButton);
     m_referenceButton->setChecked(isReferenceVisible());

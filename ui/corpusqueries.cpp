@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace sieve::ui::queries {
 
 namespace {
@@ -156,12 +158,60 @@ qint64 countSamples(const db::Database &db, const SampleQuery &q)
     return st.step() ? st.int64(0) : 0;
 }
 
-QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, qint64 offset, int limit)
+PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded)
 {
-    const Where w = where(q);
-    db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns + " FROM samples s" + w.sql + orderBy(q) +
-                                  " LIMIT " + std::to_string(limit) + " OFFSET " + std::to_string(offset));
+    PageStart p;
+    p.offset = loaded.size();
+    if (loaded.isEmpty())
+        return p;
+    const SampleRow &r = loaded.last();
+    p.lastId = r.id;
+    switch (q.sortColumn) {
+    case ColId: p.lastValue = r.id; break;
+    case ColName: p.lastValue = r.name; break;
+    case ColStatus: p.lastValue = r.status; break;
+    case ColSpeedup: p.lastValue = std::isnan(r.speedup) ? QVariant() : QVariant(r.speedup); break;
+    case ColAttempt: p.lastValue = r.attempt >= 0 ? QVariant(qint64(r.attempt)) : QVariant(); break;
+    case ColCluster: p.lastValue = r.cluster >= 0 ? QVariant(r.cluster) : QVariant(); break;
+    case ColReview: p.lastValue = r.review; break;
+    default: break; // the teacher model may be NULL or empty: OFFSET keeps that exact
+    }
+    p.keyset = p.lastValue.isValid();
+    return p;
+}
+
+QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit)
+{
+    static const char *const columns[ColCount] = {"s.id", "s.name", "s.status", "s.speedup",
+                                                  "s.attempt", "s.model", "s.cluster_id", "s.review"};
+    Where w = where(q);
+    std::string page = " LIMIT " + std::to_string(limit);
+    if (start.keyset) {
+        const char *op = q.order == Qt::AscendingOrder ? " > " : " < ";
+        const std::string col = columns[q.sortColumn >= 0 && q.sortColumn < ColCount ? q.sortColumn : 0];
+        const std::string cond = q.sortColumn == ColId ? "s.id" + std::string(op) + "?"
+                                                       : "(" + col + ", s.id)" + op + "(?, ?)";
+        // In descending order NULLs come last in SQLite, so they follow the non-NULL keys.
+        const bool nullsFollow = q.order == Qt::DescendingOrder && q.sortColumn != ColId;
+        w.sql += (w.sql.empty() ? " WHERE " : " AND ") +
+                 (nullsFollow ? "(" + cond + " OR " + col + " IS NULL)" : cond);
+    } else {
+        page += " OFFSET " + std::to_string(start.offset);
+    }
+    db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns + " FROM samples s" + w.sql + orderBy(q) + page);
     bindWhere(st, w);
+    if (start.keyset) {
+        int i = int(w.texts.size()) + 1;
+        const QVariant &v = start.lastValue;
+        if (v.typeId() == QMetaType::Double)
+            st.bind(i++, v.toDouble());
+        else if (v.typeId() == QMetaType::QString)
+            st.bind(i++, v.toString().toStdString());
+        else
+            st.bind(i++, std::int64_t(v.toLongLong()));
+        if (q.sortColumn != ColId)
+            st.bind(i, std::int64_t(start.lastId));
+    }
     QList<SampleRow> out;
     out.reserve(limit);
     while (st.step())

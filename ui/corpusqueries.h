@@ -4,6 +4,7 @@
 #include "corpustypes.h"
 
 #include <QPair>
+#include <QVariant>
 
 namespace sieve::db {
 class Database;
@@ -17,7 +18,16 @@ enum SampleColumn { ColId, ColName, ColStatus, ColSpeedup, ColAttempt, ColModel,
 QList<TaskRow> tasks(const db::Database &db);
 QStringList distinctStatuses(const db::Database &db);
 qint64 countSamples(const db::Database &db, const SampleQuery &q);
-QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, qint64 offset, int limit);
+// Where the next page starts: after the last row of the previous one (keyset paging, which costs the
+// same on page 1 and page 4,000) or, when that row's sort value is NULL, at an OFFSET.
+struct PageStart {
+    qint64 offset = 0;
+    bool keyset = false;
+    QVariant lastValue; // the sort column's value in the previous page's last row
+    qint64 lastId = 0;
+};
+PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded);
+QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit);
 // Every sample the query matches with its current review decision (bulk review on a filter).
 QList<QPair<qint64, QString>> matchingReviews(const db::Database &db, const SampleQuery &q);
 SampleDetail detail(const db::Database &db, qint64 sampleId);

@@ -75,7 +75,7 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 4);
     split->setStretchFactor(2, 6);
-    split->setSizes({260, 520, 700});
+    split->setSizes({270, 560, 670});
     if (!settings.reviewSplitter.value().isEmpty())
         split->restoreState(settings.reviewSplitter.value());
     connect(split, &QSplitter::splitterMoved, this, [this, split] { m_settings.reviewSplitter.setValue(split->saveState()); });

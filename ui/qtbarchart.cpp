@@ -47,12 +47,20 @@ void QtBarChart::setData(const ChartData &data)
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(data.categories);
+    if (data.categories.size() > 5)
+        x->setLabelsAngle(-45); // bucket labels stay readable in a narrow pane
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis;
-    y->setRange(0, max > 0 ? max * 1.1 : 1.0);
     y->setTitleText(data.valueAxisTitle);
-    y->setLabelFormat(QStringLiteral("%.3g"));
+    if (data.counts) {
+        y->setRange(0, std::max(1.0, std::ceil(max * 1.1)));
+        y->setLabelFormat(QStringLiteral("%d"));
+        y->applyNiceNumbers();
+    } else {
+        y->setRange(0, max > 0 ? max * 1.1 : 1.0);
+        y->setLabelFormat(QStringLiteral("%.3g"));
+    }
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     QChart *old = m_view->chart();

@@ -16,6 +16,7 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace sieve::ui {
 
@@ -90,15 +91,20 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
         return b;
     };
-    auto *layout = new QHBoxLayout(this);
+    auto *moves = new QHBoxLayout;
+    moves->addWidget(button(m_previous));
+    moves->addWidget(button(m_next));
+    moves->addStretch(1);
+    moves->addWidget(button(m_accept));
+    moves->addWidget(button(m_reject));
+    auto *why = new QHBoxLayout;
+    why->addWidget(m_reason);
+    why->addWidget(m_note, 1);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
-    layout->addWidget(button(m_previous));
-    layout->addWidget(button(m_next));
-    layout->addSpacing(8);
-    layout->addWidget(button(m_accept));
-    layout->addWidget(button(m_reject));
-    layout->addWidget(m_reason);
-    layout->addWidget(m_note, 1);
+    layout->setSpacing(2);
+    layout->addLayout(moves);
+    layout->addLayout(why);
 
     m_confirm = [this](qint64 count, const QString &decision) {
         return QMessageBox::question(this, tr("Review All Matching"),

@@ -45,10 +45,11 @@ void SampleModel::requestPage()
         return;
     m_fetching = true;
     const quint64 job = m_job;
-    const qint64 offset = m_rows.size();
     m_reader->post(
         this,
-        [q = m_query, offset](const db::Database &db) { return queries::samples(db, q, offset, kPageSize); },
+        [q = m_query, start = queries::nextPage(m_query, m_rows)](const db::Database &db) {
+            return queries::samples(db, q, start, kPageSize);
+        },
         [this, job](QList<SampleRow> rows) {
             if (job != m_job)
                 return;

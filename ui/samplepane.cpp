@@ -43,13 +43,13 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setHighlightSections(false);
-    m_view->setColumnWidth(queries::ColId, 70);
-    m_view->setColumnWidth(queries::ColName, 170);
-    m_view->setColumnWidth(queries::ColStatus, 120);
-    m_view->setColumnWidth(queries::ColSpeedup, 70);
-    m_view->setColumnWidth(queries::ColAttempt, 60);
-    m_view->setColumnWidth(queries::ColModel, 140);
-    m_view->setColumnWidth(queries::ColCluster, 60);
+    m_view->setColumnWidth(queries::ColId, 64);
+    m_view->setColumnWidth(queries::ColName, 120);
+    m_view->setColumnWidth(queries::ColStatus, 112);
+    m_view->setColumnWidth(queries::ColSpeedup, 64);
+    m_view->setColumnWidth(queries::ColAttempt, 56);
+    m_view->setColumnWidth(queries::ColModel, 96);
+    m_view->setColumnWidth(queries::ColCluster, 56);
 
     m_status->addItem(tr("Any status"), QString());
     m_reviewFilter->addItem(tr("Any review"), QString());

@@ -10,6 +10,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace sieve::ui {
 
 namespace {
@@ -57,11 +59,13 @@ StatsPage::StatsPage(DbThread *reader, QWidget *parent)
     m_tree->setAlternatingRowColors(true);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) { chartItem(item); });
+    connect(m_tree, &QTreeWidget::itemExpanded, this, &StatsPage::fillArray);
 
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_tree);
     split->addWidget(m_chart);
     split->setStretchFactor(1, 1);
+    split->setSizes({440, 900});
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
@@ -82,21 +86,24 @@ void StatsPage::refresh()
 void StatsPage::showStats(const nlohmann::json &stats)
 {
     m_tree->clear();
+    m_stats = stats;
     const double samples = stats.value("samples", 0.0);
     m_summary->setText(tr("%1 tasks, %2 samples").arg(scalarText(stats.value("tasks", nlohmann::json(0))),
                                                       scalarText(stats.value("samples", nlohmann::json(0)))));
     QTreeWidgetItem *firstGroup = nullptr;
     for (const auto &[key, value] : stats.items()) {
-        addNode(nullptr, QString::fromStdString(key), value, samples);
+        addNode(nullptr, QString::fromStdString(key), value, samples, "/" + key);
         if (!firstGroup && allNumbers(value))
             firstGroup = m_tree->topLevelItem(m_tree->topLevelItemCount() - 1);
     }
     if (firstGroup)
         m_tree->setCurrentItem(firstGroup);
+    m_tree->resizeColumnToContents(1);
     Q_EMIT statsShown();
 }
 
-void StatsPage::addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total)
+void StatsPage::addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total,
+                        const std::string &path)
 {
     auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_tree);
     item->setText(0, parent ? key : prettyKey(key));
@@ -107,32 +114,48 @@ void StatsPage::addNode(QTreeWidgetItem *parent, const QString &key, const nlohm
             for (const auto &[k, v] : value.items())
                 sum += v.get<double>();
         for (const auto &[k, v] : value.items())
-            addNode(item, QString::fromStdString(k), v, sum > 0 ? sum : total);
+            addNode(item, QString::fromStdString(k), v, sum > 0 ? sum : total, path + "/" + k);
         item->setExpanded(!parent);
     } else if (value.is_array()) {
         item->setText(1, tr("%n entries", nullptr, int(value.size())));
-        for (const auto &element : value) {
-            // Label each entry by its first text field (e.g. the task name of per_task rows).
-            QString label = QString::number(item->childCount() + 1);
-            if (element.is_object())
-                for (const auto &[k, v] : element.items())
-                    if (v.is_string()) {
-                        label = QString::fromStdString(v.get<std::string>());
-                        break;
-                    }
-            addNode(item, label, element, total);
-        }
+        // Arrays (per-task rows: thousands) fill in when opened, so showing the page stays cheap.
+        item->setData(0, kPathRole, QString::fromStdString(path));
+        item->setData(1, kTotalRole, total);
+        if (!value.empty())
+            new QTreeWidgetItem(item); // placeholder that makes the item expandable
     } else {
         item->setText(1, scalarText(value));
-        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         if (parent && value.is_number() && total > 0 && parent->parent() == nullptr)
             item->setText(2, tr("%1%").arg(100.0 * value.get<double>() / total, 0, 'f', 1));
     }
 }
 
+void StatsPage::fillArray(QTreeWidgetItem *item)
+{
+    const QString path = item->data(0, kPathRole).toString();
+    if (path.isEmpty())
+        return;
+    item->setData(0, kPathRole, QVariant());
+    qDeleteAll(item->takeChildren());
+    const nlohmann::json &value = m_stats.at(nlohmann::json::json_pointer(path.toStdString()));
+    const double total = item->data(1, kTotalRole).toDouble();
+    size_t index = 0;
+    for (const auto &element : value) {
+        // Label each entry by its first text field (e.g. the task name of per_task rows).
+        QString label = QString::number(index + 1);
+        if (element.is_object())
+            for (const auto &[k, v] : element.items())
+                if (v.is_string()) {
+                    label = QString::fromStdString(v.get<std::string>());
+                    break;
+                }
+        addNode(item, label, element, total, path.toStdString() + "/" + std::to_string(index++));
+    }
+}
+
 void StatsPage::chartItem(QTreeWidgetItem *item)
 {
-    if (!item || item->childCount() == 0)
+    if (!item || item->childCount() == 0 || item->data(0, kPathRole).isValid())
         return;
     ChartData data;
     data.title = item->text(0);
@@ -146,6 +169,9 @@ void StatsPage::chartItem(QTreeWidgetItem *item)
         s.values << v;
     }
     data.series << s;
+    data.counts = true;
+    for (double v : s.values)
+        data.counts = data.counts && v == std::floor(v);
     m_chart->setData(data);
 }
 

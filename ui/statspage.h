@@ -29,13 +29,18 @@ Q_SIGNALS:
     void statsShown();
 
 private:
-    void addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total);
+    static constexpr int kPathRole = Qt::UserRole + 1;  // JSON pointer of an array not filled in yet
+    static constexpr int kTotalRole = Qt::UserRole + 2; // the total its shares are relative to
+    void addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total,
+                 const std::string &path);
+    void fillArray(QTreeWidgetItem *item);
     void chartItem(QTreeWidgetItem *item);
 
     DbThread *m_reader;
     QLabel *m_summary;
     QTreeWidget *m_tree;
     Chart *m_chart;
+    nlohmann::json m_stats;
     quint64 m_job = 0;
 };
 

@@ -35,8 +35,14 @@ TaskPane::TaskPane(QWidget *parent)
     m_view->sortByColumn(TaskModel::ColName, Qt::AscendingOrder);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(TaskModel::ColName, QHeaderView::Stretch);
-    m_view->setColumnHidden(TaskModel::ColCategory, true); // shown by the filter; keeps the pane narrow
+    m_view->header()->setMinimumSectionSize(24);
+    for (int c = 0; c < TaskModel::ColCount; ++c)
+        m_view->header()->setSectionResizeMode(c, c == TaskModel::ColName ? QHeaderView::Stretch
+                                                                          : QHeaderView::ResizeToContents);
+    // Category and level are the filters above; accepted shows in the tooltip. Keeps the pane narrow.
+    m_view->setColumnHidden(TaskModel::ColCategory, true);
+    m_view->setColumnHidden(TaskModel::ColAccepted, true);
+    m_view->setColumnHidden(TaskModel::ColLevel, true);
 
     m_search->setPlaceholderText(tr("Filter tasks"));
     m_search->setClearButtonEnabled(true);

@@ -24,6 +24,7 @@ TimingPanel::TimingPanel(QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_perShape);
     split->addWidget(bottom);
+    split->setSizes({400, 400});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -62,9 +63,8 @@ void TimingPanel::showTaskSpread(const QString &taskName, const QList<double> &s
 {
     ChartData data;
     data.title = taskName.isEmpty() ? tr("Speedups of the task's samples")
-                                    : tr("Speedups of the samples of %1 (%n measured)", nullptr,
-                                         int(speedups.size()))
-                                          .arg(taskName);
+                                    : tr("%1: speedups (%n measured)", nullptr, int(speedups.size())).arg(taskName);
+    data.counts = true;
     data.categories = queries::speedupBucketLabels();
     data.valueAxisTitle = tr("samples");
     ChartSeries s{tr("Samples"), QList<double>(data.categories.size(), 0.0)};
@@ -78,6 +78,7 @@ void TimingPanel::showCorpusHistogram(const QList<QPair<QString, qint64>> &bucke
 {
     ChartData data;
     data.title = tr("Speedups across the corpus");
+    data.counts = true;
     data.valueAxisTitle = tr("samples");
     ChartSeries s{tr("Samples"), {}};
     for (const auto &[label, count] : buckets) {

@@ -170,6 +170,8 @@ void screenshot(QWidget *w, const QString &name)
 {
     const QString dir = QStringLiteral(SIEVE_SCREENSHOT_DIR);
     QDir().mkpath(dir);
+    // Let pending layout requests run so the picture shows what a person would see.
+    QTest::qWait(50);
     w->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 

@@ -339,7 +339,6 @@ TEST_F(Workbench, GermanTranslationCoversTheMenus)
     QApplication::installTranslator(&de);
     Settings s(dir.filePath(QStringLiteral("de.ini")));
     MainWindow german(s);
-    QApplication::removeTranslator(&de);
     QStringList menus;
     for (QAction *a : german.menuBar()->actions())
         menus << a->text();
@@ -350,4 +349,5 @@ TEST_F(Workbench, GermanTranslationCoversTheMenus)
     ASSERT_TRUE(waitFor([&] { return german.taskPane()->model()->rowCount() == 3; }));
     QTest::qWait(100);
     test::screenshot(&german, QStringLiteral("09-german"));
+    QApplication::removeTranslator(&de);
 }

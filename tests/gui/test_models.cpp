@@ -2,6 +2,7 @@
 #include "guitest.h"
 
 #include "clustermodels.h"
+#include "corpus.h"
 #include "corpusqueries.h"
 #include "dbthread.h"
 #include "samplemodel.h"
@@ -168,4 +169,41 @@ TEST(Queries, DetailCarriesCodeVerdictChecksTimingsAndEnvironment)
         total += b.second;
     EXPECT_EQ(total, 4); // four samples have a speedup
     EXPECT_EQ(histogram.last().second, 1); // 12.5× lands in the last bucket
+}
+
+TEST(Queries, KeysetPagesMatchOneBigQueryForEverySortOrder)
+{
+    GuiCorpus corpus;
+    {
+        Corpus c = Corpus::open(corpus.path.toStdString());
+        // 600 more samples with repeated and missing speedups and attempts, so ties and NULLs occur.
+        c.db().exec("WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i+1 FROM n WHERE i < 609) "
+                    "INSERT INTO samples(id, sample_key, name, task_id, backend, origin, model, attempt, has_answer, "
+                    "status, speedup, created_at) SELECT i, 'k' || i, 'bulk-' || (i % 37), 1 + i % 3, 'triton', 't', "
+                    "CASE WHEN i % 5 = 0 THEN NULL ELSE 'm' || (i % 4) END, CASE WHEN i % 7 = 0 THEN NULL ELSE i % 9 END, "
+                    "1, 'PASS', CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 11) / 4.0 END, 0 FROM n");
+    }
+    OpenReader reader(corpus.path);
+    for (int column = 0; column < queries::ColCount; ++column)
+        for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            SampleQuery q;
+            q.sortColumn = column;
+            q.order = order;
+            const QList<SampleRow> all = reader.get([q](const db::Database &db) {
+                return queries::samples(db, q, queries::PageStart{}, 100000);
+            });
+            ASSERT_EQ(all.size(), 609);
+            const QList<SampleRow> paged = reader.get([q](const db::Database &db) {
+                QList<SampleRow> out;
+                for (;;) {
+                    const QList<SampleRow> page = queries::samples(db, q, queries::nextPage(q, out), 7);
+                    out += page;
+                    if (page.size() < 7)
+                        return out;
+                }
+            });
+            ASSERT_EQ(paged.size(), all.size()) << "column " << column << " order " << order;
+            for (int i = 0; i < all.size(); ++i)
+                ASSERT_EQ(paged[i].id, all[i].id) << "column " << column << " order " << order << " row " << i;
+        }
 }

@@ -146,3 +146,42 @@ TEST(CliProcess, ExitCodesHaveNamedMessages)
     EXPECT_NE(CliProcess::exitMessage(3, QProcess::NormalExit), CliProcess::exitMessage(1, QProcess::NormalExit));
     EXPECT_TRUE(CliProcess::exitMessage(130, QProcess::NormalExit).contains(QStringLiteral("resumed")));
 }
+
+#include "statspage.h"
+
+#include <QTreeWidget>
+
+TEST(StatsPage, RendersEveryKeyWithValuesAndShares)
+{
+    StatsPage page(nullptr);
+    page.showStats(nlohmann::json{{"tasks", 3},
+                                  {"samples", 10},
+                                  {"pass_at_k", {{"1", 0.25}, {"5", 0.5}}},
+                                  {"by_status", {{"PASS", 4}, {"FAIL_COMPILE", 6}}}});
+    QTreeWidget *tree = page.tree();
+    const auto tasks = tree->findItems(QStringLiteral("Tasks"), Qt::MatchExactly);
+    ASSERT_EQ(tasks.size(), 1);
+    EXPECT_EQ(tasks.first()->text(1), QStringLiteral("3"));
+    const auto byStatus = tree->findItems(QStringLiteral("By status"), Qt::MatchExactly);
+    ASSERT_EQ(byStatus.size(), 1);
+    ASSERT_EQ(byStatus.first()->childCount(), 2);
+    EXPECT_EQ(byStatus.first()->child(1)->text(0), QStringLiteral("PASS"));
+    EXPECT_EQ(byStatus.first()->child(1)->text(1), QStringLiteral("4"));
+    EXPECT_EQ(byStatus.first()->child(1)->text(2), QStringLiteral("40.0%"));
+    EXPECT_EQ(tree->findItems(QStringLiteral("Pass at k"), Qt::MatchExactly).first()->child(0)->text(1), QStringLiteral("0.25"));
+}
+
+TEST(StatsPage, FillsLongListsWhenOpened)
+{
+    StatsPage page(nullptr);
+    nlohmann::json rows = nlohmann::json::array();
+    for (int i = 0; i < 3000; ++i)
+        rows.push_back({{"task", "t" + std::to_string(i)}, {"samples", i}});
+    page.showStats(nlohmann::json{{"per_task", rows}});
+    QTreeWidgetItem *perTask = page.tree()->findItems(QStringLiteral("Per task"), Qt::MatchExactly).first();
+    EXPECT_EQ(perTask->childCount(), 1); // only the placeholder until opened
+    perTask->setExpanded(true);
+    ASSERT_EQ(perTask->childCount(), 3000);
+    EXPECT_EQ(perTask->child(2)->text(0), QStringLiteral("t2"));
+    EXPECT_EQ(perTask->child(2)->child(0)->text(1), QStringLiteral("2")); // keys sort: samples, task
+}
