@@ -51,6 +51,10 @@ private:
     QElapsedTimer m_probeClock;
     qint64 m_lastTick = 0;
     double m_maxGapMs = 0;
+    double m_maxBusyMs = 0;
+    double m_lastBusyMs = 0;
+    double m_lastCpu = 0;
+    static double threadCpuMs();
 };
 
 } // namespace sieve::ui
