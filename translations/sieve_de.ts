@@ -896,6 +896,10 @@
         <source>%1: speedups (%n measured)</source>
         <translation><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform></translation>
     </message>
+    <message>
+        <source>speedup from</source>
+        <translation>Beschleunigung ab</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::VerdictPanel</name>

@@ -16,6 +16,7 @@ struct ChartData {
     QStringList categories;
     QList<ChartSeries> series;
     QString valueAxisTitle;
+    QString categoryAxisTitle;
     bool counts = false; // whole numbers: integer ticks
 };
 

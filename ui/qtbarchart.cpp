@@ -47,16 +47,25 @@ void QtBarChart::setData(const ChartData &data)
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(data.categories);
-    if (data.categories.size() > 5)
-        x->setLabelsAngle(-45); // bucket labels stay readable in a narrow pane
+    x->setTitleText(data.categoryAxisTitle);
+    // Short bucket labels ("0.5", "1.25") fit; Qt would otherwise elide them to "…" in a narrow pane.
+    x->setTruncateLabels(false);
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    x->setLabelsFont(small);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis;
     y->setTitleText(data.valueAxisTitle);
     if (data.counts) {
-        y->setRange(0, std::max(1.0, std::ceil(max * 1.1)));
-        y->setLabelFormat(QStringLiteral("%d"));
-        y->applyNiceNumbers();
+        // Whole-number ticks: small counts get one tick per unit, larger ones Qt's nice numbers.
+        const double top = std::max(1.0, std::ceil(max * 1.1));
+        y->setRange(0, top);
+        y->setLabelFormat(QStringLiteral("%.0f"));
+        if (top <= 5)
+            y->setTickCount(int(top) + 1);
+        else
+            y->applyNiceNumbers();
     } else {
         y->setRange(0, max > 0 ? max * 1.1 : 1.0);
         y->setLabelFormat(QStringLiteral("%.3g"));

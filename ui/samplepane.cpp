@@ -50,6 +50,9 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_view->setColumnWidth(queries::ColAttempt, 56);
     m_view->setColumnWidth(queries::ColModel, 96);
     m_view->setColumnWidth(queries::ColCluster, 56);
+    m_view->setColumnWidth(queries::ColReview, 76);
+    // The decision is what a reviewer scans for: keep it next to the status, always in view.
+    m_view->horizontalHeader()->moveSection(queries::ColReview, queries::ColStatus + 1);
 
     m_status->addItem(tr("Any status"), QString());
     m_reviewFilter->addItem(tr("Any review"), QString());

@@ -67,6 +67,7 @@ void TimingPanel::showTaskSpread(const QString &taskName, const QList<double> &s
     data.counts = true;
     data.categories = queries::speedupBucketLabels();
     data.valueAxisTitle = tr("samples");
+    data.categoryAxisTitle = tr("speedup from");
     ChartSeries s{tr("Samples"), QList<double>(data.categories.size(), 0.0)};
     for (double v : speedups)
         s.values[queries::speedupBucket(v)] += 1.0;
@@ -78,6 +79,7 @@ void TimingPanel::showCorpusHistogram(const QList<QPair<QString, qint64>> &bucke
 {
     ChartData data;
     data.title = tr("Speedups across the corpus");
+    data.categoryAxisTitle = tr("speedup from");
     data.counts = true;
     data.valueAxisTitle = tr("samples");
     ChartSeries s{tr("Samples"), {}};
