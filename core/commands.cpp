@@ -5,11 +5,13 @@ namespace sieve::cli {
 // Each lives in its own commands_*.cpp.
 std::vector<Command> basicCommands();
 Command statsCommand();
+Command dedupCommand();
 
 std::vector<Command> coreCommands()
 {
     std::vector<Command> all = basicCommands();
     all.push_back(statsCommand());
+    all.push_back(dedupCommand());
     return all;
 }
 
