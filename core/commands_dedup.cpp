@@ -60,7 +60,7 @@ int runDedup(const Args &args, Context &ctx)
                             {"clusters_with_duplicates", multi},
                             {"duplicates", removable},
                             {"exact_duplicates", r.exactDuplicates},
-                            {"candidate_pairs", r.candidates},
+                            {"band_collisions", r.candidates},
                             {"confirmed_pairs", r.confirmedPairs}};
         nlohmann::json list = nlohmann::json::array();
         for (const ClusterInfo &c : r.clusters) {
@@ -83,7 +83,7 @@ int runDedup(const Args &args, Context &ctx)
             << " clusters (" << multi << " with duplicates, " << removable << " duplicates; " << r.exactDuplicates
             << " exact)\nthreshold " << o.params.threshold << ", " << o.params.shingle << "-token shingles, "
             << o.params.permutations << " permutations, LSH " << r.lsh.bands << " bands x " << r.lsh.rows
-            << " rows, scope " << scope << "; " << r.candidates << " candidate pairs, " << r.confirmedPairs
+            << " rows, scope " << scope << "; " << r.candidates << " band collisions, " << r.confirmedPairs
             << " confirmed\nrepresentative: " << representativeRule() << "\n";
     for (const ClusterInfo &c : r.clusters) {
         if (c.members.size() < 2)

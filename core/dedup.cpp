@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <thread>
 
@@ -69,6 +70,7 @@ struct DedupIndex::Batch {
     std::vector<std::uint32_t> counts;
     std::vector<std::uint32_t> shingles;
     std::vector<std::uint64_t> bands;
+    std::vector<std::uint8_t> sketch;
 };
 
 DedupIndex::DedupIndex(const DedupParams &params)
@@ -96,6 +98,8 @@ void DedupIndex::fingerprintRange(const std::vector<DedupDocument> &docs, std::s
         out.counts.push_back(static_cast<std::uint32_t>(sh.size()));
         out.shingles.insert(out.shingles.end(), sh.begin(), sh.end());
         m_hasher.signature(sh.data(), sh.size(), sig.data());
+        for (std::uint32_t v : sig)
+            out.sketch.push_back(static_cast<std::uint8_t>(v));
         for (int b = 0; b < m_lsh.bands; ++b) {
             const std::uint64_t seed = mix(group, static_cast<std::uint64_t>(b) + 1);
             out.bands.push_back(XXH3_64bits_withSeed(sig.data() + static_cast<std::size_t>(b) * rows,
@@ -117,6 +121,7 @@ void DedupIndex::add(const std::vector<DedupDocument> &docs)
             m_offsets.push_back(m_offsets.back() + c);
         m_shingles.insert(m_shingles.end(), b.shingles.begin(), b.shingles.end());
         m_bands.insert(m_bands.end(), b.bands.begin(), b.bands.end());
+        m_sketch.insert(m_sketch.end(), b.sketch.begin(), b.sketch.end());
         b = Batch{};
     }
     for (const DedupDocument &d : docs)
@@ -132,7 +137,7 @@ double DedupIndex::similarity(std::size_t i, std::size_t j) const
 std::size_t DedupIndex::memoryBytes() const
 {
     return m_group.capacity() * 8 + m_exact.capacity() * 8 + m_offsets.capacity() * 8 + m_shingles.capacity() * 4 +
-           m_bands.capacity() * 8;
+           m_bands.capacity() * 8 + m_sketch.capacity();
 }
 
 DedupResult DedupIndex::run() const
@@ -162,9 +167,16 @@ DedupResult DedupIndex::run() const
     std::sort(canonical.begin(), canonical.end());
     order = {};
 
-    // Candidates: documents that share a band hash. Bands are spread over threads.
+    // Candidates: documents that share a band hash, checked bucket by bucket so that the (many) weak
+    // collisions of a large corpus are never materialised. Bands are spread over threads; a true pair that
+    // shares several bands is confirmed several times and deduplicated below.
     const auto bands = static_cast<std::size_t>(m_lsh.bands);
-    std::vector<std::vector<std::uint64_t>> found(threads);
+    const auto perms = static_cast<std::size_t>(m_hasher.permutations());
+    const bool prefilter = m_params.prefilterMargin >= 0;
+    const auto minAgree = static_cast<std::size_t>(
+        std::max(0.0, std::ceil((m_params.threshold - m_params.prefilterMargin) * static_cast<double>(perms) - 1e-9)));
+    std::vector<std::vector<DedupPair>> confirmed(threads);
+    std::vector<std::size_t> collisions(threads, 0), checked(threads, 0);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) {
         pool.emplace_back([&, t] {
@@ -177,10 +189,28 @@ DedupResult DedupIndex::run() const
                     std::size_t hi = lo + 1;
                     while (hi < keys.size() && keys[hi].first == keys[lo].first)
                         ++hi;
-                    for (std::size_t x = lo; x < hi; ++x)
-                        for (std::size_t y = x + 1; y < hi; ++y)
-                            if (m_group[keys[x].second] == m_group[keys[y].second])
-                                found[t].push_back(static_cast<std::uint64_t>(keys[x].second) << 32 | keys[y].second);
+                    for (std::size_t x = lo; x < hi; ++x) {
+                        const std::uint32_t a = keys[x].second;
+                        for (std::size_t y = x + 1; y < hi; ++y) {
+                            const std::uint32_t c = keys[y].second;
+                            if (m_group[a] != m_group[c])
+                                continue;
+                            ++collisions[t];
+                            if (prefilter) {
+                                const std::uint8_t *sa = m_sketch.data() + a * perms, *sc = m_sketch.data() + c * perms;
+                                std::size_t agree = 0;
+                                for (std::size_t i = 0; i < perms; ++i)
+                                    agree += sa[i] == sc[i];
+                                if (agree < minAgree)
+                                    continue;
+                            }
+                            ++checked[t];
+                            double sim;
+                            if (jaccardAtLeast(shingles(a), shingleCount(a), shingles(c), shingleCount(c),
+                                               m_params.threshold, sim))
+                                confirmed[t].push_back({std::min(a, c), std::max(a, c), static_cast<float>(sim)});
+                        }
+                    }
                     lo = hi;
                 }
             }
@@ -188,28 +218,17 @@ DedupResult DedupIndex::run() const
     }
     for (auto &th : pool)
         th.join();
-    pool.clear();
-    std::vector<std::uint64_t> cand;
-    for (auto &f : found) {
-        cand.insert(cand.end(), f.begin(), f.end());
-        f = {};
+    for (unsigned t = 0; t < threads; ++t) {
+        result.candidates += collisions[t];
+        result.prefiltered += checked[t];
+        result.pairs.insert(result.pairs.end(), confirmed[t].begin(), confirmed[t].end());
+        confirmed[t] = {};
     }
-    std::sort(cand.begin(), cand.end());
-    cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
-    result.candidates = cand.size();
-
-    // Confirmation by exact Jaccard on the shingle sets.
-    std::vector<std::vector<DedupPair>> confirmed(threads);
-    parallelChunks(cand.size(), threads, [&](unsigned t, std::size_t lo, std::size_t hi) {
-        for (std::size_t k = lo; k < hi; ++k) {
-            const auto a = static_cast<std::uint32_t>(cand[k] >> 32), b = static_cast<std::uint32_t>(cand[k]);
-            const double s = similarity(a, b);
-            if (s >= m_params.threshold - 1e-12)
-                confirmed[t].push_back({a, b, static_cast<float>(s)});
-        }
-    });
-    for (auto &c : confirmed)
-        result.pairs.insert(result.pairs.end(), c.begin(), c.end());
+    std::sort(result.pairs.begin(), result.pairs.end(),
+              [](const DedupPair &x, const DedupPair &y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+    result.pairs.erase(std::unique(result.pairs.begin(), result.pairs.end(),
+                                   [](const DedupPair &x, const DedupPair &y) { return x.a == y.a && x.b == y.b; }),
+                       result.pairs.end());
 
     UnionFind uf(n);
     for (std::size_t d = 0; d < n; ++d)

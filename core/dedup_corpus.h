@@ -40,7 +40,7 @@ struct ClusterInfo {
 
 struct DedupReport {
     std::size_t samples = 0;
-    std::size_t candidates = 0;     // distinct LSH candidate pairs
+    std::size_t candidates = 0;     // LSH band collisions (a pair counts once per shared band)
     std::size_t confirmedPairs = 0; // candidates at or above the threshold
     std::size_t exactDuplicates = 0; // samples whose normalised tokens equal an earlier sample's
     LshParams lsh;

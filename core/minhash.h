@@ -26,18 +26,23 @@ void shingleSet(const std::vector<std::uint64_t> &tokens, int k, std::vector<std
 
 // |a ∩ b| / |a ∪ b| of two sorted unique arrays; 1 when both are empty.
 double jaccard(const std::uint32_t *a, std::size_t na, const std::uint32_t *b, std::size_t nb);
+// Whether the Jaccard is at least t, giving up early (length filter, then a merge that stops once the
+// overlap can no longer reach t). similarity is exact when it returns true.
+bool jaccardAtLeast(const std::uint32_t *a, std::size_t na, const std::uint32_t *b, std::size_t nb, double t,
+                    double &similarity);
 
-// h_p(x) = ((a_p * x + b_p) mod 2^64) >> 32 with random odd a_p: the multiply-add-shift family, which
-// compiles to plain vectorisable loops (no modulo by a prime).
+// h_p(x) = ((a_p * x + b_p) mod 2^64) >> 32 with random odd 64-bit a_p and 32-bit b_p: the
+// multiply-add-shift family, computed as two 32-bit multiplies so that the loop vectorises (no modulo by
+// a prime, no 64-bit multiply).
 class MinHasher {
 public:
     explicit MinHasher(int permutations, std::uint64_t seed = 1);
-    int permutations() const { return static_cast<int>(m_a.size()); }
+    int permutations() const { return static_cast<int>(m_b.size()); }
     // out receives permutations() values; an empty set gives all 0xFFFFFFFF.
     void signature(const std::uint32_t *shingles, std::size_t count, std::uint32_t *out) const;
 
 private:
-    std::vector<std::uint64_t> m_a, m_b;
+    std::vector<std::uint32_t> m_aLo, m_aHi, m_b;
 };
 
 } // namespace sieve

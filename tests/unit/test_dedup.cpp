@@ -74,6 +74,33 @@ TEST(MinHash, SignatureAgreementEstimatesJaccard)
     EXPECT_NEAR(same / 512.0, 600.0 / 1400.0, 0.07); // ~3 standard deviations
 }
 
+TEST(MinHash, VectorAndScalarPathsAgree)
+{
+    // The first permutations depend only on the seed, so a 128-permutation signature (vector path) must
+    // start with the 8-permutation one (scalar path) and the 72-permutation one (vector + scalar tail).
+    std::vector<std::uint32_t> set;
+    std::mt19937 rng(3);
+    for (int i = 0; i < 300; ++i)
+        set.push_back(static_cast<std::uint32_t>(rng()));
+    std::sort(set.begin(), set.end());
+    std::vector<std::uint32_t> s128(128), s72(72), s8(8), single(128);
+    MinHasher(128, 9).signature(set.data(), set.size(), s128.data());
+    MinHasher(72, 9).signature(set.data(), set.size(), s72.data());
+    MinHasher(8, 9).signature(set.data(), set.size(), s8.data());
+    for (int i = 0; i < 72; ++i)
+        EXPECT_EQ(s72[i], s128[i]) << i;
+    for (int i = 0; i < 8; ++i)
+        EXPECT_EQ(s8[i], s128[i]) << i;
+    // The minimum over the set is the minimum over its elements.
+    std::vector<std::uint32_t> expect(128, 0xFFFFFFFFu);
+    for (std::uint32_t x : set) {
+        MinHasher(128, 9).signature(&x, 1, single.data());
+        for (int i = 0; i < 128; ++i)
+            expect[i] = std::min(expect[i], single[i]);
+    }
+    EXPECT_EQ(expect, s128);
+}
+
 TEST(Dedup, RmsnormVariantsABCStayApartAndCosmeticCopiesJoinA)
 {
     const std::vector<std::string> files = {"rmsnorm_a.py", "rmsnorm_b.py", "rmsnorm_c.py", "rmsnorm_a_copy.py",
