@@ -3,6 +3,7 @@
 
 #include <xxhash.h>
 
+#include <array>
 #include <cstring>
 
 namespace sieve {
@@ -31,6 +32,22 @@ const Fixed &fixed()
 {
     static const Fixed f;
     return f;
+}
+
+// Punctuation is a third of all tokens: single characters come from a table instead of a hash call.
+std::uint64_t opHash(std::string_view op)
+{
+    static const auto table = [] {
+        std::array<std::uint64_t, 128> t{};
+        for (int c = 0; c < 128; ++c) {
+            const char ch = static_cast<char>(c);
+            t[static_cast<size_t>(c)] = hashText(std::string_view(&ch, 1));
+        }
+        return t;
+    }();
+    if (op.size() == 1 && static_cast<unsigned char>(op[0]) < 128)
+        return table[static_cast<unsigned char>(op[0])];
+    return hashText(op);
 }
 
 bool isIdentStart(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
@@ -543,7 +560,7 @@ void Lexer::lexPython(std::string_view s, State &st)
         }
         if (len == 1 && c == ':' && depth == 0)
             pendingDef = false;
-        token(hashText(op), op, kind);
+        token(opHash(op), op, kind);
         lastWasSelf = lastKept = false;
     }
     if (lineHasTokens)
@@ -650,7 +667,7 @@ void Lexer::lexCuda(std::string_view s, State &st)
         const size_t len = operatorLength(s, i, true);
         const std::string_view op = s.substr(i, len);
         i += len;
-        st.emit(hashText(op), op);
+        st.emit(opHash(op), op);
         afterMember = op == "." || op == "->" || op == "::";
         if (len == 1) {
             if (c == '(' || c == '[')
