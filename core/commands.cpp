@@ -6,12 +6,14 @@ namespace sieve::cli {
 std::vector<Command> basicCommands();
 Command statsCommand();
 Command importCommand();
+Command dedupCommand();
 
 std::vector<Command> coreCommands()
 {
     std::vector<Command> all = basicCommands();
     all.push_back(statsCommand());
     all.push_back(importCommand());
+    all.push_back(dedupCommand());
     return all;
 }
 

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Builds the dedup bench against the dev build's sieve_core (configure and build that first).
+set -e
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build/dev}
+cmake --build "$BUILD" --target sieve_core
+g++ -std=c++20 -O2 -DNDEBUG -I"$ROOT/core" "$ROOT/bench/dedup/dedup_bench.cpp" "$BUILD/core/libsieve_core.a" \
+    -lsimdjson -lxxhash -lzstd -lsqlite3 -lpthread -o "${OUT:-/tmp/sieve_dedup_bench}"
+echo "${OUT:-/tmp/sieve_dedup_bench}"

@@ -1,0 +1,83 @@
+#pragma once
+// Near-duplicate detection over normalised code: exact duplicates by a hash of the token stream, near
+// duplicates by MinHash + LSH banding with every candidate confirmed by exact Jaccard on the shingle
+// sets, clusters by union-find. Documents carry a group (the task for per-task scope, 0 for global);
+// documents of different groups are never compared.
+#include "lexer.h"
+#include "minhash.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sieve {
+
+struct DedupParams {
+    double threshold = 0.8; // Jaccard of the shingle sets at or above which two samples are duplicates
+    int shingle = 5;        // tokens per shingle
+    int permutations = 128;
+    double fpWeight = 0.05; // LSH weights, see optimalLshParams
+    double fnWeight = 0.95;
+    LshParams lsh{};        // bands x rows; zero = chosen from threshold and weights
+    // Before the exact Jaccard, a candidate must agree on at least threshold - margin of the low bytes of
+    // its MinHash values (an unbiased-plus-1/256 estimate with sd ~0.035 at 128 permutations): drops the
+    // many weakly similar pairs that share a band for the price of a 128-byte compare. Negative = off.
+    double prefilterMargin = 0.15;
+    unsigned threads = 0;   // 0 = all cores
+    std::uint64_t seed = 1;
+};
+
+struct DedupDocument {
+    std::string_view code;
+    CodeLanguage language = CodeLanguage::Auto;
+    std::int64_t group = 0;
+};
+
+struct DedupPair {
+    std::uint32_t a, b; // document indices, a < b
+    float similarity;   // exact Jaccard
+};
+
+struct DedupResult {
+    std::vector<DedupPair> pairs;           // confirmed near-duplicate pairs among exact-distinct documents
+    std::vector<std::uint32_t> duplicateOf; // per document: the first document with the same tokens (itself if none)
+    std::vector<std::uint32_t> cluster;     // per document: the lowest index in its cluster
+    std::size_t candidates = 0;             // band collisions (a pair counts once per band it shares)
+    std::size_t prefiltered = 0;            // collisions that passed the signature prefilter and were checked
+};
+
+class DedupIndex {
+public:
+    explicit DedupIndex(const DedupParams &params);
+    const DedupParams &params() const { return m_params; }
+    LshParams lsh() const { return m_lsh; }
+
+    // Normalises and fingerprints the documents on all threads; add in batches to bound memory.
+    void add(const std::vector<DedupDocument> &docs);
+    std::size_t size() const { return m_group.size(); }
+
+    DedupResult run() const;
+    double similarity(std::size_t i, std::size_t j) const;
+    // Document i's sorted shingle set (for benchmarks and ground truth).
+    const std::uint32_t *shingles(std::size_t i) const { return m_shingles.data() + m_offsets[i]; }
+    std::size_t shingleCount(std::size_t i) const { return m_offsets[i + 1] - m_offsets[i]; }
+    std::size_t memoryBytes() const;
+
+private:
+    struct Batch;
+    void fingerprintRange(const std::vector<DedupDocument> &docs, std::size_t lo, std::size_t hi, Batch &out) const;
+
+    DedupParams m_params;
+    LshParams m_lsh;
+    MinHasher m_hasher;
+    std::vector<std::int64_t> m_group;
+    std::vector<std::uint64_t> m_exact;     // hash of the normalised tokens, mixed with the group
+    std::vector<std::uint64_t> m_offsets{0}; // into m_shingles
+    std::vector<std::uint32_t> m_shingles;
+    std::vector<std::uint64_t> m_bands;      // lsh.bands hashes per document, mixed with the group
+    std::vector<std::uint8_t> m_sketch;      // low byte of each MinHash value (b-bit MinHash), per document
+};
+
+unsigned dedupThreads(unsigned requested);
+
+} // namespace sieve
