@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QJsonDocument>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -33,6 +34,10 @@ int main(int argc, char **argv)
                                                                    "stalls on CORPUS, print JSON and quit"),
                                    QStringLiteral("CORPUS"));
     parser.addOption(bench);
+    const QCommandLineOption smoke(QStringLiteral("smoke"),
+                                   QApplication::translate("main", "Start, show the window, and quit once it has "
+                                                                   "been painted (for package checks)"));
+    parser.addOption(smoke);
     parser.process(app);
 
     sieve::ui::MainWindow window(settings);
@@ -48,5 +53,12 @@ int main(int argc, char **argv)
         window.openCorpus(parser.positionalArguments().constFirst());
     }
     window.show();
+    if (parser.isSet(smoke)) {
+        QTimer::singleShot(0, &app, [&window] {
+            window.repaint();
+            std::printf("sieve: window shown (%dx%d)\n", window.width(), window.height());
+            QApplication::quit();
+        });
+    }
     return app.exec();
 }

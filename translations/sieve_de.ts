@@ -665,8 +665,8 @@
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <source>all, or a list such as 0,1</source>
-        <translation>all oder eine Liste wie 0,1</translation>
+        <source>all, cpu, or a list such as 0,1</source>
+        <translation>all, cpu oder eine Liste wie 0,1</translation>
     </message>
     <message>
         <source>the default environment (setup.sh)</source>

@@ -43,7 +43,7 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
     m_gpus->setObjectName(QStringLiteral("gpusEdit"));
     m_python->setObjectName(QStringLiteral("pythonEdit"));
     m_language->setObjectName(QStringLiteral("languageCombo"));
-    m_gpus->setPlaceholderText(tr("all, or a list such as 0,1"));
+    m_gpus->setPlaceholderText(tr("all, cpu, or a list such as 0,1"));
     m_python->setPlaceholderText(tr("the default environment (setup.sh)"));
     m_endpoint->setPlaceholderText(tr("https://host:port/v1 (OpenAI chat completions)"));
     m_reviewer->setPlaceholderText(settings.effectiveReviewer());

@@ -5,6 +5,7 @@
 #include "logging.h"
 #include "settings.h"
 
+#include <QFileInfo>
 #include <QJsonObject>
 
 namespace sieve::ui {
@@ -20,11 +21,14 @@ VerifyRunner::VerifyRunner(const Settings &settings, QObject *parent)
             Q_EMIT progress(m_done, m_total);
             return;
         }
-        if (!o.contains(QLatin1String("sample_id")) || !o.contains(QLatin1String("status")))
+        // sieve-cli verify --json names the sample's id "sample".
+        const QJsonValue id = o.contains(QLatin1String("sample_id")) ? o.value(QLatin1String("sample_id"))
+                                                                      : o.value(QLatin1String("sample"));
+        if (!id.isDouble() || !o.contains(QLatin1String("status")))
             return;
         const QJsonValue speedup = o.value(QLatin1String("speedup"));
         ++m_done;
-        Q_EMIT sampleVerified(o.value(QLatin1String("sample_id")).toInteger(), o.value(QLatin1String("status")).toString(),
+        Q_EMIT sampleVerified(id.toInteger(), o.value(QLatin1String("status")).toString(),
                               speedup.isDouble() ? speedup.toDouble() : kNoValue);
         Q_EMIT progress(m_done, m_total);
     });
@@ -32,13 +36,23 @@ VerifyRunner::VerifyRunner(const Settings &settings, QObject *parent)
             [this](int code, const QString &message) { Q_EMIT finished(code == 0, message); });
 }
 
+bool VerifyRunner::hasGpu()
+{
+    // The driver's device nodes exist exactly when a GPU can be used; no CUDA call from the GUI process.
+    static const bool present = QFileInfo::exists(QStringLiteral("/dev/nvidiactl"));
+    return present;
+}
+
 QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &sampleIds, const Settings &settings)
 {
     QStringList args{QStringLiteral("verify"), corpus, QStringLiteral("--json")};
     for (qint64 id : sampleIds)
         args << QStringLiteral("--sample") << QString::number(id);
+    // "cpu" (or no GPU on this machine) verifies through Triton's interpreter; verdicts say so.
     const QString gpus = settings.gpus.value();
-    if (!gpus.isEmpty() && gpus != QLatin1String("all"))
+    if (gpus == QLatin1String("cpu") || !hasGpu())
+        args << QStringLiteral("--cpu");
+    else if (!gpus.isEmpty() && gpus != QLatin1String("all"))
         args << QStringLiteral("--gpus") << gpus;
     if (!settings.timing.value())
         args << QStringLiteral("--no-timing");

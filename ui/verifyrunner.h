@@ -19,6 +19,7 @@ public:
 
     // Empty ids: every pending sample.
     static QStringList arguments(const QString &corpus, const QList<qint64> &sampleIds, const Settings &settings);
+    static bool hasGpu();
     void start(const QString &corpus, const QList<qint64> &sampleIds);
     void cancel();
     bool isRunning() const;
