@@ -106,6 +106,7 @@ struct Tokenizer::Impl {
     bool nfc = false;
     std::vector<PreStep> steps;
     std::vector<AddedToken> rawTokens, normalizedTokens; // matched before / after normalization
+    std::array<bool, 256> rawFirst{}, normalizedFirst{};  // bytes that start an added token
     std::string description;
 
     // Word cache: piece bytes -> ids in m_pool. Bounded; cleared when full.
@@ -121,7 +122,8 @@ struct Tokenizer::Impl {
 
     template <typename Sink> void encode(std::string_view text, Sink &&sink) const;
     template <typename Sink>
-    void splitAdded(std::string_view text, const std::vector<AddedToken> &tokens, Sink &&sink) const;
+    void splitAdded(std::string_view text, const std::vector<AddedToken> &tokens, const std::array<bool, 256> &first,
+                    Sink &&sink) const;
     template <typename Sink> void preTokenize(std::string_view text, Sink &&sink) const;
     std::pair<const std::uint32_t *, std::size_t> bpe(std::string_view piece) const;
     void mergeWord(std::string_view piece, std::vector<std::uint32_t> &out) const;
@@ -177,6 +179,10 @@ void Tokenizer::Impl::load(const json &j, const Fail &fail)
             continue;
         (a.normalized ? normalizedTokens : rawTokens).push_back(std::move(a));
     }
+    for (const AddedToken &t : rawTokens)
+        rawFirst[static_cast<unsigned char>(t.content[0])] = true;
+    for (const AddedToken &t : normalizedTokens)
+        normalizedFirst[static_cast<unsigned char>(t.content[0])] = true;
     // Leftmost-longest matching: at one position the longest token wins.
     for (auto *list : {&rawTokens, &normalizedTokens})
         std::stable_sort(list->begin(), list->end(),
@@ -316,7 +322,8 @@ void Tokenizer::Impl::loadPreTokenizer(const json &p, const std::string &field, 
 }
 
 template <typename Sink>
-void Tokenizer::Impl::splitAdded(std::string_view text, const std::vector<AddedToken> &tokens, Sink &&sink) const
+void Tokenizer::Impl::splitAdded(std::string_view text, const std::vector<AddedToken> &tokens,
+                                 const std::array<bool, 256> &first, Sink &&sink) const
 {
     if (tokens.empty()) {
         sink(text, nullptr);
@@ -329,6 +336,11 @@ void Tokenizer::Impl::splitAdded(std::string_view text, const std::vector<AddedT
     std::size_t offset = 0; // end of the last emitted part
     std::size_t pos = 0;
     while (pos < text.size()) {
+        // Most text holds no added token: skip bytes that start none.
+        while (pos < text.size() && !first[static_cast<unsigned char>(text[pos])])
+            ++pos;
+        if (pos >= text.size())
+            break;
         const AddedToken *hit = nullptr;
         for (const AddedToken &t : tokens)
             if (text.compare(pos, t.content.size(), t.content) == 0) {
@@ -513,14 +525,14 @@ template <typename Sink> void Tokenizer::Impl::encode(std::string_view text, Sin
             sink(ids, n);
         });
     };
-    splitAdded(text, rawTokens, [&](std::string_view segment, const AddedToken *added) {
+    splitAdded(text, rawTokens, rawFirst, [&](std::string_view segment, const AddedToken *added) {
         if (added) {
             sink(&added->id, 1);
             return;
         }
         // Tokens marked normalized are matched in the normalized text, after the others.
         const std::string normalized = nfc ? tok::unicode::nfc(segment) : std::string();
-        splitAdded(nfc ? std::string_view(normalized) : segment, normalizedTokens, [&](std::string_view part, const AddedToken *addedNorm) {
+        splitAdded(nfc ? std::string_view(normalized) : segment, normalizedTokens, normalizedFirst, [&](std::string_view part, const AddedToken *addedNorm) {
             if (addedNorm)
                 sink(&addedNorm->id, 1);
             else

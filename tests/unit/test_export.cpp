@@ -300,3 +300,30 @@ TEST(Export, InvalidUtf8IsReplaced)
               "b");
     EXPECT_EQ(validUtf8("caf\xC3\xA9"), "caf\xC3\xA9");
 }
+
+TEST(Export, RowsAreCompactJsonThatRoundTrips)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    const std::string code = "x = \"q\" + '\\\\n'\x01\x1f\tcaf\xC3\xA9 \xE4\xB8\xAD \x7f end";
+    {
+        Corpus c = Corpus::create(db);
+        const auto t = test::addTask(c, "tricky", 1, "x");
+        test::SampleSpec s{"tricky-a1", 1};
+        s.code = code;
+        s.reasoning = "line1\r\nline2 \"quoted\" \\ back";
+        test::addSample(c, t, s);
+    }
+    ExportOptions o;
+    o.validationFraction = 0;
+    exportCorpus(db, dir.file("out"), o);
+    const std::string text = test::readFile(dir.file("out/train.jsonl"));
+    ASSERT_FALSE(text.empty());
+    const std::string line = text.substr(0, text.size() - 1);
+    const auto row = nlohmann::ordered_json::parse(line);
+    // Written exactly as nlohmann's compact dump would write it.
+    EXPECT_EQ(row.dump(), line);
+    EXPECT_EQ(row["messages"][2]["content"], "```python\n" + code + "\n```");
+    EXPECT_EQ(row["messages"][2]["reasoning_content"], "line1\r\nline2 \"quoted\" \\ back");
+    EXPECT_EQ(row["meta"]["level"], 1);
+}
