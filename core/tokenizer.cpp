@@ -4,6 +4,7 @@
 #include "tokenizer_unicode.h"
 
 #include <nlohmann/json.hpp>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <array>
@@ -22,7 +23,8 @@ using json = nlohmann::json;
 
 struct StringHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    // XXH3 is several times faster than std::hash on the short pieces the word cache sees.
+    std::size_t operator()(std::string_view s) const { return XXH3_64bits(s.data(), s.size()); }
 };
 template <typename V> using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 
@@ -292,7 +294,7 @@ void Tokenizer::Impl::loadPreTokenizer(const json &p, const std::string &field, 
             loadPreTokenizer(list[i], field + ".pretokenizers[" + std::to_string(i) + "]", fail);
     } else if (type == "ByteLevel") {
         PreStep s{PreStep::ByteLevel};
-        s.addPrefixSpace = flag(p, "add_prefix_space");
+        s.addPrefixSpace = flag(p, "add_prefix_space", true); // the library's default
         s.useRegex = flag(p, "use_regex", true);
         steps.push_back(s);
     } else if (type == "Split") {
