@@ -12,10 +12,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 namespace sieve {
 
@@ -184,6 +186,14 @@ void optString(std::string &out, const std::optional<std::string> &s)
         out += "null";
 }
 
+struct RowJob {
+    const SelectedSample *sample = nullptr;
+    bool validation = false;
+    std::string line;
+    std::vector<std::string> texts;
+    std::size_t tokens = 0;
+};
+
 class RowBuilder {
 public:
     RowBuilder(const ExportOptions &o, const Tokenizer *tok) : m_options(o), m_tok(tok)
@@ -235,23 +245,35 @@ public:
         }
         v["tags"] = tags;
         m_prompt.first = rtrim(templateFor(s.backend).render(v));
-        m_prompt.second = count(m_prompt.first);
+        // The prompt part of every row of this task: system + user messages, or the joined prompt.
+        if (m_options.format == ExportFormat::Messages)
+            m_prompt.second = m_systemTokens + count(m_prompt.first);
+        else
+            m_prompt.second = count(m_system.empty() ? m_prompt.first : m_system + "\n\n" + m_prompt.first);
         m_promptTask = s.taskId;
         return m_prompt;
     }
 
-    // Builds the row as one JSON line (without the newline); returns its token count.
-    std::size_t build(const SelectedSample &s, const std::string &reference, const std::string &code,
-                      const std::string &reasoning, bool validation, std::string &line)
+    // Builds the row as one JSON line (without the newline) into job.line; job.tokens gets the
+    // prompt's tokens and job.texts the texts still to count (the answer and the reasoning).
+    void build(const SelectedSample &s, const std::string &reference, const std::string &code,
+               const std::string &reasoning, bool validation, RowJob &job)
     {
-        const auto &[user, userTokens] = prompt(s, reference);
+        std::string &line = job.line;
+        const auto &[user, promptTokens] = prompt(s, reference);
         const std::string answer = "```python\n" + rtrim(code) + "\n```";
         const std::string r = rtrim(reasoning);
         std::string content = answer;
         if (m_options.reasoning == ReasoningMode::Think && !r.empty())
             content = "<think>\n" + r + "\n</think>\n\n" + answer;
         const bool field = m_options.reasoning == ReasoningMode::Field && !r.empty();
-        std::size_t tokens = userTokens + count(content) + (field ? count(r) : 0);
+        job.sample = &s;
+        job.validation = validation;
+        job.tokens = promptTokens;
+        job.texts.clear();
+        job.texts.push_back(content);
+        if (field)
+            job.texts.push_back(r);
         line.clear();
         if (m_options.format == ExportFormat::Messages) {
             line += "{\"messages\":[";
@@ -269,7 +291,6 @@ public:
                 jsonString(line, r);
             }
             line += "}]";
-            tokens += m_systemTokens;
         } else {
             const std::string prompt = m_system.empty() ? user : m_system + "\n\n" + user;
             line += "{\"prompt\":";
@@ -280,8 +301,6 @@ public:
                 line += ",\"reasoning_content\":";
                 jsonString(line, r);
             }
-            // The joined prompt is one text: count it as such.
-            tokens = count(prompt) + count(content) + (field ? count(r) : 0);
         }
         line += ",\"meta\":{\"task\":";
         jsonString(line, s.taskName);
@@ -304,7 +323,6 @@ public:
         line += ",\"review\":";
         jsonString(line, s.review);
         line += "}}";
-        return tokens;
     }
 
 private:
@@ -389,7 +407,63 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         ojson excluded = ojson::array();
         std::int64_t refTask = -1;
         std::string reference;
-        std::string line;
+        auto exclude = [&](const SelectedSample &s, bool isValid, const char *reason, std::optional<std::size_t> tokens) {
+            ojson e = {{"sample", s.sampleName}, {"sample_id", s.sampleId}, {"task", s.taskName},
+                       {"split", isValid ? "validation" : "train"}, {"reason", reason}};
+            if (tokens)
+                e["tokens"] = *tokens;
+            excluded.push_back(std::move(e));
+        };
+        // Token counting runs one batch behind the rows being built, on worker threads that each have
+        // their own tokenizer (and word cache); rows are written in their original order, so the
+        // output does not depend on the number of threads.
+        std::vector<std::unique_ptr<Tokenizer>> workers;
+        if (tok) {
+            const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
+            for (unsigned w = 0; w < std::min(8u, hw - 1); ++w)
+                workers.push_back(std::make_unique<Tokenizer>(tok->clone()));
+        }
+        constexpr std::size_t kBatch = 256;
+        std::vector<RowJob> building(kBatch), counting(kBatch);
+        std::size_t nBuilding = 0, nCounting = 0;
+        std::future<void> pending;
+        auto countBatch = [&workers](std::vector<RowJob> *batch, std::size_t n) {
+            auto work = [&workers, batch, n](std::size_t w) {
+                for (std::size_t i = w; i < n; i += workers.size())
+                    for (const std::string &t : (*batch)[i].texts)
+                        (*batch)[i].tokens += workers[w]->count(t);
+            };
+            std::vector<std::thread> extra;
+            for (std::size_t w = 1; w < workers.size(); ++w)
+                extra.emplace_back(work, w);
+            work(0);
+            for (std::thread &t : extra)
+                t.join();
+        };
+        auto flush = [&](std::vector<RowJob> &batch, std::size_t n) {
+            for (std::size_t i = 0; i < n; ++i) {
+                RowJob &job = batch[i];
+                if (options.maxTokens && job.tokens > *options.maxTokens) {
+                    exclude(*job.sample, job.validation, "over token budget", job.tokens);
+                    continue;
+                }
+                counts[job.validation ? 1 : 0].add(*job.sample, job.tokens);
+                if (!options.dryRun) {
+                    job.line += '\n';
+                    (job.validation ? valid : train) << job.line;
+                }
+            }
+        };
+        auto handOver = [&] {
+            if (pending.valid())
+                pending.get();
+            flush(counting, nCounting);
+            std::swap(building, counting);
+            nCounting = nBuilding;
+            nBuilding = 0;
+            if (!workers.empty())
+                pending = std::async(std::launch::async, countBatch, &counting, nCounting);
+        };
         for (const SelectedSample &s : sel.samples) {
             const bool isValid = validation.at(s.taskId);
             if (s.taskId != refTask) {
@@ -407,32 +481,27 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                 if (!pay.isNull(1))
                     reasoning = validUtf8(payload::unpack(pay.blob(1)));
             }
-            auto exclude = [&](const char *reason, std::optional<std::size_t> tokens) {
-                ojson e = {{"sample", s.sampleName}, {"sample_id", s.sampleId}, {"task", s.taskName},
-                           {"split", isValid ? "validation" : "train"}, {"reason", reason}};
-                if (tokens)
-                    e["tokens"] = *tokens;
-                excluded.push_back(std::move(e));
-            };
             if (reference.empty()) {
-                exclude("task has no reference code", std::nullopt);
+                exclude(s, isValid, "task has no reference code", std::nullopt);
                 continue;
             }
             if (rtrim(code).empty()) {
-                exclude("sample has no code", std::nullopt);
+                exclude(s, isValid, "sample has no code", std::nullopt);
                 continue;
             }
-            const std::size_t tokens = builder.build(s, reference, code, reasoning, isValid, line);
-            if (options.maxTokens && tokens > *options.maxTokens) {
-                exclude("over token budget", tokens);
-                continue;
-            }
-            counts[isValid ? 1 : 0].add(s, tokens);
-            if (!options.dryRun) {
-                line += '\n';
-                (isValid ? valid : train) << line;
-            }
+            builder.build(s, reference, code, reasoning, isValid, building[nBuilding++]);
+            if (nBuilding == kBatch)
+                handOver();
         }
+        handOver();
+        if (pending.valid())
+            pending.get();
+        flush(counting, nCounting);
+        // In row order (budget exclusions are found a batch later than the others).
+        std::stable_sort(excluded.begin(), excluded.end(), [](const ojson &a, const ojson &b) {
+            const std::string &ta = a["task"].get_ref<const std::string &>(), &tb = b["task"].get_ref<const std::string &>();
+            return ta != tb ? ta < tb : a["sample_id"].get<std::int64_t>() < b["sample_id"].get<std::int64_t>();
+        });
         if (!options.dryRun) {
             train.close();
             valid.close();

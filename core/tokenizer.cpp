@@ -591,6 +591,8 @@ std::size_t Tokenizer::count(std::string_view text) const
     return total;
 }
 
+Tokenizer Tokenizer::clone() const { return Tokenizer(std::make_unique<Impl>(*m_impl)); }
+
 std::string Tokenizer::description() const { return m_impl->description; }
 std::size_t Tokenizer::vocabSize() const { return m_impl->vocab.size(); }
 

@@ -37,6 +37,9 @@ public:
     // The same count without building the id list. Not thread-safe: both share a word cache.
     std::size_t count(std::string_view text) const;
 
+    // An independent copy (own word cache) for another thread.
+    Tokenizer clone() const;
+
     // "gpt2", "llama3", "qwen2" ...: what the pre-tokenizer was recognised as, for the manifest.
     std::string description() const;
     std::size_t vocabSize() const;

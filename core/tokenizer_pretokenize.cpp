@@ -2,6 +2,8 @@
 
 #include "tokenizer_unicode.h"
 
+#include <array>
+
 namespace sieve::tok {
 
 namespace {
@@ -14,11 +16,25 @@ const char *const kGpt2 = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{
 const char *const kLlama3 = R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 const char *const kQwen2 = R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
+// Classes of ASCII, read once: code is mostly ASCII and this path must not leave the function.
+const std::array<std::uint8_t, 128> kAscii = [] {
+    std::array<std::uint8_t, 128> t{};
+    for (char32_t c = 0; c < 128; ++c)
+        t[c] = classOf(c);
+    return t;
+}();
+
 struct Text {
     std::string_view s;
     // Code point at i and its class; next receives the index after it.
     char32_t at(std::size_t i, std::size_t &next, std::uint8_t &cls) const
     {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b < 0x80) {
+            next = i + 1;
+            cls = kAscii[b];
+            return b;
+        }
         next = i;
         const char32_t c = decode(s, next);
         cls = classOf(c);
