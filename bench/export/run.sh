@@ -44,6 +44,11 @@ timeit() { # label, args...
 timeit "export, no tokenizer"
 timeit "export, tokens + budget 32768" --tokenizer "$tok" --max-tokens 32768
 if [ "${COMPARE:-1}" = 1 ]; then
+  # Like for like: Sieve's tokenizer over exactly the texts Python counts (prompts on every row).
+  g++ -O2 -std=c++20 -Icore bench/export/count_cpp.cpp build/dev/core/libsieve_core.a -lxxhash -lzstd -lsqlite3 \
+      -o "$work/count_cpp"
+  echo "sieve tokenizer on the same texts:"
+  "$work/count_cpp" "$work/out" "$tok"
   echo "python tokenizers on the same rows (encode loop, then encode_batch):"
   /usr/bin/time -f "python process: %e s wall, %U s user, %S s sys" "$py" bench/export/count_python.py "$work/out" "$tok"
 fi
