@@ -333,7 +333,7 @@ void Tokenizer::Impl::splitAdded(std::string_view text, const std::vector<AddedT
     }
     auto isSpace = [](char32_t c) { return (tok::unicode::classOf(c) & tok::unicode::Space) != 0; };
     auto isWord = [](char32_t c) {
-        return (tok::unicode::classOf(c) & (tok::unicode::Letter | tok::unicode::Number)) != 0;
+        return (tok::unicode::classOf(c) & tok::unicode::Word) != 0;
     };
     std::size_t offset = 0; // end of the last emitted part
     std::size_t pos = 0;

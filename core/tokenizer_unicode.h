@@ -45,7 +45,8 @@ extern const std::size_t kComposeCount;
 extern const Range kNfcUnstable[];
 extern const std::size_t kNfcUnstableCount;
 
-enum ClassFlag : std::uint8_t { Letter = 1, Number = 2, Space = 4 };
+// Word: a word character for single_word added tokens (the library checks them with Rust regex \w).
+enum ClassFlag : std::uint8_t { Letter = 1, Number = 2, Space = 4, Word = 8 };
 
 // Flags of a code point (0: none of them).
 std::uint8_t classOf(char32_t cp);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates core/tokenizer_unicode.cpp: the code point classes that the pre-tokenizer regexes use
-(\\p{L}, \\p{N}, \\s), read out of the `tokenizers` library itself (its Oniguruma regex engine), so that
+(\\p{L}, \\p{N}, \\s) and the word characters of single_word added tokens, read out of the `tokenizers` library itself (its Oniguruma regex engine), so that
 Sieve's hand-written matchers agree with it code point for code point, whatever Unicode version
 Python's own unicodedata has. Also the NFC tables (from unicodedata; checked against the library's
 NFC normalizer, code point by code point).
@@ -31,6 +31,20 @@ flags = {}
 for bit, neg in ((LETTER, r"\P{L}"), (NUMBER, r"\P{N}"), (SPACE, r"\S")):
     for cp in members(neg):
         flags[cp] = flags.get(cp, 0) | bit
+
+# Word characters as the library's single_word check sees them (Rust regex \w): probed through an
+# added token with single_word=True, which only matches when the next character is not a word one.
+WORD = 8
+from tokenizers import AddedToken, Tokenizer, models
+probe = Tokenizer(models.BPE())
+probe.add_tokens([AddedToken("[SW]", single_word=True)])
+sw = probe.token_to_id("[SW]")
+chunk = 50000
+for start in range(0, len(ALL), chunk):
+    part = ALL[start:start + chunk]
+    for cp, enc in zip(part, probe.encode_batch(["[SW]" + chr(cp) for cp in part], add_special_tokens=False)):
+        if sw not in enc.ids:
+            flags[cp] = flags.get(cp, 0) | WORD
 
 ranges = []
 for cp in sorted(flags):

@@ -112,11 +112,14 @@ def texts():
         "emoji 🚀🔥 and math ∑ x² ≤ 10³, ½ ⅓", "中文字符和English混合", "\u00a0nbsp\u2028line\u3000ideo",
         "    def forward(self, x):\n        return x\n\n\n", "x = [1,2,3]  # comment\n\t\tpass",
         "a\u200bb zero width", "!!!???...---", "'''docstring'''", "\n\n\n", "   \n   ", "s'", "'",
+        "a <mask> b", "x  \t<mask>", "<mask>", "word[SW]word", "a [SW] b", "[SW]", "x[SW] y", "<rs>   tail",
+        "pre<rs>\n\nx", "<rs><mask>", "é[SW]é", "1[SW]", "[SW]_",
     ]
     rng = random.Random(11)
     alphabet = [" ", "  ", "\n", "\r", "\t", "'", "s", "S", "ll", "re", "ſ", "1", "22", "٣", "é", "e\u0301", "中",
                 "🚀", "<|endoftext|>", "<|im_start|>", "\u00a0", "\u2028", "(", ")", "=", "_", "x", "Ω", "\u0301",
-                "\u3000", "\x00", "\x85", ".", "-", "def", "tl", "BLOCK", "\r\n", "½", "\uac00", "\u1100", "\u1161"]
+                "\u3000", "\x00", "\x85", ".", "-", "def", "tl", "BLOCK", "\r\n", "½", "\uac00", "\u1100", "\u1161",
+                "<mask>", "<rs>", "[SW]"]
     fuzz = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) for _ in range(300)]
     rng2 = random.Random(5)
     code = [kernel(rng2) for _ in range(10)]
@@ -144,6 +147,9 @@ def main():
     digits = train(pre_tokenizers.Sequence([
         pre_tokenizers.Digits(individual_digits=True),
         pre_tokenizers.ByteLevel(add_prefix_space=True, use_regex=True)]), vocab_size=800)
+    digits.add_special_tokens([tokenizers.AddedToken("<mask>", lstrip=True, special=True),
+                               tokenizers.AddedToken("<rs>", rstrip=True, special=True)])
+    digits.add_tokens([tokenizers.AddedToken("[SW]", single_word=True, normalized=False)])
     made["digits-prefix.json"] = save(digits, "digits-prefix.json")
 
     all_texts = texts()
