@@ -5,6 +5,7 @@ namespace sieve::cli {
 // Each lives in its own commands_*.cpp.
 std::vector<Command> basicCommands();
 Command statsCommand();
+Command importCommand();
 Command reviewCommand();
 Command selectCommand();
 Command exportCommand();
@@ -13,6 +14,7 @@ std::vector<Command> coreCommands()
 {
     std::vector<Command> all = basicCommands();
     all.push_back(statsCommand());
+    all.push_back(importCommand());
     all.push_back(reviewCommand());
     all.push_back(selectCommand());
     all.push_back(exportCommand());
