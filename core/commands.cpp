@@ -7,6 +7,9 @@ std::vector<Command> basicCommands();
 Command statsCommand();
 Command importCommand();
 Command dedupCommand();
+Command reviewCommand();
+Command selectCommand();
+Command exportCommand();
 
 std::vector<Command> coreCommands()
 {
@@ -14,6 +17,9 @@ std::vector<Command> coreCommands()
     all.push_back(statsCommand());
     all.push_back(importCommand());
     all.push_back(dedupCommand());
+    all.push_back(reviewCommand());
+    all.push_back(selectCommand());
+    all.push_back(exportCommand());
     return all;
 }
 

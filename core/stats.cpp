@@ -1,8 +1,15 @@
 #include "stats.h"
 
 #include "corpus.h"
+#include "difficulty.h"
 
 #include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
 
 namespace sieve {
 
@@ -15,7 +22,132 @@ nlohmann::json countBy(const db::Database &db, const std::string &sql)
         out[st.isNull(0) ? std::string("(none)") : st.text(0)] = st.int64(1);
     return out;
 }
+
+const int kPassK[] = {1, 5, 10};
+const double kFastP[] = {0, 0.5, 0.8, 1, 1.5, 2};
+
+struct SampleRow {
+    std::int64_t taskId;
+    std::string model;
+    std::string status;
+    std::optional<double> speedup;
+    std::vector<std::string> reasons;
+};
+
+std::vector<std::string> parseReasons(const std::string &text)
+{
+    std::vector<std::string> out;
+    if (text.empty())
+        return out;
+    if (text.front() == '[') {
+        const auto j = nlohmann::json::parse(text, nullptr, false);
+        if (j.is_array()) {
+            for (const auto &r : j)
+                if (r.is_string())
+                    out.push_back(r.get<std::string>());
+            return out;
+        }
+    }
+    std::string item;
+    for (char ch : text + ",") {
+        if (ch == ',' || ch == ' ' || ch == ';') {
+            if (!item.empty())
+                out.push_back(item);
+            item.clear();
+        } else {
+            item += ch;
+        }
+    }
+    return out;
+}
+
+std::string fastKey(double p)
+{
+    std::ostringstream ss;
+    ss << p;
+    return ss.str();
+}
+
+// Metrics over a set of samples (grouped by task inside).
+nlohmann::json metrics(const std::vector<const SampleRow *> &rows)
+{
+    struct PerTask {
+        int n = 0, c = 0;
+        double best = -1; // best speedup of a passing sample; 0 when passing without a speedup
+    };
+    std::map<std::int64_t, PerTask> tasks;
+    std::map<std::string, std::int64_t> byStatus, byReason;
+    double logSum = 0;
+    std::int64_t withSpeedup = 0, samples = 0, verified = 0, passed = 0;
+    for (const SampleRow *r : rows) {
+        ++samples;
+        PerTask &t = tasks[r->taskId];
+        if (isUnverifiedStatus(r->status))
+            continue;
+        ++verified;
+        ++t.n;
+        if (isPassStatus(r->status)) {
+            ++passed;
+            ++t.c;
+            t.best = std::max(t.best, r->speedup.value_or(0.0));
+            if (r->speedup && *r->speedup > 0) {
+                logSum += std::log(*r->speedup);
+                ++withSpeedup;
+            }
+        } else {
+            ++byStatus[r->status];
+            for (const std::string &reason : r->reasons)
+                ++byReason[reason];
+        }
+    }
+    nlohmann::json j;
+    j["tasks"] = tasks.size();
+    j["samples"] = samples;
+    j["verified"] = verified;
+    j["passed"] = passed;
+    std::int64_t tasksVerified = 0;
+    for (const auto &[id, t] : tasks)
+        tasksVerified += t.n > 0;
+    j["tasks_verified"] = tasksVerified;
+    nlohmann::json passK = nlohmann::json::object();
+    for (int k : kPassK) {
+        double sum = 0;
+        for (const auto &[id, t] : tasks)
+            if (t.n > 0)
+                sum += passAtK(t.n, t.c, k);
+        passK[std::to_string(k)] = tasksVerified ? nlohmann::json(sum / double(tasksVerified)) : nlohmann::json();
+    }
+    j["pass_at_k"] = std::move(passK);
+    nlohmann::json fast = nlohmann::json::object();
+    for (double p : kFastP) {
+        std::int64_t hits = 0;
+        for (const auto &[id, t] : tasks)
+            if (t.c > 0 && (p == 0 || t.best > p))
+                ++hits;
+        fast[fastKey(p)] = tasks.empty() ? nlohmann::json() : nlohmann::json(double(hits) / double(tasks.size()));
+    }
+    j["fast_p"] = std::move(fast);
+    j["geomean_speedup"] = withSpeedup ? nlohmann::json(std::exp(logSum / double(withSpeedup))) : nlohmann::json();
+    j["speedup_samples"] = withSpeedup;
+    j["failures"] = {{"by_status", byStatus}, {"by_reason", byReason}};
+    return j;
+}
 } // namespace
+
+double passAtK(int n, int c, int k)
+{
+    if (n <= 0)
+        return 0.0;
+    if (k > n)
+        k = n;
+    if (n - c < k)
+        return 1.0;
+    // 1 - C(n-c, k) / C(n, k) = 1 - prod_{i=n-c+1}^{n} (1 - k / i)
+    double prod = 1.0;
+    for (int i = n - c + 1; i <= n; ++i)
+        prod *= 1.0 - double(k) / double(i);
+    return 1.0 - prod;
+}
 
 nlohmann::json corpusStats(const Corpus &corpus)
 {
@@ -44,6 +176,46 @@ nlohmann::json corpusStats(const Corpus &corpus)
                            {"pending", st.int64(5)}});
     }
     j["per_task"] = std::move(perTask);
+
+    // Verification metrics.
+    std::unordered_map<std::int64_t, std::pair<std::string, std::string>> taskInfo; // category, level
+    db::Statement ti = db.prepare("SELECT id, category, level FROM tasks");
+    while (ti.step())
+        taskInfo[ti.int64(0)] = {ti.isNull(1) ? "(none)" : ti.text(1), ti.isNull(2) ? "(none)" : ti.text(2)};
+    std::unordered_map<std::int64_t, std::vector<std::string>> reasons;
+    db::Statement vr = db.prepare("SELECT sample_id, reasons FROM verdicts WHERE id IN "
+                                  "(SELECT max(id) FROM verdicts GROUP BY sample_id)");
+    while (vr.step())
+        if (!vr.isNull(1))
+            reasons[vr.int64(0)] = parseReasons(vr.text(1));
+    std::vector<SampleRow> rows;
+    db::Statement sr = db.prepare("SELECT id, task_id, model, status, speedup FROM samples ORDER BY id");
+    while (sr.step()) {
+        SampleRow r{sr.int64(1), sr.isNull(2) ? "(none)" : sr.text(2), sr.text(3), sr.optReal(4), {}};
+        const auto it = reasons.find(sr.int64(0));
+        if (it != reasons.end())
+            r.reasons = it->second;
+        rows.push_back(std::move(r));
+    }
+    std::vector<const SampleRow *> all;
+    std::map<std::string, std::vector<const SampleRow *>> groups[3];
+    for (const SampleRow &r : rows) {
+        all.push_back(&r);
+        const auto &info = taskInfo[r.taskId];
+        groups[0][info.first].push_back(&r);
+        groups[1][info.second].push_back(&r);
+        groups[2][r.model].push_back(&r);
+    }
+    j["metrics"] = metrics(all);
+    const char *names[3] = {"category", "level", "model"};
+    nlohmann::json per;
+    for (int g = 0; g < 3; ++g) {
+        nlohmann::json part = nlohmann::json::object();
+        for (const auto &[key, list] : groups[g])
+            part[key] = metrics(list);
+        per[names[g]] = std::move(part);
+    }
+    j["metrics_by"] = std::move(per);
     return j;
 }
 

@@ -1,0 +1,48 @@
+#pragma once
+// Prompt templates: text files with {{name}} placeholders and {{#name}}...{{/name}} sections that
+// appear only when `name` has a non-empty value. The exporter and the sampler render prompts through
+// this one class, so a training row's prompt is the prompt the model was (or will be) sampled with.
+// Templates live in resources/prompts/ (installed as share/sieve/prompts/).
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sieve {
+
+class PromptTemplate {
+public:
+    // Throws std::runtime_error naming the origin and line on an unclosed or mismatched section.
+    static PromptTemplate fromString(std::string text, std::string origin = "template");
+    static PromptTemplate fromFile(const std::filesystem::path &path);
+    // A template by name ("triton" -> triton.txt in the prompts folder) or by path.
+    static PromptTemplate load(const std::string &nameOrPath);
+
+    // Renders with values; a placeholder without a value is an error (std::runtime_error naming it),
+    // so a typo in a template never yields a silently empty prompt. Values are inserted verbatim.
+    std::string render(const std::map<std::string, std::string> &values) const;
+
+    // Placeholder and section names used, sorted, without duplicates.
+    std::vector<std::string> names() const;
+    const std::string &text() const { return m_text; }
+    const std::string &origin() const { return m_origin; }
+
+private:
+    struct Node {
+        enum Kind { Text, Value, Section } kind;
+        std::string text; // literal text, or the name
+        std::vector<Node> children;
+    };
+    PromptTemplate() = default;
+    void renderNodes(const std::vector<Node> &nodes, const std::map<std::string, std::string> &values,
+                     std::string &out) const;
+    std::string m_text;
+    std::string m_origin;
+    std::vector<Node> m_nodes;
+};
+
+// Where prompt templates are: $SIEVE_PROMPTS_DIR, ../share/sieve/prompts beside the executable, or
+// the source tree's resources/prompts. Throws when none exists.
+std::filesystem::path promptsDir();
+
+} // namespace sieve
