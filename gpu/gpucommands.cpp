@@ -2,9 +2,11 @@
 
 namespace sieve::gpu {
 
+cli::Command verifyCommand(); // verifycommand.cpp
+
 std::vector<cli::Command> gpuCommands()
 {
-    return {};
+    return {verifyCommand()};
 }
 
 } // namespace sieve::gpu
