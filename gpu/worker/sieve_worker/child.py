@@ -4,12 +4,14 @@ It only sends data (outputs as raw array bytes, launch counts, timings) on its r
 compares and decides. Everything it needs from torch for measuring is captured before the candidate's
 code runs, so later monkey-patching by the candidate does not reach the measurement.
 """
+import fcntl
 import os
+import re
 import sys
 import time
 import traceback
 
-from . import frames, sandbox, taskref
+from . import frames, sandbox, taskref, timing
 from .hooks import LaunchHook, OutOfBounds
 
 PROBE_SEED_OFFSET = 7919
@@ -73,10 +75,12 @@ class Child:
 
     def run(self):
         ctx = self.ctx
+        # the task is trusted: load it before the sandbox narrows what the process may read
+        task = taskref.load_module(ctx["task_path"], "sieve_task")
         applied = sandbox.apply(
             ctx["scratch"], [self.fd, self.ctl, self.lock_fd] + ([1, 2]), ctx["limits"], self.interpreted,
             ctx["allowed_dirs"], lambda code, detail: self.send({"t": "violation", "code": code, "detail": detail}),
-            ctx["env"], ctx["cpu_seconds"], ctx["nproc"])
+            ctx["env"], ctx["cpu_seconds"], ctx["nproc"], need_paths=[ctx["candidate_path"]] + ctx["allowed_dirs"])
         self.send({"t": "sandbox", "applied": applied})
         import torch
         torch.set_num_threads(max(1, ctx.get("threads", 1)))
@@ -91,10 +95,16 @@ class Child:
         device = torch.device(ctx["device"])
         self.device = device
         self.stage("compile")
+        self.cuda_names = None
+        if ctx.get("backend") == "cuda":
+            # CUDA extension kernels are not Triton launches: count them by name in the profiler instead
+            with open(ctx["candidate_path"]) as f:
+                src = f.read()
+            self.cuda_names = sorted(set(re.findall(
+                r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)", src)))
         hook = LaunchHook(ctx["candidate_path"])
         hook.install()
         self.hook = hook
-        task = taskref.load_module(ctx["task_path"], "sieve_task")
         style = ctx["style"]
         try:
             cand = taskref.load_module(ctx["candidate_path"], ctx["candidate_module"])
@@ -126,9 +136,7 @@ class Child:
                     before = hook.launches
                     in_forward = True
                     t0 = self.perf()
-                    with torch.no_grad():
-                        out = new_model(*inputs)
-                    self.sync()
+                    out = self.forward_counted(new_model, inputs)
                     fwd_seconds += self.perf() - t0
                     if first:
                         self.stage("correct")
@@ -165,6 +173,26 @@ class Child:
                     return
         self.send({"t": "done", "launches": hook.launches, "kernels": sorted(hook.names)})
 
+    def forward_counted(self, model, inputs):
+        import torch
+        if self.cuda_names is None:
+            with torch.no_grad():
+                out = model(*inputs)
+            self.sync()
+            return out
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            with torch.no_grad():
+                out = model(*inputs)
+            self.sync()
+        for ev in prof.events():
+            if "CUDA" in str(getattr(ev, "device_type", "")):
+                hit = [k for k in self.cuda_names if k in ev.name]
+                if hit:
+                    self.hook.launches += 1
+                    self.hook.names.update(hit)
+        return out
+
     def error(self, stage, code, exc):
         self.send({"t": "error", "stage": stage, "code": code, "message": f"{type(exc).__name__}: {exc}"[:2000],
                    "traceback": "".join(traceback.format_exception(exc))[-8000:]})
@@ -177,6 +205,20 @@ class Child:
         taskref.apply_shape(task, ctx["shapes"][0])
         seed = ctx["seeds"][0] + PROBE_SEED_OFFSET
         share = None
+        if self.cuda_names is not None:
+            # no way to turn an extension's kernels into no-ops: the launch count and GPU share must do
+            try:
+                ref_model = taskref.build(task, task.Model, seed, style)
+                model = taskref.build(task, model_new_cls, seed, style)
+                model.load_state_dict(ref_model.state_dict(), strict=False)
+                model = model.to(self.device).eval()
+                inputs = [t.to(self.device) if isinstance(t, torch.Tensor) else t
+                          for t in taskref.make_inputs(task, seed)]
+                share = self.gpu_share(model, inputs)
+            except BaseException as e:
+                self.send({"t": "note", "message": f"profiling the CUDA answer failed: {e}"[:300]})
+            self.send({"t": "probe", "cuda": True, "share": share})
+            return
         try:
             ref_model = taskref.build(task, task.Model, seed, style)
             model = taskref.build(task, model_new_cls, seed, style)
@@ -226,7 +268,8 @@ class Child:
                 if "CUDA" not in dtype or not dt:
                     continue
                 total += dt
-                if any(ev.name == n or ev.name.startswith(n) for n in self.hook.names):
+                if any(ev.name == n or ev.name.startswith(n) or (self.cuda_names and n in ev.name)
+                       for n in self.hook.names):
                     mine += dt
             self.send({"t": "profile", "kernels_seen": total > 0})
             return mine / total if total > 0 else None
@@ -235,10 +278,7 @@ class Child:
             return None
 
     def timing(self, task, model_new_cls, style):
-        import fcntl
-
         import torch
-        from . import timing
         ctx = self.ctx
         taskref.apply_shape(task, ctx["shapes"][0])
         seed = ctx["seeds"][0]

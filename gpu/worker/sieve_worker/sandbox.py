@@ -74,10 +74,14 @@ class Auditor:
 
     def from_library(self):
         """The nearest caller outside the stdlib is triton's or torch's own code (compilers they run)."""
-        f = sys._getframe(2)
+        f = sys._getframe(1)
         stdlib = os.path.dirname(os.__file__)
+        here = __file__
         while f is not None:
             fn = f.f_code.co_filename
+            if fn == here:
+                f = f.f_back
+                continue
             if not fn.startswith(stdlib) or "site-packages" in fn or "dist-packages" in fn:
                 return any(fn.startswith(d) for d in LIB_DIRS)
             f = f.f_back
@@ -144,7 +148,7 @@ def vm_bytes():
     return 0
 
 
-def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cpu_seconds, nproc):
+def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cpu_seconds, nproc, need_paths=()):
     """Returns a dict describing what was applied (goes into the verdict log)."""
     applied = {}
     set_pdeathsig()
@@ -158,6 +162,7 @@ def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cp
         mem = vm_bytes() + int(limits.get("memory_mb", 4096)) * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    want_setuid = os.environ.get("SIEVE_SANDBOX_SETUID", "1") != "0"
     env = {k: os.environ[k] for k in KEEP_ENV if k in os.environ}
     env.update({"HOME": scratch, "TMPDIR": scratch, "PYTHONDONTWRITEBYTECODE": "1"})
     env.update(extra_env)
@@ -169,8 +174,8 @@ def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cp
     if os.geteuid() == 0:
         import torch
         import triton
-        if reachable_by_others(torch.__file__) and reachable_by_others(triton.__file__) \
-                and reachable_by_others(sys.executable):
+        paths = [torch.__file__, triton.__file__, sys.executable, scratch, *need_paths]
+        if want_setuid and all(reachable_by_others(p) for p in paths):
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)

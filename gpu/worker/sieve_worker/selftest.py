@@ -51,6 +51,7 @@ def main():
     pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = pkg_dir + os.pathsep + env.get("PYTHONPATH", "")
     tmp = tempfile.mkdtemp(prefix="sieve-selftest-")
+    os.chmod(tmp, 0o755)  # children may run as nobody: they must reach the cache and scratch folders
     for fx in chosen:
         p = fx.get("must_not_exist")
         if p and os.path.exists(p):

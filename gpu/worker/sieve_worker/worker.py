@@ -117,6 +117,7 @@ class Worker:
                   self.scratch_root):
             os.makedirs(d, exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "tasks"), 0o755)
+        os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
         # shared compiler caches, written through by children running as nobody: world-writable, sticky
         for d in ("triton", "inductor", "extensions"):
@@ -330,6 +331,7 @@ class Worker:
                "style": task["req"].get("init_inputs_style", "kernelbench"), "shapes": summary["shapes"],
                "seeds": seeds, "device": self.device if self.device != "cpu" else "cpu",
                "timing": bool(req.get("timing")) and self.device != "cpu", "limits": limits,
+               "backend": req.get("backend", "triton"),
                "allowed_dirs": [scratch, env["TRITON_CACHE_DIR"], env["TORCHINDUCTOR_CACHE_DIR"],
                                 env["TORCH_EXTENSIONS_DIR"]],
                "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
@@ -424,7 +426,7 @@ class Worker:
             self.fail(job, "FAIL_SANDBOX", job.stage, [msg["code"]], f"the sample tried something the sandbox forbids: "
                       f"{msg['detail']}")
         elif t in ("output", "probe"):
-            n = len(msg.get("meta") or []) if t == "output" else (2 * msg.get("n", 0) if "error" not in msg else 0)
+            n = len(msg.get("meta") or []) if t == "output" else (2 * msg.get("n", 0) if "error" not in msg and not msg.get("cuda") else 0)
             if t == "output" and msg.get("meta") is None:
                 return self.on_arrays(job, msg, [])
             if n == 0:
@@ -458,6 +460,14 @@ class Worker:
         atol, rtol = task["summary"]["atol"], task["summary"]["rtol"]
         if header["t"] == "probe":
             job.share = header.get("share")
+            if header.get("cuda"):
+                if job.share == 0:
+                    job.probe = "sham"
+                    return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"],
+                                     "the sample's CUDA kernels took no GPU time in the forward")
+                job.probe = "ok"
+                job.notes.append("proof: CUDA extension kernels counted in the profiler (no no-op probe for CUDA)")
+                return
             if "error" in header:
                 job.probe = "ok"
                 job.notes.append(f"proof probe: without its kernels the forward fails ({header['error']})")
