@@ -149,7 +149,8 @@ class Child:
                                   for a, b in zip(inputs, saved))
                     header = {"t": "output", "si": si, "seed": seed, "launches": hook.launches - before,
                               "plain": plain, "mutated": mutated,
-                              "overlap": all(hook.overlaps(o) for o in outs if plain)}
+                              "overlap": (all(hook.overlaps(o) for o in outs if plain)
+                                          if self.cuda_names is None else None)}
                     if plain:
                         self.send_arrays(header, [o.detach() for o in outs])
                     else:
@@ -165,7 +166,6 @@ class Child:
             self.send({"t": "timing_request"})
             answer = os.read(self.ctl, 1)
             if answer == b"G":
-                self.stage("timing")
                 try:
                     self.timing(task, model_new_cls, style)
                 except BaseException as e:
@@ -255,9 +255,11 @@ class Child:
         import torch
         from torch.profiler import ProfilerActivity, profile
         try:
+            args = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
+            self.sync()
             with profile(activities=[ProfilerActivity.CUDA]) as prof:
                 with torch.no_grad():
-                    model(*[t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
+                    model(*args)
                 self.sync()
             total = mine = 0.0
             for ev in prof.events():
@@ -295,7 +297,9 @@ class Child:
         tools = timing.Tools(self.sync, self.Event, self.record, self.elapsed, self.perf, self.device,
                              ctx.get("l2_bytes") or (50 << 20))
         results = []
+        self.stage("queue")  # waiting for the GPU is not the sample's time
         fcntl.flock(self.lock_fd, fcntl.LOCK_EX)
+        self.stage("timing")
         try:
             results.append({"shape_index": 0, "which": "candidate", **timing.measure(tools, model, sets)})
             results.append({"shape_index": 0, "which": "eager", **timing.measure(tools, ref_model, sets)})

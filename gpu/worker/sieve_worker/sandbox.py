@@ -175,7 +175,12 @@ def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cp
         import torch
         import triton
         paths = [torch.__file__, triton.__file__, sys.executable, scratch, *need_paths]
-        if want_setuid and all(reachable_by_others(p) for p in paths):
+        blocked = [p for p in paths if not reachable_by_others(p)]
+        if not want_setuid:
+            applied["setuid_skipped"] = "SIEVE_SANDBOX_SETUID=0"
+        elif blocked:
+            applied["setuid_skipped"] = f"not reachable by nobody: {blocked[0]}"
+        if want_setuid and not blocked:
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)

@@ -60,6 +60,23 @@ TRITON_ALLOWED_HOST = {"cdiv", "next_power_of_2", "Config", "jit", "autotune", "
                        "constexpr", "runtime", "testing"}
 
 
+def torch_compute(path):
+    """Is torch.<path> a callable that computes (not glue, a dtype, a class or a module)?"""
+    import types
+    parts = path.split(".")
+    if parts[-1] in TORCH_GLUE or parts[-1] in TORCH_CUDA_GLUE or parts[-1] in TORCH_STREAMS | TORCH_GRAPHS:
+        return False
+    obj = torch
+    try:
+        for p in parts[1:]:
+            obj = getattr(obj, p)
+    except Exception:
+        return parts[1:2] == ["ops"]  # torch.ops.aten.* resolves lazily
+    if isinstance(obj, (types.ModuleType, type, torch.dtype, torch.device)) or not callable(obj):
+        return False
+    return True
+
+
 @dataclass
 class Finding:
     code: str
@@ -179,6 +196,8 @@ class Analyzer:
                     if isinstance(t, ast.Name):
                         if path:
                             self.aliases[t.id] = path
+                        if isinstance(value, ast.Name) and value.id in self.functions:
+                            self.functions[t.id] = self.functions[value.id]  # run = _impl
                         if isinstance(value, ast.Call):
                             fpath = self.resolve(value.func) or ""
                             if fpath.startswith("triton.") and fpath.split(".")[-1] in ("jit", "autotune", "heuristics"):
@@ -427,6 +446,19 @@ class Analyzer:
                             local_alias[t.id] = path
                         if is_tensor(sub.value):
                             tensors.add(t.id)
+        # torch functions passed around as values (map(torch.relu, xs), f = F.gelu; operator.mul)
+        called, inner = set(), set()
+        for sub in ast.walk(fn):
+            if isinstance(sub, ast.Call):
+                called.add(id(sub.func))
+            if isinstance(sub, ast.Attribute):
+                inner.add(id(sub.value))
+        for sub in ast.walk(fn):
+            if isinstance(sub, (ast.Attribute, ast.Name)) and isinstance(sub.ctx, ast.Load) \
+                    and id(sub) not in called and id(sub) not in inner:
+                path = self.resolve(sub, local_alias) or ""
+                if path.startswith("torch.") and torch_compute(path):
+                    self.add("TORCH_OP_IN_FORWARD", sub, f"{fn.name} uses {path} as a function value")
         for sub in ast.walk(fn):
             if isinstance(sub, (ast.Try, ast.TryStar if hasattr(ast, "TryStar") else ast.Try)):
                 self.add("TRY_EXCEPT_FALLBACK", sub, f"{fn.name} wraps work in try/except")
@@ -514,6 +546,13 @@ class Analyzer:
                 return
             if top == "math":
                 return
+            if top in ("operator", "functools", "itertools", "builtins") and \
+                    any(is_tensor(a) or (self.resolve(a, local_alias) or "").startswith("torch.") for a in node.args):
+                self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} computes on tensors through {path}")
+            return
+        if isinstance(f, ast.Attribute) and f.attr.startswith("__") and f.attr.endswith("__") \
+                and f.attr not in ("__init__", "__len__", "__getitem__", "__setitem__", "__contains__"):
+            self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} calls the dunder method .{f.attr}()")
             return
         if isinstance(f, ast.Attribute):
             # self.<torch module>(x)

@@ -5,6 +5,7 @@ Single-threaded on purpose: an event loop over stdin and the children's pipes (f
 with live threads invites deadlocks in the child). The worker never initialises CUDA (children do) and
 never runs torch compute itself (references run in a forked child, so no OpenMP pool exists at fork).
 """
+import collections
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ import time
 from . import WORKER_VERSION, compare, frames, static, taskref
 
 MAX_CHILD_BYTES = 1 << 31
+REF_MEMORY = 2 << 30
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
 
@@ -69,6 +71,8 @@ class Worker:
         self.cache_dir = None
         self.scratch_root = None
         self.tasks = {}
+        self.refs = collections.OrderedDict()
+        self.ref_bytes = 0
         self.queue = []
         self.running = {}  # fd -> Job
         self.sel = selectors.DefaultSelector()
@@ -204,7 +208,7 @@ class Worker:
         ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
                  "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
                  "ok": bool(summary.get("ok"))}
-        self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary, "refs": {}}
+        self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary}
         self.emit(ready)
 
     def run_reference(self, msg, path):
@@ -248,18 +252,25 @@ class Worker:
                     "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
 
     def reference(self, task, si, seed):
-        refs = task["refs"]
-        if (si, seed) not in refs:
+        """Reference outputs from memory, else from the disk cache; memory holds at most REF_MEMORY bytes."""
+        key = (task["req"]["task_key"], task["sig"], si, seed)
+        hit = self.refs.pop(key, None)
+        if hit is None:
             s = task["summary"]
             p = taskref.cache_path(self.cache_dir, task["req"]["task_key"], s["code_hash"], s["shapes"][si], seed)
-            refs[(si, seed)] = taskref.load_ref(p)
-        return refs[(si, seed)]
+            hit = taskref.load_ref(p)
+            self.ref_bytes += sum(a.nbytes for _, a in hit)
+        self.refs[key] = hit  # most recently used last
+        while self.ref_bytes > REF_MEMORY and len(self.refs) > 1:
+            _, old = self.refs.popitem(last=False)
+            self.ref_bytes -= sum(a.nbytes for _, a in old)
+        return hit
 
     # ---- verify -------------------------------------------------------------------------------------------
     def verdict(self, job, status, stage, reasons, message, **extra):
         task = self.tasks.get(job.req.get("task_key"))
         v = {"op": "verdict", "job": job.job, "sample_id": job.req.get("sample_id"), "status": status,
-             "stage": stage, "reasons": list(dict.fromkeys(reasons)), "message": message,
+             "stage": "timing" if stage == "queue" else stage, "reasons": list(dict.fromkeys(reasons)), "message": message,
              "log": extra.pop("log", ""), "interpreted": self.device == "cpu", "checks": job.checks,
              "kernels_launched": job.launches, "custom_kernel_share": job.share,
              "timings": job.timings or [], "speedup": None, "flags": [],
@@ -420,7 +431,7 @@ class Worker:
         if t == "stage":
             job.stage = msg["stage"]
             key = {"proof": "correct"}.get(job.stage, job.stage)
-            job.deadline = time.monotonic() + float(job.timeouts.get(key, 120))
+            job.deadline = time.monotonic() + float(job.timeouts.get(key, 3600 if key == "queue" else 120))
         elif t == "violation":
             job.violations.append(msg)
             self.fail(job, "FAIL_SANDBOX", job.stage, [msg["code"]], f"the sample tried something the sandbox forbids: "
@@ -511,7 +522,7 @@ class Worker:
         if header.get("launches", 0) == 0:
             return self.fail(job, "FAIL_SHAM", "proof", ["KERNEL_NOT_RUN"],
                              f"shape {si} seed {seed}: the outputs match but none of the sample's kernels ran")
-        if not header.get("overlap", True):
+        if header.get("overlap") is False:
             job.notes.append(f"shape {si} seed {seed}: an output's memory was not passed to any of the sample's kernels")
 
     def read_child(self, job):
