@@ -21,6 +21,9 @@ def main():
         import triton.runtime.interpreter  # noqa: F401
     except ImportError:
         pass
+    if args.device == "cpu":
+        from .hooks import fix_interpreter_scalars
+        fix_interpreter_scalars()
     import torch.nn.functional  # noqa: F401
     if args.device != "cpu":
         import torch.profiler  # noqa: F401

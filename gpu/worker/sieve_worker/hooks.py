@@ -143,3 +143,29 @@ class LaunchHook:
         st = tensor.untyped_storage()
         lo, hi = st.data_ptr(), st.data_ptr() + st.nbytes()
         return any(a < hi and lo < b for a, b in self.ranges)
+
+
+def fix_interpreter_scalars():
+    """triton <= 3.6 converts a loop bound with int(array of shape (1,)), which numpy >= 2.5 refuses
+    ("only 0-dimensional arrays can be converted to Python scalars"): `for off in range(0, N, BLOCK)`
+    then dies under TRITON_INTERPRET. Newer triton squeezes first; make every version do so."""
+    try:
+        from triton.runtime import interpreter as it
+    except ImportError:
+        return False
+    original = getattr(it, "_patch_lang_tensor", None)
+    if original is None or getattr(original, "_sieve_fixed", False):
+        return False
+
+    def index(self):
+        return int(np.asarray(self.handle.data).reshape(-1)[0])
+
+    def patched(tensor, *rest):  # (tensor), (tensor, builder) or (tensor, scope) depending on the version
+        original(tensor, *rest)
+        if rest and hasattr(rest[0], "set_attr"):
+            rest[0].set_attr(tensor, "__index__", index)
+        else:
+            tensor.__index__ = index
+    patched._sieve_fixed = True
+    it._patch_lang_tensor = patched
+    return True
