@@ -41,15 +41,25 @@ def unshare_network():
 
 
 def reachable_by_others(path):
-    """True when every folder on the way to path is traversable by 'other' (so nobody can import it)."""
+    """True when nobody can reach path: every folder on the way traversable (by 'other', or by nobody as
+    its owner) and the path itself readable."""
     path = os.path.realpath(path)
+    leaf = True
     while True:
         try:
-            mode = os.stat(path).st_mode
+            st = os.stat(path)
         except OSError:
             return False
-        if not mode & stat.S_IXOTH:
+        is_dir = stat.S_ISDIR(st.st_mode)
+        need_other = stat.S_IXOTH if is_dir else stat.S_IROTH
+        need_owner = stat.S_IXUSR if is_dir else stat.S_IRUSR
+        if leaf and is_dir:
+            need_other |= stat.S_IROTH
+            need_owner |= stat.S_IRUSR
+        if not ((st.st_mode & need_other) == need_other or
+                (st.st_uid == NOBODY and (st.st_mode & need_owner) == need_owner)):
             return False
+        leaf = False
         parent = os.path.dirname(path)
         if parent == path:
             return True
@@ -162,7 +172,8 @@ def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cp
         mem = vm_bytes() + int(limits.get("memory_mb", 4096)) * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-    want_setuid = os.environ.get("SIEVE_SANDBOX_SETUID", "1") != "0"
+    # opt-in until it has run on the GPU machine (see README): SIEVE_SANDBOX_SETUID=1
+    want_setuid = os.environ.get("SIEVE_SANDBOX_SETUID", "0") == "1"
     env = {k: os.environ[k] for k in KEEP_ENV if k in os.environ}
     env.update({"HOME": scratch, "TMPDIR": scratch, "PYTHONDONTWRITEBYTECODE": "1"})
     env.update(extra_env)
@@ -177,7 +188,7 @@ def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cp
         paths = [torch.__file__, triton.__file__, sys.executable, scratch, *need_paths]
         blocked = [p for p in paths if not reachable_by_others(p)]
         if not want_setuid:
-            applied["setuid_skipped"] = "SIEVE_SANDBOX_SETUID=0"
+            applied["setuid_skipped"] = "SIEVE_SANDBOX_SETUID is not 1"
         elif blocked:
             applied["setuid_skipped"] = f"not reachable by nobody: {blocked[0]}"
         if want_setuid and not blocked:

@@ -20,6 +20,9 @@ FORBIDDEN_TORCH_MODULES = {"torch.multiprocessing", "torch.distributed", "torch.
 CACHE_NAMES = {"functools.lru_cache", "functools.cache", "functools.cached_property"}
 DYNAMIC_BUILTINS = {"exec", "eval", "compile", "__import__", "globals", "locals", "vars"}
 FORBIDDEN_BUILTINS = {"open", "input", "breakpoint", "exit", "quit", "help"}
+# method names that write files or start processes from C code, which the audit hooks do not see
+WRITER_METHODS = {"tofile", "savetxt", "savez", "savez_compressed", "write_bytes", "write_text", "popen", "system",
+                  "spawnv", "execv", "execve", "fork", "forkpty", "putenv", "chmod", "chown", "symlink"}
 DUNDER_ESCAPES = {"__globals__", "__code__", "__subclasses__", "__bases__", "__mro__", "__builtins__",
                   "__dict__", "__class__", "__getattribute__", "__import__", "__loader__", "__spec__",
                   "f_globals", "f_locals", "f_back", "gi_frame", "tb_frame", "__closure__", "__self__"}
@@ -306,6 +309,8 @@ class Analyzer:
 
     def check_call_anywhere(self, node):
         f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in WRITER_METHODS:
+            self.add("FORBIDDEN_CALL", node, f"calls .{f.attr}(), which reaches files or processes")
         if isinstance(f, ast.Name):
             if f.id in DYNAMIC_BUILTINS and f.id not in self.aliases:
                 self.add("DYNAMIC_CODE", node, f"calls {f.id}()")
