@@ -3,8 +3,14 @@ import numpy as np
 
 
 def decode(meta, blob):
-    arr = np.frombuffer(blob, dtype=np.dtype(meta["np"]))
-    return arr.reshape(meta["shape"])
+    """Array bytes from the candidate child: numeric dtypes only, and the bytes must fill the shape."""
+    dt = np.dtype(str(meta["np"]))
+    if dt.kind not in "biufc" or dt.hasobject:
+        raise ValueError(f"dtype {dt} is not a numeric array type")
+    shape = [int(d) for d in meta["shape"]]
+    if any(d < 0 for d in shape) or int(np.prod(shape, dtype=np.int64)) * dt.itemsize != len(blob):
+        raise ValueError("array bytes do not match the declared shape")
+    return np.frombuffer(blob, dtype=dt).reshape(shape)
 
 
 def compare(ref, cand, atol, rtol):

@@ -61,6 +61,8 @@ class Job:
         self.log_path = None
         self.share = None
         self.expected = 0
+        self.expected_keys = set()
+        self.seen = set()
         self.exit_status = None
 
 
@@ -195,9 +197,11 @@ class Worker:
             self.emit(known["ready"])
             return
         path = os.path.join(self.cache_dir, "tasks", f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.py")
-        with open(path, "w") as f:
+        tmp = f"{path}.{os.getpid()}.tmp"  # workers of other GPUs may share the cache dir: replace atomically
+        with open(tmp, "w") as f:
             f.write(code)
-        os.chmod(path, 0o644)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
         if self.device != "cpu":
             msg = dict(msg)
             msg.setdefault("max_task_bytes", 8 << 30)
@@ -349,6 +353,7 @@ class Worker:
                "nproc": int(limits["processes"]) * self.parallel + 64,
                "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes")}
         job.expected = len(summary["shapes"]) * len(seeds)
+        job.expected_keys = {(si, sd) for si in range(len(summary["shapes"])) for sd in seeds}
         job.timeouts = timeouts
         r, w = os.pipe()
         cr, cw = os.pipe()
@@ -446,7 +451,7 @@ class Worker:
         elif t == "error":
             job.error = msg
         elif t == "timing_request":
-            go = job.failure is None and len(job.checks) == job.expected and job.probe == "ok"
+            go = job.failure is None and job.seen == job.expected_keys and job.probe == "ok"
             try:
                 os.write(job.ctl, b"G" if go else b"S")
             except OSError:
@@ -494,7 +499,10 @@ class Worker:
                 job.probe = "ok"
             return
         si, seed = header["si"], header["seed"]
-        job.launches += header.get("launches", 0)
+        if (si, seed) not in job.expected_keys or (si, seed) in job.seen:
+            return self.fail(job, "CRASH", job.stage, ["SIGNAL"], f"unexpected output for shape {si} seed {seed}")
+        job.seen.add((si, seed))
+        job.launches += int(header.get("launches", 0))
         entry = {"shape_index": si, "shape": task["summary"]["shapes"][si], "seed": seed}
         if header.get("meta") is None:
             entry.update({"ok": False, "note": f"outputs of type {header.get('types')} are not plain tensors"})
@@ -542,7 +550,11 @@ class Worker:
                 self.finish(job)
                 return
             for kind, payload in job.reader.frames():
-                self.on_frame(job, kind, payload)
+                try:
+                    self.on_frame(job, kind, payload)
+                except Exception as e:  # the stream comes from untrusted code: never let it take the worker down
+                    self.fail(job, "CRASH", job.stage, ["SIGNAL"], f"malformed result stream from the candidate: "
+                              f"{type(e).__name__}: {e}"[:300])
 
     def finish(self, job):
         self.sel.unregister(job.fd)
@@ -600,7 +612,7 @@ class Worker:
             return self.verdict(job, "CRASH", job.stage, ["SIGNAL"],
                                 f"the candidate process exited ({os.WEXITSTATUS(st)}) without a result", log=logall)
         job.launches = max(job.launches, job.done.get("launches", 0))
-        if len(job.checks) != job.expected:
+        if job.seen != job.expected_keys:
             return self.verdict(job, "FAIL_RUNTIME", job.stage, ["RUNTIME_ERROR"],
                                 f"only {len(job.checks)} of {job.expected} checks came back", log=logall)
         if job.launches == 0:
