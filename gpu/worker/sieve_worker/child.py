@@ -229,7 +229,8 @@ class Child:
             with torch.no_grad():
                 a = taskref.flatten_outputs(model(*inputs))
             self.sync()
-            if not self.interpreted:
+            if not self.interpreted and ctx["timing"]:
+                # the profiler costs seconds per child (CUPTI start-up): only when the sample is timed anyway
                 share = self.gpu_share(model, clones)
             hook.suppress = True
             try:
