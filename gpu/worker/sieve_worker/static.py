@@ -128,6 +128,7 @@ class Analyzer:
         self.kernels = {}          # kernel name -> line (triton.jit / autotune / load_inline results)
         self.ext_names = set()     # names bound to load_inline() extension modules
         self.self_ext_attrs = set()
+        self.self_kernel_attrs = set()  # self.<attr> = <kernel> in a method
         self.torch_module_attrs = {}  # class -> {attr set in __init__ from torch.nn.* modules}
         self.tensor_attrs = set()     # self.<attr> that hold tensors (parameters, buffers)
         self.launches = []
@@ -240,6 +241,11 @@ class Analyzer:
                         if name:
                             self.tensor_attrs.add(name)
             self.torch_module_attrs[cls.name] = mods
+            for sub in ast.walk(cls):
+                if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Name) and sub.value.id in self.kernels:
+                    for t in sub.targets:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                            self.self_kernel_attrs.add(t.attr)
 
     def is_kernel_def(self, fn):
         for d in fn.decorator_list:
@@ -442,6 +448,7 @@ class Analyzer:
                 return is_tensor(e.operand)
             return False
 
+        self.local_kernels = set()
         for sub in ast.walk(fn):
             if isinstance(sub, ast.Assign):
                 path = self.resolve(sub.value, local_alias)
@@ -451,6 +458,8 @@ class Analyzer:
                             local_alias[t.id] = path
                         if is_tensor(sub.value):
                             tensors.add(t.id)
+                        if self.kernel_ref(sub.value):  # kernel = fp16_kernel if half else fp32_kernel
+                            self.local_kernels.add(t.id)
         # torch functions passed around as values (map(torch.relu, xs), f = F.gelu; operator.mul)
         called, inner = set(), set()
         for sub in ast.walk(fn):
@@ -502,12 +511,25 @@ class Analyzer:
                                 (root.id in module_names and root.id not in local_names):
                             self.add("CACHING", sub, f"{fn.name} writes state that outlives the call ({ast.unparse(el)})")
 
+    def kernel_ref(self, e):
+        """Does the expression name one of the module's kernels (directly, through a local, self.<attr>
+        or a conditional choice between kernels)?"""
+        if isinstance(e, ast.Name):
+            return e.id in self.kernels or e.id in getattr(self, "local_kernels", ())
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
+            return e.attr in self.self_kernel_attrs
+        if isinstance(e, ast.IfExp):
+            return self.kernel_ref(e.body) and self.kernel_ref(e.orelse)
+        if isinstance(e, ast.Subscript) and isinstance(e.value, (ast.Dict, ast.Name)):
+            return False
+        return False
+
     def check_forward_call(self, node, fn, local_alias, is_tensor, cls):
         f = node.func
         # kernel launches: kernel[grid](...), kernel.run(...), ext.fn(...)
         if isinstance(f, ast.Subscript):
             name = f.value.id if isinstance(f.value, ast.Name) else None
-            if name and (name in self.kernels or local_alias.get(name, "").split(".")[0] in self.kernels):
+            if self.kernel_ref(f.value) or (name and local_alias.get(name, "").split(".")[0] in self.kernels):
                 self.launches.append(node)
                 return
         if isinstance(f, ast.Attribute):
