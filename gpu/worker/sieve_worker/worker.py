@@ -208,6 +208,7 @@ class Worker:
         else:
             msg = dict(msg)
             msg.setdefault("max_task_bytes", 1 << 30)
+            msg.setdefault("cpu_max_elements", 1 << 16)
         summary = self.run_reference(msg, path)
         ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
                  "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
