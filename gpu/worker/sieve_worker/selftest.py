@@ -21,6 +21,39 @@ def expectation(fx, device):
     return exp, reason
 
 
+def protocol_checks(send, recv, root, tasks, on_gpu):
+    """Malformed requests get an error (not a verdict, not a dead worker); cancel kills a running child."""
+    bad = []
+    for line, what in (("this is not json", "malformed line"), ({"op": "frobnicate"}, "unknown op"),
+                       ({"op": "verify", "job": 10**6, "task_key": "no-such-task", "code": ""}, "unknown task")):
+        send(line) if isinstance(line, dict) else send_line(send, line)
+        msg = recv()
+        if msg.get("op") != "error":
+            bad.append(f"{what}: expected an error, got {msg}")
+    key = next((k for k in tasks if "softmax" in k), None)
+    if key is None:
+        return bad
+    with open(os.path.join(root, "answers", "infinite_loop.py")) as f:
+        code = f.read()
+    send({"op": "verify", "job": 10**6 + 1, "task_key": key, "sample_id": -1, "backend": "triton", "code": code,
+          "timing": False, "timeouts": {"compile": 60, "correct": 60}})
+    time.sleep(3)
+    t0 = time.monotonic()
+    send({"op": "cancel", "job": 10**6 + 1})
+    msg = recv()
+    if msg.get("op") != "verdict" or msg.get("status") != "CANCELLED" or time.monotonic() - t0 > 10:
+        bad.append(f"cancel: expected a CANCELLED verdict within 10 s, got {msg.get('status')}")
+    else:
+        print(f"protocol: malformed line, unknown op, unknown task -> error; cancel -> CANCELLED in "
+              f"{time.monotonic() - t0:.2f} s")
+    return bad
+
+
+def send_line(send, line):
+    # send() JSON-encodes dicts; a raw line goes through the same pipe unencoded
+    send.raw(line)
+
+
 def main():
     ap = argparse.ArgumentParser(prog="sieve_worker.selftest")
     ap.add_argument("manifest")
@@ -64,6 +97,11 @@ def main():
     def send(obj):
         proc.stdin.write(json.dumps(obj) + "\n")
         proc.stdin.flush()
+
+    def raw(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+    send.raw = raw
 
     def recv():
         line = proc.stdout.readline()
@@ -115,6 +153,7 @@ def main():
             verdicts[msg["job"]] = msg
         else:
             print(f"unexpected message: {msg}")
+    proto_bad = protocol_checks(send, recv, root, tasks, on_gpu) if not args.only else []
     send({"op": "shutdown"})
     proc.wait(timeout=60)
     total = time.monotonic() - t_start
@@ -123,7 +162,7 @@ def main():
             for i, fx in jobs.items():
                 f.write(json.dumps({"fixture": fx["name"], **verdicts[i]}) + "\n")
     bad = 0
-    print(f"{'fixture':32} {'expected':34} {'got':44} {'ms':>7}")
+    print(f"{'fixture':35} {'expected':34} {'got':44} {'ms':>7}")
     for i, fx in jobs.items():
         v = verdicts[i]
         exp, reason = expectation(fx, args.device)
@@ -144,7 +183,7 @@ def main():
         ok = ok and not problems
         bad += not ok
         got = f"{v['status']} {','.join(v['reasons'][:3])}"
-        print(f"{'ok  ' if ok else 'FAIL'}{fx['name']:28} {exp + ' ' + (reason or ''):34} {got:44} {v['duration_ms']:7d}"
+        print(f"{'ok   ' if ok else 'FAIL '}{fx['name']:30} {exp + ' ' + (reason or ''):34} {got:44} {v['duration_ms']:7d}"
               + ("" if ok else f"\n      {v['message']}" + "".join(f"\n      {p}" for p in problems)))
         if args.verbose or not ok:
             if v.get("log") and not ok:
@@ -154,7 +193,10 @@ def main():
                 print(f"      timing {t['which']:9} median {t['median_ms']:.4f} ms mean {t['mean_ms']:.4f} "
                       f"std {t['std_ms']:.4f} runs {t['runs']}")
             print(f"      speedup {v.get('speedup')} flags {v.get('flags')} share {v.get('custom_kernel_share')}")
-    print(f"{len(jobs) - bad}/{len(jobs)} fixtures as expected; references {t_refs:.1f} s; total {total:.1f} s "
+    for p in proto_bad:
+        print(f"FAIL protocol: {p}")
+    bad += len(proto_bad)
+    print(f"{len(jobs) - bad + len(proto_bad)}/{len(jobs)} fixtures as expected; references {t_refs:.1f} s; total {total:.1f} s "
           f"on {args.device} with --parallel {args.parallel}")
     return 1 if bad else 0
 
