@@ -29,8 +29,8 @@ std::vector<std::string> strings(const nlohmann::json &j, const char *key)
 VerdictRecord verdictFromMessage(const nlohmann::json &msg)
 {
     VerdictRecord v;
-    v.sampleId = msg.value("sample_id", std::int64_t{0});
-    v.status = msg.value("status", std::string("CRASH"));
+    v.sampleId = opt<std::int64_t>(msg, "sample_id").value_or(0);
+    v.status = opt<std::string>(msg, "status").value_or("CRASH");
     v.stage = opt<std::string>(msg, "stage").value_or("");
     v.reasons = strings(msg, "reasons");
     v.message = opt<std::string>(msg, "message").value_or("");

@@ -202,7 +202,7 @@ void VerdictWriter::writeBatch(std::deque<Item> &batch)
     if (envChanged) {
         db.prepare("UPDATE verify_runs SET env_json=?1, verifier_version=?2 WHERE id=?3")
             .bind(1, m_env.dump())
-            .bind(2, std::string("engine ") + kEngineVersion + ", worker " + m_env.value("worker_version", "?"))
+            .bind(2, std::string("engine ") + kEngineVersion + ", worker " + jsonString(m_env, "worker_version", "?"))
             .bind(3, m_runId)
             .run();
     }

@@ -51,6 +51,18 @@ std::string defaultCacheDir()
     return base + "/sieve/verify";
 }
 
+std::vector<std::string> hygieneCodes(const nlohmann::json &hygiene)
+{
+    std::vector<std::string> out;
+    if (hygiene.is_array())
+        for (const auto &h : hygiene)
+            if (h.is_object() && h.contains("code") && h["code"].is_string())
+                out.push_back(h["code"].get<std::string>());
+    if (out.empty())
+        out.push_back("REF_FAILED");
+    return out;
+}
+
 std::string joinCodes(const nlohmann::json &hygiene)
 {
     std::string s;
@@ -67,7 +79,7 @@ std::string hygieneMessage(const nlohmann::json &hygiene)
     if (hygiene.is_array())
         for (const auto &h : hygiene)
             if (h.is_object())
-                s += (s.empty() ? "" : "; ") + h.value("message", h.value("code", std::string("?")));
+                s += (s.empty() ? "" : "; ") + jsonString(h, "message", jsonString(h, "code", "?"));
     return s.empty() ? std::string("the task's reference could not be run") : s;
 }
 
@@ -102,6 +114,7 @@ private:
         std::string key, name;
         bool ready = false;
         Clock::time_point sentAt;
+        nlohmann::json dropped; // shapes the worker dropped (the reference failed on them), for details
     };
 
     bool startWorker();
@@ -197,7 +210,7 @@ bool VerificationEngine::Slot::takeWork()
                 broken = it->second;
         }
         if (!broken.is_null()) {
-            syntheticVerdict(job, "UNVERIFIABLE", "task", {joinCodes(broken).empty() ? "REF_FAILED" : joinCodes(broken)},
+            syntheticVerdict(job, "UNVERIFIABLE", "task", hygieneCodes(broken),
                              "The task is unusable, so no sample of it can be verified: " + hygieneMessage(broken),
                              broken.dump(2));
             continue;
@@ -262,11 +275,15 @@ void VerificationEngine::Slot::sendTask(std::int64_t taskId)
     }
     msg["shapes"] = shapes;
     msg["seeds"] = {0, 1, 2, 3, 4};
+    msg["reference_timeout"] = opts().timeouts.task;
     std::string source = st.isNull(6) ? std::string() : st.text(6);
     std::transform(source.begin(), source.end(), source.begin(), [](unsigned char c) { return std::tolower(c); });
     // KernelBook's get_init_inputs() returns [args, kwargs]; KernelBench's returns the args.
     msg["init_inputs_style"] = source.find("kernelbook") != std::string::npos ? "kernelbook" : "kernelbench";
     msg["reference_code"] = st.isNull(7) ? std::string() : payload::unpack(st.blob(7));
+    if (auto o = opts().taskOverrides.find(st.text(1)); o != opts().taskOverrides.end() && o->second.is_object())
+        for (const auto &[k, v] : o->second.items())
+            msg[k] = v;
     TaskState ts;
     ts.key = st.text(0);
     ts.name = st.text(1);
@@ -289,6 +306,9 @@ void VerificationEngine::Slot::sendJob(Job &job)
                           {"timing", timing},
                           {"timeouts", {{"compile", t.compile}, {"correct", t.correct}, {"timing", t.timing}}},
                           {"limits", {{"memory_mb", opts().memoryMb}, {"processes", opts().processes}}}};
+    if (std::find(opts().skipStaticSampleIds.begin(), opts().skipStaticSampleIds.end(), job.ref.id) !=
+        opts().skipStaticSampleIds.end())
+        msg["skip_static"] = true;
     m_worker->send(msg.dump());
     job.sent = true;
     job.since = Clock::now();
@@ -346,13 +366,13 @@ void VerificationEngine::Slot::handleLine(const std::string &line)
                                         tail(line, 200));
         return;
     }
-    const std::string op = msg.value("op", std::string());
+    const std::string op = jsonString(msg, "op");
     if (op == "hello") {
         m_helloSeen = true;
-        nlohmann::json env = msg.value("env", nlohmann::json::object());
-        const std::string gpu = env.value("gpu", std::string());
+        nlohmann::json env = msg.contains("env") && msg["env"].is_object() ? msg["env"] : nlohmann::json::object();
+        const std::string gpu = jsonString(env, "gpu");
         m_deviceLabel = gpu.empty() ? m_device : m_device + " (" + gpu + ")";
-        m_sh.writer->setWorkerEnv(m_index, env, msg.value("worker_version", std::string("?")));
+        m_sh.writer->setWorkerEnv(m_index, env, jsonString(msg, "worker_version", "?"));
         if (m_engine.m_observer)
             m_engine.m_observer->workerStarted(m_index, env);
     } else if (op == "task_ready") {
@@ -362,7 +382,7 @@ void VerificationEngine::Slot::handleLine(const std::string &line)
     } else if (op == "error") {
         if (m_engine.m_observer)
             m_engine.m_observer->notice("worker " + std::to_string(m_index) +
-                                        " rejected a request (an engine/worker bug): " + msg.value("message", std::string()));
+                                        " rejected a request (an engine/worker bug): " + jsonString(msg, "message"));
     } else if (m_engine.m_observer) {
         m_engine.m_observer->notice("worker " + std::to_string(m_index) + " sent an unknown op '" + op + "'");
     }
@@ -370,13 +390,13 @@ void VerificationEngine::Slot::handleLine(const std::string &line)
 
 void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
 {
-    const std::string key = msg.value("task_key", std::string());
+    const std::string key = jsonString(msg, "task_key");
     auto idIt = m_taskIds.find(key);
     if (idIt == m_taskIds.end())
         return;
     const std::int64_t taskId = idIt->second;
-    const nlohmann::json hygiene = msg.value("hygiene", nlohmann::json::array());
-    const bool ok = msg.value("ok", false);
+    const nlohmann::json hygiene = msg.contains("hygiene") && msg["hygiene"].is_array() ? msg["hygiene"] : nlohmann::json::array();
+    const bool ok = msg.contains("ok") && msg["ok"].is_boolean() && msg["ok"].get<bool>();
     {
         std::lock_guard lock(m_sh.mutex);
         m_sh.taskDeaths.erase(taskId);
@@ -388,6 +408,7 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
                                                        : hygiene;
     }
     m_tasks[taskId].ready = true;
+    m_tasks[taskId].dropped = msg.contains("dropped_shapes") ? msg["dropped_shapes"] : nlohmann::json::array();
     std::vector<std::int64_t> waiting;
     for (auto &[id, job] : m_inflight)
         if (!job.sent && job.ref.taskId == taskId)
@@ -399,8 +420,7 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
         } else {
             Job done = std::move(job);
             m_inflight.erase(id);
-            const std::string codes = joinCodes(hygiene);
-            syntheticVerdict(done, "UNVERIFIABLE", "task", {codes.empty() ? "REF_FAILED" : codes},
+            syntheticVerdict(done, "UNVERIFIABLE", "task", hygieneCodes(hygiene),
                              "The task is unusable, so no sample of it can be verified: " + hygieneMessage(hygiene),
                              msg.dump(2));
         }
@@ -409,18 +429,21 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
 
 void VerificationEngine::Slot::onVerdict(const nlohmann::json &msg)
 {
-    const std::int64_t jobId = msg.value("job", std::int64_t{-1});
+    const std::int64_t jobId = msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : -1;
     auto it = m_inflight.find(jobId);
     if (it == m_inflight.end())
         return; // an answer to a job the watchdog already gave up on
     Job job = std::move(it->second);
     m_inflight.erase(it);
     m_consecutiveFailures = 0;
-    if (msg.value("status", std::string()) == "CANCELLED") {
+    if (jsonString(msg, "status") == "CANCELLED") {
         requeue({std::move(job)}); // the engine never cancels single jobs today; if it did, they run again
         return;
     }
-    finishJob(job, verdictFromMessage(msg));
+    VerdictRecord v = verdictFromMessage(msg);
+    if (auto t = m_tasks.find(job.ref.taskId); t != m_tasks.end() && !v.details.contains("dropped_shapes"))
+        v.details["dropped_shapes"] = t->second.dropped;
+    finishJob(job, std::move(v));
 }
 
 void VerificationEngine::Slot::requeue(std::vector<Job> jobs)

@@ -137,11 +137,11 @@ public:
         std::lock_guard lock(m_mutex);
         if (!m_showProgress)
             return;
-        m_ctx.err << "worker " << worker << " ready: " << env.value("device", std::string("?"));
+        m_ctx.err << "worker " << worker << " ready: " << jsonString(env, "device", "?");
         if (env.contains("gpu") && env["gpu"].is_string())
             m_ctx.err << " " << env["gpu"].get<std::string>();
-        m_ctx.err << ", torch " << env.value("torch", std::string("?")) << ", triton "
-                  << env.value("triton", std::string("?")) << '\n';
+        m_ctx.err << ", torch " << jsonString(env, "torch", "?") << ", triton "
+                  << jsonString(env, "triton", "?") << '\n';
     }
     void workerLost(int worker, const std::string &why) override
     {
@@ -256,7 +256,7 @@ int runVerify(const Args &args, cli::Context &ctx)
         } else if (unfinished) {
             const nlohmann::json &p = unfinished->params;
             const SampleSelection stored = SampleSelection::fromJson(p.value("selection", nlohmann::json::object()));
-            const std::string storedMode = p.value("mode", unfinished->mode);
+            const std::string storedMode = jsonString(p, "mode", unfinished->mode);
             VerifyOptions probe = o;
             if (!explicitMode) {
                 probe.cpu = storedMode == "cpu";

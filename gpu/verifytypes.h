@@ -49,6 +49,12 @@ struct VerifyOptions {
     int maxConsecutiveWorkerFailures = 3;
     std::string cacheDir;             // "" = $XDG_CACHE_HOME/sieve/verify
     std::map<std::string, std::string> workerEnv; // extra environment for the workers (tests, debugging)
+    // The verifier's own regression suite only: fixtures that probe the runtime defences behind the
+    // static stage are sent with skip_static. Never set for user corpora (not reachable from sieve-cli).
+    std::vector<std::int64_t> skipStaticSampleIds;
+    // Extra fields merged into the task message of the named tasks (e.g. max_task_bytes, to test the
+    // REF_TOO_LARGE hygiene check without a huge task).
+    std::map<std::string, nlohmann::json> taskOverrides;
 };
 
 struct VerdictCheck {
@@ -87,6 +93,17 @@ struct VerdictRecord {
     nlohmann::json details; // everything the worker said that has no column (for the GUI's detail view)
     int worker = -1;        // which engine worker produced it
 };
+
+// j[key] when it is a string, else `fallback` (workers send null for unknown fields, e.g. "gpu" on a CPU).
+inline std::string jsonString(const nlohmann::json &j, const char *key, const std::string &fallback = {})
+{
+    if (j.is_object()) {
+        auto it = j.find(key);
+        if (it != j.end() && it->is_string())
+            return it->get<std::string>();
+    }
+    return fallback;
+}
 
 // Builds a record from a worker's verdict message; missing optional fields stay empty.
 VerdictRecord verdictFromMessage(const nlohmann::json &msg);
