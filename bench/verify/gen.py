@@ -76,7 +76,7 @@ def get_init_inputs():
 
     def answer(block, warps, bug):
         body = {"none": kexpr, "bias": f"({kexpr}) + 0.01"}.get(bug, kexpr)
-        grid = "N // BLOCK" if bug == "tail" else "triton.cdiv(N, BLOCK)"
+        grid = "triton.cdiv(N, BLOCK) - 1" if bug == "tail" else "triton.cdiv(N, BLOCK)"
         return f"""{TRITON_HEADER}
 @triton.jit
 def {name}_kernel(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
@@ -100,7 +100,7 @@ class ModelNew(nn.Module):
 """
     return task, [(answer(1024, 4, "none"), True, "block1024"), (answer(256, 2, "none"), True, "block256"),
                   (answer(4096, 8, "none"), True, "block4096"), (answer(1024, 4, "bias"), False, "bias"),
-                  (answer(1000, 4, "tail"), False, "tail_not_written")]
+                  (answer(1024, 4, "tail"), False, "last_block_not_written")]
 
 
 def reduction(i, name, texpr, kexpr, fill):
@@ -292,10 +292,9 @@ def get_init_inputs():
 """
 
     def answer(bm, bn, bk, bug):
-        kmask = "(k0 + rk)[None, :] < K" if bug != "no_k_mask" else "(k0 + rk)[None, :] >= 0"
-        kmask_b = "(k0 + rk)[:, None] < K" if bug != "no_k_mask" else "(k0 + rk)[:, None] >= 0"
-        step = "BK" if bug != "skip_last" else "BK"
-        upper = "K" if bug != "skip_last" else "K - BK"
+        upper = "K - BK" if bug == "skip_last" else "K"
+        # b_transposed: B read as if it were stored column-major (a stride mix-up).
+        b_off = "rn[None, :] * K + (k0 + rk)[:, None]" if bug == "b_transposed" else "(k0 + rk)[:, None] * N + rn[None, :]"
         return f"""{TRITON_HEADER}
 @triton.jit
 def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
@@ -305,9 +304,9 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     rn = pn * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
     acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k0 in range(0, {upper}, {step}):
-        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :], mask=(rm[:, None] < M) & ({kmask}), other=0.0)
-        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :], mask=({kmask_b}) & (rn[None, :] < N), other=0.0)
+    for k0 in range(0, {upper}, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :], mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + {b_off}, mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         acc += tl.dot(a, b, input_precision="ieee")
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
@@ -328,7 +327,7 @@ class ModelNew(nn.Module):
 """
     return task, [(answer(32, 32, 32, None), True, "32x32x32"), (answer(64, 64, 32, None), True, "64x64x32"),
                   (answer(16, 16, 16, None), True, "16x16x16"), (answer(32, 32, 32, "skip_last"), False, "skips_last_k_block"),
-                  (answer(32, 32, 48 if k % 48 else 40, "no_k_mask"), False, "no_k_mask")]
+                  (answer(32, 32, 32, "b_transposed"), False, "b_read_transposed")]
 
 
 def build():
