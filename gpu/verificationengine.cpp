@@ -297,6 +297,9 @@ void VerificationEngine::Slot::sendJob(Job &job)
 {
     const bool timing = opts().timing && !opts().cpu;
     const auto &t = opts().timeouts;
+    // Before timing, a child waits for the GPU lock (the worker's 'queue' stage) behind at most the
+    // other parallel-1 children's timing stages.
+    const double queue = timing ? t.timing * std::max(1, opts().parallel - 1) + 30 : 0;
     nlohmann::json msg = {{"op", "verify"},
                           {"job", job.job},
                           {"task_key", job.taskKey},
@@ -306,14 +309,15 @@ void VerificationEngine::Slot::sendJob(Job &job)
                           {"timing", timing},
                           {"timeouts", {{"compile", t.compile}, {"correct", t.correct}, {"timing", t.timing}}},
                           {"limits", {{"memory_mb", opts().memoryMb}, {"processes", opts().processes}}}};
+    if (timing)
+        msg["timeouts"]["queue"] = queue;
     if (std::find(opts().skipStaticSampleIds.begin(), opts().skipStaticSampleIds.end(), job.ref.id) !=
         opts().skipStaticSampleIds.end())
         msg["skip_static"] = true;
     m_worker->send(msg.dump());
     job.sent = true;
     job.since = Clock::now();
-    // Children queue for the GPU lock during timing, so a sample may wait for the others' timing stages.
-    job.budgetS = t.compile + t.correct + (timing ? t.timing * opts().parallel : 0) + opts().watchdogMargin();
+    job.budgetS = t.compile + t.correct + (timing ? t.timing + queue : 0) + opts().watchdogMargin();
     job.code.clear();
     job.code.shrink_to_fit();
 }
@@ -635,6 +639,15 @@ RunSummary VerificationEngine::run()
             summary.resumed = true;
             setRunState(corpus, sh.runId, "running");
         } else {
+            // A selection with nothing to verify leaves no empty run behind.
+            std::uint64_t none = 0;
+            if (pendingSamples(corpus, m_options.selection, 0, none).empty()) {
+                summary.state = "empty";
+                summary.wallSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+                if (m_observer)
+                    m_observer->runFinished(summary);
+                return summary;
+            }
             sh.runId = createRun(corpus, m_options);
         }
         std::uint64_t done = 0;

@@ -32,7 +32,7 @@ public:
     void setStopCheck(std::function<bool()> check) { m_stopCheck = std::move(check); }
 
     // Creates (or resumes) the run, verifies its samples, and returns when all are done or the run was
-    // cancelled. Blocks the calling thread. Throws std::runtime_error when the run cannot start (no corpus,
+    // cancelled. When the selection holds nothing to verify no run is created (state 'empty', runId 0). Blocks the calling thread. Throws std::runtime_error when the run cannot start (no corpus,
     // no interpreter); later failures end up in RunSummary::error with state 'interrupted'.
     RunSummary run();
 

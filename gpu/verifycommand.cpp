@@ -296,6 +296,15 @@ int runVerify(const Args &args, cli::Context &ctx)
     engine.setStopCheck([] { return cli::interrupted(); });
     const RunSummary s = engine.run();
     observer.finish();
+    if (s.state == "empty") {
+        if (json)
+            ctx.out << nlohmann::json{{"summary", {{"run", nullptr}, {"state", "empty"}, {"total", 0}, {"done", 0}}}}.dump()
+                    << '\n';
+        else
+            ctx.out << "nothing to verify: no sample matches" << (o.selection.all ? "" : " among the PENDING ones")
+                    << (o.selection.all ? "" : " (--all re-verifies samples that already have a verdict)") << '\n';
+        return cli::Ok;
+    }
 
     if (json) {
         nlohmann::json j = {{"run", s.runId},

@@ -116,7 +116,7 @@ struct RunCounts {
 
 struct RunSummary {
     std::int64_t runId = 0;
-    std::string state;          // finished | interrupted | failed
+    std::string state;          // finished | interrupted | empty (nothing to verify, no run created)
     RunCounts counts;
     std::uint64_t verdictsThisSession = 0;
     double wallSeconds = 0;

@@ -211,15 +211,16 @@ TEST(VerifyCli, JsonLinesThenReverifyAddsARunAndKeepsTheOld)
     EXPECT_EQ(byName["hygiene_constant"]["status"], "UNVERIFIABLE");
     EXPECT_EQ(lines.back()["summary"]["by_status"]["PASS"], 1);
 
-    // Nothing is PENDING any more: a plain verify has nothing to do and starts an empty, finished run.
-    r = runCli(base);
+    // Nothing is PENDING any more: a plain verify has nothing to do and creates no run.
+    r = runCli({"verify", db, "--cpu", "--quiet", "--cache-dir", tmp.file("cache")});
     EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("nothing to verify"), std::string::npos) << r.out;
     // --all re-verifies into a new run; the first run's verdicts stay.
     r = runCli({"verify", db, "--cpu", "--all", "--quiet", "--cache-dir", tmp.file("cache")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
     Corpus c = Corpus::open(db, true);
-    EXPECT_EQ(count(c, "SELECT count(*) FROM verify_runs WHERE state='finished'"), 3);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM verify_runs WHERE state='finished'"), 2);
     EXPECT_EQ(count(c, "SELECT count(*) FROM verdicts"), 6);
     EXPECT_EQ(count(c, "SELECT count(DISTINCT run_id) FROM verdicts"), 2);
     // The run stores its environment and parameters.
@@ -227,7 +228,7 @@ TEST(VerifyCli, JsonLinesThenReverifyAddsARunAndKeepsTheOld)
     EXPECT_EQ(env.value("mode", ""), "cpu");
     EXPECT_EQ(env.value("sieve_version", ""), SIEVE_VERSION);
     EXPECT_TRUE(env.contains("torch") && env.contains("triton") && env.contains("python")) << env.dump();
-    const auto params = nlohmann::json::parse(c.db().queryText("SELECT params_json FROM verify_runs WHERE id=3").value());
+    const auto params = nlohmann::json::parse(c.db().queryText("SELECT params_json FROM verify_runs WHERE id=2").value());
     EXPECT_TRUE(params["selection"]["all"].get<bool>());
     // Task hygiene lands in tasks.flags.
     EXPECT_EQ(count(c, "SELECT count(*) FROM tasks WHERE flags LIKE '%REF_CONSTANT%'"), 1);
