@@ -14,8 +14,10 @@ std::int64_t nowSeconds()
 std::string joinComma(const std::vector<std::string> &v)
 {
     std::string s;
-    for (size_t i = 0; i < v.size(); ++i)
-        s += (i ? "," : "") + v[i];
+    for (size_t i = 0; i < v.size(); ++i) {
+        s += i ? "," : "";
+        s += v[i];
+    }
     return s;
 }
 } // namespace

@@ -68,8 +68,10 @@ std::string joinCodes(const nlohmann::json &hygiene)
     std::string s;
     if (hygiene.is_array())
         for (const auto &h : hygiene)
-            if (h.is_object() && h.contains("code") && h["code"].is_string())
-                s += (s.empty() ? "" : ",") + h["code"].get<std::string>();
+            if (h.is_object() && h.contains("code") && h["code"].is_string()) {
+                s += s.empty() ? "" : ",";
+                s += h["code"].get<std::string>();
+            }
     return s;
 }
 
@@ -78,8 +80,10 @@ std::string hygieneMessage(const nlohmann::json &hygiene)
     std::string s;
     if (hygiene.is_array())
         for (const auto &h : hygiene)
-            if (h.is_object())
-                s += (s.empty() ? "" : "; ") + jsonString(h, "message", jsonString(h, "code", "?"));
+            if (h.is_object()) {
+                s += s.empty() ? "" : "; ";
+                s += jsonString(h, "message", jsonString(h, "code", "?"));
+            }
     return s.empty() ? std::string("the task's reference could not be run") : s;
 }
 

@@ -64,8 +64,10 @@ std::string runMode(const VerifyOptions &o)
     if (o.cpu)
         return "cpu";
     std::string m = "gpu:";
-    for (size_t i = 0; i < o.gpus.size(); ++i)
-        m += (i ? "," : "") + std::to_string(o.gpus[i]);
+    for (size_t i = 0; i < o.gpus.size(); ++i) {
+        m += i ? "," : "";
+        m += std::to_string(o.gpus[i]);
+    }
     return m;
 }
 
