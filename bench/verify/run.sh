@@ -5,7 +5,7 @@
 #
 #   bench/verify/run.sh SIEVE_CLI [PYTHON] [OUT_DIR]
 #
-# SIEVE_CLI  the sieve-cli binary; shared libraries next to it in ../lib are used when present
+# SIEVE_CLI  the sieve-cli binary (from pack.sh: it finds its libraries in ../lib through its RUNPATH)
 # PYTHON     an interpreter with torch and triton (default: python3)
 # OUT_DIR    where the corpus, the verdicts and the summary go (default: $OUT or /tmp/sieve-bench-verify)
 #
@@ -20,8 +20,6 @@ repo="$(cd "$here/../.." && pwd)"
 cli="$(realpath "${1:?usage: run.sh SIEVE_CLI [PYTHON] [OUT_DIR]}")"
 py="${2:-python3}"
 out="${3:-${OUT:-/tmp/sieve-bench-verify}}"
-libdir="$(dirname "$cli")/../lib"
-if [ -d "$libdir" ]; then export LD_LIBRARY_PATH="$(realpath "$libdir")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; fi
 export SIEVE_PYTHON="$(command -v "$py")"
 export SIEVE_WORKER_DIR="$repo/gpu/worker"
 
