@@ -2,13 +2,14 @@
 
 namespace sieve::gpu {
 
+cli::Command verifyCommand();  // verifycommand.cpp
 cli::Command compileCommand(); // commands_cuda.cpp
 cli::Command devicesCommand(); // commands_cuda.cpp
 cli::Command cudaRunCommand(); // commands_cuda.cpp
 
 std::vector<cli::Command> gpuCommands()
 {
-    return {compileCommand(), devicesCommand(), cudaRunCommand()};
+    return {verifyCommand(), compileCommand(), devicesCommand(), cudaRunCommand()};
 }
 
 } // namespace sieve::gpu

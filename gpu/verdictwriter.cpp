@@ -1,0 +1,240 @@
+#include "verdictwriter.h"
+
+#include "payload.h"
+
+namespace sieve::gpu {
+
+namespace {
+std::int64_t nowSeconds()
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string joinComma(const std::vector<std::string> &v)
+{
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) {
+        s += i ? "," : "";
+        s += v[i];
+    }
+    return s;
+}
+} // namespace
+
+VerdictWriter::VerdictWriter(std::string dbPath, std::int64_t runId) : m_runId(runId)
+{
+    m_corpus.emplace(Corpus::open(dbPath));
+    m_corpus->tuneForBulkWrites();
+    const auto env = m_corpus->db().queryText("SELECT env_json FROM verify_runs WHERE id=" + std::to_string(runId));
+    m_env = env ? nlohmann::json::parse(*env, nullptr, false) : nlohmann::json::object();
+    if (!m_env.is_object())
+        m_env = nlohmann::json::object();
+    m_thread = std::thread([this] { loop(); });
+}
+
+VerdictWriter::~VerdictWriter()
+{
+    if (!m_finished) {
+        try {
+            finish("interrupted");
+        } catch (...) {
+            // Destructors must not throw; the error was already reported through failed()/error().
+        }
+    }
+}
+
+void VerdictWriter::add(VerdictRecord verdict)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.emplace_back(std::move(verdict));
+    }
+    m_cv.notify_one();
+}
+
+void VerdictWriter::setTaskFlags(std::int64_t taskId, std::string flags)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.emplace_back(TaskFlags{taskId, std::move(flags)});
+    }
+    m_cv.notify_one();
+}
+
+void VerdictWriter::setWorkerEnv(int worker, nlohmann::json env, std::string workerVersion)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.emplace_back(WorkerEnv{worker, std::move(env), std::move(workerVersion)});
+    }
+    m_cv.notify_one();
+}
+
+bool VerdictWriter::failed() const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_error.empty();
+}
+
+std::string VerdictWriter::error() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_error;
+}
+
+void VerdictWriter::loop()
+{
+    std::deque<Item> batch;
+    for (;;) {
+        {
+            std::unique_lock lock(m_mutex);
+            // Wait for a full batch, the delay, or the stop request, whichever comes first.
+            m_cv.wait(lock, [&] { return m_stopping || !m_queue.empty(); });
+            if (!m_stopping && m_queue.size() < kBatch)
+                m_cv.wait_for(lock, kMaxDelay, [&] { return m_stopping || m_queue.size() >= kBatch; });
+            batch.swap(m_queue);
+            if (batch.empty() && m_stopping)
+                return;
+        }
+        try {
+            writeBatch(batch);
+        } catch (const std::exception &e) {
+            std::lock_guard lock(m_mutex);
+            if (m_error.empty())
+                m_error = std::string("writing verdicts to the corpus failed: ") + e.what();
+        }
+        batch.clear();
+    }
+}
+
+void VerdictWriter::writeBatch(std::deque<Item> &batch)
+{
+    if (batch.empty())
+        return;
+    db::Database &db = m_corpus->db();
+    db::Transaction tx(db);
+    db::Statement insVerdict = db.prepare(
+        "INSERT INTO verdicts(run_id, sample_id, status, stage, reasons, message, device, interpreted, "
+        "kernels_launched, custom_kernel_share, candidate_ms, eager_ms, compile_ms, speedup, flags, duration_ms, "
+        "created_at) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) "
+        "ON CONFLICT(run_id, sample_id) DO NOTHING");
+    db::Statement insPayload = db.prepare("INSERT INTO verdict_payloads(verdict_id, log, details) VALUES(?1,?2,?3)");
+    db::Statement insCheck =
+        db.prepare("INSERT OR REPLACE INTO verdict_checks(verdict_id, shape_index, shape_json, seed, ok, max_abs, "
+                   "max_rel, mismatches, nonfinite_mismatches) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+    db::Statement insTiming =
+        db.prepare("INSERT OR REPLACE INTO verdict_timings(verdict_id, shape_index, which, median_ms, mean_ms, "
+                   "std_ms, runs) VALUES(?1,?2,?3,?4,?5,?6,?7)");
+    db::Statement updSample = db.prepare("UPDATE samples SET status=?1, speedup=?2 WHERE id=?3");
+    const std::int64_t now = nowSeconds();
+    bool envChanged = false;
+    for (Item &item : batch) {
+        if (auto *v = std::get_if<VerdictRecord>(&item)) {
+            insVerdict.reset();
+            insVerdict.bind(1, m_runId)
+                .bind(2, v->sampleId)
+                .bind(3, v->status)
+                .bind(4, v->stage)
+                .bind(5, joinComma(v->reasons))
+                .bind(6, v->message)
+                .bind(7, v->device)
+                .bind(8, v->interpreted ? 1 : 0)
+                .bind(9, v->kernelsLaunched)
+                .bind(10, v->customKernelShare)
+                .bind(11, v->candidateMs)
+                .bind(12, v->eagerMs)
+                .bind(13, v->compileMs)
+                .bind(14, v->speedup)
+                .bind(15, joinComma(v->flags))
+                .bind(16, v->durationMs)
+                .bind(17, now)
+                .run();
+            if (db.changes() == 0)
+                continue; // already verdicted in this run (a resume raced a late answer): keep the first
+            const std::int64_t vid = db.lastInsertId();
+            insPayload.reset();
+            insPayload.bind(1, vid).bindBlob(2, payload::pack(v->log)).bindBlob(3, payload::pack(v->details.dump()));
+            insPayload.run();
+            for (const VerdictCheck &c : v->checks) {
+                insCheck.reset();
+                insCheck.bind(1, vid)
+                    .bind(2, c.shapeIndex)
+                    .bind(3, c.shapeJson)
+                    .bind(4, c.seed)
+                    .bind(5, c.ok ? 1 : 0)
+                    .bind(6, c.maxAbs)
+                    .bind(7, c.maxRel)
+                    .bind(8, c.mismatches)
+                    .bind(9, c.nonfiniteMismatches)
+                    .run();
+            }
+            for (const VerdictTiming &t : v->timings) {
+                insTiming.reset();
+                insTiming.bind(1, vid)
+                    .bind(2, t.shapeIndex)
+                    .bind(3, t.which)
+                    .bind(4, t.medianMs)
+                    .bind(5, t.meanMs)
+                    .bind(6, t.stdMs)
+                    .bind(7, t.runs)
+                    .run();
+            }
+            // samples.status/speedup mirror the newest verdict so lists and filters need no join.
+            updSample.reset();
+            updSample.bind(1, v->status).bind(2, v->speedup).bind(3, v->sampleId).run();
+        } else if (auto *f = std::get_if<TaskFlags>(&item)) {
+            db.prepare("UPDATE tasks SET flags=?1 WHERE id=?2")
+                .bind(1, f->flags.empty() ? std::optional<std::string>() : std::optional<std::string>(f->flags))
+                .bind(2, f->taskId)
+                .run();
+        } else if (auto *w = std::get_if<WorkerEnv>(&item)) {
+            nlohmann::json &workers = m_env["workers"];
+            if (!workers.is_object())
+                workers = nlohmann::json::object();
+            workers[std::to_string(w->worker)] = w->env;
+            // The first worker's environment is also copied to the top level, where queries look.
+            for (const char *key : {"gpu", "driver", "cuda", "torch", "triton", "python", "numpy", "device"})
+                if (w->env.contains(key) && !m_env.contains(key))
+                    m_env[key] = w->env[key];
+            m_env["worker_version"] = w->version;
+            envChanged = true;
+        }
+    }
+    if (envChanged) {
+        db.prepare("UPDATE verify_runs SET env_json=?1, verifier_version=?2 WHERE id=?3")
+            .bind(1, m_env.dump())
+            .bind(2, std::string("engine ") + kEngineVersion + ", worker " + jsonString(m_env, "worker_version", "?"))
+            .bind(3, m_runId)
+            .run();
+    }
+    tx.commit();
+}
+
+void VerdictWriter::finish(const std::string &runState)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_cv.notify_one();
+    if (m_thread.joinable())
+        m_thread.join();
+    const std::string err = error();
+    // After a failed batch the run is left 'interrupted': what was written stays, a resume redoes the rest.
+    const std::string state = err.empty() ? runState : std::string("interrupted");
+    const bool final = state == "finished" || state == "failed";
+    m_corpus->db()
+        .prepare("UPDATE verify_runs SET state=?1, finished_at=?2 WHERE id=?3")
+        .bind(1, state)
+        .bind(2, final ? std::optional<std::int64_t>(nowSeconds()) : std::nullopt)
+        .bind(3, m_runId)
+        .run();
+    if (!err.empty())
+        throw std::runtime_error(err);
+}
+
+} // namespace sieve::gpu

@@ -1,0 +1,363 @@
+// sieve-cli verify: runs the verification engine over a corpus, with progress, resume and a summary.
+#include "cli.h"
+#include "corpus.h"
+#include "progress.h"
+#include "verificationengine.h"
+#include "verifyrun.h"
+
+#include <cstdio>
+#include <fcntl.h>
+#include <iomanip>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace sieve::gpu {
+
+namespace {
+
+using cli::Args;
+using cli::UsageError;
+
+const char *kHelp = R"(Usage: sieve-cli verify DB [OPTIONS]
+
+Runs the verification ladder (static checks, compile, correctness on several shapes and 5 seeds, proof
+that the sample's own kernels did the work, timing on GPUs) over the samples of DB and stores a verdict
+per sample in a verification run. Candidate code runs only in sandboxed child processes of the
+verifier's Python workers, never in sieve-cli.
+
+Which samples:
+  (default)           samples whose status is PENDING
+  --all               every sample (re-verify); old runs and their verdicts are kept
+  --task NAME         only samples of this task (repeatable)
+  --sample ID         only this sample id (repeatable)
+  --limit N           at most N samples (in task, then id order)
+
+Where:
+  --gpus LIST         one worker per GPU, e.g. --gpus 0,1 (default: every GPU nvidia-smi lists)
+  --cpu               one worker on the CPU with the Triton interpreter (TRITON_INTERPRET=1): small
+                      shapes, no timing; verdicts say they were interpreted. Without a GPU this must be
+                      given explicitly, because CPU verdicts are not GPU verdicts.
+  --parallel P        candidates verified at once per worker (default 4); timing still holds its
+                      GPU alone
+  --no-timing         skip the timing stage on GPUs (no speedups)
+  --timeout S         seconds per stage (compile, correct, timing; default 120)
+  --python PATH       the interpreter with torch and triton (default: SIEVE_PYTHON, SIEVE_VENV, then
+                      ~/.cache/sieve/venv/bin/python)
+  --cache-dir DIR     reference outputs, Triton's cache and worker logs (default ~/.cache/sieve/verify)
+
+Runs:
+  A run interrupted by Ctrl-C, SIGTERM or a crash is resumed by running the same command again: the
+  latest unfinished run continues with its own selection and mode, skipping samples it already
+  verdicted. Options that select differently are refused while a run is unfinished.
+  --new-run           start a fresh run instead; the unfinished one is marked abandoned
+
+Output:
+  --json              one JSON object per verdict on stdout ({"sample","name","task","status","reasons",
+                      "message","speedup"}), then {"summary":{...}}; progress goes to stderr
+  --quiet             no progress
+
+Exit codes: 0 run finished, 1 the run could not start or its workers kept failing (what was verified
+is kept; run the command again to resume), 2 usage (including: no GPU and no --cpu), 130 interrupted
+(resumable).
+)";
+
+std::vector<int> parseGpuList(const std::string &s)
+{
+    std::vector<int> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        size_t used = 0;
+        int v = -1;
+        try {
+            v = std::stoi(item, &used);
+        } catch (const std::exception &) {
+            used = 0;
+        }
+        if (used == 0 || used != item.size() || v < 0)
+            throw UsageError("--gpus expects a comma-separated list of GPU indices such as 0,1; got '" + s + "'");
+        out.push_back(v);
+    }
+    if (out.empty())
+        throw UsageError("--gpus expects at least one GPU index");
+    return out;
+}
+
+// GPUs listed by nvidia-smi -L; empty when the tool or the driver is missing. The verifier does not
+// link CUDA: the worker initialises it in its children.
+std::vector<int> detectGpus()
+{
+    std::vector<int> gpus;
+    FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
+    if (!p)
+        return gpus;
+    char line[512];
+    while (fgets(line, sizeof line, p)) {
+        int idx = -1;
+        if (sscanf(line, "GPU %d:", &idx) == 1 && idx >= 0)
+            gpus.push_back(idx);
+    }
+    pclose(p);
+    return gpus;
+}
+
+std::string formatDuration(double s)
+{
+    std::ostringstream o;
+    const long total = static_cast<long>(s + 0.5);
+    if (total >= 3600)
+        o << total / 3600 << "h " << (total % 3600) / 60 << "m " << total % 60 << "s";
+    else if (total >= 60)
+        o << total / 60 << "m " << total % 60 << "s";
+    else
+        o << std::fixed << std::setprecision(1) << s << "s";
+    return o.str();
+}
+
+class CliObserver : public VerifyObserver {
+public:
+    CliObserver(cli::Context &ctx, bool json, bool progress) : m_ctx(ctx), m_json(json), m_showProgress(progress) {}
+
+    void runStarted(std::int64_t runId, bool resumed, const RunCounts &counts) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_ctx.err << (resumed ? "resuming" : "starting") << " verification run " << runId << ": "
+                  << counts.total - counts.done << " samples to verify";
+        if (resumed)
+            m_ctx.err << " (" << counts.done << " already done)";
+        m_ctx.err << '\n';
+        m_progress = std::make_unique<Progress>(m_ctx.err, "verify", counts.total, m_showProgress);
+        m_progress->update(counts.done);
+    }
+    void workerStarted(int worker, const nlohmann::json &env) override
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_showProgress)
+            return;
+        m_ctx.err << "worker " << worker << " ready: " << jsonString(env, "device", "?");
+        if (env.contains("gpu") && env["gpu"].is_string())
+            m_ctx.err << " " << env["gpu"].get<std::string>();
+        m_ctx.err << ", torch " << jsonString(env, "torch", "?") << ", triton "
+                  << jsonString(env, "triton", "?") << '\n';
+    }
+    void workerLost(int worker, const std::string &why) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_ctx.err << "worker " << worker << " died (" << why << "); restarting it\n";
+    }
+    void notice(const std::string &text) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_ctx.err << text << '\n';
+    }
+    void sampleFinished(const VerdictRecord &v, const RunCounts &counts) override
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_json) {
+            nlohmann::json row = {{"sample", v.sampleId}, {"name", v.sampleName}, {"task", v.taskName},
+                                  {"status", v.status},   {"reasons", v.reasons},  {"message", v.message}};
+            row["speedup"] = v.speedup ? nlohmann::json(*v.speedup) : nlohmann::json();
+            m_ctx.out << row.dump() << '\n' << std::flush;
+        }
+        if (m_progress)
+            m_progress->update(counts.done, v.sampleName + " " + v.status);
+    }
+    void finish()
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_progress)
+            m_progress->finish();
+    }
+
+private:
+    std::mutex m_mutex;
+    cli::Context &m_ctx;
+    bool m_json, m_showProgress;
+    std::unique_ptr<Progress> m_progress;
+};
+
+// One verify per corpus at a time: two would both "resume" the same run.
+int lockCorpus(const std::string &dbPath)
+{
+    const std::string lockPath = dbPath + ".verify-lock";
+    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw std::runtime_error("cannot create the lock file '" + lockPath + "'");
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd);
+        throw std::runtime_error("another 'sieve-cli verify' is running on '" + dbPath + "' (lock '" + lockPath + "')");
+    }
+    return fd;
+}
+
+int runVerify(const Args &args, cli::Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw UsageError("expected exactly one argument: the corpus file");
+    VerifyOptions o;
+    o.dbPath = args.positional[0];
+    o.python = args.value("python", "");
+    o.cacheDir = args.value("cache-dir", "");
+    o.timing = !args.has("no-timing");
+    if (args.has("cpu") && args.has("gpus"))
+        throw UsageError("--cpu and --gpus exclude each other");
+    if (auto p = args.integer("parallel")) {
+        if (*p < 1 || *p > 256)
+            throw UsageError("--parallel must be between 1 and 256");
+        o.parallel = static_cast<int>(*p);
+    }
+    if (auto t = args.number("timeout")) {
+        if (*t <= 0)
+            throw UsageError("--timeout must be positive");
+        o.timeouts.compile = o.timeouts.correct = o.timeouts.timing = *t;
+    }
+    SampleSelection sel;
+    sel.all = args.has("all");
+    sel.tasks = args.all("task");
+    for (const auto &s : args.all("sample")) {
+        size_t used = 0;
+        long long id = 0;
+        try {
+            id = std::stoll(s, &used);
+        } catch (const std::exception &) {
+            used = 0;
+        }
+        if (used == 0 || used != s.size())
+            throw UsageError("--sample expects a sample id (an integer), got '" + s + "'");
+        sel.ids.push_back(id);
+    }
+    if (auto l = args.integer("limit")) {
+        if (*l < 1)
+            throw UsageError("--limit must be at least 1");
+        sel.limit = *l;
+    }
+    o.selection = sel;
+    const bool explicitSelection = args.has("all") || args.has("task") || args.has("sample") || args.has("limit");
+    const bool explicitMode = args.has("cpu") || args.has("gpus");
+    if (args.has("cpu"))
+        o.cpu = true;
+    if (args.has("gpus"))
+        o.gpus = parseGpuList(*args.value("gpus"));
+
+    const int lockFd = lockCorpus(o.dbPath);
+    struct Unlock {
+        int fd;
+        ~Unlock() { ::close(fd); }
+    } unlock{lockFd};
+
+    {
+        Corpus corpus = Corpus::open(o.dbPath);
+        const auto unfinished = latestUnfinishedRun(corpus);
+        if (unfinished && args.has("new-run")) {
+            setRunState(corpus, unfinished->id, "abandoned");
+        } else if (unfinished) {
+            const nlohmann::json &p = unfinished->params;
+            const SampleSelection stored = SampleSelection::fromJson(p.value("selection", nlohmann::json::object()));
+            const std::string storedMode = jsonString(p, "mode", unfinished->mode);
+            VerifyOptions probe = o;
+            if (!explicitMode) {
+                probe.cpu = storedMode == "cpu";
+                probe.gpus = storedMode.rfind("gpu:", 0) == 0 ? parseGpuList(storedMode.substr(4)) : std::vector<int>{};
+            }
+            const bool selectionDiffers = explicitSelection && !(stored == sel);
+            const bool modeDiffers = explicitMode && runMode(probe) != storedMode;
+            if (selectionDiffers || modeDiffers)
+                throw UsageError("verification run " + std::to_string(unfinished->id) + " is unfinished (" + storedMode +
+                                 ", selection " + stored.toJson().dump() +
+                                 "); run 'sieve-cli verify " + o.dbPath +
+                                 "' to resume it, or add --new-run to start a different one");
+            o = probe;
+            o.selection = stored;
+            if (!args.has("parallel"))
+                o.parallel = p.value("parallel", o.parallel);
+            if (!args.has("no-timing"))
+                o.timing = p.value("timing", o.timing);
+            o.resumeRunId = unfinished->id;
+        }
+    }
+    if (!o.cpu && o.gpus.empty()) {
+        o.gpus = detectGpus();
+        if (o.gpus.empty()) {
+            ctx.err << "sieve-cli verify: no GPU found (nvidia-smi -L lists none). To verify on the CPU with the "
+                       "Triton interpreter, pass --cpu: it checks correctness on small shapes without timing, "
+                       "and its verdicts are marked as interpreted.\n";
+            return cli::Usage;
+        }
+    }
+
+    cli::installInterruptHandler();
+    const bool json = args.has("json");
+    CliObserver observer(ctx, json, !args.has("quiet"));
+    VerificationEngine engine(o);
+    engine.setObserver(&observer);
+    engine.setStopCheck([] { return cli::interrupted(); });
+    const RunSummary s = engine.run();
+    observer.finish();
+    if (s.state == "empty") {
+        if (json)
+            ctx.out << nlohmann::json{{"summary", {{"run", nullptr}, {"state", "empty"}, {"total", 0}, {"done", 0}}}}.dump()
+                    << '\n';
+        else
+            ctx.out << "nothing to verify: no sample matches" << (o.selection.all ? "" : " among the PENDING ones")
+                    << (o.selection.all ? "" : " (--all re-verifies samples that already have a verdict)") << '\n';
+        return cli::Ok;
+    }
+
+    if (json) {
+        nlohmann::json j = {{"run", s.runId},
+                            {"state", s.state},
+                            {"resumed", s.resumed},
+                            {"total", s.counts.total},
+                            {"done", s.counts.done},
+                            {"verified_now", s.verdictsThisSession},
+                            {"by_status", s.counts.byStatus},
+                            {"wall_s", s.wallSeconds},
+                            {"samples_per_min", s.samplesPerMinute}};
+        if (!s.error.empty())
+            j["error"] = s.error;
+        ctx.out << nlohmann::json{{"summary", j}}.dump() << '\n';
+    } else {
+        ctx.out << "run " << s.runId << " " << s.state << ": " << s.counts.done << "/" << s.counts.total
+                << " samples verified; " << s.verdictsThisSession << " in this session in "
+                << formatDuration(s.wallSeconds) << " (" << std::fixed << std::setprecision(1)
+                << s.samplesPerMinute << " samples/min)\n";
+        for (const auto &[status, n] : s.counts.byStatus)
+            ctx.out << "  " << std::left << std::setw(14) << status << n << '\n';
+    }
+    if (!s.error.empty()) {
+        ctx.err << "sieve-cli verify: " << s.error << "\nThe verdicts so far are saved; run the command again to resume.\n";
+        return cli::Failure;
+    }
+    if (s.state != "finished")
+        return cli::Interrupted;
+    return cli::Ok;
+}
+
+} // namespace
+
+cli::Command verifyCommand()
+{
+    return {"verify",
+            "verify samples (static, compile, correctness, proof of work, timing) and store verdicts",
+            kHelp,
+            {{"cpu"},
+             {"gpus", true},
+             {"task", true, true},
+             {"sample", true, true},
+             {"limit", true},
+             {"parallel", true},
+             {"no-timing"},
+             {"timeout", true},
+             {"json"},
+             {"quiet", false, false, 'q'},
+             {"python", true},
+             {"cache-dir", true},
+             {"new-run"},
+             {"all"}},
+            runVerify};
+}
+
+} // namespace sieve::gpu

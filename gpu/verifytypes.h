@@ -1,0 +1,146 @@
+#pragma once
+// Plain data shared by the verification engine, its corpus writer and its users (sieve-cli, the GUI).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sieve::gpu {
+
+// Bumped when the engine's behaviour changes verdicts (protocol, timeouts, what counts as a crash).
+inline constexpr const char *kEngineVersion = "1";
+
+// Which samples a run covers. Stored in verify_runs.params_json so that a resumed run covers the same set.
+struct SampleSelection {
+    bool all = false;                   // false: only samples whose status is PENDING
+    std::vector<std::string> tasks;     // task names; empty = every task
+    std::vector<std::int64_t> ids;      // sample ids; empty = no restriction
+    std::optional<std::int64_t> limit;  // at most this many samples (after the filters), in id order
+
+    nlohmann::json toJson() const;
+    static SampleSelection fromJson(const nlohmann::json &j);
+    bool operator==(const SampleSelection &) const = default;
+};
+
+struct StageTimeouts {
+    double compile = 120, correct = 120, timing = 120;
+    double task = 300; // a task's reference + hygiene checks
+};
+
+struct VerifyOptions {
+    std::string dbPath;
+    bool cpu = false;                 // Triton interpreter, one worker, no timing
+    std::vector<int> gpus;            // one worker per GPU index (ignored when cpu)
+    int parallel = 4;                 // candidate children per worker
+    bool timing = true;               // --no-timing turns the timing stage off on GPUs
+    std::optional<std::int64_t> resumeRunId; // continue this run (its selection replaces `selection`)
+    SampleSelection selection;
+    std::string python;               // explicit interpreter ("" = pythonenv's search order)
+    StageTimeouts timeouts;
+    int memoryMb = 16384, processes = 64;
+    // Extra seconds on top of a job's stage timeouts before the engine stops trusting the worker and
+    // kills its process group. Negative: half the longest stage timeout, between 5 and 60 s.
+    double watchdogMarginS = -1;
+    double watchdogMargin() const;
+    // A worker that dies this many times in a row without finishing a sample ends the run as failed.
+    int maxConsecutiveWorkerFailures = 3;
+    std::string cacheDir;             // "" = $XDG_CACHE_HOME/sieve/verify
+    std::map<std::string, std::string> workerEnv; // extra environment for the workers (tests, debugging)
+    // The verifier's own regression suite only: fixtures that probe the runtime defences behind the
+    // static stage are sent with skip_static. Never set for user corpora (not reachable from sieve-cli).
+    std::vector<std::int64_t> skipStaticSampleIds;
+    // Extra fields merged into the task message of the named tasks (e.g. max_task_bytes, to test the
+    // REF_TOO_LARGE hygiene check without a huge task).
+    std::map<std::string, nlohmann::json> taskOverrides;
+};
+
+struct VerdictCheck {
+    int shapeIndex = 0;
+    std::string shapeJson;
+    int seed = 0;
+    bool ok = false;
+    std::optional<double> maxAbs, maxRel;
+    std::optional<std::int64_t> mismatches, nonfiniteMismatches;
+};
+
+struct VerdictTiming {
+    int shapeIndex = 0;
+    std::string which; // candidate | eager | compile
+    std::optional<double> medianMs, meanMs, stdMs;
+    std::optional<std::int64_t> runs;
+};
+
+// One verdict as written to the corpus (verdicts + verdict_payloads + checks + timings).
+struct VerdictRecord {
+    std::int64_t sampleId = 0;
+    std::int64_t taskId = 0;
+    std::string sampleName, taskName;
+    std::string status, stage;
+    std::vector<std::string> reasons;
+    std::string message, log;
+    std::string device;
+    bool interpreted = false;
+    std::optional<std::int64_t> kernelsLaunched;
+    std::optional<double> customKernelShare;
+    std::optional<double> candidateMs, eagerMs, compileMs, speedup;
+    std::vector<std::string> flags;
+    std::optional<double> durationMs;
+    std::vector<VerdictCheck> checks;
+    std::vector<VerdictTiming> timings;
+    nlohmann::json details; // everything the worker said that has no column (for the GUI's detail view)
+    int worker = -1;        // which engine worker produced it
+};
+
+// j[key] when it is a string, else `fallback` (workers send null for unknown fields, e.g. "gpu" on a CPU).
+inline std::string jsonString(const nlohmann::json &j, const char *key, const std::string &fallback = {})
+{
+    if (j.is_object()) {
+        auto it = j.find(key);
+        if (it != j.end() && it->is_string())
+            return it->get<std::string>();
+    }
+    return fallback;
+}
+
+// Builds a record from a worker's verdict message; missing optional fields stay empty.
+VerdictRecord verdictFromMessage(const nlohmann::json &msg);
+
+struct RunCounts {
+    std::uint64_t total = 0;                   // samples in the run (including ones done before a resume)
+    std::uint64_t done = 0;                    // verdicts so far
+    std::map<std::string, std::uint64_t> byStatus;
+};
+
+struct RunSummary {
+    std::int64_t runId = 0;
+    std::string state;          // finished | interrupted | empty (nothing to verify, no run created)
+    RunCounts counts;
+    std::uint64_t verdictsThisSession = 0;
+    double wallSeconds = 0;
+    double samplesPerMinute = 0; // verdicts of this session per minute of its wall time
+    bool resumed = false;
+    std::string error;          // why the run failed, when it did
+};
+
+// Receives the engine's events. Called from the engine's threads (not the caller's): a GUI must hand
+// them over to its own thread. Implementations must be quick and must not call back into the engine
+// except cancel().
+class VerifyObserver {
+public:
+    virtual ~VerifyObserver() = default;
+    virtual void runStarted(std::int64_t /*runId*/, bool /*resumed*/, const RunCounts & /*counts*/) {}
+    // A worker came up (env from its hello) or went away (message says why).
+    virtual void workerStarted(int /*worker*/, const nlohmann::json & /*env*/) {}
+    virtual void workerLost(int /*worker*/, const std::string & /*why*/) {}
+    virtual void sampleStarted(std::int64_t /*sampleId*/, int /*worker*/) {}
+    // After the verdict was queued for the corpus writer.
+    virtual void sampleFinished(const VerdictRecord & /*verdict*/, const RunCounts & /*counts*/) {}
+    virtual void runFinished(const RunSummary & /*summary*/) {}
+    // Something a user should read (a worker restarted, a worker protocol error), one line.
+    virtual void notice(const std::string & /*text*/) {}
+};
+
+} // namespace sieve::gpu

@@ -1,0 +1,36 @@
+"""python -m sieve_worker --device cpu|cuda:N --parallel P  (JSON lines on stdin/stdout)"""
+import argparse
+import os
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="sieve_worker")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--parallel", type=int, default=2)
+    args = ap.parse_args()
+    if args.device == "cpu":
+        os.environ["TRITON_INTERPRET"] = "1"  # must be set before triton is imported
+    else:
+        os.environ["TRITON_F32_DEFAULT"] = "ieee"
+    # one import of torch and triton for all candidates; children fork from here
+    import torch  # noqa: F401
+    import triton  # noqa: F401
+    import triton.language  # noqa: F401
+    try:
+        import triton.runtime.interpreter  # noqa: F401
+    except ImportError:
+        pass
+    if args.device == "cpu":
+        from .hooks import fix_interpreter_scalars
+        fix_interpreter_scalars()
+    import torch.nn.functional  # noqa: F401
+    if args.device != "cpu":
+        import torch.profiler  # noqa: F401
+    from .worker import Worker
+    Worker(args.device, args.parallel).serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

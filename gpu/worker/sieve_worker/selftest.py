@@ -1,0 +1,205 @@
+"""Runs every verifier fixture through a real worker process over the protocol and prints expected vs got.
+
+    python -m sieve_worker.selftest tests/data/verifier/manifest.json [--device cpu|cuda:0] [--only NAME]
+
+Exit status 1 when any fixture's verdict differs from the manifest.
+"""
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def expectation(fx, device):
+    exp, reason = fx["expect"], fx.get("reason")
+    if device != "cpu" and fx.get("expect_gpu"):
+        exp, reason = fx["expect_gpu"]["expect"], fx["expect_gpu"].get("reason")
+    return exp, reason
+
+
+def protocol_checks(send, recv, root, tasks, on_gpu):
+    """Malformed requests get an error (not a verdict, not a dead worker); cancel kills a running child."""
+    bad = []
+    for line, what in (("this is not json", "malformed line"), ({"op": "frobnicate"}, "unknown op"),
+                       ({"op": "verify", "job": 10**6, "task_key": "no-such-task", "code": ""}, "unknown task")):
+        send(line) if isinstance(line, dict) else send_line(send, line)
+        msg = recv()
+        if msg.get("op") != "error":
+            bad.append(f"{what}: expected an error, got {msg}")
+    key = next((k for k in tasks if "softmax" in k), None)
+    if key is None:
+        return bad
+    with open(os.path.join(root, "answers", "infinite_loop.py")) as f:
+        code = f.read()
+    send({"op": "verify", "job": 10**6 + 1, "task_key": key, "sample_id": -1, "backend": "triton", "code": code,
+          "timing": False, "timeouts": {"compile": 60, "correct": 60}})
+    time.sleep(3)
+    t0 = time.monotonic()
+    send({"op": "cancel", "job": 10**6 + 1})
+    msg = recv()
+    if msg.get("op") != "verdict" or msg.get("status") != "CANCELLED" or time.monotonic() - t0 > 10:
+        bad.append(f"cancel: expected a CANCELLED verdict within 10 s, got {msg.get('status')}")
+    else:
+        print(f"protocol: malformed line, unknown op, unknown task -> error; cancel -> CANCELLED in "
+              f"{time.monotonic() - t0:.2f} s")
+    return bad
+
+
+def send_line(send, line):
+    # send() JSON-encodes dicts; a raw line goes through the same pipe unencoded
+    send.raw(line)
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="sieve_worker.selftest")
+    ap.add_argument("manifest")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--parallel", type=int, default=2)
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--timing", action="store_true", help="time every fixture on the GPU, not only marked ones")
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--dump", help="write every verdict (JSON lines) to this file")
+    args = ap.parse_args()
+    root = os.path.dirname(os.path.abspath(args.manifest))
+    with open(args.manifest) as f:
+        fixtures = json.load(f)["fixtures"]
+    on_gpu = args.device != "cpu"
+    chosen = []
+    for fx in fixtures:
+        if args.only and not any(o in fx["name"] for o in args.only):
+            continue
+        if fx.get("gpu") and not on_gpu:
+            continue
+        if fx.get("cpu_only") and on_gpu:
+            continue
+        chosen.append(fx)
+    env = dict(os.environ)
+    for fx in chosen:
+        env.update(fx.get("planted_env") or {})
+    pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = pkg_dir + os.pathsep + env.get("PYTHONPATH", "")
+    tmp = tempfile.mkdtemp(prefix="sieve-selftest-")
+    os.chmod(tmp, 0o755)  # children may run as nobody: they must reach the cache and scratch folders
+    for fx in chosen:
+        p = fx.get("must_not_exist")
+        if p and os.path.exists(p):
+            os.remove(p)
+    t_start = time.monotonic()
+    proc = subprocess.Popen([args.python, "-m", "sieve_worker", "--device", args.device, "--parallel",
+                             str(args.parallel)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
+                            bufsize=1)
+
+    def send(obj):
+        proc.stdin.write(json.dumps(obj) + "\n")
+        proc.stdin.flush()
+
+    def raw(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+    send.raw = raw
+
+    def recv():
+        line = proc.stdout.readline()
+        if not line:
+            raise SystemExit("the worker closed its stdout")
+        return json.loads(line)
+    send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "scratch")})
+    hello = recv()
+    print(f"worker: {json.dumps(hello.get('env'))}")
+    t_ready = time.monotonic()
+    tasks, ready = {}, {}
+    for fx in chosen:
+        with open(os.path.join(root, fx["task"])) as f:
+            code = f.read()
+        meta = dict(fx.get("task_meta") or {})
+        key = fx["task"] + ":" + hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:8]
+        fx["_task_key"] = key
+        if key in tasks:
+            continue
+        req = {"op": "task", "task_key": key, "name": fx["task"], "reference_code": code,
+               "dtype": meta.get("dtype", "fp32"), "shapes": meta.get("shapes") or [],
+               "seeds": meta.get("seeds") or [0, 1, 2, 3, 4],
+               "init_inputs_style": meta.get("init_inputs_style", "kernelbench")}
+        for k in ("atol", "rtol", "max_task_bytes"):
+            if k in meta:
+                req[k] = meta[k]
+        tasks[key] = req
+        send(req)
+        msg = recv()
+        if msg.get("op") != "task_ready":
+            print(f"task {key}: {msg}")
+        ready[key] = msg
+    t_refs = time.monotonic() - t_ready
+    jobs = {}
+    for i, fx in enumerate(chosen):
+        with open(os.path.join(root, fx["answer"])) as f:
+            code = f.read()
+        req = {"op": "verify", "job": i, "task_key": fx["_task_key"], "sample_id": i, "backend": fx.get("backend", "triton"),
+               "code": code, "timing": on_gpu and (args.timing or bool(fx.get("timing"))),
+               "skip_static": bool(fx.get("skip_static")),
+               "timeouts": {"compile": 120, "correct": 120, "timing": 120, **(fx.get("timeouts") or {})},
+               "limits": {"memory_mb": 4096, "processes": 64}}
+        jobs[i] = fx
+        send(req)
+    verdicts = {}
+    while len(verdicts) < len(jobs):
+        msg = recv()
+        if msg.get("op") == "verdict":
+            verdicts[msg["job"]] = msg
+        else:
+            print(f"unexpected message: {msg}")
+    proto_bad = protocol_checks(send, recv, root, tasks, on_gpu) if not args.only else []
+    send({"op": "shutdown"})
+    proc.wait(timeout=60)
+    total = time.monotonic() - t_start
+    if args.dump:
+        with open(args.dump, "w") as f:
+            for i, fx in jobs.items():
+                f.write(json.dumps({"fixture": fx["name"], **verdicts[i]}) + "\n")
+    bad = 0
+    print(f"{'fixture':35} {'expected':34} {'got':44} {'ms':>7}")
+    for i, fx in jobs.items():
+        v = verdicts[i]
+        exp, reason = expectation(fx, args.device)
+        ok = v["status"] == exp and (reason is None or reason in v["reasons"])
+        problems = []
+        secret = fx.get("log_must_not_contain")
+        if secret and (secret in v.get("log", "") or secret in json.dumps(v)):
+            problems.append("planted secret leaked into the log")
+        p = fx.get("must_not_exist")
+        if p and os.path.exists(p):
+            problems.append(f"{p} was written")
+        want_drop = fx.get("expect_dropped_shapes")
+        if want_drop is not None and len(ready[fx["_task_key"]].get("dropped_shapes", [])) != want_drop:
+            problems.append(f"expected {want_drop} dropped shapes, got {ready[fx['_task_key']].get('dropped_shapes')}")
+        for flag in fx.get("flags_absent") or []:
+            if flag in v.get("flags", []):
+                problems.append(f"flag {flag} raised")
+        ok = ok and not problems
+        bad += not ok
+        got = f"{v['status']} {','.join(v['reasons'][:3])}"
+        print(f"{'ok   ' if ok else 'FAIL '}{fx['name']:30} {exp + ' ' + (reason or ''):34} {got:44} {v['duration_ms']:7d}"
+              + ("" if ok else f"\n      {v['message']}" + "".join(f"\n      {p}" for p in problems)))
+        if args.verbose or not ok:
+            if v.get("log") and not ok:
+                print("      log: " + v["log"][-1500:].replace("\n", "\n      "))
+        if v.get("timings"):
+            for t in v["timings"]:
+                print(f"      timing {t['which']:9} median {t['median_ms']:.4f} ms mean {t['mean_ms']:.4f} "
+                      f"std {t['std_ms']:.4f} runs {t['runs']}")
+            print(f"      speedup {v.get('speedup')} flags {v.get('flags')} share {v.get('custom_kernel_share')}")
+    for p in proto_bad:
+        print(f"FAIL protocol: {p}")
+    bad += len(proto_bad)
+    print(f"{len(jobs) - bad + len(proto_bad)}/{len(jobs)} fixtures as expected; references {t_refs:.1f} s; total {total:.1f} s "
+          f"on {args.device} with --parallel {args.parallel}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

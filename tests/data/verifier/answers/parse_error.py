@@ -1,0 +1,4 @@
+import torch
+
+class ModelNew(torch.nn.Module:
+    pass

@@ -1,0 +1,41 @@
+#pragma once
+// Shared by the verifier's tests: the fixtures of tests/data/verifier/manifest.json loaded into a real
+// corpus, and the checks that the verifier's Python is there (a missing venv is a failure, not a skip:
+// CI creates it).
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sieve::test {
+
+struct VerifierFixture {
+    std::string name, task, answer, backend, expect;
+    std::string reason; // "" when the manifest says null
+    bool gpu = false, skipStatic = false, cpuOnly = false;
+    nlohmann::json taskMeta, raw;
+};
+
+// gtest prints a parameter with this instead of a byte dump.
+inline void PrintTo(const VerifierFixture &f, std::ostream *os) { *os << f.name; }
+
+std::vector<VerifierFixture> verifierFixtures();
+// The fixtures a CPU run covers (no gpu ones).
+std::vector<VerifierFixture> cpuFixtures();
+
+// The corpus name of a fixture's task (one task per task file + meta).
+std::string fixtureTaskName(const VerifierFixture &f);
+
+// Inserts the fixtures' tasks (one per task file + meta) and samples into the corpus at dbPath (which
+// must exist). Returns fixture name -> sample id. `copies` > 1 adds that many samples per fixture,
+// named NAME#i.
+std::map<std::string, std::int64_t> addFixturesToCorpus(const std::string &dbPath,
+                                                        const std::vector<VerifierFixture> &fixtures, int copies = 1);
+
+// The verifier interpreter; empty after recording a test failure that says how to create it.
+std::string requireVerifierPython();
+
+} // namespace sieve::test
