@@ -200,16 +200,18 @@ std::optional<std::string> Database::queryText(std::string_view sql) const
     return st.text(0);
 }
 
-Transaction::Transaction(Database &db, bool immediate) : m_db(db)
+// Inside an open transaction a Transaction becomes a savepoint, so that an API that is atomic on its own
+// (e.g. recording one review) can also be one step of a larger atomic change.
+Transaction::Transaction(Database &db, bool immediate) : m_db(db), m_nested(sqlite3_get_autocommit(db.handle()) == 0)
 {
-    m_db.exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN");
+    m_db.exec(m_nested ? "SAVEPOINT sieve_nested" : (immediate ? "BEGIN IMMEDIATE" : "BEGIN"));
 }
 
 Transaction::~Transaction()
 {
     if (!m_done) {
         try {
-            m_db.exec("ROLLBACK");
+            m_db.exec(m_nested ? "ROLLBACK TO sieve_nested; RELEASE sieve_nested" : "ROLLBACK");
         } catch (...) {
             // The connection may already have rolled back (e.g. after SQLITE_FULL); nothing more to do.
         }
@@ -218,7 +220,7 @@ Transaction::~Transaction()
 
 void Transaction::commit()
 {
-    m_db.exec("COMMIT");
+    m_db.exec(m_nested ? "RELEASE sieve_nested" : "COMMIT");
     m_done = true;
 }
 

@@ -96,7 +96,8 @@ private:
     std::string m_path;
 };
 
-// Rolls back in the destructor unless commit() was called.
+// Rolls back in the destructor unless commit() was called. Nested in an open transaction it is a
+// savepoint: its rollback undoes only its own work.
 class Transaction {
 public:
     explicit Transaction(Database &db, bool immediate = true);
@@ -107,6 +108,7 @@ public:
 
 private:
     Database &m_db;
+    bool m_nested;
     bool m_done = false;
 };
 

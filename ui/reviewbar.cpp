@@ -69,12 +69,12 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
                                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     m_accept->setToolTip(tr("Accept the selected samples (A)"));
     m_reject->setToolTip(tr("Reject the selected samples with the chosen reason (R)"));
-    connect(m_accept, &QAction::triggered, this, [this] { decide(QStringLiteral("accept")); });
-    connect(m_reject, &QAction::triggered, this, [this] { decide(QStringLiteral("reject")); });
+    connect(m_accept, &QAction::triggered, this, [this] { decide(QStringLiteral("accepted")); });
+    connect(m_reject, &QAction::triggered, this, [this] { decide(QStringLiteral("rejected")); });
     connect(m_next, &QAction::triggered, this, [this] { moveToUnreviewed(+1); });
     connect(m_previous, &QAction::triggered, this, [this] { moveToUnreviewed(-1); });
-    connect(m_acceptMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("accept")); });
-    connect(m_rejectMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("reject")); });
+    connect(m_acceptMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("accepted")); });
+    connect(m_rejectMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("rejected")); });
     for (int i = 1; i <= 9; ++i) {
         QAction *a = makeAction(QStringLiteral("reasonAction%1").arg(i), all.at(i - 1).label,
                                 QKeySequence(Qt::Key(Qt::Key_0 + i)));

@@ -1,6 +1,7 @@
 #pragma once
-// Writes review decisions: each appends a row to the `reviews` history and sets `samples.review`, all
-// in one transaction. Mirrors core/review.h (written in parallel); the lead will keep one of the two.
+// The workbench's review writes, through core/review.h so that the window and `sieve-cli review` share
+// one implementation: each write appends to the `reviews` history and sets `samples.review`, all in one
+// transaction.
 #include <QList>
 #include <QString>
 
@@ -12,13 +13,13 @@ namespace sieve::ui {
 
 struct ReviewWrite {
     qint64 sampleId = 0;
-    QString decision; // "accept", "reject" or "none" (cleared)
+    QString decision; // samples.review's vocabulary: "accepted", "rejected" or "none" (cleared)
     QString reason;
     QString note;
 };
 
 namespace reviewstore {
-// Throws db::Error; nothing is written unless everything is.
+// Throws (db::Error, std::runtime_error); nothing is written unless everything is.
 void write(db::Database &db, const QList<ReviewWrite> &writes, const QString &reviewer);
 } // namespace reviewstore
 

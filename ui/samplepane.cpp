@@ -57,8 +57,8 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_status->addItem(tr("Any status"), QString());
     m_reviewFilter->addItem(tr("Any review"), QString());
     m_reviewFilter->addItem(tr("Unreviewed"), QStringLiteral("none"));
-    m_reviewFilter->addItem(tr("Accepted"), QStringLiteral("accept"));
-    m_reviewFilter->addItem(tr("Rejected"), QStringLiteral("reject"));
+    m_reviewFilter->addItem(tr("Accepted"), QStringLiteral("accepted"));
+    m_reviewFilter->addItem(tr("Rejected"), QStringLiteral("rejected"));
     m_search->setPlaceholderText(tr("Filter by sample or teacher"));
     m_search->setClearButtonEnabled(true);
     m_searchDelay->setSingleShot(true);

@@ -17,18 +17,18 @@ QColor statusColor(const QString &status)
 
 QColor reviewColor(const QString &decision)
 {
-    if (decision == QLatin1String("accept"))
+    if (decision == QLatin1String("accepted"))
         return QColor(0x2e, 0x7d, 0x32);
-    if (decision == QLatin1String("reject"))
+    if (decision == QLatin1String("rejected"))
         return QColor(0xc6, 0x28, 0x28);
     return {};
 }
 
 QString reviewText(const QString &decision)
 {
-    if (decision == QLatin1String("accept"))
+    if (decision == QLatin1String("accepted"))
         return QCoreApplication::translate("sieve::ui::Review", "accepted");
-    if (decision == QLatin1String("reject"))
+    if (decision == QLatin1String("rejected"))
         return QCoreApplication::translate("sieve::ui::Review", "rejected");
     if (decision.isEmpty() || decision == QLatin1String("none"))
         return {};

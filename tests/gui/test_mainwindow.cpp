@@ -214,7 +214,7 @@ TEST_F(Workbench, AcceptAndRejectByKeyboardThenUndoAndRedo)
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
     selectRows({0}); // sample 1
     QTest::keyClick(sampleView(), Qt::Key_A);
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accept"); }));
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
     // A moved on to the next unreviewed sample (2); pick reason 2 and reject it.
     EXPECT_EQ(sampleView()->currentIndex().data(SampleModel::IdRole).toLongLong(), 2);
     QTest::keyClick(sampleView(), Qt::Key_2);
@@ -222,19 +222,19 @@ TEST_F(Workbench, AcceptAndRejectByKeyboardThenUndoAndRedo)
     QTest::keyClick(sampleView(), Qt::Key_R);
     EXPECT_EQ(window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"))->count(), 2);
     EXPECT_EQ(sampleView()->selectionModel()->selectedRows().size(), 1);
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("reject"); }));
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("rejected"); }));
     EXPECT_EQ(dbValue("SELECT reason FROM reviews WHERE sample_id=2 ORDER BY id DESC LIMIT 1"), QStringLiteral("sham"));
     EXPECT_EQ(dbValue("SELECT reviewer FROM reviews WHERE sample_id=2 ORDER BY id DESC LIMIT 1"), QStringLiteral("tester"));
-    EXPECT_EQ(samples()->index(rowOfSample(2), 0).data(SampleModel::ReviewRole).toString(), QStringLiteral("reject"));
+    EXPECT_EQ(samples()->index(rowOfSample(2), 0).data(SampleModel::ReviewRole).toString(), QStringLiteral("rejected"));
 
     QTest::keySequence(sampleView(), window->findChild<QAction *>(QStringLiteral("undoAction"))->shortcut());
     ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("none"); }));
     // Undo appends; the history keeps all three steps.
     EXPECT_EQ(dbInt("SELECT count(*) FROM reviews"), 3);
-    EXPECT_EQ(dbValue("SELECT review FROM samples WHERE id=1"), QStringLiteral("accept"));
+    EXPECT_EQ(dbValue("SELECT review FROM samples WHERE id=1"), QStringLiteral("accepted"));
     // Redo by its platform shortcut (Ctrl+Shift+Z or Ctrl+Y).
     QTest::keySequence(sampleView(), window->findChild<QAction *>(QStringLiteral("redoAction"))->shortcut());
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("reject"); }));
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("rejected"); }));
     EXPECT_EQ(dbInt("SELECT count(*) FROM reviews"), 4);
 
     // The history tab of sample 2 lists who decided what.
@@ -250,7 +250,7 @@ TEST_F(Workbench, NextUnreviewedSkipsReviewedSamples)
 {
     pickTask(QStringLiteral("relu"));
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
-    samples()->setReview({2, 3}, QStringLiteral("accept"));
+    samples()->setReview({2, 3}, QStringLiteral("accepted"));
     selectRows({0});
     QTest::keyClick(sampleView(), Qt::Key_J);
     EXPECT_EQ(sampleView()->currentIndex().data(SampleModel::IdRole).toLongLong(), 4);

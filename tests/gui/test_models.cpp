@@ -124,11 +124,11 @@ TEST(SampleModel, LiveUpdatesChangeLoadedRows)
     model.setQuery({});
     ASSERT_TRUE(waitFor([&] { return model.rowCount() == 9; }));
     model.setStatus(4, QStringLiteral("PASS"), 1.5);
-    model.setReview({4}, QStringLiteral("accept"));
+    model.setReview({4}, QStringLiteral("accepted"));
     const int row = model.rowOf(4);
     EXPECT_EQ(model.index(row, queries::ColStatus).data().toString(), QStringLiteral("PASS"));
     EXPECT_DOUBLE_EQ(model.index(row, 0).data(SampleModel::SpeedupRole).toDouble(), 1.5);
-    EXPECT_EQ(model.index(row, 0).data(SampleModel::ReviewRole).toString(), QStringLiteral("accept"));
+    EXPECT_EQ(model.index(row, 0).data(SampleModel::ReviewRole).toString(), QStringLiteral("accepted"));
 }
 
 TEST(ClusterModels, ListClustersAndMembersWithTheRepresentativeFirst)

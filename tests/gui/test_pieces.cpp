@@ -110,12 +110,12 @@ TEST(ReviewStore, AppendsHistoryAndSetsTheCurrentDecision)
 {
     test::GuiCorpus corpus;
     Corpus c = Corpus::open(corpus.path.toStdString());
-    reviewstore::write(c.db(), {{1, QStringLiteral("accept"), {}, QStringLiteral("clean")},
-                                {3, QStringLiteral("reject"), QStringLiteral("incorrect"), {}}},
+    reviewstore::write(c.db(), {{1, QStringLiteral("accepted"), {}, QStringLiteral("clean")},
+                                {3, QStringLiteral("rejected"), QStringLiteral("incorrect"), {}}},
                        QStringLiteral("ada"));
-    reviewstore::write(c.db(), {{1, QStringLiteral("reject"), QStringLiteral("slow"), {}}}, QStringLiteral("bob"));
-    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=1").value_or(""), "reject");
-    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=3").value_or(""), "reject");
+    reviewstore::write(c.db(), {{1, QStringLiteral("rejected"), QStringLiteral("slow"), {}}}, QStringLiteral("bob"));
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=1").value_or(""), "rejected");
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=3").value_or(""), "rejected");
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(0), 3);
     EXPECT_EQ(c.db().queryText("SELECT reviewer FROM reviews WHERE sample_id=1 ORDER BY id LIMIT 1").value_or(""), "ada");
     EXPECT_EQ(c.db().queryText("SELECT note FROM reviews WHERE sample_id=1 ORDER BY id LIMIT 1").value_or(""), "clean");
@@ -125,9 +125,9 @@ TEST(ReviewStore, UnknownSampleWritesNothing)
 {
     test::GuiCorpus corpus;
     Corpus c = Corpus::open(corpus.path.toStdString());
-    EXPECT_THROW(reviewstore::write(c.db(), {{1, QStringLiteral("accept"), {}, {}}, {999, QStringLiteral("accept"), {}, {}}},
+    EXPECT_THROW(reviewstore::write(c.db(), {{1, QStringLiteral("accepted"), {}, {}}, {999, QStringLiteral("accepted"), {}, {}}},
                                     QStringLiteral("ada")),
-                 db::Error);
+                 std::runtime_error);
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(-1), 0);
     EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=1").value_or(""), "none");
 }

@@ -103,3 +103,20 @@ TEST(Cli, UnknownOptionIsAUsageError)
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("unknown option --bogus"), std::string::npos) << r.err;
 }
+
+TEST(Corpus, NestedTransactionRollsBackOnlyItsOwnWork)
+{
+    test::TempDir dir;
+    Corpus c = Corpus::create(dir.file("a.sieve"));
+    {
+        db::Transaction outer(c.db());
+        c.db().exec("INSERT INTO meta VALUES('outer','1')");
+        {
+            db::Transaction inner(c.db());
+            c.db().exec("INSERT INTO meta VALUES('inner','1')");
+        }
+        outer.commit();
+    }
+    EXPECT_TRUE(c.db().queryText("SELECT value FROM meta WHERE key='outer'").has_value());
+    EXPECT_FALSE(c.db().queryText("SELECT value FROM meta WHERE key='inner'").has_value());
+}
