@@ -105,7 +105,7 @@ ExportDialog::ExportDialog(const QString &corpus, const QString &cliProgram, QWi
 
 QStringList ExportDialog::arguments(const QString &corpus, const QString &outDir, bool dryRun)
 {
-    QStringList args{QStringLiteral("export"), corpus, QStringLiteral("--out"), outDir, QStringLiteral("--json")};
+    QStringList args{QStringLiteral("export"), corpus, outDir, QStringLiteral("--json")};
     if (dryRun)
         args << QStringLiteral("--dry-run");
     return args;
