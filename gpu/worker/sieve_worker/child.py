@@ -4,6 +4,7 @@ It only sends data (outputs as raw array bytes, launch counts, timings) on its r
 compares and decides. Everything it needs from torch for measuring is captured before the candidate's
 code runs, so later monkey-patching by the candidate does not reach the measurement.
 """
+import contextlib
 import fcntl
 import os
 import re
@@ -46,6 +47,36 @@ def classify(exc, interpreted):
             if last and os.sep + "triton" + os.sep + "language" + os.sep in last:
                 return "COMPILE_ERROR"
     return "RUNTIME_ERROR"
+
+
+@contextlib.contextmanager
+def poisoned_allocations(torch):
+    """Makes torch's uninitialised allocators return NaN-filled (or max-int-filled) memory for a while."""
+    names = ("empty", "empty_like", "empty_strided")
+    saved = {n: getattr(torch, n) for n in names}
+    saved_new_empty = torch.Tensor.new_empty
+
+    def poison(t):
+        if t.is_floating_point() or t.is_complex():
+            t.fill_(float("nan"))
+        elif t.dtype == torch.bool:
+            t.fill_(True)
+        else:
+            t.fill_(torch.iinfo(t.dtype).max)
+        return t
+
+    def wrap(fn):
+        return lambda *a, **k: poison(fn(*a, **k))
+
+    try:
+        for n in names:
+            setattr(torch, n, wrap(saved[n]))
+        torch.Tensor.new_empty = lambda self, *a, **k: poison(saved_new_empty(self, *a, **k))
+        yield
+    finally:
+        for n in names:
+            setattr(torch, n, saved[n])
+        torch.Tensor.new_empty = saved_new_empty
 
 
 class Child:
@@ -226,19 +257,24 @@ class Child:
             model = model.to(self.device).eval()
             inputs = [t.to(self.device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(task, seed)]
             clones = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
+            profile_inputs = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
             with torch.no_grad():
                 a = taskref.flatten_outputs(model(*inputs))
             self.sync()
-            if not self.interpreted and ctx["timing"]:
-                # the profiler costs seconds per child (CUPTI start-up): only when the sample is timed anyway
-                share = self.gpu_share(model, clones)
+            # The no-op run comes before anything else on these inputs and its allocations are poisoned:
+            # otherwise an output buffer from torch.empty could be handed a freed block that still holds
+            # a correct result (the caching allocator reuses same-sized blocks), and an honest kernel would
+            # look like a sham.
             hook.suppress = True
             try:
-                with torch.no_grad():
+                with torch.no_grad(), poisoned_allocations(torch):
                     b = taskref.flatten_outputs(model(*clones))
                 self.sync()
             finally:
                 hook.suppress = False
+            if not self.interpreted and ctx["timing"]:
+                # the profiler costs seconds per child (CUPTI start-up): only when the sample is timed anyway
+                share = self.gpu_share(model, profile_inputs)
         except BaseException as e:
             # the forward cannot run without its kernels: its output depends on them
             self.send({"t": "probe", "error": f"{type(e).__name__}: {e}"[:500], "share": share})
