@@ -25,7 +25,10 @@ std::optional<int> parseRetryAfterMs(const QByteArray &value, const QDateTime &n
     if (ok)
         return seconds < 0 ? std::nullopt : std::optional<int>(static_cast<int>(std::min(seconds, 1e6) * 1000));
     // HTTP-date, e.g. "Sun, 06 Nov 1994 08:49:37 GMT"; RFC 2822 parsing accepts that form.
-    const QDateTime at = QDateTime::fromString(QString::fromLatin1(v), Qt::RFC2822Date);
+    QString date = QString::fromLatin1(v);
+    if (date.endsWith(QLatin1String(" GMT"))) // Qt 6.4's RFC 2822 parser wants a numeric zone
+        date = date.left(date.size() - 4) + QLatin1String(" +0000");
+    const QDateTime at = QDateTime::fromString(date, Qt::RFC2822Date);
     if (!at.isValid())
         return std::nullopt;
     const qint64 ms = now.msecsTo(at);

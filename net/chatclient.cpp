@@ -129,6 +129,8 @@ void ChatClient::onReadyRead(QNetworkReply *reply)
     if (it == m_active.end())
         return;
     Active &a = *it->second;
+    if (!reply->isOpen())
+        return;
     const QByteArray chunk = reply->readAll();
     a.raw += chunk;
     // Only a 200 carries events; an error body is kept raw for the message.
@@ -152,7 +154,7 @@ void ChatClient::onFinished(QNetworkReply *reply)
     m_active.erase(it);
     --m_managerLoad[a->manager];
     reply->deleteLater();
-    if (!a->job.stream)
+    if (!a->job.stream && reply->isOpen())
         a->raw = reply->readAll();
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -196,8 +198,13 @@ void ChatClient::onFinished(QNetworkReply *reply)
         m_consecutiveFailures = 0;
         out.id = a->job.id;
         out.raw = std::move(a->raw);
-        if (!m_options.apiKey.isEmpty() && out.raw.contains(m_options.apiKey))
+        if (!m_options.apiKey.isEmpty()) { // a server that echoes the key must not get it into the corpus
+            const std::string key = m_options.apiKey.toStdString();
+            for (std::string *text : {&out.parts.content, &out.parts.reasoning})
+                for (size_t at; (at = text->find(key)) != std::string::npos;)
+                    text->replace(at, key.size(), "[redacted]");
             out.raw.replace(m_options.apiKey, QByteArrayLiteral("[redacted]"));
+        }
         out.retries = a->job.retries;
         out.latencyMs = a->timer.elapsed();
         Q_EMIT replied(out);

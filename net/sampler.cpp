@@ -298,13 +298,17 @@ void Sampler::finish(const QString &state, const QString &error)
 {
     if (m_finished)
         return;
-    emitProgress();
-    m_finished = true;
-    if (m_client)
+    m_finished = true; // first: handlers of the signals below may call cancel()
+    if (m_client) {
+        m_progress.requests = m_client->requestsSent();
+        m_progress.retries = m_client->retriesTotal();
+        m_progress.failuresInRow = m_client->consecutiveFailures();
         m_client->stop();
+    }
     if (m_verifier)
         m_verifier->cancel();
     m_progress.inFlight = 0;
+    m_progress.queued = 0;
     SamplerSummary s;
     s.runId = m_run.id;
     s.runName = QString::fromStdString(m_run.name);
