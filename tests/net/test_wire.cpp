@@ -80,7 +80,8 @@ TEST(Backoff, RetryAfterIsAFloorWithACap)
     std::mt19937_64 rng(1);
     EXPECT_GE(backoffDelayMs(p, 0, 3000, rng), 3000);
     EXPECT_EQ(backoffDelayMs(p, 0, 90000000, rng), 5000);
-    const QDateTime now = QDateTime::fromString(QStringLiteral("Sun, 06 Nov 1994 08:49:30 GMT"), Qt::RFC2822Date);
+    const QDateTime now = QDateTime::fromString(QStringLiteral("Sun, 06 Nov 1994 08:49:30 +0000"), Qt::RFC2822Date);
+    ASSERT_TRUE(now.isValid());
     EXPECT_EQ(parseRetryAfterMs("2", now), 2000);
     EXPECT_EQ(parseRetryAfterMs("Sun, 06 Nov 1994 08:49:37 GMT", now), 7000);
     EXPECT_FALSE(parseRetryAfterMs("soon", now).has_value());
