@@ -24,6 +24,14 @@ constexpr const char *kTaskColumns = "SELECT id, task_key, name, backend, dtype 
 
 SampleStore::SampleStore(const std::string &dbPath) : m_corpus(Corpus::open(dbPath)) {}
 
+db::Statement &SampleStore::cached(db::Statement &slot, const char *sql)
+{
+    if (!slot.handle())
+        slot = m_corpus.db().prepare(sql);
+    slot.reset();
+    return slot;
+}
+
 std::vector<TaskRef> SampleStore::resolveTasks(const std::vector<std::string> &names)
 {
     std::vector<TaskRef> out;
@@ -138,15 +146,19 @@ std::int64_t SampleStore::storeAttempt(const AttemptRecord &a)
 {
     db::Database &db = m_corpus.db();
     db::Transaction tx(db);
-    db::Statement existing =
-        db.prepare("SELECT sample_id FROM sample_run_items WHERE run_id=?1 AND task_id=?2 AND attempt=?3");
+    db::Statement &existing =
+        cached(m_findItem, "SELECT sample_id FROM sample_run_items WHERE run_id=?1 AND task_id=?2 AND attempt=?3");
     existing.bind(1, a.runId).bind(2, a.task.id).bind(3, a.attempt);
-    if (existing.step() && !existing.isNull(0))
-        return existing.int64(0);
+    if (existing.step() && !existing.isNull(0)) {
+        const std::int64_t id = existing.int64(0);
+        existing.reset();
+        return id;
+    }
+    existing.reset();
 
     const std::string attempt = std::to_string(a.attempt);
     const std::int64_t now = nowSeconds();
-    db.prepare("INSERT INTO samples(sample_key, name, task_id, backend, origin, model, temperature, attempt, "
+    cached(m_insertSample, "INSERT INTO samples(sample_key, name, task_id, backend, origin, model, temperature, attempt, "
                "has_answer, code_hash, code_bytes, status, created_at) "
                "VALUES(?1, ?2, ?3, ?4, 'teacher', ?5, ?6, ?7, ?8, ?9, ?10, 'PENDING', ?11)")
         .bind(1, hashing::contentKey({"teacher", a.runName, a.task.key, attempt}))
@@ -162,8 +174,7 @@ std::int64_t SampleStore::storeAttempt(const AttemptRecord &a)
         .bind(11, now)
         .run();
     const std::int64_t sampleId = db.lastInsertId();
-    db::Statement payloads =
-        db.prepare("INSERT INTO sample_payloads(sample_id, code, reasoning, response, request) VALUES(?1,?2,?3,?4,?5)");
+    db::Statement &payloads = cached(m_insertPayloads, "INSERT INTO sample_payloads(sample_id, code, reasoning, response, request) VALUES(?1,?2,?3,?4,?5)");
     payloads.bind(1, sampleId);
     if (a.hasAnswer)
         payloads.bindBlob(2, payload::pack(a.code));
@@ -176,7 +187,7 @@ std::int64_t SampleStore::storeAttempt(const AttemptRecord &a)
     payloads.bindBlob(4, payload::pack(a.response));
     payloads.bindBlob(5, payload::pack(a.request));
     payloads.run();
-    db.prepare("INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) "
+    cached(m_insertItem, "INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) "
                "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_id, task_id, attempt) DO UPDATE SET sample_id=excluded.sample_id")
         .bind(1, a.runId)
         .bind(2, a.task.id)

@@ -79,7 +79,10 @@ public:
     Corpus &corpus() { return m_corpus; }
 
 private:
+    // Prepared once: storeAttempt runs once per reply, up to thousands a minute.
+    db::Statement &cached(db::Statement &slot, const char *sql);
     Corpus m_corpus;
+    db::Statement m_findItem, m_insertSample, m_insertPayloads, m_insertItem;
 };
 
 } // namespace sieve::net

@@ -33,9 +33,11 @@ TEST(SchemaSampleRuns, StepIsIdempotent)
 {
     test::TempDir dir;
     Corpus c = Corpus::create(dir.file("a.sieve"));
-    for (const auto &m : schema::migrations())
-        if (m.toVersion == 2)
+    for (const auto &m : schema::migrations()) {
+        if (m.toVersion == 2) {
             EXPECT_NO_THROW(m.apply(c.db()));
+        }
+    }
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name IN ('sample_runs','sample_run_items')")
                   .value_or(0),
               2);
