@@ -116,31 +116,8 @@ void ChatClient::start(Job job)
     active->job = std::move(job);
     active->manager = mi;
     active->timer.start();
-    const bool stream = active->job.stream;
     m_active.emplace(reply, std::move(active));
-    if (stream)
-        connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
-}
-
-void ChatClient::onReadyRead(QNetworkReply *reply)
-{
-    auto it = m_active.find(reply);
-    if (it == m_active.end())
-        return;
-    Active &a = *it->second;
-    if (!reply->isOpen())
-        return;
-    const QByteArray chunk = reply->readAll();
-    a.raw += chunk;
-    // Only a 200 carries events; an error body is kept raw for the message.
-    if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200 || !a.streamError.isEmpty())
-        return;
-    try {
-        a.sse.feed(std::string_view(chunk.constData(), static_cast<size_t>(chunk.size())));
-    } catch (const WireError &e) {
-        a.streamError = QString::fromUtf8(e.what());
-    }
 }
 
 void ChatClient::onFinished(QNetworkReply *reply)
@@ -148,13 +125,13 @@ void ChatClient::onFinished(QNetworkReply *reply)
     auto it = m_active.find(reply);
     if (it == m_active.end())
         return;
-    if (it->second->job.stream)
-        onReadyRead(reply);
     std::unique_ptr<Active> a = std::move(it->second);
     m_active.erase(it);
     --m_managerLoad[a->manager];
     reply->deleteLater();
-    if (!a->job.stream && reply->isOpen())
+    // A stream is decoded once it has ended, not per chunk: nothing shows tokens live, and one pass over
+    // the whole body costs the event loop far less than a wake-up per event (bench/sampler).
+    if (reply->isOpen())
         a->raw = reply->readAll();
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -183,10 +160,10 @@ void ChatClient::onFinished(QNetworkReply *reply)
         ChatReply out;
         try {
             if (a->job.stream) {
-                if (!a->streamError.isEmpty())
-                    throw WireError(a->streamError.toStdString());
-                a->sse.finish();
-                out.parts = a->sse.parts();
+                SseDecoder sse;
+                sse.feed(std::string_view(a->raw.constData(), static_cast<size_t>(a->raw.size())));
+                sse.finish();
+                out.parts = sse.parts();
             } else {
                 out.parts = parseCompletion(std::string_view(a->raw.constData(), static_cast<size_t>(a->raw.size())));
             }

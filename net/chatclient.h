@@ -84,13 +84,10 @@ private:
         Job job;
         QElapsedTimer timer;
         QByteArray raw;
-        SseDecoder sse;
         size_t manager = 0;
-        QString streamError;
     };
     void dispatch();
     void start(Job job);
-    void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
     void retryLater(Job job, const QString &reason, std::optional<int> retryAfterMs);
     void failFatal(const QString &message);

@@ -2,6 +2,8 @@
 #include "fakeserver.h"
 #include "nettestutil.h"
 
+#include <QProcess>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -117,4 +119,26 @@ TEST(SampleCli, BadOptionsAreUsageErrors)
     EXPECT_EQ(test::runCli({"sample", "x.sieve", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--mode", "x"})
                   .exitCode,
               2);
+}
+
+TEST(SampleCli, TerminatedRunExits130AndIsLeftResumable)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    test::makeCorpus(db, {"a"});
+    FakeServer server;
+    ASSERT_NE(server.listen(), 0);
+    server.setLatencyMs(5000);
+    QStringList args = baseArgs(db, server);
+    args << QStringLiteral("--run-id") << QStringLiteral("stopme");
+    QProcess p;
+    p.start(QStringLiteral(SIEVE_CLI_PATH), args);
+    ASSERT_TRUE(test::spinUntil([&] { return server.received() >= 1; }));
+    p.terminate(); // SIGTERM, like Ctrl-C
+    ASSERT_TRUE(test::spinUntil([&] { return p.state() == QProcess::NotRunning; }));
+    EXPECT_EQ(p.exitStatus(), QProcess::NormalExit);
+    EXPECT_EQ(p.exitCode(), 130) << p.readAllStandardError().toStdString();
+    db::Database d(db, db::Database::Mode::ReadOnly);
+    EXPECT_EQ(d.queryText("SELECT state FROM sample_runs WHERE name='stopme'").value_or(""), "interrupted");
+    EXPECT_EQ(d.queryInt("SELECT count(*) FROM samples").value_or(-1), 0);
 }
