@@ -1,19 +1,18 @@
 #pragma once
-// How the sampler pulls the answer and the reasoning out of a reply. The importers do this with
-// core/answer.h (branch `importers`): the last fenced block that defines ModelNew, reasoning from
-// `reasoning_content` or <think> tags. Until that lands on main this adapter follows the same rules;
-// switching is one function body: `answer::extractFromParts(content, reasoning)`.
-#include <string>
+// How the sampler pulls the answer and the reasoning out of a reply: exactly as the importers do
+// (core/answer.h: the last fenced block that defines ModelNew outside the reasoning; reasoning from
+// `reasoning_content`/`reasoning` or <think> tags), so teacher samples and imported ones agree.
+#include "answer.h"
+
 #include <string_view>
 
 namespace sieve::net {
 
-struct Extracted {
-    bool hasAnswer = false;
-    std::string code;
-    std::string reasoning;
-};
+using Extracted = answer::Extracted;
 
-Extracted extractAnswer(std::string_view content, std::string_view reasoningContent);
+inline Extracted extractAnswer(std::string_view content, std::string_view reasoningContent)
+{
+    return answer::extractFromParts(content, reasoningContent);
+}
 
 } // namespace sieve::net

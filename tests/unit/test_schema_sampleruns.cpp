@@ -19,13 +19,17 @@ TEST(SchemaSampleRuns, Version1FixtureMigratesAndKeepsRows)
     }
     Corpus c = Corpus::open(path);
     EXPECT_EQ(c.schemaVersion(), 2);
-    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 1);
-    EXPECT_EQ(c.db().queryText("SELECT name FROM tasks WHERE id=1").value_or(""), "relu");
+    // The fixture's rows (tests/data/schema/README.md) are still there.
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(-1), 4);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 7);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM sample_runs").value_or(-1), 0);
     c.db().exec("INSERT INTO sample_runs(name, mode, endpoint, model, params_json, started_at) "
                 "VALUES('r', 'keep-all', 'http://127.0.0.1:1/v1', 'm', '{}', 0)");
-    c.db().exec("INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) VALUES(1, 1, 1, 1, 0)");
+    c.db().exec("INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) "
+                "SELECT 1, task_id, 1, id, 0 FROM samples ORDER BY id LIMIT 1");
     // The key (run, task, attempt) is what makes a resumed run unable to store an attempt twice.
-    EXPECT_THROW(c.db().exec("INSERT INTO sample_run_items(run_id, task_id, attempt, created_at) VALUES(1, 1, 1, 0)"),
+    EXPECT_THROW(c.db().exec("INSERT INTO sample_run_items(run_id, task_id, attempt, created_at) "
+                             "SELECT 1, task_id, 1, 0 FROM samples ORDER BY id LIMIT 1"),
                  db::Error);
 }
 

@@ -1,0 +1,360 @@
+#include "importer.h"
+
+#include "corpus.h"
+#include "importformats.h"
+#include "importwriter.h"
+#include "jsonlreader.h"
+
+#include <nlohmann/json.hpp>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace sieve {
+
+using namespace importing;
+
+namespace {
+
+// A bounded hand-over between the parsing thread and the writer: memory stays constant however large
+// the input, and the parser waits when the writer falls behind.
+class BatchQueue {
+public:
+    explicit BatchQueue(std::size_t capacity) : m_capacity(capacity) {}
+    // False when the consumer has stopped.
+    bool push(Batch batch)
+    {
+        std::unique_lock lock(m_mutex);
+        m_notFull.wait(lock, [&] { return m_items.size() < m_capacity || m_stopped; });
+        if (m_stopped)
+            return false;
+        m_items.push_back(std::move(batch));
+        m_notEmpty.notify_one();
+        return true;
+    }
+    std::optional<Batch> pop()
+    {
+        std::unique_lock lock(m_mutex);
+        m_notEmpty.wait(lock, [&] { return !m_items.empty() || m_closed; });
+        if (m_items.empty())
+            return std::nullopt;
+        Batch b = std::move(m_items.front());
+        m_items.pop_front();
+        m_notFull.notify_one();
+        return b;
+    }
+    void close()
+    {
+        std::lock_guard lock(m_mutex);
+        m_closed = true;
+        m_notEmpty.notify_all();
+    }
+    void stop()
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopped = true;
+        m_items.clear();
+        m_notFull.notify_all();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_notEmpty, m_notFull;
+    std::deque<Batch> m_items;
+    std::size_t m_capacity;
+    bool m_closed = false;
+    bool m_stopped = false;
+};
+
+// Reads the inputs and turns them into batches; runs on its own thread (or inline).
+class Producer {
+public:
+    Producer(ImportFormat format, const std::vector<std::string> &paths, const ImportOptions &options,
+             std::function<bool(Batch)> emit)
+        : m_format(format), m_paths(paths), m_options(options), m_emit(std::move(emit))
+    {
+    }
+
+    void run()
+    {
+        for (std::size_t i = 0; i < m_paths.size() && !m_stop; ++i) {
+            m_batch = Batch{i, {}, m_bytes};
+            readPath(i);
+            flush();
+        }
+    }
+
+private:
+    void add(Item item)
+    {
+        m_batch.items.push_back(std::move(item));
+        if (m_batch.items.size() >= m_options.batchRecords)
+            flush();
+    }
+    void flush()
+    {
+        if (m_stop || m_batch.items.empty())
+            return;
+        m_batch.bytesDone = m_bytes;
+        const std::size_t file = m_batch.fileIndex;
+        if (!m_emit(std::move(m_batch)))
+            m_stop = true;
+        m_batch = Batch{file, {}, m_bytes};
+        m_batch.items.reserve(m_options.batchRecords);
+    }
+    void error(std::uint64_t line, std::string field, std::string message, std::string file = {})
+    {
+        add({line, RecordError{std::move(field), std::move(message), std::move(file)}});
+    }
+
+    void readPath(std::size_t index)
+    {
+        const std::string &path = m_paths[index];
+        std::error_code ec;
+        if (m_format == ImportFormat::KernelBench && std::filesystem::is_directory(path, ec)) {
+            readKernelBenchFolder(path);
+            return;
+        }
+        if (m_format == ImportFormat::KernelBench && std::filesystem::path(path).extension() == ".py") {
+            std::vector<Item> items;
+            parseKernelBenchFile(path, items);
+            for (Item &it : items)
+                add(std::move(it));
+            m_bytes += std::filesystem::file_size(path, ec);
+            return;
+        }
+        readJsonl(path);
+    }
+
+    void readKernelBenchFolder(const std::string &root)
+    {
+        std::vector<std::filesystem::path> files;
+        std::error_code ec;
+        for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+            if (it->is_regular_file(ec) && inKernelBenchLevelFolder(it->path()))
+                files.push_back(it->path());
+        }
+        if (ec) {
+            error(0, "path", "cannot read the folder: " + ec.message());
+            return;
+        }
+        if (files.empty()) {
+            error(0, "path", "no KernelBench problem files (levelN/ID_Name.py) in this folder");
+            return;
+        }
+        std::sort(files.begin(), files.end());
+        for (const auto &f : files) {
+            if (m_stop)
+                return;
+            std::vector<Item> items;
+            parseKernelBenchFile(f, items);
+            for (Item &it : items)
+                add(std::move(it));
+            m_bytes += std::filesystem::file_size(f, ec);
+        }
+    }
+
+    void readJsonl(const std::string &path)
+    {
+        std::unique_ptr<JsonlReader> reader;
+        try {
+            reader = std::make_unique<JsonlReader>(path);
+        } catch (const std::exception &e) {
+            error(0, "path", e.what());
+            return;
+        }
+        const RowFormat &own = rowFormat(m_format);
+        bool sawLine = false, sawObject = false;
+        const std::uint64_t base = m_bytes;
+        JsonlReader::Line line;
+        try {
+            while (!m_stop && reader->next(line)) {
+                m_bytes = base + reader->bytesConsumed();
+                if (line.error == JsonlReader::LineError::TooLong) {
+                    error(line.number, "record", "line is longer than the 16 MiB limit");
+                    sawLine = true;
+                    continue;
+                }
+                const std::string_view text = line.text;
+                const auto firstChar = text.find_first_not_of(" \t");
+                if (firstChar == std::string_view::npos)
+                    continue;
+                if (line.error == JsonlReader::LineError::InvalidUtf8) {
+                    error(line.number, keyBefore(text, line.badOffset),
+                          "invalid UTF-8 at byte " + std::to_string(line.badOffset + 1) + " of the line");
+                    sawLine = true;
+                    continue;
+                }
+                simdjson::dom::element root;
+                const auto err = m_parser.parse(text.data(), text.size(), false).get(root);
+                if (err) {
+                    if (!sawLine && text[firstChar] != '{') {
+                        error(line.number, "record",
+                              "not a JSON Lines file (line " + std::to_string(line.number) +
+                                  " is not a JSON object); expected --format " +
+                                  std::string(importFormatName(m_format)) + " JSONL");
+                        return;
+                    }
+                    sawLine = true;
+                    error(line.number, "record", std::string("malformed JSON: ") + simdjson::error_message(err));
+                    continue;
+                }
+                sawLine = true;
+                simdjson::dom::object obj;
+                if (root.get(obj)) {
+                    error(line.number, "record", std::string("expected a JSON object, got ") + typeName(root));
+                    continue;
+                }
+                Row row(obj);
+                if (!sawObject) {
+                    sawObject = true;
+                    if (!own.looksLike(row)) {
+                        for (const RowFormat &other : rowFormats()) {
+                            if (other.format != m_format && other.looksLike(row)) {
+                                error(line.number, "format",
+                                      "this looks like a '" + std::string(importFormatName(other.format)) +
+                                          "' file, not '" + std::string(importFormatName(m_format)) +
+                                          "' (use --format " + std::string(importFormatName(other.format)) +
+                                          "); file skipped");
+                                return;
+                            }
+                        }
+                    }
+                }
+                m_items.clear();
+                own.parse(row, m_items, line.number);
+                for (Item &it : m_items)
+                    add(std::move(it));
+            }
+        } catch (const std::exception &e) {
+            error(line.number, "path", e.what());
+        }
+        m_bytes = base + reader->fileSize();
+    }
+
+    ImportFormat m_format;
+    const std::vector<std::string> &m_paths;
+    const ImportOptions &m_options;
+    std::function<bool(Batch)> m_emit;
+    simdjson::dom::parser m_parser{JsonlReader::kMaxLine + 1};
+    std::vector<Item> m_items;
+    Batch m_batch;
+    std::uint64_t m_bytes = 0;
+    bool m_stop = false;
+};
+
+std::uint64_t totalBytes(ImportFormat format, const std::vector<std::string> &paths)
+{
+    std::uint64_t total = 0;
+    for (const auto &p : paths) {
+        std::error_code ec;
+        if (format == ImportFormat::KernelBench && std::filesystem::is_directory(p, ec)) {
+            for (auto it = std::filesystem::recursive_directory_iterator(p, ec);
+                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+                if (it->is_regular_file(ec) && inKernelBenchLevelFolder(it->path()))
+                    total += it->file_size(ec);
+            continue;
+        }
+        const auto n = std::filesystem::file_size(p, ec);
+        if (!ec)
+            total += n;
+    }
+    return total;
+}
+
+std::int64_t nowSeconds()
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<std::string> &paths,
+                         const ImportOptions &options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    ImportReport report;
+    report.format = std::string(importFormatName(format));
+    for (const auto &p : paths)
+        report.files.push_back(ImportFileReport{p});
+    corpus.tuneForBulkWrites();
+    {
+        db::Transaction tx(corpus.db());
+        corpus.db()
+            .prepare("INSERT INTO imports(started_at, format, paths_json) VALUES(?1, ?2, ?3)")
+            .bind(1, nowSeconds())
+            .bind(2, report.format)
+            .bind(3, nlohmann::json(paths).dump())
+            .run();
+        report.importId = corpus.db().lastInsertId();
+        tx.commit();
+    }
+    const std::uint64_t total = totalBytes(format, paths);
+    ImportWriter writer(corpus, report.importId, report, options);
+    auto consume = [&](Batch &batch) {
+        writer.write(batch);
+        if (options.onProgress)
+            options.onProgress(batch.bytesDone, total);
+    };
+    auto cancelled = [&] { return options.cancelled && options.cancelled(); };
+
+    if (options.pipeline) {
+        BatchQueue queue(4);
+        std::exception_ptr producerError;
+        std::thread thread([&] {
+            try {
+                Producer(format, paths, options, [&](Batch b) { return queue.push(std::move(b)); }).run();
+            } catch (...) {
+                producerError = std::current_exception();
+            }
+            queue.close();
+        });
+        try {
+            while (auto batch = queue.pop()) {
+                consume(*batch);
+                if (cancelled()) {
+                    report.interrupted = true;
+                    break;
+                }
+            }
+        } catch (...) {
+            queue.stop();
+            thread.join();
+            throw;
+        }
+        queue.stop();
+        thread.join();
+        if (producerError)
+            std::rethrow_exception(producerError);
+    } else {
+        Producer(format, paths, options, [&](Batch b) {
+            consume(b);
+            if (cancelled()) {
+                report.interrupted = true;
+                return false;
+            }
+            return true;
+        }).run();
+    }
+
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    db::Transaction tx(corpus.db());
+    corpus.db()
+        .prepare("UPDATE imports SET finished_at = ?1, report_json = ?2 WHERE id = ?3")
+        .bind(1, nowSeconds())
+        .bind(2, report.toJson().dump())
+        .bind(3, report.importId)
+        .run();
+    tx.commit();
+    return report;
+}
+
+} // namespace sieve

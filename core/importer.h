@@ -1,0 +1,72 @@
+#pragma once
+// Importers: stream task and sample files into a corpus in constant memory, with a per-record report.
+// One thread reads, parses and compresses; the calling thread is the one SQLite writer and commits
+// in batches, so a crash leaves the file consistent and a re-run adds only what is missing (stable
+// content keys + INSERT OR IGNORE). Formats are documented in docs/FORMATS.md.
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sieve {
+
+class Corpus;
+
+enum class ImportFormat { KernelBench, KernelBook, CudaArchive, Sieve };
+
+std::optional<ImportFormat> parseImportFormat(std::string_view name);
+std::string_view importFormatName(ImportFormat format);
+const std::vector<ImportFormat> &allImportFormats();
+
+// One rejected record: `file:line: field: message`. line 0 means the file as a whole.
+struct ImportError {
+    std::string file;
+    std::uint64_t line = 0;
+    std::string field;
+    std::string message;
+    std::string text() const;
+};
+
+struct ImportFileReport {
+    std::string path;
+    std::uint64_t tasksAdded = 0;
+    std::uint64_t samplesAdded = 0;
+    std::uint64_t unchanged = 0;
+    std::uint64_t rejected = 0;
+    std::vector<ImportError> errors; // the first ImportOptions::maxListedErrors
+    std::uint64_t errorsNotListed = 0;
+};
+
+struct ImportReport {
+    std::string format;
+    std::int64_t importId = 0;
+    std::vector<ImportFileReport> files;
+    bool interrupted = false;
+    double seconds = 0;
+
+    std::uint64_t tasksAdded() const;
+    std::uint64_t samplesAdded() const;
+    std::uint64_t unchanged() const;
+    std::uint64_t rejected() const;
+    nlohmann::json toJson() const;
+};
+
+struct ImportOptions {
+    std::size_t batchRecords = 4096;          // records per transaction
+    std::size_t maxListedErrors = 1000;       // per file; the rest are only counted
+    bool pipeline = true;                     // parse and compress on a second thread
+    std::function<void(const ImportError &)> onError;                // each rejected record, as it happens
+    std::function<void(std::uint64_t done, std::uint64_t total)> onProgress; // bytes of input
+    std::function<bool()> cancelled;          // polled between batches; work so far is kept
+};
+
+// Imports `paths` (files; for kernelbench also folders of levelN/ID_Name.py) into `corpus`.
+// Bad records are reported, not thrown; throws only when the corpus itself cannot be written.
+ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<std::string> &paths,
+                         const ImportOptions &options = {});
+
+} // namespace sieve

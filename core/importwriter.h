@@ -1,0 +1,47 @@
+#pragma once
+// The one SQLite writer of an import: resolves task names, applies content keys (INSERT OR IGNORE on
+// the UNIQUE keys, so a re-run adds nothing) and keeps the per-file report. One transaction per batch.
+#include "database.h"
+#include "importer.h"
+#include "importrecords.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace sieve {
+class Corpus;
+}
+
+namespace sieve::importing {
+
+class ImportWriter {
+public:
+    ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options);
+    void write(Batch &batch);
+
+private:
+    struct TaskRef {
+        std::int64_t id = 0;
+        std::string key;
+        std::string backend;
+    };
+    void writeTask(std::size_t file, std::uint64_t line, TaskRecord &t);
+    void writeSample(std::size_t file, std::uint64_t line, SampleRecord &s);
+    void reject(std::size_t file, std::uint64_t line, RecordError e);
+    std::optional<TaskRef> findTask(const std::string &name);
+    std::string differingField(std::int64_t taskId, const TaskRecord &t);
+    void remember(const std::string &name, TaskRef ref);
+
+    db::Database &m_db;
+    std::int64_t m_importId;
+    ImportReport &m_report;
+    const ImportOptions &m_options;
+    std::int64_t m_now;
+    db::Statement m_findTask, m_findTaskByKey, m_insertTask, m_insertTaskPayload, m_findSample, m_insertSample,
+        m_insertSamplePayload, m_insertVerdict;
+    // Names seen in this import (including aliases: a derived name whose content already exists under
+    // another name). Bounded: cleared when large, then refilled from the database.
+    std::unordered_map<std::string, TaskRef> m_tasks;
+};
+
+} // namespace sieve::importing

@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rmsnorm_B(x_ptr, w_ptr, y_ptr, N, eps, BLOCK_N: tl.constexpr):
+    row = tl.program_id(0)
+    acc = 0.0                                          # pass 1: sum of squares
+    for off in range(0, N, BLOCK_N):
+        cols = off + tl.arange(0, BLOCK_N)
+        mask = cols < N
+        x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+        acc += tl.sum(x * x, axis=0)
+    rms = tl.rsqrt(acc / N + eps)
+    for off in range(0, N, BLOCK_N):                   # pass 2: normalize + write
+        cols = off + tl.arange(0, BLOCK_N)
+        mask = cols < N
+        x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        tl.store(y_ptr + row * N + cols, (x * rms * w).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        x = x.contiguous()
+        m, n = x.shape
+        y = torch.empty_like(x)
+        # A chunk smaller than the row, so the loop really walks it.
+        rmsnorm_B[(m,)](x, self.weight, y, n, self.eps, BLOCK_N=min(triton.next_power_of_2(n), 128))
+        return y

@@ -1,0 +1,3 @@
+import torch
+
+print("no model here")

@@ -1,0 +1,5 @@
+class Model:
+    pass
+
+def get_inputs():
+    return ["cafÃ"]

@@ -1,0 +1,35 @@
+// Fixture files of every earlier schema version must open (and migrate) with their data intact.
+// tests/data/schema/v1.sieve was written by sieve-cli at schema version 1 (see tests/data/schema/README.md).
+#include "corpus.h"
+#include "payload.h"
+#include "testutil.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace sieve;
+
+TEST(SchemaFixture, VersionOneOpensWithItsData)
+{
+    test::TempDir dir;
+    const std::string copy = dir.file("v1.sieve");
+    std::filesystem::copy_file(test::testData("schema/v1.sieve"), copy); // never touch the committed file
+    {
+        db::Database raw(copy, db::Database::Mode::ReadOnly);
+        EXPECT_EQ(raw.queryText("SELECT value FROM meta WHERE key='schema_version'").value_or(""), "1");
+    }
+    Corpus c = Corpus::open(copy);
+    EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
+    EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(-1), 4);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 7);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM external_verdicts").value_or(-1), 3);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM imports WHERE finished_at IS NOT NULL").value_or(-1), 2);
+    EXPECT_EQ(c.db().queryText("SELECT shapes_json FROM tasks WHERE name='t/double'").value_or(""),
+              "[{\"N\":7},{\"N\":1000}]");
+    db::Statement st = c.db().prepare(
+        "SELECT p.code FROM sample_payloads p JOIN samples s ON s.id = p.sample_id WHERE s.name = 'code-1'");
+    ASSERT_TRUE(st.step());
+    EXPECT_NE(payload::unpack(st.blob(0)).find("class ModelNew(nn.Module)"), std::string::npos);
+}
