@@ -37,12 +37,12 @@ struct Harness {
 TEST(ChatClient, EveryKindOfEndpointErrorIsRetriedUntilAReply)
 {
     ClientOptions o;
-    o.timeoutMs = 300;
+    o.timeoutMs = 600;
     o.maxFailures = 10;
     Harness h(o);
     h.server.script({FakeAction{FakeAction::Status, 500}, FakeAction{FakeAction::Reset},
                      FakeAction{FakeAction::Truncated}, FakeAction{FakeAction::Status, 502},
-                     FakeAction{FakeAction::Slow, 200, {}, {}, 1500}, FakeAction{FakeAction::Ok}});
+                     FakeAction{FakeAction::Slow, 200, {}, {}, 3000}, FakeAction{FakeAction::Ok}});
     h.client->submit(7, h.body(), false);
     ASSERT_TRUE(test::spinUntil([&] { return !h.replies.empty() || !h.fatal.isEmpty(); }));
     ASSERT_TRUE(h.fatal.isEmpty()) << h.fatal.toStdString();
@@ -83,7 +83,7 @@ TEST(ChatClient, BackoffGrowsBetweenConsecutiveFailures)
     for (int n = 0; n < 4; ++n) {
         const qint64 gap = r[n + 1].atMs - r[n].atMs;
         EXPECT_GE(gap, (40 << n) / 2 - 2) << n;
-        EXPECT_LE(gap, (40 << n) + 250) << n;
+        EXPECT_LE(gap, (40 << n) + 1500) << n; // loose: timers run late on a loaded CI host
     }
 }
 
