@@ -50,7 +50,6 @@ std::string referenceProblem(std::string_view code, std::string_view className)
 
 void finishTask(TaskRecord &t)
 {
-    t.packedReference = payload::pack(t.referenceCode);
     t.key = taskKey(t);
 }
 
@@ -68,16 +67,39 @@ void finishSample(SampleRecord &s, std::optional<std::string_view> code, std::op
     const bool codeGiven = code && code->find_first_not_of(" \t\r\n") != std::string_view::npos;
     s.hasAnswer = codeGiven;
     if (codeGiven) {
-        s.packedCode = payload::pack(*code);
+        s.code = std::string(*code);
         s.codeHash = hashing::contentKey({*code});
         s.codeBytes = static_cast<std::int64_t>(code->size());
     }
     if (response)
-        s.packedResponse = payload::pack(*response);
+        s.response = std::string(*response);
     if (reasoning && !reasoning->empty())
-        s.packedReasoning = payload::pack(*reasoning);
+        s.reasoning = std::string(*reasoning);
     s.contentKey = hashing::contentKey(
         {"sample", s.origin, s.name, code.value_or(std::string_view{}), response.value_or(std::string_view{})});
+}
+
+void packPayloads(Batch &batch)
+{
+    // pack() reserves zstd's worst case (more than the input); trimming keeps batches in flight, and so
+    // the import's memory, about three times smaller.
+    auto pack = [](std::optional<std::string> &text) {
+        if (text) {
+            text = payload::pack(*text);
+            text->shrink_to_fit();
+        }
+    };
+    for (Item &item : batch.items) {
+        if (auto *t = std::get_if<TaskRecord>(&item.value)) {
+            t->packedReference = payload::pack(t->referenceCode);
+            t->packedReference.shrink_to_fit();
+        } else if (auto *s = std::get_if<SampleRecord>(&item.value)) {
+            pack(s->code);
+            pack(s->reasoning);
+            pack(s->response);
+        }
+    }
+    batch.packed = true;
 }
 
 } // namespace sieve::importing

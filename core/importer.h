@@ -47,6 +47,8 @@ struct ImportReport {
     std::vector<ImportFileReport> files;
     bool interrupted = false;
     double seconds = 0;
+    // CPU time per stage (timing splits for tuning): reading and parsing, compressing, writing.
+    double parseCpuSeconds = 0, packCpuSeconds = 0, writeCpuSeconds = 0;
 
     std::uint64_t tasksAdded() const;
     std::uint64_t samplesAdded() const;
@@ -56,9 +58,11 @@ struct ImportReport {
 };
 
 struct ImportOptions {
-    std::size_t batchRecords = 4096;          // records per transaction
+    std::size_t batchRecords = 4096;          // records handed from parsing to writing at a time
+    std::size_t commitRecords = 16384;        // records per transaction (rounded up to whole batches)
     std::size_t maxListedErrors = 1000;       // per file; the rest are only counted
-    bool pipeline = true;                     // parse and compress on a second thread
+    bool pipeline = true;                     // parse, compress and write on separate threads
+    unsigned workers = 0;                     // compressing threads; 0: one per core (at most 8)
     std::function<void(const ImportError &)> onError;                // each rejected record, as it happens
     std::function<void(std::uint64_t done, std::uint64_t total)> onProgress; // bytes of input
     std::function<bool()> cancelled;          // polled between batches; work so far is kept

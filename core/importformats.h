@@ -31,9 +31,9 @@ std::optional<std::string> normaliseDtype(std::string_view dtype);
 double defaultTolerance(std::string_view dtype);
 // Checks that code is a KernelBench-style reference (class Model + get_inputs); empty when it is.
 std::string referenceProblem(std::string_view code, std::string_view className = "Model");
-// Packs the reference and computes the key.
+// Computes the key (the reference is packed later, by packPayloads()).
 void finishTask(TaskRecord &t);
-// Packs payloads, extracts the answer from a raw response when no code is given, hashes.
+// Fills payloads, extracts the answer from a raw response when no code is given, hashes.
 void finishSample(SampleRecord &s, std::optional<std::string_view> code, std::optional<std::string_view> response,
                   std::optional<std::string_view> reasoning);
 

@@ -1,6 +1,7 @@
 #pragma once
-// What the parsing side of an import hands to the writer: finished records (payloads already packed,
-// content hashed) or the reason a record was rejected. Internal to the importers.
+// What the parsing side of an import hands to the writer: finished records (content hashed; payloads
+// raw until packPayloads() compresses them on a worker thread) or the reason a record was rejected.
+// Internal to the importers.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,7 +17,7 @@ struct TaskRecord {
     bool userNamed = false;
     std::string nameField = "task_id";
     std::string referenceCode;
-    std::string packedReference;
+    std::string packedReference; // filled by packPayloads()
     std::optional<std::int64_t> level;
     std::optional<std::string> category, target, shapesJson, source, license, provenanceJson, flags;
     std::string backend = "triton";
@@ -45,7 +46,8 @@ struct SampleRecord {
     bool hasAnswer = false;
     std::optional<std::string> codeHash;
     std::int64_t codeBytes = 0;
-    std::optional<std::string> packedCode, packedReasoning, packedResponse;
+    // Raw text until packPayloads(), payload::pack()ed after it.
+    std::optional<std::string> code, reasoning, response;
     std::string contentKey; // over origin, name, code and response; the writer mixes in the task's key
     std::optional<ExternalVerdict> verdict;
 };
@@ -62,10 +64,15 @@ struct Item {
 };
 
 struct Batch {
+    std::uint64_t seq = 0; // batches are written in this order, whichever worker packed them
     std::size_t fileIndex = 0;
     std::vector<Item> items;
     std::uint64_t bytesDone = 0; // input bytes consumed so far, over all files
+    bool packed = false;
 };
+
+// Compresses every payload of the batch (the expensive part of an import; runs on worker threads).
+void packPayloads(Batch &batch);
 
 // Stable keys. Numbers are printed exactly so that equal values give equal keys.
 std::string taskKey(const TaskRecord &t);

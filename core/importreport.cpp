@@ -43,6 +43,7 @@ nlohmann::json ImportReport::toJson() const
     out["format"] = format;
     out["interrupted"] = interrupted;
     out["seconds"] = seconds;
+    out["cpu_seconds"] = {{"parse", parseCpuSeconds}, {"pack", packCpuSeconds}, {"write", writeCpuSeconds}};
     out["tasks_added"] = tasksAdded();
     out["samples_added"] = samplesAdded();
     out["unchanged"] = unchanged();

@@ -5,6 +5,7 @@
 #include "payload.h"
 
 #include <chrono>
+#include <stdexcept>
 
 namespace sieve::importing {
 
@@ -47,7 +48,10 @@ ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &
 
 void ImportWriter::write(Batch &batch)
 {
-    db::Transaction tx(m_db);
+    if (!batch.packed)
+        throw std::logic_error("import batch written before its payloads were packed");
+    if (!m_tx)
+        m_tx.emplace(m_db);
     for (Item &item : batch.items) {
         if (auto *t = std::get_if<TaskRecord>(&item.value))
             writeTask(batch.fileIndex, item.line, *t);
@@ -56,7 +60,18 @@ void ImportWriter::write(Batch &batch)
         else
             reject(batch.fileIndex, item.line, std::get<RecordError>(std::move(item.value)));
     }
-    tx.commit();
+    m_uncommitted += batch.items.size();
+    if (m_uncommitted >= m_options.commitRecords)
+        commit();
+}
+
+void ImportWriter::commit()
+{
+    if (m_tx) {
+        m_tx->commit();
+        m_tx.reset();
+    }
+    m_uncommitted = 0;
 }
 
 void ImportWriter::reject(std::size_t file, std::uint64_t line, RecordError e)
@@ -131,9 +146,9 @@ void ImportWriter::writeTask(std::size_t file, std::uint64_t line, TaskRecord &t
         if (t.userNamed || attempt > 0) {
             const std::string field = differingField(existing->id, t);
             reject(file, line,
-                   {t.userNamed ? t.nameField : field,
+                   {field,
                     "task '" + t.name + "' already exists with a different " + field +
-                        " (task names are unique; give this one another " + t.nameField + ")",
+                        " (task names are unique: give this task another " + t.nameField + ")",
                     {}});
             return;
         }
@@ -233,16 +248,16 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
     db::Statement &pl = m_insertSamplePayload;
     pl.reset();
     pl.bind(1, id);
-    if (s.packedCode)
-        pl.bindBlob(2, *s.packedCode);
+    if (s.code)
+        pl.bindBlob(2, *s.code);
     else
         pl.bindNull(2);
-    if (s.packedReasoning)
-        pl.bindBlob(3, *s.packedReasoning);
+    if (s.reasoning)
+        pl.bindBlob(3, *s.reasoning);
     else
         pl.bindNull(3);
-    if (s.packedResponse)
-        pl.bindBlob(4, *s.packedResponse);
+    if (s.response)
+        pl.bindBlob(4, *s.response);
     else
         pl.bindNull(4);
     pl.run();

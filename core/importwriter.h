@@ -1,10 +1,13 @@
 #pragma once
 // The one SQLite writer of an import: resolves task names, applies content keys (INSERT OR IGNORE on
-// the UNIQUE keys, so a re-run adds nothing) and keeps the per-file report. One transaction per batch.
+// the UNIQUE keys, so a re-run adds nothing) and keeps the per-file report. A transaction spans batches
+// until ImportOptions::commitRecords records are in it: fewer, larger commits write hot index pages to
+// the WAL fewer times.
 #include "database.h"
 #include "importer.h"
 #include "importrecords.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -18,6 +21,8 @@ class ImportWriter {
 public:
     ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options);
     void write(Batch &batch);
+    // Commits the open transaction (at the end, or before stopping early).
+    void commit();
 
 private:
     struct TaskRef {
@@ -42,6 +47,8 @@ private:
     // Names seen in this import (including aliases: a derived name whose content already exists under
     // another name). Bounded: cleared when large, then refilled from the database.
     std::unordered_map<std::string, TaskRef> m_tasks;
+    std::optional<db::Transaction> m_tx; // rolls back if the import throws
+    std::size_t m_uncommitted = 0;
 };
 
 } // namespace sieve::importing

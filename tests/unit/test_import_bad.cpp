@@ -61,7 +61,7 @@ TEST(ImportBadInput, SieveCorpusReportsEachLineAndImportsTheGoodOnes)
                      {f, 10, "temperature"},
                      {f, 11, "record"},
                      {f, 12, "sample_id"},
-                     {f, 13, "task_id"},
+                     {f, 13, "reference_code"},
                      {f, 14, "attempt"}});
     EXPECT_EQ(r.tasksAdded(), 1u);
     EXPECT_EQ(r.samplesAdded(), 1u);

@@ -172,3 +172,26 @@ TEST(ImportAll, DerivedNamesThatClashGetASuffixInsteadOfAnError)
     EXPECT_EQ(r.rejected(), 0u);
     EXPECT_EQ(fx.count("SELECT count(*) FROM tasks WHERE name LIKE 'kernelbench/level1/19_ReLU~%'"), 1);
 }
+
+TEST(ImportAll, CancellingKeepsCommittedBatchesAndARerunFinishes)
+{
+    for (bool pipeline : {true, false}) {
+        Fixture fx;
+        ImportOptions o;
+        o.pipeline = pipeline;
+        o.batchRecords = 1;
+        int polls = 0;
+        o.cancelled = [&] { return ++polls >= 3; };
+        const std::vector<std::string> paths = {test::testData("import/sieve_tasks.jsonl"),
+                                                test::testData("import/sieve_samples.jsonl")};
+        const auto first = importFiles(fx.corpus, ImportFormat::Sieve, paths, o);
+        EXPECT_TRUE(first.interrupted);
+        EXPECT_EQ(first.tasksAdded() + first.samplesAdded(), 3u);
+        EXPECT_EQ(fx.count("SELECT count(*) FROM imports WHERE report_json LIKE '%\"interrupted\":true%'"), 1);
+        const auto second = importFiles(fx.corpus, ImportFormat::Sieve, paths);
+        EXPECT_FALSE(second.interrupted);
+        EXPECT_EQ(fx.count("SELECT count(*) FROM tasks"), 2);
+        EXPECT_EQ(fx.count("SELECT count(*) FROM samples"), 4);
+        EXPECT_EQ(second.unchanged(), 3u);
+    }
+}

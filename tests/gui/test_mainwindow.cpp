@@ -1,0 +1,353 @@
+// The real main window, driven by object name: open a corpus, pick a task, compare samples, review by
+// keyboard with undo and redo, follow a log link, verify and export through the sieve-cli seam.
+#include "guitest.h"
+
+#include "codeeditor.h"
+#include "comparisonview.h"
+#include "corpus.h"
+#include "detailspane.h"
+#include "exportdialog.h"
+#include "mainwindow.h"
+#include "reviewbar.h"
+#include "samplemodel.h"
+#include "settings.h"
+#include "taskmodel.h"
+#include "taskpane.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QMenuBar>
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTabWidget>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTranslator>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+using namespace sieve;
+using namespace sieve::ui;
+using test::GuiCorpus;
+using test::waitFor;
+
+namespace {
+
+class Workbench : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        settings = std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini")));
+        settings->reviewer.setValue(QStringLiteral("tester"));
+        window = std::make_unique<MainWindow>(*settings);
+        window->setErrorHandler([this](const QString &m) { errors << m; });
+        window->resize(1500, 900);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        ASSERT_TRUE(window->openCorpus(corpus.path));
+        ASSERT_TRUE(waitFor([this] { return taskView()->model()->rowCount() == 3; }));
+    }
+
+    template <typename T> T *find(const char *name)
+    {
+        T *w = window->findChild<T *>(QString::fromLatin1(name));
+        EXPECT_NE(w, nullptr) << name;
+        return w;
+    }
+    QTreeView *taskView() { return find<QTreeView>("taskView"); }
+    QTableView *sampleView() { return find<QTableView>("sampleView"); }
+    SampleModel *samples() { return static_cast<SampleModel *>(sampleView()->model()); }
+
+    void pickTask(const QString &name)
+    {
+        QAbstractItemModel *m = taskView()->model();
+        for (int r = 0; r < m->rowCount(); ++r)
+            if (m->index(r, 0).data().toString() == name) {
+                taskView()->setFocus();
+                taskView()->selectionModel()->setCurrentIndex(
+                    m->index(r, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                return;
+            }
+        FAIL() << "no task " << name.toStdString();
+    }
+    void selectRows(const QList<int> &rows)
+    {
+        sampleView()->setFocus();
+        auto *sel = sampleView()->selectionModel();
+        sel->clearSelection();
+        for (int r : rows)
+            sel->select(samples()->index(r, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        sel->setCurrentIndex(samples()->index(rows.last(), 0), QItemSelectionModel::NoUpdate);
+    }
+    int rowOfSample(qint64 id) { return samples()->rowOf(id); }
+    QString dbValue(const std::string &sql)
+    {
+        Corpus c = Corpus::open(corpus.path.toStdString(), true);
+        return QString::fromStdString(c.db().queryText(sql).value_or("<null>"));
+    }
+    qint64 dbInt(const std::string &sql)
+    {
+        Corpus c = Corpus::open(corpus.path.toStdString(), true);
+        return c.db().queryInt(sql).value_or(-1);
+    }
+
+    QTemporaryDir dir;
+    GuiCorpus corpus;
+    std::unique_ptr<Settings> settings;
+    std::unique_ptr<MainWindow> window;
+    QStringList errors;
+};
+
+} // namespace
+
+TEST_F(Workbench, OpensTheCorpusAndListsTasksAndSamples)
+{
+    QAbstractItemModelTester tester(taskView()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 9 && samples()->rowCount() == 9; }));
+    EXPECT_TRUE(window->windowTitle().contains(QStringLiteral("test.sieve")));
+    EXPECT_TRUE(find<QLabel>("taskCount")->text().contains(QStringLiteral("3")));
+    EXPECT_TRUE(errors.isEmpty()) << errors.join(QLatin1Char('\n')).toStdString();
+    test::screenshot(window.get(), QStringLiteral("01-opened"));
+}
+
+TEST_F(Workbench, PickingATaskShowsItsSamples)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 4 && samples()->rowCount() == 4; }));
+    for (int r = 0; r < 4; ++r)
+        EXPECT_EQ(samples()->index(r, 0).data(SampleModel::TaskIdRole).toLongLong(), GuiCorpus::kRelu);
+}
+
+TEST_F(Workbench, ComparesTwoSamplesSideBySideWithDiffMarkersAndReference)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluFast), rowOfSample(GuiCorpus::kReluFaster)});
+    auto *comparison = find<ComparisonView>("comparisonView");
+    ASSERT_TRUE(waitFor([&] { return comparison->editorCount() == 2; }));
+    CodeEditor *a = comparison->editor(0);
+    CodeEditor *b = comparison->editor(1);
+    EXPECT_EQ(a->language(), QStringLiteral("python"));
+    // The two variants differ in the load, the select and the launch lines.
+    EXPECT_EQ(a->changedLines(), (QList<int>{9, 10, 17}));
+    EXPECT_EQ(b->changedLines(), (QList<int>{9, 10, 17}));
+    EXPECT_TRUE(find<QLabel>("diffSummary")->text().contains(QStringLiteral("3")));
+
+    // Scrolling one scrolls the other.
+    a->setFirstVisibleLine(5);
+    EXPECT_EQ(b->firstVisibleLine(), a->firstVisibleLine());
+
+    QTest::mouseClick(find<QWidget>("referenceButton"), Qt::LeftButton);
+    ASSERT_NE(comparison->referenceEditor(), nullptr);
+    EXPECT_TRUE(comparison->referenceEditor()->text().contains(QStringLiteral("class Model(nn.Module)")));
+    test::screenshot(window.get(), QStringLiteral("02-compare"));
+}
+
+TEST_F(Workbench, BareCudaOpensInTheCudaEditor)
+{
+    pickTask(QStringLiteral("matmul_bias"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
+    selectRows({0});
+    auto *comparison = find<ComparisonView>("comparisonView");
+    ASSERT_TRUE(waitFor([&] { return comparison->editorCount() == 1; }));
+    EXPECT_EQ(comparison->editor(0)->language(), QStringLiteral("cuda"));
+}
+
+TEST_F(Workbench, VerdictLogLinksJumpIntoTheCode)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluMismatch)});
+    auto *details = find<QTabWidget>("detailsTabs");
+    auto *status = find<QLabel>("verdictStatus");
+    ASSERT_TRUE(waitFor([&] { return status->text().contains(QStringLiteral("FAIL_MISMATCH")); }));
+    EXPECT_TRUE(find<QLabel>("verdictReasons")->text().contains(QStringLiteral("MISMATCH")));
+    EXPECT_EQ(find<QTreeWidget>("verdictChecks")->topLevelItemCount(), 10);
+    EXPECT_GT(find<QTreeWidget>("verdictEnvironment")->topLevelItemCount(), 2);
+    auto *log = find<QTextBrowser>("verdictLog");
+    EXPECT_TRUE(log->toHtml().contains(QStringLiteral("line:12")));
+    details->setCurrentIndex(DetailsPane::VerdictTab);
+    test::screenshot(window.get(), QStringLiteral("03-verdict"));
+
+    Q_EMIT log->anchorClicked(QUrl(QStringLiteral("line:12")));
+    EXPECT_EQ(details->currentIndex(), int(DetailsPane::CodeTab));
+    EXPECT_EQ(find<ComparisonView>("comparisonView")->editor(0)->jumpLine(), 12);
+}
+
+TEST_F(Workbench, TimingAndStatisticsAndClustersShowWhatTheCorpusHolds)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluFast)});
+    auto *details = find<QTabWidget>("detailsTabs");
+    ASSERT_TRUE(waitFor([&] { return !find<QLabel>("verdictStatus")->text().contains(QStringLiteral("Not verified")); }));
+    details->setCurrentIndex(DetailsPane::TimingTab);
+    QTest::qWait(50);
+    test::screenshot(window.get(), QStringLiteral("04-timing"));
+
+    window->pages()->setCurrentIndex(MainWindow::StatisticsPage);
+    auto *tree = find<QTreeWidget>("statsTree");
+    ASSERT_TRUE(waitFor([&] { return tree->topLevelItemCount() > 3; }));
+    EXPECT_FALSE(tree->findItems(QStringLiteral("By status"), Qt::MatchExactly).isEmpty());
+    test::screenshot(window.get(), QStringLiteral("05-statistics"));
+
+    window->pages()->setCurrentIndex(MainWindow::ClustersPage);
+    auto *members = find<QTableView>("clusterMemberView");
+    ASSERT_TRUE(waitFor([&] { return members->model()->rowCount() == 2; }));
+    members->selectAll();
+    auto *compare = find<QWidget>("compareMembersButton");
+    EXPECT_TRUE(compare->isEnabled());
+    test::screenshot(window.get(), QStringLiteral("06-clusters"));
+    QTest::mouseClick(compare, Qt::LeftButton);
+    EXPECT_EQ(window->pages()->currentIndex(), int(MainWindow::ReviewPage));
+    ASSERT_TRUE(waitFor([&] { return find<ComparisonView>("comparisonView")->editorCount() == 2; }));
+}
+
+TEST_F(Workbench, AcceptAndRejectByKeyboardThenUndoAndRedo)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({0}); // sample 1
+    QTest::keyClick(sampleView(), Qt::Key_A);
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accept"); }));
+    // A moved on to the next unreviewed sample (2); pick reason 2 and reject it.
+    EXPECT_EQ(sampleView()->currentIndex().data(SampleModel::IdRole).toLongLong(), 2);
+    QTest::keyClick(sampleView(), Qt::Key_2);
+    EXPECT_EQ(find<QComboBox>("reasonCombo")->currentData().toString(), QStringLiteral("sham"));
+    QTest::keyClick(sampleView(), Qt::Key_R);
+    EXPECT_EQ(window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"))->count(), 2);
+    EXPECT_EQ(sampleView()->selectionModel()->selectedRows().size(), 1);
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("reject"); }));
+    EXPECT_EQ(dbValue("SELECT reason FROM reviews WHERE sample_id=2 ORDER BY id DESC LIMIT 1"), QStringLiteral("sham"));
+    EXPECT_EQ(dbValue("SELECT reviewer FROM reviews WHERE sample_id=2 ORDER BY id DESC LIMIT 1"), QStringLiteral("tester"));
+    EXPECT_EQ(samples()->index(rowOfSample(2), 0).data(SampleModel::ReviewRole).toString(), QStringLiteral("reject"));
+
+    QTest::keySequence(sampleView(), window->findChild<QAction *>(QStringLiteral("undoAction"))->shortcut());
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("none"); }));
+    // Undo appends; the history keeps all three steps.
+    EXPECT_EQ(dbInt("SELECT count(*) FROM reviews"), 3);
+    EXPECT_EQ(dbValue("SELECT review FROM samples WHERE id=1"), QStringLiteral("accept"));
+    // Redo by its platform shortcut (Ctrl+Shift+Z or Ctrl+Y).
+    QTest::keySequence(sampleView(), window->findChild<QAction *>(QStringLiteral("redoAction"))->shortcut());
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("reject"); }));
+    EXPECT_EQ(dbInt("SELECT count(*) FROM reviews"), 4);
+
+    // The history tab of sample 2 lists who decided what.
+    selectRows({rowOfSample(2)});
+    auto *history = find<QTreeWidget>("historyView");
+    ASSERT_TRUE(waitFor([&] { return history->topLevelItemCount() == 3; }));
+    EXPECT_EQ(history->topLevelItem(0)->text(1), QStringLiteral("tester"));
+    find<QTabWidget>("detailsTabs")->setCurrentIndex(DetailsPane::HistoryTab);
+    test::screenshot(window.get(), QStringLiteral("07-history"));
+}
+
+TEST_F(Workbench, NextUnreviewedSkipsReviewedSamples)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    samples()->setReview({2, 3}, QStringLiteral("accept"));
+    selectRows({0});
+    QTest::keyClick(sampleView(), Qt::Key_J);
+    EXPECT_EQ(sampleView()->currentIndex().data(SampleModel::IdRole).toLongLong(), 4);
+    QTest::keyClick(sampleView(), Qt::Key_K);
+    EXPECT_EQ(sampleView()->currentIndex().data(SampleModel::IdRole).toLongLong(), 1);
+}
+
+TEST_F(Workbench, BulkRejectOnASelectionIsOneUndoStep)
+{
+    pickTask(QStringLiteral("matmul_bias"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
+    sampleView()->setFocus();
+    sampleView()->selectAll();
+    QTest::keyClick(sampleView(), Qt::Key_R);
+    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='reject'") == 3; }));
+    auto *undo = window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"));
+    ASSERT_NE(undo, nullptr);
+    EXPECT_EQ(undo->count(), 1);
+    undo->undo();
+    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='none'") == 3; }));
+}
+
+TEST_F(Workbench, AcceptAllMatchingTheFilterAsksFirst)
+{
+    auto *status = find<QComboBox>("statusFilter");
+    ASSERT_TRUE(waitFor([&] { return status->findData(QStringLiteral("PENDING")) > 0; }));
+    status->setCurrentIndex(status->findData(QStringLiteral("PENDING")));
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 3; }));
+    qint64 asked = -1;
+    auto *bar = window->findChild<QWidget *>(QStringLiteral("reviewBar"));
+    ASSERT_NE(bar, nullptr);
+    static_cast<ReviewBar *>(bar)->setConfirm([&](qint64 n, const QString &) {
+        asked = n;
+        return true;
+    });
+    window->findChild<QAction *>(QStringLiteral("acceptMatchingAction"))->trigger();
+    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE review='accept'") == 3; }));
+    EXPECT_EQ(asked, 3);
+    EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE status='PENDING' AND review='accept'"), 3);
+}
+
+TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
+{
+    // A stand-in sieve-cli: the workbench's side of the protocol is real (QProcess, JSON lines).
+    const QString cli = test::fakeCli(dir, {QStringLiteral("verify")},
+                                      QStringLiteral("{\"op\":\"progress\",\"done\":0,\"total\":1}\n"
+                                                     "{\"op\":\"verdict\",\"sample_id\":4,\"status\":\"PASS\",\"speedup\":1.75}\n"));
+    window->setCliProgram(cli);
+    auto *verify = window->findChild<QAction *>(QStringLiteral("verifySelectedAction"));
+    ASSERT_TRUE(waitFor([&] { return verify->isEnabled(); }));
+    EXPECT_FALSE(window->findChild<QAction *>(QStringLiteral("importAction"))->isEnabled()); // no import command
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(4)});
+    verify->trigger();
+    ASSERT_TRUE(waitFor([&] { return samples()->index(rowOfSample(4), 0).data(SampleModel::StatusRole).toString() == QStringLiteral("PASS"); }));
+    EXPECT_DOUBLE_EQ(samples()->index(rowOfSample(4), 0).data(SampleModel::SpeedupRole).toDouble(), 1.75);
+    QFile args(dir.filePath(QStringLiteral("fake-cli.out.args")));
+    ASSERT_TRUE(waitFor([&] { return args.exists(); }));
+    args.open(QIODevice::ReadOnly);
+    EXPECT_EQ(QString::fromUtf8(args.readAll()).trimmed(),
+              QStringLiteral("verify %1 --json --sample 4").arg(corpus.path));
+}
+
+TEST_F(Workbench, ExportDialogShowsTheDryRunDistribution)
+{
+    const QString cli = test::fakeCli(dir, {QStringLiteral("export")},
+                                      QStringLiteral("{\"rows\":3,\"by_split\":{\"train\":2,\"validation\":1},"
+                                                     "\"by_level\":{\"1\":3}}\n"));
+    ExportDialog dialog(corpus.path, cli, window.get());
+    dialog.findChild<QLineEdit *>(QStringLiteral("exportOutDir"))->setText(dir.filePath(QStringLiteral("out")));
+    auto *run = dialog.findChild<QWidget *>(QStringLiteral("exportRunButton"));
+    EXPECT_FALSE(run->isEnabled()); // no export before a dry run
+    dialog.show();
+    dialog.preview();
+    ASSERT_TRUE(waitFor([&] { return dialog.distribution()->topLevelItemCount() == 3; }));
+    EXPECT_TRUE(run->isEnabled());
+    EXPECT_FALSE(dialog.distribution()->findItems(QStringLiteral("by_split"), Qt::MatchExactly).isEmpty());
+    test::screenshot(&dialog, QStringLiteral("08-export"));
+}
+
+TEST_F(Workbench, GermanTranslationCoversTheMenus)
+{
+    QTranslator de;
+    ASSERT_TRUE(de.load(QStringLiteral(":/i18n/sieve_de.qm")));
+    QApplication::installTranslator(&de);
+    Settings s(dir.filePath(QStringLiteral("de.ini")));
+    MainWindow german(s);
+    QStringList menus;
+    for (QAction *a : german.menuBar()->actions())
+        menus << a->text();
+    EXPECT_TRUE(menus.contains(QStringLiteral("&Datei"))) << menus.join(QLatin1Char(' ')).toStdString();
+    german.resize(1200, 700);
+    german.show();
+    ASSERT_TRUE(german.openCorpus(corpus.path));
+    ASSERT_TRUE(waitFor([&] { return german.taskPane()->model()->rowCount() == 3; }));
+    QTest::qWait(100);
+    test::screenshot(&german, QStringLiteral("09-german"));
+    QApplication::removeTranslator(&de);
+}

@@ -1,0 +1,187 @@
+// The workbench's GUI-independent pieces: the line diff, log links, the settings registry, the review
+// writes and the CLI overview parser.
+#include "guitest.h"
+
+#include "cliprocess.h"
+#include "corpus.h"
+#include "linediff.h"
+#include "loglinks.h"
+#include "reviewstore.h"
+#include "settings.h"
+
+#include <QSignalSpy>
+
+using namespace sieve;
+using namespace sieve::ui;
+
+namespace {
+QList<int> changed(const std::vector<bool> &v)
+{
+    QList<int> out;
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i])
+            out << int(i);
+    return out;
+}
+} // namespace
+
+TEST(LineDiff, IdenticalFilesHaveNoChangedLines)
+{
+    const QStringList a{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")};
+    const LineDiff d = diffLines(a, a);
+    EXPECT_TRUE(changed(d.changedA).isEmpty());
+    EXPECT_TRUE(changed(d.changedB).isEmpty());
+    EXPECT_EQ(d.common, 3);
+}
+
+TEST(LineDiff, MarksOnlyTheReplacedLine)
+{
+    const QStringList a{QStringLiteral("x = 1"), QStringLiteral("y = 2"), QStringLiteral("z = 3")};
+    const QStringList b{QStringLiteral("x = 1"), QStringLiteral("y = 20"), QStringLiteral("z = 3")};
+    const LineDiff d = diffLines(a, b);
+    EXPECT_EQ(changed(d.changedA), QList<int>{1});
+    EXPECT_EQ(changed(d.changedB), QList<int>{1});
+}
+
+TEST(LineDiff, InsertionAndDeletionMarkOneSideEach)
+{
+    const QStringList a{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("4")};
+    const QStringList b{QStringLiteral("1"), QStringLiteral("new"), QStringLiteral("2"), QStringLiteral("4")};
+    const LineDiff d = diffLines(a, b);
+    EXPECT_EQ(changed(d.changedA), QList<int>{2}); // "3" removed
+    EXPECT_EQ(changed(d.changedB), QList<int>{1}); // "new" added
+    EXPECT_EQ(d.common, 3);
+}
+
+TEST(LineDiff, TrailingWhitespaceIsNotAChange)
+{
+    const LineDiff d = diffLines({QStringLiteral("a  "), QStringLiteral("b")}, {QStringLiteral("a"), QStringLiteral("b\t")});
+    EXPECT_EQ(d.common, 2);
+}
+
+TEST(LineDiff, DisjointFilesAreAllChanged)
+{
+    const LineDiff d = diffLines({QStringLiteral("a"), QStringLiteral("b")}, {QStringLiteral("c")});
+    EXPECT_EQ(changed(d.changedA), (QList<int>{0, 1}));
+    EXPECT_EQ(changed(d.changedB), QList<int>{0});
+    EXPECT_EQ(d.common, 0);
+}
+
+TEST(LogLinks, FindsPythonAndCompilerLineReferences)
+{
+    const QString log = QStringLiteral("  File \"sample.py\", line 12, in f\nkernel.cu(33): error: x\n<string>:7:3: bad");
+    const QList<LogLineRef> refs = findLineRefs(log);
+    ASSERT_EQ(refs.size(), 3);
+    EXPECT_EQ(refs[0].line, 12);
+    EXPECT_EQ(refs[1].line, 33);
+    EXPECT_EQ(refs[2].line, 7);
+    EXPECT_TRUE(logToHtml(log).contains(QStringLiteral("<a href='line:12'>line 12</a>")));
+}
+
+TEST(LogLinks, EscapesTheLogText)
+{
+    EXPECT_TRUE(logToHtml(QStringLiteral("a < b && line 3")).contains(QStringLiteral("a &lt; b &amp;&amp; ")));
+}
+
+TEST(Settings, TypedValuesDefaultPersistAndAnnounceChanges)
+{
+    QTemporaryDir dir;
+    const QString ini = dir.filePath(QStringLiteral("s.ini"));
+    {
+        Settings s(ini);
+        EXPECT_EQ(s.gpus.value(), QStringLiteral("all"));
+        EXPECT_DOUBLE_EQ(s.atolFp32.value(), 1e-4);
+        QSignalSpy spy(&s, &Settings::changed);
+        s.atolFp32.setValue(1e-3);
+        s.atolFp32.setValue(1e-3); // unchanged: no second signal
+        ASSERT_EQ(spy.count(), 1);
+        EXPECT_EQ(spy.at(0).at(0).toString(), QStringLiteral("verify/atol_fp32"));
+        s.addRecentCorpus(QStringLiteral("/tmp/a.sieve"));
+        s.addRecentCorpus(QStringLiteral("/tmp/b.sieve"));
+        s.addRecentCorpus(QStringLiteral("/tmp/a.sieve"));
+        s.sync();
+    }
+    Settings again(ini);
+    EXPECT_DOUBLE_EQ(again.atolFp32.value(), 1e-3);
+    EXPECT_EQ(again.recentCorpora.value(), (QStringList{QStringLiteral("/tmp/a.sieve"), QStringLiteral("/tmp/b.sieve")}));
+}
+
+TEST(ReviewStore, AppendsHistoryAndSetsTheCurrentDecision)
+{
+    test::GuiCorpus corpus;
+    Corpus c = Corpus::open(corpus.path.toStdString());
+    reviewstore::write(c.db(), {{1, QStringLiteral("accept"), {}, QStringLiteral("clean")},
+                                {3, QStringLiteral("reject"), QStringLiteral("incorrect"), {}}},
+                       QStringLiteral("ada"));
+    reviewstore::write(c.db(), {{1, QStringLiteral("reject"), QStringLiteral("slow"), {}}}, QStringLiteral("bob"));
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=1").value_or(""), "reject");
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=3").value_or(""), "reject");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(0), 3);
+    EXPECT_EQ(c.db().queryText("SELECT reviewer FROM reviews WHERE sample_id=1 ORDER BY id LIMIT 1").value_or(""), "ada");
+    EXPECT_EQ(c.db().queryText("SELECT note FROM reviews WHERE sample_id=1 ORDER BY id LIMIT 1").value_or(""), "clean");
+}
+
+TEST(ReviewStore, UnknownSampleWritesNothing)
+{
+    test::GuiCorpus corpus;
+    Corpus c = Corpus::open(corpus.path.toStdString());
+    EXPECT_THROW(reviewstore::write(c.db(), {{1, QStringLiteral("accept"), {}, {}}, {999, QStringLiteral("accept"), {}, {}}},
+                                    QStringLiteral("ada")),
+                 db::Error);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(-1), 0);
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=1").value_or(""), "none");
+}
+
+TEST(CliCapabilities, ReadsCommandNamesFromTheOverview)
+{
+    const QString overview = QStringLiteral("Usage: sieve-cli COMMAND\n\nCurate.\n\nCommands:\n"
+                                            "  init          create\n  list          list samples\n"
+                                            "  verify        verify samples\n\nRun 'sieve-cli COMMAND --help'\n");
+    EXPECT_EQ(CliCapabilities::parseOverview(overview),
+              (QSet<QString>{QStringLiteral("init"), QStringLiteral("list"), QStringLiteral("verify")}));
+}
+
+TEST(CliProcess, ExitCodesHaveNamedMessages)
+{
+    EXPECT_NE(CliProcess::exitMessage(3, QProcess::NormalExit), CliProcess::exitMessage(1, QProcess::NormalExit));
+    EXPECT_TRUE(CliProcess::exitMessage(130, QProcess::NormalExit).contains(QStringLiteral("resumed")));
+}
+
+#include "statspage.h"
+
+#include <QTreeWidget>
+
+TEST(StatsPage, RendersEveryKeyWithValuesAndShares)
+{
+    StatsPage page(nullptr);
+    page.showStats(nlohmann::json{{"tasks", 3},
+                                  {"samples", 10},
+                                  {"pass_at_k", {{"1", 0.25}, {"5", 0.5}}},
+                                  {"by_status", {{"PASS", 4}, {"FAIL_COMPILE", 6}}}});
+    QTreeWidget *tree = page.tree();
+    const auto tasks = tree->findItems(QStringLiteral("Tasks"), Qt::MatchExactly);
+    ASSERT_EQ(tasks.size(), 1);
+    EXPECT_EQ(tasks.first()->text(1), QStringLiteral("3"));
+    const auto byStatus = tree->findItems(QStringLiteral("By status"), Qt::MatchExactly);
+    ASSERT_EQ(byStatus.size(), 1);
+    ASSERT_EQ(byStatus.first()->childCount(), 2);
+    EXPECT_EQ(byStatus.first()->child(1)->text(0), QStringLiteral("PASS"));
+    EXPECT_EQ(byStatus.first()->child(1)->text(1), QStringLiteral("4"));
+    EXPECT_EQ(byStatus.first()->child(1)->text(2), QStringLiteral("40.0%"));
+    EXPECT_EQ(tree->findItems(QStringLiteral("Pass at k"), Qt::MatchExactly).first()->child(0)->text(1), QStringLiteral("0.25"));
+}
+
+TEST(StatsPage, FillsLongListsWhenOpened)
+{
+    StatsPage page(nullptr);
+    nlohmann::json rows = nlohmann::json::array();
+    for (int i = 0; i < 3000; ++i)
+        rows.push_back({{"task", "t" + std::to_string(i)}, {"samples", i}});
+    page.showStats(nlohmann::json{{"per_task", rows}});
+    QTreeWidgetItem *perTask = page.tree()->findItems(QStringLiteral("Per task"), Qt::MatchExactly).first();
+    EXPECT_EQ(perTask->childCount(), 1); // only the placeholder until opened
+    perTask->setExpanded(true);
+    ASSERT_EQ(perTask->childCount(), 3000);
+    EXPECT_EQ(perTask->child(2)->text(0), QStringLiteral("t2"));
+    EXPECT_EQ(perTask->child(2)->child(0)->text(1), QStringLiteral("2")); // keys sort: samples, task
+}

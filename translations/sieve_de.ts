@@ -1,0 +1,1030 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>main</name>
+    <message>
+        <source>Workbench for curating SFT corpora of GPU kernels</source>
+        <translation>Werkbank zum Kuratieren von SFT-Korpora aus GPU-Kernels</translation>
+    </message>
+    <message>
+        <source>Corpus file to open</source>
+        <translation>Zu öffnende Korpusdatei</translation>
+    </message>
+    <message>
+        <source>Measure startup, sorting, filtering and event-loop stalls on CORPUS, print JSON and quit</source>
+        <translation>Start, Sortieren, Filtern und Blockaden der Ereignisschleife auf KORPUS messen, als JSON ausgeben und beenden</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::CliProcess</name>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>sieve-cli crashed.</source>
+        <translation>sieve-cli ist abgestürzt.</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>Fertig.</translation>
+    </message>
+    <message>
+        <source>Failed: the command could not do its work.</source>
+        <translation>Fehlgeschlagen: Der Befehl konnte seine Arbeit nicht erledigen.</translation>
+    </message>
+    <message>
+        <source>Failed: sieve-cli did not understand the command line.</source>
+        <translation>Fehlgeschlagen: sieve-cli hat die Befehlszeile nicht verstanden.</translation>
+    </message>
+    <message>
+        <source>Finished, but some input records were rejected (see the report).</source>
+        <translation>Fertig, aber einige Eingabedatensätze wurden abgewiesen (siehe Bericht).</translation>
+    </message>
+    <message>
+        <source>Interrupted; the work done so far is saved and can be resumed.</source>
+        <translation>Unterbrochen; die bisherige Arbeit ist gespeichert und kann fortgesetzt werden.</translation>
+    </message>
+    <message>
+        <source>sieve-cli exited with code %1.</source>
+        <translation>sieve-cli wurde mit Code %1 beendet.</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ClusterMemberModel</name>
+    <message>
+        <source>%1 (representative)</source>
+        <translation>%1 (Repräsentant)</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Probe</translation>
+    </message>
+    <message>
+        <source>Similarity</source>
+        <translation>Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Speedup</source>
+        <translation>Beschleunigung</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Begutachtung</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ClusterModel</name>
+    <message>
+        <source>(all tasks)</source>
+        <translation>(alle Aufgaben)</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Representative</source>
+        <translation>Repräsentant</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ClusterPage</name>
+    <message>
+        <source>&amp;Compare Selected</source>
+        <translation>Auswahl &amp;vergleichen</translation>
+    </message>
+    <message>
+        <source>No duplicate clusters in this corpus yet. Run &lt;tt&gt;sieve-cli dedup&lt;/tt&gt; to find them.</source>
+        <translation>Dieses Korpus enthält noch keine Duplikat-Cluster. Führen Sie &lt;tt&gt;sieve-cli dedup&lt;/tt&gt; aus, um sie zu finden.</translation>
+    </message>
+    <message>
+        <source>Open two or three selected members side by side</source>
+        <translation>Zwei oder drei ausgewählte Mitglieder nebeneinander öffnen</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::CodeEditor</name>
+    <message>
+        <source>Find…</source>
+        <translation>Suchen …</translation>
+    </message>
+    <message>
+        <source>Go to Line…</source>
+        <translation>Gehe zu Zeile …</translation>
+    </message>
+    <message>
+        <source>Go to Line</source>
+        <translation>Gehe zu Zeile</translation>
+    </message>
+    <message>
+        <source>Line:</source>
+        <translation>Zeile:</translation>
+    </message>
+    <message>
+        <source>Wrap Long Lines</source>
+        <translation>Lange Zeilen umbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ComparisonView</name>
+    <message>
+        <source>Reference</source>
+        <translation>Referenz</translation>
+    </message>
+    <message>
+        <source>Show the task's PyTorch reference module next to the samples</source>
+        <translation>Das PyTorch-Referenzmodul der Aufgabe neben den Proben zeigen</translation>
+    </message>
+    <message>
+        <source>Sync Scrolling</source>
+        <translation>Gemeinsam scrollen</translation>
+    </message>
+    <message>
+        <source>Find in code (Enter: next, Shift+Enter: previous)</source>
+        <translation>Im Code suchen (Enter: weiter, Umschalt+Enter: zurück)</translation>
+    </message>
+    <message>
+        <source> · %1×</source>
+        <translation> · %1×</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n line(s) differ from A</source>
+        <translation><numerusform>%1: %n Zeile weicht von A ab</numerusform><numerusform>%1: %n Zeilen weichen von A ab</numerusform></translation>
+    </message>
+    <message>
+        <source>PyTorch module</source>
+        <translation>PyTorch-Modul</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::DetailsPane</name>
+    <message>
+        <source>The teacher gave no reasoning trace for this sample.</source>
+        <translation>Das Lehrermodell hat für diese Probe keine Begründung geliefert.</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Gutachter</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>&amp;Code</source>
+        <translation>&amp;Code</translation>
+    </message>
+    <message>
+        <source>R&amp;easoning</source>
+        <translation>&amp;Begründung</translation>
+    </message>
+    <message>
+        <source>&amp;Verdict</source>
+        <translation>&amp;Urteil</translation>
+    </message>
+    <message>
+        <source>&amp;Timing</source>
+        <translation>&amp;Zeiten</translation>
+    </message>
+    <message>
+        <source>&amp;History</source>
+        <translation>&amp;Verlauf</translation>
+    </message>
+    <message>
+        <source>cleared</source>
+        <translation>zurückgesetzt</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ExportDialog</name>
+    <message>
+        <source>&amp;Preview</source>
+        <translation>&amp;Vorschau</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
+    </message>
+    <message>
+        <source>Export SFT Data</source>
+        <translation>SFT-Daten exportieren</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>Kennzahl</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Messages from sieve-cli appear here.</source>
+        <translation>Meldungen von sieve-cli erscheinen hier.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>Export Into</source>
+        <translation>Exportieren nach</translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation>Zielordner:</translation>
+    </message>
+    <message>
+        <source>What the export will contain (from a dry run):</source>
+        <translation>Was der Export enthalten wird (aus einem Probelauf):</translation>
+    </message>
+    <message>
+        <source>Choose an output folder first.</source>
+        <translation>Wählen Sie zuerst einen Zielordner.</translation>
+    </message>
+    <message>
+        <source>Running a dry run…</source>
+        <translation>Probelauf läuft …</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>Export läuft …</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::MainWindow</name>
+    <message>
+        <source>Sieve</source>
+        <translation>Sieve</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Begutachtung</translation>
+    </message>
+    <message>
+        <source>Clusters</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>Statistik</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Sieve&lt;/h2&gt;&lt;p&gt;Open a corpus with &lt;b&gt;File › Open&lt;/b&gt; (Ctrl+O),&lt;br&gt;or drop a corpus file onto this window.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Sieve&lt;/h2&gt;&lt;p&gt;Öffnen Sie ein Korpus mit &lt;b&gt;Datei › Öffnen&lt;/b&gt; (Strg+O)&lt;br&gt;oder ziehen Sie eine Korpusdatei in dieses Fenster.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Verification: %1</source>
+        <translation>Verifikation: %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open Corpus…</source>
+        <translation>Korpus ö&amp;ffnen …</translation>
+    </message>
+    <message>
+        <source>Open Corpus</source>
+        <translation>Korpus öffnen</translation>
+    </message>
+    <message>
+        <source>Sieve corpora (*.sieve *.db *.sqlite);;All files (*)</source>
+        <translation>Sieve-Korpora (*.sieve *.db *.sqlite);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>&amp;Importieren …</translation>
+    </message>
+    <message>
+        <source>Import Tasks and Samples</source>
+        <translation>Aufgaben und Proben importieren</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportieren …</translation>
+    </message>
+    <message>
+        <source>&amp;Close Corpus</source>
+        <translation>Korpus &amp;schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>Be&amp;gutachtung</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>V&amp;erify</source>
+        <translation>&amp;Prüfen</translation>
+    </message>
+    <message>
+        <source>Verify &amp;Selected</source>
+        <translation>&amp;Auswahl prüfen</translation>
+    </message>
+    <message>
+        <source>Verify All &amp;Pending</source>
+        <translation>Alle &amp;offenen prüfen</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>Ab&amp;brechen</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Clusters</source>
+        <translation>&amp;Cluster</translation>
+    </message>
+    <message>
+        <source>&amp;Statistics</source>
+        <translation>&amp;Statistik</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Review Steps</source>
+        <translation>Begutachtungsschritte</translation>
+    </message>
+    <message>
+        <source>&lt;opened corpus&gt;</source>
+        <translation>&lt;geöffnetes Korpus&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Sieve</source>
+        <translation>&amp;Über Sieve</translation>
+    </message>
+    <message>
+        <source>About Sieve</source>
+        <translation>Über Sieve</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Sieve %1&lt;/h3&gt;&lt;p&gt;A workbench for curating SFT corpora of GPU kernels.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Sieve %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank zum Kuratieren von SFT-Korpora aus GPU-Kernels.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Needs a sieve-cli with the '%1' command</source>
+        <translation>Benötigt ein sieve-cli mit dem Befehl „%1“</translation>
+    </message>
+    <message>
+        <source>The corpus %1 does not exist.</source>
+        <translation>Das Korpus %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet …</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 — Sieve</source>
+        <translation>%1 — Sieve</translation>
+    </message>
+    <message numerus="yes">
+        <source>Importing %n file(s)…</source>
+        <translation><numerusform>%n Datei wird importiert …</numerusform><numerusform>%n Dateien werden importiert …</numerusform></translation>
+    </message>
+    <message>
+        <source>Verifying…</source>
+        <translation>Verifikation läuft …</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::Review</name>
+    <message>
+        <source>accepted</source>
+        <translation>angenommen</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>abgelehnt</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ReviewBar</name>
+    <message>
+        <source>Incorrect output</source>
+        <translation>Falsche Ausgabe</translation>
+    </message>
+    <message>
+        <source>Sham or fallback kernel</source>
+        <translation>Schein- oder Ausweich-Kernel</translation>
+    </message>
+    <message>
+        <source>Not faster than the reference</source>
+        <translation>Nicht schneller als die Referenz</translation>
+    </message>
+    <message>
+        <source>Duplicate of another sample</source>
+        <translation>Duplikat einer anderen Probe</translation>
+    </message>
+    <message>
+        <source>Reasoning does not match the code</source>
+        <translation>Begründung passt nicht zum Code</translation>
+    </message>
+    <message>
+        <source>Unreadable code</source>
+        <translation>Unleserlicher Code</translation>
+    </message>
+    <message>
+        <source>Unsafe or forbidden code</source>
+        <translation>Unsicherer oder verbotener Code</translation>
+    </message>
+    <message>
+        <source>The task itself is broken</source>
+        <translation>Die Aufgabe selbst ist fehlerhaft</translation>
+    </message>
+    <message>
+        <source>Other (see the note)</source>
+        <translation>Anderes (siehe Notiz)</translation>
+    </message>
+    <message>
+        <source>Note (optional)</source>
+        <translation>Notiz (optional)</translation>
+    </message>
+    <message>
+        <source>No reason</source>
+        <translation>Kein Grund</translation>
+    </message>
+    <message>
+        <source>%1  %2</source>
+        <translation>%1  %2</translation>
+    </message>
+    <message>
+        <source>&amp;Accept</source>
+        <translation>&amp;Annehmen</translation>
+    </message>
+    <message>
+        <source>&amp;Reject</source>
+        <translation>A&amp;blehnen</translation>
+    </message>
+    <message>
+        <source>&amp;Next Unreviewed</source>
+        <translation>&amp;Nächste unbegutachtete</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Unreviewed</source>
+        <translation>&amp;Vorherige unbegutachtete</translation>
+    </message>
+    <message>
+        <source>Accept All Matching the Filter…</source>
+        <translation>Alle zum Filter passenden annehmen …</translation>
+    </message>
+    <message>
+        <source>Reject All Matching the Filter…</source>
+        <translation>Alle zum Filter passenden ablehnen …</translation>
+    </message>
+    <message>
+        <source>Accept the selected samples (A)</source>
+        <translation>Die ausgewählten Proben annehmen (A)</translation>
+    </message>
+    <message>
+        <source>Reject the selected samples with the chosen reason (R)</source>
+        <translation>Die ausgewählten Proben mit dem gewählten Grund ablehnen (R)</translation>
+    </message>
+    <message>
+        <source>Review All Matching</source>
+        <translation>Alle passenden begutachten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Mark %n sample(s) matching the filter as %1?</source>
+        <translation><numerusform>%n zum Filter passende Probe als %1 markieren?</numerusform><numerusform>%n zum Filter passende Proben als %1 markieren?</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ReviewCommand</name>
+    <message>
+        <source>%1 sample %2</source>
+        <translation>Probe %2 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 %n sample(s)</source>
+        <translation><numerusform>%n Probe %1</numerusform><numerusform>%n Proben %1</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::SampleModel</name>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Probe</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Speedup</source>
+        <translation>Beschleunigung</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>Lehrermodell</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Begutachtung</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::SamplePane</name>
+    <message>
+        <source>Any status</source>
+        <translation>Jeder Status</translation>
+    </message>
+    <message>
+        <source>Any review</source>
+        <translation>Jede Begutachtung</translation>
+    </message>
+    <message>
+        <source>Unreviewed</source>
+        <translation>Unbegutachtet</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>Angenommen</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>Abgelehnt</translation>
+    </message>
+    <message>
+        <source>Filter by sample or teacher</source>
+        <translation>Nach Probe oder Lehrermodell filtern</translation>
+    </message>
+    <message>
+        <source>Counting…</source>
+        <translation>Zähle …</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s), %1 loaded</source>
+        <translation><numerusform>%n Probe, %1 geladen</numerusform><numerusform>%n Proben, %1 geladen</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::SettingsDialog</name>
+    <message>
+        <source>Measure speed</source>
+        <translation>Geschwindigkeit messen</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>all, or a list such as 0,1</source>
+        <translation>all oder eine Liste wie 0,1</translation>
+    </message>
+    <message>
+        <source>the default environment (setup.sh)</source>
+        <translation>die Standardumgebung (setup.sh)</translation>
+    </message>
+    <message>
+        <source>https://host:port/v1 (OpenAI chat completions)</source>
+        <translation>https://host:port/v1 (OpenAI Chat Completions)</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation>Verifikation</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPUs:</translation>
+    </message>
+    <message>
+        <source>Python (SIEVE_PYTHON):</source>
+        <translation>Python (SIEVE_PYTHON):</translation>
+    </message>
+    <message>
+        <source>fp32 tolerance (abs., rel.):</source>
+        <translation>fp32-Toleranz (abs., rel.):</translation>
+    </message>
+    <message>
+        <source>fp16/bf16 tolerance (abs., rel.):</source>
+        <translation>fp16/bf16-Toleranz (abs., rel.):</translation>
+    </message>
+    <message>
+        <source>Seeds per shape:</source>
+        <translation>Seeds je Form:</translation>
+    </message>
+    <message>
+        <source>Timing</source>
+        <translation>Zeitmessung</translation>
+    </message>
+    <message>
+        <source>At most runs:</source>
+        <translation>Höchstens Läufe:</translation>
+    </message>
+    <message>
+        <source>Time budget per sample:</source>
+        <translation>Zeitbudget je Probe:</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>Lehrermodell</translation>
+    </message>
+    <message>
+        <source>Endpoint:</source>
+        <translation>Endpunkt:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>Workbench</source>
+        <translation>Werkbank</translation>
+    </message>
+    <message>
+        <source>Reviewer name:</source>
+        <translation>Name des Gutachters:</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <source>A new language applies the next time Sieve starts.</source>
+        <translation>Eine neue Sprache gilt ab dem nächsten Start von Sieve.</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::StatsPage</name>
+    <message>
+        <source>Figure</source>
+        <translation>Kennzahl</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>Anteil</translation>
+    </message>
+    <message>
+        <source>Computing statistics…</source>
+        <translation>Statistik wird berechnet …</translation>
+    </message>
+    <message>
+        <source>%1 tasks, %2 samples</source>
+        <translation>%1 Aufgaben, %2 Proben</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries</source>
+        <translation><numerusform>%n Eintrag</numerusform><numerusform>%n Einträge</numerusform></translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1 %</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::TaskModel</name>
+    <message>
+        <source>%1: %2 samples, %3 passed, %4 pending, %5 accepted</source>
+        <translation>%1: %2 Proben, %3 bestanden, %4 offen, %5 angenommen</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Stufe</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>Proben</translation>
+    </message>
+    <message>
+        <source>Passed</source>
+        <translation>Bestanden</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>Angenommen</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::TaskPane</name>
+    <message>
+        <source>Filter tasks</source>
+        <translation>Aufgaben filtern</translation>
+    </message>
+    <message>
+        <source>Any state</source>
+        <translation>Jeder Zustand</translation>
+    </message>
+    <message>
+        <source>Solved</source>
+        <translation>Gelöst</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Offen</translation>
+    </message>
+    <message>
+        <source>Unsolved</source>
+        <translation>Ungelöst</translation>
+    </message>
+    <message>
+        <source>All categories</source>
+        <translation>Alle Kategorien</translation>
+    </message>
+    <message>
+        <source>Any level</source>
+        <translation>Jede Stufe</translation>
+    </message>
+    <message>
+        <source>Level %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n task(s), %2 samples</source>
+        <translation><numerusform>%1 von %n Aufgabe, %2 Proben</numerusform><numerusform>%1 von %n Aufgaben, %2 Proben</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::TimingPanel</name>
+    <message>
+        <source>Candidate</source>
+        <translation>Kandidat</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>torch.compile</source>
+        <translation>torch.compile</translation>
+    </message>
+    <message>
+        <source>Time per shape (no timings recorded)</source>
+        <translation>Zeit je Form (keine Zeiten erfasst)</translation>
+    </message>
+    <message>
+        <source>Median time per shape</source>
+        <translation>Median-Zeit je Form</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>shape %1</source>
+        <translation>Form %1</translation>
+    </message>
+    <message>
+        <source>Speedups of the task's samples</source>
+        <translation>Beschleunigungen der Proben der Aufgabe</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>Proben</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>Proben</translation>
+    </message>
+    <message>
+        <source>Speedups across the corpus</source>
+        <translation>Beschleunigungen im ganzen Korpus</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: speedups (%n measured)</source>
+        <translation><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform></translation>
+    </message>
+    <message>
+        <source>speedup from</source>
+        <translation>Beschleunigung ab</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::VerdictPanel</name>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Max abs. error</source>
+        <translation>Max. abs. Fehler</translation>
+    </message>
+    <message>
+        <source>Max rel. error</source>
+        <translation>Max. rel. Fehler</translation>
+    </message>
+    <message>
+        <source>Mismatches</source>
+        <translation>Abweichungen</translation>
+    </message>
+    <message>
+        <source>Non-finite</source>
+        <translation>Nicht endlich</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>Status:</translation>
+    </message>
+    <message>
+        <source>Reasons:</source>
+        <translation>Gründe:</translation>
+    </message>
+    <message>
+        <source>Message:</source>
+        <translation>Meldung:</translation>
+    </message>
+    <message>
+        <source>Proof of work:</source>
+        <translation>Arbeitsnachweis:</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Errors per Shape and Seed</source>
+        <translation>Fehler je Form und Seed</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <source>Not verified yet.</source>
+        <translation>Noch nicht verifiziert.</translation>
+    </message>
+    <message>
+        <source> at stage &lt;i&gt;%1&lt;/i&gt;</source>
+        <translation> in Stufe &lt;i&gt;%1&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Triton interpreter</source>
+        <translation>Triton-Interpreter</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kernel launch(es)</source>
+        <translation><numerusform>%n Kernel-Start</numerusform><numerusform>%n Kernel-Starts</numerusform></translation>
+    </message>
+    <message>
+        <source>%1% of GPU time in the sample's own kernels</source>
+        <translation>%1 % der GPU-Zeit in den eigenen Kernels der Probe</translation>
+    </message>
+    <message>
+        <source>speedup %1×</source>
+        <translation>Beschleunigung %1×</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>nicht gemessen</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>mismatch</source>
+        <translation>Abweichung</translation>
+    </message>
+    <message>
+        <source>verifier</source>
+        <translation>Verifizierer</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>unlesbar</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::language</name>
+    <message>
+        <source>System language</source>
+        <translation>Systemsprache</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,54 @@
+#pragma once
+// Two or three samples of one task side by side (variants A/B/C), each in its own editor, with
+// changed lines marked against A and scrolling kept in step; the task's reference one click away.
+#include "corpustypes.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QToolButton;
+
+namespace sieve::ui {
+
+class CodeEditor;
+
+class ComparisonView final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ComparisonView)
+public:
+    static constexpr int kMaxVariants = 3;
+    explicit ComparisonView(QWidget *parent = nullptr);
+
+    void showSamples(const QList<SampleDetail> &samples);
+    void clear();
+    int editorCount() const { return int(m_editors.size()); }
+    CodeEditor *editor(int i) const { return m_editors.value(i); }
+    CodeEditor *referenceEditor() const { return m_reference; }
+    bool isReferenceVisible() const;
+    void setReferenceVisible(bool visible);
+    void setSyncScrolling(bool on) { m_sync = on; }
+    // The verdict's log points into the sample it belongs to: variant A.
+    void jumpToLine(int line);
+
+private:
+    void syncFrom(CodeEditor *source, int firstLine);
+    void findNext(bool forward);
+    QWidget *column(const QString &title, const QString &subtitle, CodeEditor *editor);
+
+    QSplitter *m_splitter;
+    QToolButton *m_referenceButton;
+    QToolButton *m_syncButton;
+    QLineEdit *m_find;
+    QLabel *m_summary;
+    QList<CodeEditor *> m_editors;
+    QList<QWidget *> m_columns;
+    CodeEditor *m_reference = nullptr;
+    QWidget *m_referenceColumn = nullptr;
+    QString m_referenceCode;
+    bool m_sync = true;
+    bool m_syncing = false;
+};
+
+} // namespace sieve::ui

@@ -1,0 +1,133 @@
+#pragma once
+// Plain value structs that cross from the database thread to the GUI thread. No pointers into the
+// database, no QObjects: a result stays valid however long it waits in the event queue.
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <cmath>
+#include <limits>
+
+namespace sieve::ui {
+
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+struct TaskRow {
+    qint64 id = 0;
+    QString name;
+    int level = 0; // 0: unknown
+    QString category;
+    QString backend;
+    qint64 samples = 0;
+    qint64 passed = 0;
+    qint64 pending = 0;
+    qint64 accepted = 0;
+};
+
+// What the sample table shows; sorting and filtering happen in SQL so that a million rows never
+// have to be held in memory.
+struct SampleQuery {
+    QList<qint64> taskIds; // empty: every task
+    QString status;        // empty: any
+    QString review;        // empty: any
+    QString text;          // substring of the sample name or the teacher model
+    int sortColumn = 0;
+    Qt::SortOrder order = Qt::AscendingOrder;
+    bool operator==(const SampleQuery &) const = default;
+};
+
+struct SampleRow {
+    qint64 id = 0;
+    qint64 taskId = 0;
+    QString name;
+    QString status;
+    double speedup = kNoValue;
+    int attempt = -1;
+    QString model;
+    qint64 cluster = -1;
+    QString review;
+    QString backend;
+};
+
+struct CheckRow {
+    int shapeIndex = 0;
+    QString shape;
+    qint64 seed = 0;
+    bool ok = false;
+    double maxAbs = kNoValue;
+    double maxRel = kNoValue;
+    qint64 mismatches = 0;
+    qint64 nonfinite = 0;
+};
+
+struct TimingRow {
+    int shapeIndex = 0;
+    QString which; // candidate, eager, compile
+    double medianMs = kNoValue;
+    double stdMs = kNoValue;
+    qint64 runs = 0;
+};
+
+struct VerdictInfo {
+    bool present = false;
+    qint64 id = 0;
+    QString status;
+    QString stage;
+    QStringList reasons;
+    QString message;
+    QString device;
+    bool interpreted = false;
+    qint64 kernelsLaunched = -1;
+    double customKernelShare = kNoValue;
+    double speedup = kNoValue;
+    QStringList flags;
+    double durationMs = kNoValue;
+    QString log;
+    QString envJson;
+    QString verifierVersion;
+    QList<CheckRow> checks;
+    QList<TimingRow> timings;
+};
+
+struct ReviewEntry {
+    qint64 sampleId = 0;
+    QString decision;
+    QString reason;
+    QString note;
+    QString reviewer;
+    qint64 createdAt = 0; // seconds since the epoch
+};
+
+struct SampleDetail {
+    SampleRow row;
+    QString taskName;
+    QString code;
+    QString reasoning;
+    QString reference;
+    VerdictInfo verdict;
+    QList<ReviewEntry> history;
+};
+
+struct ClusterRow {
+    qint64 id = 0;
+    qint64 taskId = -1;
+    QString taskName;
+    qint64 representative = -1;
+    qint64 size = 0;
+};
+
+struct ClusterMember {
+    qint64 sampleId = 0;
+    QString name;
+    QString status;
+    QString review;
+    double similarity = kNoValue;
+    double speedup = kNoValue;
+    bool representative = false;
+};
+
+} // namespace sieve::ui
+
+Q_DECLARE_METATYPE(sieve::ui::SampleQuery)
+Q_DECLARE_METATYPE(sieve::ui::SampleRow)

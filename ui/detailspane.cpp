@@ -1,0 +1,124 @@
+#include "detailspane.h"
+
+#include "comparisonview.h"
+#include "corpusqueries.h"
+#include "dbthread.h"
+#include "statusstyle.h"
+#include "timingpanel.h"
+#include "verdictpanel.h"
+
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QPlainTextEdit>
+#include <QTreeWidget>
+
+namespace sieve::ui {
+
+DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
+    : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView), m_reasoning(new QPlainTextEdit),
+      m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget)
+{
+    setObjectName(QStringLiteral("detailsTabs"));
+    setDocumentMode(true);
+    m_reasoning->setObjectName(QStringLiteral("reasoningView"));
+    m_reasoning->setReadOnly(true);
+    m_reasoning->setPlaceholderText(tr("The teacher gave no reasoning trace for this sample."));
+    m_history->setObjectName(QStringLiteral("historyView"));
+    m_history->setRootIsDecorated(false);
+    m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
+    addTab(m_comparison, tr("&Code"));
+    addTab(m_reasoning, tr("R&easoning"));
+    addTab(m_verdict, tr("&Verdict"));
+    addTab(m_timing, tr("&Timing"));
+    addTab(m_history, tr("&History"));
+    connect(m_verdict, &VerdictPanel::lineActivated, this, [this](int line) {
+        setCurrentIndex(CodeTab);
+        m_comparison->jumpToLine(line);
+    });
+}
+
+void DetailsPane::clear()
+{
+    ++m_job;
+    m_ids.clear();
+    m_details.clear();
+    m_comparison->clear();
+    m_reasoning->clear();
+    m_verdict->clear();
+    m_timing->showTimings({});
+    m_history->clear();
+}
+
+void DetailsPane::showSamples(const QList<qint64> &ids)
+{
+    m_ids = ids.mid(0, ComparisonView::kMaxVariants);
+    const quint64 job = ++m_job;
+    if (m_ids.isEmpty()) {
+        clear();
+        return;
+    }
+    m_reader->post(
+        this,
+        [ids = m_ids](const db::Database &db) {
+            QList<SampleDetail> out;
+            for (qint64 id : ids)
+                out << queries::detail(db, id);
+            return out;
+        },
+        [this, job](QList<SampleDetail> details) {
+            if (job == m_job)
+                apply(std::move(details));
+        });
+}
+
+void DetailsPane::apply(QList<SampleDetail> details)
+{
+    m_details = std::move(details);
+    m_comparison->showSamples(m_details);
+    if (m_details.isEmpty())
+        return;
+    const SampleDetail &first = m_details.first();
+    m_reasoning->setPlainText(first.reasoning);
+    m_verdict->showVerdict(first.verdict);
+    m_timing->showTimings(first.verdict);
+    showHistory(first.history);
+    if (first.row.taskId != m_spreadTask) {
+        m_spreadTask = first.row.taskId;
+        const quint64 job = ++m_spreadJob;
+        m_aggregates->post(
+            this, [task = m_spreadTask](const db::Database &db) { return queries::taskSpeedups(db, task); },
+            [this, job, name = first.taskName](QList<double> speedups) {
+                if (job == m_spreadJob)
+                    m_timing->showTaskSpread(name, speedups);
+            });
+    }
+    Q_EMIT detailsShown();
+}
+
+void DetailsPane::showHistory(const QList<ReviewEntry> &history)
+{
+    m_history->clear();
+    for (const ReviewEntry &e : history) {
+        auto *item = new QTreeWidgetItem(m_history);
+        item->setText(0, QLocale().toString(QDateTime::fromSecsSinceEpoch(e.createdAt), QLocale::ShortFormat));
+        item->setText(1, e.reviewer);
+        item->setText(2, e.decision == QLatin1String("none") ? tr("cleared") : reviewText(e.decision));
+        const QColor c = reviewColor(e.decision);
+        if (c.isValid())
+            item->setForeground(2, c);
+        item->setText(3, e.reason);
+        item->setText(4, e.note);
+    }
+    for (int col = 0; col < 4; ++col)
+        m_history->resizeColumnToContents(col);
+}
+
+void DetailsPane::refreshCorpusCharts()
+{
+    m_spreadTask = -1;
+    m_aggregates->post(
+        this, [](const db::Database &db) { return queries::speedupHistogram(db); },
+        [this](QList<QPair<QString, qint64>> buckets) { m_timing->showCorpusHistogram(buckets); });
+}
+
+} // namespace sieve::ui

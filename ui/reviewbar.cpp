@@ -1,0 +1,212 @@
+#include "reviewbar.h"
+
+#include "corpusqueries.h"
+#include "dbthread.h"
+#include "reviewcommand.h"
+#include "samplemodel.h"
+#include "statusstyle.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QTableView>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace sieve::ui {
+
+QList<ReviewBar::Reason> ReviewBar::reasons()
+{
+    return {
+        {QStringLiteral("incorrect"), tr("Incorrect output")},
+        {QStringLiteral("sham"), tr("Sham or fallback kernel")},
+        {QStringLiteral("slow"), tr("Not faster than the reference")},
+        {QStringLiteral("duplicate"), tr("Duplicate of another sample")},
+        {QStringLiteral("reasoning"), tr("Reasoning does not match the code")},
+        {QStringLiteral("style"), tr("Unreadable code")},
+        {QStringLiteral("unsafe"), tr("Unsafe or forbidden code")},
+        {QStringLiteral("task"), tr("The task itself is broken")},
+        {QStringLiteral("other"), tr("Other (see the note)")},
+    };
+}
+
+ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTableView *view, QWidget *parent)
+    : QWidget(parent), m_reader(reader), m_writer(writer), m_model(model), m_view(view), m_undo(new QUndoStack(this)),
+      m_reason(new QComboBox(this)), m_note(new QLineEdit(this))
+{
+    setObjectName(QStringLiteral("reviewBar"));
+    m_undo->setObjectName(QStringLiteral("reviewUndoStack"));
+    m_reason->setObjectName(QStringLiteral("reasonCombo"));
+    m_note->setObjectName(QStringLiteral("noteEdit"));
+    m_note->setPlaceholderText(tr("Note (optional)"));
+    m_note->setClearButtonEnabled(true);
+    m_reason->addItem(tr("No reason"), QString());
+    const auto all = reasons();
+    for (int i = 0; i < all.size(); ++i)
+        m_reason->addItem(tr("%1  %2").arg(i + 1).arg(all.at(i).label), all.at(i).code);
+
+    auto makeAction = [this](const QString &name, const QString &text, const QKeySequence &key) {
+        auto *a = new QAction(text, this);
+        a->setObjectName(name);
+        a->setShortcut(key);
+        // The table and the details pane both have focus at times; the window is the right scope.
+        a->setShortcutContext(Qt::WindowShortcut);
+        return a;
+    };
+    m_accept = makeAction(QStringLiteral("acceptAction"), tr("&Accept"), QKeySequence(Qt::Key_A));
+    m_reject = makeAction(QStringLiteral("rejectAction"), tr("&Reject"), QKeySequence(Qt::Key_R));
+    m_next = makeAction(QStringLiteral("nextUnreviewedAction"), tr("&Next Unreviewed"), QKeySequence(Qt::Key_J));
+    m_previous =
+        makeAction(QStringLiteral("previousUnreviewedAction"), tr("&Previous Unreviewed"), QKeySequence(Qt::Key_K));
+    m_acceptMatching = makeAction(QStringLiteral("acceptMatchingAction"), tr("Accept All Matching the Filter…"),
+                                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    m_rejectMatching = makeAction(QStringLiteral("rejectMatchingAction"), tr("Reject All Matching the Filter…"),
+                                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_accept->setToolTip(tr("Accept the selected samples (A)"));
+    m_reject->setToolTip(tr("Reject the selected samples with the chosen reason (R)"));
+    connect(m_accept, &QAction::triggered, this, [this] { decide(QStringLiteral("accept")); });
+    connect(m_reject, &QAction::triggered, this, [this] { decide(QStringLiteral("reject")); });
+    connect(m_next, &QAction::triggered, this, [this] { moveToUnreviewed(+1); });
+    connect(m_previous, &QAction::triggered, this, [this] { moveToUnreviewed(-1); });
+    connect(m_acceptMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("accept")); });
+    connect(m_rejectMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("reject")); });
+    for (int i = 1; i <= 9; ++i) {
+        QAction *a = makeAction(QStringLiteral("reasonAction%1").arg(i), all.at(i - 1).label,
+                                QKeySequence(Qt::Key(Qt::Key_0 + i)));
+        connect(a, &QAction::triggered, this, [this, i] { setReason(i); });
+        m_reasonActions << a;
+    }
+    // Shortcuts only fire for actions that belong to a visible widget of the window.
+    addActions(reviewActions());
+    addActions(m_reasonActions);
+
+    auto button = [this](QAction *a) {
+        auto *b = new QToolButton(this);
+        b->setDefaultAction(a);
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        return b;
+    };
+    auto *moves = new QHBoxLayout;
+    moves->addWidget(button(m_previous));
+    moves->addWidget(button(m_next));
+    moves->addStretch(1);
+    moves->addWidget(button(m_accept));
+    moves->addWidget(button(m_reject));
+    auto *why = new QHBoxLayout;
+    why->addWidget(m_reason);
+    why->addWidget(m_note, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->setSpacing(2);
+    layout->addLayout(moves);
+    layout->addLayout(why);
+
+    m_confirm = [this](qint64 count, const QString &decision) {
+        return QMessageBox::question(this, tr("Review All Matching"),
+                                     tr("Mark %n sample(s) matching the filter as %1?", nullptr, int(count))
+                                         .arg(reviewText(decision))) == QMessageBox::Yes;
+    };
+    connect(m_model, &SampleModel::pageLoaded, this, [this] {
+        if (m_pendingDirection != 0) {
+            const int d = m_pendingDirection;
+            m_pendingDirection = 0;
+            moveToUnreviewed(d);
+        }
+    });
+}
+
+QList<QAction *> ReviewBar::reviewActions() const
+{
+    return {m_accept, m_reject, m_next, m_previous, m_acceptMatching, m_rejectMatching};
+}
+
+void ReviewBar::setReason(int index)
+{
+    if (index >= 0 && index < m_reason->count())
+        m_reason->setCurrentIndex(index);
+}
+
+void ReviewBar::apply(const QList<ReviewWrite> &writes)
+{
+    QHash<QString, QList<qint64>> byDecision;
+    QList<qint64> ids;
+    for (const ReviewWrite &w : writes) {
+        byDecision[w.decision] << w.sampleId;
+        ids << w.sampleId;
+    }
+    for (auto it = byDecision.cbegin(); it != byDecision.cend(); ++it)
+        m_model->setReview(it.value(), it.key());
+    m_writer->post(
+        this, [writes, who = m_reviewer](db::Database &db) { reviewstore::write(db, writes, who); },
+        [this, ids] { Q_EMIT reviewsWritten(ids); });
+}
+
+void ReviewBar::decide(const QString &decision)
+{
+    QList<PriorReview> prior;
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    for (const QModelIndex &i : rows)
+        prior << PriorReview{i.data(SampleModel::IdRole).toLongLong(), i.data(SampleModel::ReviewRole).toString()};
+    if (prior.isEmpty())
+        return;
+    const int lastRow = rows.last().row();
+    m_undo->push(new ReviewCommand(prior, decision, m_reason->currentData().toString(), m_note->text(),
+                                   [this](const QList<ReviewWrite> &w) { apply(w); }));
+    m_note->clear();
+    m_reason->setCurrentIndex(0);
+    // A single decision moves on, so a reviewer can work through a task with A, R and J alone.
+    if (prior.size() == 1) {
+        select(lastRow);
+        moveToUnreviewed(+1);
+    }
+}
+
+void ReviewBar::decideMatching(const QString &decision)
+{
+    const QString reason = m_reason->currentData().toString();
+    const QString note = m_note->text();
+    m_reader->post(
+        this, [q = m_model->query()](const db::Database &db) { return queries::matchingReviews(db, q); },
+        [this, decision, reason, note](QList<QPair<qint64, QString>> matches) {
+            if (matches.isEmpty() || !m_confirm(matches.size(), decision))
+                return;
+            QList<PriorReview> prior;
+            prior.reserve(matches.size());
+            for (const auto &[id, review] : matches)
+                prior << PriorReview{id, review};
+            m_undo->push(new ReviewCommand(prior, decision, reason, note,
+                                           [this](const QList<ReviewWrite> &w) { apply(w); }));
+        });
+}
+
+void ReviewBar::select(int row)
+{
+    const QModelIndex index = m_model->index(row, 0);
+    m_view->selectionModel()->setCurrentIndex(index,
+                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(index);
+}
+
+void ReviewBar::moveToUnreviewed(int direction)
+{
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    int row = current.isValid() ? current.row() + direction : (direction > 0 ? 0 : m_model->rowCount() - 1);
+    for (; row >= 0 && row < m_model->rowCount(); row += direction) {
+        const QString review = m_model->rowAt(row).review;
+        if (review.isEmpty() || review == QLatin1String("none")) {
+            select(row);
+            return;
+        }
+    }
+    if (direction > 0 && m_model->canFetchMore({})) {
+        m_pendingDirection = direction;
+        m_model->fetchMore({});
+    }
+}
+
+} // namespace sieve::ui

@@ -1,0 +1,205 @@
+#include "samplemodel.h"
+
+#include "dbthread.h"
+#include "statusstyle.h"
+
+#include <cmath>
+
+namespace sieve::ui {
+
+SampleModel::SampleModel(DbThread *reader, QObject *parent) : QAbstractTableModel(parent), m_reader(reader) {}
+
+void SampleModel::clear()
+{
+    ++m_job;
+    beginResetModel();
+    m_rows.clear();
+    m_rowOfId.clear();
+    m_total = -1;
+    m_fetching = false;
+    m_exhausted = true;
+    endResetModel();
+}
+
+void SampleModel::setQuery(const SampleQuery &query)
+{
+    clear();
+    m_query = query;
+    m_exhausted = false;
+    // Rows first: they are what the reviewer waits for; the count follows on the same thread.
+    requestPage();
+    const quint64 job = m_job;
+    m_reader->post(
+        this, [q = m_query](const db::Database &db) { return queries::countSamples(db, q); },
+        [this, job](qint64 count) {
+            if (job != m_job)
+                return;
+            m_total = count;
+            Q_EMIT totalCountChanged(count);
+        });
+}
+
+void SampleModel::requestPage()
+{
+    if (m_fetching || m_exhausted)
+        return;
+    m_fetching = true;
+    const quint64 job = m_job;
+    m_reader->post(
+        this,
+        [q = m_query, start = queries::nextPage(m_query, m_rows)](const db::Database &db) {
+            return queries::samples(db, q, start, kPageSize);
+        },
+        [this, job](QList<SampleRow> rows) {
+            if (job != m_job)
+                return;
+            appendPage(std::move(rows));
+        });
+}
+
+void SampleModel::appendPage(QList<SampleRow> rows)
+{
+    m_fetching = false;
+    if (rows.size() < kPageSize)
+        m_exhausted = true;
+    if (!rows.isEmpty()) {
+        const int first = int(m_rows.size());
+        beginInsertRows({}, first, first + int(rows.size()) - 1);
+        for (SampleRow &r : rows) {
+            m_rowOfId.insert(r.id, int(m_rows.size()));
+            m_rows.append(std::move(r));
+        }
+        endInsertRows();
+    }
+    Q_EMIT pageLoaded(int(rows.size()));
+}
+
+void SampleModel::setReview(const QList<qint64> &ids, const QString &decision)
+{
+    for (qint64 id : ids) {
+        const int row = rowOf(id);
+        if (row < 0 || m_rows[row].review == decision)
+            continue;
+        m_rows[row].review = decision;
+        const QModelIndex i = index(row, queries::ColReview);
+        Q_EMIT dataChanged(i, i);
+    }
+}
+
+void SampleModel::setStatus(qint64 sampleId, const QString &status, double speedup)
+{
+    const int row = rowOf(sampleId);
+    if (row < 0)
+        return;
+    m_rows[row].status = status;
+    m_rows[row].speedup = speedup;
+    Q_EMIT dataChanged(index(row, queries::ColStatus), index(row, queries::ColSpeedup));
+}
+
+int SampleModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int SampleModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : queries::ColCount; }
+
+QVariant SampleModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const SampleRow &r = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case queries::ColId: return r.id;
+        case queries::ColName: return r.name;
+        case queries::ColStatus: return r.status;
+        case queries::ColSpeedup:
+            return std::isnan(r.speedup) ? QVariant() : QVariant(tr("%1×").arg(r.speedup, 0, 'f', 2));
+        case queries::ColAttempt: return r.attempt >= 0 ? QVariant(r.attempt) : QVariant();
+        case queries::ColModel: return r.model;
+        case queries::ColCluster: return r.cluster >= 0 ? QVariant(r.cluster) : QVariant();
+        case queries::ColReview: return reviewText(r.review);
+        }
+        return {};
+    case Qt::ForegroundRole:
+        if (index.column() == queries::ColStatus)
+            return statusColor(r.status);
+        if (index.column() == queries::ColReview) {
+            const QColor c = reviewColor(r.review);
+            return c.isValid() ? QVariant(c) : QVariant();
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case queries::ColId:
+        case queries::ColSpeedup:
+        case queries::ColAttempt:
+        case queries::ColCluster: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case IdRole: return r.id;
+    case StatusRole: return r.status;
+    case SpeedupRole: return r.speedup;
+    case AttemptRole: return r.attempt;
+    case ModelRole: return r.model;
+    case ClusterRole: return r.cluster;
+    case ReviewRole: return r.review;
+    case TaskIdRole: return r.taskId;
+    case NameRole: return r.name;
+    }
+    return {};
+}
+
+QVariant SampleModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case queries::ColId: return tr("ID");
+    case queries::ColName: return tr("Sample");
+    case queries::ColStatus: return tr("Status");
+    case queries::ColSpeedup: return tr("Speedup");
+    case queries::ColAttempt: return tr("Attempt");
+    case queries::ColModel: return tr("Teacher");
+    case queries::ColCluster: return tr("Cluster");
+    case queries::ColReview: return tr("Review");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> SampleModel::roleNames() const
+{
+    auto names = QAbstractTableModel::roleNames();
+    names.insert(IdRole, "sampleId");
+    names.insert(StatusRole, "status");
+    names.insert(SpeedupRole, "speedup");
+    names.insert(AttemptRole, "attempt");
+    names.insert(ModelRole, "model");
+    names.insert(ClusterRole, "cluster");
+    names.insert(ReviewRole, "review");
+    names.insert(TaskIdRole, "taskId");
+    names.insert(NameRole, "name");
+    return names;
+}
+
+bool SampleModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_exhausted;
+}
+
+void SampleModel::fetchMore(const QModelIndex &parent)
+{
+    if (!parent.isValid())
+        requestPage();
+}
+
+void SampleModel::sort(int column, Qt::SortOrder order)
+{
+    if (column < 0 || column >= queries::ColCount)
+        return;
+    if (m_query.sortColumn == column && m_query.order == order && !m_rows.isEmpty())
+        return;
+    SampleQuery q = m_query;
+    q.sortColumn = column;
+    q.order = order;
+    setQuery(q);
+}
+
+} // namespace sieve::ui

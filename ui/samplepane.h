@@ -1,0 +1,47 @@
+#pragma once
+// The sample table with its SQL-side filters (status, review, text), its count and the review bar.
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+
+namespace sieve::ui {
+
+class DbThread;
+class ReviewBar;
+class SampleModel;
+
+class SamplePane final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SamplePane)
+public:
+    SamplePane(DbThread *reader, DbThread *writer, QWidget *parent = nullptr);
+    SampleModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    ReviewBar *reviewBar() const { return m_review; }
+    void setTasks(const QList<qint64> &taskIds);
+    void setStatuses(const QStringList &statuses);
+    QList<qint64> selectedSampleIds() const;
+
+Q_SIGNALS:
+    void selectionChanged(const QList<qint64> &sampleIds);
+
+private:
+    void applyFilters();
+    void updateCount();
+
+    SampleModel *m_model;
+    QTableView *m_view;
+    QComboBox *m_status;
+    QComboBox *m_reviewFilter;
+    QLineEdit *m_search;
+    QLabel *m_count;
+    ReviewBar *m_review;
+    QTimer *m_searchDelay;
+    QList<qint64> m_tasks;
+};
+
+} // namespace sieve::ui

@@ -1,0 +1,98 @@
+#pragma once
+// The typed settings registry: every setting is declared once here with its key and default, and
+// changes are announced through one signal. Nothing else in ui/ calls QSettings.
+#include <QByteArray>
+#include <QObject>
+#include <QSettings>
+#include <QStringList>
+
+#include <memory>
+
+namespace sieve::ui {
+
+class Settings;
+
+template <typename T> class Setting {
+public:
+    Setting(Settings *owner, const char *key, T defaultValue);
+    T value() const;
+    void setValue(const T &value);
+    void reset();
+    QString key() const { return m_key; }
+    const T &defaultValue() const { return m_default; }
+
+private:
+    Settings *m_owner;
+    QString m_key;
+    T m_default;
+};
+
+class Settings final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Settings)
+public:
+    // Without a file: the platform's place for "Sieve/Sieve". Tests pass a file of their own.
+    explicit Settings(const QString &iniFile = {}, QObject *parent = nullptr);
+    ~Settings() override;
+
+    // Verification
+    Setting<QString> gpus{this, "verify/gpus", QStringLiteral("all")};
+    Setting<QString> python{this, "verify/python", QString()}; // SIEVE_PYTHON; empty: the default venv
+    Setting<double> atolFp32{this, "verify/atol_fp32", 1e-4};
+    Setting<double> rtolFp32{this, "verify/rtol_fp32", 1e-4};
+    Setting<double> atolHalf{this, "verify/atol_half", 1e-2};
+    Setting<double> rtolHalf{this, "verify/rtol_half", 1e-2};
+    Setting<int> seeds{this, "verify/seeds", 5};
+    Setting<bool> timing{this, "timing/enabled", true};
+    Setting<int> timingMaxRuns{this, "timing/max_runs", 200};
+    Setting<int> timingBudgetMs{this, "timing/budget_ms", 2000};
+    // Teacher
+    Setting<QString> teacherEndpoint{this, "teacher/endpoint", QString()};
+    Setting<QString> teacherModel{this, "teacher/model", QString()};
+    // Workbench
+    Setting<QString> language{this, "ui/language", QString()}; // empty: the system's
+    Setting<QString> reviewer{this, "review/reviewer", QString()};
+    Setting<QStringList> recentCorpora{this, "ui/recent_corpora", QStringList()};
+    Setting<QByteArray> windowGeometry{this, "ui/window_geometry", QByteArray()};
+    Setting<QByteArray> windowState{this, "ui/window_state", QByteArray()};
+    Setting<QByteArray> reviewSplitter{this, "ui/review_splitter", QByteArray()};
+
+    void addRecentCorpus(const QString &path);
+    QString effectiveReviewer() const;
+    void sync() { m_store->sync(); }
+    QSettings &store() { return *m_store; }
+
+Q_SIGNALS:
+    void changed(const QString &key);
+
+private:
+    std::unique_ptr<QSettings> m_store;
+};
+
+template <typename T>
+Setting<T>::Setting(Settings *owner, const char *key, T defaultValue)
+    : m_owner(owner), m_key(QString::fromLatin1(key)), m_default(std::move(defaultValue))
+{
+}
+
+template <typename T> T Setting<T>::value() const
+{
+    const QVariant v = m_owner->store().value(m_key);
+    return v.isValid() && v.canConvert<T>() ? v.value<T>() : m_default;
+}
+
+template <typename T> void Setting<T>::setValue(const T &value)
+{
+    if (value == this->value())
+        return;
+    m_owner->store().setValue(m_key, QVariant::fromValue(value));
+    Q_EMIT m_owner->changed(m_key);
+}
+
+template <typename T> void Setting<T>::reset()
+{
+    m_owner->store().remove(m_key);
+    Q_EMIT m_owner->changed(m_key);
+}
+
+} // namespace sieve::ui

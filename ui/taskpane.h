@@ -1,0 +1,46 @@
+#pragma once
+// The task list with its filters (category, level, state, name) and counts.
+#include "corpustypes.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTreeView;
+
+namespace sieve::ui {
+
+class TaskFilterProxy;
+class TaskModel;
+
+class TaskPane final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TaskPane)
+public:
+    explicit TaskPane(QWidget *parent = nullptr);
+    TaskModel *model() const { return m_model; }
+    TaskFilterProxy *proxy() const { return m_proxy; }
+    QTreeView *view() const { return m_view; }
+    QList<qint64> selectedTaskIds() const;
+    // Replaces the list (fresh counts) and keeps the selection without announcing it again.
+    void setTasks(QList<TaskRow> rows);
+    void refreshFilters();
+
+Q_SIGNALS:
+    void selectionChanged(const QList<qint64> &taskIds);
+
+private:
+    void updateCount();
+
+    TaskModel *m_model;
+    TaskFilterProxy *m_proxy;
+    QComboBox *m_category;
+    QComboBox *m_level;
+    QComboBox *m_state;
+    QLineEdit *m_search;
+    QTreeView *m_view;
+    QLabel *m_count;
+};
+
+} // namespace sieve::ui

@@ -1,0 +1,94 @@
+#include "timingpanel.h"
+
+#include "chart.h"
+#include "corpusqueries.h"
+
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace sieve::ui {
+
+TimingPanel::TimingPanel(QWidget *parent)
+    : QWidget(parent), m_perShape(Chart::createBarChart()), m_taskSpread(Chart::createBarChart()),
+      m_corpus(Chart::createBarChart())
+{
+    setObjectName(QStringLiteral("timingPanel"));
+    m_perShape->setObjectName(QStringLiteral("perShapeChart"));
+    m_taskSpread->setObjectName(QStringLiteral("taskSpreadChart"));
+    m_corpus->setObjectName(QStringLiteral("corpusHistogramChart"));
+    auto *bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(m_taskSpread);
+    bottom->addWidget(m_corpus);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_perShape);
+    split->addWidget(bottom);
+    split->setSizes({400, 400});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    showTimings({});
+    showTaskSpread({}, {});
+}
+
+void TimingPanel::showTimings(const VerdictInfo &verdict)
+{
+    // Columns in a fixed order so colours mean the same thing on every sample.
+    const QStringList whichOrder{QStringLiteral("candidate"), QStringLiteral("eager"), QStringLiteral("compile")};
+    const QStringList names{tr("Candidate"), tr("Eager"), tr("torch.compile")};
+    std::map<int, std::map<QString, double>> byShape;
+    for (const TimingRow &t : verdict.timings)
+        byShape[t.shapeIndex][t.which] = t.medianMs;
+    ChartData data;
+    data.title = verdict.timings.isEmpty() ? tr("Time per shape (no timings recorded)") : tr("Median time per shape");
+    data.valueAxisTitle = tr("ms");
+    for (const auto &[shape, _] : byShape)
+        data.categories << tr("shape %1").arg(shape);
+    for (int w = 0; w < whichOrder.size(); ++w) {
+        ChartSeries s{names.at(w), {}};
+        bool any = false;
+        for (const auto &[shape, values] : byShape) {
+            const auto it = values.find(whichOrder.at(w));
+            s.values << (it == values.end() ? kNoValue : it->second);
+            any = any || it != values.end();
+        }
+        if (any)
+            data.series << s;
+    }
+    m_perShape->setData(data);
+}
+
+void TimingPanel::showTaskSpread(const QString &taskName, const QList<double> &speedups)
+{
+    ChartData data;
+    data.title = taskName.isEmpty() ? tr("Speedups of the task's samples")
+                                    : tr("%1: speedups (%n measured)", nullptr, int(speedups.size())).arg(taskName);
+    data.counts = true;
+    data.categories = queries::speedupBucketLabels();
+    data.valueAxisTitle = tr("samples");
+    data.categoryAxisTitle = tr("speedup from");
+    ChartSeries s{tr("Samples"), QList<double>(data.categories.size(), 0.0)};
+    for (double v : speedups)
+        s.values[queries::speedupBucket(v)] += 1.0;
+    data.series << s;
+    m_taskSpread->setData(data);
+}
+
+void TimingPanel::showCorpusHistogram(const QList<QPair<QString, qint64>> &buckets)
+{
+    ChartData data;
+    data.title = tr("Speedups across the corpus");
+    data.categoryAxisTitle = tr("speedup from");
+    data.counts = true;
+    data.valueAxisTitle = tr("samples");
+    ChartSeries s{tr("Samples"), {}};
+    for (const auto &[label, count] : buckets) {
+        data.categories << label;
+        s.values << double(count);
+    }
+    data.series << s;
+    m_corpus->setData(data);
+}
+
+} // namespace sieve::ui

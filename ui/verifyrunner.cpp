@@ -1,0 +1,64 @@
+#include "verifyrunner.h"
+
+#include "cliprocess.h"
+#include "corpustypes.h"
+#include "logging.h"
+#include "settings.h"
+
+#include <QJsonObject>
+
+namespace sieve::ui {
+
+VerifyRunner::VerifyRunner(const Settings &settings, QObject *parent)
+    : QObject(parent), m_settings(settings), m_process(new CliProcess(this))
+{
+    connect(m_process, &CliProcess::jsonLine, this, [this](const QJsonObject &o) {
+        const QString op = o.value(QLatin1String("op")).toString();
+        if (op == QLatin1String("progress") || o.contains(QLatin1String("total"))) {
+            m_total = o.value(QLatin1String("total")).toInteger(m_total);
+            m_done = o.value(QLatin1String("done")).toInteger(m_done);
+            Q_EMIT progress(m_done, m_total);
+            return;
+        }
+        if (!o.contains(QLatin1String("sample_id")) || !o.contains(QLatin1String("status")))
+            return;
+        const QJsonValue speedup = o.value(QLatin1String("speedup"));
+        ++m_done;
+        Q_EMIT sampleVerified(o.value(QLatin1String("sample_id")).toInteger(), o.value(QLatin1String("status")).toString(),
+                              speedup.isDouble() ? speedup.toDouble() : kNoValue);
+        Q_EMIT progress(m_done, m_total);
+    });
+    connect(m_process, &CliProcess::finished, this,
+            [this](int code, const QString &message) { Q_EMIT finished(code == 0, message); });
+}
+
+QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &sampleIds, const Settings &settings)
+{
+    QStringList args{QStringLiteral("verify"), corpus, QStringLiteral("--json")};
+    for (qint64 id : sampleIds)
+        args << QStringLiteral("--sample") << QString::number(id);
+    const QString gpus = settings.gpus.value();
+    if (!gpus.isEmpty() && gpus != QLatin1String("all"))
+        args << QStringLiteral("--gpus") << gpus;
+    if (!settings.timing.value())
+        args << QStringLiteral("--no-timing");
+    return args;
+}
+
+void VerifyRunner::start(const QString &corpus, const QList<qint64> &sampleIds)
+{
+    m_done = 0;
+    m_total = sampleIds.size();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!m_settings.python.value().isEmpty())
+        env.insert(QStringLiteral("SIEVE_PYTHON"), m_settings.python.value());
+    m_process->setEnvironment(env);
+    qCInfo(lcUi).noquote() << "verifying with" << m_process->program()
+                           << arguments(corpus, sampleIds, m_settings).join(QLatin1Char(' '));
+    m_process->start(arguments(corpus, sampleIds, m_settings));
+}
+
+void VerifyRunner::cancel() { m_process->cancel(); }
+bool VerifyRunner::isRunning() const { return m_process->isRunning(); }
+
+} // namespace sieve::ui
