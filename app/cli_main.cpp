@@ -1,5 +1,8 @@
 #include "cli.h"
 #include "gpucommands.h"
+#ifdef SIEVE_HAVE_NET
+#include "netcommands.h"
+#endif
 
 #include <iostream>
 
@@ -8,5 +11,9 @@ int main(int argc, char **argv)
     std::vector<sieve::cli::Command> commands = sieve::cli::coreCommands();
     for (auto &c : sieve::gpu::gpuCommands())
         commands.push_back(std::move(c));
+#ifdef SIEVE_HAVE_NET
+    for (auto &c : sieve::net::netCommands())
+        commands.push_back(std::move(c));
+#endif
     return sieve::cli::dispatch(commands, argc, argv, std::cout, std::cerr);
 }

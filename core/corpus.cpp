@@ -203,12 +203,48 @@ CREATE TABLE IF NOT EXISTS imports(
 );
 )SQL");
 }
+
+// Version 2: teacher sampling runs. One row per run (its sampling parameters, never the API key) and one
+// per stored attempt, so that an interrupted run resumes without asking for an attempt twice:
+// (run, task, attempt) is the key, and the sample and its item are written in one transaction.
+void v2(db::Database &db)
+{
+    db.exec(R"SQL(
+CREATE TABLE IF NOT EXISTS sample_runs(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  state TEXT NOT NULL DEFAULT 'running',
+  mode TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  model TEXT NOT NULL,
+  params_json TEXT NOT NULL,
+  stats_json TEXT,
+  error TEXT,
+  sieve_version TEXT,
+  started_at INTEGER NOT NULL,
+  updated_at INTEGER,
+  finished_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS sample_run_items(
+  run_id INTEGER NOT NULL REFERENCES sample_runs(id) ON DELETE CASCADE,
+  task_id INTEGER NOT NULL REFERENCES tasks(id),
+  attempt INTEGER NOT NULL,
+  sample_id INTEGER REFERENCES samples(id) ON DELETE SET NULL,
+  status TEXT,
+  created_at INTEGER NOT NULL,
+  verified_at INTEGER,
+  PRIMARY KEY(run_id, task_id, attempt)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sample_run_items_sample ON sample_run_items(sample_id);
+)SQL");
+}
 } // namespace
 
 const std::vector<Migration> &migrations()
 {
     static const std::vector<Migration> steps = {
         {1, v1},
+        {2, v2},
     };
     return steps;
 }

@@ -11,7 +11,7 @@ namespace sieve {
 
 class Corpus {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // Creates the file at the current schema version; fails if it already holds a corpus.
     static Corpus create(const std::string &path);

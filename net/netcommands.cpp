@@ -1,0 +1,254 @@
+// sieve-cli sample: teacher sampling from an OpenAI-compatible endpoint into the corpus.
+#include "netcommands.h"
+
+#include "processverifier.h"
+#include "progress.h"
+#include "sampler.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QProcess>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <ostream>
+
+namespace sieve::net {
+
+namespace {
+
+const char *kHelp = R"(Usage: sieve-cli sample DB --endpoint URL --model M [OPTIONS]
+
+Asks a teacher model behind an OpenAI-compatible endpoint (vLLM, SGLang, a hosted API) for answers to
+the corpus's tasks and stores every reply as a sample (origin 'teacher') with its request parameters;
+the answer and the reasoning are extracted as the importers do.
+
+Modes:
+  --mode keep-all       K samples per task (-k), all kept; verify them later with 'sieve-cli verify'
+  --mode first-pass     up to N attempts per task (--attempts), one at a time, each verified before the
+                        next; the first PASS ends the task (rejection sampling)
+
+Options:
+  --endpoint URL        base URL (http://host:8000/v1) or the full .../chat/completions URL
+  --model M             model name sent to the endpoint
+  --api-key-env NAME    environment variable holding the API key (default OPENAI_API_KEY); the key is
+                        sent as a bearer token and never written to the corpus, logs or messages
+  -k K                  keep-all: samples per task (default 1)
+  --attempts N          first-pass: attempts per task at most (default 16)
+  --temperature T       sampling temperature (default 1.0)
+  --max-tokens N        max_tokens of each request (default: the endpoint's)
+  --extra JSON          fields merged into every request body, e.g. '{"reasoning_effort":"max"}'
+  --stream              ask for a streamed reply (server-sent events)
+  --concurrency C       requests in flight at most (default 8)
+  --rate R              new requests per second at most (default: unlimited)
+  --timeout S           seconds without data before a request counts as failed (default 600)
+  --max-failures N      consecutive endpoint errors that stop the run (default 8)
+  --backoff-ms MS       first retry delay; doubles per retry up to 60 s, with jitter (default 1000)
+  --run-id R            name of the run; the same name resumes it (default: run-<UTC time>)
+  --task T              only this task (repeatable; default: every task)
+  --verify-parallel P   first-pass: samples verified at once (default 1)
+  --verify-arg ARG      first-pass: extra argument for 'sieve-cli verify' (repeatable, e.g. --verify-arg=--cpu)
+  --verifier-cmd CMD    first-pass: verifier command line instead of 'sieve-cli verify {db} --sample {sample}
+                        --json' ({db} and {sample} are replaced); the verdict is read from the corpus
+  --json                print the summary as one JSON object
+
+Endpoint errors (429, 5xx, timeouts, connection resets, malformed or truncated JSON) are retried with
+exponential backoff and jitter, honouring Retry-After, and never consume an attempt. After --max-failures
+errors in a row the run stops with exit code 1; fix the endpoint and run the same command (same --run-id)
+to resume: finished tasks are skipped, attempts that were in flight are asked again, nothing is counted
+twice. Ctrl-C stops the run resumably (exit code 130).
+)";
+
+int runSample(const cli::Args &args, cli::Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw cli::UsageError("expected exactly one argument: the corpus file");
+    const auto endpoint = args.value("endpoint");
+    const auto model = args.value("model");
+    if (!endpoint)
+        throw cli::UsageError("--endpoint is required");
+    if (!model)
+        throw cli::UsageError("--model is required");
+
+    SamplerOptions o;
+    o.dbPath = args.positional[0];
+    o.client.endpoint = QUrl(QString::fromStdString(*endpoint), QUrl::StrictMode);
+    if (!o.client.endpoint.isValid() ||
+        (o.client.endpoint.scheme() != QLatin1String("http") && o.client.endpoint.scheme() != QLatin1String("https")))
+        throw cli::UsageError("--endpoint expects an http:// or https:// URL, got '" + *endpoint + "'");
+    o.model = *model;
+    const std::string mode = args.value("mode", "keep-all");
+    if (mode == "keep-all")
+        o.mode = SampleMode::KeepAll;
+    else if (mode == "first-pass")
+        o.mode = SampleMode::FirstPass;
+    else
+        throw cli::UsageError("--mode expects keep-all or first-pass, got '" + mode + "'");
+    auto positive = [&](const char *name, long long fallback) {
+        const long long v = args.integer(name).value_or(fallback);
+        if (v < 1)
+            throw cli::UsageError(std::string("--") + name + " must be at least 1");
+        return static_cast<int>(v);
+    };
+    o.k = positive("k", 1);
+    o.attempts = positive("attempts", 16);
+    o.client.concurrency = positive("concurrency", 8);
+    o.client.maxFailures = positive("max-failures", 8);
+    o.client.timeoutMs = positive("timeout", 600) * 1000;
+    o.client.backoff.baseMs = positive("backoff-ms", 1000);
+    o.client.rate = args.number("rate").value_or(0);
+    o.temperature = args.number("temperature").value_or(1.0);
+    if (auto mt = args.integer("max-tokens"))
+        o.maxTokens = static_cast<int>(*mt);
+    if (auto extra = args.value("extra")) {
+        o.extra = nlohmann::json::parse(*extra, nullptr, false);
+        if (o.extra.is_discarded() || !o.extra.is_object())
+            throw cli::UsageError("--extra expects a JSON object, got '" + *extra + "'");
+    }
+    o.stream = args.has("stream");
+    o.runName = args.value("run-id", "");
+    o.tasks = args.all("task");
+    const std::string keyEnv = args.value("api-key-env", "OPENAI_API_KEY");
+    const bool json = args.has("json");
+
+    int argc = 1;
+    char name[] = "sieve-cli";
+    char *argv[] = {name, nullptr};
+    std::optional<QCoreApplication> app;
+    if (!QCoreApplication::instance())
+        app.emplace(argc, argv);
+
+    o.client.apiKey = qgetenv(keyEnv.c_str());
+    if (o.client.apiKey.isEmpty())
+        ctx.err << "sample: $" << keyEnv << " is not set; requests carry no API key\n";
+
+    Sampler *samplerPtr = nullptr; // the verdict is read back through the sampler's own connection
+    std::unique_ptr<ProcessVerifier> verifier;
+    if (o.mode == SampleMode::FirstPass) {
+        QStringList cmd;
+        if (auto c = args.value("verifier-cmd")) {
+            cmd = QProcess::splitCommand(QString::fromStdString(*c));
+            if (cmd.isEmpty())
+                throw cli::UsageError("--verifier-cmd is empty");
+        } else {
+            QStringList extra;
+            for (const auto &a : args.all("verify-arg"))
+                extra << QString::fromStdString(a);
+            cmd = ProcessVerifier::defaultCommand(QCoreApplication::applicationFilePath(), extra);
+        }
+        verifier = std::make_unique<ProcessVerifier>(
+            cmd, QString::fromStdString(o.dbPath), positive("verify-parallel", 1),
+            [&samplerPtr](qint64 id) { return samplerPtr->store()->verifiedStatus(id); });
+    }
+
+    Sampler sampler(o, verifier.get());
+    samplerPtr = &sampler;
+    std::optional<Progress> progress;
+    SamplerSummary summary;
+    QEventLoop loop;
+    QObject::connect(&sampler, &Sampler::started, &loop, [&](qint64 runId, const QString &runName, bool resumed) {
+        ctx.err << (resumed ? "resuming" : "starting") << " run '" << runName.toStdString() << "' (id " << runId
+                << ") against " << ChatClient::completionsUrl(o.client.endpoint).toDisplayString(QUrl::RemoveUserInfo).toStdString()
+                << '\n';
+    });
+    QObject::connect(&sampler, &Sampler::progressChanged, &loop, [&](const SamplerProgress &p) {
+        if (!progress)
+            progress.emplace(ctx.err, "sample", static_cast<std::uint64_t>(p.tasksTotal));
+        std::string detail = "in flight " + std::to_string(p.inFlight) + ", queued " + std::to_string(p.queued) +
+                             ", stored " + std::to_string(p.samplesStored) + ", retries " + std::to_string(p.retries);
+        if (o.mode == SampleMode::FirstPass)
+            detail += ", verifying " + std::to_string(p.verifying) + ", passed " + std::to_string(p.tasksPassed);
+        progress->update(static_cast<std::uint64_t>(p.tasksDone), detail);
+    });
+    QObject::connect(&sampler, &Sampler::notice, &loop, [&](const QString &text) {
+        ctx.err << "sample: " << text.toStdString() << '\n';
+    });
+    QObject::connect(&sampler, &Sampler::finished, &loop, [&](const SamplerSummary &s) {
+        summary = s;
+        loop.quit();
+    });
+    cli::installInterruptHandler();
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &sampler, [&] {
+        if (cli::interrupted())
+            sampler.cancel();
+    });
+    poll.start(100);
+    sampler.start();
+    loop.exec();
+    if (progress)
+        progress->finish();
+
+    const SamplerProgress &p = summary.progress;
+    if (json) {
+        nlohmann::json j = {{"run_id", summary.runId},
+                            {"run", summary.runName.toStdString()},
+                            {"state", summary.state.toStdString()},
+                            {"resumed", summary.resumed},
+                            {"mode", mode},
+                            {"tasks", p.tasksTotal},
+                            {"tasks_done", p.tasksDone},
+                            {"tasks_passed", p.tasksPassed},
+                            {"samples", p.samplesStored},
+                            {"samples_this_session", p.storedThisSession},
+                            {"requests", p.requests},
+                            {"retries", p.retries},
+                            {"wall_s", summary.wallSeconds}};
+        if (!summary.error.isEmpty())
+            j["error"] = summary.error.toStdString();
+        ctx.out << j.dump() << '\n';
+    } else {
+        ctx.out << "run '" << summary.runName.toStdString() << "' " << summary.state.toStdString() << ": "
+                << p.tasksDone << "/" << p.tasksTotal << " tasks done";
+        if (o.mode == SampleMode::FirstPass)
+            ctx.out << ", " << p.tasksPassed << " passed";
+        ctx.out << ", " << p.samplesStored << " samples (" << p.storedThisSession << " this session), " << p.requests
+                << " requests, " << p.retries << " retries, " << summary.wallSeconds << " s\n";
+    }
+    if (summary.state == QLatin1String("failed")) {
+        ctx.err << "sieve-cli sample: " << summary.error.toStdString()
+                << "\n(fix it and run the same command again: the run resumes where it stopped)\n";
+        return cli::Failure;
+    }
+    if (summary.state == QLatin1String("interrupted")) {
+        ctx.err << "sieve-cli sample: interrupted; run the same command to resume\n";
+        return cli::Interrupted;
+    }
+    return cli::Ok;
+}
+
+} // namespace
+
+std::vector<cli::Command> netCommands()
+{
+    return {{"sample",
+             "ask a teacher endpoint for samples (keep-all or stop at first pass)",
+             kHelp,
+             {{"endpoint", true},
+              {"model", true},
+              {"mode", true},
+              {"k", true, false, 'k'},
+              {"attempts", true},
+              {"temperature", true},
+              {"max-tokens", true},
+              {"extra", true},
+              {"stream", false},
+              {"concurrency", true},
+              {"rate", true},
+              {"timeout", true},
+              {"max-failures", true},
+              {"backoff-ms", true},
+              {"run-id", true},
+              {"task", true, true},
+              {"api-key-env", true},
+              {"verify-parallel", true},
+              {"verify-arg", true, true},
+              {"verifier-cmd", true},
+              {"json", false}},
+             runSample}};
+}
+
+} // namespace sieve::net

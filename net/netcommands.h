@@ -1,0 +1,11 @@
+#pragma once
+// Commands of the net layer (sieve-cli links them only when Qt is available): `sample`.
+#include "cli.h"
+
+#include <vector>
+
+namespace sieve::net {
+
+std::vector<cli::Command> netCommands();
+
+} // namespace sieve::net

@@ -1,0 +1,232 @@
+#include "samplerdialog.h"
+
+#include "processverifier.h"
+#include "sampler.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace sieve::ui {
+
+SamplerDialog::SamplerDialog(QString dbPath, QWidget *parent) : QDialog(parent), m_dbPath(std::move(dbPath))
+{
+    setObjectName(QStringLiteral("samplerDialog"));
+    setWindowTitle(tr("Sample from a teacher"));
+    auto *form = new QFormLayout;
+    auto named = [](QWidget *w, const char *name) {
+        w->setObjectName(QLatin1String(name));
+        return w;
+    };
+    m_endpoint = new QLineEdit(QStringLiteral("http://127.0.0.1:8000/v1"));
+    m_model = new QLineEdit;
+    m_keyEnv = new QLineEdit(QStringLiteral("OPENAI_API_KEY"));
+    m_keyEnv->setToolTip(tr("Environment variable holding the API key. The key is never stored in the corpus."));
+    m_mode = new QComboBox;
+    m_mode->addItem(tr("Stop at first pass (verify each attempt)"), QStringLiteral("first-pass"));
+    m_mode->addItem(tr("Keep all samples"), QStringLiteral("keep-all"));
+    m_k = new QSpinBox;
+    m_k->setRange(1, 1024);
+    m_attempts = new QSpinBox;
+    m_attempts->setRange(1, 1024);
+    m_attempts->setValue(16);
+    m_temperature = new QDoubleSpinBox;
+    m_temperature->setRange(0, 2);
+    m_temperature->setSingleStep(0.1);
+    m_temperature->setValue(1.0);
+    m_maxTokens = new QSpinBox;
+    m_maxTokens->setRange(0, 1 << 20);
+    m_maxTokens->setSpecialValueText(tr("endpoint default"));
+    m_concurrency = new QSpinBox;
+    m_concurrency->setRange(1, 1024);
+    m_concurrency->setValue(8);
+    m_rate = new QDoubleSpinBox;
+    m_rate->setRange(0, 10000);
+    m_rate->setSpecialValueText(tr("unlimited"));
+    m_stream = new QCheckBox(tr("Stream replies"));
+    m_extra = new QLineEdit;
+    m_extra->setPlaceholderText(QStringLiteral(R"({"reasoning_effort": "max"})"));
+    m_runId = new QLineEdit;
+    m_runId->setPlaceholderText(tr("new run (the same name resumes a run)"));
+    form->addRow(tr("Endpoint:"), named(m_endpoint, "samplerEndpoint"));
+    form->addRow(tr("Model:"), named(m_model, "samplerModel"));
+    form->addRow(tr("API key variable:"), named(m_keyEnv, "samplerKeyEnv"));
+    form->addRow(tr("Mode:"), named(m_mode, "samplerMode"));
+    form->addRow(tr("Samples per task (keep all):"), named(m_k, "samplerK"));
+    form->addRow(tr("Attempts per task (first pass):"), named(m_attempts, "samplerAttempts"));
+    form->addRow(tr("Temperature:"), named(m_temperature, "samplerTemperature"));
+    form->addRow(tr("Max tokens:"), named(m_maxTokens, "samplerMaxTokens"));
+    form->addRow(tr("Requests in flight:"), named(m_concurrency, "samplerConcurrency"));
+    form->addRow(tr("Requests per second:"), named(m_rate, "samplerRate"));
+    form->addRow(QString(), named(m_stream, "samplerStream"));
+    form->addRow(tr("Extra body fields (JSON):"), named(m_extra, "samplerExtra"));
+    form->addRow(tr("Run:"), named(m_runId, "samplerRunId"));
+
+    m_bar = new QProgressBar;
+    m_bar->setObjectName(QStringLiteral("samplerProgress"));
+    m_status = new QLabel(tr("Not started."));
+    m_status->setObjectName(QStringLiteral("samplerStatus"));
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("samplerLog"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(2000);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    m_startStop = buttons->addButton(tr("Start"), QDialogButtonBox::ActionRole);
+    m_startStop->setObjectName(QStringLiteral("samplerStartStop"));
+    connect(m_startStop, &QPushButton::clicked, this, [this] { running() ? stop() : start(); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &SamplerDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_bar);
+    layout->addWidget(m_status);
+    layout->addWidget(m_log, 1);
+    layout->addWidget(buttons);
+}
+
+SamplerDialog::~SamplerDialog()
+{
+    if (running())
+        m_sampler->cancel();
+}
+
+bool SamplerDialog::running() const { return m_sampler != nullptr; }
+
+void SamplerDialog::log(const QString &line) { m_log->appendPlainText(line); }
+
+void SamplerDialog::setEditable(bool on)
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{m_endpoint, m_model, m_keyEnv, m_mode, m_k, m_attempts,
+                                                        m_temperature, m_maxTokens, m_concurrency, m_rate, m_stream,
+                                                        m_extra, m_runId})
+        w->setEnabled(on);
+    m_startStop->setText(on ? tr("Start") : tr("Stop"));
+}
+
+void SamplerDialog::start()
+{
+    net::SamplerOptions o;
+    o.dbPath = m_dbPath.toStdString();
+    o.client.endpoint = QUrl(m_endpoint->text().trimmed(), QUrl::StrictMode);
+    if (!o.client.endpoint.isValid() || !o.client.endpoint.scheme().startsWith(QLatin1String("http"))) {
+        QMessageBox::warning(this, windowTitle(), tr("The endpoint must be an http:// or https:// URL."));
+        return;
+    }
+    o.model = m_model->text().trimmed().toStdString();
+    if (o.model.empty()) {
+        QMessageBox::warning(this, windowTitle(), tr("Enter the model name the endpoint serves."));
+        return;
+    }
+    if (!m_extra->text().trimmed().isEmpty()) {
+        o.extra = nlohmann::json::parse(m_extra->text().toStdString(), nullptr, false);
+        if (o.extra.is_discarded() || !o.extra.is_object()) {
+            QMessageBox::warning(this, windowTitle(), tr("Extra body fields must be a JSON object."));
+            return;
+        }
+    }
+    o.client.apiKey = qgetenv(m_keyEnv->text().trimmed().toLocal8Bit().constData());
+    if (o.client.apiKey.isEmpty())
+        o.client.apiKey = m_settingsKey;
+    o.client.concurrency = m_concurrency->value();
+    o.client.rate = m_rate->value();
+    o.mode = m_mode->currentData().toString() == QLatin1String("keep-all") ? net::SampleMode::KeepAll
+                                                                           : net::SampleMode::FirstPass;
+    o.k = m_k->value();
+    o.attempts = m_attempts->value();
+    o.temperature = m_temperature->value();
+    if (m_maxTokens->value() > 0)
+        o.maxTokens = m_maxTokens->value();
+    o.stream = m_stream->isChecked();
+    o.runName = m_runId->text().trimmed().toStdString();
+
+    if (o.mode == net::SampleMode::FirstPass) {
+        const QString cli = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("sieve-cli"));
+        m_verifier = std::make_unique<net::ProcessVerifier>(
+            net::ProcessVerifier::defaultCommand(cli), m_dbPath, 1,
+            [this](qint64 id) { return m_sampler->store()->verifiedStatus(id); });
+    }
+    m_sampler = std::make_unique<net::Sampler>(o, m_verifier.get());
+    connect(m_sampler.get(), &net::Sampler::started, this, [this](qint64, const QString &name, bool resumed) {
+        m_runId->setText(name);
+        log(resumed ? tr("Resuming run %1.").arg(name) : tr("Started run %1.").arg(name));
+    });
+    connect(m_sampler.get(), &net::Sampler::progressChanged, this, &SamplerDialog::onProgress);
+    connect(m_sampler.get(), &net::Sampler::notice, this, &SamplerDialog::log);
+    connect(m_sampler.get(), &net::Sampler::finished, this, &SamplerDialog::onFinished);
+    setEditable(false);
+    try {
+        m_sampler->start();
+    } catch (const std::exception &e) {
+        log(tr("Cannot start: %1").arg(QString::fromUtf8(e.what())));
+        m_sampler.reset();
+        m_verifier.reset();
+        setEditable(true);
+    }
+}
+
+void SamplerDialog::stop()
+{
+    if (m_sampler)
+        m_sampler->cancel();
+}
+
+void SamplerDialog::onProgress(const net::SamplerProgress &p)
+{
+    m_bar->setRange(0, std::max(1, p.tasksTotal));
+    m_bar->setValue(p.tasksDone);
+    m_status->setText(tr("%1 of %2 tasks done · %3 in flight · %4 queued · %5 samples stored · %6 verifying · "
+                         "%7 passed · %8 retries")
+                          .arg(p.tasksDone)
+                          .arg(p.tasksTotal)
+                          .arg(p.inFlight)
+                          .arg(p.queued)
+                          .arg(p.samplesStored)
+                          .arg(p.verifying)
+                          .arg(p.tasksPassed)
+                          .arg(p.retries));
+}
+
+void SamplerDialog::onFinished(const net::SamplerSummary &s)
+{
+    onProgress(s.progress);
+    if (s.state == QLatin1String("finished"))
+        log(tr("Run %1 finished.").arg(s.runName));
+    else if (s.state == QLatin1String("interrupted"))
+        log(tr("Run %1 stopped; start it again with the same name to resume.").arg(s.runName));
+    else
+        log(tr("Run %1 failed: %2. Fix the cause and start the same run again to resume.").arg(s.runName, s.error));
+    if (s.progress.storedThisSession > 0)
+        Q_EMIT samplesAdded();
+    // Deleting the sampler from inside its own signal is not safe: let the event loop do it.
+    m_sampler.release()->deleteLater();
+    if (m_verifier)
+        m_verifier.release()->deleteLater();
+    setEditable(true);
+}
+
+void SamplerDialog::reject()
+{
+    if (running()) {
+        const auto answer = QMessageBox::question(this, windowTitle(),
+                                                  tr("A run is in progress. Stop it? It can be resumed later."));
+        if (answer != QMessageBox::Yes)
+            return;
+        m_sampler->cancel();
+    }
+    QDialog::reject();
+}
+
+} // namespace sieve::ui
