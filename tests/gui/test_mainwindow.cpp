@@ -13,6 +13,7 @@
 #include "settings.h"
 #include "taskmodel.h"
 #include "taskpane.h"
+#include "verifyrunner.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -265,7 +266,7 @@ TEST_F(Workbench, BulkRejectOnASelectionIsOneUndoStep)
     sampleView()->setFocus();
     sampleView()->selectAll();
     QTest::keyClick(sampleView(), Qt::Key_R);
-    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='reject'") == 3; }));
+    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'") == 3; }));
     auto *undo = window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"));
     ASSERT_NE(undo, nullptr);
     EXPECT_EQ(undo->count(), 1);
@@ -287,9 +288,9 @@ TEST_F(Workbench, AcceptAllMatchingTheFilterAsksFirst)
         return true;
     });
     window->findChild<QAction *>(QStringLiteral("acceptMatchingAction"))->trigger();
-    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE review='accept'") == 3; }));
+    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE review='accepted'") == 3; }));
     EXPECT_EQ(asked, 3);
-    EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE status='PENDING' AND review='accept'"), 3);
+    EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE status='PENDING' AND review='accepted'"), 3);
 }
 
 TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
@@ -312,7 +313,8 @@ TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
     ASSERT_TRUE(waitFor([&] { return args.exists(); }));
     args.open(QIODevice::ReadOnly);
     EXPECT_EQ(QString::fromUtf8(args.readAll()).trimmed(),
-              QStringLiteral("verify %1 --json --sample 4").arg(corpus.path));
+              QStringLiteral("verify %1 --json --sample 4%2")
+                  .arg(corpus.path, VerifyRunner::hasGpu() ? QString() : QStringLiteral(" --cpu")));
 }
 
 TEST_F(Workbench, ExportDialogShowsTheDryRunDistribution)
