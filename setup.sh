@@ -74,9 +74,8 @@ case "$mode" in
     "$cli" import "$demo" --format sieve resources/demo/tasks.jsonl resources/demo/samples.jsonl
     verify_flags=(--cpu)
     command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && verify_flags=()
-    if "$cli" --help | grep -q '^  verify'; then
-      "$cli" verify "$demo" "${verify_flags[@]}"
-    fi
+    "$cli" verify "$demo" "${verify_flags[@]}"
+    "$cli" dedup "$demo" >/dev/null
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$build_dir/app/sieve" ]; then
       log "opening the workbench"
       exec "$build_dir/app/sieve" "$demo"
