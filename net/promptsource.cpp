@@ -1,35 +1,44 @@
 #include "promptsource.h"
 
+#include "prompttemplate.h"
+
+#include <map>
+#include <stdexcept>
+
 namespace sieve::net {
 
 namespace {
-std::string languageFor(const std::string &backend)
+std::string rtrim(std::string s)
 {
-    if (backend == "cuda")
-        return "custom CUDA kernels (compiled with torch.utils.cpp_extension.load_inline)";
-    return "custom Triton kernels";
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t'))
+        s.pop_back();
+    return s;
 }
 } // namespace
 
-const char *promptTemplateId() { return "sampler-interim/kernelbench-v1"; }
+const char *promptTemplateId() { return "resources/prompts/{system,<backend>}.txt"; }
 
 nlohmann::json renderMessages(const PromptInput &task)
 {
-    // KernelBench's standard instruction, so that samples match what the benchmark and the export ask.
-    std::string user = "You write " + languageFor(task.backend) +
-                       " to replace the pytorch operators in the given architecture to get speedups.\n\n"
-                       "You have complete freedom to choose the set of operators you want to replace. You may make "
-                       "the decision to replace some operators with custom kernels and leave others unchanged. You "
-                       "may replace multiple operators with custom implementations, consider operator fusion "
-                       "opportunities (combining multiple operators into a single kernel), or algorithmic changes.\n\n"
-                       "You are given the following architecture:\n\n```python\n" +
-                       task.referenceCode +
-                       (task.referenceCode.empty() || task.referenceCode.back() == '\n' ? "" : "\n") +
-                       "```\n\nOptimize the architecture named Model with custom operators! Name your optimized "
-                       "output architecture ModelNew. Output the new code in codeblocks. Please generate real code, "
-                       "NOT pseudocode, make sure the code compiles and is fully functional. Just output the new "
-                       "model code, no other text, and NO testing code!\n";
-    return nlohmann::json::array({{{"role", "user"}, {"content", user}}});
+    // The export's templates and renderer (core/prompttemplate.h), with the values export.cpp passes, so a
+    // training row's prompt is the prompt the teacher was sampled with.
+    const auto path = promptsDir() / (task.backend + ".txt");
+    if (!std::filesystem::exists(path))
+        throw std::runtime_error("no prompt template for backend '" + task.backend + "' (" + path.string() + ")");
+    std::map<std::string, std::string> v;
+    v["reference"] = rtrim(task.referenceCode);
+    v["task"] = task.taskName;
+    v["backend"] = task.backend;
+    v["dtype"] = task.dtype;
+    for (const char *unknownHere : {"target", "level", "category", "difficulty", "tags"})
+        v[unknownHere] = "";
+    const std::string user = rtrim(PromptTemplate::fromFile(path).render(v));
+    const std::string system = rtrim(PromptTemplate::load("system").render({}));
+    nlohmann::json messages = nlohmann::json::array();
+    if (!system.empty())
+        messages.push_back({{"role", "system"}, {"content", system}});
+    messages.push_back({{"role", "user"}, {"content", user}});
+    return messages;
 }
 
 } // namespace sieve::net

@@ -1,7 +1,6 @@
 #pragma once
-// Where the sampler's prompts come from. The export renders the same prompts from core/prompttemplate.h
-// (branch `export`); until that lands on main this adapter holds the KernelBench-style instruction, and
-// switching is one function body: build the messages with the export's renderer instead.
+// Where the sampler's prompts come from: the export's templates (resources/prompts) and renderer
+// (core/prompttemplate.h), one source of truth for sampling and export.
 #include <nlohmann/json.hpp>
 
 #include <string>

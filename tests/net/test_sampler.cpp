@@ -91,7 +91,7 @@ TEST(Sampler, KeepAllStoresKPerTaskAndErrorsConsumeNothing)
     EXPECT_EQ(request["temperature"], 0.7);
     EXPECT_EQ(request["max_tokens"], 4096);
     EXPECT_EQ(request["reasoning_effort"], "max");
-    EXPECT_NE(request["messages"][0]["content"].get<std::string>().find("class Model(torch.nn.Module)"),
+    EXPECT_NE(request["messages"].back()["content"].get<std::string>().find("class Model(torch.nn.Module)"),
               std::string::npos);
     const auto response = nlohmann::json::parse(payload::unpack(st.blob(1)));
     EXPECT_EQ(response["object"], "chat.completion");
