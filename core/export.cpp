@@ -68,12 +68,6 @@ std::string validUtf8(std::string_view text)
 
 namespace {
 
-std::string rtrim(std::string s)
-{
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.pop_back();
-    return s;
-}
 
 struct SplitCounts {
     std::set<std::int64_t> tasks;
@@ -199,7 +193,7 @@ public:
     RowBuilder(const ExportOptions &o, const Tokenizer *tok) : m_options(o), m_tok(tok)
     {
         if (o.systemTemplate != "none") {
-            m_system = rtrim(PromptTemplate::load(o.systemTemplate).render({}));
+            m_system = trimTrailingSpace(PromptTemplate::load(o.systemTemplate).render({}));
             m_systemTokens = count(m_system);
         }
         if (!o.userTemplate.empty())
@@ -211,13 +205,8 @@ public:
         if (m_fixedTemplate)
             return *m_fixedTemplate;
         auto it = m_templates.find(backend);
-        if (it == m_templates.end()) {
-            const auto path = promptsDir() / (backend + ".txt");
-            if (!std::filesystem::exists(path))
-                throw std::runtime_error("no prompt template for backend '" + backend + "' (" + path.string() +
-                                         "); give one with --template");
-            it = m_templates.emplace(backend, PromptTemplate::fromFile(path)).first;
-        }
+        if (it == m_templates.end())
+            it = m_templates.emplace(backend, backendTemplate(backend, "; give one with --template")).first;
         return it->second;
     }
 
@@ -229,7 +218,7 @@ public:
         if (m_promptTask == s.taskId)
             return m_prompt;
         std::map<std::string, std::string> v;
-        v["reference"] = rtrim(reference);
+        v["reference"] = trimTrailingSpace(reference);
         v["task"] = s.taskName;
         v["backend"] = s.backend;
         v["target"] = s.target.value_or("");
@@ -244,7 +233,7 @@ public:
                 tags += (tags.empty() ? "" : " ") + ("[" + t + ": " + it->second + "]");
         }
         v["tags"] = tags;
-        m_prompt.first = rtrim(templateFor(s.backend).render(v));
+        m_prompt.first = trimTrailingSpace(templateFor(s.backend).render(v));
         // The prompt part of every row of this task: system + user messages, or the joined prompt.
         if (m_options.format == ExportFormat::Messages)
             m_prompt.second = m_systemTokens + count(m_prompt.first);
@@ -261,8 +250,8 @@ public:
     {
         std::string &line = job.line;
         const auto &[user, promptTokens] = prompt(s, reference);
-        const std::string answer = "```python\n" + rtrim(code) + "\n```";
-        const std::string r = rtrim(reasoning);
+        const std::string answer = "```python\n" + trimTrailingSpace(code) + "\n```";
+        const std::string r = trimTrailingSpace(reasoning);
         std::string content = answer;
         if (m_options.reasoning == ReasoningMode::Think && !r.empty())
             content = "<think>\n" + r + "\n</think>\n\n" + answer;
@@ -485,7 +474,7 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                 exclude(s, isValid, "task has no reference code", std::nullopt);
                 continue;
             }
-            if (rtrim(code).empty()) {
+            if (trimTrailingSpace(code).empty()) {
                 exclude(s, isValid, "sample has no code", std::nullopt);
                 continue;
             }

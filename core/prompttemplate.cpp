@@ -140,4 +140,19 @@ std::filesystem::path promptsDir()
     throw std::runtime_error("no prompt templates folder found (tried " + tried + "; set SIEVE_PROMPTS_DIR)");
 }
 
+PromptTemplate backendTemplate(const std::string &backend, const std::string &hint)
+{
+    const auto path = promptsDir() / (backend + ".txt");
+    if (!std::filesystem::exists(path))
+        throw std::runtime_error("no prompt template for backend '" + backend + "' (" + path.string() + ")" + hint);
+    return PromptTemplate::fromFile(path);
+}
+
+std::string trimTrailingSpace(std::string s)
+{
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.pop_back();
+    return s;
+}
+
 } // namespace sieve

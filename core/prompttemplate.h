@@ -45,4 +45,11 @@ private:
 // the source tree's resources/prompts. Throws when none exists.
 std::filesystem::path promptsDir();
 
+// The template for a backend ("triton" -> triton.txt in promptsDir()); throws std::runtime_error naming
+// the backend and the path when there is none. `hint` is appended to that message.
+PromptTemplate backendTemplate(const std::string &backend, const std::string &hint = {});
+
+// A rendered prompt or a code block without its trailing blank lines and spaces.
+std::string trimTrailingSpace(std::string s);
+
 } // namespace sieve
