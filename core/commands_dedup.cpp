@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "corpus.h"
 #include "dedup_corpus.h"
+#include "samplepreference.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,7 +55,7 @@ int runDedup(const Args &args, Context &ctx)
                             {"rows", r.lsh.rows},
                             {"scope", scope},
                             {"dry_run", o.dryRun},
-                            {"rule", representativeRule()},
+                            {"rule", samplePreferenceRule()},
                             {"samples", r.samples},
                             {"clusters", r.clusters.size()},
                             {"clusters_with_duplicates", multi},
@@ -84,7 +85,7 @@ int runDedup(const Args &args, Context &ctx)
             << " exact)\nthreshold " << o.params.threshold << ", " << o.params.shingle << "-token shingles, "
             << o.params.permutations << " permutations, LSH " << r.lsh.bands << " bands x " << r.lsh.rows
             << " rows, scope " << scope << "; " << r.candidates << " band collisions, " << r.confirmedPairs
-            << " confirmed\nrepresentative: " << representativeRule() << "\n";
+            << " confirmed\nrepresentative: " << samplePreferenceRule() << "\n";
     for (const ClusterInfo &c : r.clusters) {
         if (c.members.size() < 2)
             continue;

@@ -18,7 +18,7 @@ const char *const kSelectionHelp =
     "  --require P        passed (default: passed the verifier, not rejected), accepted (a reviewer\n"
     "                     accepted it) or passed-and-accepted. Rejected samples never go out.\n"
     "  --all-in-cluster   keep every member of a dedup cluster (default: one per cluster)\n"
-    "  --max-per-task N   keep at most N samples per task (accepted, earliest attempt, fastest first)\n"
+    "  --max-per-task N   keep at most N samples per task (accepted, passing, fastest, earliest first)\n"
     "  --easy N           all hard tasks plus N easy tasks drawn at random (others left out)\n"
     "  --easy-fraction F  the same with a fraction F of the easy tasks\n"
     "  --quota F=V:N      at most N tasks with category/level V (F: category or level; V may be *);\n"

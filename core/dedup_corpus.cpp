@@ -1,5 +1,6 @@
 #include "dedup_corpus.h"
 #include "payload.h"
+#include "samplepreference.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,32 +18,15 @@ struct SampleRow {
     std::int64_t task = 0;
     std::string name, taskName, status, review;
     std::optional<double> speedup;
+    std::optional<std::int64_t> attempt;
     std::optional<std::int64_t> oldCluster;
     std::string code;
 };
 
-int reviewRank(const std::string &review)
-{
-    if (review.rfind("accept", 0) == 0)
-        return 0;
-    if (review.rfind("reject", 0) == 0)
-        return 2;
-    return 1;
-}
-
-// True when a should represent a cluster rather than b (see representativeRule()).
+// True when a should represent a cluster rather than b: the shared order of core/samplepreference.h.
 bool preferred(const SampleRow &a, const SampleRow &b)
 {
-    if (reviewRank(a.review) != reviewRank(b.review))
-        return reviewRank(a.review) < reviewRank(b.review);
-    const bool pa = a.status == "PASS", pb = b.status == "PASS";
-    if (pa != pb)
-        return pa;
-    if (a.speedup.has_value() != b.speedup.has_value())
-        return a.speedup.has_value();
-    if (a.speedup && *a.speedup != *b.speedup)
-        return *a.speedup > *b.speedup;
-    return a.id < b.id;
+    return preferredSample({a.id, a.review, a.status, a.speedup, a.attempt}, {b.id, b.review, b.status, b.speedup, b.attempt});
 }
 
 std::string joinIds(const std::vector<std::int64_t> &ids)
@@ -56,7 +40,7 @@ std::string joinIds(const std::vector<std::int64_t> &ids)
 // Samples with code, optionally limited to some tasks (or some samples), by id.
 std::vector<SampleRow> loadSamples(const Corpus &corpus, const std::string &where, bool withCode = true)
 {
-    std::string sql = "SELECT s.id, s.task_id, s.name, t.name, s.status, s.review, s.speedup, s.cluster_id";
+    std::string sql = "SELECT s.id, s.task_id, s.name, t.name, s.status, s.review, s.speedup, s.cluster_id, s.attempt";
     sql += withCode ? ", p.code" : ", NULL";
     sql += " FROM samples s JOIN tasks t ON t.id = s.task_id JOIN sample_payloads p ON p.sample_id = s.id"
            " WHERE s.has_answer != 0 AND p.code IS NOT NULL";
@@ -75,8 +59,9 @@ std::vector<SampleRow> loadSamples(const Corpus &corpus, const std::string &wher
         r.review = st.text(5);
         r.speedup = st.optReal(6);
         r.oldCluster = st.optInt64(7);
+        r.attempt = st.optInt64(8);
         if (withCode)
-            r.code = payload::unpack(st.blob(8));
+            r.code = payload::unpack(st.blob(9));
         rows.push_back(std::move(r));
     }
     return rows;
@@ -90,7 +75,7 @@ std::string paramsJson(const CorpusDedupOptions &o, LshParams lsh)
                           {"bands", lsh.bands},
                           {"rows", lsh.rows},
                           {"scope", o.scope == DedupScope::Task ? "task" : "global"},
-                          {"rule", representativeRule()}}
+                          {"rule", samplePreferenceRule()}}
         .dump();
 }
 
@@ -219,12 +204,6 @@ DedupReport clusterRows(Corpus &corpus, const CorpusDedupOptions &o, std::vector
 }
 
 } // namespace
-
-const char *representativeRule()
-{
-    return "accepted > unreviewed > rejected, then PASS over other statuses, then higher speedup (unknown last), "
-           "then lowest sample id";
-}
 
 DedupReport dedupCorpus(Corpus &corpus, const CorpusDedupOptions &options)
 {

@@ -3,9 +3,8 @@
 // `samples.cluster_id`, each with a representative. Every sample with code belongs to exactly one
 // cluster (singletons included), so "one per cluster" is a plain query for selection and export.
 //
-// Representative rule, in order: accepted over unreviewed over rejected (samples.review); passing over
-// anything else (samples.status = 'PASS'); faster over slower (samples.speedup, unknown last); then the
-// earliest sample (lowest id).
+// The representative is the first member by the sample preference order of core/samplepreference.h
+// (accepted over unreviewed, passing over failing, faster over slower, then the earliest).
 #include "corpus.h"
 #include "dedup.h"
 
@@ -58,8 +57,5 @@ DedupReport updateClusters(Corpus &corpus, const CorpusDedupOptions &options, co
 // recomputes the members' similarities when it changes. Returns the clusters whose representative changed.
 std::vector<std::int64_t> refreshRepresentatives(Corpus &corpus, const std::vector<std::int64_t> &clusterIds,
                                                  const DedupParams &params = {});
-
-// The rule above as one line, for help texts and manifests.
-const char *representativeRule();
 
 } // namespace sieve

@@ -1,6 +1,7 @@
 #include "selection.h"
 
 #include "database.h"
+#include "samplepreference.h"
 
 #include <nlohmann/json.hpp>
 
@@ -74,21 +75,13 @@ struct Candidate {
     std::optional<std::int64_t> representativeId;
 };
 
-// Better first: accepted, then the earliest attempt, then the fastest, then the lowest id.
+// Better first: the shared sample preference order (core/samplepreference.h), also the dedup's
+// representative rule, so that selection's stand-in for an ineligible representative is the next one the
+// dedup would have picked.
 bool better(const SelectedSample &a, const SelectedSample &b)
 {
-    const bool aa = a.review == "accepted", ba = b.review == "accepted";
-    if (aa != ba)
-        return aa;
-    if (a.attempt.has_value() != b.attempt.has_value())
-        return a.attempt.has_value();
-    if (a.attempt && *a.attempt != *b.attempt)
-        return *a.attempt < *b.attempt;
-    if (a.speedup.has_value() != b.speedup.has_value())
-        return a.speedup.has_value();
-    if (a.speedup && *a.speedup != *b.speedup)
-        return *a.speedup > *b.speedup;
-    return a.sampleId < b.sampleId;
+    return preferredSample({a.sampleId, a.review, a.status, a.speedup, a.attempt},
+                           {b.sampleId, b.review, b.status, b.speedup, b.attempt});
 }
 
 std::string levelText(const std::optional<std::int64_t> &level) { return level ? std::to_string(*level) : "(none)"; }

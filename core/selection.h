@@ -8,8 +8,8 @@
 //  1. policy: rejected samples never; then --require passed (PASS, default), accepted (reviewed
 //     accepted, any status) or passed-and-accepted; samples without an answer never;
 //  2. one per cluster: the cluster's representative when it is eligible, otherwise the best eligible
-//     member (accepted, then earliest attempt, then fastest, then lowest id); samples outside any
-//     cluster stand for themselves;
+//     member by the sample preference order of core/samplepreference.h (the dedup's representative
+//     rule: accepted, passing, fastest, then earliest); samples outside any cluster stand for themselves;
 //  3. per-task cap: the best samples by the same order;
 //  4. difficulty: with --easy N or --easy-fraction F, all hard tasks plus that many easy tasks drawn
 //     at random; other difficulties are left out;

@@ -80,14 +80,15 @@ TEST_F(SelectionTest, OneRepresentativePerCluster)
     EXPECT_TRUE(names(selectSamples(c.db(), all)).count("relu-a2"));
 }
 
-TEST_F(SelectionTest, CapPerTaskKeepsTheEarliestAttempt)
+TEST_F(SelectionTest, CapPerTaskKeepsTheBestByThePreferenceOrder)
 {
     SelectionOptions o;
     o.maxPerTask = 1;
     const Selection s = selectSamples(c.db(), o);
-    EXPECT_TRUE(names(s).count("relu-a1"));
+    EXPECT_TRUE(names(s).count("relu-a1")); // 1.5x over 1.1x
     EXPECT_FALSE(names(s).count("relu-a2"));
-    EXPECT_TRUE(names(s).count("rms-a1"));
+    EXPECT_TRUE(names(s).count("rms-a2")); // 1.2x over the earlier attempt's 0.9x: faster comes first
+    EXPECT_FALSE(names(s).count("rms-a1"));
     EXPECT_EQ(s.excluded.at("per-task cap"), 2);
 }
 
