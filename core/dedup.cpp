@@ -7,6 +7,10 @@
 #include <numeric>
 #include <thread>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace sieve {
 
 namespace {
@@ -55,6 +59,60 @@ public:
 private:
     std::vector<std::uint32_t> m_parent;
 };
+
+// agree[y] = how many of the perms sketch bytes of member x equal member y's, for y in (x, size); the
+// sketches lie one after another. The per-pair cost of the LSH stage, so it gets AVX2 when there is one.
+void sketchAgreementScalar(const std::uint8_t *sk, std::size_t perms, std::size_t x, std::size_t size,
+                           std::uint32_t *agree)
+{
+    const std::uint8_t *sa = sk + x * perms;
+    for (std::size_t y = x + 1; y < size; ++y) {
+        const std::uint8_t *sc = sk + y * perms;
+        std::uint32_t n = 0;
+        for (std::size_t i = 0; i < perms; ++i)
+            n += sa[i] == sc[i];
+        agree[y] = n;
+    }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SIEVE_DEDUP_AVX2 1
+// 32 bytes per step: equal bytes are -1, subtracted into per-lane counters (at most 255 steps before a
+// lane could wrap: perms <= 8160), then summed with SAD against zero.
+__attribute__((target("avx2"))) void sketchAgreementAvx2(const std::uint8_t *sk, std::size_t perms, std::size_t x,
+                                                         std::size_t size, std::uint32_t *agree)
+{
+    const std::size_t full = perms / 32 * 32;
+    const std::uint8_t *sa = sk + x * perms;
+    for (std::size_t y = x + 1; y < size; ++y) {
+        const std::uint8_t *sc = sk + y * perms;
+        __m256i acc = _mm256_setzero_si256();
+        for (std::size_t i = 0; i < full; i += 32) {
+            const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(sa + i));
+            const __m256i vc = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(sc + i));
+            acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(va, vc));
+        }
+        const __m256i sums = _mm256_sad_epu8(acc, _mm256_setzero_si256());
+        const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+        std::uint32_t n = static_cast<std::uint32_t>(_mm_cvtsi128_si64(s2) + _mm_extract_epi64(s2, 1));
+        for (std::size_t i = full; i < perms; ++i)
+            n += sa[i] == sc[i];
+        agree[y] = n;
+    }
+}
+#endif
+
+void sketchAgreement(const std::uint8_t *sk, std::size_t perms, std::size_t x, std::size_t size, std::uint32_t *agree)
+{
+#ifdef SIEVE_DEDUP_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2 && perms <= 8160) {
+        sketchAgreementAvx2(sk, perms, x, size, agree);
+        return;
+    }
+#endif
+    sketchAgreementScalar(sk, perms, x, size, agree);
+}
 
 } // namespace
 
@@ -167,43 +225,68 @@ DedupResult DedupIndex::run() const
     std::sort(canonical.begin(), canonical.end());
     order = {};
 
-    // Candidates: documents that share a band hash, checked bucket by bucket so that the (many) weak
-    // collisions of a large corpus are never materialised. Bands are spread over threads; a true pair that
-    // shares several bands is confirmed several times and deduplicated below.
+    // Candidates: documents that share a band hash, taken bucket by bucket so that the (many) weak
+    // collisions of a large corpus are never materialised. Per bucket the members' sketches and band keys
+    // are first gathered into one contiguous block: the quadratic pair loop then runs in cache (one
+    // random access per member, not two per pair). A pair is checked only in the first band it shares
+    // (later bands see the earlier keys equal and skip it), so every pair is checked at most once.
     const auto bands = static_cast<std::size_t>(m_lsh.bands);
     const auto perms = static_cast<std::size_t>(m_hasher.permutations());
     const bool prefilter = m_params.prefilterMargin >= 0;
     const auto minAgree = static_cast<std::size_t>(
         std::max(0.0, std::ceil((m_params.threshold - m_params.prefilterMargin) * static_cast<double>(perms) - 1e-9)));
     std::vector<std::vector<DedupPair>> confirmed(threads);
-    std::vector<std::size_t> collisions(threads, 0), checked(threads, 0);
+    std::vector<std::size_t> collisions(threads, 0), distinct(threads, 0), checked(threads, 0), largest(threads, 0);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) {
         pool.emplace_back([&, t] {
-            std::vector<std::pair<std::uint64_t, std::uint32_t>> keys(canonical.size());
+            struct Key {
+                std::uint64_t band;
+                std::uint32_t doc;
+                bool operator<(const Key &o) const { return band != o.band ? band < o.band : doc < o.doc; }
+            };
+            std::vector<Key> keys(canonical.size());
+            std::vector<std::uint8_t> sketches;
+            std::vector<std::uint64_t> bandKeys;
+            std::vector<std::uint32_t> agree;
             for (std::size_t b = t; b < bands; b += threads) {
                 for (std::size_t k = 0; k < canonical.size(); ++k)
                     keys[k] = {m_bands[canonical[k] * bands + b], canonical[k]};
                 std::sort(keys.begin(), keys.end());
                 for (std::size_t lo = 0; lo < keys.size();) {
                     std::size_t hi = lo + 1;
-                    while (hi < keys.size() && keys[hi].first == keys[lo].first)
+                    while (hi < keys.size() && keys[hi].band == keys[lo].band)
                         ++hi;
-                    for (std::size_t x = lo; x < hi; ++x) {
-                        const std::uint32_t a = keys[x].second;
-                        for (std::size_t y = x + 1; y < hi; ++y) {
-                            const std::uint32_t c = keys[y].second;
-                            if (m_group[a] != m_group[c])
+                    const std::size_t size = hi - lo;
+                    if (size < 2) {
+                        lo = hi;
+                        continue;
+                    }
+                    largest[t] = std::max(largest[t], size);
+                    collisions[t] += size * (size - 1) / 2;
+                    sketches.resize(size * perms);
+                    bandKeys.resize(size * bands);
+                    agree.resize(size);
+                    for (std::size_t x = 0; x < size; ++x) {
+                        const std::uint32_t d = keys[lo + x].doc;
+                        std::copy_n(m_sketch.data() + d * perms, perms, sketches.data() + x * perms);
+                        std::copy_n(m_bands.data() + d * bands, bands, bandKeys.data() + x * bands);
+                    }
+                    for (std::size_t x = 0; x + 1 < size; ++x) {
+                        const std::uint32_t a = keys[lo + x].doc;
+                        if (prefilter)
+                            sketchAgreement(sketches.data(), perms, x, size, agree.data());
+                        const std::uint64_t *ka = bandKeys.data() + x * bands;
+                        for (std::size_t y = x + 1; y < size; ++y) {
+                            if (prefilter && agree[y] < minAgree)
                                 continue;
-                            ++collisions[t];
-                            if (prefilter) {
-                                const std::uint8_t *sa = m_sketch.data() + a * perms, *sc = m_sketch.data() + c * perms;
-                                std::size_t agree = 0;
-                                for (std::size_t i = 0; i < perms; ++i)
-                                    agree += sa[i] == sc[i];
-                                if (agree < minAgree)
-                                    continue;
-                            }
+                            const std::uint64_t *kc = bandKeys.data() + y * bands;
+                            bool seen = false; // shares an earlier band: checked there
+                            for (std::size_t e = 0; e < b && !seen; ++e)
+                                seen = ka[e] == kc[e];
+                            const std::uint32_t c = keys[lo + y].doc;
+                            if (seen || m_group[a] != m_group[c])
+                                continue;
                             ++checked[t];
                             double sim;
                             if (jaccardAtLeast(shingles(a), shingleCount(a), shingles(c), shingleCount(c),
@@ -221,14 +304,12 @@ DedupResult DedupIndex::run() const
     for (unsigned t = 0; t < threads; ++t) {
         result.candidates += collisions[t];
         result.prefiltered += checked[t];
+        result.largestBucket = std::max(result.largestBucket, largest[t]);
         result.pairs.insert(result.pairs.end(), confirmed[t].begin(), confirmed[t].end());
         confirmed[t] = {};
     }
     std::sort(result.pairs.begin(), result.pairs.end(),
               [](const DedupPair &x, const DedupPair &y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
-    result.pairs.erase(std::unique(result.pairs.begin(), result.pairs.end(),
-                                   [](const DedupPair &x, const DedupPair &y) { return x.a == y.a && x.b == y.b; }),
-                       result.pairs.end());
 
     UnionFind uf(n);
     for (std::size_t d = 0; d < n; ++d)

@@ -43,7 +43,8 @@ struct DedupResult {
     std::vector<std::uint32_t> duplicateOf; // per document: the first document with the same tokens (itself if none)
     std::vector<std::uint32_t> cluster;     // per document: the lowest index in its cluster
     std::size_t candidates = 0;             // band collisions (a pair counts once per band it shares)
-    std::size_t prefiltered = 0;            // collisions that passed the signature prefilter and were checked
+    std::size_t prefiltered = 0;            // distinct pairs that passed the signature prefilter, checked exactly
+    std::size_t largestBucket = 0;          // most documents sharing one band key
 };
 
 class DedupIndex {

@@ -1,6 +1,7 @@
 #include "minhash.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -126,6 +127,53 @@ LshParams optimalLshParams(double threshold, int permutations, double fpWeight, 
     return best;
 }
 
+namespace {
+
+// Murmur3's 64-bit finaliser.
+std::uint64_t fmix64(std::uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ULL;
+    return h ^ (h >> 33);
+}
+
+// Sorts uniformly distributed 32-bit values (hashes): one counting pass on the top ~log2(n) bits puts
+// each value within its tiny bucket (about one value each), then an insertion sort fixes the order inside
+// buckets in about n steps. Roughly 3x faster than std::sort for the few hundred shingles of a kernel
+// file, whose comparisons mispredict half the time.
+void hashSort(std::vector<std::uint32_t> &v, std::vector<std::uint32_t> &tmp, std::vector<std::uint32_t> &count)
+{
+    const std::size_t n = v.size();
+    if (n < 32) {
+        std::sort(v.begin(), v.end());
+        return;
+    }
+    const int bits = std::min(20, static_cast<int>(std::bit_width(n)));
+    const int shift = 32 - bits;
+    count.assign((std::size_t{1} << bits) + 1, 0);
+    for (std::uint32_t x : v)
+        ++count[(x >> shift) + 1];
+    for (std::size_t b = 1; b < count.size(); ++b)
+        count[b] += count[b - 1];
+    tmp.resize(n);
+    for (std::uint32_t x : v)
+        tmp[count[x >> shift]++] = x;
+    for (std::size_t i = 1; i < n; ++i) {
+        const std::uint32_t x = tmp[i];
+        std::size_t j = i;
+        while (j > 0 && tmp[j - 1] > x) {
+            tmp[j] = tmp[j - 1];
+            --j;
+        }
+        tmp[j] = x;
+    }
+    v.swap(tmp);
+}
+
+} // namespace
+
 void shingleSet(const std::vector<std::uint64_t> &tokens, int k, std::vector<std::uint32_t> &out)
 {
     out.clear();
@@ -133,19 +181,96 @@ void shingleSet(const std::vector<std::uint64_t> &tokens, int k, std::vector<std
     const std::size_t w = std::min<std::size_t>(static_cast<std::size_t>(std::max(k, 1)), n);
     if (n == 0)
         return;
-    out.reserve(n - w + 1);
-    for (std::size_t i = 0; i + w <= n; ++i) {
-        std::uint64_t h = 0x243F6A8885A308D3ULL;
-        for (std::size_t j = 0; j < w; ++j) {
-            h = (h ^ tokens[i + j]) * 0x9E3779B97F4A7C15ULL;
-            h ^= h >> 32;
+    // A window's hash is sum(token_j * K_j) mod 2^64 with fixed odd K_j, then a finaliser: the
+    // multiplies are independent (no chain through the window), and the tokens are already 64-bit hashes.
+    static constexpr std::uint64_t K[8] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL,
+                                           0xD6E8FEB86659FD93ULL, 0xFF51AFD7ED558CCDULL, 0xC4CEB9FE1A85EC53ULL,
+                                           0x27D4EB2F165667C5ULL, 0x85EBCA77C2B2AE63ULL};
+    out.resize(n - w + 1);
+    const std::uint64_t *t = tokens.data();
+    const std::uint64_t seed = 0x243F6A8885A308D3ULL ^ w;
+    if (w == 5) { // the default shingle, unrolled
+        for (std::size_t i = 0; i + 5 <= n; ++i) {
+            const std::uint64_t h = (t[i] * K[0] + t[i + 1] * K[1]) + (t[i + 2] * K[2] + t[i + 3] * K[3]) + t[i + 4] * K[4];
+            const std::uint64_t f = fmix64(h ^ seed);
+            out[i] = static_cast<std::uint32_t>(f ^ (f >> 32));
         }
-        h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ULL;
-        out.push_back(static_cast<std::uint32_t>(h ^ (h >> 32)));
+    } else {
+        for (std::size_t i = 0; i + w <= n; ++i) {
+            std::uint64_t h = 0;
+            for (std::size_t j = 0; j < w; ++j)
+                h += t[i + j] * (K[j % 8] + 2 * (j / 8)); // odd, distinct per position
+            const std::uint64_t f = fmix64(h ^ seed);
+            out[i] = static_cast<std::uint32_t>(f ^ (f >> 32));
+        }
     }
-    std::sort(out.begin(), out.end());
+    thread_local std::vector<std::uint32_t> tmp, count;
+    hashSort(out, tmp, count);
     out.erase(std::unique(out.begin(), out.end()), out.end());
 }
+
+namespace {
+
+// The scalar merge, resumed at (i, j) with `common` matches so far; gives up once the overlap can no
+// longer reach `required`.
+bool overlapAtLeastScalar(const std::uint32_t *a, std::size_t na, const std::uint32_t *b, std::size_t nb,
+                          std::size_t required, std::size_t i, std::size_t j, std::size_t &common)
+{
+    while (i < na && j < nb) {
+        if (common + std::min(na - i, nb - j) < required)
+            return false;
+        const std::uint32_t x = a[i], y = b[j];
+        common += x == y;
+        i += x <= y;
+        j += y <= x;
+    }
+    return common >= required;
+}
+
+#ifdef SIEVE_MINHASH_AVX2
+// Blocks of 8 against 8: each element of a's block is compared with every rotation of b's block; the
+// block with the smaller last element advances (both when equal). Elements are unique within a set, so
+// each match is counted once. About 8x fewer steps than the merge, without its branch mispredictions.
+__attribute__((target("avx2,popcnt"))) bool overlapAtLeastAvx2(const std::uint32_t *a, std::size_t na,
+                                                               const std::uint32_t *b, std::size_t nb,
+                                                               std::size_t required, std::size_t &common)
+{
+    std::size_t i = 0, j = 0;
+    const __m256i rotate = _mm256_set_epi32(0, 7, 6, 5, 4, 3, 2, 1);
+    while (i + 8 <= na && j + 8 <= nb) {
+        if (common + std::min(na - i, nb - j) < required)
+            return false;
+        const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(a + i));
+        __m256i vb = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(b + j));
+        __m256i eq = _mm256_cmpeq_epi32(va, vb);
+        for (int r = 1; r < 8; ++r) {
+            vb = _mm256_permutevar8x32_epi32(vb, rotate);
+            eq = _mm256_or_si256(eq, _mm256_cmpeq_epi32(va, vb));
+        }
+        common += static_cast<std::size_t>(__builtin_popcount(
+            static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)))));
+        const std::uint32_t amax = a[i + 7], bmax = b[j + 7];
+        i += amax <= bmax ? 8 : 0;
+        j += bmax <= amax ? 8 : 0;
+    }
+    return overlapAtLeastScalar(a, na, b, nb, required, i, j, common);
+}
+#endif
+
+// Whether |a ∩ b| >= required; common is exact when it returns true.
+bool overlapAtLeast(const std::uint32_t *a, std::size_t na, const std::uint32_t *b, std::size_t nb,
+                    std::size_t required, std::size_t &common)
+{
+    common = 0;
+#ifdef SIEVE_MINHASH_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    if (avx2)
+        return overlapAtLeastAvx2(a, na, b, nb, required, common);
+#endif
+    return overlapAtLeastScalar(a, na, b, nb, required, 0, 0, common);
+}
+
+} // namespace
 
 bool jaccardAtLeast(const std::uint32_t *a, std::size_t na, const std::uint32_t *b, std::size_t nb, double t,
                     double &similarity)
@@ -160,22 +285,9 @@ bool jaccardAtLeast(const std::uint32_t *a, std::size_t na, const std::uint32_t 
     if (static_cast<double>(std::min(na, nb)) < need)
         return false;
     const auto required = static_cast<std::size_t>(std::max(0.0, std::ceil(need)));
-    std::size_t i = 0, j = 0, common = 0;
-    while (i < na && j < nb) {
-        if (a[i] < b[j]) {
-            ++i;
-            if (common + std::min(na - i, nb - j) < required)
-                return false;
-        } else if (b[j] < a[i]) {
-            ++j;
-            if (common + std::min(na - i, nb - j) < required)
-                return false;
-        } else {
-            ++common;
-            ++i;
-            ++j;
-        }
-    }
+    std::size_t common = 0;
+    if (!overlapAtLeast(a, na, b, nb, required, common))
+        return false;
     similarity = static_cast<double>(common) / static_cast<double>(na + nb - common);
     return similarity >= t - 1e-12;
 }
@@ -184,18 +296,8 @@ double jaccard(const std::uint32_t *a, std::size_t na, const std::uint32_t *b, s
 {
     if (na == 0 && nb == 0)
         return 1.0;
-    std::size_t i = 0, j = 0, common = 0;
-    while (i < na && j < nb) {
-        if (a[i] < b[j])
-            ++i;
-        else if (b[j] < a[i])
-            ++j;
-        else {
-            ++common;
-            ++i;
-            ++j;
-        }
-    }
+    std::size_t common = 0;
+    overlapAtLeast(a, na, b, nb, 0, common);
     return static_cast<double>(common) / static_cast<double>(na + nb - common);
 }
 

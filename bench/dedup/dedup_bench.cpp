@@ -273,9 +273,9 @@ int main(int argc, char **argv)
                 totalS, parseS, addS, runS);
     (void)loadS;
     std::printf("  \"index_bytes\": %zu, \"exact_duplicate_pairs\": %llu, \"band_collisions\": %zu, "
-                "\"prefilter_passed\": %zu, \"confirmed_pairs\": %zu,\n",
-                index.memoryBytes(), static_cast<unsigned long long>(exactPairs), r.candidates, r.prefiltered,
-                r.pairs.size());
+                "\"largest_bucket\": %zu, \"prefilter_passed\": %zu, \"confirmed_pairs\": %zu,\n",
+                index.memoryBytes(), static_cast<unsigned long long>(exactPairs), r.candidates, r.largestBucket,
+                r.prefiltered, r.pairs.size());
     if (!truth) {
         std::printf("  \"truth\": null\n}\n");
         return 0;

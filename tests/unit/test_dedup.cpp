@@ -74,6 +74,37 @@ TEST(MinHash, SignatureAgreementEstimatesJaccard)
     EXPECT_NEAR(same / 512.0, 600.0 / 1400.0, 0.07); // ~3 standard deviations
 }
 
+TEST(MinHash, JaccardMatchesAPlainSetCountAtEverySizeAndOverlap)
+{
+    // The intersection runs in blocks of 8 with a scalar tail: sizes around multiples of 8, disjoint,
+    // equal, nested and interleaved sets, and the early exit of jaccardAtLeast on both sides of t.
+    std::mt19937 rng(11);
+    for (int round = 0; round < 400; ++round) {
+        const std::size_t na = rng() % 40, nb = rng() % 40;
+        const std::uint32_t range = round % 4 == 0 ? 48u : 200u; // a small range gives large overlaps
+        std::set<std::uint32_t> sa, sb;
+        while (sa.size() < na && sa.size() < range)
+            sa.insert(static_cast<std::uint32_t>(rng() % range));
+        while (sb.size() < nb && sb.size() < range)
+            sb.insert(static_cast<std::uint32_t>(rng() % range));
+        const std::vector<std::uint32_t> a(sa.begin(), sa.end()), b(sb.begin(), sb.end());
+        std::size_t common = 0;
+        for (std::uint32_t x : a)
+            common += sb.count(x);
+        const double expect = a.empty() && b.empty() ? 1.0
+                                                     : static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
+        ASSERT_DOUBLE_EQ(jaccard(a.data(), a.size(), b.data(), b.size()), expect) << round;
+        for (double t : {0.2, 0.5, 0.8, 1.0}) {
+            double sim = -1;
+            const bool at = jaccardAtLeast(a.data(), a.size(), b.data(), b.size(), t, sim);
+            ASSERT_EQ(at, expect >= t - 1e-12) << round << " t=" << t;
+            if (at) {
+                ASSERT_DOUBLE_EQ(sim, expect) << round;
+            }
+        }
+    }
+}
+
 TEST(MinHash, VectorAndScalarPathsAgree)
 {
     // The first permutations depend only on the seed, so a 128-permutation signature (vector path) must
@@ -178,4 +209,8 @@ TEST(Dedup, LshFindsPlantedNearDuplicates)
         hit += found.count(p);
     EXPECT_GE(static_cast<double>(hit) / static_cast<double>(truth.size()), 0.95);
     EXPECT_EQ(found.size(), hit); // every reported pair is a true one
+    // A pair sharing several bands is checked, and reported, once: in the first band it shares.
+    EXPECT_EQ(found.size(), r.pairs.size());
+    EXPECT_LE(r.prefiltered, r.candidates);
+    EXPECT_LT(r.prefiltered, 2 * found.size()); // the sketch prefilter leaves few weak pairs to check
 }
