@@ -232,9 +232,10 @@ DedupResult DedupIndex::run() const
     // (later bands see the earlier keys equal and skip it), so every pair is checked at most once.
     const auto bands = static_cast<std::size_t>(m_lsh.bands);
     const auto perms = static_cast<std::size_t>(m_hasher.permutations());
-    const bool prefilter = m_params.prefilterMargin >= 0;
+    const bool prefilter = m_params.prefilterSigmas >= 0;
+    const double thr = m_params.threshold, sd = std::sqrt(thr * (1 - thr) / static_cast<double>(perms));
     const auto minAgree = static_cast<std::size_t>(
-        std::max(0.0, std::ceil((m_params.threshold - m_params.prefilterMargin) * static_cast<double>(perms) - 1e-9)));
+        std::max(0.0, std::ceil((thr - m_params.prefilterSigmas * sd) * static_cast<double>(perms) - 1e-9)));
     std::vector<std::vector<DedupPair>> confirmed(threads);
     std::vector<std::size_t> collisions(threads, 0), distinct(threads, 0), checked(threads, 0), largest(threads, 0);
     std::vector<std::thread> pool;

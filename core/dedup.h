@@ -19,10 +19,13 @@ struct DedupParams {
     double fpWeight = 0.05; // LSH weights, see optimalLshParams
     double fnWeight = 0.95;
     LshParams lsh{};        // bands x rows; zero = chosen from threshold and weights
-    // Before the exact Jaccard, a candidate must agree on at least threshold - margin of the low bytes of
-    // its MinHash values (an unbiased-plus-1/256 estimate with sd ~0.035 at 128 permutations): drops the
-    // many weakly similar pairs that share a band for the price of a 128-byte compare. Negative = off.
-    double prefilterMargin = 0.15;
+    // Before the exact Jaccard, a candidate must agree on at least threshold - z * sd of the low bytes of
+    // its MinHash values, sd = sqrt(t (1 - t) / permutations) being the estimate's standard deviation at
+    // the threshold (0.035 at 0.8 and 128 permutations; the estimate is unbiased plus 1/256 from b-bit
+    // collisions). Drops the many weakly similar pairs that share a band for a 128-byte compare; a pair
+    // exactly at the threshold is lost with probability ~0.1 % at z = 3, pairs above it far less often.
+    // Negative = off.
+    double prefilterSigmas = 3.0;
     unsigned threads = 0;   // 0 = all cores
     std::uint64_t seed = 1;
 };
