@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -180,9 +181,15 @@ void optString(std::string &out, const std::optional<std::string> &s)
         out += "null";
 }
 
+// One row on its way: the main thread fills in the sample and its still-compressed payloads (SQLite
+// is read on one thread); a worker unpacks, builds the line and counts tokens; the main thread writes
+// rows in their original order.
 struct RowJob {
     const SelectedSample *sample = nullptr;
     bool validation = false;
+    std::shared_ptr<const std::string> reference; // the task's reference code, unpacked once per task
+    std::optional<std::string> codeBlob, reasoningBlob;
+    const char *excluded = nullptr; // why the row is left out before any budget check
     std::string line;
     std::vector<std::string> texts;
     std::size_t tokens = 0;
@@ -378,7 +385,6 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         const db::Database &db = corpus.db();
         const Selection sel = selectSamples(db, options.selection);
         const auto validation = splitTasks(sel, options.validationFraction, options.selection.seed);
-        RowBuilder builder(options, tok.get());
 
         const fs::path dir(outDir);
         const fs::path trainPath = dir / "train.jsonl", validPath = dir / "validation.jsonl";
@@ -395,7 +401,6 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         SplitCounts counts[2];
         ojson excluded = ojson::array();
         std::int64_t refTask = -1;
-        std::string reference;
         auto exclude = [&](const SelectedSample &s, bool isValid, const char *reason, std::optional<std::size_t> tokens) {
             ojson e = {{"sample", s.sampleName}, {"sample_id", s.sampleId}, {"task", s.taskName},
                        {"split", isValid ? "validation" : "train"}, {"reason", reason}};
@@ -403,35 +408,67 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                 e["tokens"] = *tokens;
             excluded.push_back(std::move(e));
         };
-        // Token counting runs one batch behind the rows being built, on worker threads that each have
-        // their own tokenizer (and word cache); rows are written in their original order, so the
-        // output does not depend on the number of threads.
-        std::vector<std::unique_ptr<Tokenizer>> workers;
-        if (tok) {
-            const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
-            for (unsigned w = 0; w < std::min(8u, hw - 1); ++w)
-                workers.push_back(std::make_unique<Tokenizer>(tok->clone()));
+        // Rows are built and counted one batch behind the reading, on worker threads that each have
+        // their own row builder and tokenizer (and word cache): a contiguous share of each batch per
+        // worker. Rows are written in their original order, so the output does not depend on the
+        // number of threads.
+        const unsigned nWorkers = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+        std::vector<std::unique_ptr<Tokenizer>> tokenizers;
+        std::vector<std::unique_ptr<RowBuilder>> builders;
+        for (unsigned w = 0; w < nWorkers; ++w) {
+            if (tok)
+                tokenizers.push_back(std::make_unique<Tokenizer>(tok->clone()));
+            builders.push_back(std::make_unique<RowBuilder>(options, tok ? tokenizers.back().get() : nullptr));
         }
-        constexpr std::size_t kBatch = 256;
-        std::vector<RowJob> building(kBatch), counting(kBatch);
-        std::size_t nBuilding = 0, nCounting = 0;
+        constexpr std::size_t kBatch = 512;
+        std::vector<RowJob> building(kBatch), processing(kBatch);
+        std::size_t nBuilding = 0, nProcessing = 0;
         std::future<void> pending;
-        auto countBatch = [&workers](std::vector<RowJob> *batch, std::size_t n) {
-            auto work = [&workers, batch, n](std::size_t w) {
-                for (std::size_t i = w; i < n; i += workers.size())
-                    for (const std::string &t : (*batch)[i].texts)
-                        (*batch)[i].tokens += workers[w]->count(t);
+        auto processRow = [](RowJob &job, RowBuilder &builder, const Tokenizer *counter) {
+            const std::string code = job.codeBlob ? validUtf8(payload::unpack(*job.codeBlob)) : std::string();
+            const std::string reasoning = job.reasoningBlob ? validUtf8(payload::unpack(*job.reasoningBlob)) : std::string();
+            job.excluded = nullptr;
+            if (job.reference->empty()) {
+                job.excluded = "task has no reference code";
+                return;
+            }
+            if (trimTrailingSpace(code).empty()) {
+                job.excluded = "sample has no code";
+                return;
+            }
+            builder.build(*job.sample, *job.reference, code, reasoning, job.validation, job);
+            if (counter)
+                for (const std::string &t : job.texts)
+                    job.tokens += counter->count(t);
+        };
+        // A worker's error (a missing prompt template, a corrupt payload) is rethrown on the caller's side.
+        auto processBatch = [&](std::vector<RowJob> *batch, std::size_t n) {
+            std::vector<std::exception_ptr> errors(nWorkers);
+            auto work = [&, batch, n](std::size_t w) {
+                try {
+                    for (std::size_t i = n * w / nWorkers; i < n * (w + 1) / nWorkers; ++i)
+                        processRow((*batch)[i], *builders[w], tok ? tokenizers[w].get() : nullptr);
+                } catch (...) {
+                    errors[w] = std::current_exception();
+                }
             };
             std::vector<std::thread> extra;
-            for (std::size_t w = 1; w < workers.size(); ++w)
+            for (std::size_t w = 1; w < nWorkers; ++w)
                 extra.emplace_back(work, w);
             work(0);
             for (std::thread &t : extra)
                 t.join();
+            for (const std::exception_ptr &e : errors)
+                if (e)
+                    std::rethrow_exception(e);
         };
         auto flush = [&](std::vector<RowJob> &batch, std::size_t n) {
             for (std::size_t i = 0; i < n; ++i) {
                 RowJob &job = batch[i];
+                if (job.excluded) {
+                    exclude(*job.sample, job.validation, job.excluded, std::nullopt);
+                    continue;
+                }
                 if (options.maxTokens && job.tokens > *options.maxTokens) {
                     exclude(*job.sample, job.validation, "over token budget", job.tokens);
                     continue;
@@ -446,46 +483,42 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         auto handOver = [&] {
             if (pending.valid())
                 pending.get();
-            flush(counting, nCounting);
-            std::swap(building, counting);
-            nCounting = nBuilding;
+            flush(processing, nProcessing);
+            std::swap(building, processing);
+            nProcessing = nBuilding;
             nBuilding = 0;
-            if (!workers.empty())
-                pending = std::async(std::launch::async, countBatch, &counting, nCounting);
+            pending = std::async(std::launch::async, processBatch, &processing, nProcessing);
         };
+        std::shared_ptr<const std::string> reference;
         for (const SelectedSample &s : sel.samples) {
-            const bool isValid = validation.at(s.taskId);
             if (s.taskId != refTask) {
                 ref.reset();
                 ref.bind(1, s.taskId);
-                reference = ref.step() && !ref.isNull(0) ? validUtf8(payload::unpack(ref.blob(0))) : std::string();
+                reference = std::make_shared<const std::string>(
+                    ref.step() && !ref.isNull(0) ? validUtf8(payload::unpack(ref.blob(0))) : std::string());
                 refTask = s.taskId;
             }
+            RowJob &job = building[nBuilding++];
+            job.sample = &s;
+            job.validation = validation.at(s.taskId);
+            job.reference = reference;
+            job.codeBlob.reset();
+            job.reasoningBlob.reset();
             pay.reset();
             pay.bind(1, s.sampleId);
-            std::string code, reasoning;
             if (pay.step()) {
                 if (!pay.isNull(0))
-                    code = validUtf8(payload::unpack(pay.blob(0)));
+                    job.codeBlob = pay.blob(0);
                 if (!pay.isNull(1))
-                    reasoning = validUtf8(payload::unpack(pay.blob(1)));
+                    job.reasoningBlob = pay.blob(1);
             }
-            if (reference.empty()) {
-                exclude(s, isValid, "task has no reference code", std::nullopt);
-                continue;
-            }
-            if (trimTrailingSpace(code).empty()) {
-                exclude(s, isValid, "sample has no code", std::nullopt);
-                continue;
-            }
-            builder.build(s, reference, code, reasoning, isValid, building[nBuilding++]);
             if (nBuilding == kBatch)
                 handOver();
         }
         handOver();
         if (pending.valid())
             pending.get();
-        flush(counting, nCounting);
+        flush(processing, nProcessing);
         // In row order (budget exclusions are found a batch later than the others).
         std::stable_sort(excluded.begin(), excluded.end(), [](const ojson &a, const ojson &b) {
             const std::string &ta = a["task"].get_ref<const std::string &>(), &tb = b["task"].get_ref<const std::string &>();
