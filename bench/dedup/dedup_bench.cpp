@@ -2,7 +2,10 @@
 // all-pairs similarity join on the same shingle sets, and the files the datasketch side needs.
 //
 // Usage: dedup_bench CORPUS.jsonl OUT_DIR [--threshold T] [--shingle K] [--permutations P] [--threads N]
-//                    [--no-truth | --family-truth]
+//                    [--prefilter-sigmas Z] [--tasks N] [--no-truth | --family-truth]
+// --tasks N simulates per-task scope (the default of `sieve-cli dedup`): each planted family goes to one
+// of N tasks at random, every other file too; files of different tasks are never compared. Use it with
+// --no-truth or --family-truth (the exact join ignores tasks).
 // Ground truth: by default an exact all-pairs join (every pair with J >= T, no sampling; feasible up to
 // about 1e5 files). --family-truth instead checks every pair inside each planted family exactly, plus a
 // uniform sample of 2,000,000 other pairs to estimate what lies outside the families (for 1e6 files).
@@ -143,12 +146,13 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         std::cerr << "usage: dedup_bench CORPUS.jsonl OUT_DIR [--threshold T] [--shingle K] [--permutations P] "
-                     "[--threads N] [--no-truth | --family-truth]\n";
+                     "[--threads N] [--prefilter-sigmas Z] [--tasks N] [--no-truth | --family-truth]\n";
         return 2;
     }
     DedupParams params;
     params.threads = 2;
     bool truth = true, familyTruth = false;
+    long long tasks = 0; // > 0: files get one of this many groups (per-task scope) instead of the file's own
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string("0"); };
@@ -162,6 +166,8 @@ int main(int argc, char **argv)
             params.threads = static_cast<unsigned>(std::stoi(next()));
         else if (a == "--prefilter-sigmas")
             params.prefilterSigmas = std::stod(next());
+        else if (a == "--tasks")
+            tasks = std::stoll(next());
         else if (a == "--family-truth")
             familyTruth = true;
         else if (a == "--no-truth")
@@ -209,11 +215,16 @@ int main(int argc, char **argv)
                 return 1;
             }
             codes.emplace_back(code);
-            groups.push_back(group);
             std::int64_t family = -1;
             if (doc["family"].get_int64().get(family))
                 family = -1;
             families.push_back(family);
+            if (tasks > 0) { // per-task scope: a planted family stays in one task, other files spread at random
+                std::uint64_t h = family >= 0 ? static_cast<std::uint64_t>(family) : (std::uint64_t{1} << 40) + lineNo;
+                h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ULL;
+                group = static_cast<std::int64_t>((h ^ (h >> 29)) % static_cast<std::uint64_t>(tasks));
+            }
+            groups.push_back(group);
             if (codes.size() == 50000) {
                 parseS += since(tp);
                 flush();
@@ -267,9 +278,9 @@ int main(int argc, char **argv)
     }
 
     std::printf("{\n  \"files\": %zu,\n  \"threshold\": %g, \"shingle\": %d, \"permutations\": %d, \"bands\": %d, "
-                "\"rows\": %d, \"threads\": %u,\n",
+                "\"rows\": %d, \"threads\": %u, \"tasks\": %lld,\n",
                 n, params.threshold, params.shingle, params.permutations, index.lsh().bands, index.lsh().rows,
-                dedupThreads(params.threads));
+                dedupThreads(params.threads), tasks);
     std::printf("  \"sieve_cpu_seconds\": %.3f,\n", totalCpu);
     std::printf("  \"sieve_cpu_seconds_by_stage\": {\"read_and_parse_json\": %.3f, \"normalise_shingle_minhash\": %.3f, "
                 "\"lsh_verify_cluster\": %.3f},\n",
