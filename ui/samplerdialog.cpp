@@ -143,8 +143,12 @@ SamplerDialog::SamplerDialog(QString dbPath, QString cliProgram, Settings &setti
 
 SamplerDialog::~SamplerDialog()
 {
-    if (running())
+    // Destroyed mid-run (the main window closes): the run is left 'interrupted', resumable, and nothing of
+    // this half-destroyed dialog (or of the window that owns it) reacts to its end.
+    if (m_sampler) {
+        disconnect(m_sampler.get(), nullptr, this, nullptr);
         m_sampler->cancel();
+    }
 }
 
 bool SamplerDialog::running() const { return m_sampler != nullptr; }

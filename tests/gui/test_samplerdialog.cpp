@@ -256,3 +256,21 @@ TEST_F(SamplerWorkbench, FirstPassFromTheDialogVerifiesEachAttemptThroughTheCli)
     EXPECT_FALSE(calls.first().contains(QStringLiteral("{sample}")));
     EXPECT_TRUE(waitFor([this] { return samples()->totalCount() == 15; }));
 }
+
+TEST_F(SamplerWorkbench, ClosingTheWindowMidRunLeavesTheRunResumable)
+{
+    // One reply is stored (so the end of the run has samples to announce), two are still "thinking".
+    server.script({FakeAction{FakeAction::Ok}, FakeAction{FakeAction::Slow, 200, {}, {}, 20000},
+                   FakeAction{FakeAction::Slow, 200, {}, {}, 20000}});
+    SamplerDialog *d = openFromMenu();
+    ASSERT_NE(d, nullptr);
+    auto *mode = find<QComboBox>(d, "samplerMode");
+    mode->setCurrentIndex(mode->findData(QStringLiteral("keep-all")));
+    find<QLineEdit>(d, "samplerRunId")->setText(QStringLiteral("closed-run"));
+    QTest::mouseClick(find<QPushButton>(d, "samplerStartStop"), Qt::LeftButton);
+    ASSERT_TRUE(waitFor([&] { return server.received() == 3 && find<QLabel>(d, "samplerAttemptsDone")->text().startsWith(QStringLiteral("1 ")); }));
+    window->close();
+    window.reset(); // the dialog goes with its window, mid-run; the window must not hear of the run's end
+    EXPECT_EQ(dbText("SELECT state FROM sample_runs WHERE name='closed-run'"), QStringLiteral("interrupted"));
+    EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE origin='teacher' AND model='teacher-test'"), 1);
+}
