@@ -883,6 +883,10 @@
         <source>A run is in progress. Stop it? It can be resumed later.</source>
         <translation>Ein Lauf ist im Gange. Anhalten? Er kann später fortgesetzt werden.</translation>
     </message>
+    <message>
+        <source>Stopping at the first pass verifies every attempt with sieve-cli, which was not found (%1). Keep all samples instead, or install sieve-cli next to the workbench.</source>
+        <translation>Beim ersten Bestehen aufzuhören prüft jeden Versuch mit sieve-cli, das nicht gefunden wurde (%1). Behalten Sie stattdessen alle Proben oder installieren Sie sieve-cli neben der Werkbank.</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::SettingsDialog</name>

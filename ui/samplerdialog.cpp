@@ -20,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -207,6 +208,13 @@ void SamplerDialog::start()
     o.stream = m_stream->isChecked();
     o.runName = m_runId->text().trimmed().toStdString();
 
+    if (o.mode == net::SampleMode::FirstPass && QStandardPaths::findExecutable(m_cliProgram).isEmpty()) {
+        // Said before the first request: otherwise the run would stop at its first verification.
+        log(tr("Stopping at the first pass verifies every attempt with sieve-cli, which was not found (%1). "
+               "Keep all samples instead, or install sieve-cli next to the workbench.")
+                .arg(m_cliProgram));
+        return;
+    }
     if (o.mode == net::SampleMode::FirstPass) {
         // The verify flags the Verify menu uses (--cpu without a GPU, --gpus, --no-timing), one sample each.
         QStringList cmd = QStringList{m_cliProgram} +

@@ -274,3 +274,17 @@ TEST_F(SamplerWorkbench, ClosingTheWindowMidRunLeavesTheRunResumable)
     EXPECT_EQ(dbText("SELECT state FROM sample_runs WHERE name='closed-run'"), QStringLiteral("interrupted"));
     EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE origin='teacher' AND model='teacher-test'"), 1);
 }
+
+TEST_F(SamplerWorkbench, FirstPassWithoutSieveCliSaysSoAndSendsNothing)
+{
+    window->setCliProgram(dir.filePath(QStringLiteral("no-such-sieve-cli")));
+    SamplerDialog *d = openFromMenu();
+    ASSERT_NE(d, nullptr);
+    QTest::mouseClick(find<QPushButton>(d, "samplerStartStop"), Qt::LeftButton);
+    EXPECT_FALSE(d->running());
+    EXPECT_EQ(find<QPushButton>(d, "samplerStartStop")->text(), QStringLiteral("Start"));
+    EXPECT_TRUE(find<QPlainTextEdit>(d, "samplerLog")->toPlainText().contains(QStringLiteral("no-such-sieve-cli")));
+    QTest::qWait(100);
+    EXPECT_EQ(server.received(), 0u);
+    EXPECT_EQ(dbInt("SELECT count(*) FROM sample_runs"), 0);
+}
