@@ -67,8 +67,9 @@ in_root sieve-cli import /tmp/demo.sieve --format sieve /usr/share/sieve/demo/ta
 in_root sieve-cli stats /tmp/demo.sieve | head -5
 
 step "sieve --smoke (offscreen)"
-in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp sieve --smoke
-in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp sieve --version
+in_root install -d -m 700 /tmp/xdg-runtime
+in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp/xdg-runtime sieve --smoke
+in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp/xdg-runtime sieve --version
 
 step "installed files"
 for f in /usr/share/sieve/worker/sieve_worker/__init__.py /usr/share/sieve/worker/sieve_worker/worker.py \
