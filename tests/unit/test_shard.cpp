@@ -4,6 +4,7 @@
 #include "shard.h"
 #include "shardmerge.h"
 #include "slurmscript.h"
+#include "test_verify_support.h"
 #include "testutil.h"
 #include "verdictwriter.h"
 #include "verifyrun.h"
@@ -12,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace sieve;
@@ -169,8 +171,9 @@ TEST(Shard, ShardsAreDisjointCoverEverySampleAndDoNotDependOnTheRest)
                 EXPECT_TRUE(seen.insert(k).second) << "sample in two shards: " << k;
             }
             total += keys.size();
-            if (n == 3)
+            if (n == 3) {
                 EXPECT_GT(keys.size(), 20u) << "a hash split of 120 samples into 3 is roughly even";
+            }
         }
         EXPECT_EQ(total, all.size());
         EXPECT_EQ(seen, all);
@@ -418,4 +421,61 @@ TEST(SlurmScript, TimeFormats)
         EXPECT_FALSE(gpu::validSlurmTime(bad)) << bad;
     EXPECT_EQ(gpu::shellQuote("/a b/it's"), "'/a b/it'\\''s'");
     EXPECT_EQ(gpu::shellQuote("/plain/path.sieve"), "/plain/path.sieve");
+}
+
+// The real engine on the CPU: two shards verified by `sieve-cli verify --shard`, merged, give the
+// verdicts (and task hygiene flags) that a direct verify of the same corpus gives.
+TEST(ShardVerify, MergedShardsEqualADirectRun)
+{
+    if (requireVerifierPython().empty())
+        return;
+    TempDir tmp;
+    const std::string db = tmp.file("c.sieve");
+    Corpus::create(db);
+    std::vector<VerifierFixture> picked;
+    for (const auto &f : verifierFixtures())
+        if (f.name == "softmax" || f.name == "static_try_except" || f.name == "hygiene_constant" ||
+            f.name == "static_no_kernel")
+            picked.push_back(f);
+    ASSERT_EQ(picked.size(), 4u);
+    addFixturesToCorpus(db, picked);
+    const std::string direct = tmp.file("direct.sieve");
+    fs::copy_file(db, direct);
+    const std::string cache = tmp.file("cache");
+
+    std::map<int, std::int64_t> perShard;
+    for (int k = 0; k < 2; ++k) {
+        const auto r = runCli({"verify", db, "--cpu", "--quiet", "--cache-dir", cache, "--shard", std::to_string(k) + "/2",
+                               "--out", tmp.file("out")});
+        ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+        perShard[k] = scalar(tmp.file("out/shard-" + std::to_string(k) + "-of-2.sieve"), "SELECT count(*) FROM samples");
+    }
+    EXPECT_EQ(perShard[0] + perShard[1], 4);
+    EXPECT_EQ(scalar(db, "SELECT count(*) FROM verify_runs"), 0) << "a node must not write the corpus";
+    // Run again, a finished shard does nothing.
+    const int full = perShard[0] > 0 ? 0 : 1;
+    const auto again = runCli({"verify", db, "--cpu", "--quiet", "--cache-dir", cache, "--shard",
+                               std::to_string(full) + "/2", "--out", tmp.file("out")});
+    EXPECT_EQ(again.exitCode, 0);
+    EXPECT_NE(again.out.find("already verified"), std::string::npos) << again.out;
+
+    const auto m = runCli({"merge", db, tmp.file("out")});
+    ASSERT_EQ(m.exitCode, 0) << m.err << m.out;
+    const auto d = runCli({"verify", direct, "--cpu", "--quiet", "--cache-dir", cache});
+    ASSERT_EQ(d.exitCode, 0) << d.err;
+    auto statuses = [](const std::string &path) {
+        std::map<std::string, std::string> out;
+        db::Database c(path, db::Database::Mode::ReadOnly);
+        db::Statement st = c.prepare("SELECT s.name, v.status || ' ' || coalesce(v.reasons, '') FROM samples s "
+                                     "JOIN verdicts v ON v.sample_id = s.id");
+        while (st.step())
+            out[st.text(0)] = st.text(1);
+        return out;
+    };
+    const auto merged = statuses(db);
+    EXPECT_EQ(merged.size(), 4u);
+    EXPECT_EQ(merged, statuses(direct));
+    EXPECT_EQ(scalar(db, "SELECT count(*) FROM tasks WHERE flags LIKE '%REF_CONSTANT%'"), 1);
+    EXPECT_EQ(scalar(db, "SELECT count(*) FROM verify_runs WHERE json_extract(env_json, '$.torch') IS NOT NULL"),
+              (perShard[0] > 0) + (perShard[1] > 0));
 }
