@@ -312,7 +312,12 @@ void ensureCorpusId(db::Database &db)
 {
     if (db.queryText("SELECT value FROM meta WHERE key='corpus_id'"))
         return;
-    db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES('corpus_id', ?1)").bind(1, randomHex128()).run();
+    try {
+        db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES('corpus_id', ?1)").bind(1, randomHex128()).run();
+    } catch (const db::Error &) {
+        // A file that cannot be written (read-only medium, a busy writer) opened as before; it gets its
+        // id the next time it can be.
+    }
 }
 } // namespace
 
