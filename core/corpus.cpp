@@ -1,6 +1,7 @@
 #include "corpus.h"
 
 #include <filesystem>
+#include <random>
 
 namespace sieve {
 
@@ -289,6 +290,37 @@ void migrate(db::Database &db, int target)
 
 } // namespace schema
 
+namespace {
+std::string randomHex128()
+{
+    std::random_device rd;
+    static const char *digits = "0123456789abcdef";
+    std::string s;
+    for (int i = 0; i < 4; ++i) {
+        std::uint32_t v = rd();
+        for (int j = 0; j < 8; ++j, v >>= 4)
+            s += digits[v & 15];
+    }
+    return s;
+}
+
+// A random identity, meta 'corpus_id', given when the file is created or first opened read-write by a
+// Sieve that knows it. A copy keeps it; shard results name it, so that `sieve-cli merge` can tell results
+// of this corpus from another's (gpu/shard.h). Not a schema change: meta is a key-value table, and files
+// without the key work as before.
+void ensureCorpusId(db::Database &db)
+{
+    if (db.queryText("SELECT value FROM meta WHERE key='corpus_id'"))
+        return;
+    try {
+        db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES('corpus_id', ?1)").bind(1, randomHex128()).run();
+    } catch (const db::Error &) {
+        // A file that cannot be written (read-only medium, a busy writer) opened as before; it gets its
+        // id the next time it can be.
+    }
+}
+} // namespace
+
 void Corpus::configure(db::Database &db)
 {
     db.exec("PRAGMA foreign_keys=ON");
@@ -307,6 +339,7 @@ Corpus Corpus::create(const std::string &path)
     db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES('created_by', ?1)")
         .bind(1, std::string("sieve ") + SIEVE_VERSION)
         .run();
+    ensureCorpusId(db);
     return Corpus(std::move(db));
 }
 
@@ -319,6 +352,7 @@ Corpus Corpus::open(const std::string &path, bool readOnly)
         db.exec("PRAGMA journal_mode=WAL");
         configure(db);
         schema::migrate(db);
+        ensureCorpusId(db);
     } else {
         const int v = schema::version(db);
         if (v != kSchemaVersion)
@@ -330,6 +364,7 @@ Corpus Corpus::open(const std::string &path, bool readOnly)
 }
 
 int Corpus::schemaVersion() const { return schema::version(m_db); }
+
 
 void Corpus::tuneForBulkWrites()
 {

@@ -1,6 +1,6 @@
 #include "verdictwriter.h"
 
-#include "payload.h"
+#include "verdictstore.h"
 
 namespace sieve::gpu {
 
@@ -11,15 +11,6 @@ std::int64_t nowSeconds()
         .count();
 }
 
-std::string joinComma(const std::vector<std::string> &v)
-{
-    std::string s;
-    for (size_t i = 0; i < v.size(); ++i) {
-        s += i ? "," : "";
-        s += v[i];
-    }
-    return s;
-}
 } // namespace
 
 VerdictWriter::VerdictWriter(std::string dbPath, std::int64_t runId) : m_runId(runId)
@@ -114,72 +105,14 @@ void VerdictWriter::writeBatch(std::deque<Item> &batch)
         return;
     db::Database &db = m_corpus->db();
     db::Transaction tx(db);
-    db::Statement insVerdict = db.prepare(
-        "INSERT INTO verdicts(run_id, sample_id, status, stage, reasons, message, device, interpreted, "
-        "kernels_launched, custom_kernel_share, candidate_ms, eager_ms, compile_ms, speedup, flags, duration_ms, "
-        "created_at) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) "
-        "ON CONFLICT(run_id, sample_id) DO NOTHING");
-    db::Statement insPayload = db.prepare("INSERT INTO verdict_payloads(verdict_id, log, details) VALUES(?1,?2,?3)");
-    db::Statement insCheck =
-        db.prepare("INSERT OR REPLACE INTO verdict_checks(verdict_id, shape_index, shape_json, seed, ok, max_abs, "
-                   "max_rel, mismatches, nonfinite_mismatches) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
-    db::Statement insTiming =
-        db.prepare("INSERT OR REPLACE INTO verdict_timings(verdict_id, shape_index, which, median_ms, mean_ms, "
-                   "std_ms, runs) VALUES(?1,?2,?3,?4,?5,?6,?7)");
+    VerdictInserter inserter(db);
     db::Statement updSample = db.prepare("UPDATE samples SET status=?1, speedup=?2 WHERE id=?3");
     const std::int64_t now = nowSeconds();
     bool envChanged = false;
     for (Item &item : batch) {
         if (auto *v = std::get_if<VerdictRecord>(&item)) {
-            insVerdict.reset();
-            insVerdict.bind(1, m_runId)
-                .bind(2, v->sampleId)
-                .bind(3, v->status)
-                .bind(4, v->stage)
-                .bind(5, joinComma(v->reasons))
-                .bind(6, v->message)
-                .bind(7, v->device)
-                .bind(8, v->interpreted ? 1 : 0)
-                .bind(9, v->kernelsLaunched)
-                .bind(10, v->customKernelShare)
-                .bind(11, v->candidateMs)
-                .bind(12, v->eagerMs)
-                .bind(13, v->compileMs)
-                .bind(14, v->speedup)
-                .bind(15, joinComma(v->flags))
-                .bind(16, v->durationMs)
-                .bind(17, now)
-                .run();
-            if (db.changes() == 0)
+            if (!inserter.insert(m_runId, *v, now))
                 continue; // already verdicted in this run (a resume raced a late answer): keep the first
-            const std::int64_t vid = db.lastInsertId();
-            insPayload.reset();
-            insPayload.bind(1, vid).bindBlob(2, payload::pack(v->log)).bindBlob(3, payload::pack(v->details.dump()));
-            insPayload.run();
-            for (const VerdictCheck &c : v->checks) {
-                insCheck.reset();
-                insCheck.bind(1, vid)
-                    .bind(2, c.shapeIndex)
-                    .bind(3, c.shapeJson)
-                    .bind(4, c.seed)
-                    .bind(5, c.ok ? 1 : 0)
-                    .bind(6, c.maxAbs)
-                    .bind(7, c.maxRel)
-                    .bind(8, c.mismatches)
-                    .bind(9, c.nonfiniteMismatches)
-                    .run();
-            }
-            for (const VerdictTiming &t : v->timings) {
-                insTiming.reset();
-                insTiming.bind(1, vid)
-                    .bind(2, t.shapeIndex)
-                    .bind(3, t.which)
-                    .bind(4, t.medianMs)
-                    .bind(5, t.meanMs)
-                    .bind(6, t.stdMs)
-                    .bind(7, t.runs)
-                    .run();
-            }
             // samples.status/speedup mirror the newest verdict so lists and filters need no join.
             updSample.reset();
             updSample.bind(1, v->status).bind(2, v->speedup).bind(3, v->sampleId).run();

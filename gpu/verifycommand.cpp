@@ -2,11 +2,13 @@
 #include "cli.h"
 #include "corpus.h"
 #include "progress.h"
+#include "shard.h"
 #include "verificationengine.h"
 #include "verifyrun.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <fcntl.h>
 #include <iomanip>
@@ -50,6 +52,15 @@ Where:
                       ~/.cache/sieve/venv/bin/python)
   --cache-dir DIR     reference outputs, Triton's cache and worker logs (default ~/.cache/sieve/verify)
 
+Shards (clusters; see 'sieve-cli slurm-script' and 'sieve-cli merge'):
+  --shard K/N         verify only shard K of N (0 <= K < N) of the selected samples: a sample's shard is
+                      its content key's hash mod N, so the N shards are disjoint and together cover
+                      the selection, on any node. DB is only read (a copy is fine); the shard's samples,
+                      its run, environment and verdicts go to DIR/shard-K-of-N.sieve, a small corpus file
+                      of its own. Running the same command again resumes it; when it is finished, does
+                      nothing. --limit does not combine with --shard.
+  --out DIR           where the shard results file goes (required with --shard)
+
 Runs:
   A run interrupted by Ctrl-C, SIGTERM or a crash is resumed by running the same command again: the
   latest unfinished run continues with its own selection and mode, skipping samples it already
@@ -81,6 +92,8 @@ std::vector<int> parseGpuList(const std::string &s)
         }
         if (used == 0 || used != item.size() || v < 0)
             throw UsageError("--gpus expects a comma-separated list of GPU indices such as 0,1; got '" + s + "'");
+        if (std::find(out.begin(), out.end(), v) != out.end())
+            throw UsageError("--gpus lists GPU " + std::to_string(v) + " twice ('" + s + "'): one worker per GPU");
         out.push_back(v);
     }
     if (out.empty())
@@ -88,7 +101,9 @@ std::vector<int> parseGpuList(const std::string &s)
     return out;
 }
 
-// GPUs listed by nvidia-smi -L; empty when the tool or the driver is missing. The verifier does not
+// The GPUs this process may use, as CUDA numbers them: nvidia-smi -L lists the machine's (or, under a
+// device cgroup, the allocation's), and CUDA_VISIBLE_DEVICES (set by Slurm and by users) narrows that
+// to its entries, renumbered from 0. Empty when the tool or the driver is missing. The verifier does not
 // link CUDA: the worker initialises it in its children.
 std::vector<int> detectGpus()
 {
@@ -103,6 +118,18 @@ std::vector<int> detectGpus()
             gpus.push_back(idx);
     }
     pclose(p);
+    if (const char *cvd = std::getenv("CUDA_VISIBLE_DEVICES")) {
+        std::size_t entries = 0;
+        std::stringstream in(cvd);
+        std::string item;
+        while (std::getline(in, item, ','))
+            if (!item.empty() && item != "-1" && item != "NoDevFiles")
+                ++entries;
+        const std::size_t n = std::min(entries, gpus.size());
+        gpus.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            gpus.push_back(static_cast<int>(i));
+    }
     return gpus;
 }
 
@@ -195,6 +222,176 @@ int lockCorpus(const std::string &dbPath)
     return fd;
 }
 
+// Runs the engine over `o` with progress and prints the summary; shared by plain and shard runs
+// (`resultsFile`: the shard file, sealed after the run and named in the summary).
+int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::string &resultsFile = {})
+{
+    if (!o.cpu && !o.gpus.empty()) {
+        // A GPU index CUDA cannot see would fail every sample as a crash; say so before starting.
+        const auto visible = detectGpus();
+        for (int g : o.gpus)
+            if (!visible.empty() && std::find(visible.begin(), visible.end(), g) == visible.end()) {
+                const char *cvd = std::getenv("CUDA_VISIBLE_DEVICES");
+                ctx.err << "sieve-cli verify: GPU " << g << " is not visible: " << visible.size()
+                        << " GPUs are (numbered from 0"
+                        << (cvd ? std::string(", CUDA_VISIBLE_DEVICES=") + cvd : std::string()) << ")\n";
+                return cli::Usage;
+            }
+    }
+    if (!o.cpu && o.gpus.empty()) {
+        o.gpus = detectGpus();
+        if (o.gpus.empty()) {
+            ctx.err << "sieve-cli verify: no GPU found (nvidia-smi -L lists none). To verify on the CPU with the "
+                       "Triton interpreter, pass --cpu: it checks correctness on small shapes without timing, "
+                       "and its verdicts are marked as interpreted.\n";
+            return cli::Usage;
+        }
+    }
+    if (!o.cpu && !args.has("parallel") && !o.resumeRunId) {
+        // Candidates compile and check correctness on the CPU cores while timing holds the GPU alone:
+        // one child per core, shared among the GPUs' workers.
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        o.parallel = std::clamp(cores / static_cast<int>(o.gpus.size()), 2, 16);
+    }
+
+    cli::installInterruptHandler();
+    const bool json = args.has("json");
+    CliObserver observer(ctx, json, !args.has("quiet"));
+    RunSummary s;
+    {
+        // Gone before the seal: its corpus writer holds a connection to the file.
+        VerificationEngine engine(o);
+        engine.setObserver(&observer);
+        engine.setStopCheck([] { return cli::interrupted(); });
+        s = engine.run();
+    }
+    observer.finish();
+    if (!resultsFile.empty())
+        sealShardFile(resultsFile);
+    if (s.state == "empty") {
+        if (json)
+            ctx.out << nlohmann::json{{"summary", {{"run", nullptr}, {"state", "empty"}, {"total", 0}, {"done", 0}}}}.dump()
+                    << '\n';
+        else
+            ctx.out << "nothing to verify: no sample matches" << (o.selection.all ? "" : " among the PENDING ones")
+                    << (o.selection.all ? "" : " (--all re-verifies samples that already have a verdict)") << '\n';
+        return cli::Ok;
+    }
+
+    if (json) {
+        nlohmann::json j = {{"run", s.runId},
+                            {"state", s.state},
+                            {"resumed", s.resumed},
+                            {"total", s.counts.total},
+                            {"done", s.counts.done},
+                            {"verified_now", s.verdictsThisSession},
+                            {"by_status", s.counts.byStatus},
+                            {"wall_s", s.wallSeconds},
+                            {"samples_per_min", s.samplesPerMinute}};
+        if (!s.error.empty())
+            j["error"] = s.error;
+        if (!resultsFile.empty())
+            j["results"] = resultsFile;
+        ctx.out << nlohmann::json{{"summary", j}}.dump() << '\n';
+    } else {
+        ctx.out << "run " << s.runId << " " << s.state << ": " << s.counts.done << "/" << s.counts.total
+                << " samples verified; " << s.verdictsThisSession << " in this session in "
+                << formatDuration(s.wallSeconds) << " (" << std::fixed << std::setprecision(1)
+                << s.samplesPerMinute << " samples/min)\n";
+        for (const auto &[status, n] : s.counts.byStatus)
+            ctx.out << "  " << std::left << std::setw(14) << status << n << '\n';
+        if (!resultsFile.empty())
+            ctx.out << "results: " << resultsFile << '\n';
+    }
+    if (!s.error.empty()) {
+        ctx.err << "sieve-cli verify: " << s.error << "\nThe verdicts so far are saved; run the command again to resume.\n";
+        return cli::Failure;
+    }
+    if (s.state != "finished")
+        return cli::Interrupted;
+    return cli::Ok;
+}
+
+// The host and, under Slurm, the job: where a shard's verdicts came from.
+nlohmann::json nodeEnvironment()
+{
+    nlohmann::json env = nlohmann::json::object();
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0)
+        env["host"] = std::string(host);
+    nlohmann::json slurm = nlohmann::json::object();
+    for (const char *var : {"SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "SLURM_JOB_PARTITION",
+                            "SLURMD_NODENAME", "SLURM_CLUSTER_NAME", "CUDA_VISIBLE_DEVICES"})
+        if (const char *v = std::getenv(var))
+            slurm[var] = std::string(v);
+    if (!slurm.empty())
+        env["slurm"] = slurm;
+    return env;
+}
+
+// verify --shard K/N --out DIR: cut (or reopen) the shard file, then verify inside it.
+int runShard(VerifyOptions o, const Args &args, cli::Context &ctx)
+{
+    if (!args.has("out"))
+        throw UsageError("--shard needs --out DIR (where the shard results file goes)");
+    if (args.has("limit"))
+        throw UsageError("--limit does not combine with --shard: each shard would take its own N samples");
+    ShardSpec spec;
+    try {
+        spec = ShardSpec::parse(*args.value("shard"));
+    } catch (const std::invalid_argument &e) {
+        throw UsageError(e.what());
+    }
+    ShardPlan plan;
+    plan.selection = o.selection;
+    plan.mode = o.cpu ? "cpu" : "gpu";
+    bool created = false;
+    ShardFile shard;
+    try {
+        shard = prepareShardFile(o.dbPath, spec, plan, *args.value("out"), created);
+    } catch (const ShardError &e) {
+        ctx.err << "sieve-cli verify: " << e.what() << '\n';
+        return cli::Failure;
+    }
+    ctx.err << (created ? "cut shard " : "reopened shard ") << spec.text() << ": " << shard.samples << " of "
+            << shard.corpusSamples << " selected samples -> " << shard.path << '\n';
+
+    const int lockFd = lockCorpus(shard.path);
+    struct Unlock {
+        int fd;
+        ~Unlock() { ::close(fd); }
+    } unlock{lockFd};
+
+    o.dbPath = shard.path;
+    o.selection = SampleSelection{};
+    o.selection.all = true; // the shard file holds exactly the shard's samples
+    o.extraParams = {{"shard",
+                      {{"index", spec.index},
+                       {"count", spec.count},
+                       {"plan", shard.planKey},
+                       {"uid", shard.uid},
+                       {"corpus_id", shard.plan.corpusId},
+                       {"selection", shard.plan.selection.toJson()}}}};
+    o.extraEnv = nodeEnvironment();
+    {
+        Corpus sc = Corpus::open(shard.path);
+        const auto unfinished = latestUnfinishedRun(sc);
+        if (unfinished && args.has("new-run")) {
+            setRunState(sc, unfinished->id, "abandoned");
+        } else if (unfinished) {
+            o.resumeRunId = unfinished->id;
+            if (!args.has("parallel"))
+                o.parallel = unfinished->params.value("parallel", o.parallel);
+        } else if (!args.has("new-run") &&
+                   sc.db().queryInt("SELECT count(*) FROM verify_runs WHERE state='finished'").value_or(0) > 0) {
+            ctx.out << "shard " << spec.text() << " is already verified: " << shard.path
+                    << " (add --new-run to verify it again)\n";
+            return cli::Ok;
+        }
+    }
+    return runEngine(o, args, ctx, shard.path);
+}
+
 int runVerify(const Args &args, cli::Context &ctx)
 {
     if (args.positional.size() != 1)
@@ -244,6 +441,11 @@ int runVerify(const Args &args, cli::Context &ctx)
     if (args.has("gpus"))
         o.gpus = parseGpuList(*args.value("gpus"));
 
+    if (args.has("out") && !args.has("shard"))
+        throw UsageError("--out goes with --shard K/N");
+    if (args.has("shard"))
+        return runShard(o, args, ctx);
+
     const int lockFd = lockCorpus(o.dbPath);
     struct Unlock {
         int fd;
@@ -280,68 +482,7 @@ int runVerify(const Args &args, cli::Context &ctx)
             o.resumeRunId = unfinished->id;
         }
     }
-    if (!o.cpu && o.gpus.empty()) {
-        o.gpus = detectGpus();
-        if (o.gpus.empty()) {
-            ctx.err << "sieve-cli verify: no GPU found (nvidia-smi -L lists none). To verify on the CPU with the "
-                       "Triton interpreter, pass --cpu: it checks correctness on small shapes without timing, "
-                       "and its verdicts are marked as interpreted.\n";
-            return cli::Usage;
-        }
-    }
-    if (!o.cpu && !args.has("parallel") && !o.resumeRunId) {
-        // Candidates compile and check correctness on the CPU cores while timing holds the GPU alone:
-        // one child per core, shared among the GPUs' workers.
-        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        o.parallel = std::clamp(cores / static_cast<int>(o.gpus.size()), 2, 16);
-    }
-
-    cli::installInterruptHandler();
-    const bool json = args.has("json");
-    CliObserver observer(ctx, json, !args.has("quiet"));
-    VerificationEngine engine(o);
-    engine.setObserver(&observer);
-    engine.setStopCheck([] { return cli::interrupted(); });
-    const RunSummary s = engine.run();
-    observer.finish();
-    if (s.state == "empty") {
-        if (json)
-            ctx.out << nlohmann::json{{"summary", {{"run", nullptr}, {"state", "empty"}, {"total", 0}, {"done", 0}}}}.dump()
-                    << '\n';
-        else
-            ctx.out << "nothing to verify: no sample matches" << (o.selection.all ? "" : " among the PENDING ones")
-                    << (o.selection.all ? "" : " (--all re-verifies samples that already have a verdict)") << '\n';
-        return cli::Ok;
-    }
-
-    if (json) {
-        nlohmann::json j = {{"run", s.runId},
-                            {"state", s.state},
-                            {"resumed", s.resumed},
-                            {"total", s.counts.total},
-                            {"done", s.counts.done},
-                            {"verified_now", s.verdictsThisSession},
-                            {"by_status", s.counts.byStatus},
-                            {"wall_s", s.wallSeconds},
-                            {"samples_per_min", s.samplesPerMinute}};
-        if (!s.error.empty())
-            j["error"] = s.error;
-        ctx.out << nlohmann::json{{"summary", j}}.dump() << '\n';
-    } else {
-        ctx.out << "run " << s.runId << " " << s.state << ": " << s.counts.done << "/" << s.counts.total
-                << " samples verified; " << s.verdictsThisSession << " in this session in "
-                << formatDuration(s.wallSeconds) << " (" << std::fixed << std::setprecision(1)
-                << s.samplesPerMinute << " samples/min)\n";
-        for (const auto &[status, n] : s.counts.byStatus)
-            ctx.out << "  " << std::left << std::setw(14) << status << n << '\n';
-    }
-    if (!s.error.empty()) {
-        ctx.err << "sieve-cli verify: " << s.error << "\nThe verdicts so far are saved; run the command again to resume.\n";
-        return cli::Failure;
-    }
-    if (s.state != "finished")
-        return cli::Interrupted;
-    return cli::Ok;
+    return runEngine(o, args, ctx);
 }
 
 } // namespace
@@ -364,7 +505,9 @@ cli::Command verifyCommand()
              {"python", true},
              {"cache-dir", true},
              {"new-run"},
-             {"all"}},
+             {"all"},
+             {"shard", true},
+             {"out", true}},
             runVerify};
 }
 

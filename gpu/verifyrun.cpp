@@ -73,7 +73,7 @@ std::string runMode(const VerifyOptions &o)
 
 nlohmann::json runParams(const VerifyOptions &o)
 {
-    return {{"mode", runMode(o)},
+    nlohmann::json p = {{"mode", runMode(o)},
             {"selection", o.selection.toJson()},
             {"parallel", o.parallel},
             {"timing", o.timing && !o.cpu},
@@ -83,13 +83,17 @@ nlohmann::json runParams(const VerifyOptions &o)
               {"timing", o.timeouts.timing},
               {"task", o.timeouts.task}}},
             {"limits", {{"memory_mb", o.memoryMb}, {"processes", o.processes}}}};
+    if (o.extraParams.is_object())
+        p.update(o.extraParams);
+    return p;
 }
 
 std::int64_t createRun(Corpus &corpus, const VerifyOptions &o)
 {
     // env_json is filled in when the first worker says hello; the versions known now go in at once.
-    const nlohmann::json env = {{"sieve_version", SIEVE_VERSION}, {"engine_version", kEngineVersion},
-                                {"mode", runMode(o)}};
+    nlohmann::json env = {{"sieve_version", SIEVE_VERSION}, {"engine_version", kEngineVersion}, {"mode", runMode(o)}};
+    if (o.extraEnv.is_object())
+        env.update(o.extraEnv);
     corpus.db()
         .prepare("INSERT INTO verify_runs(started_at, state, mode, env_json, params_json, sieve_version, "
                  "verifier_version) VALUES(?1, 'running', ?2, ?3, ?4, ?5, ?6)")

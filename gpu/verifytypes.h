@@ -55,6 +55,9 @@ struct VerifyOptions {
     // Extra fields merged into the task message of the named tasks (e.g. max_task_bytes, to test the
     // REF_TOO_LARGE hygiene check without a huge task).
     std::map<std::string, nlohmann::json> taskOverrides;
+    // Merged into a new run's params_json and env_json (a shard run records its shard and the Slurm job).
+    nlohmann::json extraParams = nlohmann::json::object();
+    nlohmann::json extraEnv = nlohmann::json::object();
 };
 
 struct VerdictCheck {

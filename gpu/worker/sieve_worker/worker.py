@@ -162,11 +162,24 @@ class Worker:
             p = os.path.join(self.cache_dir, d)
             os.makedirs(p, exist_ok=True)
             os.chmod(p, 0o1777)
-        self.lock_path = os.path.join(self.cache_dir, f"gpu-{self.device.replace(':', '')}.lock")
+        # Keyed by host and physical GPU: with CUDA_VISIBLE_DEVICES (Slurm) "cuda:0" of two processes may be
+        # two GPUs, and a cache dir on a shared home is seen by every node.
+        phys = self.physical_gpu().replace("/", "_").replace(":", "")
+        self.lock_path = os.path.join(self.cache_dir, f"gpu-{platform.node() or 'host'}-{phys}.lock")
         open(self.lock_path, "a").close()
         os.chmod(self.lock_path, 0o666)
         self.env = self.environment()
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
+
+    def physical_gpu(self):
+        """The GPU nvidia-smi knows as this worker's device: CUDA_VISIBLE_DEVICES renumbers from 0."""
+        if self.device == "cpu":
+            return "cpu"
+        idx = self.device.split(":")[1] if ":" in self.device else "0"
+        visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+        if visible and idx.isdigit() and int(idx) < len(visible):
+            return visible[int(idx)]
+        return idx
 
     def environment(self):
         import numpy
@@ -175,7 +188,8 @@ class Worker:
         env = {"python": platform.python_version(), "torch": torch.__version__, "triton": triton.__version__,
                "numpy": numpy.__version__, "device": self.device, "interpreted": self.device == "cpu"}
         if self.device != "cpu":
-            idx = self.device.split(":")[1] if ":" in self.device else "0"
+            idx = self.physical_gpu()
+            env["physical_gpu"] = idx
             try:
                 out = subprocess.run(["nvidia-smi", "-i", idx, "--query-gpu=name,driver_version,memory.total",
                                       "--format=csv,noheader"], capture_output=True, text=True, timeout=30).stdout
