@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <thread>
 #include <fcntl.h>
+#include <sched.h>
 #include <iomanip>
 #include <mutex>
 #include <ostream>
@@ -44,7 +45,7 @@ Where:
   --cpu               one worker on the CPU with the Triton interpreter (TRITON_INTERPRET=1): small
                       shapes, no timing; verdicts say they were interpreted. Without a GPU this must be
                       given explicitly, because CPU verdicts are not GPU verdicts.
-  --parallel P        candidates verified at once per worker (default: the CPU cores / the GPUs,
+  --parallel P        candidates verified at once per worker (default: the usable CPU cores / the GPUs,
                       between 2 and 16; 4 with --cpu); timing still holds its GPU alone
   --no-timing         skip the timing stage on GPUs (no speedups)
   --timeout S         seconds per stage (compile, correct, timing; default 120)
@@ -250,7 +251,14 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
     if (!o.cpu && !args.has("parallel") && !o.resumeRunId) {
         // Candidates compile and check correctness on the CPU cores while timing holds the GPU alone:
         // one child per core, shared among the GPUs' workers.
-        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        // The cores this process may use: its affinity mask (Slurm's task/affinity, taskset), or
+        // SLURM_CPUS_PER_TASK where the scheduler does not bind CPUs.
+        int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0)
+            cores = std::max(1, CPU_COUNT(&set));
+        if (const char *v = std::getenv("SLURM_CPUS_PER_TASK"); v && std::atoi(v) > 0)
+            cores = std::min(cores, std::atoi(v));
         o.parallel = std::clamp(cores / static_cast<int>(o.gpus.size()), 2, 16);
     }
 
