@@ -3,6 +3,7 @@
 #include "comparisonview.h"
 #include "corpusqueries.h"
 #include "dbthread.h"
+#include "ptxview.h"
 #include "statusstyle.h"
 #include "timingpanel.h"
 #include "verdictpanel.h"
@@ -16,7 +17,8 @@ namespace sieve::ui {
 
 DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
     : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView), m_reasoning(new QPlainTextEdit),
-      m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget)
+      m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget),
+      m_ptx(new PtxView)
 {
     setObjectName(QStringLiteral("detailsTabs"));
     setDocumentMode(true);
@@ -31,6 +33,7 @@ DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent
     addTab(m_verdict, tr("&Verdict"));
     addTab(m_timing, tr("&Timing"));
     addTab(m_history, tr("&History"));
+    addTab(m_ptx, tr("&PTX/SASS"));
     connect(m_verdict, &VerdictPanel::lineActivated, this, [this](int line) {
         setCurrentIndex(CodeTab);
         m_comparison->jumpToLine(line);
@@ -47,6 +50,7 @@ void DetailsPane::clear()
     m_verdict->clear();
     m_timing->showTimings({});
     m_history->clear();
+    m_ptx->clear();
 }
 
 void DetailsPane::showSamples(const QList<qint64> &ids)
@@ -75,6 +79,7 @@ void DetailsPane::apply(QList<SampleDetail> details)
 {
     m_details = std::move(details);
     m_comparison->showSamples(m_details);
+    m_ptx->showSamples(m_details);
     if (m_details.isEmpty())
         return;
     const SampleDetail &first = m_details.first();

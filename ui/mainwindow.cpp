@@ -7,6 +7,8 @@
 #include "logging.h"
 #include "detailspane.h"
 #include "exportdialog.h"
+#include "language.h"
+#include "ptxview.h"
 #include "reviewbar.h"
 #include "samplemodel.h"
 #include "samplepane.h"
@@ -93,9 +95,14 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
 
     m_errorHandler = [this](const QString &message) { QMessageBox::warning(this, tr("Sieve"), message); };
     m_samples->reviewBar()->setReviewer(settings.effectiveReviewer());
+    m_details->ptxView()->setArch(settings.cudaArch.value());
     connect(&settings, &Settings::changed, this, [this](const QString &key) {
         if (key == m_settings.reviewer.key())
             m_samples->reviewBar()->setReviewer(m_settings.effectiveReviewer());
+        else if (key == m_settings.cudaArch.key())
+            m_details->ptxView()->setArch(m_settings.cudaArch.value());
+        else if (key == m_settings.language.key())
+            language::install(*QCoreApplication::instance(), m_settings.language.value()); // LanguageChange follows
     });
 
     // Details follow the selection, coalesced so that holding J does not queue a load per row.

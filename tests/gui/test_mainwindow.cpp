@@ -8,6 +8,8 @@
 #include "detailspane.h"
 #include "exportdialog.h"
 #include "mainwindow.h"
+#include "nvrtclibrary.h"
+#include "ptxview.h"
 #include "reviewbar.h"
 #include "samplemodel.h"
 #include "settings.h"
@@ -20,6 +22,8 @@
 #include <QComboBox>
 #include <QFile>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QTableWidget>
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
@@ -157,6 +161,54 @@ TEST_F(Workbench, BareCudaOpensInTheCudaEditor)
     auto *comparison = find<ComparisonView>("comparisonView");
     ASSERT_TRUE(waitFor([&] { return comparison->editorCount() == 1; }));
     EXPECT_EQ(comparison->editor(0)->language(), QStringLiteral("cuda"));
+}
+
+TEST_F(Workbench, PtxViewShowsResourcesAndPtxForComparedCudaSamples)
+{
+    std::string why;
+    if (!gpu::NvrtcLibrary::get(&why))
+        GTEST_SKIP() << "no NVRTC: " << why;
+    auto *ptx = find<PtxView>("ptxView");
+    ptx->setCacheDir(dir.filePath(QStringLiteral("nvrtc-cache")));
+    EXPECT_EQ(ptx->arch(), QStringLiteral("sm_90")); // the setting's default
+    pickTask(QStringLiteral("matmul_bias"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
+    selectRows({0, 1});
+    ASSERT_TRUE(waitFor([this] { return window->details()->details().size() == 2; }));
+    EXPECT_TRUE(ptx->hasCuda());
+    window->details()->setCurrentIndex(DetailsPane::PtxTab); // compiling starts when the view is shown
+    ASSERT_TRUE(waitFor([&] { return !ptx->isBusy() && !find<QPlainTextEdit>("ptxText1")->toPlainText().isEmpty(); }, 30000));
+    for (const char *column : {"0", "1"}) {
+        const QByteArray suffix(column);
+        auto *table = find<QTableWidget>(QByteArray("ptxResources" + suffix).constData());
+        ASSERT_EQ(table->rowCount(), 1) << column;
+        EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("matmul_bias"));
+        EXPECT_TRUE(table->item(0, 0)->toolTip().startsWith(QStringLiteral("matmul_bias(float const*")));
+        EXPECT_GT(table->item(0, 1)->text().toInt(), 0) << "registers";
+        EXPECT_TRUE(find<QPlainTextEdit>(QByteArray("ptxText" + suffix).constData())->toPlainText().contains(QStringLiteral(".entry _Z11matmul_bias")));
+        EXPECT_FALSE(find<QPlainTextEdit>(QByteArray("sassText" + suffix).constData())->toPlainText().isEmpty()); // SASS, or why not
+    }
+    EXPECT_TRUE(find<QLabel>("ptxHead0")->text().contains(QStringLiteral("sm_90")));
+    // B tiles through shared memory, A does not: B's figure differs and is marked against A's.
+    auto *a = find<QTableWidget>("ptxResources0");
+    auto *b = find<QTableWidget>("ptxResources1");
+    EXPECT_EQ(a->item(0, 5)->text(), QStringLiteral("0"));
+    EXPECT_EQ(b->item(0, 5)->text(), QStringLiteral("2048"));
+    EXPECT_TRUE(b->item(0, 5)->font().bold());
+    EXPECT_EQ(b->item(0, 5)->toolTip(), QStringLiteral("A: 0"));
+    EXPECT_FALSE(a->item(0, 5)->font().bold());
+    test::screenshot(window.get(), QStringLiteral("10-ptx"));
+
+    // Another architecture from the settings recompiles (PTX .target follows it).
+    settings->cudaArch.setValue(QStringLiteral("sm_80"));
+    ASSERT_TRUE(waitFor([&] { return !ptx->isBusy() && find<QPlainTextEdit>("ptxText0")->toPlainText().contains(QStringLiteral(".target sm_80")); }, 30000));
+
+    // A Triton sample has no CUDA: the view says so instead of compiling.
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({0});
+    ASSERT_TRUE(waitFor([&] { return window->details()->details().size() == 1 && !ptx->hasCuda(); }));
+    EXPECT_EQ(find<QTableWidget>("ptxResources0")->rowCount(), 0);
 }
 
 TEST_F(Workbench, VerdictLogLinksJumpIntoTheCode)
