@@ -5,15 +5,19 @@
     <name>main</name>
     <message>
         <source>Workbench for curating SFT corpora of GPU kernels</source>
-        <translation>Werkbank zum Kuratieren von SFT-Korpora aus GPU-Kernels</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Corpus file to open</source>
-        <translation>Zu öffnende Korpusdatei</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Measure startup, sorting, filtering and event-loop stalls on CORPUS, print JSON and quit</source>
-        <translation>Start, Sortieren, Filtern und Blockaden der Ereignisschleife auf KORPUS messen, als JSON ausgeben und beenden</translation>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start, show the window, and quit once it has been painted (for package checks)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -158,7 +162,7 @@
         <translation>Referenz</translation>
     </message>
     <message>
-        <source>Show the task's PyTorch reference module next to the samples</source>
+        <source>Show the task&apos;s PyTorch reference module next to the samples</source>
         <translation>Das PyTorch-Referenzmodul der Aufgabe neben den Proben zeigen</translation>
     </message>
     <message>
@@ -179,7 +183,10 @@
     </message>
     <message numerus="yes">
         <source>%1: %n line(s) differ from A</source>
-        <translation><numerusform>%1: %n Zeile weicht von A ab</numerusform><numerusform>%1: %n Zeilen weichen von A ab</numerusform></translation>
+        <translation>
+            <numerusform>%1: %n Zeile weicht von A ab</numerusform>
+            <numerusform>%1: %n Zeilen weichen von A ab</numerusform>
+        </translation>
     </message>
     <message>
         <source>PyTorch module</source>
@@ -235,6 +242,10 @@
     <message>
         <source>cleared</source>
         <translation>zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>&amp;PTX/SASS</source>
+        <translation>&amp;PTX/SASS</translation>
     </message>
 </context>
 <context>
@@ -439,7 +450,7 @@
         <translation>&lt;h3&gt;Sieve %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank zum Kuratieren von SFT-Korpora aus GPU-Kernels.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Needs a sieve-cli with the '%1' command</source>
+        <source>Needs a sieve-cli with the &apos;%1&apos; command</source>
         <translation>Benötigt ein sieve-cli mit dem Befehl „%1“</translation>
     </message>
     <message>
@@ -460,11 +471,153 @@
     </message>
     <message numerus="yes">
         <source>Importing %n file(s)…</source>
-        <translation><numerusform>%n Datei wird importiert …</numerusform><numerusform>%n Dateien werden importiert …</numerusform></translation>
+        <translation>
+            <numerusform>%n Datei wird importiert …</numerusform>
+            <numerusform>%n Dateien werden importiert …</numerusform>
+        </translation>
     </message>
     <message>
         <source>Verifying…</source>
         <translation>Verifikation läuft …</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>&amp;Rückgängig: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>&amp;Wiederholen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::PtxView</name>
+    <message>
+        <source>No CUDA source in this sample.</source>
+        <translation>Diese Probe enthält keinen CUDA-Quelltext.</translation>
+    </message>
+    <message>
+        <source>No CUDA kernel in this sample (backend: %1).</source>
+        <translation>Diese Probe enthält keinen CUDA-Kernel (Backend: %1).</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Regs</source>
+        <translation>Reg.</translation>
+    </message>
+    <message>
+        <source>Spill st.</source>
+        <translation>Spill Schr.</translation>
+    </message>
+    <message>
+        <source>Spill ld.</source>
+        <translation>Spill Les.</translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation>Stack</translation>
+    </message>
+    <message>
+        <source>Shared</source>
+        <translation>Shared</translation>
+    </message>
+    <message>
+        <source>Const.</source>
+        <translation>Konst.</translation>
+    </message>
+    <message>
+        <source>Barriers</source>
+        <translation>Barrieren</translation>
+    </message>
+    <message>
+        <source>Registers per thread</source>
+        <translation>Register pro Thread</translation>
+    </message>
+    <message>
+        <source>Bytes spilled to local memory (stores)</source>
+        <translation>In den lokalen Speicher ausgelagerte Bytes (Schreiben)</translation>
+    </message>
+    <message>
+        <source>Bytes spilled to local memory (loads)</source>
+        <translation>In den lokalen Speicher ausgelagerte Bytes (Lesen)</translation>
+    </message>
+    <message>
+        <source>Stack frame bytes</source>
+        <translation>Bytes im Stack-Frame</translation>
+    </message>
+    <message>
+        <source>Static shared memory bytes</source>
+        <translation>Bytes statischer Shared Memory</translation>
+    </message>
+    <message>
+        <source>Constant bank bytes (parameters, compiler constants)</source>
+        <translation>Bytes in Konstantenbänken (Parameter, Compiler-Konstanten)</translation>
+    </message>
+    <message>
+        <source>Named barriers</source>
+        <translation>Benannte Barrieren</translation>
+    </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>%1 for %2 (cached)</source>
+        <translation>%1 für %2 (aus dem Cache)</translation>
+    </message>
+    <message>
+        <source>%1 for %2 in %3 ms</source>
+        <translation>%1 für %2 in %3 ms</translation>
+    </message>
+    <message>
+        <source>No PTX: the unit did not compile.</source>
+        <translation>Kein PTX: die Einheit ließ sich nicht übersetzen.</translation>
+    </message>
+    <message>
+        <source>No SASS: there is no CUBIN.</source>
+        <translation>Kein SASS: es gibt kein CUBIN.</translation>
+    </message>
+    <message>
+        <source>Precheck: host code and torch includes were removed before NVRTC compiled the device code.
+</source>
+        <translation>Vorprüfung: Host-Code und torch-Includes wurden entfernt, bevor NVRTC den Device-Code übersetzte.
+</translation>
+    </message>
+    <message>
+        <source>NVRTC %1, %2; module: %3 bytes __constant__, %4 bytes __device__ globals.
+</source>
+        <translation>NVRTC %1, %2; Modul: %3 Bytes __constant__, %4 Bytes globale __device__-Variablen.
+</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>Select one to three samples of a task to see what NVRTC makes of their CUDA.</source>
+        <translation>Wählen Sie ein bis drei Proben einer Aufgabe, um zu sehen, was NVRTC aus ihrem CUDA macht.</translation>
+    </message>
+    <message>
+        <source>None of the selected samples holds a CUDA kernel.</source>
+        <translation>Keine der gewählten Proben enthält einen CUDA-Kernel.</translation>
+    </message>
+    <message>
+        <source>Compiling for %1 with NVRTC…</source>
+        <translation>Übersetze mit NVRTC für %1…</translation>
+    </message>
+    <message>
+        <source>Compiled for %1 with NVRTC; figures per kernel from ptxas (bytes). Bold: differs from A.</source>
+        <translation>Mit NVRTC für %1 übersetzt; Werte pro Kernel von ptxas (Bytes). Fett: weicht von A ab.</translation>
     </message>
 </context>
 <context>
@@ -566,7 +719,10 @@
     </message>
     <message numerus="yes">
         <source>Mark %n sample(s) matching the filter as %1?</source>
-        <translation><numerusform>%n zum Filter passende Probe als %1 markieren?</numerusform><numerusform>%n zum Filter passende Proben als %1 markieren?</numerusform></translation>
+        <translation>
+            <numerusform>%n zum Filter passende Probe als %1 markieren?</numerusform>
+            <numerusform>%n zum Filter passende Proben als %1 markieren?</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -577,7 +733,10 @@
     </message>
     <message numerus="yes">
         <source>%1 %n sample(s)</source>
-        <translation><numerusform>%n Probe %1</numerusform><numerusform>%n Proben %1</numerusform></translation>
+        <translation>
+            <numerusform>%n Probe %1</numerusform>
+            <numerusform>%n Proben %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -651,7 +810,149 @@
     </message>
     <message numerus="yes">
         <source>%n sample(s), %1 loaded</source>
-        <translation><numerusform>%n Probe, %1 geladen</numerusform><numerusform>%n Proben, %1 geladen</numerusform></translation>
+        <translation>
+            <numerusform>%n Probe, %1 geladen</numerusform>
+            <numerusform>%n Proben, %1 geladen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::SamplerDialog</name>
+    <message>
+        <source>Sample from a teacher</source>
+        <translation>Vom Lehrermodell ziehen</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the API key. The key is never stored in the corpus.</source>
+        <translation>Umgebungsvariable mit dem API-Schlüssel. Der Schlüssel wird nie im Korpus gespeichert.</translation>
+    </message>
+    <message>
+        <source>Stop at first pass (verify each attempt)</source>
+        <translation>Beim ersten Bestehen anhalten (jeden Versuch prüfen)</translation>
+    </message>
+    <message>
+        <source>Keep all samples</source>
+        <translation>Alle Proben behalten</translation>
+    </message>
+    <message>
+        <source>endpoint default</source>
+        <translation>Vorgabe des Endpunkts</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <source>Stream replies</source>
+        <translation>Antworten streamen</translation>
+    </message>
+    <message>
+        <source>new run (the same name resumes a run)</source>
+        <translation>neuer Lauf (derselbe Name setzt einen Lauf fort)</translation>
+    </message>
+    <message>
+        <source>Endpoint:</source>
+        <translation>Endpunkt:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>API key variable:</source>
+        <translation>Variable des API-Schlüssels:</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>Modus:</translation>
+    </message>
+    <message>
+        <source>Samples per task (keep all):</source>
+        <translation>Proben pro Aufgabe (alle behalten):</translation>
+    </message>
+    <message>
+        <source>Attempts per task (first pass):</source>
+        <translation>Versuche pro Aufgabe (erstes Bestehen):</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>Temperatur:</translation>
+    </message>
+    <message>
+        <source>Max tokens:</source>
+        <translation>Höchstens Tokens:</translation>
+    </message>
+    <message>
+        <source>Requests in flight:</source>
+        <translation>Gleichzeitige Anfragen:</translation>
+    </message>
+    <message>
+        <source>Requests per second:</source>
+        <translation>Anfragen pro Sekunde:</translation>
+    </message>
+    <message>
+        <source>Extra body fields (JSON):</source>
+        <translation>Zusätzliche Felder im Body (JSON):</translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation>Lauf:</translation>
+    </message>
+    <message>
+        <source>Not started.</source>
+        <translation>Nicht gestartet.</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL.</source>
+        <translation>Der Endpunkt muss eine http://- oder https://-URL sein.</translation>
+    </message>
+    <message>
+        <source>Enter the model name the endpoint serves.</source>
+        <translation>Geben Sie den Namen des Modells ein, das der Endpunkt bereitstellt.</translation>
+    </message>
+    <message>
+        <source>Extra body fields must be a JSON object.</source>
+        <translation>Zusätzliche Felder im Body müssen ein JSON-Objekt sein.</translation>
+    </message>
+    <message>
+        <source>Resuming run %1.</source>
+        <translation>Setze Lauf %1 fort.</translation>
+    </message>
+    <message>
+        <source>Started run %1.</source>
+        <translation>Lauf %1 gestartet.</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tasks done · %3 in flight · %4 queued · %5 samples stored · %6 verifying · %7 passed · %8 retries</source>
+        <translation>%1 von %2 Aufgaben fertig · %3 laufend · %4 wartend · %5 Proben gespeichert · %6 in Prüfung · %7 bestanden · %8 Wiederholungen</translation>
+    </message>
+    <message>
+        <source>Run %1 finished.</source>
+        <translation>Lauf %1 beendet.</translation>
+    </message>
+    <message>
+        <source>Run %1 stopped; start it again with the same name to resume.</source>
+        <translation>Lauf %1 angehalten; starten Sie ihn mit demselben Namen erneut, um fortzusetzen.</translation>
+    </message>
+    <message>
+        <source>Run %1 failed: %2. Fix the cause and start the same run again to resume.</source>
+        <translation>Lauf %1 fehlgeschlagen: %2. Beheben Sie die Ursache und starten Sie denselben Lauf erneut, um fortzusetzen.</translation>
+    </message>
+    <message>
+        <source>A run is in progress. Stop it? It can be resumed later.</source>
+        <translation>Ein Lauf ist im Gange. Anhalten? Er kann später fortgesetzt werden.</translation>
     </message>
 </context>
 <context>
@@ -741,8 +1042,12 @@
         <translation>Sprache:</translation>
     </message>
     <message>
-        <source>A new language applies the next time Sieve starts.</source>
-        <translation>Eine neue Sprache gilt ab dem nächsten Start von Sieve.</translation>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>Architecture (PTX/SASS view):</source>
+        <translation>Architektur (PTX/SASS-Ansicht):</translation>
     </message>
 </context>
 <context>
@@ -769,7 +1074,10 @@
     </message>
     <message numerus="yes">
         <source>%n entries</source>
-        <translation><numerusform>%n Eintrag</numerusform><numerusform>%n Einträge</numerusform></translation>
+        <translation>
+            <numerusform>%n Eintrag</numerusform>
+            <numerusform>%n Einträge</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1%</source>
@@ -843,7 +1151,10 @@
     </message>
     <message numerus="yes">
         <source>%1 of %n task(s), %2 samples</source>
-        <translation><numerusform>%1 von %n Aufgabe, %2 Proben</numerusform><numerusform>%1 von %n Aufgaben, %2 Proben</numerusform></translation>
+        <translation>
+            <numerusform>%1 von %n Aufgabe, %2 Proben</numerusform>
+            <numerusform>%1 von %n Aufgaben, %2 Proben</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -877,7 +1188,7 @@
         <translation>Form %1</translation>
     </message>
     <message>
-        <source>Speedups of the task's samples</source>
+        <source>Speedups of the task&apos;s samples</source>
         <translation>Beschleunigungen der Proben der Aufgabe</translation>
     </message>
     <message>
@@ -894,7 +1205,10 @@
     </message>
     <message numerus="yes">
         <source>%1: speedups (%n measured)</source>
-        <translation><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform></translation>
+        <translation>
+            <numerusform>%1: Beschleunigungen (%n gemessen)</numerusform>
+            <numerusform>%1: Beschleunigungen (%n gemessen)</numerusform>
+        </translation>
     </message>
     <message>
         <source>speedup from</source>
@@ -989,10 +1303,13 @@
     </message>
     <message numerus="yes">
         <source>%n kernel launch(es)</source>
-        <translation><numerusform>%n Kernel-Start</numerusform><numerusform>%n Kernel-Starts</numerusform></translation>
+        <translation>
+            <numerusform>%n Kernel-Start</numerusform>
+            <numerusform>%n Kernel-Starts</numerusform>
+        </translation>
     </message>
     <message>
-        <source>%1% of GPU time in the sample's own kernels</source>
+        <source>%1% of GPU time in the sample&apos;s own kernels</source>
         <translation>%1 % der GPU-Zeit in den eigenen Kernels der Probe</translation>
     </message>
     <message>

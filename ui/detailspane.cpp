@@ -8,6 +8,7 @@
 #include "timingpanel.h"
 #include "verdictpanel.h"
 
+#include <QEvent>
 #include <QDateTime>
 #include <QFontDatabase>
 #include <QPlainTextEdit>
@@ -24,20 +25,42 @@ DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent
     setDocumentMode(true);
     m_reasoning->setObjectName(QStringLiteral("reasoningView"));
     m_reasoning->setReadOnly(true);
-    m_reasoning->setPlaceholderText(tr("The teacher gave no reasoning trace for this sample."));
     m_history->setObjectName(QStringLiteral("historyView"));
     m_history->setRootIsDecorated(false);
-    m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
-    addTab(m_comparison, tr("&Code"));
-    addTab(m_reasoning, tr("R&easoning"));
-    addTab(m_verdict, tr("&Verdict"));
-    addTab(m_timing, tr("&Timing"));
-    addTab(m_history, tr("&History"));
-    addTab(m_ptx, tr("&PTX/SASS"));
+    for (QWidget *page : {static_cast<QWidget *>(m_comparison), static_cast<QWidget *>(m_reasoning),
+                          static_cast<QWidget *>(m_verdict), static_cast<QWidget *>(m_timing),
+                          static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
+        addTab(page, QString());
+    retranslateUi();
     connect(m_verdict, &VerdictPanel::lineActivated, this, [this](int line) {
         setCurrentIndex(CodeTab);
         m_comparison->jumpToLine(line);
     });
+}
+
+void DetailsPane::retranslateUi()
+{
+    setTabText(CodeTab, tr("&Code"));
+    setTabText(ReasoningTab, tr("R&easoning"));
+    setTabText(VerdictTab, tr("&Verdict"));
+    setTabText(TimingTab, tr("&Timing"));
+    setTabText(HistoryTab, tr("&History"));
+    setTabText(PtxTab, tr("&PTX/SASS"));
+    m_reasoning->setPlaceholderText(tr("The teacher gave no reasoning trace for this sample."));
+    m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
+    // The verdict and the history are composed from data: render them again in the new language (the
+    // comparison, the charts and the PTX view do so themselves).
+    if (!m_details.isEmpty()) {
+        m_verdict->showVerdict(m_details.first().verdict);
+        showHistory(m_details.first().history);
+    }
+}
+
+void DetailsPane::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QTabWidget::changeEvent(event);
 }
 
 void DetailsPane::clear()

@@ -37,7 +37,11 @@ public:
 Q_SIGNALS:
     void detailsShown();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void apply(QList<SampleDetail> details);
     void showHistory(const QList<ReviewEntry> &history);
 

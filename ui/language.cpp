@@ -1,5 +1,6 @@
 #include "language.h"
 
+#include <QAbstractItemModel>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QLibraryInfo>
@@ -77,6 +78,22 @@ void watch(QObject *receiver, std::function<void()> retranslate)
         std::function<void()> m_fn;
     };
     QCoreApplication::instance()->installEventFilter(new Filter(receiver, std::move(retranslate)));
+}
+
+} // namespace sieve::ui::language
+
+namespace sieve::ui::language {
+
+void watchModel(QAbstractItemModel *model)
+{
+    watch(model, [model] {
+        const int columns = model->columnCount();
+        const int rows = model->rowCount();
+        if (columns > 0)
+            Q_EMIT model->headerDataChanged(Qt::Horizontal, 0, columns - 1);
+        if (rows > 0 && columns > 0)
+            Q_EMIT model->dataChanged(model->index(0, 0), model->index(rows - 1, columns - 1));
+    });
 }
 
 } // namespace sieve::ui::language

@@ -8,6 +8,7 @@
 
 class QCoreApplication;
 class QObject;
+class QAbstractItemModel;
 
 namespace sieve::ui::language {
 
@@ -22,5 +23,7 @@ QString current();
 // Calls `retranslate` on every QEvent::LanguageChange for as long as `receiver` lives (for item models,
 // which are not widgets and get no change event of their own).
 void watch(QObject *receiver, std::function<void()> retranslate);
+// For a model: announces its headers and cells as changed on a language switch.
+void watchModel(QAbstractItemModel *model);
 
 } // namespace sieve::ui::language

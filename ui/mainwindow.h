@@ -2,6 +2,7 @@
 // The workbench window. It only composes the panes, the menus and the background pieces and wires
 // them together; each pane owns its own behaviour.
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 
@@ -12,6 +13,7 @@ class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
 class QToolButton;
+class QUndoView;
 
 namespace sieve::ui {
 
@@ -58,11 +60,15 @@ Q_SIGNALS:
     void cliFinished(int exitCode, const QString &message);
 
 protected:
+    void changeEvent(QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void retranslateUi();
+    // Remembers the untranslated text of a menu, an action or a dock so a language switch can redo it.
+    template <typename T> T *named(T *object, const char *source);
     void buildMenus();
     void buildStatusBar();
     void onOpened();
@@ -90,6 +96,10 @@ private:
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QMenu *m_recentMenu = nullptr;
+    QLabel *m_welcome = nullptr;
+    QUndoView *m_undoView = nullptr;
+    QList<QPair<QPointer<QObject>, const char *>> m_texts;
+    std::function<void()> m_undoTexts;
     QAction *m_importAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_closeAction = nullptr;

@@ -1,5 +1,6 @@
 #include "samplemodel.h"
 
+#include "language.h"
 #include "dbthread.h"
 #include "statusstyle.h"
 
@@ -7,7 +8,10 @@
 
 namespace sieve::ui {
 
-SampleModel::SampleModel(DbThread *reader, QObject *parent) : QAbstractTableModel(parent), m_reader(reader) {}
+SampleModel::SampleModel(DbThread *reader, QObject *parent) : QAbstractTableModel(parent), m_reader(reader) 
+{
+    language::watchModel(this); // headers and composed cells follow a language switch
+}
 
 void SampleModel::clear()
 {

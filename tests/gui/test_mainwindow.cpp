@@ -12,7 +12,9 @@
 #include "ptxview.h"
 #include "reviewbar.h"
 #include "samplemodel.h"
+#include "language.h"
 #include "settings.h"
+#include "settingsdialog.h"
 #include "taskmodel.h"
 #include "taskpane.h"
 #include "verifyrunner.h"
@@ -20,6 +22,9 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QToolButton>
 #include <QFile>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -404,4 +409,47 @@ TEST_F(Workbench, GermanTranslationCoversTheMenus)
     QTest::qWait(100);
     test::screenshot(&german, QStringLiteral("09-german"));
     QApplication::removeTranslator(&de);
+}
+
+TEST_F(Workbench, LanguageSwitchInTheSettingsTakesEffectAtOnce)
+{
+    auto menuTitles = [this] {
+        QStringList menus;
+        for (QAction *a : window->menuBar()->actions())
+            menus << a->text();
+        return menus;
+    };
+    auto *search = find<QLineEdit>("sampleSearch");
+    auto *reference = find<QToolButton>("referenceButton");
+    const int teacher = queries::ColModel;
+    ASSERT_TRUE(menuTitles().contains(QStringLiteral("&File")));
+    EXPECT_EQ(search->placeholderText(), QStringLiteral("Filter by sample or teacher"));
+
+    // The settings dialog's Apply: the window, the panes, the model headers and the dialog itself switch.
+    SettingsDialog dialog(*settings, window.get());
+    auto *combo = dialog.findChild<QComboBox *>(QStringLiteral("languageCombo"));
+    combo->setCurrentIndex(combo->findData(QStringLiteral("de")));
+    dialog.findChild<QDialogButtonBox *>(QStringLiteral("settingsButtons"))->button(QDialogButtonBox::Apply)->click();
+    EXPECT_EQ(language::current(), QStringLiteral("de"));
+    // Qt posts LanguageChange to the windows: it arrives with the next turn of the event loop.
+    EXPECT_TRUE(waitFor([&] { return menuTitles().contains(QStringLiteral("&Datei")); }))
+        << menuTitles().join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(search->placeholderText(), QStringLiteral("Nach Probe oder Lehrermodell filtern"));
+    EXPECT_EQ(find<QComboBox>("statusFilter")->itemText(0), QStringLiteral("Jeder Status"));
+    EXPECT_EQ(samples()->headerData(teacher, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Lehrermodell"));
+    EXPECT_EQ(reference->text(), QStringLiteral("Referenz"));
+    EXPECT_EQ(dialog.windowTitle(), QStringLiteral("Einstellungen"));
+    test::screenshot(window.get(), QStringLiteral("11-german-live"));
+
+    // And back: nothing stays German.
+    combo->setCurrentIndex(combo->findData(QStringLiteral("en")));
+    dialog.apply();
+    EXPECT_EQ(language::current(), QStringLiteral("en"));
+    EXPECT_TRUE(waitFor([&] { return menuTitles().contains(QStringLiteral("&File")); }))
+        << menuTitles().join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(search->placeholderText(), QStringLiteral("Filter by sample or teacher"));
+    EXPECT_EQ(find<QComboBox>("statusFilter")->itemText(0), QStringLiteral("Any status"));
+    EXPECT_EQ(samples()->headerData(teacher, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Teacher"));
+    EXPECT_EQ(reference->text(), QStringLiteral("Reference"));
+    EXPECT_EQ(dialog.windowTitle(), QStringLiteral("Settings"));
 }
