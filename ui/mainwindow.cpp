@@ -7,6 +7,7 @@
 #include "logging.h"
 #include "detailspane.h"
 #include "exportdialog.h"
+#include "importformat.h"
 #include "language.h"
 #include "ptxview.h"
 #include "reviewbar.h"
@@ -140,7 +141,25 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     for (DbThread *t : {m_reader, m_writer, m_aggregates})
         connect(t, &DbThread::failed, this, &MainWindow::showError);
 
-    connect(m_verify, &VerifyRunner::sampleVerified, m_samples->model(), &SampleModel::setStatus);
+    // While jobs change the corpus the per-status count table is stale (counts come from SQL); it is read
+    // again at most every two seconds, off the GUI thread. Rows update from the job's own lines.
+    auto *countsRefresh = new QTimer(this);
+    countsRefresh->setSingleShot(true);
+    countsRefresh->setInterval(2000);
+    connect(countsRefresh, &QTimer::timeout, m_samples->model(), &SampleModel::refreshCounts);
+    connect(m_verify, &VerifyRunner::sampleVerified, this, [this, countsRefresh](qint64 id, const QString &status, double speedup) {
+        m_samples->model()->setStatus(id, status, speedup);
+        m_samples->model()->invalidateCounts();
+        if (!countsRefresh->isActive())
+            countsRefresh->start();
+    });
+    // An import appends rows: the table pages in what arrived after its last row once a second.
+    m_importTick = new QTimer(this);
+    m_importTick->setInterval(1000);
+    connect(m_importTick, &QTimer::timeout, this, [this] {
+        m_samples->model()->invalidateCounts();
+        m_samples->model()->reopenTail();
+    });
     connect(m_verify, &VerifyRunner::progress, this, [this](qint64 done, qint64 total) {
         m_progress->setRange(0, total > 0 ? int(total) : 0);
         m_progress->setValue(int(done));
@@ -154,6 +173,7 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
         reloadTasks();
     });
     connect(m_cliJob, &CliProcess::finished, this, [this](int code, const QString &message) {
+        m_importTick->stop();
         m_progress->hide();
         m_cancel->hide();
         statusBar()->showMessage(message, 10000);
@@ -454,6 +474,7 @@ void MainWindow::closeCorpus()
 
 void MainWindow::onOpened()
 {
+    m_samples->model()->invalidateCounts(); // another file, or an import or a refresh: count again
     m_samples->setTasks(m_tasks->selectedTaskIds());
     m_reader->post(
         this, [](const db::Database &db) { return queries::distinctStatuses(db); },
@@ -495,8 +516,15 @@ void MainWindow::importPaths(const QStringList &paths)
 {
     if (m_corpusPath.isEmpty() || paths.isEmpty() || !m_cli->has(QStringLiteral("import")))
         return;
+    const QString format = importFormatOf(paths.first());
+    for (const QString &path : paths)
+        if (importFormatOf(path) != format) {
+            showError(tr("Import one format at a time: %1 is not %2.").arg(path, format));
+            return;
+        }
     runCli(tr("Importing %n file(s)…", nullptr, int(paths.size())),
-           QStringList{QStringLiteral("import"), m_corpusPath} + paths);
+           QStringList{QStringLiteral("import"), m_corpusPath, QStringLiteral("--format"), format} + paths);
+    m_importTick->start();
 }
 
 void MainWindow::verifySamples(const QList<qint64> &ids)

@@ -12,6 +12,7 @@ class QMenu;
 class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
+class QTimer;
 class QToolButton;
 class QUndoView;
 
@@ -97,6 +98,7 @@ private:
     QToolButton *m_cancel;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_welcome = nullptr;
+    QTimer *m_importTick = nullptr;
     QUndoView *m_undoView = nullptr;
     QList<QPair<QPointer<QObject>, const char *>> m_texts;
     std::function<void()> m_undoTexts;

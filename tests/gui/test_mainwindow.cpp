@@ -370,7 +370,7 @@ TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
     ASSERT_TRUE(waitFor([&] { return args.exists(); }));
     args.open(QIODevice::ReadOnly);
     EXPECT_EQ(QString::fromUtf8(args.readAll()).trimmed(),
-              QStringLiteral("verify %1 --json --sample 4%2")
+              QStringLiteral("verify %1 --json --sample 4 --all%2")
                   .arg(corpus.path, VerifyRunner::hasGpu() ? QString() : QStringLiteral(" --cpu")));
 }
 
