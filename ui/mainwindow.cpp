@@ -147,6 +147,7 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     countsRefresh->setSingleShot(true);
     countsRefresh->setInterval(2000);
     connect(countsRefresh, &QTimer::timeout, m_samples->model(), &SampleModel::refreshCounts);
+    m_samples->model()->setCountThread(m_aggregates);
     connect(m_verify, &VerifyRunner::sampleVerified, this, [this, countsRefresh](qint64 id, const QString &status, double speedup) {
         m_samples->model()->setStatus(id, status, speedup);
         m_samples->model()->invalidateCounts();
@@ -474,7 +475,9 @@ void MainWindow::closeCorpus()
 
 void MainWindow::onOpened()
 {
-    m_samples->model()->invalidateCounts(); // another file, or an import or a refresh: count again
+    // Another file, an import or a refresh: read the count table again, first in the aggregates' queue.
+    m_samples->model()->invalidateCounts();
+    m_samples->model()->refreshCounts();
     m_samples->setTasks(m_tasks->selectedTaskIds());
     m_reader->post(
         this, [](const db::Database &db) { return queries::distinctStatuses(db); },

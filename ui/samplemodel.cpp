@@ -58,21 +58,6 @@ void SampleModel::requestCount()
         return;
     }
     const quint64 job = m_job;
-    if (tableAnswers(m_query)) {
-        const quint64 generation = m_countsGeneration;
-        m_reader->post(
-            this, [](const db::Database &db) { return queries::statusCounts(db); },
-            [this, job, generation](QHash<QString, qint64> counts) {
-                if (generation == m_countsGeneration) {
-                    m_statusCounts = counts;
-                    m_countsValid = true;
-                }
-                // Even when a change made the table stale meanwhile, it answers the query as it was asked.
-                if (job == m_job)
-                    setTotal(countIn(counts, m_query.status));
-            });
-        return;
-    }
     m_reader->post(
         this, [q = m_query](const db::Database &db) { return queries::countSamples(db, q); },
         [this, job](qint64 count) {
@@ -96,7 +81,7 @@ void SampleModel::invalidateCounts()
 void SampleModel::refreshCounts()
 {
     const quint64 generation = m_countsGeneration;
-    m_reader->post(
+    (m_countThread ? m_countThread : m_reader)->post(
         this, [](const db::Database &db) { return queries::statusCounts(db); },
         [this, generation](QHash<QString, qint64> counts) {
             if (generation != m_countsGeneration)

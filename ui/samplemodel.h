@@ -40,10 +40,11 @@ public:
     const SampleRow &rowAt(int row) const { return m_rows.at(row); }
     int rowOf(qint64 sampleId) const { return m_rowOfId.value(sampleId, -1); }
 
-    // The per-status count table: filled by the first count of a corpus-wide query (the same index walk
-    // a count(*) costs), it answers later status filters without a query. Any change to statuses the
-    // window learns of (a verdict, an import) makes it stale until `refreshCounts` has read it again;
-    // while stale, counts come from SQL.
+    // The per-status count table: read by `refreshCounts` on the count thread (one walk of the status
+    // index, so that it never delays a page on the reader), it answers status filters over the whole
+    // corpus without a query. Any change to statuses the window learns of (a verdict, an import) makes
+    // it stale until the next refresh; while stale, counts come from SQL on the reader as before.
+    void setCountThread(DbThread *thread) { m_countThread = thread; }
     void invalidateCounts();
     void refreshCounts();
     bool countsCached() const { return m_countsValid; }
@@ -74,6 +75,7 @@ private:
     void appendPage(QList<SampleRow> rows);
 
     DbThread *m_reader;
+    DbThread *m_countThread = nullptr; // null: the reader
     SampleQuery m_query;
     QList<SampleRow> m_rows;
     QHash<qint64, int> m_rowOfId;

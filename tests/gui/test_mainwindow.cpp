@@ -374,6 +374,32 @@ TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
                   .arg(corpus.path, VerifyRunner::hasGpu() ? QString() : QStringLiteral(" --cpu")));
 }
 
+TEST_F(Workbench, StatusFilterCountsComeFromTheCountTableUntilAVerdictMakesItStale)
+{
+    ASSERT_TRUE(waitFor([this] { return samples()->countsCached(); }));
+    auto *status = find<QComboBox>("statusFilter");
+    ASSERT_TRUE(waitFor([&] { return status->findData(QStringLiteral("PASS")) > 0; }));
+    // Answered at once, before any query: the count is there in the same turn of the event loop.
+    status->setCurrentIndex(status->findData(QStringLiteral("PASS")));
+    EXPECT_EQ(samples()->totalCount(), 4);
+    status->setCurrentIndex(status->findData(QStringLiteral("PENDING")));
+    EXPECT_EQ(samples()->totalCount(), 3);
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
+
+    // A verdict changes a status: the table is stale and the count comes from SQL again.
+    const QString cli = test::fakeCli(dir, {QStringLiteral("verify")},
+                                      QStringLiteral("{\"sample\":4,\"status\":\"PASS\",\"speedup\":1.5}\n"));
+    window->setCliProgram(cli);
+    auto *verify = window->findChild<QAction *>(QStringLiteral("verifySelectedAction"));
+    ASSERT_TRUE(waitFor([&] { return verify->isEnabled(); }));
+    selectRows({rowOfSample(4)});
+    verify->trigger();
+    ASSERT_TRUE(waitFor([&] { return !samples()->countsCached(); }));
+    status->setCurrentIndex(status->findData(QStringLiteral("PASS")));
+    EXPECT_EQ(samples()->totalCount(), -1); // counting in SQL
+    ASSERT_TRUE(waitFor([&] { return samples()->totalCount() == 4; })); // the fake CLI wrote nothing
+}
+
 TEST_F(Workbench, ExportDialogShowsTheDryRunDistribution)
 {
     const QString cli = test::fakeCli(dir, {QStringLiteral("export")},
