@@ -95,14 +95,16 @@ void StatsPage::refresh()
         this, [](Corpus &corpus) { return corpusStats(corpus); },
         [this, job](nlohmann::json stats) {
             if (job == m_job)
-                showStats(stats);
+                showStats(std::move(stats));
         });
 }
 
-void StatsPage::showStats(const nlohmann::json &stats)
+void StatsPage::showStats(nlohmann::json fresh)
 {
     m_tree->clear();
-    m_stats = stats;
+    // Moved, not copied: per-task arrays make this document large, and a copy is GUI-thread time.
+    m_stats = std::move(fresh);
+    const nlohmann::json &stats = m_stats;
     const double samples = stats.value("samples", 0.0);
     m_summary->setText(tr("%1 tasks, %2 samples").arg(scalarText(stats.value("tasks", nlohmann::json(0))),
                                                       scalarText(stats.value("samples", nlohmann::json(0)))));

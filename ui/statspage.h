@@ -21,7 +21,7 @@ class StatsPage final : public QWidget {
 public:
     StatsPage(DbThread *reader, QWidget *parent = nullptr);
     void refresh();
-    void showStats(const nlohmann::json &stats);
+    void showStats(nlohmann::json stats); // kept: taken by value so a fresh result moves in
     QTreeWidget *tree() const { return m_tree; }
     Chart *chart() const { return m_chart; }
 
