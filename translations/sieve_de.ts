@@ -5,19 +5,19 @@
     <name>main</name>
     <message>
         <source>Workbench for curating SFT corpora of GPU kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkbank zum Kuratieren von SFT-Korpora aus GPU-Kernels</translation>
     </message>
     <message>
         <source>Corpus file to open</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu öffnende Korpusdatei</translation>
     </message>
     <message>
         <source>Measure startup, sorting, filtering and event-loop stalls on CORPUS, print JSON and quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Start, Sortieren, Filtern und Blockaden der Ereignisschleife auf KORPUS messen, als JSON ausgeben und beenden</translation>
     </message>
     <message>
         <source>Start, show the window, and quit once it has been painted (for package checks)</source>
-        <translation type="unfinished"></translation>
+        <translation>Starten, das Fenster zeigen und beenden, sobald es gezeichnet ist (für Paketprüfungen)</translation>
     </message>
 </context>
 <context>
@@ -487,6 +487,10 @@
     <message>
         <source>&amp;Redo %1</source>
         <translation>&amp;Wiederholen: %1</translation>
+    </message>
+    <message>
+        <source>Import one format at a time: %1 is not %2.</source>
+        <translation>Bitte immer nur ein Format importieren: %1 ist nicht %2.</translation>
     </message>
 </context>
 <context>
