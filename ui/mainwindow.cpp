@@ -13,6 +13,7 @@
 #include "reviewbar.h"
 #include "samplemodel.h"
 #include "samplepane.h"
+#include "samplerdialog.h"
 #include "settings.h"
 #include "settingsdialog.h"
 #include "statspage.h"
@@ -339,6 +340,11 @@ void MainWindow::buildMenus()
     }), QT_TR_NOOP("&Cancel"));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
 
+    QMenu *corpus = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Corpus"));
+    m_sampleAction = named(corpus->addAction(QString(), this, &MainWindow::openSampler), QT_TR_NOOP("Sample from &Teacher…"));
+    m_sampleAction->setObjectName(QStringLiteral("sampleTeacherAction"));
+    m_sampleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+
     QMenu *view = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
     const char *const names[] = {QT_TR_NOOP("&Review"), QT_TR_NOOP("&Clusters"), QT_TR_NOOP("&Statistics")};
     for (int i = 0; i < 3; ++i) {
@@ -398,6 +404,7 @@ void MainWindow::updateActions()
     gate(m_verifySelectedAction, "verify");
     gate(m_verifyPendingAction, "verify");
     m_cancelAction->setEnabled(busy);
+    m_sampleAction->setEnabled(open); // sampling runs in this process; only first-pass calls sieve-cli verify
     m_closeAction->setEnabled(open);
 }
 
@@ -541,6 +548,29 @@ void MainWindow::verifySamples(const QList<qint64> &ids)
     statusBar()->showMessage(tr("Verifying…"));
     m_verify->start(m_corpusPath, ids);
     updateActions();
+}
+
+void MainWindow::openSampler()
+{
+    if (m_corpusPath.isEmpty())
+        return;
+    if (m_sampler && m_sampler->dbPath() != m_corpusPath && !m_sampler->running())
+        delete m_sampler;
+    if (!m_sampler) {
+        m_sampler = new SamplerDialog(m_corpusPath, m_cliProgram, m_settings, this);
+        // Counts follow the run; the sample list reloads when it ends (not under a reviewer's hands).
+        connect(m_sampler, &SamplerDialog::samplesStored, this, [this] {
+            if (m_sampler && m_sampler->dbPath() == m_corpusPath)
+                reloadTasks();
+        });
+        connect(m_sampler, &SamplerDialog::samplesAdded, this, [this] {
+            if (m_sampler && m_sampler->dbPath() == m_corpusPath)
+                onOpened();
+        });
+    }
+    m_sampler->show();
+    m_sampler->raise();
+    m_sampler->activateWindow();
 }
 
 void MainWindow::showError(const QString &message)

@@ -38,7 +38,7 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
       m_rtol16(tolerance(settings.rtolHalf.value())), m_seeds(new QSpinBox), m_timing(new QCheckBox),
       m_maxRuns(new QSpinBox), m_budget(new QSpinBox), m_cudaArch(new QComboBox),
       m_endpoint(new QLineEdit(settings.teacherEndpoint.value())), m_model(new QLineEdit(settings.teacherModel.value())),
-      m_reviewer(new QLineEdit(settings.reviewer.value())), m_language(new QComboBox),
+      m_keyEnv(new QLineEdit(settings.teacherKeyEnv.value())), m_reviewer(new QLineEdit(settings.reviewer.value())), m_language(new QComboBox),
       m_verifyBox(new QGroupBox), m_timingBox(new QGroupBox), m_cudaBox(new QGroupBox), m_teacherBox(new QGroupBox),
       m_workbenchBox(new QGroupBox), m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply |
                                                                     QDialogButtonBox::Cancel))
@@ -89,6 +89,8 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
     auto *te = new QFormLayout(m_teacherBox);
     te->addRow(QString(), m_endpoint);
     te->addRow(QString(), m_model);
+    m_keyEnv->setObjectName(QStringLiteral("teacherKeyEnvEdit"));
+    te->addRow(QString(), m_keyEnv);
     auto *wf = new QFormLayout(m_workbenchBox);
     wf->addRow(QString(), m_reviewer);
     wf->addRow(QString(), m_language);
@@ -136,6 +138,8 @@ void SettingsDialog::retranslateUi()
     label(m_cudaBox, 0, tr("Architecture (PTX/SASS view):"));
     label(m_teacherBox, 0, tr("Endpoint:"));
     label(m_teacherBox, 1, tr("Model:"));
+    label(m_teacherBox, 2, tr("API key variable:"));
+    m_keyEnv->setToolTip(tr("Name of the environment variable holding the API key; the key itself is never stored."));
     label(m_workbenchBox, 0, tr("Reviewer name:"));
     label(m_workbenchBox, 1, tr("Language:"));
 }
@@ -161,6 +165,7 @@ void SettingsDialog::apply()
     m_settings.timingBudgetMs.setValue(m_budget->value());
     m_settings.teacherEndpoint.setValue(m_endpoint->text().trimmed());
     m_settings.teacherModel.setValue(m_model->text().trimmed());
+    m_settings.teacherKeyEnv.setValue(m_keyEnv->text().trimmed());
     m_settings.reviewer.setValue(m_reviewer->text().trimmed());
     m_settings.cudaArch.setValue(m_cudaArch->currentText().trimmed());
     m_settings.language.setValue(m_language->currentData().toString());

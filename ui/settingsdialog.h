@@ -43,6 +43,7 @@ private:
     QComboBox *m_cudaArch;
     QLineEdit *m_endpoint;
     QLineEdit *m_model;
+    QLineEdit *m_keyEnv;
     QLineEdit *m_reviewer;
     QComboBox *m_language;
     QGroupBox *m_verifyBox;
