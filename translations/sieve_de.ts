@@ -173,7 +173,7 @@
         <translation>Referenz</translation>
     </message>
     <message>
-        <source>Show the task's PyTorch reference module next to the samples</source>
+        <source>Show the task&apos;s PyTorch reference module next to the samples</source>
         <translation>Das PyTorch-Referenzmodul der Aufgabe neben den Proben zeigen</translation>
     </message>
     <message>
@@ -194,7 +194,10 @@
     </message>
     <message numerus="yes">
         <source>%1: %n line(s) differ from A</source>
-        <translation><numerusform>%1: %n Zeile weicht von A ab</numerusform><numerusform>%1: %n Zeilen weichen von A ab</numerusform></translation>
+        <translation>
+            <numerusform>%1: %n Zeile weicht von A ab</numerusform>
+            <numerusform>%1: %n Zeilen weichen von A ab</numerusform>
+        </translation>
     </message>
     <message>
         <source>PyTorch module</source>
@@ -250,6 +253,10 @@
     <message>
         <source>cleared</source>
         <translation>zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>&amp;PTX/SASS</source>
+        <translation>&amp;PTX/SASS</translation>
     </message>
 </context>
 <context>
@@ -454,7 +461,7 @@
         <translation>&lt;h3&gt;Sieve %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank zum Kuratieren von SFT-Korpora aus GPU-Kernels.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Needs a sieve-cli with the '%1' command</source>
+        <source>Needs a sieve-cli with the &apos;%1&apos; command</source>
         <translation>Benötigt ein sieve-cli mit dem Befehl „%1“</translation>
     </message>
     <message>
@@ -475,7 +482,10 @@
     </message>
     <message numerus="yes">
         <source>Importing %n file(s)…</source>
-        <translation><numerusform>%n Datei wird importiert …</numerusform><numerusform>%n Dateien werden importiert …</numerusform></translation>
+        <translation>
+            <numerusform>%n Datei wird importiert …</numerusform>
+            <numerusform>%n Dateien werden importiert …</numerusform>
+        </translation>
     </message>
     <message>
         <source>Verifying…</source>
@@ -488,6 +498,149 @@
     <message>
         <source>Sample from &amp;Teacher…</source>
         <translation>Proben vom &amp;Lehrermodell …</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>&amp;Rückgängig: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>&amp;Wiederholen: %1</translation>
+    </message>
+    <message>
+        <source>Import one format at a time: %1 is not %2.</source>
+        <translation>Bitte immer nur ein Format importieren: %1 ist nicht %2.</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::PtxView</name>
+    <message>
+        <source>No CUDA source in this sample.</source>
+        <translation>Diese Probe enthält keinen CUDA-Quelltext.</translation>
+    </message>
+    <message>
+        <source>No CUDA kernel in this sample (backend: %1).</source>
+        <translation>Diese Probe enthält keinen CUDA-Kernel (Backend: %1).</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Regs</source>
+        <translation>Reg.</translation>
+    </message>
+    <message>
+        <source>Spill st.</source>
+        <translation>Spill Schr.</translation>
+    </message>
+    <message>
+        <source>Spill ld.</source>
+        <translation>Spill Les.</translation>
+    </message>
+    <message>
+        <source>Stack</source>
+        <translation>Stack</translation>
+    </message>
+    <message>
+        <source>Shared</source>
+        <translation>Shared</translation>
+    </message>
+    <message>
+        <source>Const.</source>
+        <translation>Konst.</translation>
+    </message>
+    <message>
+        <source>Barriers</source>
+        <translation>Barrieren</translation>
+    </message>
+    <message>
+        <source>Registers per thread</source>
+        <translation>Register pro Thread</translation>
+    </message>
+    <message>
+        <source>Bytes spilled to local memory (stores)</source>
+        <translation>In den lokalen Speicher ausgelagerte Bytes (Schreiben)</translation>
+    </message>
+    <message>
+        <source>Bytes spilled to local memory (loads)</source>
+        <translation>In den lokalen Speicher ausgelagerte Bytes (Lesen)</translation>
+    </message>
+    <message>
+        <source>Stack frame bytes</source>
+        <translation>Bytes im Stack-Frame</translation>
+    </message>
+    <message>
+        <source>Static shared memory bytes</source>
+        <translation>Bytes statischer Shared Memory</translation>
+    </message>
+    <message>
+        <source>Constant bank bytes (parameters, compiler constants)</source>
+        <translation>Bytes in Konstantenbänken (Parameter, Compiler-Konstanten)</translation>
+    </message>
+    <message>
+        <source>Named barriers</source>
+        <translation>Benannte Barrieren</translation>
+    </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>%1 for %2 (cached)</source>
+        <translation>%1 für %2 (aus dem Cache)</translation>
+    </message>
+    <message>
+        <source>%1 for %2 in %3 ms</source>
+        <translation>%1 für %2 in %3 ms</translation>
+    </message>
+    <message>
+        <source>No PTX: the unit did not compile.</source>
+        <translation>Kein PTX: die Einheit ließ sich nicht übersetzen.</translation>
+    </message>
+    <message>
+        <source>No SASS: there is no CUBIN.</source>
+        <translation>Kein SASS: es gibt kein CUBIN.</translation>
+    </message>
+    <message>
+        <source>Precheck: host code and torch includes were removed before NVRTC compiled the device code.
+</source>
+        <translation>Vorprüfung: Host-Code und torch-Includes wurden entfernt, bevor NVRTC den Device-Code übersetzte.
+</translation>
+    </message>
+    <message>
+        <source>NVRTC %1, %2; module: %3 bytes __constant__, %4 bytes __device__ globals.
+</source>
+        <translation>NVRTC %1, %2; Modul: %3 Bytes __constant__, %4 Bytes globale __device__-Variablen.
+</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>Select one to three samples of a task to see what NVRTC makes of their CUDA.</source>
+        <translation>Wählen Sie ein bis drei Proben einer Aufgabe, um zu sehen, was NVRTC aus ihrem CUDA macht.</translation>
+    </message>
+    <message>
+        <source>None of the selected samples holds a CUDA kernel.</source>
+        <translation>Keine der gewählten Proben enthält einen CUDA-Kernel.</translation>
+    </message>
+    <message>
+        <source>Compiling for %1 with NVRTC…</source>
+        <translation>Übersetze mit NVRTC für %1…</translation>
+    </message>
+    <message>
+        <source>Compiled for %1 with NVRTC; figures per kernel from ptxas (bytes). Bold: differs from A.</source>
+        <translation>Mit NVRTC für %1 übersetzt; Werte pro Kernel von ptxas (Bytes). Fett: weicht von A ab.</translation>
     </message>
 </context>
 <context>
@@ -589,7 +742,10 @@
     </message>
     <message numerus="yes">
         <source>Mark %n sample(s) matching the filter as %1?</source>
-        <translation><numerusform>%n zum Filter passende Probe als %1 markieren?</numerusform><numerusform>%n zum Filter passende Proben als %1 markieren?</numerusform></translation>
+        <translation>
+            <numerusform>%n zum Filter passende Probe als %1 markieren?</numerusform>
+            <numerusform>%n zum Filter passende Proben als %1 markieren?</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -600,7 +756,10 @@
     </message>
     <message numerus="yes">
         <source>%1 %n sample(s)</source>
-        <translation><numerusform>%n Probe %1</numerusform><numerusform>%n Proben %1</numerusform></translation>
+        <translation>
+            <numerusform>%n Probe %1</numerusform>
+            <numerusform>%n Proben %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -674,7 +833,10 @@
     </message>
     <message numerus="yes">
         <source>%n sample(s), %1 loaded</source>
-        <translation><numerusform>%n Probe, %1 geladen</numerusform><numerusform>%n Proben, %1 geladen</numerusform></translation>
+        <translation>
+            <numerusform>%n Probe, %1 geladen</numerusform>
+            <numerusform>%n Proben, %1 geladen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -975,16 +1137,20 @@
         <translation>Sprache:</translation>
     </message>
     <message>
-        <source>A new language applies the next time Sieve starts.</source>
-        <translation>Eine neue Sprache gilt ab dem nächsten Start von Sieve.</translation>
-    </message>
-    <message>
         <source>Name of the environment variable holding the API key; the key itself is never stored.</source>
         <translation>Name der Umgebungsvariable mit dem API-Schlüssel; der Schlüssel selbst wird nie gespeichert.</translation>
     </message>
     <message>
         <source>API key variable:</source>
         <translation>Variable des API-Schlüssels:</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>Architecture (PTX/SASS view):</source>
+        <translation>Architektur (PTX/SASS-Ansicht):</translation>
     </message>
 </context>
 <context>
@@ -1011,7 +1177,10 @@
     </message>
     <message numerus="yes">
         <source>%n entries</source>
-        <translation><numerusform>%n Eintrag</numerusform><numerusform>%n Einträge</numerusform></translation>
+        <translation>
+            <numerusform>%n Eintrag</numerusform>
+            <numerusform>%n Einträge</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1%</source>
@@ -1085,7 +1254,10 @@
     </message>
     <message numerus="yes">
         <source>%1 of %n task(s), %2 samples</source>
-        <translation><numerusform>%1 von %n Aufgabe, %2 Proben</numerusform><numerusform>%1 von %n Aufgaben, %2 Proben</numerusform></translation>
+        <translation>
+            <numerusform>%1 von %n Aufgabe, %2 Proben</numerusform>
+            <numerusform>%1 von %n Aufgaben, %2 Proben</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1119,7 +1291,7 @@
         <translation>Form %1</translation>
     </message>
     <message>
-        <source>Speedups of the task's samples</source>
+        <source>Speedups of the task&apos;s samples</source>
         <translation>Beschleunigungen der Proben der Aufgabe</translation>
     </message>
     <message>
@@ -1136,7 +1308,10 @@
     </message>
     <message numerus="yes">
         <source>%1: speedups (%n measured)</source>
-        <translation><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform><numerusform>%1: Beschleunigungen (%n gemessen)</numerusform></translation>
+        <translation>
+            <numerusform>%1: Beschleunigungen (%n gemessen)</numerusform>
+            <numerusform>%1: Beschleunigungen (%n gemessen)</numerusform>
+        </translation>
     </message>
     <message>
         <source>speedup from</source>
@@ -1231,10 +1406,13 @@
     </message>
     <message numerus="yes">
         <source>%n kernel launch(es)</source>
-        <translation><numerusform>%n Kernel-Start</numerusform><numerusform>%n Kernel-Starts</numerusform></translation>
+        <translation>
+            <numerusform>%n Kernel-Start</numerusform>
+            <numerusform>%n Kernel-Starts</numerusform>
+        </translation>
     </message>
     <message>
-        <source>%1% of GPU time in the sample's own kernels</source>
+        <source>%1% of GPU time in the sample&apos;s own kernels</source>
         <translation>%1 % der GPU-Zeit in den eigenen Kernels der Probe</translation>
     </message>
     <message>

@@ -7,6 +7,10 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
+#include <cerrno>
+#include <sys/resource.h>
+
 namespace sieve::ui {
 
 CliProcess::CliProcess(QObject *parent) : QObject(parent), m_program(locate()), m_env(QProcessEnvironment::systemEnvironment())
@@ -58,6 +62,14 @@ void CliProcess::start(const QStringList &arguments)
     m_stdoutAll.clear();
     m_cancelled = false;
     m_process.setProcessEnvironment(m_env);
+    // Imports and verifications are batch work: below the workbench, so the window stays responsive on
+    // a machine they keep busy. (Runs in the child between fork and exec.)
+    m_process.setChildProcessModifier([] {
+        errno = 0;
+        const int current = getpriority(PRIO_PROCESS, 0);
+        if (errno == 0)
+            setpriority(PRIO_PROCESS, 0, std::min(current + 5, 19));
+    });
     m_process.start(m_program, arguments);
 }
 

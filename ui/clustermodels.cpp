@@ -1,5 +1,6 @@
 #include "clustermodels.h"
 
+#include "language.h"
 #include "statusstyle.h"
 
 #include <QFont>
@@ -8,7 +9,10 @@
 
 namespace sieve::ui {
 
-ClusterModel::ClusterModel(QObject *parent) : QAbstractTableModel(parent) {}
+ClusterModel::ClusterModel(QObject *parent) : QAbstractTableModel(parent) 
+{
+    language::watchModel(this); // headers and composed cells follow a language switch
+}
 
 void ClusterModel::setClusters(QList<ClusterRow> rows)
 {
@@ -54,7 +58,10 @@ QVariant ClusterModel::headerData(int section, Qt::Orientation orientation, int 
     return {};
 }
 
-ClusterMemberModel::ClusterMemberModel(QObject *parent) : QAbstractTableModel(parent) {}
+ClusterMemberModel::ClusterMemberModel(QObject *parent) : QAbstractTableModel(parent) 
+{
+    language::watchModel(this); // headers and composed cells follow a language switch
+}
 
 void ClusterMemberModel::setMembers(QList<ClusterMember> rows)
 {

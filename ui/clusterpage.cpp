@@ -4,6 +4,7 @@
 #include "corpusqueries.h"
 #include "dbthread.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,9 +29,23 @@ void setUpTable(QTableView *v)
 }
 } // namespace
 
+void ClusterPage::retranslateUi()
+{
+    m_compare->setText(tr("&Compare Selected"));
+    m_compare->setToolTip(tr("Open two or three selected members side by side"));
+    m_empty->setText(tr("No duplicate clusters in this corpus yet. Run <tt>sieve-cli dedup</tt> to find them."));
+}
+
+void ClusterPage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
 ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     : QWidget(parent), m_reader(reader), m_clusters(new ClusterModel(this)), m_members(new ClusterMemberModel(this)),
-      m_clusterView(new QTableView), m_memberView(new QTableView), m_compare(new QPushButton(tr("&Compare Selected"))),
+      m_clusterView(new QTableView), m_memberView(new QTableView), m_compare(new QPushButton),
       m_empty(new QLabel)
 {
     setObjectName(QStringLiteral("clusterPage"));
@@ -38,10 +53,9 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     m_memberView->setObjectName(QStringLiteral("clusterMemberView"));
     m_compare->setObjectName(QStringLiteral("compareMembersButton"));
     m_empty->setObjectName(QStringLiteral("clusterEmptyLabel"));
-    m_empty->setText(tr("No duplicate clusters in this corpus yet. Run <tt>sieve-cli dedup</tt> to find them."));
     m_empty->setAlignment(Qt::AlignCenter);
     m_compare->setEnabled(false);
-    m_compare->setToolTip(tr("Open two or three selected members side by side"));
+    retranslateUi();
 
     m_clusterView->setModel(m_clusters);
     m_memberView->setModel(m_members);

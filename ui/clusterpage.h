@@ -27,7 +27,11 @@ public:
 Q_SIGNALS:
     void compareRequested(const QList<qint64> &sampleIds);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void loadMembers(qint64 clusterId);
     QList<qint64> selectedMembers() const;
 

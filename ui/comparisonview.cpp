@@ -4,6 +4,7 @@
 #include "linediff.h"
 #include "pythoneditor.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -30,20 +31,16 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_splitter->setChildrenCollapsible(false);
 
     m_referenceButton->setObjectName(QStringLiteral("referenceButton"));
-    m_referenceButton->setText(tr("Reference"));
-    m_referenceButton->setToolTip(tr("Show the task's PyTorch reference module next to the samples"));
     m_referenceButton->setCheckable(true);
     m_referenceButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     connect(m_referenceButton, &QToolButton::toggled, this, &ComparisonView::setReferenceVisible);
 
     m_syncButton->setObjectName(QStringLiteral("syncScrollButton"));
-    m_syncButton->setText(tr("Sync Scrolling"));
     m_syncButton->setCheckable(true);
     m_syncButton->setChecked(true);
     connect(m_syncButton, &QToolButton::toggled, this, &ComparisonView::setSyncScrolling);
 
     m_find->setObjectName(QStringLiteral("findEdit"));
-    m_find->setPlaceholderText(tr("Find in code (Enter: next, Shift+Enter: previous)"));
     m_find->setClearButtonEnabled(true);
     m_find->setMaximumWidth(320);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(true); });
@@ -64,6 +61,24 @@ ComparisonView::ComparisonView(QWidget *parent)
     layout->setSpacing(2);
     layout->addLayout(bar);
     layout->addWidget(m_splitter, 1);
+    retranslateUi();
+}
+
+void ComparisonView::retranslateUi()
+{
+    m_referenceButton->setText(tr("Reference"));
+    m_referenceButton->setToolTip(tr("Show the task's PyTorch reference module next to the samples"));
+    m_syncButton->setText(tr("Sync Scrolling"));
+    m_find->setPlaceholderText(tr("Find in code (Enter: next, Shift+Enter: previous)"));
+    if (!m_samples.isEmpty())
+        showSamples(QList<SampleDetail>(m_samples)); // titles and the diff summary are composed text
+}
+
+void ComparisonView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
 }
 
 QWidget *ComparisonView::column(const QString &title, const QString &subtitle, CodeEditor *editor)
@@ -97,12 +112,14 @@ void ComparisonView::clear()
     m_reference = nullptr;
     m_referenceCode.clear();
     m_summary->clear();
+    m_samples.clear();
 }
 
 void ComparisonView::showSamples(const QList<SampleDetail> &samples)
 {
     const bool wantReference = m_referenceButton->isChecked();
     clear();
+    m_samples = samples.mid(0, kMaxVariants);
     const int n = std::min<int>(int(samples.size()), kMaxVariants);
     for (int i = 0; i < n; ++i) {
         const SampleDetail &s = samples.at(i);

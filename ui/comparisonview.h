@@ -32,7 +32,11 @@ public:
     // The verdict's log points into the sample it belongs to: variant A.
     void jumpToLine(int line);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void syncFrom(CodeEditor *source, int firstLine);
     void findNext(bool forward);
     QWidget *column(const QString &title, const QString &subtitle, CodeEditor *editor);
@@ -47,6 +51,7 @@ private:
     CodeEditor *m_reference = nullptr;
     QWidget *m_referenceColumn = nullptr;
     QString m_referenceCode;
+    QList<SampleDetail> m_samples; // what is shown, for a re-render in another language
     bool m_sync = true;
     bool m_syncing = false;
 };

@@ -158,6 +158,15 @@ qint64 countSamples(const db::Database &db, const SampleQuery &q)
     return st.step() ? st.int64(0) : 0;
 }
 
+QHash<QString, qint64> statusCounts(const db::Database &db)
+{
+    QHash<QString, qint64> out;
+    db::Statement st = db.prepare("SELECT status, count(*) FROM samples GROUP BY status");
+    while (st.step())
+        out.insert(qs(st, 0), st.int64(1));
+    return out;
+}
+
 PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded)
 {
     PageStart p;

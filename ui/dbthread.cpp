@@ -1,11 +1,33 @@
 #include "dbthread.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace sieve::ui {
+
+namespace {
+constexpr int kWorkerNice = 5; // added to the niceness the thread inherited
+
+void lowerThisThread()
+{
+    const auto tid = id_t(syscall(SYS_gettid));
+    errno = 0;
+    const int current = getpriority(PRIO_PROCESS, tid);
+    if (errno == 0)
+        setpriority(PRIO_PROCESS, tid, std::min(current + kWorkerNice, 19));
+}
+} // namespace
 
 DbThread::DbThread(const QString &name, QObject *parent) : QObject(parent), m_worker(new DbWorker)
 {
     m_thread.setObjectName(name);
     m_worker->moveToThread(&m_thread);
+    // Below the GUI thread: on a busy machine the scheduler should take time from our own scans and pages
+    // before it takes it from the event loop. Linux keeps a nice value per thread.
+    connect(&m_thread, &QThread::started, m_worker, &lowerThisThread, Qt::DirectConnection);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &DbWorker::failed, this, &DbThread::failed, Qt::QueuedConnection);
     m_thread.start();

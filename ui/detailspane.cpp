@@ -3,10 +3,12 @@
 #include "comparisonview.h"
 #include "corpusqueries.h"
 #include "dbthread.h"
+#include "ptxview.h"
 #include "statusstyle.h"
 #include "timingpanel.h"
 #include "verdictpanel.h"
 
+#include <QEvent>
 #include <QDateTime>
 #include <QFontDatabase>
 #include <QPlainTextEdit>
@@ -16,25 +18,49 @@ namespace sieve::ui {
 
 DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
     : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView), m_reasoning(new QPlainTextEdit),
-      m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget)
+      m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget),
+      m_ptx(new PtxView)
 {
     setObjectName(QStringLiteral("detailsTabs"));
     setDocumentMode(true);
     m_reasoning->setObjectName(QStringLiteral("reasoningView"));
     m_reasoning->setReadOnly(true);
-    m_reasoning->setPlaceholderText(tr("The teacher gave no reasoning trace for this sample."));
     m_history->setObjectName(QStringLiteral("historyView"));
     m_history->setRootIsDecorated(false);
-    m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
-    addTab(m_comparison, tr("&Code"));
-    addTab(m_reasoning, tr("R&easoning"));
-    addTab(m_verdict, tr("&Verdict"));
-    addTab(m_timing, tr("&Timing"));
-    addTab(m_history, tr("&History"));
+    for (QWidget *page : {static_cast<QWidget *>(m_comparison), static_cast<QWidget *>(m_reasoning),
+                          static_cast<QWidget *>(m_verdict), static_cast<QWidget *>(m_timing),
+                          static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
+        addTab(page, QString());
+    retranslateUi();
     connect(m_verdict, &VerdictPanel::lineActivated, this, [this](int line) {
         setCurrentIndex(CodeTab);
         m_comparison->jumpToLine(line);
     });
+}
+
+void DetailsPane::retranslateUi()
+{
+    setTabText(CodeTab, tr("&Code"));
+    setTabText(ReasoningTab, tr("R&easoning"));
+    setTabText(VerdictTab, tr("&Verdict"));
+    setTabText(TimingTab, tr("&Timing"));
+    setTabText(HistoryTab, tr("&History"));
+    setTabText(PtxTab, tr("&PTX/SASS"));
+    m_reasoning->setPlaceholderText(tr("The teacher gave no reasoning trace for this sample."));
+    m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
+    // The verdict and the history are composed from data: render them again in the new language (the
+    // comparison, the charts and the PTX view do so themselves).
+    if (!m_details.isEmpty()) {
+        m_verdict->showVerdict(m_details.first().verdict);
+        showHistory(m_details.first().history);
+    }
+}
+
+void DetailsPane::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QTabWidget::changeEvent(event);
 }
 
 void DetailsPane::clear()
@@ -47,6 +73,7 @@ void DetailsPane::clear()
     m_verdict->clear();
     m_timing->showTimings({});
     m_history->clear();
+    m_ptx->clear();
 }
 
 void DetailsPane::showSamples(const QList<qint64> &ids)
@@ -75,6 +102,7 @@ void DetailsPane::apply(QList<SampleDetail> details)
 {
     m_details = std::move(details);
     m_comparison->showSamples(m_details);
+    m_ptx->showSamples(m_details);
     if (m_details.isEmpty())
         return;
     const SampleDetail &first = m_details.first();

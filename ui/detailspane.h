@@ -12,6 +12,7 @@ namespace sieve::ui {
 
 class ComparisonView;
 class DbThread;
+class PtxView;
 class TimingPanel;
 class VerdictPanel;
 
@@ -19,7 +20,7 @@ class DetailsPane final : public QTabWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DetailsPane)
 public:
-    enum Tab { CodeTab, ReasoningTab, VerdictTab, TimingTab, HistoryTab };
+    enum Tab { CodeTab, ReasoningTab, VerdictTab, TimingTab, HistoryTab, PtxTab };
     // Per-sample loads go to `reader`; task- and corpus-wide figures to `aggregates`.
     DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent = nullptr);
 
@@ -31,11 +32,16 @@ public:
     const QList<qint64> &sampleIds() const { return m_ids; }
     const QList<SampleDetail> &details() const { return m_details; }
     ComparisonView *comparison() const { return m_comparison; }
+    PtxView *ptxView() const { return m_ptx; }
 
 Q_SIGNALS:
     void detailsShown();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void apply(QList<SampleDetail> details);
     void showHistory(const QList<ReviewEntry> &history);
 
@@ -46,6 +52,7 @@ private:
     VerdictPanel *m_verdict;
     TimingPanel *m_timing;
     QTreeWidget *m_history;
+    PtxView *m_ptx;
     QList<qint64> m_ids;
     QList<SampleDetail> m_details;
     qint64 m_spreadTask = -1;

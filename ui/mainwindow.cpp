@@ -7,6 +7,9 @@
 #include "logging.h"
 #include "detailspane.h"
 #include "exportdialog.h"
+#include "importformat.h"
+#include "language.h"
+#include "ptxview.h"
 #include "reviewbar.h"
 #include "samplemodel.h"
 #include "samplepane.h"
@@ -19,6 +22,7 @@
 #include "verifyrunner.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -80,12 +84,11 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     if (!settings.reviewSplitter.value().isEmpty())
         split->restoreState(settings.reviewSplitter.value());
     connect(split, &QSplitter::splitterMoved, this, [this, split] { m_settings.reviewSplitter.setValue(split->saveState()); });
-    m_pages->addTab(split, tr("Review"));
-    m_pages->addTab(m_clusters, tr("Clusters"));
-    m_pages->addTab(m_stats, tr("Statistics"));
+    m_pages->addTab(split, QString());
+    m_pages->addTab(m_clusters, QString());
+    m_pages->addTab(m_stats, QString());
 
-    auto *welcome = new QLabel(tr("<h2>Sieve</h2><p>Open a corpus with <b>File › Open</b> (Ctrl+O),<br>"
-                                  "or drop a corpus file onto this window.</p>"));
+    auto *welcome = m_welcome = new QLabel;
     welcome->setObjectName(QStringLiteral("welcomeLabel"));
     welcome->setAlignment(Qt::AlignCenter);
     m_stack->addWidget(welcome);
@@ -94,9 +97,14 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
 
     m_errorHandler = [this](const QString &message) { QMessageBox::warning(this, tr("Sieve"), message); };
     m_samples->reviewBar()->setReviewer(settings.effectiveReviewer());
+    m_details->ptxView()->setArch(settings.cudaArch.value());
     connect(&settings, &Settings::changed, this, [this](const QString &key) {
         if (key == m_settings.reviewer.key())
             m_samples->reviewBar()->setReviewer(m_settings.effectiveReviewer());
+        else if (key == m_settings.cudaArch.key())
+            m_details->ptxView()->setArch(m_settings.cudaArch.value());
+        else if (key == m_settings.language.key())
+            language::install(*QCoreApplication::instance(), m_settings.language.value()); // LanguageChange follows
     });
 
     // Details follow the selection, coalesced so that holding J does not queue a load per row.
@@ -134,7 +142,26 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     for (DbThread *t : {m_reader, m_writer, m_aggregates})
         connect(t, &DbThread::failed, this, &MainWindow::showError);
 
-    connect(m_verify, &VerifyRunner::sampleVerified, m_samples->model(), &SampleModel::setStatus);
+    // While jobs change the corpus the per-status count table is stale (counts come from SQL); it is read
+    // again at most every two seconds, off the GUI thread. Rows update from the job's own lines.
+    auto *countsRefresh = new QTimer(this);
+    countsRefresh->setSingleShot(true);
+    countsRefresh->setInterval(2000);
+    connect(countsRefresh, &QTimer::timeout, m_samples->model(), &SampleModel::refreshCounts);
+    m_samples->model()->setCountThread(m_aggregates);
+    connect(m_verify, &VerifyRunner::sampleVerified, this, [this, countsRefresh](qint64 id, const QString &status, double speedup) {
+        m_samples->model()->setStatus(id, status, speedup);
+        m_samples->model()->invalidateCounts();
+        if (!countsRefresh->isActive())
+            countsRefresh->start();
+    });
+    // An import appends rows: the table pages in what arrived after its last row once a second.
+    m_importTick = new QTimer(this);
+    m_importTick->setInterval(1000);
+    connect(m_importTick, &QTimer::timeout, this, [this] {
+        m_samples->model()->invalidateCounts();
+        m_samples->model()->reopenTail();
+    });
     connect(m_verify, &VerifyRunner::progress, this, [this](qint64 done, qint64 total) {
         m_progress->setRange(0, total > 0 ? int(total) : 0);
         m_progress->setValue(int(done));
@@ -148,6 +175,7 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
         reloadTasks();
     });
     connect(m_cliJob, &CliProcess::finished, this, [this](int code, const QString &message) {
+        m_importTick->stop();
         m_progress->hide();
         m_cancel->hide();
         statusBar()->showMessage(message, 10000);
@@ -168,6 +196,44 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
         resize(1480, 900);
     restoreState(settings.windowState.value());
     setCliProgram(m_cliProgram);
+    retranslateUi();
+}
+
+template <typename T> T *MainWindow::named(T *object, const char *source)
+{
+    m_texts.append({object, source});
+    return object;
+}
+
+void MainWindow::retranslateUi()
+{
+    for (const auto &[object, source] : std::as_const(m_texts)) {
+        if (!object)
+            continue;
+        const QString text = tr(source);
+        if (auto *menu = qobject_cast<QMenu *>(object))
+            menu->setTitle(text);
+        else if (auto *action = qobject_cast<QAction *>(object))
+            action->setText(text);
+        else if (auto *widget = qobject_cast<QWidget *>(object))
+            widget->setWindowTitle(text);
+    }
+    m_undoTexts();
+    m_undoView->setEmptyLabel(tr("<opened corpus>"));
+    m_pages->setTabText(ReviewPage, tr("Review"));
+    m_pages->setTabText(ClustersPage, tr("Clusters"));
+    m_pages->setTabText(StatisticsPage, tr("Statistics"));
+    m_welcome->setText(tr("<h2>Sieve</h2><p>Open a corpus with <b>File › Open</b> (Ctrl+O),<br>"
+                          "or drop a corpus file onto this window.</p>"));
+    setWindowTitle(m_corpusPath.isEmpty() ? tr("Sieve") : tr("%1 — Sieve").arg(QFileInfo(m_corpusPath).fileName()));
+    updateActions(); // the tooltips that say why an action is off
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QMainWindow::changeEvent(event);
 }
 
 MainWindow::~MainWindow() = default;
@@ -182,107 +248,129 @@ void MainWindow::setCliProgram(const QString &program)
 
 void MainWindow::buildMenus()
 {
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(tr("&Open Corpus…"), this, [this] {
+    QMenu *file = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
+    QAction *open = named(file->addAction(QString(), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open Corpus"), QString(),
                                                           tr("Sieve corpora (*.sieve *.db *.sqlite);;All files (*)"));
         if (!path.isEmpty())
             openCorpus(path);
-    });
+    }), QT_TR_NOOP("&Open Corpus…"));
     open->setShortcut(QKeySequence::Open);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu = named(file->addMenu(QString()), QT_TR_NOOP("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
-    m_importAction = file->addAction(tr("&Import…"), this, [this] {
+    m_importAction = named(file->addAction(QString(), this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Tasks and Samples"));
         if (!paths.isEmpty())
             importPaths(paths);
-    });
+    }), QT_TR_NOOP("&Import…"));
     m_importAction->setObjectName(QStringLiteral("importAction"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    m_exportAction = file->addAction(tr("&Export…"), this, [this] {
+    m_exportAction = named(file->addAction(QString(), this, [this] {
         ExportDialog dialog(m_corpusPath, m_cliProgram, this);
         dialog.exec();
-    });
+    }), QT_TR_NOOP("&Export…"));
     m_exportAction->setObjectName(QStringLiteral("exportAction"));
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
-    m_closeAction = file->addAction(tr("&Close Corpus"), this, &MainWindow::closeCorpus);
+    m_closeAction = named(file->addAction(QString(), this, &MainWindow::closeCorpus), QT_TR_NOOP("&Close Corpus"));
     m_closeAction->setShortcut(QKeySequence::Close);
-    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    named(file->addAction(QString(), this, &QWidget::close), QT_TR_NOOP("&Quit"))->setShortcut(QKeySequence::Quit);
 
     QUndoStack *undo = m_samples->reviewBar()->undoStack();
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *undoAction = undo->createUndoAction(this, tr("&Undo"));
+    QMenu *edit = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Edit"));
+    // Our own undo and redo actions rather than QUndoStack's: those fix their text prefix at creation,
+    // so they could not follow a language switch.
+    auto *undoAction = new QAction(this);
     undoAction->setObjectName(QStringLiteral("undoAction"));
     undoAction->setShortcut(QKeySequence::Undo);
-    QAction *redoAction = undo->createRedoAction(this, tr("&Redo"));
+    undoAction->setEnabled(undo->canUndo());
+    connect(undoAction, &QAction::triggered, undo, &QUndoStack::undo);
+    connect(undo, &QUndoStack::canUndoChanged, undoAction, &QAction::setEnabled);
+    auto *redoAction = new QAction(this);
     redoAction->setObjectName(QStringLiteral("redoAction"));
     redoAction->setShortcut(QKeySequence::Redo);
+    redoAction->setEnabled(undo->canRedo());
+    connect(redoAction, &QAction::triggered, undo, &QUndoStack::redo);
+    connect(undo, &QUndoStack::canRedoChanged, redoAction, &QAction::setEnabled);
+    // The texts come with the signals: the stack also announces them from its destructor, when it can
+    // no longer be asked.
+    auto undoText = [undoAction](const QString &text) {
+        undoAction->setText(text.isEmpty() ? tr("&Undo") : tr("&Undo %1").arg(text));
+    };
+    auto redoText = [redoAction](const QString &text) {
+        redoAction->setText(text.isEmpty() ? tr("&Redo") : tr("&Redo %1").arg(text));
+    };
+    connect(undo, &QUndoStack::undoTextChanged, undoAction, undoText);
+    connect(undo, &QUndoStack::redoTextChanged, redoAction, redoText);
+    m_undoTexts = [undo, undoText, redoText] {
+        undoText(undo->undoText());
+        redoText(undo->redoText());
+    };
     edit->addAction(undoAction);
     edit->addAction(redoAction);
     edit->addSeparator();
-    QAction *prefs = edit->addAction(tr("&Settings…"), this, [this] {
+    QAction *prefs = named(edit->addAction(QString(), this, [this] {
         SettingsDialog dialog(m_settings, this);
         dialog.exec();
-    });
+    }), QT_TR_NOOP("&Settings…"));
     prefs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     prefs->setMenuRole(QAction::PreferencesRole);
 
-    QMenu *review = menuBar()->addMenu(tr("&Review"));
+    QMenu *review = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Review"));
     const QList<QAction *> reviewActions = m_samples->reviewBar()->reviewActions();
     review->addActions(reviewActions.mid(0, 4));
-    QMenu *reasons = review->addMenu(tr("Reason"));
+    QMenu *reasons = named(review->addMenu(QString()), QT_TR_NOOP("Reason"));
     for (QAction *a : m_samples->reviewBar()->actions())
         if (a->objectName().startsWith(QLatin1String("reasonAction")))
             reasons->addAction(a);
     review->addSeparator();
     review->addActions(reviewActions.mid(4));
 
-    QMenu *verify = menuBar()->addMenu(tr("V&erify"));
-    m_verifySelectedAction = verify->addAction(tr("Verify &Selected"), this,
-                                               [this] { verifySamples(m_samples->selectedSampleIds()); });
+    QMenu *verify = named(menuBar()->addMenu(QString()), QT_TR_NOOP("V&erify"));
+    m_verifySelectedAction = named(verify->addAction(QString(), this, [this] { verifySamples(m_samples->selectedSampleIds()); }),
+                                   QT_TR_NOOP("Verify &Selected"));
     m_verifySelectedAction->setObjectName(QStringLiteral("verifySelectedAction"));
     m_verifySelectedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    m_verifyPendingAction = verify->addAction(tr("Verify All &Pending"), this, [this] { verifySamples({}); });
+    m_verifyPendingAction = named(verify->addAction(QString(), this, [this] { verifySamples({}); }), QT_TR_NOOP("Verify All &Pending"));
     m_verifyPendingAction->setObjectName(QStringLiteral("verifyPendingAction"));
-    m_cancelAction = verify->addAction(tr("&Cancel"), this, [this] {
+    m_cancelAction = named(verify->addAction(QString(), this, [this] {
         m_verify->cancel();
         m_cliJob->cancel();
-    });
+    }), QT_TR_NOOP("&Cancel"));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
 
-    QMenu *corpus = menuBar()->addMenu(tr("&Corpus"));
-    m_sampleAction = corpus->addAction(tr("Sample from &Teacher…"), this, &MainWindow::openSampler);
+    QMenu *corpus = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Corpus"));
+    m_sampleAction = named(corpus->addAction(QString(), this, &MainWindow::openSampler), QT_TR_NOOP("Sample from &Teacher…"));
     m_sampleAction->setObjectName(QStringLiteral("sampleTeacherAction"));
     m_sampleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
 
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QStringList names{tr("&Review"), tr("&Clusters"), tr("&Statistics")};
-    for (int i = 0; i < names.size(); ++i) {
-        QAction *a = view->addAction(names.at(i), this, [this, i] { m_pages->setCurrentIndex(i); });
+    QMenu *view = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
+    const char *const names[] = {QT_TR_NOOP("&Review"), QT_TR_NOOP("&Clusters"), QT_TR_NOOP("&Statistics")};
+    for (int i = 0; i < 3; ++i) {
+        QAction *a = named(view->addAction(QString(), this, [this, i] { m_pages->setCurrentIndex(i); }), names[i]);
         a->setShortcut(QKeySequence(QKeyCombination(Qt::ControlModifier, Qt::Key(Qt::Key_1 + i))));
     }
     view->addSeparator();
-    QAction *refresh = view->addAction(tr("Re&fresh"), this, &MainWindow::onOpened);
+    QAction *refresh = named(view->addAction(QString(), this, &MainWindow::onOpened), QT_TR_NOOP("Re&fresh"));
     refresh->setShortcut(QKeySequence::Refresh);
 
-    auto *steps = new QDockWidget(tr("Review Steps"), this);
+    auto *steps = named(new QDockWidget(this), QT_TR_NOOP("Review Steps"));
     steps->setObjectName(QStringLiteral("reviewStepsDock"));
     auto *undoView = new QUndoView(undo, steps);
     undoView->setObjectName(QStringLiteral("undoView"));
-    undoView->setEmptyLabel(tr("<opened corpus>"));
+    m_undoView = undoView;
     steps->setWidget(undoView);
     addDockWidget(Qt::RightDockWidgetArea, steps);
     steps->hide();
     view->addAction(steps->toggleViewAction());
 
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Sieve"), this, [this] {
+    QMenu *help = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
+    named(help->addAction(QString(), this, [this] {
         QMessageBox::about(this, tr("About Sieve"),
                            tr("<h3>Sieve %1</h3><p>A workbench for curating SFT corpora of GPU kernels.</p>")
                                .arg(QStringLiteral(SIEVE_VERSION)));
-    });
+    }), QT_TR_NOOP("&About Sieve"));
     updateRecentMenu();
     updateActions();
 }
@@ -394,6 +482,9 @@ void MainWindow::closeCorpus()
 
 void MainWindow::onOpened()
 {
+    // Another file, an import or a refresh: read the count table again, first in the aggregates' queue.
+    m_samples->model()->invalidateCounts();
+    m_samples->model()->refreshCounts();
     m_samples->setTasks(m_tasks->selectedTaskIds());
     m_reader->post(
         this, [](const db::Database &db) { return queries::distinctStatuses(db); },
@@ -435,8 +526,15 @@ void MainWindow::importPaths(const QStringList &paths)
 {
     if (m_corpusPath.isEmpty() || paths.isEmpty() || !m_cli->has(QStringLiteral("import")))
         return;
+    const QString format = importFormatOf(paths.first());
+    for (const QString &path : paths)
+        if (importFormatOf(path) != format) {
+            showError(tr("Import one format at a time: %1 is not %2.").arg(path, format));
+            return;
+        }
     runCli(tr("Importing %n file(s)…", nullptr, int(paths.size())),
-           QStringList{QStringLiteral("import"), m_corpusPath} + paths);
+           QStringList{QStringLiteral("import"), m_corpusPath, QStringLiteral("--format"), format} + paths);
+    m_importTick->start();
 }
 
 void MainWindow::verifySamples(const QList<qint64> &ids)

@@ -12,7 +12,9 @@ class QMenu;
 class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
+class QTimer;
 class QToolButton;
+class QUndoView;
 
 namespace sieve::ui {
 
@@ -61,11 +63,15 @@ Q_SIGNALS:
     void cliFinished(int exitCode, const QString &message);
 
 protected:
+    void changeEvent(QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void retranslateUi();
+    // Remembers the untranslated text of a menu, an action or a dock so a language switch can redo it.
+    template <typename T> T *named(T *object, const char *source);
     void buildMenus();
     void buildStatusBar();
     void onOpened();
@@ -93,6 +99,11 @@ private:
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QMenu *m_recentMenu = nullptr;
+    QLabel *m_welcome = nullptr;
+    QTimer *m_importTick = nullptr;
+    QUndoView *m_undoView = nullptr;
+    QList<QPair<QPointer<QObject>, const char *>> m_texts;
+    std::function<void()> m_undoTexts;
     QAction *m_importAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_closeAction = nullptr;

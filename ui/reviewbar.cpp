@@ -12,6 +12,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QEvent>
 #include <QMessageBox>
 #include <QTableView>
 #include <QToolButton>
@@ -43,32 +44,26 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
     m_undo->setObjectName(QStringLiteral("reviewUndoStack"));
     m_reason->setObjectName(QStringLiteral("reasonCombo"));
     m_note->setObjectName(QStringLiteral("noteEdit"));
-    m_note->setPlaceholderText(tr("Note (optional)"));
     m_note->setClearButtonEnabled(true);
-    m_reason->addItem(tr("No reason"), QString());
     const auto all = reasons();
-    for (int i = 0; i < all.size(); ++i)
-        m_reason->addItem(tr("%1  %2").arg(i + 1).arg(all.at(i).label), all.at(i).code);
+    m_reason->addItem(QString(), QString());
+    for (const Reason &r : all)
+        m_reason->addItem(QString(), r.code);
 
-    auto makeAction = [this](const QString &name, const QString &text, const QKeySequence &key) {
-        auto *a = new QAction(text, this);
+    auto makeAction = [this](const QString &name, const QKeySequence &key) {
+        auto *a = new QAction(this);
         a->setObjectName(name);
         a->setShortcut(key);
         // The table and the details pane both have focus at times; the window is the right scope.
         a->setShortcutContext(Qt::WindowShortcut);
         return a;
     };
-    m_accept = makeAction(QStringLiteral("acceptAction"), tr("&Accept"), QKeySequence(Qt::Key_A));
-    m_reject = makeAction(QStringLiteral("rejectAction"), tr("&Reject"), QKeySequence(Qt::Key_R));
-    m_next = makeAction(QStringLiteral("nextUnreviewedAction"), tr("&Next Unreviewed"), QKeySequence(Qt::Key_J));
-    m_previous =
-        makeAction(QStringLiteral("previousUnreviewedAction"), tr("&Previous Unreviewed"), QKeySequence(Qt::Key_K));
-    m_acceptMatching = makeAction(QStringLiteral("acceptMatchingAction"), tr("Accept All Matching the Filter…"),
-                                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
-    m_rejectMatching = makeAction(QStringLiteral("rejectMatchingAction"), tr("Reject All Matching the Filter…"),
-                                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_accept->setToolTip(tr("Accept the selected samples (A)"));
-    m_reject->setToolTip(tr("Reject the selected samples with the chosen reason (R)"));
+    m_accept = makeAction(QStringLiteral("acceptAction"), QKeySequence(Qt::Key_A));
+    m_reject = makeAction(QStringLiteral("rejectAction"), QKeySequence(Qt::Key_R));
+    m_next = makeAction(QStringLiteral("nextUnreviewedAction"), QKeySequence(Qt::Key_J));
+    m_previous = makeAction(QStringLiteral("previousUnreviewedAction"), QKeySequence(Qt::Key_K));
+    m_acceptMatching = makeAction(QStringLiteral("acceptMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    m_rejectMatching = makeAction(QStringLiteral("rejectMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     connect(m_accept, &QAction::triggered, this, [this] { decide(QStringLiteral("accepted")); });
     connect(m_reject, &QAction::triggered, this, [this] { decide(QStringLiteral("rejected")); });
     connect(m_next, &QAction::triggered, this, [this] { moveToUnreviewed(+1); });
@@ -76,8 +71,7 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
     connect(m_acceptMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("accepted")); });
     connect(m_rejectMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("rejected")); });
     for (int i = 1; i <= 9; ++i) {
-        QAction *a = makeAction(QStringLiteral("reasonAction%1").arg(i), all.at(i - 1).label,
-                                QKeySequence(Qt::Key(Qt::Key_0 + i)));
+        QAction *a = makeAction(QStringLiteral("reasonAction%1").arg(i), QKeySequence(Qt::Key(Qt::Key_0 + i)));
         connect(a, &QAction::triggered, this, [this, i] { setReason(i); });
         m_reasonActions << a;
     }
@@ -111,6 +105,7 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
                                      tr("Mark %n sample(s) matching the filter as %1?", nullptr, int(count))
                                          .arg(reviewText(decision))) == QMessageBox::Yes;
     };
+    retranslateUi();
     connect(m_model, &SampleModel::pageLoaded, this, [this] {
         if (m_pendingDirection != 0) {
             const int d = m_pendingDirection;
@@ -118,6 +113,33 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
             moveToUnreviewed(d);
         }
     });
+}
+
+void ReviewBar::retranslateUi()
+{
+    m_note->setPlaceholderText(tr("Note (optional)"));
+    const auto all = reasons();
+    m_reason->setItemText(0, tr("No reason"));
+    for (int i = 0; i < all.size(); ++i) {
+        m_reason->setItemText(i + 1, tr("%1  %2").arg(i + 1).arg(all.at(i).label));
+        if (i < m_reasonActions.size())
+            m_reasonActions.at(i)->setText(all.at(i).label);
+    }
+    m_accept->setText(tr("&Accept"));
+    m_reject->setText(tr("&Reject"));
+    m_next->setText(tr("&Next Unreviewed"));
+    m_previous->setText(tr("&Previous Unreviewed"));
+    m_acceptMatching->setText(tr("Accept All Matching the Filter…"));
+    m_rejectMatching->setText(tr("Reject All Matching the Filter…"));
+    m_accept->setToolTip(tr("Accept the selected samples (A)"));
+    m_reject->setToolTip(tr("Reject the selected samples with the chosen reason (R)"));
+}
+
+void ReviewBar::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
 }
 
 QList<QAction *> ReviewBar::reviewActions() const

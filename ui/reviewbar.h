@@ -47,7 +47,11 @@ public:
 Q_SIGNALS:
     void reviewsWritten(const QList<qint64> &sampleIds);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void apply(const QList<ReviewWrite> &writes);
     void select(int row);
 

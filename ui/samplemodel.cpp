@@ -1,5 +1,6 @@
 #include "samplemodel.h"
 
+#include "language.h"
 #include "dbthread.h"
 #include "statusstyle.h"
 
@@ -7,7 +8,10 @@
 
 namespace sieve::ui {
 
-SampleModel::SampleModel(DbThread *reader, QObject *parent) : QAbstractTableModel(parent), m_reader(reader) {}
+SampleModel::SampleModel(DbThread *reader, QObject *parent) : QAbstractTableModel(parent), m_reader(reader) 
+{
+    language::watchModel(this); // headers and composed cells follow a language switch
+}
 
 void SampleModel::clear()
 {
@@ -26,17 +30,73 @@ void SampleModel::setQuery(const SampleQuery &query)
     clear();
     m_query = query;
     m_exhausted = false;
-    // Rows first: they are what the reviewer waits for; the count follows on the same thread.
+    // Rows first: they are what the reviewer waits for; the count follows on the same thread, unless
+    // the count table already knows it.
     requestPage();
+    requestCount();
+}
+
+namespace {
+// Queries the status table can answer: at most a status filter over the whole corpus.
+bool tableAnswers(const SampleQuery &q) { return q.taskIds.isEmpty() && q.review.isEmpty() && q.text.isEmpty(); }
+
+qint64 countIn(const QHash<QString, qint64> &counts, const QString &status)
+{
+    if (!status.isEmpty())
+        return counts.value(status, 0);
+    qint64 n = 0;
+    for (qint64 c : counts)
+        n += c;
+    return n;
+}
+} // namespace
+
+void SampleModel::requestCount()
+{
+    if (tableAnswers(m_query) && m_countsValid) {
+        setTotal(countIn(m_statusCounts, m_query.status));
+        return;
+    }
     const quint64 job = m_job;
     m_reader->post(
         this, [q = m_query](const db::Database &db) { return queries::countSamples(db, q); },
         [this, job](qint64 count) {
-            if (job != m_job)
-                return;
-            m_total = count;
-            Q_EMIT totalCountChanged(count);
+            if (job == m_job)
+                setTotal(count);
         });
+}
+
+void SampleModel::setTotal(qint64 count)
+{
+    m_total = count;
+    Q_EMIT totalCountChanged(count);
+}
+
+void SampleModel::invalidateCounts()
+{
+    ++m_countsGeneration;
+    m_countsValid = false;
+}
+
+void SampleModel::refreshCounts()
+{
+    const quint64 generation = m_countsGeneration;
+    (m_countThread ? m_countThread : m_reader)->post(
+        this, [](const db::Database &db) { return queries::statusCounts(db); },
+        [this, generation](QHash<QString, qint64> counts) {
+            if (generation != m_countsGeneration)
+                return; // statuses changed while counting: stays stale until the next refresh
+            m_statusCounts = std::move(counts);
+            m_countsValid = true;
+        });
+}
+
+void SampleModel::reopenTail()
+{
+    if (!m_exhausted || m_fetching)
+        return;
+    m_exhausted = false; // the next page starts after the last row shown: new rows that sort there
+    requestPage();
 }
 
 void SampleModel::requestPage()

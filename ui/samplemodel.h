@@ -40,6 +40,17 @@ public:
     const SampleRow &rowAt(int row) const { return m_rows.at(row); }
     int rowOf(qint64 sampleId) const { return m_rowOfId.value(sampleId, -1); }
 
+    // The per-status count table: read by `refreshCounts` on the count thread (one walk of the status
+    // index, so that it never delays a page on the reader), it answers status filters over the whole
+    // corpus without a query. Any change to statuses the window learns of (a verdict, an import) makes
+    // it stale until the next refresh; while stale, counts come from SQL on the reader as before.
+    void setCountThread(DbThread *thread) { m_countThread = thread; }
+    void invalidateCounts();
+    void refreshCounts();
+    bool countsCached() const { return m_countsValid; }
+    // An import appends rows: let the view page in what arrived after the last page.
+    void reopenTail();
+
     // Live updates from review and verification; rows not loaded yet pick the change up from SQL.
     void setReview(const QList<qint64> &ids, const QString &decision);
     void setStatus(qint64 sampleId, const QString &status, double speedup);
@@ -59,13 +70,19 @@ Q_SIGNALS:
 
 private:
     void requestPage();
+    void requestCount();
+    void setTotal(qint64 count);
     void appendPage(QList<SampleRow> rows);
 
     DbThread *m_reader;
+    DbThread *m_countThread = nullptr; // null: the reader
     SampleQuery m_query;
     QList<SampleRow> m_rows;
     QHash<qint64, int> m_rowOfId;
     qint64 m_total = -1;
+    QHash<QString, qint64> m_statusCounts;
+    bool m_countsValid = false;
+    quint64 m_countsGeneration = 0; // bumped by every known change; a refresh started before one is void
     quint64 m_job = 0; // results of an older query are dropped
     bool m_fetching = false;
     bool m_exhausted = true;

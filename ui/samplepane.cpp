@@ -1,5 +1,7 @@
 #include "samplepane.h"
 
+#include <QEvent>
+
 #include "reviewbar.h"
 #include "samplemodel.h"
 
@@ -54,12 +56,9 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     // The decision is what a reviewer scans for: keep it next to the status, always in view.
     m_view->horizontalHeader()->moveSection(queries::ColReview, queries::ColStatus + 1);
 
-    m_status->addItem(tr("Any status"), QString());
-    m_reviewFilter->addItem(tr("Any review"), QString());
-    m_reviewFilter->addItem(tr("Unreviewed"), QStringLiteral("none"));
-    m_reviewFilter->addItem(tr("Accepted"), QStringLiteral("accepted"));
-    m_reviewFilter->addItem(tr("Rejected"), QStringLiteral("rejected"));
-    m_search->setPlaceholderText(tr("Filter by sample or teacher"));
+    m_status->addItem(QString(), QString());
+    for (const char *review : {"", "none", "accepted", "rejected"})
+        m_reviewFilter->addItem(QString(), QString::fromLatin1(review));
     m_search->setClearButtonEnabled(true);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(250); // type-ahead without a query per keystroke
@@ -86,6 +85,25 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_review);
     layout->addWidget(m_count);
+    retranslateUi();
+}
+
+void SamplePane::retranslateUi()
+{
+    m_status->setItemText(0, tr("Any status"));
+    m_reviewFilter->setItemText(0, tr("Any review"));
+    m_reviewFilter->setItemText(1, tr("Unreviewed"));
+    m_reviewFilter->setItemText(2, tr("Accepted"));
+    m_reviewFilter->setItemText(3, tr("Rejected"));
+    m_search->setPlaceholderText(tr("Filter by sample or teacher"));
+    updateCount();
+}
+
+void SamplePane::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
 }
 
 void SamplePane::setTasks(const QList<qint64> &taskIds)

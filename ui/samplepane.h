@@ -29,7 +29,11 @@ public:
 Q_SIGNALS:
     void selectionChanged(const QList<qint64> &sampleIds);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void applyFilters();
     void updateCount();
 

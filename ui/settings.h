@@ -46,6 +46,8 @@ public:
     Setting<bool> timing{this, "timing/enabled", true};
     Setting<int> timingMaxRuns{this, "timing/max_runs", 200};
     Setting<int> timingBudgetMs{this, "timing/budget_ms", 2000};
+    // CUDA answers: the architecture NVRTC compiles for in the PTX/SASS view.
+    Setting<QString> cudaArch{this, "cuda/arch", QStringLiteral("sm_90")};
     // Teacher
     Setting<QString> teacherEndpoint{this, "teacher/endpoint", QString()};
     Setting<QString> teacherModel{this, "teacher/model", QString()};

@@ -7,11 +7,13 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -33,86 +35,120 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
     : QDialog(parent), m_settings(settings), m_gpus(new QLineEdit(settings.gpus.value())),
       m_python(new QLineEdit(settings.python.value())), m_atol32(tolerance(settings.atolFp32.value())),
       m_rtol32(tolerance(settings.rtolFp32.value())), m_atol16(tolerance(settings.atolHalf.value())),
-      m_rtol16(tolerance(settings.rtolHalf.value())), m_seeds(new QSpinBox), m_timing(new QCheckBox(tr("Measure speed"))),
-      m_maxRuns(new QSpinBox), m_budget(new QSpinBox), m_endpoint(new QLineEdit(settings.teacherEndpoint.value())),
-      m_model(new QLineEdit(settings.teacherModel.value())), m_keyEnv(new QLineEdit(settings.teacherKeyEnv.value())),
-      m_reviewer(new QLineEdit(settings.reviewer.value())),
-      m_language(new QComboBox)
+      m_rtol16(tolerance(settings.rtolHalf.value())), m_seeds(new QSpinBox), m_timing(new QCheckBox),
+      m_maxRuns(new QSpinBox), m_budget(new QSpinBox), m_cudaArch(new QComboBox),
+      m_endpoint(new QLineEdit(settings.teacherEndpoint.value())), m_model(new QLineEdit(settings.teacherModel.value())),
+      m_keyEnv(new QLineEdit(settings.teacherKeyEnv.value())), m_reviewer(new QLineEdit(settings.reviewer.value())), m_language(new QComboBox),
+      m_verifyBox(new QGroupBox), m_timingBox(new QGroupBox), m_cudaBox(new QGroupBox), m_teacherBox(new QGroupBox),
+      m_workbenchBox(new QGroupBox), m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply |
+                                                                    QDialogButtonBox::Cancel))
 {
     setObjectName(QStringLiteral("settingsDialog"));
-    setWindowTitle(tr("Settings"));
     m_gpus->setObjectName(QStringLiteral("gpusEdit"));
     m_python->setObjectName(QStringLiteral("pythonEdit"));
     m_language->setObjectName(QStringLiteral("languageCombo"));
-    m_gpus->setPlaceholderText(tr("all, cpu, or a list such as 0,1"));
-    m_python->setPlaceholderText(tr("the default environment (setup.sh)"));
-    m_endpoint->setPlaceholderText(tr("https://host:port/v1 (OpenAI chat completions)"));
-    m_reviewer->setPlaceholderText(settings.effectiveReviewer());
+    m_cudaArch->setObjectName(QStringLiteral("cudaArchCombo"));
+    m_buttons->setObjectName(QStringLiteral("settingsButtons"));
     m_seeds->setRange(1, 100);
     m_seeds->setValue(settings.seeds.value());
     m_timing->setChecked(settings.timing.value());
     m_maxRuns->setRange(1, 100000);
     m_maxRuns->setValue(settings.timingMaxRuns.value());
     m_budget->setRange(10, 600000);
-    m_budget->setSuffix(tr(" ms"));
     m_budget->setValue(settings.timingBudgetMs.value());
+    // NVRTC 12/13 targets; any other sm_XX can be typed.
+    m_cudaArch->setEditable(true);
+    m_cudaArch->addItems({QStringLiteral("sm_75"), QStringLiteral("sm_80"), QStringLiteral("sm_86"),
+                          QStringLiteral("sm_89"), QStringLiteral("sm_90"), QStringLiteral("sm_100"),
+                          QStringLiteral("sm_120")});
+    m_cudaArch->setCurrentText(settings.cudaArch.value());
     for (const auto &[code, name] : language::available())
         m_language->addItem(name, code);
     m_language->setCurrentIndex(std::max(0, m_language->findData(settings.language.value())));
 
-    auto *verify = new QGroupBox(tr("Verification"));
-    auto *vf = new QFormLayout(verify);
-    vf->addRow(tr("GPUs:"), m_gpus);
-    vf->addRow(tr("Python (SIEVE_PYTHON):"), m_python);
-    vf->addRow(tr("fp32 tolerance (abs., rel.):"), [&] {
+    auto pair = [](QWidget *a, QWidget *b) {
         auto *w = new QWidget;
         auto *h = new QHBoxLayout(w);
         h->setContentsMargins(0, 0, 0, 0);
-        h->addWidget(m_atol32);
-        h->addWidget(m_rtol32);
+        h->addWidget(a);
+        h->addWidget(b);
         return w;
-    }());
-    vf->addRow(tr("fp16/bf16 tolerance (abs., rel.):"), [&] {
-        auto *w = new QWidget;
-        auto *h = new QHBoxLayout(w);
-        h->setContentsMargins(0, 0, 0, 0);
-        h->addWidget(m_atol16);
-        h->addWidget(m_rtol16);
-        return w;
-    }());
-    vf->addRow(tr("Seeds per shape:"), m_seeds);
-    auto *timing = new QGroupBox(tr("Timing"));
-    auto *tf = new QFormLayout(timing);
+    };
+    auto *vf = new QFormLayout(m_verifyBox);
+    vf->addRow(QString(), m_gpus);
+    vf->addRow(QString(), m_python);
+    vf->addRow(QString(), pair(m_atol32, m_rtol32));
+    vf->addRow(QString(), pair(m_atol16, m_rtol16));
+    vf->addRow(QString(), m_seeds);
+    auto *tf = new QFormLayout(m_timingBox);
     tf->addRow(QString(), m_timing);
-    tf->addRow(tr("At most runs:"), m_maxRuns);
-    tf->addRow(tr("Time budget per sample:"), m_budget);
-    auto *teacher = new QGroupBox(tr("Teacher"));
-    auto *te = new QFormLayout(teacher);
-    te->addRow(tr("Endpoint:"), m_endpoint);
-    te->addRow(tr("Model:"), m_model);
+    tf->addRow(QString(), m_maxRuns);
+    tf->addRow(QString(), m_budget);
+    auto *cf = new QFormLayout(m_cudaBox);
+    cf->addRow(QString(), m_cudaArch);
+    auto *te = new QFormLayout(m_teacherBox);
+    te->addRow(QString(), m_endpoint);
+    te->addRow(QString(), m_model);
     m_keyEnv->setObjectName(QStringLiteral("teacherKeyEnvEdit"));
-    m_keyEnv->setToolTip(tr("Name of the environment variable holding the API key; the key itself is never stored."));
-    te->addRow(tr("API key variable:"), m_keyEnv);
-    auto *workbench = new QGroupBox(tr("Workbench"));
-    auto *wf = new QFormLayout(workbench);
-    wf->addRow(tr("Reviewer name:"), m_reviewer);
-    wf->addRow(tr("Language:"), m_language);
-    auto *note = new QLabel(tr("A new language applies the next time Sieve starts."));
-    note->setStyleSheet(QStringLiteral("color: palette(mid)"));
-    wf->addRow(QString(), note);
+    te->addRow(QString(), m_keyEnv);
+    auto *wf = new QFormLayout(m_workbenchBox);
+    wf->addRow(QString(), m_reviewer);
+    wf->addRow(QString(), m_language);
 
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+    connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
         apply();
         accept();
     });
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &SettingsDialog::apply);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(verify);
-    layout->addWidget(timing);
-    layout->addWidget(teacher);
-    layout->addWidget(workbench);
-    layout->addWidget(buttons);
+    for (QWidget *w : {m_verifyBox, m_timingBox, m_cudaBox, m_teacherBox, m_workbenchBox})
+        layout->addWidget(w);
+    layout->addWidget(m_buttons);
+    retranslateUi();
+}
+
+void SettingsDialog::retranslateUi()
+{
+    setWindowTitle(tr("Settings"));
+    m_gpus->setPlaceholderText(tr("all, cpu, or a list such as 0,1"));
+    m_python->setPlaceholderText(tr("the default environment (setup.sh)"));
+    m_endpoint->setPlaceholderText(tr("https://host:port/v1 (OpenAI chat completions)"));
+    m_reviewer->setPlaceholderText(m_settings.effectiveReviewer());
+    m_timing->setText(tr("Measure speed"));
+    m_budget->setSuffix(tr(" ms"));
+    m_verifyBox->setTitle(tr("Verification"));
+    m_timingBox->setTitle(tr("Timing"));
+    m_cudaBox->setTitle(tr("CUDA"));
+    m_teacherBox->setTitle(tr("Teacher"));
+    m_workbenchBox->setTitle(tr("Workbench"));
+    m_language->setItemText(0, language::available().first().second);
+    auto label = [](QGroupBox *box, int row, const QString &text) {
+        auto *form = static_cast<QFormLayout *>(box->layout());
+        if (auto *l = qobject_cast<QLabel *>(form->itemAt(row, QFormLayout::LabelRole) ? form->itemAt(row, QFormLayout::LabelRole)->widget() : nullptr))
+            l->setText(text);
+    };
+    label(m_verifyBox, 0, tr("GPUs:"));
+    label(m_verifyBox, 1, tr("Python (SIEVE_PYTHON):"));
+    label(m_verifyBox, 2, tr("fp32 tolerance (abs., rel.):"));
+    label(m_verifyBox, 3, tr("fp16/bf16 tolerance (abs., rel.):"));
+    label(m_verifyBox, 4, tr("Seeds per shape:"));
+    label(m_timingBox, 1, tr("At most runs:"));
+    label(m_timingBox, 2, tr("Time budget per sample:"));
+    label(m_cudaBox, 0, tr("Architecture (PTX/SASS view):"));
+    label(m_teacherBox, 0, tr("Endpoint:"));
+    label(m_teacherBox, 1, tr("Model:"));
+    label(m_teacherBox, 2, tr("API key variable:"));
+    m_keyEnv->setToolTip(tr("Name of the environment variable holding the API key; the key itself is never stored."));
+    label(m_workbenchBox, 0, tr("Reviewer name:"));
+    label(m_workbenchBox, 1, tr("Language:"));
+}
+
+void SettingsDialog::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDialog::changeEvent(event);
 }
 
 void SettingsDialog::apply()
@@ -131,6 +167,7 @@ void SettingsDialog::apply()
     m_settings.teacherModel.setValue(m_model->text().trimmed());
     m_settings.teacherKeyEnv.setValue(m_keyEnv->text().trimmed());
     m_settings.reviewer.setValue(m_reviewer->text().trimmed());
+    m_settings.cudaArch.setValue(m_cudaArch->currentText().trimmed());
     m_settings.language.setValue(m_language->currentData().toString());
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 // Edits the settings registry: verification (GPUs, tolerances, timing, the Python environment), the
-// teacher endpoint, the reviewer's name and the language.
+// teacher endpoint, the CUDA architecture of the PTX/SASS view, the reviewer's name and the language (which
+// applies at once: OK or Apply installs the translation and every window retranslates itself).
 #include <QDialog>
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
+class QGroupBox;
 class QDoubleSpinBox;
 class QLineEdit;
 class QSpinBox;
@@ -20,7 +23,12 @@ public:
     SettingsDialog(Settings &settings, QWidget *parent = nullptr);
     void apply();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
+
     Settings &m_settings;
     QLineEdit *m_gpus;
     QLineEdit *m_python;
@@ -32,11 +40,18 @@ private:
     QCheckBox *m_timing;
     QSpinBox *m_maxRuns;
     QSpinBox *m_budget;
+    QComboBox *m_cudaArch;
     QLineEdit *m_endpoint;
     QLineEdit *m_model;
     QLineEdit *m_keyEnv;
     QLineEdit *m_reviewer;
     QComboBox *m_language;
+    QGroupBox *m_verifyBox;
+    QGroupBox *m_timingBox;
+    QGroupBox *m_cudaBox;
+    QGroupBox *m_teacherBox;
+    QGroupBox *m_workbenchBox;
+    QDialogButtonBox *m_buttons;
 };
 
 } // namespace sieve::ui

@@ -5,8 +5,12 @@
 #include "samplemodel.h"
 #include "samplepane.h"
 #include "statspage.h"
+#include "verifyrunner.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QEvent>
 #include <QFile>
 #include <QTableView>
@@ -19,6 +23,8 @@ namespace sieve::ui {
 
 namespace {
 constexpr int kProbeMs = 1;
+constexpr int kVerifySamples = 10;
+constexpr int kImportSamples = 20000;
 
 // Runs `then` once `signal` fires on `sender`.
 template <typename Sender, typename Signal> void once(Sender *sender, Signal signal, QObject *ctx, std::function<void()> then)
@@ -126,12 +132,23 @@ bool StartupBench::eventFilter(QObject *watched, QEvent *event)
 
 void StartupBench::afterFirstRows()
 {
-    // Let the count arrive and the view settle before timing interactions.
-    QTimer::singleShot(300, this, [this] {
-        m_result.insert(QStringLiteral("startup_max_stall_ms"), stopProbe());
-        m_result.insert(QStringLiteral("startup_max_busy_ms"), m_lastBusyMs);
-        measureSort();
+    // Interactions are timed on a settled window: the count shown and the per-status count table read
+    // (on the aggregates thread); how long settling took is reported as settled_ms.
+    auto *poll = new QTimer(this);
+    poll->setInterval(10);
+    connect(poll, &QTimer::timeout, this, [this, poll] {
+        SampleModel *model = m_window.samplePane()->model();
+        if (model->totalCount() < 0 || (!model->countsCached() && now() < 20000))
+            return;
+        poll->deleteLater();
+        m_result.insert(QStringLiteral("settled_ms"), now());
+        QTimer::singleShot(300, this, [this] {
+            m_result.insert(QStringLiteral("startup_max_stall_ms"), stopProbe());
+            m_result.insert(QStringLiteral("startup_max_busy_ms"), m_lastBusyMs);
+            measureSort();
+        });
     });
+    poll->start();
 }
 
 void StartupBench::measureSort()
@@ -157,6 +174,7 @@ void StartupBench::measureFilter()
     auto finishFilter = [this, clock, rowsMs] {
         m_result.insert(QStringLiteral("filter_status_rows_ms"), *rowsMs);
         m_result.insert(QStringLiteral("filter_status_count_ms"), clock->nsecsElapsed() / 1e6);
+        m_result.insert(QStringLiteral("filter_count_from_table"), m_window.samplePane()->model()->countsCached());
         delete clock;
         delete rowsMs;
         measureBackground();
@@ -173,19 +191,48 @@ void StartupBench::measureFilter()
     model->setQuery(q);
 }
 
+void StartupBench::writeImportFile(const QString &path, int samples)
+{
+    // Samples for tasks the corpus has (op_00001...), with names unique to this run so that every run
+    // imports the same number of new rows. Written before the probe starts.
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return;
+    const QString run = QString::number(QDateTime::currentMSecsSinceEpoch());
+    const QString code = QStringLiteral(
+        "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n"
+        "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)\n");
+    for (int i = 0; i < samples; ++i) {
+        const QJsonObject row{{QStringLiteral("sample_id"), QStringLiteral("bench-%1-%2").arg(run).arg(i)},
+                              {QStringLiteral("task_id"), QStringLiteral("op_%1").arg(1 + i % 2000, 5, 10, QLatin1Char('0'))},
+                              {QStringLiteral("model"), QStringLiteral("bench-teacher")},
+                              {QStringLiteral("attempt"), i},
+                              {QStringLiteral("backend"), QStringLiteral("triton")},
+                              {QStringLiteral("code"), QString(code + QStringLiteral("# %1\n").arg(i))}};
+        f.write(QJsonDocument(row).toJson(QJsonDocument::Compact) + '\n');
+    }
+}
+
 void StartupBench::measureBackground()
 {
-    // Background load: the model pages in 200 chunks (51,200 rows) while the statistics page computes
-    // corpus-wide figures; the probe records the longest the GUI thread went without running a timer.
+    // Background load, as a reviewer meets it: the window verifies some samples (sieve-cli verify --cpu)
+    // and imports a file (sieve-cli import), both as child processes that write into the open corpus,
+    // while the table pages in 200 chunks (51,200 rows) and the statistics page computes corpus-wide
+    // figures. The probe records the longest the GUI thread went without running a timer.
+    const QString importFile = m_scratch.filePath(QStringLiteral("bench-import.jsonl"));
+    writeImportFile(importFile, kImportSamples);
     SampleModel *model = m_window.samplePane()->model();
     SampleQuery q = model->query();
     q.status.clear();
+    q.sortColumn = queries::ColId; // ids 1.. are on the first page: their rows must update live
+    q.order = Qt::AscendingOrder;
     model->setQuery(q);
     startProbe();
     auto *clock = new QElapsedTimer;
     clock->start();
     auto pages = std::make_shared<int>(0);
-    auto pending = std::make_shared<int>(2); // paging and statistics
+    auto pending = std::make_shared<int>(4); // paging, statistics, verification, import
     auto partDone = [this, pending] {
         if (--*pending == 0) {
             m_result.insert(QStringLiteral("background_max_stall_ms"), stopProbe());
@@ -198,6 +245,41 @@ void StartupBench::measureBackground()
         partDone();
     });
     m_window.statsPage()->refresh();
+
+    // Verification: verdicts arrive as JSON lines; a verdict for a loaded row must show in that row.
+    auto *verify = m_window.findChild<VerifyRunner *>();
+    auto verdicts = std::make_shared<int>(0);
+    auto liveRows = std::make_shared<int>(0);
+    auto verdictConn = std::make_shared<QMetaObject::Connection>();
+    *verdictConn = connect(verify, &VerifyRunner::sampleVerified, this, [model, verdicts, liveRows](qint64 id, const QString &status) {
+        ++*verdicts;
+        const int row = model->rowOf(id);
+        if (row >= 0 && model->rowAt(row).status == status)
+            ++*liveRows;
+    });
+    once(verify, &VerifyRunner::finished, this, [this, clock, verdicts, liveRows, verdictConn, partDone] {
+        disconnect(*verdictConn);
+        m_result.insert(QStringLiteral("verify_ms"), clock->nsecsElapsed() / 1e6);
+        m_result.insert(QStringLiteral("verify_verdicts"), *verdicts);
+        m_result.insert(QStringLiteral("verify_rows_updated_live"), *liveRows);
+        partDone();
+    });
+    QList<qint64> ids;
+    for (qint64 id = 1; id <= kVerifySamples; ++id)
+        ids << id;
+    m_window.verifySamples(ids);
+
+    // Import: the window runs sieve-cli import and, when it ends, reloads what the panes show.
+    auto importConn = std::make_shared<QMetaObject::Connection>();
+    *importConn = connect(&m_window, &MainWindow::cliFinished, this, [this, clock, importConn, partDone](int code) {
+        disconnect(*importConn);
+        m_result.insert(QStringLiteral("import_ms"), clock->nsecsElapsed() / 1e6);
+        m_result.insert(QStringLiteral("import_exit"), code);
+        m_result.insert(QStringLiteral("import_samples"), kImportSamples);
+        partDone();
+    });
+    m_window.importPaths({importFile});
+
     auto conn = std::make_shared<QMetaObject::Connection>();
     *conn = connect(model, &SampleModel::pageLoaded, this, [this, model, pages, conn, clock, partDone](int rows) {
         if (++*pages < 200 && rows == SampleModel::kPageSize) {

@@ -4,6 +4,7 @@
 #include "dbthread.h"
 #include "stats.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -55,7 +56,6 @@ StatsPage::StatsPage(DbThread *reader, QWidget *parent)
     m_summary->setObjectName(QStringLiteral("statsSummary"));
     m_tree->setObjectName(QStringLiteral("statsTree"));
     m_chart->setObjectName(QStringLiteral("statsChart"));
-    m_tree->setHeaderLabels({tr("Figure"), tr("Value"), tr("Share")});
     m_tree->setAlternatingRowColors(true);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) { chartItem(item); });
@@ -69,6 +69,22 @@ StatsPage::StatsPage(DbThread *reader, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
+    retranslateUi();
+}
+
+void StatsPage::retranslateUi()
+{
+    m_tree->setHeaderLabels({tr("Figure"), tr("Value"), tr("Share")});
+    // The summary and the shares are composed text: render the figures already computed again.
+    if (!m_stats.is_null())
+        showStats(nlohmann::json(m_stats));
+}
+
+void StatsPage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
 }
 
 void StatsPage::refresh()
@@ -79,14 +95,16 @@ void StatsPage::refresh()
         this, [](Corpus &corpus) { return corpusStats(corpus); },
         [this, job](nlohmann::json stats) {
             if (job == m_job)
-                showStats(stats);
+                showStats(std::move(stats));
         });
 }
 
-void StatsPage::showStats(const nlohmann::json &stats)
+void StatsPage::showStats(nlohmann::json fresh)
 {
     m_tree->clear();
-    m_stats = stats;
+    // Moved, not copied: per-task arrays make this document large, and a copy is GUI-thread time.
+    m_stats = std::move(fresh);
+    const nlohmann::json &stats = m_stats;
     const double samples = stats.value("samples", 0.0);
     m_summary->setText(tr("%1 tasks, %2 samples").arg(scalarText(stats.value("tasks", nlohmann::json(0))),
                                                       scalarText(stats.value("samples", nlohmann::json(0)))));

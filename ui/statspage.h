@@ -21,14 +21,18 @@ class StatsPage final : public QWidget {
 public:
     StatsPage(DbThread *reader, QWidget *parent = nullptr);
     void refresh();
-    void showStats(const nlohmann::json &stats);
+    void showStats(nlohmann::json stats); // kept: taken by value so a fresh result moves in
     QTreeWidget *tree() const { return m_tree; }
     Chart *chart() const { return m_chart; }
 
 Q_SIGNALS:
     void statsShown();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     static constexpr int kPathRole = Qt::UserRole + 1;  // JSON pointer of an array not filled in yet
     static constexpr int kTotalRole = Qt::UserRole + 2; // the total its shares are relative to
     void addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total,

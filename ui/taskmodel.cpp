@@ -1,10 +1,15 @@
 #include "taskmodel.h"
 
+#include "language.h"
+
 #include <algorithm>
 
 namespace sieve::ui {
 
-TaskModel::TaskModel(QObject *parent) : QAbstractTableModel(parent) {}
+TaskModel::TaskModel(QObject *parent) : QAbstractTableModel(parent) 
+{
+    language::watchModel(this); // headers and composed cells follow a language switch
+}
 
 void TaskModel::setTasks(QList<TaskRow> rows)
 {

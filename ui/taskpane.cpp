@@ -1,5 +1,7 @@
 #include "taskpane.h"
 
+#include <QEvent>
+
 #include "taskfilterproxy.h"
 #include "taskmodel.h"
 
@@ -44,12 +46,9 @@ TaskPane::TaskPane(QWidget *parent)
     m_view->setColumnHidden(TaskModel::ColAccepted, true);
     m_view->setColumnHidden(TaskModel::ColLevel, true);
 
-    m_search->setPlaceholderText(tr("Filter tasks"));
     m_search->setClearButtonEnabled(true);
-    m_state->addItem(tr("Any state"), QString());
-    m_state->addItem(tr("Solved"), QStringLiteral("solved"));
-    m_state->addItem(tr("Pending"), QStringLiteral("pending"));
-    m_state->addItem(tr("Unsolved"), QStringLiteral("unsolved"));
+    for (const char *state : {"", "solved", "pending", "unsolved"})
+        m_state->addItem(QString(), QString::fromLatin1(state));
     refreshFilters();
 
     connect(m_category, &QComboBox::currentIndexChanged, this,
@@ -78,7 +77,25 @@ TaskPane::TaskPane(QWidget *parent)
     layout->addLayout(filters);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_count);
+    retranslateUi();
+}
+
+void TaskPane::retranslateUi()
+{
+    m_search->setPlaceholderText(tr("Filter tasks"));
+    m_state->setItemText(0, tr("Any state"));
+    m_state->setItemText(1, tr("Solved"));
+    m_state->setItemText(2, tr("Pending"));
+    m_state->setItemText(3, tr("Unsolved"));
+    refreshFilters();
     updateCount();
+}
+
+void TaskPane::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
 }
 
 void TaskPane::refreshFilters()

@@ -30,7 +30,11 @@ public:
 Q_SIGNALS:
     void selectionChanged(const QList<qint64> &taskIds);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void updateCount();
 
     TaskModel *m_model;

@@ -3,6 +3,7 @@
 #include "chart.h"
 #include "corpusqueries.h"
 
+#include <QEvent>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -32,8 +33,20 @@ TimingPanel::TimingPanel(QWidget *parent)
     showTaskSpread({}, {});
 }
 
+void TimingPanel::changeEvent(QEvent *event)
+{
+    // Chart titles and series names are composed text: draw the same figures again in the new language.
+    if (event->type() == QEvent::LanguageChange) {
+        showTimings(VerdictInfo(m_verdict));
+        showTaskSpread(QString(m_spreadName), QList<double>(m_spread));
+        showCorpusHistogram(QList<QPair<QString, qint64>>(m_buckets));
+    }
+    QWidget::changeEvent(event);
+}
+
 void TimingPanel::showTimings(const VerdictInfo &verdict)
 {
+    m_verdict = verdict;
     // Columns in a fixed order so colours mean the same thing on every sample.
     const QStringList whichOrder{QStringLiteral("candidate"), QStringLiteral("eager"), QStringLiteral("compile")};
     const QStringList names{tr("Candidate"), tr("Eager"), tr("torch.compile")};
@@ -61,6 +74,8 @@ void TimingPanel::showTimings(const VerdictInfo &verdict)
 
 void TimingPanel::showTaskSpread(const QString &taskName, const QList<double> &speedups)
 {
+    m_spreadName = taskName;
+    m_spread = speedups;
     ChartData data;
     data.title = taskName.isEmpty() ? tr("Speedups of the task's samples")
                                     : tr("%1: speedups (%n measured)", nullptr, int(speedups.size())).arg(taskName);
@@ -77,6 +92,7 @@ void TimingPanel::showTaskSpread(const QString &taskName, const QList<double> &s
 
 void TimingPanel::showCorpusHistogram(const QList<QPair<QString, qint64>> &buckets)
 {
+    m_buckets = buckets;
     ChartData data;
     data.title = tr("Speedups across the corpus");
     data.categoryAxisTitle = tr("speedup from");

@@ -22,10 +22,17 @@ public:
     Chart *taskSpreadChart() const { return m_taskSpread; }
     Chart *corpusChart() const { return m_corpus; }
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     Chart *m_perShape;
     Chart *m_taskSpread;
     Chart *m_corpus;
+    VerdictInfo m_verdict; // what the charts show, for a re-render in another language
+    QString m_spreadName;
+    QList<double> m_spread;
+    QList<QPair<QString, qint64>> m_buckets;
 };
 
 } // namespace sieve::ui

@@ -3,6 +3,7 @@
 #include "loglinks.h"
 #include "statusstyle.h"
 
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHeaderView>
@@ -70,31 +71,48 @@ VerdictPanel::VerdictPanel(QWidget *parent)
 
     m_checks->setRootIsDecorated(false);
     m_checks->setAlternatingRowColors(true);
-    m_checks->setHeaderLabels(
-        {tr("Shape"), tr("Seed"), tr("Result"), tr("Max abs. error"), tr("Max rel. error"), tr("Mismatches"),
-         tr("Non-finite")});
-    m_env->setHeaderLabels({tr("Key"), tr("Value")});
     m_env->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
 
-    auto *form = new QFormLayout;
+    auto *form = m_form = new QFormLayout;
     form->setContentsMargins(8, 6, 8, 6);
     form->setLabelAlignment(Qt::AlignRight);
-    form->addRow(tr("Status:"), m_status);
-    form->addRow(tr("Reasons:"), m_reasons);
-    form->addRow(tr("Message:"), m_message);
-    form->addRow(tr("Proof of work:"), m_proof);
+    for (QLabel *field : {m_status, m_reasons, m_message, m_proof})
+        form->addRow(QString(), field);
 
     m_tabs->setObjectName(QStringLiteral("verdictTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_log, tr("Log"));
-    m_tabs->addTab(m_checks, tr("Errors per Shape and Seed"));
-    m_tabs->addTab(m_env, tr("Environment"));
+    m_tabs->addTab(m_log, QString());
+    m_tabs->addTab(m_checks, QString());
+    m_tabs->addTab(m_env, QString());
+    retranslateUi();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(m_tabs, 1);
     clear();
+}
+
+void VerdictPanel::retranslateUi()
+{
+    m_checks->setHeaderLabels({tr("Shape"), tr("Seed"), tr("Result"), tr("Max abs. error"), tr("Max rel. error"),
+                               tr("Mismatches"), tr("Non-finite")});
+    m_env->setHeaderLabels({tr("Key"), tr("Value")});
+    const QStringList labels{tr("Status:"), tr("Reasons:"), tr("Message:"), tr("Proof of work:")};
+    const QList<QLabel *> fields{m_status, m_reasons, m_message, m_proof};
+    for (int i = 0; i < fields.size(); ++i)
+        if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(fields.at(i))))
+            label->setText(labels.at(i));
+    m_tabs->setTabText(0, tr("Log"));
+    m_tabs->setTabText(1, tr("Errors per Shape and Seed"));
+    m_tabs->setTabText(2, tr("Environment"));
+}
+
+void VerdictPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
 }
 
 void VerdictPanel::clear()

@@ -10,6 +10,8 @@ class QTabWidget;
 class QTextBrowser;
 class QTreeWidget;
 
+class QFormLayout;
+
 namespace sieve::ui {
 
 class VerdictPanel final : public QWidget {
@@ -23,7 +25,12 @@ public:
 Q_SIGNALS:
     void lineActivated(int line); // 1-based line of the sample's code
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
+    QFormLayout *m_form = nullptr;
     QLabel *m_status;
     QLabel *m_reasons;
     QLabel *m_message;

@@ -48,6 +48,10 @@ QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &
     QStringList args{QStringLiteral("verify"), corpus, QStringLiteral("--json")};
     for (qint64 id : sampleIds)
         args << QStringLiteral("--sample") << QString::number(id);
+    // Without --all the CLI verifies only the PENDING ones among them; a reviewer who picks samples
+    // wants exactly those verified (again).
+    if (!sampleIds.isEmpty())
+        args << QStringLiteral("--all");
     // "cpu" (or no GPU on this machine) verifies through Triton's interpreter; verdicts say so.
     const QString gpus = settings.gpus.value();
     if (gpus == QLatin1String("cpu") || !hasGpu())

@@ -60,7 +60,7 @@ def main():
     with open(os.path.join(HERE, "samples.jsonl"), "w") as f:
         for attempt, s in enumerate(SAMPLES):
             row = {"sample_id": s["sample_id"], "task_id": s["task_id"], "model": "demo-teacher",
-                   "temperature": 0.7, "attempt": attempt, "backend": "triton"}
+                   "temperature": 0.7, "attempt": attempt, "backend": s.get("backend", "triton")}
             code = read("samples", s["file"]) if s["file"] else None
             form = s["form"]
             if form == "code":

@@ -69,6 +69,9 @@ def main():
             continue
         if s["file"] is None:
             outcome, detail = "NO_ANSWER", "no code"
+        elif s.get("backend") == "cuda" and not torch.cuda.is_available():
+            print(f"skip {s['sample_id']:22} expect {s['expect']:9} (a CUDA answer: needs a GPU and the toolkit)")
+            continue
         else:
             try:
                 outcome, detail = run(s, tasks[s["task_id"]])

@@ -48,4 +48,8 @@ SAMPLES = [
     {"sample_id": "relu-1", "task_id": "demo/relu", "file": "relu.py", "expect": "PASS", "form": "code"},
     {"sample_id": "matmul-bias-relu-1", "task_id": "demo/matmul_bias_relu", "file": "matmul_bias_relu.py",
      "expect": "PASS", "form": "code"},
+    # A CUDA answer (load_inline): the workbench's PTX/SASS view compiles it with NVRTC; verifying it
+    # needs a GPU and the CUDA toolkit (check.py skips it without them).
+    {"sample_id": "relu-cuda-1", "task_id": "demo/relu", "file": "relu_cuda.py", "expect": "PASS", "form": "code",
+     "backend": "cuda"},
 ]

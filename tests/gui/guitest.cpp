@@ -86,6 +86,32 @@ __global__ void matmul_bias(const float *a, const float *b, const float *bias, f
 }
 )";
 
+// The same product with 16x16 tiles in shared memory: other registers, 2 KiB of shared memory.
+const char *kMatmulCudaTiled = R"(#include <cuda_runtime.h>
+
+#define TILE 16
+
+__global__ void matmul_bias(const float *a, const float *b, const float *bias, float *c, int n)
+{
+    __shared__ float ta[TILE][TILE];
+    __shared__ float tb[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y;
+    int col = blockIdx.x * TILE + threadIdx.x;
+    float acc = 0.f;
+    for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
+        int ka = t * TILE + threadIdx.x, kb = t * TILE + threadIdx.y;
+        ta[threadIdx.y][threadIdx.x] = row < n && ka < n ? a[row * n + ka] : 0.f;
+        tb[threadIdx.y][threadIdx.x] = col < n && kb < n ? b[kb * n + col] : 0.f;
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+        __syncthreads();
+    }
+    if (row < n && col < n)
+        c[row * n + col] = acc + bias[col];
+}
+)";
+
 void run(db::Database &db, const std::string &sql) { db.exec(sql); }
 } // namespace
 
@@ -113,7 +139,7 @@ GuiCorpus::GuiCorpus()
             "(9, 's9', 'softmax-a2', 3, 'triton', 'teacher', 'teacher-7b', 0.2, 2, 1, 'PENDING', NULL, NULL, 1700000009)");
     auto payloadRow = db.prepare("INSERT INTO sample_payloads(sample_id, code, reasoning) VALUES(?1, ?2, ?3)");
     const std::pair<int, const char *> codes[] = {{1, kReluA}, {2, kReluB}, {3, kReluB}, {4, kReluA},
-                                                  {5, kMatmulCuda}, {6, kMatmulCuda}, {7, kMatmulCuda},
+                                                  {5, kMatmulCuda}, {6, kMatmulCudaTiled}, {7, kMatmulCuda},
                                                   {8, kReluA}, {9, kReluB}};
     for (const auto &[id, code] : codes) {
         payloadRow.bind(1, id).bindBlob(2, payload::pack(code));

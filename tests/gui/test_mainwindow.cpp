@@ -8,9 +8,13 @@
 #include "detailspane.h"
 #include "exportdialog.h"
 #include "mainwindow.h"
+#include "nvrtclibrary.h"
+#include "ptxview.h"
 #include "reviewbar.h"
 #include "samplemodel.h"
+#include "language.h"
 #include "settings.h"
+#include "settingsdialog.h"
 #include "taskmodel.h"
 #include "taskpane.h"
 #include "verifyrunner.h"
@@ -18,8 +22,13 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QToolButton>
 #include <QFile>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QTableWidget>
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
@@ -157,6 +166,54 @@ TEST_F(Workbench, BareCudaOpensInTheCudaEditor)
     auto *comparison = find<ComparisonView>("comparisonView");
     ASSERT_TRUE(waitFor([&] { return comparison->editorCount() == 1; }));
     EXPECT_EQ(comparison->editor(0)->language(), QStringLiteral("cuda"));
+}
+
+TEST_F(Workbench, PtxViewShowsResourcesAndPtxForComparedCudaSamples)
+{
+    std::string why;
+    if (!gpu::NvrtcLibrary::get(&why))
+        GTEST_SKIP() << "no NVRTC: " << why;
+    auto *ptx = find<PtxView>("ptxView");
+    ptx->setCacheDir(dir.filePath(QStringLiteral("nvrtc-cache")));
+    EXPECT_EQ(ptx->arch(), QStringLiteral("sm_90")); // the setting's default
+    pickTask(QStringLiteral("matmul_bias"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
+    selectRows({0, 1});
+    ASSERT_TRUE(waitFor([this] { return window->details()->details().size() == 2; }));
+    EXPECT_TRUE(ptx->hasCuda());
+    window->details()->setCurrentIndex(DetailsPane::PtxTab); // compiling starts when the view is shown
+    ASSERT_TRUE(waitFor([&] { return !ptx->isBusy() && !find<QPlainTextEdit>("ptxText1")->toPlainText().isEmpty(); }, 30000));
+    for (const char *column : {"0", "1"}) {
+        const QByteArray suffix(column);
+        auto *table = find<QTableWidget>(QByteArray("ptxResources" + suffix).constData());
+        ASSERT_EQ(table->rowCount(), 1) << column;
+        EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("matmul_bias"));
+        EXPECT_TRUE(table->item(0, 0)->toolTip().startsWith(QStringLiteral("matmul_bias(float const*")));
+        EXPECT_GT(table->item(0, 1)->text().toInt(), 0) << "registers";
+        EXPECT_TRUE(find<QPlainTextEdit>(QByteArray("ptxText" + suffix).constData())->toPlainText().contains(QStringLiteral(".entry _Z11matmul_bias")));
+        EXPECT_FALSE(find<QPlainTextEdit>(QByteArray("sassText" + suffix).constData())->toPlainText().isEmpty()); // SASS, or why not
+    }
+    EXPECT_TRUE(find<QLabel>("ptxHead0")->text().contains(QStringLiteral("sm_90")));
+    // B tiles through shared memory, A does not: B's figure differs and is marked against A's.
+    auto *a = find<QTableWidget>("ptxResources0");
+    auto *b = find<QTableWidget>("ptxResources1");
+    EXPECT_EQ(a->item(0, 5)->text(), QStringLiteral("0"));
+    EXPECT_EQ(b->item(0, 5)->text(), QStringLiteral("2048"));
+    EXPECT_TRUE(b->item(0, 5)->font().bold());
+    EXPECT_EQ(b->item(0, 5)->toolTip(), QStringLiteral("A: 0"));
+    EXPECT_FALSE(a->item(0, 5)->font().bold());
+    test::screenshot(window.get(), QStringLiteral("10-ptx"));
+
+    // Another architecture from the settings recompiles (PTX .target follows it).
+    settings->cudaArch.setValue(QStringLiteral("sm_80"));
+    ASSERT_TRUE(waitFor([&] { return !ptx->isBusy() && find<QPlainTextEdit>("ptxText0")->toPlainText().contains(QStringLiteral(".target sm_80")); }, 30000));
+
+    // A Triton sample has no CUDA: the view says so instead of compiling.
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({0});
+    ASSERT_TRUE(waitFor([&] { return window->details()->details().size() == 1 && !ptx->hasCuda(); }));
+    EXPECT_EQ(find<QTableWidget>("ptxResources0")->rowCount(), 0);
 }
 
 TEST_F(Workbench, VerdictLogLinksJumpIntoTheCode)
@@ -313,8 +370,34 @@ TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
     ASSERT_TRUE(waitFor([&] { return args.exists(); }));
     args.open(QIODevice::ReadOnly);
     EXPECT_EQ(QString::fromUtf8(args.readAll()).trimmed(),
-              QStringLiteral("verify %1 --json --sample 4%2")
+              QStringLiteral("verify %1 --json --sample 4 --all%2")
                   .arg(corpus.path, VerifyRunner::hasGpu() ? QString() : QStringLiteral(" --cpu")));
+}
+
+TEST_F(Workbench, StatusFilterCountsComeFromTheCountTableUntilAVerdictMakesItStale)
+{
+    ASSERT_TRUE(waitFor([this] { return samples()->countsCached(); }));
+    auto *status = find<QComboBox>("statusFilter");
+    ASSERT_TRUE(waitFor([&] { return status->findData(QStringLiteral("PASS")) > 0; }));
+    // Answered at once, before any query: the count is there in the same turn of the event loop.
+    status->setCurrentIndex(status->findData(QStringLiteral("PASS")));
+    EXPECT_EQ(samples()->totalCount(), 4);
+    status->setCurrentIndex(status->findData(QStringLiteral("PENDING")));
+    EXPECT_EQ(samples()->totalCount(), 3);
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
+
+    // A verdict changes a status: the table is stale and the count comes from SQL again.
+    const QString cli = test::fakeCli(dir, {QStringLiteral("verify")},
+                                      QStringLiteral("{\"sample\":4,\"status\":\"PASS\",\"speedup\":1.5}\n"));
+    window->setCliProgram(cli);
+    auto *verify = window->findChild<QAction *>(QStringLiteral("verifySelectedAction"));
+    ASSERT_TRUE(waitFor([&] { return verify->isEnabled(); }));
+    selectRows({rowOfSample(4)});
+    verify->trigger();
+    ASSERT_TRUE(waitFor([&] { return !samples()->countsCached(); }));
+    status->setCurrentIndex(status->findData(QStringLiteral("PASS")));
+    EXPECT_EQ(samples()->totalCount(), -1); // counting in SQL
+    ASSERT_TRUE(waitFor([&] { return samples()->totalCount() == 4; })); // the fake CLI wrote nothing
 }
 
 TEST_F(Workbench, ExportDialogShowsTheDryRunDistribution)
@@ -352,4 +435,47 @@ TEST_F(Workbench, GermanTranslationCoversTheMenus)
     QTest::qWait(100);
     test::screenshot(&german, QStringLiteral("09-german"));
     QApplication::removeTranslator(&de);
+}
+
+TEST_F(Workbench, LanguageSwitchInTheSettingsTakesEffectAtOnce)
+{
+    auto menuTitles = [this] {
+        QStringList menus;
+        for (QAction *a : window->menuBar()->actions())
+            menus << a->text();
+        return menus;
+    };
+    auto *search = find<QLineEdit>("sampleSearch");
+    auto *reference = find<QToolButton>("referenceButton");
+    const int teacher = queries::ColModel;
+    ASSERT_TRUE(menuTitles().contains(QStringLiteral("&File")));
+    EXPECT_EQ(search->placeholderText(), QStringLiteral("Filter by sample or teacher"));
+
+    // The settings dialog's Apply: the window, the panes, the model headers and the dialog itself switch.
+    SettingsDialog dialog(*settings, window.get());
+    auto *combo = dialog.findChild<QComboBox *>(QStringLiteral("languageCombo"));
+    combo->setCurrentIndex(combo->findData(QStringLiteral("de")));
+    dialog.findChild<QDialogButtonBox *>(QStringLiteral("settingsButtons"))->button(QDialogButtonBox::Apply)->click();
+    EXPECT_EQ(language::current(), QStringLiteral("de"));
+    // Qt posts LanguageChange to the windows: it arrives with the next turn of the event loop.
+    EXPECT_TRUE(waitFor([&] { return menuTitles().contains(QStringLiteral("&Datei")); }))
+        << menuTitles().join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(search->placeholderText(), QStringLiteral("Nach Probe oder Lehrermodell filtern"));
+    EXPECT_EQ(find<QComboBox>("statusFilter")->itemText(0), QStringLiteral("Jeder Status"));
+    EXPECT_EQ(samples()->headerData(teacher, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Lehrermodell"));
+    EXPECT_EQ(reference->text(), QStringLiteral("Referenz"));
+    EXPECT_EQ(dialog.windowTitle(), QStringLiteral("Einstellungen"));
+    test::screenshot(window.get(), QStringLiteral("11-german-live"));
+
+    // And back: nothing stays German.
+    combo->setCurrentIndex(combo->findData(QStringLiteral("en")));
+    dialog.apply();
+    EXPECT_EQ(language::current(), QStringLiteral("en"));
+    EXPECT_TRUE(waitFor([&] { return menuTitles().contains(QStringLiteral("&File")); }))
+        << menuTitles().join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(search->placeholderText(), QStringLiteral("Filter by sample or teacher"));
+    EXPECT_EQ(find<QComboBox>("statusFilter")->itemText(0), QStringLiteral("Any status"));
+    EXPECT_EQ(samples()->headerData(teacher, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Teacher"));
+    EXPECT_EQ(reference->text(), QStringLiteral("Reference"));
+    EXPECT_EQ(dialog.windowTitle(), QStringLiteral("Settings"));
 }

@@ -42,17 +42,18 @@ TEST(ImportCli, InitImportListStatsOnTheDemoCorpus)
     ASSERT_EQ(imp.exitCode, 0) << imp.err << imp.out;
     const auto report = nlohmann::json::parse(imp.out);
     EXPECT_EQ(report["tasks_added"], 5);
-    EXPECT_EQ(report["samples_added"], 14);
+    EXPECT_EQ(report["samples_added"], 15);
     EXPECT_EQ(report["rejected"], 0);
 
     const auto list = test::runCli({"list", db, "--json"});
     ASSERT_EQ(list.exitCode, 0) << list.err;
     const auto rows = jsonLines(list.out);
-    ASSERT_EQ(rows.size(), 14u);
+    ASSERT_EQ(rows.size(), 15u);
     int withoutAnswer = 0;
     for (const auto &r : rows) {
         EXPECT_EQ(r["status"], "PENDING");
-        EXPECT_EQ(r["backend"], "triton");
+        // One CUDA answer (load_inline), the rest Triton.
+        EXPECT_EQ(r["backend"], r["sample"] == "relu-cuda-1" ? "cuda" : "triton");
         withoutAnswer += r["has_answer"] ? 0 : 1;
     }
     EXPECT_EQ(withoutAnswer, 1);
@@ -63,11 +64,11 @@ TEST(ImportCli, InitImportListStatsOnTheDemoCorpus)
     ASSERT_EQ(stats.exitCode, 0) << stats.err;
     const auto s = nlohmann::json::parse(stats.out);
     EXPECT_EQ(s["tasks"], 5);
-    EXPECT_EQ(s["samples"], 14);
+    EXPECT_EQ(s["samples"], 15);
 
     const auto again = test::runCli({"import", db, "--format", "sieve", kDemo + "tasks.jsonl", kDemo + "samples.jsonl"});
     EXPECT_EQ(again.exitCode, 0) << again.err;
-    EXPECT_NE(again.out.find("total: 0 tasks added, 0 samples added, 19 unchanged, 0 rejected"), std::string::npos)
+    EXPECT_NE(again.out.find("total: 0 tasks added, 0 samples added, 20 unchanged, 0 rejected"), std::string::npos)
         << again.out;
 }
 
