@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "corpus.h"
 #include "cudadriver.h"
+#include "nativeverify.h"
 #include "cudadriverlauncher.h"
 #include "cudasourcemanifest.h"
 #include "nvrtccheck.h"
@@ -260,13 +261,15 @@ int runCudaRun(const cli::Args &args, cli::Context &ctx)
     req.timingRuns = static_cast<int>(args.integer("time").value_or(0));
     nlohmann::json report{{"file", cu.name}};
     try {
+        req.manifestJson = manifestText;
         req.manifest = parseManifest(manifestText);
     } catch (const ManifestError &e) {
         ctx.err << cu.name << ": manifest: " << e.what() << "\n";
         return cli::Failure;
     }
+    req.cases.emplace_back();
     for (const auto &path : args.all("input"))
-        req.inputs.push_back(readNpy(path));
+        req.cases[0].push_back(readNpy(path));
 
     // The arch is asked of the GPU in a child: this process must not initialise CUDA before forking.
     std::string why;
@@ -291,7 +294,7 @@ int runCudaRun(const cli::Args &args, cli::Context &ctx)
         return cli::Failure;
     }
     try {
-        validateManifest(req.manifest, ptxEntries(compiled.ptx), req.inputs.size());
+        validateManifest(req.manifest, ptxEntries(compiled.ptx), req.cases[0].size());
     } catch (const ManifestError &e) {
         ctx.err << cu.name << ": manifest: " << e.what() << "\n";
         return cli::Failure;
@@ -306,10 +309,14 @@ int runCudaRun(const cli::Args &args, cli::Context &ctx)
     if (!outcome.message.empty())
         report["message"] = outcome.message;
     report["outputs"] = nlohmann::json::array();
-    for (std::size_t i = 0; i < outcome.outputs.size(); ++i)
+    for (std::size_t i = 0; !outcome.outputs.empty() && i < outcome.outputs[0].size(); ++i) {
+        const std::string file = dir + "/out" + std::to_string(i) + ".npy";
+        if (!out.empty()) // the launch child names files per case; one case here
+            std::filesystem::rename(dir + "/out0_" + std::to_string(i) + ".npy", file);
         report["outputs"].push_back({{"name", req.manifest.outputs[i].name},
-                                     {"shape", outcome.outputs[i].shape},
-                                     {"file", out.empty() ? "" : dir + "/out" + std::to_string(i) + ".npy"}});
+                                     {"shape", outcome.outputs[0][i].shape},
+                                     {"file", out.empty() ? "" : file}});
+    }
     if (!outcome.timingsMs.empty()) {
         std::vector<double> t = outcome.timingsMs;
         std::sort(t.begin(), t.end());
@@ -376,6 +383,50 @@ cli::Command cudaRunCommand()
             {{"manifest", true}, {"input", true, true}, {"out", true}, {"arch", true}, {"device", true},
              {"timeout", true}, {"time", true}, {"json"}, {"option", true, true}, {"cache-dir", true}},
             runCudaRun};
+}
+
+} // namespace sieve::gpu
+
+namespace sieve::gpu {
+
+cli::Command cudaLaunchChildCommand()
+{
+    return {"cuda-launch-child", "(internal) the child process of cuda-run and native verification",
+            "Usage: sieve-cli cuda-launch-child DIR\n\n"
+            "Started by Sieve itself in a fresh process: reads DIR/request.json, image.bin and in*.npy, runs\n"
+            "the launches and writes out*.npy and timings.txt (or error.txt) into DIR. Not for users.\n",
+            {},
+            [](const cli::Args &args, cli::Context &) -> int {
+                if (args.positional.size() != 1)
+                    throw cli::UsageError("cuda-launch-child takes one folder");
+                return runLaunchChild(args.positional[0]);
+            }};
+}
+
+} // namespace sieve::gpu
+
+namespace sieve::gpu {
+
+cli::Command cudaVerifyCommand()
+{
+    return {"cuda-verify", "(internal) native verification of one raw CUDA answer, for the verifier's worker",
+            "Usage: sieve-cli cuda-verify JOB.json\n\n"
+            "Started by the verifier's worker for a raw CUDA sample (docs/VERIFIER.md, \"Raw CUDA answers\"):\n"
+            "compiles with NVRTC, checks the launch manifest, launches on the materialised inputs in a child\n"
+            "process, compares with the reference outputs and times the kernels. Prints one JSON object.\n",
+            {},
+            [](const cli::Args &args, cli::Context &ctx) -> int {
+                if (args.positional.size() != 1)
+                    throw cli::UsageError("cuda-verify takes one job file");
+                std::ifstream in(args.positional[0]);
+                if (!in)
+                    throw std::runtime_error(args.positional[0] + ": cannot read");
+                nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+                if (j.is_discarded())
+                    throw std::runtime_error(args.positional[0] + ": not JSON");
+                ctx.out << verifyNative(NativeJob::fromJson(j)).dump() << "\n";
+                return cli::Ok;
+            }};
 }
 
 } // namespace sieve::gpu

@@ -2,6 +2,8 @@
 
 #include "cudadriver.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -12,6 +14,9 @@
 #include <sstream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <climits>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -170,77 +175,83 @@ void runChild(const LaunchRequest &req, const std::string &dir)
     image.push_back('\0'); // PTX must be NUL-terminated; harmless after an ELF image
     cu->check(cu->moduleLoadData(&module, image.data()), "cuModuleLoadData");
 
-    std::vector<std::vector<std::int64_t>> shapes;
-    for (const auto &t : req.inputs)
-        shapes.push_back(t.shape);
-    const Symbols symbols = shapeSymbols(req.manifest, shapes);
-
-    std::map<std::string, std::unique_ptr<DeviceBuffer>> buffers;
-    for (std::size_t i = 0; i < req.inputs.size(); ++i) {
-        auto b = std::make_unique<DeviceBuffer>(*cu, req.inputs[i].bytes.size());
-        cu->check(cu->memcpyHtoD(b->ptr, req.inputs[i].bytes.data(), req.inputs[i].bytes.size()), "cuMemcpyHtoD");
-        buffers[req.manifest.inputs[i]] = std::move(b);
-    }
-    std::vector<HostTensor> outputs;
-    for (std::size_t i = 0; i < req.manifest.outputs.size(); ++i) {
-        const TensorSpec &spec = req.manifest.outputs[i];
-        HostTensor t;
-        t.dtype = spec.dtype;
-        for (std::size_t d = 0; d < spec.shape.size(); ++d)
-            t.shape.push_back(evalExpr(spec.shape[d], symbols, "outputs[" + std::to_string(i) + "].shape[" + std::to_string(d) + "]"));
-        t.bytes.resize(static_cast<std::size_t>(t.numel()) * elemSize(t.dtype));
-        auto b = std::make_unique<DeviceBuffer>(*cu, t.bytes.size());
-        // A poison pattern (NaN for floats), so an output the kernels never write cannot pass as zeros.
-        cu->check(cu->memsetD8(b->ptr, 0xff, t.bytes.size()), "cuMemsetD8");
-        buffers[spec.name] = std::move(b);
-        outputs.push_back(std::move(t));
-    }
-
+    if (req.cases.empty())
+        throw std::runtime_error("launch request without inputs");
+    // One context and one module for every case; each case gets its own buffers and launch parameters.
     struct Prepared {
         CudaDriver::Function fn = nullptr;
         unsigned grid[3], block[3], shared;
         std::vector<std::vector<unsigned char>> storage;
         std::vector<void *> params;
     };
-    std::vector<Prepared> launches(req.manifest.launches.size());
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-        const Launch &l = req.manifest.launches[i];
-        const std::string path = "launches[" + std::to_string(i) + "]";
-        Prepared &p = launches[i];
-        cu->check(cu->moduleGetFunction(&p.fn, module, l.kernel.c_str()), ("cuModuleGetFunction(" + l.kernel + ")").c_str());
-        for (std::size_t d = 0; d < 3; ++d) {
-            p.grid[d] = dim(l.grid, d, symbols, path + ".grid");
-            p.block[d] = dim(l.block, d, symbols, path + ".block");
+    std::map<std::string, std::unique_ptr<DeviceBuffer>> buffers;
+    std::vector<Prepared> launches;
+    std::vector<HostTensor> outputs;
+    auto prepare = [&](const std::vector<HostTensor> &inputs) {
+        buffers.clear();
+        outputs.clear();
+        std::vector<std::vector<std::int64_t>> shapes;
+        for (const auto &t : inputs)
+            shapes.push_back(t.shape);
+        const Symbols symbols = shapeSymbols(req.manifest, shapes);
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            auto b = std::make_unique<DeviceBuffer>(*cu, inputs[i].bytes.size());
+            cu->check(cu->memcpyHtoD(b->ptr, inputs[i].bytes.data(), inputs[i].bytes.size()), "cuMemcpyHtoD");
+            buffers[req.manifest.inputs[i]] = std::move(b);
         }
-        const std::int64_t shared = evalExpr(l.sharedBytes, symbols, path + ".shared_bytes");
-        if (shared < 0)
-            throw ManifestError(path + ".shared_bytes", "evaluates to " + std::to_string(shared));
-        p.shared = static_cast<unsigned>(shared);
-        if (p.shared > 48 * 1024)
-            cu->check(cu->funcSetAttribute(p.fn, CudaDriver::kFuncAttrMaxDynamicShared, static_cast<int>(p.shared)),
-                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
-        for (const ArgBinding &b : l.args) {
-            std::vector<unsigned char> bytes;
-            auto put = [&](const auto &v) {
-                bytes.resize(sizeof v);
-                std::memcpy(bytes.data(), &v, sizeof v);
-            };
-            if (b.kind != ArgBinding::Kind::Scalar) {
-                put(buffers.at(b.name)->ptr);
-            } else {
-                const double value = b.literal ? *b.literal : static_cast<double>(evalExpr(b.expr, symbols, path + ".args"));
-                switch (b.type) {
-                case ElemType::I32: put(static_cast<std::int32_t>(value)); break;
-                case ElemType::I64: put(static_cast<std::int64_t>(value)); break;
-                case ElemType::F32: put(static_cast<float>(value)); break;
-                default: put(value); break;
-                }
+        for (std::size_t i = 0; i < req.manifest.outputs.size(); ++i) {
+            const TensorSpec &spec = req.manifest.outputs[i];
+            HostTensor t;
+            t.dtype = spec.dtype;
+            for (std::size_t d = 0; d < spec.shape.size(); ++d)
+                t.shape.push_back(evalExpr(spec.shape[d], symbols, "outputs[" + std::to_string(i) + "].shape[" + std::to_string(d) + "]"));
+            t.bytes.resize(static_cast<std::size_t>(t.numel()) * elemSize(t.dtype));
+            auto b = std::make_unique<DeviceBuffer>(*cu, t.bytes.size());
+            // A poison pattern (NaN for floats), so an output the kernels never write cannot pass as zeros.
+            cu->check(cu->memsetD8(b->ptr, 0xff, t.bytes.size()), "cuMemsetD8");
+            buffers[spec.name] = std::move(b);
+            outputs.push_back(std::move(t));
+        }
+        launches.assign(req.manifest.launches.size(), Prepared{});
+        for (std::size_t i = 0; i < launches.size(); ++i) {
+            const Launch &l = req.manifest.launches[i];
+            const std::string path = "launches[" + std::to_string(i) + "]";
+            Prepared &p = launches[i];
+            cu->check(cu->moduleGetFunction(&p.fn, module, l.kernel.c_str()), ("cuModuleGetFunction(" + l.kernel + ")").c_str());
+            for (std::size_t d = 0; d < 3; ++d) {
+                p.grid[d] = dim(l.grid, d, symbols, path + ".grid");
+                p.block[d] = dim(l.block, d, symbols, path + ".block");
             }
-            p.storage.push_back(std::move(bytes));
+            const std::int64_t shared = evalExpr(l.sharedBytes, symbols, path + ".shared_bytes");
+            if (shared < 0)
+                throw ManifestError(path + ".shared_bytes", "evaluates to " + std::to_string(shared));
+            p.shared = static_cast<unsigned>(shared);
+            if (p.shared > 48 * 1024)
+                cu->check(cu->funcSetAttribute(p.fn, CudaDriver::kFuncAttrMaxDynamicShared, static_cast<int>(p.shared)),
+                          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+            for (const ArgBinding &b : l.args) {
+                std::vector<unsigned char> bytes;
+                auto put = [&](const auto &v) {
+                    bytes.resize(sizeof v);
+                    std::memcpy(bytes.data(), &v, sizeof v);
+                };
+                if (b.kind != ArgBinding::Kind::Scalar) {
+                    put(buffers.at(b.name)->ptr);
+                } else {
+                    const double value = b.literal ? *b.literal : static_cast<double>(evalExpr(b.expr, symbols, path + ".args"));
+                    switch (b.type) {
+                    case ElemType::I32: put(static_cast<std::int32_t>(value)); break;
+                    case ElemType::I64: put(static_cast<std::int64_t>(value)); break;
+                    case ElemType::F32: put(static_cast<float>(value)); break;
+                    default: put(value); break;
+                    }
+                }
+                p.storage.push_back(std::move(bytes));
+            }
+            for (auto &st : p.storage)
+                p.params.push_back(st.data());
         }
-        for (auto &s : p.storage)
-            p.params.push_back(s.data());
-    }
+    };
     auto launchAll = [&] {
         for (std::size_t i = 0; i < launches.size(); ++i) {
             Prepared &p = launches[i];
@@ -249,13 +260,17 @@ void runChild(const LaunchRequest &req, const std::string &dir)
                       ("cuLaunchKernel(" + req.manifest.launches[i].kernel + ")").c_str());
         }
     };
-    launchAll();
-    cu->check(cu->ctxSynchronize(), "cuCtxSynchronize (the kernels' execution)");
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        cu->check(cu->memcpyDtoH(outputs[i].bytes.data(), buffers.at(req.manifest.outputs[i].name)->ptr,
-                                 outputs[i].bytes.size()),
-                  "cuMemcpyDtoH");
-        writeNpy(dir + "/out" + std::to_string(i) + ".npy", outputs[i]);
+    // Cases in reverse, so that the first one's buffers are still prepared for the timed runs.
+    for (std::size_t c = req.cases.size(); c-- > 0;) {
+        prepare(req.cases[c]);
+        launchAll();
+        cu->check(cu->ctxSynchronize(), "cuCtxSynchronize (the kernels' execution)");
+        for (std::size_t i = 0; i < outputs.size(); ++i) {
+            cu->check(cu->memcpyDtoH(outputs[i].bytes.data(), buffers.at(req.manifest.outputs[i].name)->ptr,
+                                     outputs[i].bytes.size()),
+                      "cuMemcpyDtoH");
+            writeNpy(dir + "/out" + std::to_string(c) + "_" + std::to_string(i) + ".npy", outputs[i]);
+        }
     }
     std::ofstream timings(dir + "/timings.txt");
     if (req.timingRuns > 0) {
@@ -286,7 +301,9 @@ void runChild(const LaunchRequest &req, const std::string &dir)
 
 } // namespace
 
-std::string deviceArchIsolated(int device, std::string *why)
+namespace {
+
+std::string probeArchInChild(int device, std::string *why)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -330,26 +347,121 @@ std::string deviceArchIsolated(int device, std::string *why)
     return answer;
 }
 
+} // namespace
+
+std::string deviceArchIsolated(int device, std::string *why)
+{
+    // Asked once per device and process. When a forked probe cannot start CUDA because this process
+    // already did (NVRTC itself calls cuInit), ask the driver here: launches run in exec'd children, so
+    // CUDA in this process harms nothing.
+    static std::mutex mutex;
+    static std::map<int, std::string> known;
+    std::lock_guard lock(mutex);
+    if (auto it = known.find(device); it != known.end())
+        return it->second;
+    std::string reason;
+    std::string arch = probeArchInChild(device, &reason);
+    if (arch.empty() && reason.find("initialization error") != std::string::npos) {
+        if (const CudaDriver *cu = CudaDriver::get(&reason)) {
+            try {
+                const auto devices = cu->devices();
+                if (device >= 0 && device < static_cast<int>(devices.size()))
+                    arch = "sm_" + std::to_string(devices[static_cast<std::size_t>(device)].major * 10 +
+                                                  devices[static_cast<std::size_t>(device)].minor);
+            } catch (const std::exception &e) {
+                reason = e.what();
+            }
+        }
+    }
+    if (arch.empty()) {
+        if (why)
+            *why = reason;
+        return {};
+    }
+    return known[device] = arch;
+}
+
+namespace {
+
+std::string ownExecutable()
+{
+    char buf[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+void writeRequest(const LaunchRequest &req, const std::string &dir)
+{
+    if (req.manifestJson.empty())
+        throw std::runtime_error("launch request without its manifest text");
+    nlohmann::json j{{"device", req.device}, {"timing_runs", req.timingRuns}, {"manifest", req.manifestJson},
+                     {"cases", nlohmann::json::array()}};
+    for (std::size_t c = 0; c < req.cases.size(); ++c) {
+        nlohmann::json dtypes = nlohmann::json::array();
+        for (std::size_t i = 0; i < req.cases[c].size(); ++i) {
+            writeNpy(dir + "/in" + std::to_string(c) + "_" + std::to_string(i) + ".npy", req.cases[c][i]);
+            dtypes.push_back(elemTypeName(req.cases[c][i].dtype));
+        }
+        j["cases"].push_back(dtypes);
+    }
+    std::ofstream(dir + "/image.bin", std::ios::binary) << req.image;
+    std::ofstream(dir + "/request.json") << j.dump();
+}
+
+LaunchRequest readRequest(const std::string &dir)
+{
+    std::ifstream in(dir + "/request.json");
+    const nlohmann::json j = nlohmann::json::parse(in);
+    LaunchRequest req;
+    req.device = j.at("device").get<int>();
+    req.timingRuns = j.at("timing_runs").get<int>();
+    req.manifestJson = j.at("manifest").get<std::string>();
+    req.manifest = parseManifest(req.manifestJson);
+    const auto &cases = j.at("cases");
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+        req.cases.emplace_back();
+        for (std::size_t i = 0; i < cases[c].size(); ++i) {
+            HostTensor t = readNpy(dir + "/in" + std::to_string(c) + "_" + std::to_string(i) + ".npy");
+            if (auto d = elemTypeFromName(cases[c][i].get<std::string>()))
+                t.dtype = *d; // bf16 travels as <u2
+            req.cases.back().push_back(std::move(t));
+        }
+    }
+    std::ifstream image(dir + "/image.bin", std::ios::binary);
+    req.image.assign(std::istreambuf_iterator<char>(image), std::istreambuf_iterator<char>());
+    return req;
+}
+
+} // namespace
+
+int runLaunchChild(const std::string &dir)
+{
+    try {
+        runChild(readRequest(dir), dir);
+        return 0;
+    } catch (const std::exception &e) {
+        std::ofstream(dir + "/error.txt") << e.what();
+        return 3;
+    }
+}
+
 LaunchOutcome launchIsolated(const LaunchRequest &request, const std::string &scratchDir)
 {
     fs::create_directories(scratchDir);
     const std::string errorFile = scratchDir + "/error.txt";
     fs::remove(errorFile);
+    writeRequest(request, scratchDir);
+    const std::string launcher = request.launcher.empty() ? ownExecutable() : request.launcher;
     const pid_t pid = fork();
     if (pid < 0)
         throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the parent
         setpgid(0, 0);
-        int code = 0;
-        try {
-            runChild(request, scratchDir);
-        } catch (const std::exception &e) {
-            std::ofstream(errorFile) << e.what();
-            code = 3;
-        }
-        std::fflush(nullptr);
-        _exit(code);
+        const char *argv[] = {launcher.c_str(), "cuda-launch-child", scratchDir.c_str(), nullptr};
+        execv(launcher.c_str(), const_cast<char *const *>(argv));
+        std::ofstream(errorFile) << "exec " << launcher << ": " << std::strerror(errno);
+        _exit(3);
     }
     LaunchOutcome out;
     int status = 0;
@@ -385,8 +497,11 @@ LaunchOutcome launchIsolated(const LaunchRequest &request, const std::string &sc
         }
         return out;
     }
-    for (std::size_t i = 0; i < request.manifest.outputs.size(); ++i)
-        out.outputs.push_back(readNpy(scratchDir + "/out" + std::to_string(i) + ".npy"));
+    for (std::size_t c = 0; c < request.cases.size(); ++c) {
+        out.outputs.emplace_back();
+        for (std::size_t i = 0; i < request.manifest.outputs.size(); ++i)
+            out.outputs.back().push_back(readNpy(scratchDir + "/out" + std::to_string(c) + "_" + std::to_string(i) + ".npy"));
+    }
     std::ifstream timings(scratchDir + "/timings.txt");
     for (double ms; timings >> ms;)
         out.timingsMs.push_back(ms);

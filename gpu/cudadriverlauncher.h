@@ -1,8 +1,9 @@
 #pragma once
 // Native launches of raw CUDA answers through the driver API (cuModuleLoadData, cuLaunchKernel), in a
-// child process: a kernel that faults or never ends takes down the child, never Sieve. The parent
-// process does not initialise CUDA at all (CUDA does not survive fork), it only waits, kills at the
-// timeout and reads the child's result files.
+// child process: a kernel that faults or never ends takes down the child, never Sieve. The child is a
+// freshly exec'd `sieve-cli cuda-launch-child DIR`, not a bare fork: CUDA does not survive fork, and the
+// parent may well have initialised it (NVRTC itself loads libcuda and calls cuInit). The parent only
+// writes the request files, waits, kills at the timeout and reads the child's result files.
 #include "cudasourcemanifest.h"
 
 #include <cstdint>
@@ -27,27 +28,37 @@ void writeNpy(const std::string &path, const HostTensor &t);
 struct LaunchRequest {
     std::string image; // cubin (ELF) or PTX text
     LaunchManifest manifest;
-    std::vector<HostTensor> inputs;
+    std::string manifestJson; // the text `manifest` was parsed from: what the child reads
+    // Input sets, each in the manifest's order: all of them run in one child (one context, one module
+    // load), the timed runs on the first.
+    std::vector<std::vector<HostTensor>> cases;
     int device = 0;
     double timeoutSeconds = 30;
     int timingRuns = 0; // 0: correctness only; else timed repetitions after one warm-up
+    std::string launcher; // the sieve-cli that runs the child; empty: this process's own executable
 };
 
 struct LaunchOutcome {
     enum class Status { Ok, LaunchError, Timeout, Crash, NoDevice };
     Status status = Status::Ok;
     std::string message;
-    std::vector<HostTensor> outputs;
+    std::vector<std::vector<HostTensor>> outputs; // per case, in the manifest's order
     std::vector<double> timingsMs; // per timed run (all launches of the manifest, L2 flushed before each)
 };
 
 const char *outcomeName(LaunchOutcome::Status s);
 
-// The architecture of `device`, asked in a short-lived child so that this process never initialises
-// CUDA (a later fork could not use it). Empty when there is no driver or no such device.
+// The architecture of `device` ("sm_90"), asked in a short-lived forked child, so that this process does
+// not start CUDA just to ask; in this process when it already has (NVRTC calls cuInit). Cached per device.
+// Empty when there is no driver or no such device.
 std::string deviceArchIsolated(int device, std::string *why = nullptr);
 
-// Runs the manifest's launches in a forked child (see above). `scratchDir` receives the child's files.
+// Runs the manifest's launches in a child process (see above). `scratchDir` holds the request and the
+// child's result files.
 LaunchOutcome launchIsolated(const LaunchRequest &request, const std::string &scratchDir);
+
+// The child's side: reads the request from `scratchDir`, launches, writes out*.npy, timings.txt or
+// error.txt. Returns the process exit status (0 ok, 3 an error described in error.txt).
+int runLaunchChild(const std::string &scratchDir);
 
 } // namespace sieve::gpu

@@ -6,10 +6,12 @@ cli::Command verifyCommand();  // verifycommand.cpp
 cli::Command compileCommand(); // commands_cuda.cpp
 cli::Command devicesCommand(); // commands_cuda.cpp
 cli::Command cudaRunCommand(); // commands_cuda.cpp
+cli::Command cudaLaunchChildCommand(); // commands_cuda.cpp
+cli::Command cudaVerifyCommand();      // commands_cuda.cpp
 
 std::vector<cli::Command> gpuCommands()
 {
-    return {verifyCommand(), compileCommand(), devicesCommand(), cudaRunCommand()};
+    return {verifyCommand(), compileCommand(), devicesCommand(), cudaRunCommand(), cudaLaunchChildCommand(), cudaVerifyCommand()};
 }
 
 } // namespace sieve::gpu

@@ -87,6 +87,24 @@ std::string hygieneMessage(const nlohmann::json &hygiene)
     return s.empty() ? std::string("the task's reference could not be run") : s;
 }
 
+// The sieve-cli that the worker execs for raw CUDA answers (`cuda-verify`): SIEVE_CLI, else this very
+// executable when it is sieve-cli, else one beside it or in ../app (test binaries in the build tree).
+std::string sieveCliPath()
+{
+    if (const char *v = std::getenv("SIEVE_CLI"); v && *v)
+        return v;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        return {};
+    if (self.filename() == "sieve-cli")
+        return self.string();
+    for (const fs::path &p : {self.parent_path() / "sieve-cli", self.parent_path().parent_path() / "app" / "sieve-cli"})
+        if (fs::exists(p, ec))
+            return p.string();
+    return {};
+}
+
 std::string tail(const std::string &text, size_t max)
 {
     return text.size() <= max ? text : "..." + text.substr(text.size() - max);
@@ -172,6 +190,8 @@ bool VerificationEngine::Slot::startWorker()
     spec.env["PYTHONUNBUFFERED"] = "1";
     if (opts().cpu)
         spec.env["TRITON_INTERPRET"] = "1"; // must be set before triton is imported: at process start
+    if (const std::string cli = sieveCliPath(); !cli.empty())
+        spec.env["SIEVE_CLI"] = cli;
     for (const auto &[k, v] : opts().workerEnv)
         spec.env[k] = v;
     spec.stderrLogPath = m_sh.logDir + "/run" + std::to_string(m_sh.runId) + "-worker" + std::to_string(m_index) + ".log";

@@ -5,7 +5,9 @@
 #include "verificationengine.h"
 #include "verifyrun.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 #include <fcntl.h>
 #include <iomanip>
 #include <mutex>
@@ -40,8 +42,8 @@ Where:
   --cpu               one worker on the CPU with the Triton interpreter (TRITON_INTERPRET=1): small
                       shapes, no timing; verdicts say they were interpreted. Without a GPU this must be
                       given explicitly, because CPU verdicts are not GPU verdicts.
-  --parallel P        candidates verified at once per worker (default 4); timing still holds its
-                      GPU alone
+  --parallel P        candidates verified at once per worker (default: the CPU cores / the GPUs,
+                      between 2 and 16; 4 with --cpu); timing still holds its GPU alone
   --no-timing         skip the timing stage on GPUs (no speedups)
   --timeout S         seconds per stage (compile, correct, timing; default 120)
   --python PATH       the interpreter with torch and triton (default: SIEVE_PYTHON, SIEVE_VENV, then
@@ -286,6 +288,12 @@ int runVerify(const Args &args, cli::Context &ctx)
                        "and its verdicts are marked as interpreted.\n";
             return cli::Usage;
         }
+    }
+    if (!o.cpu && !args.has("parallel") && !o.resumeRunId) {
+        // Candidates compile and check correctness on the CPU cores while timing holds the GPU alone:
+        // one child per core, shared among the GPUs' workers.
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        o.parallel = std::clamp(cores / static_cast<int>(o.gpus.size()), 2, 16);
     }
 
     cli::installInterruptHandler();

@@ -34,9 +34,20 @@ ChatClient::ChatClient(ClientOptions options, QObject *parent)
     for (int i = 0; i < managers; ++i) {
         auto *m = new QNetworkAccessManager(this);
         m->setAutoDeleteReplies(false);
+        // One connection per manager instead of one per reply (no connect/disconnect per request).
+        connect(m, &QNetworkAccessManager::finished, this, &ChatClient::onFinished);
         m_managers.push_back(m);
         m_managerLoad.push_back(0);
     }
+    for (QNetworkRequest *req : {&m_jsonRequest, &m_streamRequest}) {
+        req->setUrl(m_url);
+        req->setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        if (!m_options.apiKey.isEmpty())
+            req->setRawHeader("Authorization", "Bearer " + m_options.apiKey);
+        req->setTransferTimeout(m_options.timeoutMs);
+    }
+    m_jsonRequest.setRawHeader("Accept", QByteArrayLiteral("application/json"));
+    m_streamRequest.setRawHeader("Accept", QByteArrayLiteral("text/event-stream"));
     m_clock.start();
     m_dispatchTimer.setSingleShot(true);
     connect(&m_dispatchTimer, &QTimer::timeout, this, &ChatClient::dispatch);
@@ -103,13 +114,7 @@ void ChatClient::start(Job job)
 {
     const size_t mi = static_cast<size_t>(
         std::min_element(m_managerLoad.begin(), m_managerLoad.end()) - m_managerLoad.begin());
-    QNetworkRequest req(m_url);
-    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    req.setRawHeader("Accept", job.stream ? QByteArrayLiteral("text/event-stream") : QByteArrayLiteral("application/json"));
-    if (!m_options.apiKey.isEmpty())
-        req.setRawHeader("Authorization", "Bearer " + m_options.apiKey);
-    req.setTransferTimeout(m_options.timeoutMs);
-    QNetworkReply *reply = m_managers[mi]->post(req, job.body);
+    QNetworkReply *reply = m_managers[mi]->post(job.stream ? m_streamRequest : m_jsonRequest, job.body);
     ++m_managerLoad[mi];
     ++m_requestsSent;
     auto active = std::make_unique<Active>();
@@ -117,7 +122,6 @@ void ChatClient::start(Job job)
     active->manager = mi;
     active->timer.start();
     m_active.emplace(reply, std::move(active));
-    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
 
 void ChatClient::onFinished(QNetworkReply *reply)
@@ -137,8 +141,6 @@ void ChatClient::onFinished(QNetworkReply *reply)
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QNetworkReply::NetworkError error = reply->error();
-    const std::optional<int> retryAfter =
-        parseRetryAfterMs(reply->rawHeader("Retry-After"), QDateTime::currentDateTimeUtc());
 
     if (status == 0) {
         // No HTTP answer at all: refused, reset, timed out (transferTimeout aborts with
@@ -148,7 +150,8 @@ void ChatClient::onFinished(QNetworkReply *reply)
                                 : redact(reply->errorString());
         retryLater(std::move(a->job), QStringLiteral("network error: ") + why, std::nullopt);
     } else if (isRetryableStatus(status)) {
-        retryLater(std::move(a->job), QStringLiteral("HTTP %1: %2").arg(status).arg(excerpt(a->raw)), retryAfter);
+        retryLater(std::move(a->job), QStringLiteral("HTTP %1: %2").arg(status).arg(excerpt(a->raw)),
+                   parseRetryAfterMs(reply->rawHeader("Retry-After"), QDateTime::currentDateTimeUtc()));
     } else if (status < 200 || status >= 300) {
         failFatal(QStringLiteral("the endpoint %1 answered HTTP %2, which retrying cannot fix: %3")
                       .arg(m_url.toDisplayString(QUrl::RemoveUserInfo))
@@ -233,8 +236,7 @@ void ChatClient::stop()
     auto active = std::move(m_active);
     m_active.clear();
     for (auto &[reply, a] : active) {
-        disconnect(reply, nullptr, this, nullptr);
-        reply->abort();
+        reply->abort(); // its finished() reaches onFinished(), which no longer knows it
         reply->deleteLater();
     }
     std::fill(m_managerLoad.begin(), m_managerLoad.end(), 0);

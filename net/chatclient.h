@@ -12,6 +12,7 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QNetworkRequest>
 #include <QObject>
 #include <QTimer>
 #include <QUrl>
@@ -95,6 +96,8 @@ private:
 
     ClientOptions m_options;
     QUrl m_url;
+    QNetworkRequest m_jsonRequest;   // built once: a copy per request shares its headers
+    QNetworkRequest m_streamRequest;
     std::vector<QNetworkAccessManager *> m_managers;
     std::vector<int> m_managerLoad;
     std::deque<Job> m_queue;

@@ -118,8 +118,13 @@ int runSample(const cli::Args &args, cli::Context &ctx)
     char name[] = "sieve-cli";
     char *argv[] = {name, nullptr};
     std::optional<QCoreApplication> app;
-    if (!QCoreApplication::instance())
+    if (!QCoreApplication::instance()) {
+        // A console run needs no GLib main loop; Qt's own dispatcher costs less per wake-up of the event
+        // loop and of Qt's HTTP threads (bench/sampler: about 5% of the client's CPU when streaming).
+        if (!qEnvironmentVariableIsSet("QT_NO_GLIB"))
+            qputenv("QT_NO_GLIB", "1");
         app.emplace(argc, argv);
+    }
 
     o.client.apiKey = qgetenv(keyEnv.c_str());
     if (o.client.apiKey.isEmpty())

@@ -39,7 +39,7 @@ void ProcessVerifier::pump()
         auto *p = new QProcess(this);
         p->setProcessChannelMode(QProcess::SeparateChannels);
         // Candidate code must never see the endpoint's key: the verifier gets no key variables.
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QProcessEnvironment env = m_env;
         for (const QString &k : env.keys())
             if (k.contains(QLatin1String("API_KEY")) || k.contains(QLatin1String("TOKEN")))
                 env.remove(k);

@@ -7,6 +7,7 @@
 // keep one engine and its warm workers for the whole run instead of a process per sample.
 #include "attemptverifier.h"
 
+#include <QProcessEnvironment>
 #include <QStringList>
 
 #include <deque>
@@ -32,6 +33,9 @@ public:
     // sieve-cli itself, `verify {db} --sample {sample} --json`, plus `extraArgs`.
     static QStringList defaultCommand(const QString &cliPath, const QStringList &extraArgs = {});
 
+    // The verifier's environment (default: this process's); variables named like keys are still removed.
+    void setEnvironment(QProcessEnvironment env) { m_env = std::move(env); }
+
     void verify(qint64 sampleId) override;
     void cancel() override;
 
@@ -43,6 +47,7 @@ private:
     QString m_dbPath;
     int m_parallel;
     std::function<std::optional<std::string>(qint64)> m_statusOf;
+    QProcessEnvironment m_env = QProcessEnvironment::systemEnvironment();
     std::deque<qint64> m_queue;
     std::map<qint64, QProcess *> m_running;
 };

@@ -15,6 +15,21 @@
         <source>Measure startup, sorting, filtering and event-loop stalls on CORPUS, print JSON and quit</source>
         <translation>Start, Sortieren, Filtern und Blockaden der Ereignisschleife auf KORPUS messen, als JSON ausgeben und beenden</translation>
     </message>
+    <message>
+        <source>Start, show the window, and quit once it has been painted (for package checks)</source>
+        <translation>Starten, das Fenster zeigen und beenden, sobald es gezeichnet ist (für Paketprüfungen)</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::net::Sampler</name>
+    <message>
+        <source>endpoint error (retry %1 in %2 ms, no attempt used): %3</source>
+        <translation>Fehler des Endpunkts (Wiederholung %1 in %2 ms, kein Versuch verbraucht): %3</translation>
+    </message>
+    <message>
+        <source>cannot store a sample in %1: %2</source>
+        <translation>Probe kann nicht in %1 gespeichert werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::CliProcess</name>
@@ -466,6 +481,14 @@
         <source>Verifying…</source>
         <translation>Verifikation läuft …</translation>
     </message>
+    <message>
+        <source>&amp;Corpus</source>
+        <translation>&amp;Korpus</translation>
+    </message>
+    <message>
+        <source>Sample from &amp;Teacher…</source>
+        <translation>Proben vom &amp;Lehrermodell …</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::Review</name>
@@ -655,6 +678,217 @@
     </message>
 </context>
 <context>
+    <name>sieve::ui::SamplerDialog</name>
+    <message>
+        <source>Sample from Teacher</source>
+        <translation>Proben vom Lehrermodell</translation>
+    </message>
+    <message>
+        <source>Base URL of an OpenAI-compatible server (vLLM, SGLang, a hosted API), or its full …/chat/completions URL.</source>
+        <translation>Basis-URL eines OpenAI-kompatiblen Servers (vLLM, SGLang, ein gehosteter Dienst) oder seine vollständige …/chat/completions-URL.</translation>
+    </message>
+    <message>
+        <source>Name of the environment variable holding the API key. The key is sent to the endpoint only; it is never shown, logged or stored in the corpus.</source>
+        <translation>Name der Umgebungsvariable mit dem API-Schlüssel. Der Schlüssel geht nur an den Endpunkt; er wird nie angezeigt, protokolliert oder im Korpus gespeichert.</translation>
+    </message>
+    <message>
+        <source>Stop at first pass (verify each attempt)</source>
+        <translation>Beim ersten Bestehen aufhören (jeden Versuch prüfen)</translation>
+    </message>
+    <message>
+        <source>Keep all samples</source>
+        <translation>Alle Proben behalten</translation>
+    </message>
+    <message>
+        <source>endpoint default</source>
+        <translation>Vorgabe des Endpunkts</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <source>Stream replies</source>
+        <translation>Antworten streamen</translation>
+    </message>
+    <message>
+        <source>new run (the same name resumes a run)</source>
+        <translation>neuer Lauf (derselbe Name setzt einen Lauf fort)</translation>
+    </message>
+    <message>
+        <source>Endpoint:</source>
+        <translation>Endpunkt:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>API key variable:</source>
+        <translation>Variable des API-Schlüssels:</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>Modus:</translation>
+    </message>
+    <message>
+        <source>Samples per task (keep all):</source>
+        <translation>Proben je Aufgabe (alle behalten):</translation>
+    </message>
+    <message>
+        <source>Attempts per task (first pass):</source>
+        <translation>Versuche je Aufgabe (erstes Bestehen):</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>Temperatur:</translation>
+    </message>
+    <message>
+        <source>Max tokens:</source>
+        <translation>Höchstzahl Tokens:</translation>
+    </message>
+    <message>
+        <source>Requests in flight:</source>
+        <translation>Laufende Anfragen:</translation>
+    </message>
+    <message>
+        <source>Requests per second:</source>
+        <translation>Anfragen pro Sekunde:</translation>
+    </message>
+    <message>
+        <source>Errors in a row that stop the run:</source>
+        <translation>Fehler in Folge, die den Lauf beenden:</translation>
+    </message>
+    <message>
+        <source>Extra body fields (JSON):</source>
+        <translation>Zusätzliche Felder der Anfrage (JSON):</translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation>Lauf:</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Tasks done:</source>
+        <translation>Erledigte Aufgaben:</translation>
+    </message>
+    <message>
+        <source>Attempts stored:</source>
+        <translation>Gespeicherte Versuche:</translation>
+    </message>
+    <message>
+        <source>Verifying:</source>
+        <translation>In Prüfung:</translation>
+    </message>
+    <message>
+        <source>Tasks passed:</source>
+        <translation>Bestandene Aufgaben:</translation>
+    </message>
+    <message>
+        <source>Retries:</source>
+        <translation>Wiederholungen:</translation>
+    </message>
+    <message>
+        <source>Errors in a row:</source>
+        <translation>Fehler in Folge:</translation>
+    </message>
+    <message>
+        <source>Not started.</source>
+        <translation>Nicht gestartet.</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL.</source>
+        <translation>Der Endpunkt muss eine http://- oder https://-URL sein.</translation>
+    </message>
+    <message>
+        <source>Enter the model name the endpoint serves.</source>
+        <translation>Geben Sie den Namen des Modells ein, das der Endpunkt bereitstellt.</translation>
+    </message>
+    <message>
+        <source>Extra body fields must be a JSON object.</source>
+        <translation>Zusätzliche Felder müssen ein JSON-Objekt sein.</translation>
+    </message>
+    <message>
+        <source>$%1 is not set; requests carry no API key.</source>
+        <translation>$%1 ist nicht gesetzt; die Anfragen tragen keinen API-Schlüssel.</translation>
+    </message>
+    <message>
+        <source>Resuming run %1.</source>
+        <translation>Lauf %1 wird fortgesetzt.</translation>
+    </message>
+    <message>
+        <source>Started run %1.</source>
+        <translation>Lauf %1 gestartet.</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>Läuft …</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 waiting)</source>
+        <translation>%1 (%2 wartend)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 this session, %3 requests)</source>
+        <translation>%1 (%2 in dieser Sitzung, %3 Anfragen)</translation>
+    </message>
+    <message>
+        <source>%1 (the run stops at %2)</source>
+        <translation>%1 (der Lauf endet bei %2)</translation>
+    </message>
+    <message>
+        <source>Run %1 finished in %2 s.</source>
+        <translation>Lauf %1 nach %2 s abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Run %1 finished.</source>
+        <translation>Lauf %1 abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Run %1 stopped.</source>
+        <translation>Lauf %1 angehalten.</translation>
+    </message>
+    <message>
+        <source>Run %1 stopped; start it again with the same name to resume.</source>
+        <translation>Lauf %1 angehalten; starten Sie ihn mit demselben Namen erneut, um ihn fortzusetzen.</translation>
+    </message>
+    <message>
+        <source>Run %1 failed.</source>
+        <translation>Lauf %1 fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Run %1 failed: %2. Fix the cause and start the same run again to resume.</source>
+        <translation>Lauf %1 fehlgeschlagen: %2. Beheben Sie die Ursache und starten Sie denselben Lauf erneut, um ihn fortzusetzen.</translation>
+    </message>
+    <message>
+        <source>A run is in progress. Stop it? It can be resumed later.</source>
+        <translation>Ein Lauf ist im Gange. Anhalten? Er kann später fortgesetzt werden.</translation>
+    </message>
+    <message>
+        <source>Stopping at the first pass verifies every attempt with sieve-cli, which was not found (%1). Keep all samples instead, or install sieve-cli next to the workbench.</source>
+        <translation>Beim ersten Bestehen aufzuhören prüft jeden Versuch mit sieve-cli, das nicht gefunden wurde (%1). Behalten Sie stattdessen alle Proben oder installieren Sie sieve-cli neben der Werkbank.</translation>
+    </message>
+</context>
+<context>
     <name>sieve::ui::SettingsDialog</name>
     <message>
         <source>Measure speed</source>
@@ -743,6 +977,14 @@
     <message>
         <source>A new language applies the next time Sieve starts.</source>
         <translation>Eine neue Sprache gilt ab dem nächsten Start von Sieve.</translation>
+    </message>
+    <message>
+        <source>Name of the environment variable holding the API key; the key itself is never stored.</source>
+        <translation>Name der Umgebungsvariable mit dem API-Schlüssel; der Schlüssel selbst wird nie gespeichert.</translation>
+    </message>
+    <message>
+        <source>API key variable:</source>
+        <translation>Variable des API-Schlüssels:</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "reviewbar.h"
 #include "samplemodel.h"
 #include "samplepane.h"
+#include "samplerdialog.h"
 #include "settings.h"
 #include "settingsdialog.h"
 #include "statspage.h"
@@ -251,6 +252,11 @@ void MainWindow::buildMenus()
     });
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
 
+    QMenu *corpus = menuBar()->addMenu(tr("&Corpus"));
+    m_sampleAction = corpus->addAction(tr("Sample from &Teacher…"), this, &MainWindow::openSampler);
+    m_sampleAction->setObjectName(QStringLiteral("sampleTeacherAction"));
+    m_sampleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const QStringList names{tr("&Review"), tr("&Clusters"), tr("&Statistics")};
     for (int i = 0; i < names.size(); ++i) {
@@ -310,6 +316,7 @@ void MainWindow::updateActions()
     gate(m_verifySelectedAction, "verify");
     gate(m_verifyPendingAction, "verify");
     m_cancelAction->setEnabled(busy);
+    m_sampleAction->setEnabled(open); // sampling runs in this process; only first-pass calls sieve-cli verify
     m_closeAction->setEnabled(open);
 }
 
@@ -443,6 +450,29 @@ void MainWindow::verifySamples(const QList<qint64> &ids)
     statusBar()->showMessage(tr("Verifying…"));
     m_verify->start(m_corpusPath, ids);
     updateActions();
+}
+
+void MainWindow::openSampler()
+{
+    if (m_corpusPath.isEmpty())
+        return;
+    if (m_sampler && m_sampler->dbPath() != m_corpusPath && !m_sampler->running())
+        delete m_sampler;
+    if (!m_sampler) {
+        m_sampler = new SamplerDialog(m_corpusPath, m_cliProgram, m_settings, this);
+        // Counts follow the run; the sample list reloads when it ends (not under a reviewer's hands).
+        connect(m_sampler, &SamplerDialog::samplesStored, this, [this] {
+            if (m_sampler && m_sampler->dbPath() == m_corpusPath)
+                reloadTasks();
+        });
+        connect(m_sampler, &SamplerDialog::samplesAdded, this, [this] {
+            if (m_sampler && m_sampler->dbPath() == m_corpusPath)
+                onOpened();
+        });
+    }
+    m_sampler->show();
+    m_sampler->raise();
+    m_sampler->activateWindow();
 }
 
 void MainWindow::showError(const QString &message)

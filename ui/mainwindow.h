@@ -2,6 +2,7 @@
 // The workbench window. It only composes the panes, the menus and the background pieces and wires
 // them together; each pane owns its own behaviour.
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 
@@ -21,6 +22,7 @@ class ClusterPage;
 class DbThread;
 class DetailsPane;
 class SamplePane;
+class SamplerDialog;
 class Settings;
 class StatsPage;
 class TaskPane;
@@ -40,6 +42,7 @@ public:
     QString corpusPath() const { return m_corpusPath; }
     void importPaths(const QStringList &paths);
     void verifySamples(const QList<qint64> &ids); // empty: every pending sample
+    void openSampler(); // Corpus › Sample from Teacher…: one modeless dialog per open corpus
     void setCliProgram(const QString &program);
     // Where errors go; tests replace the message box.
     void setErrorHandler(std::function<void(const QString &)> handler) { m_errorHandler = std::move(handler); }
@@ -96,6 +99,8 @@ private:
     QAction *m_verifySelectedAction = nullptr;
     QAction *m_verifyPendingAction = nullptr;
     QAction *m_cancelAction = nullptr;
+    QAction *m_sampleAction = nullptr;
+    QPointer<SamplerDialog> m_sampler;
     QString m_corpusPath;
     QString m_cliProgram;
     std::function<void(const QString &)> m_errorHandler;

@@ -49,6 +49,8 @@ public:
     // Teacher
     Setting<QString> teacherEndpoint{this, "teacher/endpoint", QString()};
     Setting<QString> teacherModel{this, "teacher/model", QString()};
+    // The name of the environment variable that holds the key; the key itself is never stored.
+    Setting<QString> teacherKeyEnv{this, "teacher/api_key_env", QStringLiteral("OPENAI_API_KEY")};
     // Workbench
     Setting<QString> language{this, "ui/language", QString()}; // empty: the system's
     Setting<QString> reviewer{this, "review/reviewer", QString()};

@@ -35,7 +35,8 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
       m_rtol32(tolerance(settings.rtolFp32.value())), m_atol16(tolerance(settings.atolHalf.value())),
       m_rtol16(tolerance(settings.rtolHalf.value())), m_seeds(new QSpinBox), m_timing(new QCheckBox(tr("Measure speed"))),
       m_maxRuns(new QSpinBox), m_budget(new QSpinBox), m_endpoint(new QLineEdit(settings.teacherEndpoint.value())),
-      m_model(new QLineEdit(settings.teacherModel.value())), m_reviewer(new QLineEdit(settings.reviewer.value())),
+      m_model(new QLineEdit(settings.teacherModel.value())), m_keyEnv(new QLineEdit(settings.teacherKeyEnv.value())),
+      m_reviewer(new QLineEdit(settings.reviewer.value())),
       m_language(new QComboBox)
 {
     setObjectName(QStringLiteral("settingsDialog"));
@@ -89,6 +90,9 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
     auto *te = new QFormLayout(teacher);
     te->addRow(tr("Endpoint:"), m_endpoint);
     te->addRow(tr("Model:"), m_model);
+    m_keyEnv->setObjectName(QStringLiteral("teacherKeyEnvEdit"));
+    m_keyEnv->setToolTip(tr("Name of the environment variable holding the API key; the key itself is never stored."));
+    te->addRow(tr("API key variable:"), m_keyEnv);
     auto *workbench = new QGroupBox(tr("Workbench"));
     auto *wf = new QFormLayout(workbench);
     wf->addRow(tr("Reviewer name:"), m_reviewer);
@@ -125,6 +129,7 @@ void SettingsDialog::apply()
     m_settings.timingBudgetMs.setValue(m_budget->value());
     m_settings.teacherEndpoint.setValue(m_endpoint->text().trimmed());
     m_settings.teacherModel.setValue(m_model->text().trimmed());
+    m_settings.teacherKeyEnv.setValue(m_keyEnv->text().trimmed());
     m_settings.reviewer.setValue(m_reviewer->text().trimmed());
     m_settings.language.setValue(m_language->currentData().toString());
 }

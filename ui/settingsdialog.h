@@ -34,6 +34,7 @@ private:
     QSpinBox *m_budget;
     QLineEdit *m_endpoint;
     QLineEdit *m_model;
+    QLineEdit *m_keyEnv;
     QLineEdit *m_reviewer;
     QComboBox *m_language;
 };

@@ -36,6 +36,18 @@ double cpuSeconds()
     return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
+// The 1-minute load average: the dev VM is shared, so every figure says how busy it was.
+double loadAverage()
+{
+    double load = -1;
+    if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        std::fclose(f);
+    }
+    return load;
+}
+
 int serve(int latencyMs)
 {
     test::FakeServer server;
@@ -177,7 +189,8 @@ int main(int argc, char **argv)
                           {"requests_per_s", requests / wallS},
                           {"client_cpu_s", cpu},
                           {"client_cpu_ms_per_request", cpu * 1000.0 / requests},
-                          {"ideal_wall_s", double(requests) / inflight * latency / 1000.0}};
+                          {"ideal_wall_s", double(requests) / inflight * latency / 1000.0},
+                          {"load_avg_1m", loadAverage()}};
     if (!latencies.empty())
         out["median_latency_ms"] = latencies[latencies.size() / 2];
     if (!error.isEmpty())

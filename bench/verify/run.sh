@@ -9,7 +9,7 @@
 # PYTHON     an interpreter with torch and triton (default: python3)
 # OUT_DIR    where the corpus, the verdicts and the summary go (default: $OUT or /tmp/sieve-bench-verify)
 #
-# Environment: PARALLEL (Sieve's --parallel, default 8); BASELINE_BUDGET_S (default 300: the baseline
+# Environment: PARALLEL (Sieve's --parallel; default: sieve-cli's own, the CPU cores per GPU); BASELINE_BUDGET_S (default 300: the baseline
 # starts no new sample after that, so that the whole run fits a 10-minute command; its samples/min is
 # measured over the samples it did, in a stride order that mixes tasks and variants; 0 = all 200);
 # PHASE=all|sieve|baseline|report to run the parts as separate commands on a machine that stays up
@@ -43,7 +43,7 @@ if [ "$phase" = all ] || [ "$phase" = sieve ]; then
 echo "== sieve-cli verify" >&2
 smi_pid=$(smi "$out/sieve_smi.csv")
 t0=$(now)
-"$cli" verify "$out/corpus.db" --gpus 0 --parallel "${PARALLEL:-8}" --json --cache-dir "$(mktemp -d /tmp/sieve-bench-cache.XXXXXX)" \
+"$cli" verify "$out/corpus.db" --gpus 0 ${PARALLEL:+--parallel "$PARALLEL"} --json --cache-dir "$(mktemp -d /tmp/sieve-bench-cache.XXXXXX)" \
   > "$out/sieve.jsonl" 2> "$out/sieve.stderr" || { tail -20 "$out/sieve.stderr"; exit 1; }
 t1=$(now)
 kill "$smi_pid" 2>/dev/null || true

@@ -67,7 +67,9 @@ protected:
         std::string manifest = *embeddedManifest(cu);
         if (!manifestPatch.empty())
             manifest.replace(manifest.find("\"spin\""), 6, manifestPatch);
+        req.manifestJson = manifest;
         req.manifest = parseManifest(manifest);
+        req.launcher = SIEVE_CLI_PATH;
         validateManifest(req.manifest, ptxEntries(r.ptx));
         return req;
     }
@@ -94,13 +96,14 @@ HostTensor randomInput(std::int64_t rows, std::int64_t cols)
 TEST_F(RawCudaLaunch, RmsnormMatchesTheCpuReference)
 {
     LaunchRequest req = request("raw_rmsnorm.cu");
-    req.inputs = {randomInput(64, 1000)};
+    req.cases = {{randomInput(64, 1000)}};
     req.timingRuns = 5;
     const LaunchOutcome out = launchIsolated(req, m_scratch.file("run"));
     ASSERT_EQ(out.status, LaunchOutcome::Status::Ok) << out.message;
     ASSERT_EQ(out.outputs.size(), 1u);
-    const auto *x = reinterpret_cast<const float *>(req.inputs[0].bytes.data());
-    const auto *y = reinterpret_cast<const float *>(out.outputs[0].bytes.data());
+    ASSERT_EQ(out.outputs[0].size(), 1u);
+    const auto *x = reinterpret_cast<const float *>(req.cases[0][0].bytes.data());
+    const auto *y = reinterpret_cast<const float *>(out.outputs[0][0].bytes.data());
     double worst = 0;
     for (int r = 0; r < 64; ++r) {
         double ss = 0;
@@ -117,8 +120,8 @@ TEST_F(RawCudaLaunch, RmsnormMatchesTheCpuReference)
 TEST_F(RawCudaLaunch, AKernelThatNeverEndsIsKilledAtItsTimeout)
 {
     LaunchRequest req = request("raw_faults.cu");
-    req.inputs = {randomInput(1, 32)};
-    req.inputs[0].shape = {32};
+    req.cases = {{randomInput(1, 32)}};
+    req.cases[0][0].shape = {32};
     req.timeoutSeconds = 3;
     const LaunchOutcome out = launchIsolated(req, m_scratch.file("spin"));
     EXPECT_EQ(out.status, LaunchOutcome::Status::Timeout) << out.message;
@@ -127,8 +130,8 @@ TEST_F(RawCudaLaunch, AKernelThatNeverEndsIsKilledAtItsTimeout)
 TEST_F(RawCudaLaunch, AFaultingKernelFailsOnlyTheChild)
 {
     LaunchRequest req = request("raw_faults.cu", "\"fault\"");
-    req.inputs = {randomInput(1, 32)};
-    req.inputs[0].shape = {32};
+    req.cases = {{randomInput(1, 32)}};
+    req.cases[0][0].shape = {32};
     req.timeoutSeconds = 30;
     const LaunchOutcome out = launchIsolated(req, m_scratch.file("fault"));
     EXPECT_NE(out.status, LaunchOutcome::Status::Ok);
@@ -136,6 +139,6 @@ TEST_F(RawCudaLaunch, AFaultingKernelFailsOnlyTheChild)
     EXPECT_NE(out.message.find("illegal"), std::string::npos) << out.message;
     // This process is fine and can launch again.
     LaunchRequest good = request("raw_rmsnorm.cu");
-    good.inputs = {randomInput(4, 100)};
+    good.cases = {{randomInput(4, 100)}, {randomInput(3, 77)}};
     EXPECT_EQ(launchIsolated(good, m_scratch.file("again")).status, LaunchOutcome::Status::Ok);
 }

@@ -122,8 +122,22 @@ class Child:
         self.elapsed = torch.cuda.Event.elapsed_time if not self.interpreted else None
         self.perf = time.perf_counter
         self.tensor_type = torch.Tensor
+        self.is_tensor = torch.is_tensor
+        self.no_grad = torch.no_grad
+        self.call = lambda m, a: m(*a)
         self.equal = torch.equal
         device = torch.device(ctx["device"])
+        if device.type == "cuda":
+            # Triton launches on the current device, and a candidate's "cuda" means the current device:
+            # with one worker per GPU that must be this worker's GPU, not GPU 0.
+            try:
+                torch.cuda.set_device(device)
+                torch.empty(1, device=device)
+                torch.cuda.synchronize(device)
+            except BaseException as e:
+                # no candidate code has run yet: the machine's fault, not the sample's (the worker retries)
+                self.send({"t": "infra", "message": f"{type(e).__name__}: {e}"[:500]})
+                return
         self.device = device
         self.stage("compile")
         self.cuda_names = None
@@ -135,6 +149,7 @@ class Child:
                 r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)", src)))
         hook = LaunchHook(ctx["candidate_path"])
         hook.install()
+        hook.Event, hook.record = self.Event, self.record
         self.hook = hook
         style = ctx["style"]
         try:
@@ -272,9 +287,8 @@ class Child:
                 self.sync()
             finally:
                 hook.suppress = False
-            if not self.interpreted and ctx["timing"]:
-                # the profiler costs seconds per child (CUPTI start-up): only when the sample is timed anyway
-                share = self.gpu_share(model, profile_inputs)
+            if not self.interpreted:
+                share = self.event_share(model, profile_inputs)
         except BaseException as e:
             # the forward cannot run without its kernels: its output depends on them
             self.send({"t": "probe", "error": f"{type(e).__name__}: {e}"[:500], "share": share})
@@ -286,6 +300,31 @@ class Child:
             self.send({"t": "probe", "error": "outputs are not plain tensors", "share": share})
             return
         self.send_arrays({"t": "probe", "n": len(a), "share": share}, [o.detach() for o in a + b])
+
+    def event_share(self, model, inputs):
+        """The candidate's kernels' share of GPU time in one forward, from CUDA events recorded around each
+        of its launches (the launch hook) and around the whole forward. Cheaper than the profiler, whose
+        CUPTI start-up costs seconds per child; an upper bound where the GPU waits on a launch."""
+        hook = self.hook
+        try:
+            args = [t.clone() if self.is_tensor(t) else t for t in inputs]
+            start, end = self.Event(enable_timing=True), self.Event(enable_timing=True)
+            self.sync()
+            hook.timer = []
+            self.record(start)
+            with self.no_grad():
+                self.call(model, args)
+            self.record(end)
+            self.sync()
+            pairs, hook.timer = hook.timer, None
+            total = self.elapsed(start, end)
+            mine = sum(self.elapsed(a, b) for a, b in pairs)
+            self.send({"t": "profile", "kernels_seen": bool(pairs), "method": "events"})
+            return min(1.0, mine / total) if total > 0 else None
+        except Exception as e:
+            hook.timer = None
+            self.send({"t": "profile", "error": str(e)[:300]})
+            return None
 
     def gpu_share(self, model, inputs):
         """The candidate's kernels' share of GPU time in one forward, from the profiler."""
@@ -317,6 +356,8 @@ class Child:
             return None
 
     def timing(self, task, model_new_cls, style):
+        """Times the candidate alone; the worker times the reference (eager and torch.compile) once per
+        task in a trusted child, on the same shape and input sets, under the same lock."""
         import torch
         ctx = self.ctx
         taskref.apply_shape(task, ctx["shapes"][0])
@@ -324,30 +365,20 @@ class Child:
         ref_model = taskref.build(task, task.Model, seed, style)
         model = taskref.build(task, model_new_cls, seed, style)
         model.load_state_dict(ref_model.state_dict(), strict=False)
+        del ref_model
         model = model.to(self.device).eval()
-        ref_model = ref_model.to(self.device).eval()
         sets = [[t.to(self.device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(task, seed + k)]
                 for k in range(3)]
-        nbytes = sum(t.numel() * t.element_size() for t in sets[0] if isinstance(t, torch.Tensor))
-        with torch.no_grad():
-            nbytes += sum(t.numel() * t.element_size() for t in taskref.flatten_outputs(ref_model(*sets[0])))
         tools = timing.Tools(self.sync, self.Event, self.record, self.elapsed, self.perf, self.device,
                              ctx.get("l2_bytes") or (50 << 20))
-        results = []
         self.stage("queue")  # waiting for the GPU is not the sample's time
         fcntl.flock(self.lock_fd, fcntl.LOCK_EX)
         self.stage("timing")
         try:
-            results.append({"shape_index": 0, "which": "candidate", **timing.measure(tools, model, sets)})
-            # a baseline that fails is omitted with a note: it says nothing about the sample
-            for which, make in (("eager", lambda: ref_model), ("compile", lambda: torch.compile(ref_model))):
-                try:
-                    results.append({"shape_index": 0, "which": which, **timing.measure(tools, make(), sets)})
-                except Exception as e:
-                    self.send({"t": "note", "message": f"{which} baseline omitted: {type(e).__name__}: {e}"[:500]})
+            results = [{"shape_index": 0, "which": "candidate", **timing.measure(tools, model, sets)}]
         finally:
             fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
-        self.send({"t": "timings", "timings": results, "bytes_moved": nbytes})
+        self.send({"t": "timings", "timings": results})
 
 
 def main(fd, ctl_fd, lock_fd, ctx):

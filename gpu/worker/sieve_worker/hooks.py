@@ -24,6 +24,8 @@ class LaunchHook:
         self.ranges = []          # (lo, hi) of tensor args of candidate launches, for the output check
         self.suppress = False
         self.seconds = 0.0        # wall time inside candidate launches (the CPU share figure)
+        self.timer = None         # a list while the GPU share is measured: (start, end) events per launch
+        self.Event = self.record = None
         self.check_ranges = None  # allowed [lo, hi) address ranges while an interpreted launch runs
         self.oob = None
 
@@ -79,11 +81,19 @@ class LaunchHook:
                 t0 = time.perf_counter()
                 if _interp:
                     hook.check_ranges = ranges
+                timer = hook.timer
+                if timer is not None:
+                    ev0 = hook.Event(enable_timing=True)
+                    hook.record(ev0)
                 try:
                     return _orig(kself, *args, **kwargs)
                 finally:
                     hook.check_ranges = None
                     hook.seconds += time.perf_counter() - t0
+                    if timer is not None:
+                        ev1 = hook.Event(enable_timing=True)
+                        hook.record(ev1)
+                        timer.append((ev0, ev1))
             cls.run = run
         self.install_bounds_check()
 

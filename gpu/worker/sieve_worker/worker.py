@@ -17,7 +17,10 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, frames, static, taskref
+from . import WORKER_VERSION, compare, frames, native, static, taskref
+
+REF_TIMING_TIMEOUT = 900
+MAX_INFRA_RETRIES = 3
 
 MAX_CHILD_BYTES = 1 << 31
 REF_MEMORY = 2 << 30
@@ -64,6 +67,32 @@ class Job:
         self.expected_keys = set()
         self.seen = set()
         self.exit_status = None
+        self.infra = None  # the child could not start CUDA before running anything of the sample
+        self.retries = 0
+        self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
+        self.raw = b""
+
+
+class RefTimer:
+    """The reference timing of one task (see reftiming.py): its child, and the verdicts waiting for it."""
+
+    def __init__(self, key):
+        self.key = key
+        self.pid = None
+        self.fd = None
+        self.data = b""
+        self.result = None
+        self.deadline = None
+        self.parked = []  # (job, exit status, log) of timed candidates whose verdict needs the reference
+
+
+class PendingReference:
+    """A task whose references are being computed in a child (see Worker.start_reference)."""
+
+    def __init__(self, key, sig, msg, path, pid, fd, deadline):
+        self.key, self.sig, self.msg, self.path = key, sig, msg, path
+        self.pid, self.fd, self.deadline = pid, fd, deadline
+        self.data = b""
 
 
 class Worker:
@@ -77,6 +106,9 @@ class Worker:
         self.ref_bytes = 0
         self.queue = []
         self.running = {}  # fd -> Job
+        self.reftimers = {}  # (task_key, sig) -> RefTimer
+        self.pending_refs = {}  # task_key -> PendingReference
+        self.reftiming_running = {}  # fd -> RefTimer
         self.sel = selectors.DefaultSelector()
         self.inbuf = b""
         self.quit = False
@@ -209,21 +241,25 @@ class Worker:
             msg = dict(msg)
             msg.setdefault("max_task_bytes", 1 << 30)
             msg.setdefault("cpu_max_elements", 1 << 16)
-        summary = self.run_reference(msg, path)
-        ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
-                 "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
-                 "ok": bool(summary.get("ok"))}
-        self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary}
-        self.emit(ready)
+        if key in self.pending_refs:
+            return  # its reference child is running: task_ready follows when it is done
+        self.start_reference(key, sig, msg, path)
 
-    def run_reference(self, msg, path):
+    def start_reference(self, key, sig, msg, path):
+        """References run in a trusted forked child while the loop goes on serving other tasks' samples;
+        a lock per task in the cache dir makes workers of other GPUs wait for one computation and then
+        read its cached outputs instead of computing them again."""
         r, w = os.pipe()
+        lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
         pid = os.fork()
         if pid == 0:
             os.close(r)
             code = 0
             try:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
+                import fcntl
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+                fcntl.flock(fd, fcntl.LOCK_EX)
                 res = taskref.compute_references(msg, path, self.cache_dir)
             except BaseException as e:
                 res = {"ok": False, "shapes": [], "dropped_shapes": [],
@@ -235,26 +271,44 @@ class Worker:
                 data = data[n:]
             os._exit(code)
         os.close(w)
-        data = b""
-        deadline = time.monotonic() + float(msg.get("reference_timeout", 600))
-        while True:
-            sel = selectors.DefaultSelector()
-            sel.register(r, selectors.EVENT_READ)
-            if not sel.select(max(0.0, deadline - time.monotonic())):
-                os.kill(pid, signal.SIGKILL)
+        os.set_blocking(r, False)
+        pr = PendingReference(key, sig, msg, path, pid, r,
+                              time.monotonic() + float(msg.get("reference_timeout", 600)))
+        self.pending_refs[key] = pr
+        self.sel.register(r, selectors.EVENT_READ, pr)
+
+    def read_reference(self, pr, timed_out=False):
+        while not timed_out:
+            try:
+                data = os.read(pr.fd, 1 << 20)
+            except BlockingIOError:
+                return
+            except OSError:
                 data = b""
+            if not data:
                 break
-            chunk = os.read(r, 1 << 20)
-            if not chunk:
-                break
-            data += chunk
-        os.close(r)
-        os.waitpid(pid, 0)
+            pr.data += data
+        self.sel.unregister(pr.fd)
+        os.close(pr.fd)
+        del self.pending_refs[pr.key]
+        if timed_out:
+            try:
+                os.kill(pr.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        os.waitpid(pr.pid, 0)
         try:
-            return json.loads(data)
+            summary = json.loads(pr.data) if not timed_out else None
         except ValueError:
-            return {"ok": False, "shapes": [], "dropped_shapes": [],
-                    "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
+            summary = None
+        if summary is None:
+            summary = {"ok": False, "shapes": [], "dropped_shapes": [],
+                       "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
+        ready = {"op": "task_ready", "task_key": pr.key, "shapes": summary.get("shapes", []),
+                 "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
+                 "ok": bool(summary.get("ok"))}
+        self.tasks[pr.key] = {"sig": pr.sig, "ready": ready, "req": pr.msg, "path": pr.path, "summary": summary}
+        self.emit(ready)
 
     def reference(self, task, si, seed):
         """Reference outputs from memory, else from the disk cache; memory holds at most REF_MEMORY bytes."""
@@ -297,7 +351,8 @@ class Worker:
         if backend == "nki" or backend not in ("triton", "cuda", "torch"):
             return self.verdict(job, "UNVERIFIABLE", "static", ["BACKEND_UNSUPPORTED"],
                                 f"the {backend} backend cannot be verified here")
-        if not req.get("skip_static"):
+        raw_cuda = backend == "cuda" and native.is_raw_cuda(code)
+        if not raw_cuda and not req.get("skip_static"):
             findings = static.check(code, backend)
             if findings:
                 first = findings[0]
@@ -313,6 +368,8 @@ class Worker:
         if self.device == "cpu" and tdtype == "bf16":
             return self.verdict(job, "UNVERIFIABLE", "compile", ["BF16_ON_INTERPRETER"],
                                 "bf16 cannot run on the CPU interpreter")
+        if raw_cuda:
+            return self.fork_native(job, task)
         if self.device == "cpu" and backend == "cuda":
             return self.verdict(job, "UNVERIFIABLE", "compile", ["BACKEND_UNSUPPORTED"],
                                 "CUDA answers need a GPU")
@@ -353,6 +410,8 @@ class Worker:
                "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
                "nproc": int(limits["processes"]) * self.parallel + 64,
                "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes")}
+        if ctx["timing"]:
+            self.ensure_ref_timing(task)
         job.expected = len(summary["shapes"]) * len(seeds)
         job.expected_keys = {(si, sd) for si in range(len(summary["shapes"])) for sd in seeds}
         job.timeouts = timeouts
@@ -388,6 +447,159 @@ class Worker:
         job.deadline = time.monotonic() + timeouts["compile"]
         self.running[r] = job
         self.sel.register(r, selectors.EVENT_READ, job)
+
+    def fork_native(self, job, task):
+        """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
+        task, shared on disk), then becomes `sieve-cli cuda-verify` (exec) in a narrowed process; the
+        verdict comes back as one JSON object on its stdout (native.py, gpu/nativeverify.h)."""
+        req = job.req
+        cli = os.environ.get("SIEVE_CLI") or shutil.which("sieve-cli")
+        if not cli:
+            return self.verdict(job, "UNVERIFIABLE", "compile", ["NATIVE_UNAVAILABLE"],
+                                "raw CUDA answers are verified by sieve-cli cuda-verify, and no sieve-cli was found "
+                                "(set SIEVE_CLI)")
+        summary = task["summary"]
+        timeouts = {"compile": 120, "correct": 120, "timing": 120, **(req.get("timeouts") or {})}
+        timing = bool(req.get("timing")) and self.device != "cpu"
+        scratch = os.path.join(self.scratch_root, f"native-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}")
+        os.makedirs(scratch, mode=0o700)
+        logp = os.path.join(scratch, "native.log")
+        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        ctx = {"cli": cli, "scratch": scratch, "cache_dir": self.cache_dir, "task_path": task["path"],
+               "task_key": task["req"]["task_key"], "sig": task["sig"], "shapes": summary["shapes"],
+               "code_hash": summary["code_hash"],
+               "seeds": summary["seeds"], "style": task["req"].get("init_inputs_style", "kernelbench"),
+               "code": req.get("code", ""), "gpu": self.device != "cpu",
+               "device_index": int(self.device.split(":")[1]) if ":" in self.device else 0,
+               "atol": summary["atol"], "rtol": summary["rtol"], "launch_timeout": timeouts["correct"],
+               "timing_runs": 100 if timing else 0, "lock_path": self.lock_path,
+               "cpu_seconds": int(sum(timeouts.values()) + 30)}
+        if timing:
+            self.ensure_ref_timing(task)
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setpgid(0, 0)
+                os.close(r)
+                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                os.dup2(w, 1)
+                os.dup2(logfd, 2)
+                native.exec_verify(ctx)
+            except BaseException as e:
+                os.write(2, f"native verification could not start: {type(e).__name__}: {e}\n".encode())
+            finally:
+                os._exit(4)
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
+        os.close(w)
+        os.close(logfd)
+        os.set_blocking(r, False)
+        job.native = True
+        job.expected = len(summary["shapes"]) * len(summary["seeds"])
+        job.timeouts = timeouts
+        job.pid, job.fd, job.ctl, job.scratch, job.log_path = pid, r, None, scratch, logp
+        # cuda-verify waits for the GPU lock itself (the 'queue' stage of a Python child): its budget too
+        job.deadline = time.monotonic() + timeouts["compile"] + timeouts["correct"] + \
+            (timeouts["timing"] + float(timeouts.get("queue", 0)) if timing else 0)
+        self.running[r] = job
+        self.sel.register(r, selectors.EVENT_READ, job)
+
+    def native_result(self, job, st, logall):
+        """Turns cuda-verify's JSON into the job's state, then decides like any other sample."""
+        try:
+            res = json.loads(job.raw.decode("utf-8", "replace").strip().splitlines()[-1])
+            if not isinstance(res, dict) or "status" not in res:
+                raise ValueError("no status")
+        except (ValueError, IndexError):
+            if job.timed_out or job.cancelled:
+                return self.conclude(job, st, logall)
+            why = (f"signal {signal.Signals(os.WTERMSIG(st)).name}" if os.WIFSIGNALED(st)
+                   else f"exit status {os.WEXITSTATUS(st)}")
+            return self.verdict(job, "CRASH", job.stage, ["SIGNAL"],
+                                f"native verification ended ({why}) without a result", log=logall)
+        job.checks = res.get("checks") or []
+        job.launches = int(res.get("launches") or 0)
+        log = "\n".join(x for x in (res.get("log", ""), logall) if x)
+        if res["status"] != "PASS":
+            return self.verdict(job, res["status"], res.get("stage", "correct"), res.get("reasons") or [],
+                                res.get("message", ""), log=log, kernels=res.get("kernels", []),
+                                resources=res.get("resources", []), native=True)
+        job.timings = res.get("timings") or None
+        job.done = {"launches": job.launches, "kernels": res.get("kernels", [])}
+        job.seen = job.expected_keys = {(c.get("shape_index"), c.get("seed")) for c in job.checks}
+        job.probe = "ok"  # outputs start as NaN poison and the manifest's kernels are the only code that ran
+        job.share = 1.0
+        job.notes.append(res.get("message", ""))
+        return self.conclude(job, st, log)
+
+    def ensure_ref_timing(self, task):
+        key = (task["req"]["task_key"], task["sig"])
+        if key in self.reftimers:
+            return
+        rt = RefTimer(key)
+        self.reftimers[key] = rt
+        summary = task["summary"]
+        ctx = {"task_path": task["path"], "shape": summary["shapes"][0], "seed": summary["seeds"][0],
+               "style": task["req"].get("init_inputs_style", "kernelbench"), "device": self.device,
+               "l2_bytes": (self.env or {}).get("l2_bytes")}
+        r, w = os.pipe()
+        lock_fd = os.open(self.lock_path, os.O_RDWR)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setpgid(0, 0)
+                os.close(r)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
+                os.environ.update({"TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
+                                   "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
+                                   "TORCHINDUCTOR_COMPILE_THREADS": "1"})
+                from . import reftiming, sandbox
+                sandbox.set_pdeathsig()  # never outlive a worker that was killed
+                try:
+                    res = reftiming.run(ctx, lock_fd)
+                except BaseException as e:
+                    res = {"error": f"{type(e).__name__}: {e}"[:500]}
+                data = json.dumps(res).encode()
+                while data:
+                    data = data[os.write(w, data):]
+            finally:
+                os._exit(0)
+        os.close(w)
+        os.close(lock_fd)
+        os.set_blocking(r, False)
+        rt.pid, rt.fd, rt.deadline = pid, r, time.monotonic() + REF_TIMING_TIMEOUT
+        self.reftiming_running[r] = rt
+        self.sel.register(r, selectors.EVENT_READ, rt)
+
+    def read_reftimer(self, rt, timed_out=False):
+        while not timed_out:
+            try:
+                data = os.read(rt.fd, 1 << 20)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                break
+            rt.data += data
+        self.sel.unregister(rt.fd)
+        del self.reftiming_running[rt.fd]
+        os.close(rt.fd)
+        try:
+            os.killpg(rt.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.waitpid(rt.pid, 0)
+        try:
+            rt.result = {"error": f"timed out after {REF_TIMING_TIMEOUT} s"} if timed_out else json.loads(rt.data)
+        except ValueError:
+            rt.result = {"error": "the reference timing child died"}
+        parked, rt.parked = rt.parked, []
+        for job, st, logall in parked:
+            self.conclude(job, st, logall)
 
     def kill(self, job):
         try:
@@ -451,6 +663,8 @@ class Worker:
             job.pending = (msg, [], n)
         elif t == "error":
             job.error = msg
+        elif t == "infra":
+            job.infra = msg.get("message", "")
         elif t == "timing_request":
             go = job.failure is None and job.seen == job.expected_keys and job.probe == "ok"
             try:
@@ -535,6 +749,20 @@ class Worker:
             job.notes.append(f"shape {si} seed {seed}: an output's memory was not passed to any of the sample's kernels")
 
     def read_child(self, job):
+        if job.native:
+            while True:
+                try:
+                    data = os.read(job.fd, 1 << 20)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    data = b""
+                if not data:
+                    return self.finish(job)
+                job.raw += data
+                if len(job.raw) > 64 << 20:
+                    self.fail(job, "CRASH", job.stage, ["SIGNAL"], "native verification wrote too much")
+                    return self.finish(job)
         while True:
             try:
                 data = os.read(job.fd, 1 << 20)
@@ -561,7 +789,8 @@ class Worker:
         self.sel.unregister(job.fd)
         del self.running[job.fd]
         os.close(job.fd)
-        os.close(job.ctl)
+        if job.ctl is not None:
+            os.close(job.ctl)
         self.kill(job)  # whatever is left of the group
         _, st = os.waitpid(job.pid, 0)
         logtext = ""
@@ -576,6 +805,21 @@ class Worker:
         shutil.rmtree(job.scratch, ignore_errors=True)
         notes = "\n".join(job.notes)
         logall = "\n".join(x for x in (notes, logtext) if x)
+        if job.infra and not job.cancelled:
+            if job.retries < MAX_INFRA_RETRIES:
+                again = Job(job.req)
+                again.retries = job.retries + 1
+                self.queue.insert(0, again)
+                log(f"job {job.job}: the child could not start CUDA ({job.infra}); retry {again.retries}")
+                return
+            return self.verdict(job, "UNVERIFIABLE", "compile", ["DEVICE_UNAVAILABLE"],
+                                f"the GPU could not be used ({job.infra}) in {job.retries + 1} attempts; "
+                                "nothing of the sample ran", log=logall)
+        if job.native and not job.failure:
+            return self.native_result(job, st, logall)
+        self.conclude(job, st, logall)
+
+    def conclude(self, job, st, logall):
         if job.cancelled:
             return self.verdict(job, "CANCELLED", job.stage, [], "cancelled", log=logall)
         if job.violations:
@@ -622,6 +866,22 @@ class Worker:
         if job.probe != "ok":
             return self.verdict(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"], "the proof probe did not run",
                                 log=logall)
+        if job.timings:
+            # the candidate was timed: its verdict waits for the task's reference timing
+            task = self.tasks.get(job.req.get("task_key"))
+            rt = self.reftimers.get((task["req"]["task_key"], task["sig"])) if task else None
+            if rt is not None and rt.result is None:
+                rt.parked.append((job, st, logall))
+                return
+            if rt is not None:
+                r = rt.result
+                job.timings = [t for t in job.timings if t.get("which") == "candidate"] + r.get("timings", [])
+                job.bytes_moved = r.get("bytes_moved")
+                ref_notes = list(r.get("notes", []))
+                if r.get("error"):
+                    ref_notes.append(f"reference timing failed: {r['error']}")
+                if ref_notes:
+                    logall = "\n".join(ref_notes + [logall])
         extra = {"kernels": job.done.get("kernels", [])}
         flags, speedup = [], None
         if job.timings:
@@ -650,6 +910,12 @@ class Worker:
 
     def check_deadlines(self):
         now = time.monotonic()
+        for rt in list(self.reftiming_running.values()):
+            if now > rt.deadline:
+                self.read_reftimer(rt, timed_out=True)
+        for pr in list(self.pending_refs.values()):
+            if now > pr.deadline:
+                self.read_reference(pr, timed_out=True)
         for job in list(self.running.values()):
             if job.deadline and now > job.deadline and not job.timed_out and job.failure is None:
                 job.timed_out = True
@@ -662,11 +928,15 @@ class Worker:
         while True:
             while self.queue and len(self.running) < self.parallel and not self.quit:
                 self.start_job(self.queue.pop(0))
-            if (self.quit or not stdin_open) and not self.running and (self.quit or not self.queue):
+            if (self.quit or not stdin_open) and not self.running and (self.quit or not self.queue) \
+                    and not self.reftiming_running and not self.pending_refs:
                 break
             timeout = None
-            if self.running:
-                timeout = max(0.0, min(j.deadline for j in self.running.values()) - time.monotonic()) + 0.01
+            deadlines = [j.deadline for j in self.running.values()] + \
+                [rt.deadline for rt in self.reftiming_running.values()] + \
+                [pr.deadline for pr in self.pending_refs.values()]
+            if deadlines:
+                timeout = max(0.0, min(deadlines) - time.monotonic()) + 0.01
             for key, _ in self.sel.select(timeout):
                 if key.data is None:
                     try:
@@ -682,8 +952,17 @@ class Worker:
                         line, self.inbuf = self.inbuf.split(b"\n", 1)
                         if line.strip():
                             self.handle(line.decode("utf-8", "replace"))
+                elif isinstance(key.data, RefTimer):
+                    self.read_reftimer(key.data)
+                elif isinstance(key.data, PendingReference):
+                    self.read_reference(key.data)
                 else:
                     self.read_child(key.data)
             self.check_deadlines()
         for job in list(self.running.values()):
             self.kill(job)
+        for child in list(self.reftiming_running.values()) + list(self.pending_refs.values()):
+            try:
+                os.kill(child.pid, signal.SIGKILL)
+            except OSError:
+                pass

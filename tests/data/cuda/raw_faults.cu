@@ -17,7 +17,8 @@ extern "C" __global__ void spin(const float *x, float *y)
 
 extern "C" __global__ void fault(const float *x, float *y)
 {
-    float *bad = nullptr;
+    // An address the compiler cannot prove null (a store through a literal null is optimised away).
+    volatile float *bad = reinterpret_cast<float *>(static_cast<unsigned long long>(x[0] * 0.f) + 64);
     bad[threadIdx.x] = x[0];
     y[0] = 1.f;
 }

@@ -1,0 +1,59 @@
+"""Reference timing: the task's `Model` timed eager and under `torch.compile`, once per task and worker
+session, in a trusted child forked from the worker (never in a candidate's process, so a candidate that
+patches torch cannot touch the figures it is compared with).
+
+Same method, same inputs as the candidate's timing (shape 0, the first seed's three input sets, the
+brief's L2 flush and events) and the same per-GPU lock, so the two are measured alike in one session.
+Inductor compiles before the lock is taken: its default mode does not benchmark on the GPU, so only the
+compile's single execution overlaps another sample's timing, not a measured run.
+"""
+import fcntl
+import time
+
+from . import taskref, timing
+
+
+def run(ctx, lock_fd):
+    import torch
+    torch.set_num_threads(4)
+    device = torch.device(ctx["device"])
+    torch.cuda.set_device(device)  # Inductor's and Triton's kernels launch on the current device
+    task = taskref.load_module(ctx["task_path"], "sieve_reftiming_task")
+    taskref.apply_shape(task, ctx["shape"])
+    seed = ctx["seed"]
+    model = taskref.build(task, task.Model, seed, ctx["style"]).to(device).eval()
+    sets = [[t.to(device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(task, seed + k)]
+            for k in range(3)]
+    notes = []
+    nbytes = sum(t.numel() * t.element_size() for t in sets[0] if isinstance(t, torch.Tensor))
+    with torch.no_grad():
+        nbytes += sum(t.numel() * t.element_size() for t in taskref.flatten_outputs(model(*sets[0])))
+    compiled = None
+    t0 = time.perf_counter()
+    try:
+        compiled = torch.compile(model)
+        with torch.no_grad():
+            compiled(*sets[0])
+        torch.cuda.synchronize()
+    except Exception as e:  # a baseline that fails says nothing about the samples: omitted with a note
+        compiled = None
+        notes.append(f"compile baseline omitted: {type(e).__name__}: {e}"[:500])
+    compile_s = time.perf_counter() - t0
+    tools = timing.Tools(torch.cuda.synchronize, torch.cuda.Event, torch.cuda.Event.record,
+                         torch.cuda.Event.elapsed_time, time.perf_counter, device, ctx.get("l2_bytes") or (50 << 20))
+    results = []
+    t1 = time.perf_counter()
+    fcntl.flock(lock_fd, fcntl.LOCK_EX)
+    waited_s = time.perf_counter() - t1
+    try:
+        for which, fn in (("eager", model), ("compile", compiled)):
+            if fn is None:
+                continue
+            try:
+                results.append({"shape_index": 0, "which": which, **timing.measure(tools, fn, sets)})
+            except Exception as e:
+                notes.append(f"{which} baseline omitted: {type(e).__name__}: {e}"[:500])
+    finally:
+        fcntl.flock(lock_fd, fcntl.LOCK_UN)
+    return {"timings": results, "bytes_moved": nbytes, "notes": notes,
+            "compile_seconds": round(compile_s, 3), "lock_wait_seconds": round(waited_s, 3)}
