@@ -1,5 +1,7 @@
 #include "corpus.h"
 
+#include <sqlite3.h>
+
 #include <filesystem>
 #include <random>
 
@@ -239,7 +241,50 @@ CREATE TABLE IF NOT EXISTS sample_run_items(
 CREATE INDEX IF NOT EXISTS sample_run_items_sample ON sample_run_items(sample_id);
 )SQL");
 }
+// Same definitions as in v1 (tests/unit/test_corpus.cpp compares them after a drop and rebuild).
+struct IndexDef {
+    const char *name;
+    const char *on;
+};
+constexpr IndexDef kSampleIndices[] = {
+    {"samples_task", "samples(task_id)"},     {"samples_status", "samples(status)"},
+    {"samples_speedup", "samples(speedup)"},  {"samples_review", "samples(review)"},
+    {"samples_cluster", "samples(cluster_id)"},
+};
 } // namespace
+
+void dropSampleIndices(db::Database &db)
+{
+    for (const IndexDef &ix : kSampleIndices)
+        db.exec(std::string("DROP INDEX IF EXISTS ") + ix.name);
+}
+
+bool ensureSampleIndices(db::Database &db)
+{
+    std::string missing;
+    db::Statement exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type='index' AND name=?1");
+    for (const IndexDef &ix : kSampleIndices) {
+        exists.reset();
+        exists.bind(1, ix.name);
+        if (!exists.step())
+            missing += std::string("CREATE INDEX IF NOT EXISTS ") + ix.name + " ON " + ix.on + ";";
+    }
+    exists.reset();
+    if (missing.empty())
+        return true;
+    try {
+        // Sorting for CREATE INDEX may use a second core.
+        db.exec("PRAGMA threads=2");
+        db::Transaction tx(db);
+        db.exec(missing);
+        tx.commit();
+        return true;
+    } catch (const db::Error &e) {
+        if ((e.code() & 0xff) == SQLITE_BUSY || (e.code() & 0xff) == SQLITE_LOCKED)
+            return false;
+        throw;
+    }
+}
 
 const std::vector<Migration> &migrations()
 {
@@ -352,6 +397,7 @@ Corpus Corpus::open(const std::string &path, bool readOnly)
         db.exec("PRAGMA journal_mode=WAL");
         configure(db);
         schema::migrate(db);
+        schema::ensureSampleIndices(db);
         ensureCorpusId(db);
     } else {
         const int v = schema::version(db);

@@ -44,6 +44,16 @@ const std::vector<Migration> &migrations();
 // Brings db to `target` (default: current) inside one transaction.
 void migrate(db::Database &db, int target = Corpus::kSchemaVersion);
 int version(const db::Database &db);
+
+// The indices on samples for a reviewer's sorts and filters (task, status, speedup, review, cluster),
+// as v1 made them. A bulk import into a table that is small next to its input drops them and builds
+// them once at the end, which costs a third of updating them row by row (bench/RESULTS.md, Import).
+// They are derived data: a killed import leaves them missing, and the next read-write open puts them
+// back (ensureSampleIndices), so queries stay correct meanwhile, only slower.
+void dropSampleIndices(db::Database &db);
+// Creates whichever are missing; true when all exist afterwards. Never throws on a busy database
+// (another process's import holds the write lock): it tries again at the next open.
+bool ensureSampleIndices(db::Database &db);
 } // namespace schema
 
 } // namespace sieve

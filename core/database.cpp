@@ -67,6 +67,18 @@ Statement &Statement::bindBlob(int index, std::string_view bytes)
     return *this;
 }
 
+Statement &Statement::bindBlobNoCopy(int index, std::string_view bytes)
+{
+    check(sqlite3_bind_blob64(m_stmt, index, bytes.data(), bytes.size(), SQLITE_STATIC));
+    return *this;
+}
+
+Statement &Statement::bindTextNoCopy(int index, std::string_view text)
+{
+    check(sqlite3_bind_text64(m_stmt, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8));
+    return *this;
+}
+
 Statement &Statement::bindNull(int index)
 {
     check(sqlite3_bind_null(m_stmt, index));

@@ -39,6 +39,9 @@ public:
     Statement &bind(int index, const char *text) { return bind(index, std::string_view(text)); }
     Statement &bind(int index, const std::string &text) { return bind(index, std::string_view(text)); }
     Statement &bindBlob(int index, std::string_view bytes);
+    // Without SQLite's copy: `bytes` must stay valid until the statement is reset (hot insert loops).
+    Statement &bindBlobNoCopy(int index, std::string_view bytes);
+    Statement &bindTextNoCopy(int index, std::string_view text);
     Statement &bindNull(int index);
     template <typename T> Statement &bind(int index, const std::optional<T> &value)
     {

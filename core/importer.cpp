@@ -25,6 +25,9 @@ using namespace importing;
 
 namespace {
 
+// Below this many expected rows an import keeps the samples indices and updates them row by row.
+constexpr std::uint64_t kMinDeferredRows = 10000;
+
 // A bounded hand-over between the parsing thread and the writer: memory stays constant however large
 // the input, and the parser waits when the writer falls behind.
 class BatchQueue {
@@ -332,6 +335,31 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         tx.commit();
     }
     const std::uint64_t total = totalBytes(format, paths);
+    // Rows the input probably holds (sample rows are seldom under 2 KB of JSON) against rows already
+    // there: a large import into a small table builds the reviewer's indices once at the end instead.
+    const std::uint64_t expectedRows = total / 2048;
+    const auto existingRows = static_cast<std::uint64_t>(corpus.db().queryInt("SELECT max(id) FROM samples").value_or(0));
+    if (options.deferIndices && expectedRows >= kMinDeferredRows && expectedRows >= existingRows) {
+        db::Transaction tx(corpus.db());
+        schema::dropSampleIndices(corpus.db());
+        tx.commit();
+        report.indicesRebuilt = true;
+    }
+    // Puts the indices back however the import ends (an exception included; a kill -9 leaves that to
+    // the next Corpus::open).
+    struct Rebuild {
+        Corpus &corpus;
+        bool armed;
+        ~Rebuild()
+        {
+            if (armed) {
+                try {
+                    schema::ensureSampleIndices(corpus.db());
+                } catch (...) {
+                }
+            }
+        }
+    } rebuild{corpus, report.indicesRebuilt};
     ImportWriter writer(corpus, report.importId, report, options);
     auto consume = [&](Batch &batch) {
         writer.write(batch);
@@ -425,6 +453,12 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     }
     writer.commit();
     report.writeCpuSeconds = threadCpuSeconds() - writerCpuStart;
+    if (rebuild.armed) {
+        const double indexStart = threadCpuSeconds();
+        schema::ensureSampleIndices(corpus.db());
+        rebuild.armed = false;
+        report.indexCpuSeconds = threadCpuSeconds() - indexStart;
+    }
 
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     db::Transaction tx(corpus.db());

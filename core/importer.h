@@ -48,7 +48,9 @@ struct ImportReport {
     bool interrupted = false;
     double seconds = 0;
     // CPU time per stage (timing splits for tuning): reading and parsing, compressing, writing.
-    double parseCpuSeconds = 0, packCpuSeconds = 0, writeCpuSeconds = 0;
+    double parseCpuSeconds = 0, packCpuSeconds = 0, writeCpuSeconds = 0, indexCpuSeconds = 0;
+    // The samples indices were dropped for the import and built again at its end.
+    bool indicesRebuilt = false;
 
     std::uint64_t tasksAdded() const;
     std::uint64_t samplesAdded() const;
@@ -62,6 +64,7 @@ struct ImportOptions {
     std::size_t commitRecords = 16384;        // records per transaction (rounded up to whole batches)
     std::size_t maxListedErrors = 1000;       // per file; the rest are only counted
     bool pipeline = true;                     // parse, compress and write on separate threads
+    bool deferIndices = true;                 // large import into a small table: build indices at the end
     unsigned workers = 0;                     // compressing threads; 0: one per core (at most 8)
     std::function<void(const ImportError &)> onError;                // each rejected record, as it happens
     std::function<void(std::uint64_t done, std::uint64_t total)> onProgress; // bytes of input

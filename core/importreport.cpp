@@ -43,7 +43,11 @@ nlohmann::json ImportReport::toJson() const
     out["format"] = format;
     out["interrupted"] = interrupted;
     out["seconds"] = seconds;
-    out["cpu_seconds"] = {{"parse", parseCpuSeconds}, {"pack", packCpuSeconds}, {"write", writeCpuSeconds}};
+    out["cpu_seconds"] = {{"parse", parseCpuSeconds},
+                          {"pack", packCpuSeconds},
+                          {"write", writeCpuSeconds},
+                          {"index", indexCpuSeconds}};
+    out["indices_rebuilt"] = indicesRebuilt;
     out["tasks_added"] = tasksAdded();
     out["samples_added"] = samplesAdded();
     out["unchanged"] = unchanged();

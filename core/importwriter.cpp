@@ -19,6 +19,23 @@ template <typename T> void bindOpt(db::Statement &st, int i, const std::optional
     else
         st.bindNull(i);
 }
+
+// For the per-sample statements: the record outlives the statement's run(), so SQLite need not copy.
+void bindTextRef(db::Statement &st, int i, const std::optional<std::string> &v)
+{
+    if (v)
+        st.bindTextNoCopy(i, *v);
+    else
+        st.bindNull(i);
+}
+
+void bindBlobRef(db::Statement &st, int i, const std::optional<std::string> &v)
+{
+    if (v)
+        st.bindBlobNoCopy(i, *v);
+    else
+        st.bindNull(i);
+}
 } // namespace
 
 ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options)
@@ -206,7 +223,7 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
     const std::string key = hashing::contentKey({task->key, s.contentKey});
     if (s.userNamed) {
         m_findSample.reset();
-        m_findSample.bind(1, s.name).bind(2, task->id).bind(3, s.origin);
+        m_findSample.bindTextNoCopy(1, s.name).bind(2, task->id).bindTextNoCopy(3, s.origin);
         bool clash = false, same = false;
         while (m_findSample.step()) {
             if (m_findSample.textView(0) == key)
@@ -228,14 +245,14 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
     }
     db::Statement &st = m_insertSample;
     st.reset();
-    st.bind(1, key).bind(2, s.name).bind(3, task->id);
-    st.bind(4, s.backend.value_or(task->backend));
-    st.bind(5, s.origin);
-    bindOpt(st, 6, s.model);
+    st.bindTextNoCopy(1, key).bindTextNoCopy(2, s.name).bind(3, task->id);
+    st.bindTextNoCopy(4, s.backend ? *s.backend : task->backend);
+    st.bindTextNoCopy(5, s.origin);
+    bindTextRef(st, 6, s.model);
     bindOpt(st, 7, s.temperature);
     bindOpt(st, 8, s.attempt);
     st.bind(9, s.hasAnswer ? 1 : 0);
-    bindOpt(st, 10, s.codeHash);
+    bindTextRef(st, 10, s.codeHash);
     st.bind(11, s.codeBytes);
     st.bind(12, m_importId);
     st.bind(13, m_now);
@@ -248,18 +265,9 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
     db::Statement &pl = m_insertSamplePayload;
     pl.reset();
     pl.bind(1, id);
-    if (s.code)
-        pl.bindBlob(2, *s.code);
-    else
-        pl.bindNull(2);
-    if (s.reasoning)
-        pl.bindBlob(3, *s.reasoning);
-    else
-        pl.bindNull(3);
-    if (s.response)
-        pl.bindBlob(4, *s.response);
-    else
-        pl.bindNull(4);
+    bindBlobRef(pl, 2, s.code);
+    bindBlobRef(pl, 3, s.reasoning);
+    bindBlobRef(pl, 4, s.response);
     pl.run();
     if (s.verdict) {
         const ExternalVerdict &v = *s.verdict;

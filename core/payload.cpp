@@ -10,7 +10,11 @@ namespace {
 constexpr char kRaw = 'r';
 constexpr char kZstd = 'z';
 constexpr size_t kMinCompress = 96; // below this zstd's frame overhead eats the gain
-constexpr int kLevel = 3;
+// Level -1: on ~3 KB kernels 40 % less CPU than level 3 (the import's largest stage), for about 20 %
+// more bytes (no Huffman coding of literals; level 1 keeps it and costs 80 % of level 3). A zstd frame
+// decodes whatever level made it, so blobs written at level 3 by earlier versions still unpack.
+// Figures: bench/RESULTS.md, Import.
+constexpr int kLevel = -1;
 
 ZSTD_CCtx *cctx()
 {

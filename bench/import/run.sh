@@ -49,6 +49,12 @@ for r in "$s" "$p"; do
   awk -v name="$name" -v w="$wall" -v u="$user" -v s="$sys" -v rss="$rss" -v c="$count" -v sz="$size" 'BEGIN {
     printf "%-8s %10.1f %10.1f %12.0f %14.0f %10.0f %14.0f\n", name, w, u + s, c / w, c / (u + s), rss / 1024, sz / c }'
 done
+# The importer's own CPU split per stage, from the report it stores in the imports table.
+sqlite3 "$sieve_db" "SELECT report_json FROM imports ORDER BY id DESC LIMIT 1" | "$py" -c '
+import json, sys
+r = json.load(sys.stdin); c = r["cpu_seconds"]; n = max(r["samples_added"], 1); rebuilt = r.get("indices_rebuilt", False)
+print("sieve stages, CPU us/row: " + ", ".join(f"{k} {v / n * 1e6:.1f}" for k, v in c.items()) +
+      f"  (samples indices built at the end: {rebuilt})")'
 read -r _ sw su ss _ _ _ <<< "$s"
 read -r _ pw pu ps _ _ _ <<< "$p"
 awk -v sw="$sw" -v pw="$pw" -v sc="$(echo "$su + $ss" | bc)" -v pc="$(echo "$pu + $ps" | bc)" 'BEGIN {

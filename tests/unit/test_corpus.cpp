@@ -71,6 +71,23 @@ TEST(Payload, RoundTripsSmallAndLargeText)
     EXPECT_THROW(payload::unpack("q123"), std::runtime_error);
 }
 
+TEST(Payload, BlobsPackedAtAnotherZstdLevelStillUnpack)
+{
+    // Corpora written before pack() moved from zstd level 3 to a faster one hold level-3 frames; a
+    // zstd frame decodes whatever level made it. This one is `zstd -3` of the text below.
+    std::string text = "import triton\nimport triton.language as tl\n";
+    for (int i = 0; i < 6; ++i)
+        text += "# line " + std::to_string(i) + ": load, clamp at zero, store\n";
+    const char *hex = "28b52ffd640900ad02007204101790c5396ba114b8b233222a4d72d713dbfffab696bc7c4ac86114c4696ef349bd"
+                      "80f766eaa8f82c4f7432f856420706d7ed3e74005a47c1acdca4ebd5642a050700e09680bc8064012901b984d4"
+                      "0bc53195c5fe3362";
+    std::string blob = "z";
+    for (const char *p = hex; p[0] && p[1]; p += 2)
+        blob.push_back(static_cast<char>(std::stoi(std::string(p, 2), nullptr, 16)));
+    EXPECT_EQ(payload::unpack(blob), text);
+    EXPECT_EQ(payload::unpack(payload::pack(text)), text);
+}
+
 TEST(Hashing, Sha256MatchesKnownVectors)
 {
     EXPECT_EQ(hashing::sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");

@@ -152,6 +152,16 @@ TEST(ImportCli, KillNineMidImportLeavesAConsistentFileAndARerunCompletes)
     }
     EXPECT_GT(partial, 0);
     EXPECT_LT(partial, kRows);
+    {
+        // The import dropped the reviewer's indices to build them at its end (an empty corpus, a large
+        // input); the read-write open above put them back.
+        db::Database reader(db, db::Database::Mode::ReadOnly);
+        EXPECT_EQ(reader.queryInt("SELECT count(*) FROM sqlite_master WHERE type='index' AND name IN "
+                                  "('samples_task','samples_status','samples_speedup','samples_review',"
+                                  "'samples_cluster')"),
+                  5);
+        EXPECT_EQ(reader.queryInt("SELECT count(*) FROM samples INDEXED BY samples_task WHERE task_id > 0"), partial);
+    }
 
     const auto rerun = test::runCli({"import", db, "--format", "sieve", "--json", "--quiet", data});
     ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
