@@ -303,6 +303,24 @@ void runChild(const LaunchRequest &req, const std::string &dir)
 
 namespace {
 
+// "sm_XY" of `device` asked of the driver in this process; empty with `reason` set when it cannot say.
+std::string archInThisProcess(int device, std::string &reason)
+{
+    const CudaDriver *cu = CudaDriver::get(&reason);
+    if (!cu)
+        return {};
+    try {
+        const auto devices = cu->devices();
+        if (device >= 0 && device < static_cast<int>(devices.size()))
+            return "sm_" + std::to_string(devices[static_cast<std::size_t>(device)].major * 10 +
+                                          devices[static_cast<std::size_t>(device)].minor);
+        reason = "no CUDA device " + std::to_string(device);
+    } catch (const std::exception &e) {
+        reason = e.what();
+    }
+    return {};
+}
+
 std::string probeArchInChild(int device, std::string *why)
 {
     int fds[2];
@@ -311,22 +329,10 @@ std::string probeArchInChild(int device, std::string *why)
     const pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        std::string answer;
         std::string reason;
-        if (const CudaDriver *cu = CudaDriver::get(&reason)) {
-            try {
-                const auto devices = cu->devices();
-                if (device >= 0 && device < static_cast<int>(devices.size()))
-                    answer = "sm_" + std::to_string(devices[static_cast<std::size_t>(device)].major * 10 +
-                                                    devices[static_cast<std::size_t>(device)].minor);
-                else
-                    answer = "!no CUDA device " + std::to_string(device);
-            } catch (const std::exception &e) {
-                answer = std::string("!") + e.what();
-            }
-        } else {
+        std::string answer = archInThisProcess(device, reason);
+        if (answer.empty())
             answer = "!" + reason;
-        }
         [[maybe_unused]] auto n = write(fds[1], answer.data(), answer.size());
         _exit(0);
     }
@@ -361,18 +367,8 @@ std::string deviceArchIsolated(int device, std::string *why)
         return it->second;
     std::string reason;
     std::string arch = probeArchInChild(device, &reason);
-    if (arch.empty() && reason.find("initialization error") != std::string::npos) {
-        if (const CudaDriver *cu = CudaDriver::get(&reason)) {
-            try {
-                const auto devices = cu->devices();
-                if (device >= 0 && device < static_cast<int>(devices.size()))
-                    arch = "sm_" + std::to_string(devices[static_cast<std::size_t>(device)].major * 10 +
-                                                  devices[static_cast<std::size_t>(device)].minor);
-            } catch (const std::exception &e) {
-                reason = e.what();
-            }
-        }
-    }
+    if (arch.empty() && reason.find("initialization error") != std::string::npos)
+        arch = archInThisProcess(device, reason);
     if (arch.empty()) {
         if (why)
             *why = reason;

@@ -27,6 +27,26 @@ REF_MEMORY = 2 << 30
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
 
+def write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def drain(fd):
+    """What a non-blocking pipe holds now: (bytes, whether the other end is closed)."""
+    chunks = []
+    while True:
+        try:
+            data = os.read(fd, 1 << 20)
+        except BlockingIOError:
+            return b"".join(chunks), False
+        except OSError:
+            data = b""
+        if not data:
+            return b"".join(chunks), True
+        chunks.append(data)
+
+
 def log(*a):
     print("[sieve_worker]", *a, file=sys.stderr, flush=True)
 
@@ -279,10 +299,7 @@ class Worker:
                 res = {"ok": False, "shapes": [], "dropped_shapes": [],
                        "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"}]}
                 code = 1
-            data = json.dumps(res).encode()
-            while data:
-                n = os.write(w, data)
-                data = data[n:]
+            write_all(w, json.dumps(res).encode())
             os._exit(code)
         os.close(w)
         os.set_blocking(r, False)
@@ -292,16 +309,11 @@ class Worker:
         self.sel.register(r, selectors.EVENT_READ, pr)
 
     def read_reference(self, pr, timed_out=False):
-        while not timed_out:
-            try:
-                data = os.read(pr.fd, 1 << 20)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                break
+        if not timed_out:
+            data, eof = drain(pr.fd)
             pr.data += data
+            if not eof:
+                return
         self.sel.unregister(pr.fd)
         os.close(pr.fd)
         del self.pending_refs[pr.key]
@@ -576,9 +588,7 @@ class Worker:
                     res = reftiming.run(ctx, lock_fd)
                 except BaseException as e:
                     res = {"error": f"{type(e).__name__}: {e}"[:500]}
-                data = json.dumps(res).encode()
-                while data:
-                    data = data[os.write(w, data):]
+                write_all(w, json.dumps(res).encode())
             finally:
                 os._exit(0)
         os.close(w)
@@ -589,16 +599,11 @@ class Worker:
         self.sel.register(r, selectors.EVENT_READ, rt)
 
     def read_reftimer(self, rt, timed_out=False):
-        while not timed_out:
-            try:
-                data = os.read(rt.fd, 1 << 20)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                break
+        if not timed_out:
+            data, eof = drain(rt.fd)
             rt.data += data
+            if not eof:
+                return
         self.sel.unregister(rt.fd)
         del self.reftiming_running[rt.fd]
         os.close(rt.fd)
@@ -764,19 +769,14 @@ class Worker:
 
     def read_child(self, job):
         if job.native:
-            while True:
-                try:
-                    data = os.read(job.fd, 1 << 20)
-                except BlockingIOError:
-                    return
-                except OSError:
-                    data = b""
-                if not data:
-                    return self.finish(job)
-                job.raw += data
-                if len(job.raw) > 64 << 20:
-                    self.fail(job, "CRASH", job.stage, ["SIGNAL"], "native verification wrote too much")
-                    return self.finish(job)
+            data, eof = drain(job.fd)
+            job.raw += data
+            if len(job.raw) > 64 << 20:
+                self.fail(job, "CRASH", job.stage, ["SIGNAL"], "native verification wrote too much")
+                return self.finish(job)
+            if eof:
+                self.finish(job)
+            return
         while True:
             try:
                 data = os.read(job.fd, 1 << 20)
