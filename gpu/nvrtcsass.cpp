@@ -1,5 +1,7 @@
 #include "nvrtcsass.h"
 
+#include "pythonenv.h"
+
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
@@ -37,6 +39,18 @@ std::string onPath(const std::string &tool)
     dirs.emplace_back(SIEVE_CUDA_TOOLKIT_ROOT "/bin");
 #endif
     dirs.emplace_back("/usr/local/cuda/bin");
+    // Triton's wheel ships nvdisasm and cuobjdump: the verifier's own Python environment has them even
+    // where the CUDA toolkit's binary utilities are not installed.
+    std::vector<fs::path> venvs{defaultVenvDir()};
+    if (const char *v = std::getenv("SIEVE_VENV"); v && *v)
+        venvs.insert(venvs.begin(), v);
+    if (const char *py = std::getenv("SIEVE_PYTHON"); py && *py)
+        venvs.insert(venvs.begin(), fs::path(py).parent_path().parent_path());
+    std::error_code ec;
+    for (const auto &venv : venvs)
+        for (const auto &lib : fs::directory_iterator(venv / "lib", ec))
+            if (lib.path().filename().string().rfind("python", 0) == 0)
+                dirs.push_back((lib.path() / "site-packages/triton/backends/nvidia/bin").string());
     for (const auto &d : dirs) {
         const fs::path candidate = fs::path(d) / tool;
         if (access(candidate.c_str(), X_OK) == 0)
@@ -59,7 +73,7 @@ std::optional<std::string> disassemble(const std::string &cubin, std::string *wh
     const std::string tool = findDisassembler();
     if (tool.empty()) {
         if (why)
-            *why = "no SASS: neither nvdisasm nor cuobjdump was found (install the CUDA toolkit's binary utilities)";
+            *why = "no SASS: neither nvdisasm nor cuobjdump was found (install the CUDA toolkit's binary utilities, or triton in the verifier's Python environment)";
         return std::nullopt;
     }
     char dir[] = "/tmp/sieve-sass-XXXXXX";
