@@ -1,5 +1,7 @@
 #include "samplepane.h"
 
+#include "cachedtextdelegate.h"
+
 #include <QEvent>
 
 #include "reviewbar.h"
@@ -32,6 +34,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_count->setObjectName(QStringLiteral("sampleCount"));
 
     m_view->setModel(m_model);
+    m_view->setItemDelegate(new CachedTextDelegate(m_view));
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setSortingEnabled(true);

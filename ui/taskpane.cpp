@@ -1,5 +1,7 @@
 #include "taskpane.h"
 
+#include "cachedtextdelegate.h"
+
 #include <QEvent>
 
 #include "taskfilterproxy.h"
@@ -30,6 +32,7 @@ TaskPane::TaskPane(QWidget *parent)
 
     m_proxy->setSourceModel(m_model);
     m_view->setModel(m_proxy);
+    m_view->setItemDelegate(new CachedTextDelegate(m_view));
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
