@@ -1,6 +1,7 @@
 #include "dedup_corpus.h"
 #include "payload.h"
 #include "samplepreference.h"
+#include "unixtime.h"
 
 #include <nlohmann/json.hpp>
 
@@ -85,8 +86,7 @@ void writeClusters(Corpus &corpus, const CorpusDedupOptions &o, const DedupRepor
     db::Database &db = corpus.db();
     db::Transaction tx(db);
     const std::string params = paramsJson(o, report.lsh);
-    const auto now = static_cast<std::int64_t>(
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+    const std::int64_t now = unixNow();
     std::set<std::int64_t> reused;
     for (const ClusterInfo &c : clusters)
         if (c.id)

@@ -6,6 +6,7 @@
 #include "prompttemplate.h"
 #include "tokenizer.h"
 #include "tokenizer_unicode.h"
+#include "unixtime.h"
 
 #include <algorithm>
 #include <chrono>
@@ -584,8 +585,7 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         if (!out)
             throw std::runtime_error("cannot write '" + manifestPath.string() + "'");
         Corpus corpus = Corpus::open(corpusPath);
-        const std::int64_t now =
-            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        const std::int64_t now = unixNow();
         corpus.db()
             .prepare("INSERT INTO exports(created_at, out_dir, params_json, manifest_json) VALUES(?1,?2,?3,?4)")
             .bind(1, now)

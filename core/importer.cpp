@@ -4,6 +4,7 @@
 #include "importformats.h"
 #include "importwriter.h"
 #include "jsonlreader.h"
+#include "unixtime.h"
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
@@ -302,12 +303,6 @@ double threadCpuSeconds()
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
-std::int64_t nowSeconds()
-{
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 } // namespace
 
 ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<std::string> &paths,
@@ -327,7 +322,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         db::Transaction tx(corpus.db());
         corpus.db()
             .prepare("INSERT INTO imports(started_at, format, paths_json) VALUES(?1, ?2, ?3)")
-            .bind(1, nowSeconds())
+            .bind(1, unixNow())
             .bind(2, report.format)
             .bind(3, nlohmann::json(paths).dump())
             .run();
@@ -464,7 +459,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     db::Transaction tx(corpus.db());
     corpus.db()
         .prepare("UPDATE imports SET finished_at = ?1, report_json = ?2 WHERE id = ?3")
-        .bind(1, nowSeconds())
+        .bind(1, unixNow())
         .bind(2, report.toJson().dump())
         .bind(3, report.importId)
         .run();

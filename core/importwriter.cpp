@@ -3,6 +3,7 @@
 #include "corpus.h"
 #include "hashing.h"
 #include "payload.h"
+#include "unixtime.h"
 
 #include <chrono>
 #include <stdexcept>
@@ -40,8 +41,7 @@ void bindBlobRef(db::Statement &st, int i, const std::optional<std::string> &v)
 
 ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options)
     : m_db(corpus.db()), m_importId(importId), m_report(report), m_options(options),
-      m_now(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-                .count())
+      m_now(unixNow())
 {
     m_findTask = m_db.prepare("SELECT id, task_key, backend FROM tasks WHERE name = ?1");
     m_findTaskByKey = m_db.prepare("SELECT id, name, backend FROM tasks WHERE task_key = ?1");

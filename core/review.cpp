@@ -1,6 +1,7 @@
 #include "review.h"
 
 #include "database.h"
+#include "unixtime.h"
 
 #include <chrono>
 #include <stdexcept>
@@ -57,8 +58,7 @@ std::int64_t resolveSample(const db::Database &db, const std::string &idOrName)
 std::vector<RecordedReview> recordReviews(db::Database &db, const std::vector<std::int64_t> &sampleIds,
                                           const ReviewInput &input)
 {
-    const std::int64_t now =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const std::int64_t now = unixNow();
     const std::string value = reviewValue(input.decision);
     std::vector<RecordedReview> out;
     db::Transaction tx(db);

@@ -1,5 +1,7 @@
 #include "cudadriver.h"
 
+#include "dlbind.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
@@ -27,18 +29,6 @@ static_assert(sieve::gpu::CudaDriver::kFuncAttrMaxDynamicShared == CU_FUNC_ATTRI
 #endif
 
 namespace sieve::gpu {
-
-namespace {
-
-template <typename F> bool bind(void *handle, const char *name, F &fn, std::string &why)
-{
-    fn = reinterpret_cast<F>(dlsym(handle, name));
-    if (!fn)
-        why += std::string("missing symbol ") + name + "; ";
-    return fn != nullptr;
-}
-
-} // namespace
 
 std::string CudaDriver::versionString() const
 {
@@ -69,29 +59,29 @@ bool CudaDriver::load(const std::string &path, std::string &why)
     }
     Result (*init)(unsigned) = nullptr;
     Result (*driverVersion)(int *) = nullptr;
-    bool ok = bind(handle, "cuInit", init, why) && bind(handle, "cuDriverGetVersion", driverVersion, why) &&
-              bind(handle, "cuGetErrorString", m_getErrorString, why) &&
-              bind(handle, "cuDeviceGetCount", deviceGetCount, why) && bind(handle, "cuDeviceGet", deviceGet, why) &&
-              bind(handle, "cuDeviceGetName", deviceGetName, why) &&
-              bind(handle, "cuDeviceGetAttribute", deviceGetAttribute, why) &&
-              bind(handle, "cuDeviceTotalMem_v2", deviceTotalMem, why) &&
-              bind(handle, "cuDevicePrimaryCtxRetain", primaryCtxRetain, why) &&
-              bind(handle, "cuDevicePrimaryCtxRelease_v2", primaryCtxRelease, why) &&
-              bind(handle, "cuCtxSetCurrent", ctxSetCurrent, why) &&
-              bind(handle, "cuCtxSynchronize", ctxSynchronize, why) &&
-              bind(handle, "cuModuleLoadData", moduleLoadData, why) &&
-              bind(handle, "cuModuleUnload", moduleUnload, why) &&
-              bind(handle, "cuModuleGetFunction", moduleGetFunction, why) &&
-              bind(handle, "cuFuncSetAttribute", funcSetAttribute, why) &&
-              bind(handle, "cuLaunchKernel", launchKernel, why) && bind(handle, "cuMemAlloc_v2", memAlloc, why) &&
-              bind(handle, "cuMemFree_v2", memFree, why) && bind(handle, "cuMemcpyHtoD_v2", memcpyHtoD, why) &&
-              bind(handle, "cuMemcpyDtoH_v2", memcpyDtoH, why) && bind(handle, "cuMemsetD8_v2", memsetD8, why) &&
-              bind(handle, "cuEventCreate", eventCreate, why) && bind(handle, "cuEventDestroy_v2", eventDestroy, why) &&
-              bind(handle, "cuEventRecord", eventRecord, why) &&
-              bind(handle, "cuEventSynchronize", eventSynchronize, why);
+    bool ok = dlbind(handle, "cuInit", init, why) && dlbind(handle, "cuDriverGetVersion", driverVersion, why) &&
+              dlbind(handle, "cuGetErrorString", m_getErrorString, why) &&
+              dlbind(handle, "cuDeviceGetCount", deviceGetCount, why) && dlbind(handle, "cuDeviceGet", deviceGet, why) &&
+              dlbind(handle, "cuDeviceGetName", deviceGetName, why) &&
+              dlbind(handle, "cuDeviceGetAttribute", deviceGetAttribute, why) &&
+              dlbind(handle, "cuDeviceTotalMem_v2", deviceTotalMem, why) &&
+              dlbind(handle, "cuDevicePrimaryCtxRetain", primaryCtxRetain, why) &&
+              dlbind(handle, "cuDevicePrimaryCtxRelease_v2", primaryCtxRelease, why) &&
+              dlbind(handle, "cuCtxSetCurrent", ctxSetCurrent, why) &&
+              dlbind(handle, "cuCtxSynchronize", ctxSynchronize, why) &&
+              dlbind(handle, "cuModuleLoadData", moduleLoadData, why) &&
+              dlbind(handle, "cuModuleUnload", moduleUnload, why) &&
+              dlbind(handle, "cuModuleGetFunction", moduleGetFunction, why) &&
+              dlbind(handle, "cuFuncSetAttribute", funcSetAttribute, why) &&
+              dlbind(handle, "cuLaunchKernel", launchKernel, why) && dlbind(handle, "cuMemAlloc_v2", memAlloc, why) &&
+              dlbind(handle, "cuMemFree_v2", memFree, why) && dlbind(handle, "cuMemcpyHtoD_v2", memcpyHtoD, why) &&
+              dlbind(handle, "cuMemcpyDtoH_v2", memcpyDtoH, why) && dlbind(handle, "cuMemsetD8_v2", memsetD8, why) &&
+              dlbind(handle, "cuEventCreate", eventCreate, why) && dlbind(handle, "cuEventDestroy_v2", eventDestroy, why) &&
+              dlbind(handle, "cuEventRecord", eventRecord, why) &&
+              dlbind(handle, "cuEventSynchronize", eventSynchronize, why);
     // cuEventElapsedTime_v2 appeared in CUDA 12.8; older drivers only have the first version.
     if (ok && !(eventElapsedTime = reinterpret_cast<decltype(eventElapsedTime)>(dlsym(handle, "cuEventElapsedTime_v2"))))
-        ok = bind(handle, "cuEventElapsedTime", eventElapsedTime, why);
+        ok = dlbind(handle, "cuEventElapsedTime", eventElapsedTime, why);
     if (!ok) {
         dlclose(handle);
         return false;

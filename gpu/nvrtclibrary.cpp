@@ -1,5 +1,7 @@
 #include "nvrtclibrary.h"
 
+#include "dlbind.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -31,14 +33,6 @@ std::vector<std::string> cudaHomes()
 #endif
     homes.emplace_back("/usr/local/cuda");
     return homes;
-}
-
-template <typename F> bool bind(void *handle, const char *name, F &fn, std::string &why)
-{
-    fn = reinterpret_cast<F>(dlsym(handle, name));
-    if (!fn)
-        why += std::string("missing symbol ") + name + "; ";
-    return fn != nullptr;
 }
 
 } // namespace
@@ -78,15 +72,15 @@ bool NvrtcLibrary::load(const std::string &path, std::string &why)
     Result (*versionFn)(int *, int *) = nullptr;
     Result (*numArchs)(int *) = nullptr;
     Result (*archsFn)(int *) = nullptr;
-    bool ok = bind(handle, "nvrtcVersion", versionFn, why) && bind(handle, "nvrtcCreateProgram", createProgram, why) &&
-              bind(handle, "nvrtcDestroyProgram", destroyProgram, why) &&
-              bind(handle, "nvrtcCompileProgram", compileProgram, why) && bind(handle, "nvrtcGetPTXSize", getPTXSize, why) &&
-              bind(handle, "nvrtcGetPTX", getPTX, why) && bind(handle, "nvrtcGetCUBINSize", getCUBINSize, why) &&
-              bind(handle, "nvrtcGetCUBIN", getCUBIN, why) &&
-              bind(handle, "nvrtcGetProgramLogSize", getProgramLogSize, why) &&
-              bind(handle, "nvrtcGetProgramLog", getProgramLog, why) &&
-              bind(handle, "nvrtcAddNameExpression", addNameExpression, why) &&
-              bind(handle, "nvrtcGetErrorString", m_getErrorString, why);
+    bool ok = dlbind(handle, "nvrtcVersion", versionFn, why) && dlbind(handle, "nvrtcCreateProgram", createProgram, why) &&
+              dlbind(handle, "nvrtcDestroyProgram", destroyProgram, why) &&
+              dlbind(handle, "nvrtcCompileProgram", compileProgram, why) && dlbind(handle, "nvrtcGetPTXSize", getPTXSize, why) &&
+              dlbind(handle, "nvrtcGetPTX", getPTX, why) && dlbind(handle, "nvrtcGetCUBINSize", getCUBINSize, why) &&
+              dlbind(handle, "nvrtcGetCUBIN", getCUBIN, why) &&
+              dlbind(handle, "nvrtcGetProgramLogSize", getProgramLogSize, why) &&
+              dlbind(handle, "nvrtcGetProgramLog", getProgramLog, why) &&
+              dlbind(handle, "nvrtcAddNameExpression", addNameExpression, why) &&
+              dlbind(handle, "nvrtcGetErrorString", m_getErrorString, why);
     if (!ok) {
         dlclose(handle);
         return false;

@@ -3,6 +3,7 @@
 #include "corpus.h"
 #include "hashing.h"
 #include "verifyrun.h"
+#include "unixtime.h"
 
 #include <chrono>
 #include <filesystem>
@@ -245,9 +246,7 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
                 code.copy(id);
             }
         }
-        const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+        const std::int64_t now = unixNow();
         const std::map<std::string, std::string> meta = {
             {"shard_format", kShardFormat},
             {"shard_index", std::to_string(spec.index)},

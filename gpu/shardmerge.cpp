@@ -3,6 +3,7 @@
 #include "corpus.h"
 #include "shard.h"
 #include "verdictstore.h"
+#include "unixtime.h"
 
 #include <algorithm>
 #include <chrono>
@@ -191,12 +192,6 @@ std::vector<std::string> collectFiles(const std::vector<std::string> &inputs, st
     return files;
 }
 
-std::int64_t nowSeconds()
-{
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 // Copies one finished shard run into the corpus as a run of its own, unless it is already there.
 MergedRun mergeRun(Corpus &corpus, const Candidate &c, std::int64_t shardRunId)
 {
@@ -229,7 +224,7 @@ MergedRun mergeRun(Corpus &corpus, const Candidate &c, std::int64_t shardRunId)
                              {"shard", m.shard},
                              {"plan", c.meta.planKey},
                              {"run_id", shardRunId},
-                             {"merged_at", nowSeconds()}};
+                             {"merged_at", unixNow()}};
     db.prepare("INSERT INTO verify_runs(started_at, finished_at, state, mode, env_json, params_json, sieve_version, "
                "verifier_version) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")
         .bind(1, run.int64(0))

@@ -1,17 +1,9 @@
 #include "verdictwriter.h"
 
 #include "verdictstore.h"
+#include "unixtime.h"
 
 namespace sieve::gpu {
-
-namespace {
-std::int64_t nowSeconds()
-{
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-} // namespace
 
 VerdictWriter::VerdictWriter(std::string dbPath, std::int64_t runId) : m_runId(runId)
 {
@@ -107,7 +99,7 @@ void VerdictWriter::writeBatch(std::deque<Item> &batch)
     db::Transaction tx(db);
     VerdictInserter inserter(db);
     db::Statement updSample = db.prepare("UPDATE samples SET status=?1, speedup=?2 WHERE id=?3");
-    const std::int64_t now = nowSeconds();
+    const std::int64_t now = unixNow();
     bool envChanged = false;
     for (Item &item : batch) {
         if (auto *v = std::get_if<VerdictRecord>(&item)) {
@@ -163,7 +155,7 @@ void VerdictWriter::finish(const std::string &runState)
     m_corpus->db()
         .prepare("UPDATE verify_runs SET state=?1, finished_at=?2 WHERE id=?3")
         .bind(1, state)
-        .bind(2, final ? std::optional<std::int64_t>(nowSeconds()) : std::nullopt)
+        .bind(2, final ? std::optional<std::int64_t>(unixNow()) : std::nullopt)
         .bind(3, m_runId)
         .run();
     if (!err.empty())

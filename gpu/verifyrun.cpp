@@ -1,19 +1,13 @@
 #include "verifyrun.h"
 
 #include "corpus.h"
+#include "unixtime.h"
 
 #include <algorithm>
 #include <chrono>
 
 namespace sieve::gpu {
 
-namespace {
-std::int64_t nowSeconds()
-{
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-} // namespace
 
 double VerifyOptions::watchdogMargin() const
 {
@@ -97,7 +91,7 @@ std::int64_t createRun(Corpus &corpus, const VerifyOptions &o)
     corpus.db()
         .prepare("INSERT INTO verify_runs(started_at, state, mode, env_json, params_json, sieve_version, "
                  "verifier_version) VALUES(?1, 'running', ?2, ?3, ?4, ?5, ?6)")
-        .bind(1, nowSeconds())
+        .bind(1, unixNow())
         .bind(2, runMode(o))
         .bind(3, env.dump())
         .bind(4, runParams(o).dump())
@@ -113,7 +107,7 @@ void setRunState(Corpus &corpus, std::int64_t runId, const std::string &state)
     corpus.db()
         .prepare("UPDATE verify_runs SET state=?1, finished_at=?2 WHERE id=?3")
         .bind(1, state)
-        .bind(2, final ? std::optional<std::int64_t>(nowSeconds()) : std::nullopt)
+        .bind(2, final ? std::optional<std::int64_t>(unixNow()) : std::nullopt)
         .bind(3, runId)
         .run();
 }
