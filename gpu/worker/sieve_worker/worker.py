@@ -93,26 +93,21 @@ class Job:
         self.raw = b""
 
 
+class TrustedChild:
+    """A trusted child forked from the worker (references, reference timing): its one JSON result comes
+    on a pipe; on_done(result or None, timed_out) runs in the loop when it ends."""
+
+    def __init__(self, pid, fd, deadline, on_done):
+        self.pid, self.fd, self.deadline, self.on_done = pid, fd, deadline, on_done
+        self.data = b""
+
+
 class RefTimer:
-    """The reference timing of one task (see reftiming.py): its child, and the verdicts waiting for it."""
+    """The reference timing of one task (see reftiming.py), and the verdicts waiting for it."""
 
-    def __init__(self, key):
-        self.key = key
-        self.pid = None
-        self.fd = None
-        self.data = b""
+    def __init__(self):
         self.result = None
-        self.deadline = None
         self.parked = []  # (job, exit status, log) of timed candidates whose verdict needs the reference
-
-
-class PendingReference:
-    """A task whose references are being computed in a child (see Worker.start_reference)."""
-
-    def __init__(self, key, sig, msg, path, pid, fd, deadline):
-        self.key, self.sig, self.msg, self.path = key, sig, msg, path
-        self.pid, self.fd, self.deadline = pid, fd, deadline
-        self.data = b""
 
 
 class Worker:
@@ -127,8 +122,8 @@ class Worker:
         self.queue = []
         self.running = {}  # fd -> Job
         self.reftimers = {}  # (task_key, sig) -> RefTimer
-        self.pending_refs = {}  # task_key -> PendingReference
-        self.reftiming_running = {}  # fd -> RefTimer
+        self.pending_refs = set()  # task keys whose references are being computed
+        self.trusted = {}  # fd -> TrustedChild
         self.sel = selectors.DefaultSelector()
         self.inbuf = b""
         self.quit = False
@@ -276,62 +271,80 @@ class Worker:
             return  # its reference child is running: task_ready follows when it is done
         self.start_reference(key, sig, msg, path)
 
-    def start_reference(self, key, sig, msg, path):
-        """References run in a trusted forked child while the loop goes on serving other tasks' samples;
-        a lock per task in the cache dir makes workers of other GPUs wait for one computation and then
-        read its cached outputs instead of computing them again."""
+    def fork_trusted(self, work, timeout, on_done):
+        """Runs work() (returns a JSON-able dict) in a forked trusted child while the loop goes on."""
         r, w = os.pipe()
-        lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
         pid = os.fork()
         if pid == 0:
-            os.close(r)
-            code = 0
             try:
+                os.setpgid(0, 0)
+                os.close(r)
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
-                import fcntl
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                res = taskref.compute_references(msg, path, self.cache_dir)
-            except BaseException as e:
-                res = {"ok": False, "shapes": [], "dropped_shapes": [],
-                       "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"}]}
-                code = 1
-            write_all(w, json.dumps(res).encode())
-            os._exit(code)
+                from . import sandbox
+                sandbox.set_pdeathsig()  # never outlive a worker that was killed
+                try:
+                    res = work()
+                except BaseException as e:
+                    res = {"error": f"{type(e).__name__}: {e}"[:500]}
+                write_all(w, json.dumps(res).encode())
+            finally:
+                os._exit(0)
         os.close(w)
         os.set_blocking(r, False)
-        pr = PendingReference(key, sig, msg, path, pid, r,
-                              time.monotonic() + float(msg.get("reference_timeout", 600)))
-        self.pending_refs[key] = pr
-        self.sel.register(r, selectors.EVENT_READ, pr)
+        child = TrustedChild(pid, r, time.monotonic() + timeout, on_done)
+        self.trusted[r] = child
+        self.sel.register(r, selectors.EVENT_READ, child)
 
-    def read_reference(self, pr, timed_out=False):
+    def read_trusted(self, child, timed_out=False):
         if not timed_out:
-            data, eof = drain(pr.fd)
-            pr.data += data
+            data, eof = drain(child.fd)
+            child.data += data
             if not eof:
                 return
-        self.sel.unregister(pr.fd)
-        os.close(pr.fd)
-        del self.pending_refs[pr.key]
-        if timed_out:
-            try:
-                os.kill(pr.pid, signal.SIGKILL)
-            except OSError:
-                pass
-        os.waitpid(pr.pid, 0)
+        self.sel.unregister(child.fd)
+        del self.trusted[child.fd]
+        os.close(child.fd)
         try:
-            summary = json.loads(pr.data) if not timed_out else None
-        except ValueError:
-            summary = None
-        if summary is None:
-            summary = {"ok": False, "shapes": [], "dropped_shapes": [],
-                       "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
-        ready = {"op": "task_ready", "task_key": pr.key, "shapes": summary.get("shapes", []),
-                 "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
-                 "ok": bool(summary.get("ok"))}
-        self.tasks[pr.key] = {"sig": pr.sig, "ready": ready, "req": pr.msg, "path": pr.path, "summary": summary}
-        self.emit(ready)
+            os.killpg(child.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.waitpid(child.pid, 0)
+        result = None
+        if not timed_out:
+            try:
+                result = json.loads(child.data)
+            except ValueError:
+                pass
+        child.on_done(result if isinstance(result, dict) else None, timed_out)
+
+    def start_reference(self, key, sig, msg, path):
+        """References run in a trusted child while the loop goes on serving other tasks' samples; a lock
+        per task in the cache dir makes workers of other GPUs wait for one computation and then read its
+        cached outputs instead of computing them again."""
+        lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
+
+        def work():
+            import fcntl
+            fcntl.flock(os.open(lock, os.O_RDWR | os.O_CREAT, 0o644), fcntl.LOCK_EX)
+            try:
+                return taskref.compute_references(msg, path, self.cache_dir)
+            except BaseException as e:
+                return {"ok": False, "shapes": [], "dropped_shapes": [],
+                        "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"}]}
+
+        def done(summary, timed_out):
+            self.pending_refs.discard(key)
+            if summary is None or "error" in summary:
+                summary = {"ok": False, "shapes": [], "dropped_shapes": [],
+                           "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
+            ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
+                     "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
+                     "ok": bool(summary.get("ok"))}
+            self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary}
+            self.emit(ready)
+
+        self.pending_refs.add(key)
+        self.fork_trusted(work, float(msg.get("reference_timeout", 600)), done)
 
     def reference(self, task, si, seed):
         """Reference outputs from memory, else from the disk cache; memory holds at most REF_MEMORY bytes."""
@@ -562,60 +575,30 @@ class Worker:
         key = (task["req"]["task_key"], task["sig"])
         if key in self.reftimers:
             return
-        rt = RefTimer(key)
+        rt = RefTimer()
         self.reftimers[key] = rt
         summary = task["summary"]
         ctx = {"task_path": task["path"], "shape": summary["shapes"][0], "seed": summary["seeds"][0],
                "style": task["req"].get("init_inputs_style", "kernelbench"), "device": self.device,
                "l2_bytes": (self.env or {}).get("l2_bytes")}
-        r, w = os.pipe()
-        lock_fd = os.open(self.lock_path, os.O_RDWR)
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.setpgid(0, 0)
-                os.close(r)
-                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
-                os.environ.update({"TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
-                                   "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
-                                   "TORCHINDUCTOR_COMPILE_THREADS": "1"})
-                from . import reftiming, sandbox
-                sandbox.set_pdeathsig()  # never outlive a worker that was killed
-                try:
-                    res = reftiming.run(ctx, lock_fd)
-                except BaseException as e:
-                    res = {"error": f"{type(e).__name__}: {e}"[:500]}
-                write_all(w, json.dumps(res).encode())
-            finally:
-                os._exit(0)
-        os.close(w)
-        os.close(lock_fd)
-        os.set_blocking(r, False)
-        rt.pid, rt.fd, rt.deadline = pid, r, time.monotonic() + REF_TIMING_TIMEOUT
-        self.reftiming_running[r] = rt
-        self.sel.register(r, selectors.EVENT_READ, rt)
 
-    def read_reftimer(self, rt, timed_out=False):
-        if not timed_out:
-            data, eof = drain(rt.fd)
-            rt.data += data
-            if not eof:
-                return
-        self.sel.unregister(rt.fd)
-        del self.reftiming_running[rt.fd]
-        os.close(rt.fd)
-        try:
-            os.killpg(rt.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        os.waitpid(rt.pid, 0)
-        try:
-            rt.result = {"error": f"timed out after {REF_TIMING_TIMEOUT} s"} if timed_out else json.loads(rt.data)
-        except ValueError:
-            rt.result = {"error": "the reference timing child died"}
-        parked, rt.parked = rt.parked, []
-        for job, st, logall in parked:
-            self.conclude(job, st, logall)
+        def work():
+            os.environ.update({"TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
+                               "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
+                               "TORCHINDUCTOR_COMPILE_THREADS": "1"})
+            from . import reftiming
+            return reftiming.run(ctx, os.open(self.lock_path, os.O_RDWR))
+
+        def done(result, timed_out):
+            if result is None:
+                result = {"error": f"timed out after {REF_TIMING_TIMEOUT} s" if timed_out
+                          else "the reference timing child died"}
+            rt.result = result
+            parked, rt.parked = rt.parked, []
+            for job, st, logall in parked:
+                self.conclude(job, st, logall)
+
+        self.fork_trusted(work, REF_TIMING_TIMEOUT, done)
 
     def kill(self, job):
         try:
@@ -921,12 +904,9 @@ class Worker:
 
     def check_deadlines(self):
         now = time.monotonic()
-        for rt in list(self.reftiming_running.values()):
-            if now > rt.deadline:
-                self.read_reftimer(rt, timed_out=True)
-        for pr in list(self.pending_refs.values()):
-            if now > pr.deadline:
-                self.read_reference(pr, timed_out=True)
+        for child in list(self.trusted.values()):
+            if now > child.deadline:
+                self.read_trusted(child, timed_out=True)
         for job in list(self.running.values()):
             if job.deadline and now > job.deadline and not job.timed_out and job.failure is None:
                 job.timed_out = True
@@ -940,12 +920,10 @@ class Worker:
             while self.queue and len(self.running) < self.parallel and not self.quit:
                 self.start_job(self.queue.pop(0))
             if (self.quit or not stdin_open) and not self.running and (self.quit or not self.queue) \
-                    and not self.reftiming_running and not self.pending_refs:
+                    and not self.trusted:
                 break
             timeout = None
-            deadlines = [j.deadline for j in self.running.values()] + \
-                [rt.deadline for rt in self.reftiming_running.values()] + \
-                [pr.deadline for pr in self.pending_refs.values()]
+            deadlines = [j.deadline for j in self.running.values()] + [c.deadline for c in self.trusted.values()]
             if deadlines:
                 timeout = max(0.0, min(deadlines) - time.monotonic()) + 0.01
             for key, _ in self.sel.select(timeout):
@@ -963,17 +941,15 @@ class Worker:
                         line, self.inbuf = self.inbuf.split(b"\n", 1)
                         if line.strip():
                             self.handle(line.decode("utf-8", "replace"))
-                elif isinstance(key.data, RefTimer):
-                    self.read_reftimer(key.data)
-                elif isinstance(key.data, PendingReference):
-                    self.read_reference(key.data)
+                elif isinstance(key.data, TrustedChild):
+                    self.read_trusted(key.data)
                 else:
                     self.read_child(key.data)
             self.check_deadlines()
         for job in list(self.running.values()):
             self.kill(job)
-        for child in list(self.reftiming_running.values()) + list(self.pending_refs.values()):
+        for child in list(self.trusted.values()):
             try:
-                os.kill(child.pid, signal.SIGKILL)
+                os.killpg(child.pid, signal.SIGKILL)
             except OSError:
                 pass
