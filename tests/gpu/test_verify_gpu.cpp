@@ -45,33 +45,8 @@ TEST(VerifyGpu, FixturesOnGpu0)
         if (f.raw.contains("must_not_exist"))
             std::filesystem::remove(f.raw["must_not_exist"].get<std::string>());
     const auto ids = addFixturesToCorpus(db, fixtures);
-    std::map<std::string, std::vector<const VerifierFixture *>> groups;
-    for (const auto &f : fixtures)
-        groups[f.raw.value("timeouts", nlohmann::json::object()).dump()].push_back(&f);
-    for (const auto &[timeouts, members] : groups) {
-        gpu::VerifyOptions o;
-        o.dbPath = db;
-        o.gpus = {0};
-        o.parallel = 4;
-        o.cacheDir = tmp.file("cache");
-        o.selection.all = true;
-        const nlohmann::json t = nlohmann::json::parse(timeouts);
-        o.timeouts.compile = t.value("compile", 120.0);
-        o.timeouts.correct = t.value("correct", 120.0);
-        for (const VerifierFixture *f : members) {
-            o.selection.ids.push_back(ids.at(f->name));
-            if (f->skipStatic)
-                o.skipStaticSampleIds.push_back(ids.at(f->name));
-            if (f->taskMeta.contains("max_task_bytes"))
-                o.taskOverrides[fixtureTaskName(*f)] = {{"max_task_bytes", f->taskMeta["max_task_bytes"]}};
-            const nlohmann::json planted = f->raw.value("planted_env", nlohmann::json::object());
-            for (const auto &[k, v] : planted.items())
-                o.workerEnv[k] = v.get<std::string>();
-        }
-        gpu::VerificationEngine engine(o);
-        const auto s = engine.run();
-        ASSERT_EQ(s.state, "finished") << s.error;
-    }
+    const std::string why = verifyFixturesInCorpus(db, fixtures, ids, tmp.file("cache"), 0);
+    ASSERT_TRUE(why.empty()) << why;
     Corpus c = Corpus::open(db, true);
     for (const auto &f : fixtures) {
         SCOPED_TRACE(f.name);

@@ -100,36 +100,8 @@ private:
             if (f.raw.contains("must_not_exist"))
                 fs::remove(f.raw["must_not_exist"].get<std::string>());
         const auto ids = addFixturesToCorpus(db, fixtures);
-        // Fixtures that bring their own stage timeouts (the infinite loop) run in a run of their own.
-        std::map<std::string, std::vector<const VerifierFixture *>> groups;
-        for (const auto &f : fixtures)
-            groups[f.raw.value("timeouts", nlohmann::json::object()).dump()].push_back(&f);
-        for (const auto &[timeouts, members] : groups) {
-            gpu::VerifyOptions o;
-            o.dbPath = db;
-            o.cpu = true;
-            o.parallel = 4;
-            o.cacheDir = cacheDir;
-            o.selection.all = true;
-            const nlohmann::json t = nlohmann::json::parse(timeouts);
-            o.timeouts.compile = t.value("compile", 120.0);
-            o.timeouts.correct = t.value("correct", 120.0);
-            for (const VerifierFixture *f : members) {
-                o.selection.ids.push_back(ids.at(f->name));
-                if (f->skipStatic)
-                    o.skipStaticSampleIds.push_back(ids.at(f->name));
-                if (f->taskMeta.contains("max_task_bytes"))
-                    o.taskOverrides[fixtureTaskName(*f)] = {{"max_task_bytes", f->taskMeta["max_task_bytes"]}};
-                const nlohmann::json planted = f->raw.value("planted_env", nlohmann::json::object());
-                for (const auto &[k, v] : planted.items())
-                    o.workerEnv[k] = v.get<std::string>();
-            }
-            gpu::VerificationEngine engine(o);
-            const auto summary = engine.run();
-            if (summary.state != "finished")
-                throw std::runtime_error("fixture run " + std::to_string(summary.runId) + " ended " + summary.state +
-                                         ": " + summary.error);
-        }
+        if (const std::string why = verifyFixturesInCorpus(db, fixtures, ids, cacheDir, std::nullopt); !why.empty())
+            throw std::runtime_error(why);
     }
 
     void load(const std::string &db)

@@ -5,6 +5,7 @@
 #include "payload.h"
 #include "pythonenv.h"
 #include "testutil.h"
+#include "verificationengine.h"
 
 #include <gtest/gtest.h>
 
@@ -118,6 +119,44 @@ std::map<std::string, std::int64_t> addFixturesToCorpus(const std::string &dbPat
     }
     tx.commit();
     return ids;
+}
+
+std::string verifyFixturesInCorpus(const std::string &dbPath, const std::vector<VerifierFixture> &fixtures,
+                                   const std::map<std::string, std::int64_t> &ids, const std::string &cacheDir,
+                                   std::optional<int> gpu)
+{
+    // Fixtures that bring their own stage timeouts (the infinite loop) run in a run of their own.
+    std::map<std::string, std::vector<const VerifierFixture *>> groups;
+    for (const auto &f : fixtures)
+        groups[f.raw.value("timeouts", nlohmann::json::object()).dump()].push_back(&f);
+    for (const auto &[timeouts, members] : groups) {
+        gpu::VerifyOptions o;
+        o.dbPath = dbPath;
+        o.cpu = !gpu;
+        if (gpu)
+            o.gpus = {*gpu};
+        o.parallel = 4;
+        o.cacheDir = cacheDir;
+        o.selection.all = true;
+        const nlohmann::json t = nlohmann::json::parse(timeouts);
+        o.timeouts.compile = t.value("compile", 120.0);
+        o.timeouts.correct = t.value("correct", 120.0);
+        for (const VerifierFixture *f : members) {
+            o.selection.ids.push_back(ids.at(f->name));
+            if (f->skipStatic)
+                o.skipStaticSampleIds.push_back(ids.at(f->name));
+            if (f->taskMeta.contains("max_task_bytes"))
+                o.taskOverrides[fixtureTaskName(*f)] = {{"max_task_bytes", f->taskMeta["max_task_bytes"]}};
+            const nlohmann::json planted = f->raw.value("planted_env", nlohmann::json::object());
+            for (const auto &[k, v] : planted.items())
+                o.workerEnv[k] = v.get<std::string>();
+        }
+        gpu::VerificationEngine engine(o);
+        const auto summary = engine.run();
+        if (summary.state != "finished")
+            return "fixture run " + std::to_string(summary.runId) + " ended " + summary.state + ": " + summary.error;
+    }
+    return {};
 }
 
 std::string requireVerifierPython()

@@ -4,6 +4,7 @@
 // CI creates it).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -34,6 +35,13 @@ std::string fixtureTaskName(const VerifierFixture &f);
 // named NAME#i.
 std::map<std::string, std::int64_t> addFixturesToCorpus(const std::string &dbPath,
                                                         const std::vector<VerifierFixture> &fixtures, int copies = 1);
+
+// Verifies the fixtures that addFixturesToCorpus put into dbPath: one engine run per group of fixtures
+// that share stage timeouts, each with its skip_static, task overrides and planted environment; on GPU
+// `gpu` (std::nullopt: the CPU interpreter). Returns "" when every run finished, else why one did not.
+std::string verifyFixturesInCorpus(const std::string &dbPath, const std::vector<VerifierFixture> &fixtures,
+                                   const std::map<std::string, std::int64_t> &ids, const std::string &cacheDir,
+                                   std::optional<int> gpu);
 
 // The verifier interpreter; empty after recording a test failure that says how to create it.
 std::string requireVerifierPython();
