@@ -1,5 +1,8 @@
 #include "corpus.h"
 
+#include "payload.h"
+#include "unixtime.h"
+
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -241,6 +244,21 @@ CREATE TABLE IF NOT EXISTS sample_run_items(
 CREATE INDEX IF NOT EXISTS sample_run_items_sample ON sample_run_items(sample_id);
 )SQL");
 }
+
+// Version 3: zstd dictionaries for payloads (core/payload.h). The id is the one zstd writes into every
+// frame made with the dictionary; a blob names its dictionary itself, so no payload column changes.
+void v3(db::Database &db)
+{
+    db.exec(R"SQL(
+CREATE TABLE IF NOT EXISTS payload_dicts(
+  id INTEGER PRIMARY KEY,
+  dict BLOB NOT NULL,
+  trained_on INTEGER NOT NULL,
+  import_id INTEGER REFERENCES imports(id),
+  created_at INTEGER NOT NULL
+);
+)SQL");
+}
 // Same definitions as in v1 (tests/unit/test_corpus.cpp compares them after a drop and rebuild).
 struct IndexDef {
     const char *name;
@@ -291,6 +309,7 @@ const std::vector<Migration> &migrations()
     static const std::vector<Migration> steps = {
         {1, v1},
         {2, v2},
+        {3, v3},
     };
     return steps;
 }
@@ -364,7 +383,36 @@ void ensureCorpusId(db::Database &db)
         // id the next time it can be.
     }
 }
+void registerPayloadDictionaries(const db::Database &db)
+{
+    db::Statement st = db.prepare("SELECT id, dict FROM payload_dicts");
+    while (st.step()) {
+        try {
+            payload::registerDictionary(st.blob(1));
+        } catch (const std::runtime_error &e) {
+            throw db::Error("'" + db.path() + "', payload_dicts row " + std::to_string(st.int64(0)) + ": " + e.what(), 0);
+        }
+    }
+}
 } // namespace
+
+std::uint32_t Corpus::payloadDictionary() const
+{
+    return static_cast<std::uint32_t>(m_db.queryInt("SELECT id FROM payload_dicts ORDER BY created_at DESC, rowid DESC LIMIT 1").value_or(0));
+}
+
+void Corpus::addPayloadDictionary(std::string_view dictionary, std::int64_t trainedOn,
+                                  std::optional<std::int64_t> importId)
+{
+    payload::registerDictionary(dictionary);
+    m_db.prepare("INSERT OR IGNORE INTO payload_dicts(id, dict, trained_on, import_id, created_at) VALUES(?1, ?2, ?3, ?4, ?5)")
+        .bind(1, static_cast<std::int64_t>(payload::dictionaryId(dictionary)))
+        .bindBlob(2, dictionary)
+        .bind(3, trainedOn)
+        .bind(4, importId)
+        .bind(5, unixNow())
+        .run();
+}
 
 void Corpus::configure(db::Database &db)
 {
@@ -406,6 +454,7 @@ Corpus Corpus::open(const std::string &path, bool readOnly)
                                 "; open it read-write once to migrate it",
                             0);
     }
+    registerPayloadDictionaries(db);
     return Corpus(std::move(db));
 }
 
@@ -416,7 +465,7 @@ void Corpus::tuneForBulkWrites()
 {
     m_db.exec("PRAGMA cache_size=-65536");
     m_db.exec("PRAGMA temp_store=MEMORY");
-    m_db.exec("PRAGMA wal_autocheckpoint=4096");
+    m_db.exec("PRAGMA wal_autocheckpoint=" + std::to_string(kBulkAutoCheckpoint));
 }
 
 } // namespace sieve

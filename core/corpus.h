@@ -3,15 +3,18 @@
 // tags and exports. Opening a file migrates it to the current schema in one transaction.
 #include "database.h"
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sieve {
 
 class Corpus {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Creates the file at the current schema version; fails if it already holds a corpus.
     static Corpus create(const std::string &path);
@@ -26,6 +29,15 @@ public:
 
     // Settings suited to one writer that batches work (import, verify) into transactions.
     void tuneForBulkWrites();
+    // SQLite's automatic checkpoint threshold (pages) while tuned for bulk writes.
+    static constexpr int kBulkAutoCheckpoint = 4096;
+
+    // Payload dictionaries (core/payload.h): opening a corpus registers all of its own. The newest one's
+    // id, 0 when there is none.
+    std::uint32_t payloadDictionary() const;
+    // Stores a trained dictionary (inside the caller's transaction, if any) and registers it.
+    void addPayloadDictionary(std::string_view dictionary, std::int64_t trainedOn,
+                              std::optional<std::int64_t> importId);
 
 private:
     explicit Corpus(db::Database db) : m_db(std::move(db)) {}

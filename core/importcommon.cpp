@@ -79,20 +79,15 @@ void finishSample(SampleRecord &s, std::optional<std::string_view> code, std::op
         {"sample", s.origin, s.name, code.value_or(std::string_view{}), response.value_or(std::string_view{})});
 }
 
-void packPayloads(Batch &batch)
+void packPayloads(Batch &batch, std::uint32_t dictionary)
 {
-    // pack() reserves zstd's worst case (more than the input); trimming keeps batches in flight, and so
-    // the import's memory, about three times smaller.
-    auto pack = [](std::optional<std::string> &text) {
-        if (text) {
-            text = payload::pack(*text);
-            text->shrink_to_fit();
-        }
+    auto pack = [dictionary](std::optional<std::string> &text) {
+        if (text)
+            text = payload::pack(*text, dictionary);
     };
     for (Item &item : batch.items) {
         if (auto *t = std::get_if<TaskRecord>(&item.value)) {
-            t->packedReference = payload::pack(t->referenceCode);
-            t->packedReference.shrink_to_fit();
+            t->packedReference = payload::pack(t->referenceCode, dictionary);
         } else if (auto *s = std::get_if<SampleRecord>(&item.value)) {
             pack(s->code);
             pack(s->reasoning);

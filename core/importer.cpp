@@ -4,7 +4,9 @@
 #include "importformats.h"
 #include "importwriter.h"
 #include "jsonlreader.h"
+#include "payload.h"
 #include "unixtime.h"
+#include "walcheckpointer.h"
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
@@ -28,6 +30,8 @@ namespace {
 
 // Below this many expected rows an import keeps the samples indices and updates them row by row.
 constexpr std::uint64_t kMinDeferredRows = 10000;
+// 8 KiB pages: the WAL rewinds after about 256 MiB.
+constexpr int kMaxWalPages = 32768;
 
 // A bounded hand-over between the parsing thread and the writer: memory stays constant however large
 // the input, and the parser waits when the writer falls behind.
@@ -296,6 +300,76 @@ void keepFreedMemory()
     (void)once;
 }
 
+// A large import into a corpus without a payload dictionary trains one on its first samples
+// (core/payload.h). Packing workers use it from the moment it exists; the writer stores it in the
+// transaction of the first batch written after that, before any blob made with it.
+class DictionaryTrainer {
+public:
+    DictionaryTrainer(std::uint32_t existing, bool train) : m_id(existing), m_train(train && existing == 0) {}
+
+    std::uint32_t current() const { return m_id.load(std::memory_order_acquire); }
+
+    // On a packing worker, before it packs `batch`: collects its texts, and trains once enough are in.
+    void observe(const Batch &batch)
+    {
+        if (!m_train || m_done.load(std::memory_order_acquire))
+            return;
+        std::vector<std::string> texts;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_done.load(std::memory_order_relaxed))
+                return;
+            for (const Item &item : batch.items)
+                if (const auto *s = std::get_if<SampleRecord>(&item.value); s && m_texts.size() < kTrainSamples) {
+                    const std::optional<std::string> &text = s->code ? s->code : s->response;
+                    if (text && !text->empty()) {
+                        m_bytes += text->size();
+                        m_texts.push_back(*text);
+                    }
+                }
+            if (m_texts.size() < kTrainSamples && m_bytes < kTrainBytes)
+                return;
+            m_done.store(true, std::memory_order_release);
+            texts = std::move(m_texts);
+        }
+        const std::vector<std::string_view> views(texts.begin(), texts.end());
+        std::string dict = payload::trainDictionary(views);
+        if (dict.empty())
+            return; // too little to learn from: the import goes on without one
+        payload::registerDictionary(dict);
+        {
+            std::lock_guard lock(m_mutex);
+            m_unstored = std::move(dict);
+            m_trainedOn = static_cast<std::int64_t>(texts.size());
+        }
+        m_id.store(payload::dictionaryId(*m_unstored), std::memory_order_release);
+    }
+
+    // On the writer, before each batch.
+    void storeIfNew(ImportWriter &writer)
+    {
+        if (!m_train)
+            return;
+        std::lock_guard lock(m_mutex);
+        if (m_unstored) {
+            writer.storeDictionary(*m_unstored, m_trainedOn);
+            m_unstored.reset();
+        }
+    }
+
+private:
+    static constexpr std::size_t kTrainSamples = 1000;
+    static constexpr std::size_t kTrainBytes = 8u << 20;
+    std::atomic<std::uint32_t> m_id;
+    const bool m_train;
+    std::atomic<bool> m_done{false};
+    std::mutex m_mutex;
+    std::vector<std::string> m_texts;
+    std::size_t m_bytes = 0;
+    std::optional<std::string> m_unstored;
+    std::int64_t m_trainedOn = 0;
+};
+
 double threadCpuSeconds()
 {
     timespec ts{};
@@ -334,7 +408,9 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     // there: a large import into a small table builds the reviewer's indices once at the end instead.
     const std::uint64_t expectedRows = total / 2048;
     const auto existingRows = static_cast<std::uint64_t>(corpus.db().queryInt("SELECT max(id) FROM samples").value_or(0));
-    if (options.deferIndices && expectedRows >= kMinDeferredRows && expectedRows >= existingRows) {
+    const bool large = expectedRows >= kMinDeferredRows;
+    DictionaryTrainer dictionary(corpus.payloadDictionary(), large);
+    if (options.deferIndices && large && expectedRows >= existingRows) {
         db::Transaction tx(corpus.db());
         schema::dropSampleIndices(corpus.db());
         tx.commit();
@@ -356,7 +432,11 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         }
     } rebuild{corpus, report.indicesRebuilt};
     ImportWriter writer(corpus, report.importId, report, options);
+    // Checkpoints (and their fsyncs) on their own thread while the writer writes; 256 MiB of WAL at most.
+    std::optional<db::WalCheckpointer> checkpointer;
+    checkpointer.emplace(corpus.db(), kMaxWalPages, Corpus::kBulkAutoCheckpoint);
     auto consume = [&](Batch &batch) {
+        dictionary.storeIfNew(writer);
         writer.write(batch);
         if (options.onProgress)
             options.onProgress(batch.bytesDone, total);
@@ -369,7 +449,9 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         // Batches are written in reading order (seq) whichever worker finished them first.
         const unsigned workers = options.workers ? options.workers
                                                  : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-        BatchQueue parsed(2), packed(2);
+        // Written batches are freed on a thread of their own: freeing memory that other threads
+        // allocated takes glibc's arena locks, and the writer is the import's critical path.
+        BatchQueue parsed(2), packed(2), written(2);
         std::mutex errorMutex;
         std::exception_ptr failure;
         auto fail = [&] {
@@ -378,6 +460,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
                 failure = std::current_exception();
             parsed.stop();
             packed.stop();
+            written.stop();
         };
         std::atomic<unsigned> running{workers};
         std::vector<std::thread> threads;
@@ -390,12 +473,17 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
             report.parseCpuSeconds = threadCpuSeconds();
             parsed.close();
         });
+        threads.emplace_back([&] {
+            while (written.pop()) {
+            }
+        });
         std::atomic<std::uint64_t> packCpuNanos{0};
         for (unsigned i = 0; i < workers; ++i) {
             threads.emplace_back([&] {
                 try {
                     while (auto batch = parsed.pop()) {
-                        packPayloads(*batch);
+                        dictionary.observe(*batch);
+                        packPayloads(*batch, dictionary.current());
                         if (!packed.push(std::move(*batch)))
                             break;
                     }
@@ -417,6 +505,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
                 early.emplace(batch->seq, std::move(*batch));
                 for (auto it = early.find(next); it != early.end(); it = early.find(next)) {
                     consume(it->second);
+                    written.push(std::move(it->second));
                     early.erase(it);
                     ++next;
                     if (cancelled()) {
@@ -430,6 +519,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         }
         parsed.stop();
         packed.stop();
+        written.close();
         for (auto &t : threads)
             t.join();
         report.packCpuSeconds = double(packCpuNanos.load()) / 1e9;
@@ -437,7 +527,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
             std::rethrow_exception(failure);
     } else {
         Producer(format, paths, options, [&](Batch b) {
-            packPayloads(b);
+            dictionary.observe(b);
+            packPayloads(b, dictionary.current());
             consume(b);
             if (cancelled()) {
                 report.interrupted = true;
@@ -447,6 +538,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         }).run();
     }
     writer.commit();
+    checkpointer.reset();
     report.writeCpuSeconds = threadCpuSeconds() - writerCpuStart;
     if (rebuild.armed) {
         const double indexStart = threadCpuSeconds();

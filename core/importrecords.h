@@ -71,8 +71,9 @@ struct Batch {
     bool packed = false;
 };
 
-// Compresses every payload of the batch (the expensive part of an import; runs on worker threads).
-void packPayloads(Batch &batch);
+// Compresses every payload of the batch (the expensive part of an import; runs on worker threads), with
+// the payload dictionary `dictionary` (0: none).
+void packPayloads(Batch &batch, std::uint32_t dictionary = 0);
 
 // Stable keys. Numbers are printed exactly so that equal values give equal keys.
 std::string taskKey(const TaskRecord &t);

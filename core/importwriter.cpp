@@ -40,7 +40,7 @@ void bindBlobRef(db::Statement &st, int i, const std::optional<std::string> &v)
 } // namespace
 
 ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options)
-    : m_db(corpus.db()), m_importId(importId), m_report(report), m_options(options),
+    : m_corpus(corpus), m_db(corpus.db()), m_importId(importId), m_report(report), m_options(options),
       m_now(unixNow())
 {
     m_findTask = m_db.prepare("SELECT id, task_key, backend FROM tasks WHERE name = ?1");
@@ -80,6 +80,13 @@ void ImportWriter::write(Batch &batch)
     m_uncommitted += batch.items.size();
     if (m_uncommitted >= m_options.commitRecords)
         commit();
+}
+
+void ImportWriter::storeDictionary(std::string_view dictionary, std::int64_t trainedOn)
+{
+    if (!m_tx)
+        m_tx.emplace(m_db);
+    m_corpus.addPayloadDictionary(dictionary, trainedOn, m_importId);
 }
 
 void ImportWriter::commit()

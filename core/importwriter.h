@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace sieve {
@@ -23,6 +24,9 @@ public:
     void write(Batch &batch);
     // Commits the open transaction (at the end, or before stopping early).
     void commit();
+    // Stores a payload dictionary in the transaction that the next batch goes into, so that no blob
+    // made with it is ever committed without it.
+    void storeDictionary(std::string_view dictionary, std::int64_t trainedOn);
 
 private:
     struct TaskRef {
@@ -37,6 +41,7 @@ private:
     std::string differingField(std::int64_t taskId, const TaskRecord &t);
     void remember(const std::string &name, TaskRef ref);
 
+    Corpus &m_corpus;
     db::Database &m_db;
     std::int64_t m_importId;
     ImportReport &m_report;

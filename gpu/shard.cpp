@@ -236,6 +236,12 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
             }
         }
         {
+            // Blobs name the dictionary they were packed with: the shard's readers need the corpus's.
+            db::Statement dicts = corpus.db().prepare("SELECT dict, trained_on FROM payload_dicts ORDER BY rowid");
+            while (dicts.step())
+                out.addPayloadDictionary(dicts.blob(0), dicts.int64(1), std::nullopt);
+        }
+        {
             RowCopier sample(corpus.db(), dst, "samples",
                              "id, sample_key, name, task_id, backend, origin, model, temperature, attempt, has_answer, "
                              "code_hash, code_bytes, status, speedup, review, created_at");

@@ -1,5 +1,5 @@
 // Fixture files of every earlier schema version must open (and migrate) with their data intact.
-// tests/data/schema/v1.sieve was written by sieve-cli at schema version 1 (see tests/data/schema/README.md).
+// tests/data/schema/vN.sieve was written by sieve-cli at schema version N (see tests/data/schema/README.md).
 #include "corpus.h"
 #include "payload.h"
 #include "testutil.h"
@@ -32,4 +32,33 @@ TEST(SchemaFixture, VersionOneOpensWithItsData)
         "SELECT p.code FROM sample_payloads p JOIN samples s ON s.id = p.sample_id WHERE s.name = 'code-1'");
     ASSERT_TRUE(st.step());
     EXPECT_NE(payload::unpack(st.blob(0)).find("class ModelNew(nn.Module)"), std::string::npos);
+}
+
+TEST(SchemaFixture, VersionTwoOpensWithItsData)
+{
+    test::TempDir dir;
+    const std::string copy = dir.file("v2.sieve");
+    std::filesystem::copy_file(test::testData("schema/v2.sieve"), copy);
+    {
+        db::Database raw(copy, db::Database::Mode::ReadOnly);
+        EXPECT_EQ(raw.queryText("SELECT value FROM meta WHERE key='schema_version'").value_or(""), "2");
+        EXPECT_EQ(raw.queryInt("SELECT count(*) FROM sqlite_master WHERE name='payload_dicts'"), 0);
+    }
+    Corpus c = Corpus::open(copy);
+    EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
+    EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(-1), 4);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 7);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(-1), 1);
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE name='code-1'").value_or(""), "accepted");
+    // Version 3 added the (empty) dictionary table; version 2's blobs need none.
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM payload_dicts").value_or(-1), 0);
+    EXPECT_EQ(c.payloadDictionary(), 0u);
+    db::Statement st = c.db().prepare("SELECT code FROM sample_payloads WHERE code IS NOT NULL");
+    int n = 0;
+    while (st.step()) {
+        EXPECT_FALSE(payload::unpack(st.blob(0)).empty());
+        ++n;
+    }
+    EXPECT_GT(n, 0);
 }

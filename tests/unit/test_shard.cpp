@@ -1,6 +1,7 @@
 // Shards and merging (gpu/shard.h, gpu/shardmerge.h) without the worker: shards are cut from a real
 // corpus, their runs are written through the verify run's own writer, then merged back.
 #include "corpus.h"
+#include "payload.h"
 #include "shard.h"
 #include "shardmerge.h"
 #include "slurmscript.h"
@@ -187,6 +188,50 @@ TEST(Shard, ShardsAreDisjointCoverEverySampleAndDoNotDependOnTheRest)
         for (const auto &key : a)
             EXPECT_TRUE(b.count(key)) << "shard " << k << " lost " << key;
     }
+}
+
+TEST(Shard, ShardFilesCarryTheCorpusPayloadDictionaries)
+{
+    TempDir tmp;
+    const std::string db = makeCorpus(tmp, "c.sieve", 2, 5);
+    auto text = [](int i) {
+        std::string t = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k" + std::to_string(i) +
+                        "(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n";
+        for (int line = 0; line < 12; ++line)
+            t += "    v" + std::to_string((i * 31 + line * 7) % 97) + " = tl.load(x_ptr + " + std::to_string(line * i % 13) +
+                 ", mask=m)  # " + std::to_string(i * line) + "\n";
+        return t + "class ModelNew:\n    pass\n";
+    };
+    std::uint32_t id = 0;
+    {
+        Corpus c = Corpus::open(db);
+        std::vector<std::string> texts;
+        for (int i = 0; i < 600; ++i)
+            texts.push_back(text(i));
+        const std::string dict = payload::trainDictionary(std::vector<std::string_view>(texts.begin(), texts.end()));
+        ASSERT_FALSE(dict.empty());
+        id = payload::dictionaryId(dict);
+        db::Transaction tx(c.db());
+        c.addPayloadDictionary(dict, 600, std::nullopt);
+        db::Statement up = c.db().prepare("UPDATE sample_payloads SET code = ?1 WHERE sample_id = ?2");
+        for (std::int64_t sid = 1; sid <= 10; ++sid) {
+            up.reset();
+            up.bindBlob(1, payload::pack(text(1000 + static_cast<int>(sid)), id)).bind(2, sid).run();
+        }
+        tx.commit();
+    }
+    int seen = 0;
+    for (const auto &s : cutAll(db, 2, tmp.file("out"))) {
+        Corpus c = Corpus::open(s.path, true);
+        EXPECT_EQ(c.payloadDictionary(), id);
+        db::Statement st = c.db().prepare("SELECT code FROM sample_payloads");
+        while (st.step()) {
+            EXPECT_EQ(payload::dictionaryOf(st.blob(0)), id);
+            EXPECT_NE(payload::unpack(st.blob(0)).find("class ModelNew"), std::string::npos);
+            ++seen;
+        }
+    }
+    EXPECT_EQ(seen, 10);
 }
 
 TEST(Shard, ShardFileIsACorpusWithTheSamplesCodeAndTasks)
