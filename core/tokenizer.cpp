@@ -204,6 +204,44 @@ private:
     std::vector<std::uint8_t> m_victim;
 };
 
+// Vocabulary entries of up to ShortWordCache::kMaxBytes bytes by their cache key, for ignore_merges:
+// a piece the cache misses is first looked up whole, with the key already computed.
+class ShortVocab {
+public:
+    using Key = ShortWordCache::Key;
+    void build(const std::vector<std::pair<std::string_view, std::uint32_t>> &entries)
+    {
+        m_keys.assign(std::bit_ceil(std::max<std::size_t>(16, entries.size() * 2)), Key{0, 0});
+        m_ids.assign(m_keys.size(), 0);
+        for (const auto &[bytes, id] : entries) {
+            const Key k = ShortWordCache::keyOf(bytes, bytes.data() + bytes.size());
+            const std::size_t i = slotOf(k);
+            m_keys[i] = k;
+            m_ids[i] = id;
+        }
+    }
+    std::optional<std::uint32_t> find(const Key &k) const
+    {
+        if (m_keys.empty())
+            return std::nullopt;
+        const std::size_t i = slotOf(k);
+        return m_keys[i].hi != 0 ? std::optional(m_ids[i]) : std::nullopt;
+    }
+
+private:
+    // The key's slot, or the empty one where it would go (a key's hi holds its length: never 0).
+    std::size_t slotOf(const Key &k) const
+    {
+        const std::size_t mask = m_keys.size() - 1;
+        std::size_t i = static_cast<std::size_t>(((k.lo ^ (k.hi * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        while (m_keys[i].hi != 0 && (m_keys[i].lo != k.lo || m_keys[i].hi != k.hi))
+            i = (i + 1) & mask;
+        return i;
+    }
+    std::vector<Key> m_keys;
+    std::vector<std::uint32_t> m_ids;
+};
+
 // Words of up to this many symbols merge by scanning their pairs (mergeShort), longer ones with a heap.
 constexpr std::size_t kShortWord = 32;
 
@@ -248,6 +286,7 @@ struct Tokenizer::Impl {
     std::string origin;
     StringMap<std::uint32_t> vocab; // raw bytes -> id
     MergeTable merges;
+    ShortVocab shortVocab; // built for ignore_merges only
     std::array<std::int64_t, 256> byteId{};
     bool ignoreMerges = false;
     std::optional<std::uint32_t> unkId;
@@ -284,6 +323,7 @@ struct Tokenizer::Impl {
     std::pair<const std::uint32_t *, std::size_t> bpeUncached(std::string_view piece, const ShortWordCache::Key &key) const;
     template <typename Sink> void splitAndMerge(std::string_view segment, tok::SplitPattern pattern, Sink &&sink) const;
     void mergeWord(std::string_view piece, std::vector<std::uint32_t> &out) const;
+    void appendBytes(std::string_view piece, std::vector<std::uint32_t> &out) const;
     void mergeShort(std::vector<std::uint32_t> &ids) const;
     void mergeLong(std::vector<std::uint32_t> &out) const;
 };
@@ -416,6 +456,13 @@ void Tokenizer::Impl::loadModel(const json &m, const Fail &fail)
         mapped.emplace(it.key(), id);
         if (toRaw(it.key(), raw))
             vocab.emplace(raw, id);
+    }
+    if (ignoreMerges) {
+        std::vector<std::pair<std::string_view, std::uint32_t>> entries;
+        for (const auto &[bytes, id] : vocab)
+            if (!bytes.empty() && bytes.size() <= ShortWordCache::kMaxBytes)
+                entries.emplace_back(bytes, id);
+        shortVocab.build(entries);
     }
     byteId.fill(-1);
     for (int b = 0; b < 256; ++b) {
@@ -610,7 +657,23 @@ template <typename Sink> void Tokenizer::Impl::preTokenize(std::string_view text
 
 void Tokenizer::Impl::mergeWord(std::string_view piece, std::vector<std::uint32_t> &out) const
 {
-    out.clear();
+    // Every byte has a token in byte-level vocabularies; unk_token handles the others below.
+    out.resize(piece.size());
+    std::size_t i = 0;
+    for (; i < piece.size() && byteId[static_cast<unsigned char>(piece[i])] >= 0; ++i)
+        out[i] = static_cast<std::uint32_t>(byteId[static_cast<unsigned char>(piece[i])]);
+    if (i < piece.size()) {
+        out.clear();
+        appendBytes(piece, out);
+    }
+    if (out.size() <= kShortWord)
+        mergeShort(out);
+    else
+        mergeLong(out);
+}
+
+void Tokenizer::Impl::appendBytes(std::string_view piece, std::vector<std::uint32_t> &out) const
+{
     bool lastUnk = false;
     for (unsigned char b : piece) {
         if (byteId[b] >= 0) {
@@ -622,10 +685,6 @@ void Tokenizer::Impl::mergeWord(std::string_view piece, std::vector<std::uint32_
             lastUnk = true;
         }
     }
-    if (out.size() <= kShortWord)
-        mergeShort(out);
-    else
-        mergeLong(out);
 }
 
 // The library's Word::merge_all applies, until none is left, the merge of lowest rank among the
@@ -638,7 +697,7 @@ void Tokenizer::Impl::mergeShort(std::vector<std::uint32_t> &ids) const
         return;
     std::uint32_t *id = ids.data();
     constexpr std::uint32_t kNone = ~std::uint32_t(0);
-    std::array<std::uint32_t, kShortWord> rank{}, merged{}; // of the pair (i, i + 1)
+    std::array<std::uint32_t, kShortWord> rank, merged; // of the pair (i, i + 1); set before read
     auto look = [&](std::size_t i) {
         const MergeTable::Rule *r = merges.find(id[i], id[i + 1]);
         rank[i] = r ? r->rank : kNone;
@@ -727,7 +786,7 @@ void Tokenizer::Impl::mergeLong(std::vector<std::uint32_t> &out) const
 std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_view piece, const char *bufferEnd) const
 {
     const bool isShort = piece.size() <= ShortWordCache::kMaxBytes;
-    ShortWordCache::Key key;
+    ShortWordCache::Key key{0, 0};
     if (isShort) {
         key = ShortWordCache::keyOf(piece, bufferEnd);
         std::size_t n = 0;
@@ -743,12 +802,19 @@ std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_v
 std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpeUncached(std::string_view piece,
                                                                           const ShortWordCache::Key &key) const
 {
-    const auto whole = ignoreMerges ? vocab.find(piece) : vocab.end();
-    if (whole != vocab.end())
-        scratch.assign(1, whole->second);
+    const bool isShort = piece.size() <= ShortWordCache::kMaxBytes;
+    std::optional<std::uint32_t> whole;
+    if (ignoreMerges && isShort) {
+        whole = shortVocab.find(key);
+    } else if (ignoreMerges) {
+        if (const auto it = vocab.find(piece); it != vocab.end())
+            whole = it->second;
+    }
+    if (whole)
+        scratch.assign(1, *whole);
     else
         mergeWord(piece, scratch);
-    if (piece.size() <= ShortWordCache::kMaxBytes)
+    if (isShort)
         return {shortCache.insert(key, scratch), scratch.size()};
     if (longCache.size() >= (1u << 16) || longPool.size() + scratch.size() >= (1u << 24)) {
         longCache.clear();
