@@ -134,14 +134,13 @@ public:
         if constexpr (std::endian::native == std::endian::little) {
             if (bufferEnd - piece.data() >= 16) {
                 // One unaligned 16-byte load, then the bytes past the piece are masked off.
+                // Branch-free: piece lengths vary from one piece to the next, a branch on them
+                // would mispredict.
                 std::memcpy(&k.lo, piece.data(), 8);
                 std::memcpy(&k.hi, piece.data() + 8, 8);
-                if (len < 8) {
-                    k.lo &= (std::uint64_t(1) << (8 * len)) - 1;
-                    k.hi = 0;
-                } else {
-                    k.hi &= (std::uint64_t(1) << (8 * (len - 8))) - 1;
-                }
+                const std::size_t loBytes = std::min<std::size_t>(len, 8), hiBytes = len - loBytes; // 1..8, 0..7
+                k.lo &= ~std::uint64_t(0) >> (64 - 8 * loBytes);
+                k.hi &= (std::uint64_t(1) << (8 * hiBytes)) - 1;
                 k.hi |= std::uint64_t(len) << 56;
                 return k;
             }

@@ -96,7 +96,7 @@ std::size_t asciiLetters(const unsigned char *p, std::size_t j, std::size_t n)
 
 // The Llama 3 / Qwen 2 match at i when it can be decided on ASCII alone, else 0 (then the general
 // matcher below decides). Most pieces of code are ASCII; the general path decodes UTF-8 per code point.
-std::size_t asciiLlama3(std::string_view s, std::size_t i, int maxDigits)
+inline std::size_t asciiLlama3(std::string_view s, std::size_t i, int maxDigits)
 {
     const auto *p = reinterpret_cast<const unsigned char *>(s.data());
     const std::size_t n = s.size();
@@ -320,19 +320,20 @@ std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::si
 {
     const Text t{s};
     std::size_t k = 0;
-    for (; k < capacity && i < s.size(); ++k) {
-        switch (p) {
-        case SplitPattern::Gpt2:
-            i = matchGpt2(t, i);
-            break;
-        case SplitPattern::Llama3:
-            i = matchLlama3(t, i, 3);
-            break;
-        case SplitPattern::Qwen2:
-            i = matchLlama3(t, i, 1);
-            break;
-        }
-        ends[k] = i;
+    auto loop = [&](auto match) {
+        for (; k < capacity && i < s.size(); ++k)
+            ends[k] = i = match(i);
+    };
+    switch (p) {
+    case SplitPattern::Gpt2:
+        loop([&](std::size_t at) { return matchGpt2(t, at); });
+        break;
+    case SplitPattern::Llama3:
+        loop([&](std::size_t at) { return matchLlama3(t, at, 3); });
+        break;
+    case SplitPattern::Qwen2:
+        loop([&](std::size_t at) { return matchLlama3(t, at, 1); });
+        break;
     }
     return k;
 }
