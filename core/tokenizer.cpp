@@ -13,6 +13,7 @@
 #include <deque>
 #include <optional>
 #include <fstream>
+#include <functional>
 #include <queue>
 #include <sstream>
 #include <unordered_map>
@@ -144,6 +145,25 @@ public:
                 k.hi |= std::uint64_t(len) << 56;
                 return k;
             }
+            // Near the buffer's end: loads that stay inside the piece, overlapping where it is short
+            // (not bytes stored one by one and read back as words, which stalls store forwarding).
+            const auto *p = reinterpret_cast<const unsigned char *>(piece.data());
+            auto load = [](const unsigned char *at, std::size_t bytes) {
+                std::uint64_t v = 0;
+                std::memcpy(&v, at, bytes);
+                return v;
+            };
+            if (len >= 8) {
+                k.lo = load(p, 8);
+                k.hi = len > 8 ? load(p + len - 8, 8) >> (8 * (16 - len)) : 0;
+            } else if (len >= 4) {
+                k.lo = load(p, 4) | (load(p + len - 4, 4) << (8 * (len - 4)));
+            } else {
+                k.lo = std::uint64_t(p[0]) | (std::uint64_t(p[len / 2]) << (8 * (len / 2))) |
+                       (std::uint64_t(p[len - 1]) << (8 * (len - 1)));
+            }
+            k.hi |= std::uint64_t(len) << 56;
+            return k;
         }
         unsigned char bytes[16] = {};
         std::memcpy(bytes, piece.data(), len);
@@ -649,9 +669,13 @@ template <typename Sink> void Tokenizer::Impl::preTokenize(std::string_view text
         }
         pieces.swap(next);
     }
+    // A piece inside `text` may be read up to text's end; one in `prefixed` only up to its own.
+    const std::less<const char *> before;
     for (std::string_view piece : pieces)
-        if (!piece.empty())
-            sink(piece, piece.data() + piece.size()); // may lie in `prefixed`: read no further
+        if (!piece.empty()) {
+            const bool inText = !before(piece.data(), text.data()) && !before(text.data() + text.size(), piece.data());
+            sink(piece, inText ? text.data() + text.size() : piece.data() + piece.size());
+        }
 }
 
 void Tokenizer::Impl::mergeWord(std::string_view piece, std::vector<std::uint32_t> &out) const
