@@ -896,8 +896,14 @@ template <typename Sink> void Tokenizer::Impl::encode(std::string_view text, Sin
             return;
         }
         // Tokens marked normalized are matched in the normalized text, after the others.
-        const std::string normalized = nfc ? tok::unicode::nfc(segment) : std::string();
-        splitAdded(nfc ? std::string_view(normalized) : segment, normalizedTokens, normalizedFirst, normalizedOnlyFirst, [&](std::string_view part, const AddedToken *addedNorm) {
+        // Most text is already NFC: normalise (a copy) only what may change.
+        std::string normalized;
+        std::string_view view = segment;
+        if (nfc && tok::unicode::nfcMayChange(segment)) {
+            normalized = tok::unicode::nfc(segment);
+            view = normalized;
+        }
+        splitAdded(view, normalizedTokens, normalizedFirst, normalizedOnlyFirst, [&](std::string_view part, const AddedToken *addedNorm) {
             if (addedNorm)
                 sink(&addedNorm->id, 1);
             else
