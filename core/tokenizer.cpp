@@ -11,9 +11,9 @@
 #include <bit>
 #include <cstring>
 #include <deque>
-#include <optional>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <sstream>
 #include <unordered_map>
@@ -139,7 +139,8 @@ public:
                 // would mispredict.
                 std::memcpy(&k.lo, piece.data(), 8);
                 std::memcpy(&k.hi, piece.data() + 8, 8);
-                const std::size_t loBytes = std::min<std::size_t>(len, 8), hiBytes = len - loBytes; // 1..8, 0..7
+                const std::size_t loBytes = std::min<std::size_t>(len, 8),
+                                  hiBytes = len - loBytes; // 1..8, 0..7
                 k.lo &= ~std::uint64_t(0) >> (64 - 8 * loBytes);
                 k.hi &= (std::uint64_t(1) << (8 * hiBytes)) - 1;
                 k.hi |= std::uint64_t(len) << 56;
@@ -252,7 +253,9 @@ private:
     std::size_t slotOf(const Key &k) const
     {
         const std::size_t mask = m_keys.size() - 1;
-        std::size_t i = static_cast<std::size_t>(((k.lo ^ (k.hi * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        std::size_t i = static_cast<std::size_t>(
+                            ((k.lo ^ (k.hi * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> 40) &
+                        mask;
         while (m_keys[i].hi != 0 && (m_keys[i].lo != k.lo || m_keys[i].hi != k.hi))
             i = (i + 1) & mask;
         return i;
@@ -314,7 +317,7 @@ struct Tokenizer::Impl {
     std::vector<PreStep> steps;
     std::vector<AddedToken> rawTokens, normalizedTokens; // matched before / after normalization
     std::array<bool, 256> rawFirst{}, normalizedFirst{};  // bytes that start an added token
-    int rawOnlyFirst = -1, normalizedOnlyFirst = -1;        // the one byte all of them start with, else -1
+    int rawOnlyFirst = -1, normalizedOnlyFirst = -1;      // the one byte all of them start with, else -1
     std::string description;
     // The common shapes [Split(pattern), ByteLevel(no regex)] and [ByteLevel(GPT-2 regex)], neither
     // adding a prefix space: one pattern split, with no lists of pieces built.
@@ -335,12 +338,14 @@ struct Tokenizer::Impl {
 
     template <typename Sink> void encode(std::string_view text, Sink &&sink) const;
     template <typename Sink>
-    void splitAdded(std::string_view text, const std::vector<AddedToken> &tokens, const std::array<bool, 256> &first,
-                    int onlyFirst, Sink &&sink) const;
+    void splitAdded(std::string_view text, const std::vector<AddedToken> &tokens,
+                    const std::array<bool, 256> &first, int onlyFirst, Sink &&sink) const;
     template <typename Sink> void preTokenize(std::string_view text, Sink &&sink) const;
     std::pair<const std::uint32_t *, std::size_t> bpe(std::string_view piece, const char *bufferEnd) const;
-    std::pair<const std::uint32_t *, std::size_t> bpeUncached(std::string_view piece, const ShortWordCache::Key &key) const;
-    template <typename Sink> void splitAndMerge(std::string_view segment, tok::SplitPattern pattern, Sink &&sink) const;
+    std::pair<const std::uint32_t *, std::size_t> bpeUncached(std::string_view piece,
+                                                              const ShortWordCache::Key &key) const;
+    template <typename Sink>
+    void splitAndMerge(std::string_view segment, tok::SplitPattern pattern, Sink &&sink) const;
     void mergeWord(std::string_view piece, std::vector<std::uint32_t> &out) const;
     void appendBytes(std::string_view piece, std::vector<std::uint32_t> &out) const;
     void mergeShort(std::vector<std::uint32_t> &ids) const;
@@ -578,7 +583,8 @@ void Tokenizer::Impl::splitAdded(std::string_view text, const std::vector<AddedT
         // Most text holds no added token: skip bytes that start none (memchr when all start alike).
         if (onlyFirst >= 0) {
             const void *hitByte = std::memchr(text.data() + pos, onlyFirst, text.size() - pos);
-            pos = hitByte ? static_cast<std::size_t>(static_cast<const char *>(hitByte) - text.data()) : text.size();
+            pos = hitByte ? static_cast<std::size_t>(static_cast<const char *>(hitByte) - text.data())
+                          : text.size();
         }
         while (pos < text.size() && !first[static_cast<unsigned char>(text[pos])])
             ++pos;
@@ -673,7 +679,8 @@ template <typename Sink> void Tokenizer::Impl::preTokenize(std::string_view text
     const std::less<const char *> before;
     for (std::string_view piece : pieces)
         if (!piece.empty()) {
-            const bool inText = !before(piece.data(), text.data()) && !before(text.data() + text.size(), piece.data());
+            const bool inText =
+                !before(piece.data(), text.data()) && !before(text.data() + text.size(), piece.data());
             sink(piece, inText ? text.data() + text.size() : piece.data() + piece.size());
         }
 }
@@ -806,7 +813,8 @@ void Tokenizer::Impl::mergeLong(std::vector<std::uint32_t> &out) const
             out.push_back(s.id);
 }
 
-std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_view piece, const char *bufferEnd) const
+std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_view piece,
+                                                                   const char *bufferEnd) const
 {
     const bool isShort = piece.size() <= ShortWordCache::kMaxBytes;
     ShortWordCache::Key key{0, 0};
@@ -822,8 +830,8 @@ std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_v
 }
 
 // A piece the caches do not hold: merged, then cached (key: the piece's ShortWordCache key when short).
-std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpeUncached(std::string_view piece,
-                                                                          const ShortWordCache::Key &key) const
+std::pair<const std::uint32_t *, std::size_t>
+Tokenizer::Impl::bpeUncached(std::string_view piece, const ShortWordCache::Key &key) const
 {
     const bool isShort = piece.size() <= ShortWordCache::kMaxBytes;
     std::optional<std::uint32_t> whole;
@@ -890,26 +898,28 @@ template <typename Sink> void Tokenizer::Impl::encode(std::string_view text, Sin
             sink(ids, n);
         });
     };
-    splitAdded(text, rawTokens, rawFirst, rawOnlyFirst, [&](std::string_view segment, const AddedToken *added) {
-        if (added) {
-            sink(&added->id, 1);
-            return;
-        }
-        // Tokens marked normalized are matched in the normalized text, after the others.
-        // Most text is already NFC: normalise (a copy) only what may change.
-        std::string normalized;
-        std::string_view view = segment;
-        if (nfc && tok::unicode::nfcMayChange(segment)) {
-            normalized = tok::unicode::nfc(segment);
-            view = normalized;
-        }
-        splitAdded(view, normalizedTokens, normalizedFirst, normalizedOnlyFirst, [&](std::string_view part, const AddedToken *addedNorm) {
-            if (addedNorm)
-                sink(&addedNorm->id, 1);
-            else
-                words(part);
-        });
-    });
+    splitAdded(text, rawTokens, rawFirst, rawOnlyFirst,
+               [&](std::string_view segment, const AddedToken *added) {
+                   if (added) {
+                       sink(&added->id, 1);
+                       return;
+                   }
+                   // Tokens marked normalized are matched in the normalized text, after the others.
+                   // Most text is already NFC: normalise (a copy) only what may change.
+                   std::string normalized;
+                   std::string_view view = segment;
+                   if (nfc && tok::unicode::nfcMayChange(segment)) {
+                       normalized = tok::unicode::nfc(segment);
+                       view = normalized;
+                   }
+                   splitAdded(view, normalizedTokens, normalizedFirst, normalizedOnlyFirst,
+                              [&](std::string_view part, const AddedToken *addedNorm) {
+                                  if (addedNorm)
+                                      sink(&addedNorm->id, 1);
+                                  else
+                                      words(part);
+                              });
+               });
 }
 
 Tokenizer::Tokenizer(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}

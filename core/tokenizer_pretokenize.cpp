@@ -79,7 +79,8 @@ std::size_t asciiLetters(const unsigned char *p, std::size_t j, std::size_t n)
 {
 #if defined(__SSE2__)
     while (j + 16 <= n) {
-        const __m128i x = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + j)), _mm_set1_epi8(0x20));
+        const __m128i x =
+            _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + j)), _mm_set1_epi8(0x20));
         // Signed compares: bytes >= 0x80 are negative, so never letters.
         const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('a' - 1)),
                                              _mm_cmplt_epi8(x, _mm_set1_epi8('z' + 1)));
@@ -316,7 +317,8 @@ std::string patternRegex(SplitPattern p)
     return {};
 }
 
-std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::size_t *ends, std::size_t capacity)
+std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::size_t *ends,
+                      std::size_t capacity)
 {
     const Text t{s};
     std::size_t k = 0;

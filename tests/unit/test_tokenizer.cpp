@@ -5,9 +5,9 @@
 #include "tokenizer_pretokenize.h"
 #include "tokenizer_unicode.h"
 
-#include <gtest/gtest.h>
 #include <algorithm>
 #include <functional>
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 using namespace sieve;
@@ -22,7 +22,8 @@ const nlohmann::json &expected()
 
 const nlohmann::json &stress()
 {
-    static const nlohmann::json j = nlohmann::json::parse(test::readFile(test::testData("export/token_stress.json")));
+    static const nlohmann::json j =
+        nlohmann::json::parse(test::readFile(test::testData("export/token_stress.json")));
     return j;
 }
 
@@ -75,7 +76,8 @@ TEST(Tokenizer, DigitsAndPrefixSpaceMatchLibrary) { checkTokenizer("digits-prefi
 // symbols of scan merging, ASCII runs that turn non-ASCII at every offset, NUL bytes, short texts.
 TEST(Tokenizer, StressTextsMatchLibrary)
 {
-    for (const char *name : {"gpt2-style.json", "llama3-style.json", "qwen2-style.json", "digits-prefix.json"})
+    for (const char *name :
+         {"gpt2-style.json", "llama3-style.json", "qwen2-style.json", "digits-prefix.json"})
         checkTokenizer(name, stress());
 }
 
@@ -88,12 +90,12 @@ TEST(Tokenizer, SplitPatternsMatchLibrary)
         for (const auto &t : (*fixture)["texts"])
             texts.push_back(t.get<std::string>());
     auto codePoints = [](std::string_view s) {
-        return static_cast<std::size_t>(
-            std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+        return static_cast<std::size_t>(std::count_if(
+            s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
     };
-    for (const auto &[name, pattern] : {std::pair{"gpt2", tok::SplitPattern::Gpt2},
-                                        std::pair{"llama3", tok::SplitPattern::Llama3},
-                                        std::pair{"qwen2", tok::SplitPattern::Qwen2}}) {
+    for (const auto &[name, pattern] :
+         {std::pair{"gpt2", tok::SplitPattern::Gpt2}, std::pair{"llama3", tok::SplitPattern::Llama3},
+          std::pair{"qwen2", tok::SplitPattern::Qwen2}}) {
         const auto &want = stress()["pieces"][name];
         ASSERT_EQ(want.size(), texts.size()) << name;
         int mismatches = 0;
