@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 namespace sieve::tok::unicode {
@@ -144,6 +145,13 @@ void append(std::string &out, char32_t cp)
 bool nfcMayChange(std::string_view text)
 {
     for (std::size_t i = 0; i < text.size();) {
+        // Eight ASCII bytes at a time (the scan is at a code point boundary here).
+        std::uint64_t word;
+        while (i + 8 <= text.size() &&
+               (std::memcpy(&word, text.data() + i, 8), (word & 0x8080808080808080ull) == 0))
+            i += 8;
+        if (i >= text.size())
+            break;
         // Everything below U+0300 is stable under NFC (no combining marks, no decompositions that
         // recompose differently), which covers code and English prose without a table look-up.
         if (static_cast<unsigned char>(text[i]) < 0xCC) {

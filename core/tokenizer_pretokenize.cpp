@@ -3,6 +3,11 @@
 #include "tokenizer_unicode.h"
 
 #include <array>
+#include <bit>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace sieve::tok {
 
@@ -56,6 +61,106 @@ struct Text {
 };
 
 bool isOther(std::uint8_t cls) { return (cls & (L | N | S)) == 0; }
+
+// Classes of every byte for the ASCII fast path: ASCII bytes carry their code point's class, the
+// others only High (a non-ASCII code point starts or continues there: the general path decides).
+constexpr std::uint8_t High = 0x80;
+const std::array<std::uint8_t, 256> kByte = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int b = 0; b < 256; ++b)
+        t[b] = b < 128 ? kAscii[b] : High;
+    return t;
+}();
+
+// End of the run of ASCII letters from j (the first byte that is no ASCII letter, perhaps non-ASCII).
+// Runs of letters are most of the text; a byte loop mispredicts its exit once per word, 16 bytes
+// compared at once do not.
+std::size_t asciiLetters(const unsigned char *p, std::size_t j, std::size_t n)
+{
+#if defined(__SSE2__)
+    while (j + 16 <= n) {
+        const __m128i x =
+            _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + j)), _mm_set1_epi8(0x20));
+        // Signed compares: bytes >= 0x80 are negative, so never letters.
+        const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('a' - 1)),
+                                             _mm_cmplt_epi8(x, _mm_set1_epi8('z' + 1)));
+        const auto notLetter = static_cast<unsigned>(~_mm_movemask_epi8(letter)) & 0xFFFFu;
+        if (notLetter)
+            return j + static_cast<std::size_t>(std::countr_zero(notLetter));
+        j += 16;
+    }
+#endif
+    while (j < n && (kByte[p[j]] & L))
+        ++j;
+    return j;
+}
+
+// The Llama 3 / Qwen 2 match at i when it can be decided on ASCII alone, else 0 (then the general
+// matcher below decides). Most pieces of code are ASCII; the general path decodes UTF-8 per code point.
+inline std::size_t asciiLlama3(std::string_view s, std::size_t i, int maxDigits)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+    const std::size_t n = s.size();
+    const unsigned b = p[i];
+    const std::uint8_t c = kByte[b];
+    if ((c & High) || b == '\'')
+        return 0;
+    // End of the run of bytes of class `want` from j, or 0 when a non-ASCII byte ends it.
+    auto run = [&](std::size_t j, auto member) -> std::size_t {
+        while (j < n && member(kByte[p[j]]))
+            ++j;
+        return j < n && p[j] >= 0x80 ? 0 : j;
+    };
+    auto letters = [&](std::size_t j) -> std::size_t {
+        j = asciiLetters(p, j, n);
+        return j < n && p[j] >= 0x80 ? 0 : j;
+    };
+    auto other = [](std::uint8_t k) { return (k & (L | N | S | High)) == 0; };
+    auto newlines = [&](std::size_t j) {
+        while (j < n && (p[j] == '\r' || p[j] == '\n'))
+            ++j;
+        return j;
+    };
+    if (c & L)
+        return letters(i + 1);
+    const std::uint8_t c2 = i + 1 < n ? kByte[p[i + 1]] : 0;
+    if (c2 & High)
+        return 0;
+    if (b != '\r' && b != '\n' && !(c & N) && (c2 & L))
+        return letters(i + 2);
+    if (c & N) {
+        std::size_t j = i + 1;
+        for (int k = 1; k < maxDigits && j < n; ++k, ++j) {
+            if (p[j] >= 0x80)
+                return 0;
+            if (!(kByte[p[j]] & N))
+                break;
+        }
+        return j;
+    }
+    if (b == ' ' && i + 1 < n && other(c2)) {
+        const std::size_t j = run(i + 2, other);
+        return j ? newlines(j) : 0;
+    }
+    if (other(c)) {
+        const std::size_t j = run(i + 1, other);
+        return j ? newlines(j) : 0;
+    }
+    // \s*[\r\n]+ up to the last newline, else \s+(?!\S) (the run less its last space) or \s+.
+    std::size_t end = i, afterNewline = 0;
+    while (end < n && (kByte[p[end]] & S)) {
+        if (p[end] == '\r' || p[end] == '\n')
+            afterNewline = end + 1;
+        ++end;
+    }
+    if (end < n && p[end] >= 0x80)
+        return 0;
+    if (afterNewline)
+        return afterNewline;
+    if (end == n)
+        return end;
+    return end - 1 > i ? end - 1 : end;
+}
 
 // 's 't 're 've 'm 'll 'd at i (s[i] == '\''); returns the end or 0. Case-insensitive matching also
 // takes U+017F (long s), which folds to 's' — found by probing the library.
@@ -136,6 +241,8 @@ std::size_t matchGpt2(const Text &t, std::size_t i)
 
 std::size_t matchLlama3(const Text &t, std::size_t i, int maxDigits)
 {
+    if (const std::size_t e = asciiLlama3(t.s, i, maxDigits))
+        return e;
     if (t.s[i] == '\'') {
         if (const std::size_t e = contraction(t.s, i, true))
             return e;
@@ -210,24 +317,38 @@ std::string patternRegex(SplitPattern p)
     return {};
 }
 
-void splitPattern(SplitPattern p, std::string_view s, std::vector<std::string_view> &out)
+std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::size_t *ends,
+                      std::size_t capacity)
 {
     const Text t{s};
+    std::size_t k = 0;
+    auto loop = [&](auto match) {
+        for (; k < capacity && i < s.size(); ++k)
+            ends[k] = i = match(i);
+    };
+    switch (p) {
+    case SplitPattern::Gpt2:
+        loop([&](std::size_t at) { return matchGpt2(t, at); });
+        break;
+    case SplitPattern::Llama3:
+        loop([&](std::size_t at) { return matchLlama3(t, at, 3); });
+        break;
+    case SplitPattern::Qwen2:
+        loop([&](std::size_t at) { return matchLlama3(t, at, 1); });
+        break;
+    }
+    return k;
+}
+
+void splitPattern(SplitPattern p, std::string_view s, std::vector<std::string_view> &out)
+{
+    std::size_t ends[64];
     for (std::size_t i = 0; i < s.size();) {
-        std::size_t end = 0;
-        switch (p) {
-        case SplitPattern::Gpt2:
-            end = matchGpt2(t, i);
-            break;
-        case SplitPattern::Llama3:
-            end = matchLlama3(t, i, 3);
-            break;
-        case SplitPattern::Qwen2:
-            end = matchLlama3(t, i, 1);
-            break;
+        const std::size_t k = splitSome(p, s, i, ends, 64);
+        for (std::size_t j = 0; j < k; ++j) {
+            out.push_back(s.substr(i, ends[j] - i));
+            i = ends[j];
         }
-        out.push_back(s.substr(i, end - i));
-        i = end;
     }
 }
 
