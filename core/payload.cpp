@@ -53,22 +53,33 @@ std::string pack(std::string_view text)
     return out;
 }
 
-std::string unpack(std::string_view blob)
+void unpackInto(std::string_view blob, std::string &out)
 {
+    out.clear();
     if (blob.empty())
-        return {};
+        return;
     const std::string_view body = blob.substr(1);
-    if (blob[0] == kRaw)
-        return std::string(body);
+    if (blob[0] == kRaw) {
+        out.assign(body);
+        return;
+    }
     if (blob[0] != kZstd)
         throw std::runtime_error("payload has an unknown encoding");
     const unsigned long long size = ZSTD_getFrameContentSize(body.data(), body.size());
     if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
         throw std::runtime_error("payload is not a valid zstd frame");
-    std::string out(size, '\0');
+    out.resize(size);
     const size_t n = ZSTD_decompressDCtx(dctx(), out.data(), out.size(), body.data(), body.size());
-    if (ZSTD_isError(n) || n != size)
+    if (ZSTD_isError(n) || n != size) {
+        out.clear();
         throw std::runtime_error("payload could not be decompressed");
+    }
+}
+
+std::string unpack(std::string_view blob)
+{
+    std::string out;
+    unpackInto(blob, out);
     return out;
 }
 
