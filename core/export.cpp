@@ -776,6 +776,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                     if (files[f])
                         files[f]->write(b.out[f]);
             });
+        // The selection's summary meanwhile, off the serial tail of the export.
+        std::future<nlohmann::json> summary = std::async(std::launch::async, [&sel] { return selectionSummary(sel); });
         Batch *batch = nullptr;
         for (const SelectedSample &s : sel.samples) {
             if (!batch && !(batch = pipeline.acquire()))
@@ -811,7 +813,7 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             verifiers.push_back(vv.text(0));
         manifest["verifier_versions"] = std::move(verifiers);
         manifest["parameters"] = parametersJson(options, tok.get());
-        manifest["selection"] = selectionSummary(sel);
+        manifest["selection"] = summary.get();
         manifest["counts"] = {{"train", counts[0].json(tok != nullptr)}, {"validation", counts[1].json(tok != nullptr)}};
         manifest["excluded"] = std::move(excluded);
         if (!options.dryRun) {
