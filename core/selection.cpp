@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <future>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -91,9 +93,13 @@ std::string levelText(const std::optional<std::int64_t> &level) { return level ?
 Selection selectSamples(const db::Database &db, const SelectionOptions &options)
 {
     Selection out;
-    std::unordered_map<std::int64_t, Difficulty> difficulty;
-    for (const TaskDifficulty &t : taskDifficulties(db))
-        difficulty[t.taskId] = t.difficulty;
+    // Difficulties (a sort of every sample by task and attempt) on a second read-only connection
+    // while this one reads the samples, when the corpus is a file: a third of the selection's time.
+    std::future<std::vector<TaskDifficulty>> difficulties;
+    if (const std::string &path = db.path(); !path.empty() && path != ":memory:" && std::filesystem::exists(path))
+        difficulties = std::async(std::launch::async, [path] {
+            return taskDifficulties(db::Database(path, db::Database::Mode::ReadOnly));
+        });
 
     db::Statement st = db.prepare(
         "SELECT s.id, s.name, s.sample_key, s.task_id, s.model, s.attempt, s.speedup, s.status, s.review, "
@@ -144,8 +150,6 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
         s.backend = st.text(15);
         s.target = optText(16);
         s.dtype = st.text(17);
-        const auto d = difficulty.find(s.taskId);
-        s.difficulty = d != difficulty.end() ? d->second : Difficulty::Unknown;
         const std::size_t index = pool.size() - 1;
         const auto cluster = st.optInt64(10);
         if (options.onePerCluster && cluster) {
@@ -155,6 +159,13 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
         } else {
             eligible.push_back(index);
         }
+    }
+    std::unordered_map<std::int64_t, Difficulty> difficulty;
+    for (const TaskDifficulty &t : difficulties.valid() ? difficulties.get() : taskDifficulties(db))
+        difficulty[t.taskId] = t.difficulty;
+    for (SelectedSample &s : pool) {
+        const auto d = difficulty.find(s.taskId);
+        s.difficulty = d != difficulty.end() ? d->second : Difficulty::Unknown;
     }
     // 2. One per cluster.
     for (const auto &[clusterId, members] : byCluster) {
