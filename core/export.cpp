@@ -1,7 +1,9 @@
 #include "export.h"
 
+#include "batchpipeline.h"
 #include "corpus.h"
 #include "exportfile.h"
+#include "exportjson.h"
 #include "hashing.h"
 #include "payload.h"
 #include "prompttemplate.h"
@@ -14,9 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -24,14 +24,9 @@
 #include <future>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace sieve {
 
@@ -170,131 +165,6 @@ std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, s
             validation[tasks[i].second] = i < n;
     }
     return validation;
-}
-
-// JSON string as nlohmann's dump() writes it (UTF-8 kept, control characters escaped); rows are
-// written by hand because a DOM per row was a fifth of the export's time.
-// Where the next byte at or after i that needs escaping is (a control character, '"' or '\\'), or
-// s.size(). SSE2 (every x86-64) looks at 16 bytes per step: code has a newline every ~40 bytes.
-std::size_t nextEscape(std::string_view s, std::size_t i)
-{
-#if defined(__SSE2__)
-    const __m128i ctrlMax = _mm_set1_epi8(0x1F), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-    for (; i + 16 <= s.size(); i += 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s.data() + i));
-        const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, ctrlMax), ctrlMax),
-                                         _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-        if (const int mask = _mm_movemask_epi8(hit))
-            return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-    }
-#endif
-    for (; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x20 || c == '"' || c == '\\')
-            return i;
-    }
-    return s.size();
-}
-
-// A batch's output: a growable byte buffer written through a pointer. std::string's append per
-// escaped piece (~15 million of them for 100,000 rows of code, a newline every ~40 bytes) cost more
-// than the copying itself.
-class OutBuffer {
-public:
-    void clear() { m_size = 0; }
-    std::string_view view() const { return {m_data.get(), m_size}; }
-    // Room for `n` more bytes; write them at the pointer returned, then setEnd().
-    char *room(std::size_t n)
-    {
-        if (m_size + n > m_capacity)
-            grow(m_size + n);
-        return m_data.get() + m_size;
-    }
-    void setEnd(const char *end) { m_size = static_cast<std::size_t>(end - m_data.get()); }
-    OutBuffer &operator+=(std::string_view s)
-    {
-        char *p = room(s.size());
-        std::memcpy(p, s.data(), s.size());
-        m_size += s.size();
-        return *this;
-    }
-
-private:
-    void grow(std::size_t need)
-    {
-        const std::size_t capacity = std::max({need, 2 * m_capacity, std::size_t(1) << 16});
-        std::unique_ptr<char[]> data(new char[capacity]); // not zeroed: every byte is written before it is read
-        if (m_size)
-            std::memcpy(data.get(), m_data.get(), m_size);
-        m_data = std::move(data);
-        m_capacity = capacity;
-    }
-    std::unique_ptr<char[]> m_data;
-    std::size_t m_size = 0, m_capacity = 0;
-};
-
-// One JSON string made of the parts one after the other.
-void jsonString(OutBuffer &out, std::initializer_list<std::string_view> parts)
-{
-    std::size_t worst = 2;
-    for (std::string_view s : parts)
-        worst += 6 * s.size(); // "\u001f" for a control byte
-    char *p = out.room(worst);
-    *p++ = '"';
-    for (std::string_view s : parts) {
-        std::size_t start = 0;
-        for (std::size_t i = nextEscape(s, 0); i < s.size(); i = nextEscape(s, i + 1)) {
-            const auto c = static_cast<unsigned char>(s[i]);
-            std::memcpy(p, s.data() + start, i - start);
-            p += i - start;
-            *p++ = '\\';
-            switch (c) {
-            case '"':
-                *p++ = '"';
-                break;
-            case '\\':
-                *p++ = '\\';
-                break;
-            case '\b':
-                *p++ = 'b';
-                break;
-            case '\f':
-                *p++ = 'f';
-                break;
-            case '\n':
-                *p++ = 'n';
-                break;
-            case '\r':
-                *p++ = 'r';
-                break;
-            case '\t':
-                *p++ = 't';
-                break;
-            default: {
-                static const char *hex = "0123456789abcdef";
-                std::memcpy(p, "u00", 3);
-                p += 3;
-                *p++ = hex[c >> 4];
-                *p++ = hex[c & 15];
-            }
-            }
-            start = i + 1;
-        }
-        std::memcpy(p, s.data() + start, s.size() - start);
-        p += s.size() - start;
-    }
-    *p++ = '"';
-    out.setEnd(p);
-}
-
-void jsonString(OutBuffer &out, std::string_view s) { jsonString(out, {s}); }
-
-void optString(OutBuffer &out, const std::optional<std::string> &s)
-{
-    if (s)
-        jsonString(out, *s);
-    else
-        out += "null";
 }
 
 // One row on its way: the reader names the sample; a worker reads and unpacks its payloads, counts
@@ -553,181 +423,6 @@ private:
     std::string m_code, m_reasoning, m_content; // scratch, reused from row to row
 };
 
-// Batches go from the reader (the calling thread) to persistent workers (in any order) and from them
-// to one writer thread (in batch order), through a fixed set of recycled batches: the reader waits
-// when all are in flight, so memory stays bounded. The first error (a worker's or the writer's) stops
-// everything and is rethrown by finish(); the destructor stops and joins the threads when the reader
-// itself throws.
-class BatchPipeline {
-public:
-    using Work = std::function<void(Batch &, unsigned worker)>;
-    using Write = std::function<void(Batch &)>;
-
-    BatchPipeline(unsigned workers, std::size_t batches, std::size_t rowsPerBatch, Work work, Write write)
-        : m_work(std::move(work)), m_write(std::move(write))
-    {
-        m_batches.resize(batches);
-        for (Batch &b : m_batches) {
-            b.rows.resize(rowsPerBatch);
-            m_free.push_back(&b);
-        }
-        try {
-            for (unsigned w = 0; w < workers; ++w)
-                m_threads.emplace_back([this, w] { workerLoop(w); });
-            m_threads.emplace_back([this] { writerLoop(); });
-        } catch (...) {
-            stop();
-            throw;
-        }
-    }
-    ~BatchPipeline() { stop(); }
-    BatchPipeline(const BatchPipeline &) = delete;
-    BatchPipeline &operator=(const BatchPipeline &) = delete;
-
-    // A batch to fill (n = 0), or nullptr once an error has stopped the pipeline.
-    Batch *acquire()
-    {
-        std::unique_lock lock(m_mutex);
-        m_freed.wait(lock, [&] { return m_error || !m_free.empty(); });
-        if (m_error)
-            return nullptr;
-        Batch *b = m_free.back();
-        m_free.pop_back();
-        b->n = 0;
-        return b;
-    }
-
-    void submit(Batch *b)
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            b->seq = m_submitted++;
-            b->error = nullptr;
-            m_todo.push_back(b);
-        }
-        m_queued.notify_one();
-    }
-
-    // After the last submit: waits until every batch is written; rethrows the first error.
-    void finish()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_closed = true;
-        }
-        m_queued.notify_all();
-        m_built.notify_all();
-        join();
-        if (m_error)
-            std::rethrow_exception(m_error);
-    }
-
-private:
-    void stop()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_closed = m_aborted = true;
-        }
-        m_queued.notify_all();
-        m_built.notify_all();
-        m_freed.notify_all();
-        join();
-    }
-    void join()
-    {
-        for (std::thread &t : m_threads)
-            if (t.joinable())
-                t.join();
-    }
-    void fail(std::exception_ptr e)
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            if (!m_error)
-                m_error = e;
-            m_aborted = true;
-        }
-        m_queued.notify_all();
-        m_built.notify_all();
-        m_freed.notify_all();
-    }
-
-    void workerLoop(unsigned w)
-    {
-        for (;;) {
-            Batch *b = nullptr;
-            {
-                std::unique_lock lock(m_mutex);
-                m_queued.wait(lock, [&] { return m_aborted || m_closed || !m_todo.empty(); });
-                if (m_aborted || m_todo.empty())
-                    return;
-                b = m_todo.front();
-                m_todo.pop_front();
-            }
-            try {
-                m_work(*b, w);
-            } catch (...) {
-                b->error = std::current_exception();
-            }
-            {
-                std::lock_guard lock(m_mutex);
-                m_done[b->seq] = b;
-            }
-            m_built.notify_one();
-        }
-    }
-
-    void writerLoop()
-    {
-        for (;;) {
-            Batch *b = nullptr;
-            {
-                std::unique_lock lock(m_mutex);
-                m_built.wait(lock, [&] {
-                    return m_aborted || m_done.count(m_written) || (m_closed && m_written == m_submitted);
-                });
-                if (m_aborted || !m_done.count(m_written))
-                    return;
-                const auto it = m_done.find(m_written);
-                b = it->second;
-                m_done.erase(it);
-            }
-            std::exception_ptr error = b->error;
-            if (!error) {
-                try {
-                    m_write(*b);
-                } catch (...) {
-                    error = std::current_exception();
-                }
-            }
-            if (error) {
-                fail(error);
-                return;
-            }
-            {
-                std::lock_guard lock(m_mutex);
-                ++m_written;
-                m_free.push_back(b);
-            }
-            m_freed.notify_one();
-        }
-    }
-
-    Work m_work;
-    Write m_write;
-    std::vector<Batch> m_batches;
-    std::vector<std::thread> m_threads;
-    std::mutex m_mutex;
-    std::condition_variable m_queued, m_built, m_freed;
-    std::vector<Batch *> m_free;
-    std::deque<Batch *> m_todo;
-    std::map<std::size_t, Batch *> m_done;
-    std::size_t m_submitted = 0, m_written = 0;
-    bool m_closed = false, m_aborted = false;
-    std::exception_ptr m_error;
-};
-
 ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
 {
     ojson p;
@@ -815,8 +510,9 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             builders.push_back(std::make_unique<RowBuilder>(corpusPath, options, tok ? tokenizers.back().get() : nullptr));
         }
         constexpr std::size_t kBatch = 256;
-        BatchPipeline pipeline(
-            nWorkers, 2 * nWorkers + 2, kBatch, [&](Batch &b, unsigned w) { builders[w]->process(b); },
+        BatchPipeline<Batch> pipeline(
+            nWorkers, 2 * nWorkers + 2, [](Batch &b) { b.rows.resize(kBatch); },
+            [&](Batch &b, unsigned w) { builders[w]->process(b); },
             [&](Batch &b) {
                 for (std::size_t i = 0; i < b.n; ++i) {
                     const RowJob &job = b.rows[i];
@@ -835,8 +531,11 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         std::future<nlohmann::json> summary = std::async(std::launch::async, [&sel] { return selectionSummary(sel); });
         Batch *batch = nullptr;
         for (const SelectedSample &s : sel.samples) {
-            if (!batch && !(batch = pipeline.acquire()))
-                break; // stopped by an error, which finish() rethrows
+            if (!batch) {
+                if (!(batch = pipeline.acquire()))
+                    break; // stopped by an error, which finish() rethrows
+                batch->n = 0;
+            }
             RowJob &job = batch->rows[batch->n++];
             job.sample = &s;
             job.validation = validation.at(s.taskId);
