@@ -1,6 +1,9 @@
 #include "export.h"
 
+#include "batchpipeline.h"
 #include "corpus.h"
+#include "exportfile.h"
+#include "exportjson.h"
 #include "hashing.h"
 #include "payload.h"
 #include "prompttemplate.h"
@@ -8,22 +11,22 @@
 #include "tokenizer_unicode.h"
 #include "unixtime.h"
 
+#include <simdjson.h>
+#include <sqlite3.h>
+
 #include <algorithm>
-#include <chrono>
-#include <exception>
 #include <cmath>
+#include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
 #include <thread>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace sieve {
 
@@ -49,16 +52,14 @@ std::optional<ReasoningMode> parseReasoning(std::string_view s)
     return std::nullopt;
 }
 
-std::string validUtf8(std::string_view text)
+namespace {
+
+// simdjson's validator (SIMD, ~10 GB/s) accepts exactly what tok::unicode::decode decodes without
+// U+FFFD (no overlongs, no surrogates, nothing above U+10FFFF), so valid text needs no rewrite.
+bool isValidUtf8(std::string_view text) { return simdjson::validate_utf8(text.data(), text.size()); }
+
+std::string replaceInvalidUtf8(std::string_view text)
 {
-    bool ascii = true;
-    for (char c : text)
-        if (static_cast<unsigned char>(c) >= 0x80) {
-            ascii = false;
-            break;
-        }
-    if (ascii)
-        return std::string(text);
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size();) {
@@ -72,26 +73,57 @@ std::string validUtf8(std::string_view text)
     return out;
 }
 
+// In place: the (nearly always) valid text is not copied.
+void makeValidUtf8(std::string &text)
+{
+    if (!isValidUtf8(text))
+        text = replaceInvalidUtf8(text);
+}
+
+// trimTrailingSpace without a copy.
+std::string_view trimmed(std::string_view s)
+{
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+} // namespace
+
+std::string validUtf8(std::string_view text) { return isValidUtf8(text) ? std::string(text) : replaceInvalidUtf8(text); }
+
 namespace {
 
-
 struct SplitCounts {
+    struct Part {
+        std::set<std::int64_t> tasks;
+        std::int64_t rows = 0;
+    };
     std::set<std::int64_t> tasks;
     std::int64_t rows = 0;
     std::int64_t tokens = 0;
-    std::map<std::string, std::pair<std::set<std::int64_t>, std::int64_t>> by[3]; // level, category, difficulty
+    std::map<std::string, Part> by[3]; // level, category, difficulty
+    // A task's rows come one after another: its keys are looked up once per task, not per row (the
+    // sets still count each task once if they did not).
+    std::int64_t lastTask = -1;
+    Part *current[3] = {};
 
     void add(const SelectedSample &s, std::size_t tok)
     {
-        tasks.insert(s.taskId);
+        if (s.taskId != lastTask) {
+            lastTask = s.taskId;
+            tasks.insert(s.taskId);
+            const std::string keys[3] = {s.level ? std::to_string(*s.level) : "(none)", s.category.value_or("(none)"),
+                                         difficultyName(s.difficulty)};
+            for (int i = 0; i < 3; ++i) {
+                current[i] = &by[i][keys[i]];
+                current[i]->tasks.insert(s.taskId);
+            }
+        }
         ++rows;
         tokens += static_cast<std::int64_t>(tok);
-        const std::string keys[3] = {s.level ? std::to_string(*s.level) : "(none)", s.category.value_or("(none)"),
-                                     difficultyName(s.difficulty)};
-        for (int i = 0; i < 3; ++i) {
-            by[i][keys[i]].first.insert(s.taskId);
-            ++by[i][keys[i]].second;
-        }
+        for (Part *p : current)
+            ++p->rows;
     }
     ojson json(bool withTokens) const
     {
@@ -104,7 +136,7 @@ struct SplitCounts {
         for (int i = 0; i < 3; ++i) {
             ojson part = ojson::object();
             for (const auto &[k, v] : by[i])
-                part[k] = {{"tasks", v.first.size()}, {"rows", v.second}};
+                part[k] = {{"tasks", v.tasks.size()}, {"rows", v.rows}};
             j[names[i]] = std::move(part);
         }
         return j;
@@ -117,9 +149,12 @@ std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, s
 {
     std::map<Difficulty, std::vector<std::pair<std::string, std::int64_t>>> strata;
     std::set<std::int64_t> seen;
-    for (const SelectedSample &s : sel.samples)
-        if (seen.insert(s.taskId).second)
+    std::int64_t last = -1;
+    for (const SelectedSample &s : sel.samples) {
+        if (s.taskId != last && seen.insert(s.taskId).second)
             strata[s.difficulty].emplace_back(s.taskName, s.taskId);
+        last = s.taskId;
+    }
     std::mt19937_64 rng(seed ^ 0x5EEDC0DE5EEDC0DEull); // independent of the selection's draws
     std::map<std::int64_t, bool> validation;
     for (auto &[d, tasks] : strata) {
@@ -132,97 +167,49 @@ std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, s
     return validation;
 }
 
-// JSON string as nlohmann's dump() writes it (UTF-8 kept, control characters escaped); rows are
-// written by hand because a DOM per row was a fifth of the export's time.
-// Where the next byte at or after i that needs escaping is (a control character, '"' or '\\'), or
-// s.size(). SSE2 (every x86-64) looks at 16 bytes per step: code has a newline every ~40 bytes.
-std::size_t nextEscape(std::string_view s, std::size_t i)
-{
-#if defined(__SSE2__)
-    const __m128i ctrlMax = _mm_set1_epi8(0x1F), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-    for (; i + 16 <= s.size(); i += 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s.data() + i));
-        const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, ctrlMax), ctrlMax),
-                                         _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-        if (const int mask = _mm_movemask_epi8(hit))
-            return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-    }
-#endif
-    for (; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x20 || c == '"' || c == '\\')
-            return i;
-    }
-    return s.size();
-}
-
-void jsonString(std::string &out, std::string_view s)
-{
-    out += '"';
-    std::size_t start = 0;
-    for (std::size_t i = nextEscape(s, 0); i < s.size(); i = nextEscape(s, i + 1)) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        out.append(s, start, i - start);
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default: {
-            static const char *hex = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-        }
-        start = i + 1;
-    }
-    out.append(s, start, std::string_view::npos);
-    out += '"';
-}
-
-void optString(std::string &out, const std::optional<std::string> &s)
-{
-    if (s)
-        jsonString(out, *s);
-    else
-        out += "null";
-}
-
-// One row on its way: the main thread fills in the sample and its still-compressed payloads (SQLite
-// is read on one thread); a worker unpacks, builds the line and counts tokens; the main thread writes
-// rows in their original order.
+// One row on its way: the reader names the sample; a worker reads and unpacks its payloads, counts
+// tokens and appends the line to its batch's output; the writer counts it.
 struct RowJob {
     const SelectedSample *sample = nullptr;
     bool validation = false;
-    std::shared_ptr<const std::string> reference; // the task's reference code, unpacked once per task
-    std::optional<std::string> codeBlob, reasoningBlob;
-    const char *excluded = nullptr; // why the row is left out before any budget check
-    std::string line;
-    std::vector<std::string> texts;
+    // Set by the worker.
+    const char *excluded = nullptr; // left out before any budget check, and why
+    bool overBudget = false;
     std::size_t tokens = 0;
 };
 
+struct Batch {
+    std::vector<RowJob> rows; // the first n are this batch's
+    std::size_t n = 0;
+    std::size_t seq = 0;
+    OutBuffer out[2]; // the written rows of train and validation, each line ending in '\n'
+    std::exception_ptr error;
+};
+
+// A blob column as a view into SQLite's row (valid until the next step or reset).
+std::string_view blobView(const db::Statement &st, int column)
+{
+    const auto *p = static_cast<const char *>(sqlite3_column_blob(st.handle(), column));
+    return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(st.handle(), column))) : std::string_view();
+}
+
+// The corpus opened read-only with its pages mapped (no pread() copy per page).
+db::Database openForReading(const std::string &path)
+{
+    db::Database db(path, db::Database::Mode::ReadOnly);
+    db.exec("PRAGMA mmap_size=4294967296");
+    return db;
+}
+
+// Builds rows with a per-task cache of the reference and the prompt. One per worker thread, each with
+// its own connection to the corpus (payloads are unpacked straight from SQLite's pages, and SQLite is
+// read on every core), its own tokenizer and word cache.
 class RowBuilder {
 public:
-    RowBuilder(const ExportOptions &o, const Tokenizer *tok) : m_options(o), m_tok(tok)
+    RowBuilder(const std::string &corpusPath, const ExportOptions &o, const Tokenizer *tok)
+        : m_options(o), m_tok(tok), m_db(openForReading(corpusPath)),
+          m_ref(m_db.prepare("SELECT reference_code FROM task_payloads WHERE task_id=?1")),
+          m_pay(m_db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1"))
     {
         if (o.systemTemplate != "none") {
             m_system = trimTrailingSpace(PromptTemplate::load(o.systemTemplate).render({}));
@@ -230,6 +217,40 @@ public:
         }
         if (!o.userTemplate.empty())
             m_fixedTemplate = std::make_unique<PromptTemplate>(PromptTemplate::load(o.userTemplate));
+    }
+
+    void process(Batch &b)
+    {
+        b.out[0].clear();
+        b.out[1].clear();
+        for (std::size_t i = 0; i < b.n; ++i)
+            processRow(b.rows[i], b.out[b.rows[i].validation ? 1 : 0]);
+    }
+
+private:
+    struct TaskCache {
+        std::int64_t id = -1;
+        std::string reference;
+        bool prompted = false;
+        std::string user, joined; // the user prompt; system + user for prompt-completion
+        std::size_t tokens = 0;   // the prompt part of every row of this task
+    };
+
+    std::size_t count(std::string_view text) const { return m_tok ? m_tok->count(text) : 0; }
+
+    static void unpackField(std::string_view blob, bool present, std::string &out, const std::string &what,
+                            const char *field)
+    {
+        if (!present) {
+            out.clear();
+            return;
+        }
+        try {
+            payload::unpackInto(blob, out);
+        } catch (const std::exception &e) {
+            throw std::runtime_error(what + ": " + field + ": " + e.what());
+        }
+        makeValidUtf8(out);
     }
 
     const PromptTemplate &templateFor(const std::string &backend)
@@ -242,15 +263,11 @@ public:
         return it->second;
     }
 
-    std::size_t count(const std::string &text) const { return m_tok ? m_tok->count(text) : 0; }
-
-    // The user prompt and its token count, computed once per task.
-    const std::pair<std::string, std::size_t> &prompt(const SelectedSample &s, const std::string &reference)
+    void prompt(const SelectedSample &s)
     {
-        if (m_promptTask == s.taskId)
-            return m_prompt;
+        TaskCache &t = m_task;
         std::map<std::string, std::string> v;
-        v["reference"] = trimTrailingSpace(reference);
+        v["reference"] = std::string(trimmed(t.reference));
         v["task"] = s.taskName;
         v["backend"] = s.backend;
         v["target"] = s.target.value_or("");
@@ -259,43 +276,89 @@ public:
         v["category"] = s.category.value_or("");
         v["difficulty"] = s.difficulty == Difficulty::Unknown ? "" : difficultyName(s.difficulty);
         std::string tags;
-        for (const std::string &t : m_options.tags) {
-            const auto it = v.find(t);
+        for (const std::string &tag : m_options.tags) {
+            const auto it = v.find(tag);
             if (it != v.end() && !it->second.empty())
-                tags += (tags.empty() ? "" : " ") + ("[" + t + ": " + it->second + "]");
+                tags += (tags.empty() ? "" : " ") + ("[" + tag + ": " + it->second + "]");
         }
         v["tags"] = tags;
-        m_prompt.first = trimTrailingSpace(templateFor(s.backend).render(v));
-        // The prompt part of every row of this task: system + user messages, or the joined prompt.
-        if (m_options.format == ExportFormat::Messages)
-            m_prompt.second = m_systemTokens + count(m_prompt.first);
-        else
-            m_prompt.second = count(m_system.empty() ? m_prompt.first : m_system + "\n\n" + m_prompt.first);
-        m_promptTask = s.taskId;
-        return m_prompt;
+        t.user = trimTrailingSpace(templateFor(s.backend).render(v));
+        if (m_options.format == ExportFormat::Messages) {
+            t.tokens = m_systemTokens + count(t.user);
+        } else {
+            t.joined = m_system.empty() ? t.user : m_system + "\n\n" + t.user;
+            t.tokens = count(t.joined);
+        }
+        t.prompted = true;
     }
 
-    // Builds the row as one JSON line (without the newline) into job.line; job.tokens gets the
-    // prompt's tokens and job.texts the texts still to count (the answer and the reasoning).
-    void build(const SelectedSample &s, const std::string &reference, const std::string &code,
-               const std::string &reasoning, bool validation, RowJob &job)
+    void processRow(RowJob &job, OutBuffer &out)
     {
-        std::string &line = job.line;
-        const auto &[user, promptTokens] = prompt(s, reference);
-        const std::string answer = "```python\n" + trimTrailingSpace(code) + "\n```";
-        const std::string r = trimTrailingSpace(reasoning);
-        std::string content = answer;
-        if (m_options.reasoning == ReasoningMode::Think && !r.empty())
-            content = "<think>\n" + r + "\n</think>\n\n" + answer;
+        const SelectedSample &s = *job.sample;
+        if (m_task.id != s.taskId) {
+            m_task.id = -1;
+            m_ref.reset();
+            m_ref.bind(1, s.taskId);
+            const bool found = m_ref.step();
+            unpackField(found ? blobView(m_ref, 0) : std::string_view(), true, m_task.reference,
+                        "task '" + s.taskName + "'", "task_payloads.reference_code");
+            m_task.id = s.taskId;
+            m_task.prompted = false;
+        }
+        m_pay.reset();
+        m_pay.bind(1, s.sampleId);
+        const bool found = m_pay.step();
+        const std::string what = "sample '" + s.sampleName + "' (id " + std::to_string(s.sampleId) + ")";
+        unpackField(found ? blobView(m_pay, 0) : std::string_view(), found && !m_pay.isNull(0), m_code, what,
+                    "sample_payloads.code");
+        unpackField(found ? blobView(m_pay, 1) : std::string_view(), found && !m_pay.isNull(1), m_reasoning, what,
+                    "sample_payloads.reasoning");
+        job.excluded = nullptr;
+        job.overBudget = false;
+        job.tokens = 0;
+        if (m_task.reference.empty()) {
+            job.excluded = "task has no reference code";
+            return;
+        }
+        const std::string_view code = trimmed(m_code);
+        if (code.empty()) {
+            job.excluded = "sample has no code";
+            return;
+        }
+        if (!m_task.prompted)
+            prompt(s);
+        const std::string_view r = trimmed(m_reasoning);
+        // The assistant's content: the reasoning in <think> tags (when asked) and the code block.
+        const bool think = m_options.reasoning == ReasoningMode::Think && !r.empty();
+        const std::string_view content[6] = {think ? "<think>\n" : "", think ? r : "", think ? "\n</think>\n\n" : "",
+                                             "```python\n", code, "\n```"};
         const bool field = m_options.reasoning == ReasoningMode::Field && !r.empty();
-        job.sample = &s;
-        job.validation = validation;
-        job.tokens = promptTokens;
-        job.texts.clear();
-        job.texts.push_back(content);
-        if (field)
-            job.texts.push_back(r);
-        line.clear();
+        job.tokens = m_task.tokens;
+        if (m_tok) {
+            // Counted as one text (a pre-tokenizer sees across the parts' seams); written from the parts.
+            m_content.clear();
+            for (std::string_view part : content)
+                m_content += part;
+            job.tokens += m_tok->count(m_content);
+            if (field)
+                job.tokens += m_tok->count(r);
+        }
+        if (m_options.maxTokens && job.tokens > *m_options.maxTokens) {
+            job.overBudget = true;
+            return;
+        }
+        if (!m_options.dryRun)
+            appendLine(out, s, job.validation, content, field ? r : std::string_view());
+    }
+
+    // The row as one JSON line (keys in the order export.h gives), ending in '\n'.
+    void appendLine(OutBuffer &line, const SelectedSample &s, bool validation, const std::string_view (&content)[6],
+                    std::string_view reasoningField) const
+    {
+        const auto contentString = [&] {
+            jsonString(line, {content[0], content[1], content[2], content[3], content[4], content[5]});
+        };
+        const bool field = !reasoningField.empty();
         if (m_options.format == ExportFormat::Messages) {
             line += "{\"messages\":[";
             if (!m_system.empty()) {
@@ -304,35 +367,37 @@ public:
                 line += "},";
             }
             line += "{\"role\":\"user\",\"content\":";
-            jsonString(line, user);
+            jsonString(line, m_task.user);
             line += "},{\"role\":\"assistant\",\"content\":";
-            jsonString(line, content);
+            contentString();
             if (field) {
                 line += ",\"reasoning_content\":";
-                jsonString(line, r);
+                jsonString(line, reasoningField);
             }
             line += "}]";
         } else {
-            const std::string prompt = m_system.empty() ? user : m_system + "\n\n" + user;
             line += "{\"prompt\":";
-            jsonString(line, prompt);
+            jsonString(line, m_task.joined);
             line += ",\"completion\":";
-            jsonString(line, content);
+            contentString();
             if (field) {
                 line += ",\"reasoning_content\":";
-                jsonString(line, r);
+                jsonString(line, reasoningField);
             }
         }
         line += ",\"meta\":{\"task\":";
         jsonString(line, s.taskName);
         line += ",\"sample\":";
         jsonString(line, s.sampleName);
-        line += ",\"sample_id\":" + std::to_string(s.sampleId) + ",\"sample_key\":";
+        line += ",\"sample_id\":";
+        line += std::to_string(s.sampleId);
+        line += ",\"sample_key\":";
         jsonString(line, s.sampleKey);
         line += validation ? ",\"split\":\"validation\"" : ",\"split\":\"train\"";
         line += ",\"backend\":";
         jsonString(line, s.backend);
-        line += ",\"level\":" + (s.level ? std::to_string(*s.level) : std::string("null"));
+        line += ",\"level\":";
+        line += s.level ? std::to_string(*s.level) : std::string("null");
         line += ",\"category\":";
         optString(line, s.category);
         line += ",\"difficulty\":";
@@ -343,18 +408,19 @@ public:
         jsonString(line, s.status);
         line += ",\"review\":";
         jsonString(line, s.review);
-        line += "}}";
+        line += "}}\n";
     }
 
-private:
     const ExportOptions &m_options;
     const Tokenizer *m_tok;
     std::string m_system;
     std::size_t m_systemTokens = 0;
     std::unique_ptr<PromptTemplate> m_fixedTemplate;
     std::map<std::string, PromptTemplate> m_templates;
-    std::int64_t m_promptTask = -1;
-    std::pair<std::string, std::size_t> m_prompt;
+    db::Database m_db;
+    db::Statement m_ref, m_pay;
+    TaskCache m_task;
+    std::string m_code, m_reasoning, m_content; // scratch, reused from row to row
 };
 
 ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
@@ -397,35 +463,33 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         throw std::runtime_error("the validation fraction must be between 0 and 1");
     if (options.maxTokens && options.tokenizerPath.empty())
         throw std::runtime_error("a token budget needs a tokenizer (--tokenizer FILE)");
-    // Hash first: the file as it is before this export is recorded in it.
-    const std::string corpusSha = hashing::sha256File(corpusPath);
+    // The corpus file's digest, on its own thread while the export runs: the file is only read until
+    // the export is recorded in it at the end, after this digest is taken, so it is the file as it was
+    // before this export.
+    std::future<std::string> corpusSha =
+        std::async(std::launch::async, [&corpusPath] { return hashing::sha256File(corpusPath); });
     std::unique_ptr<Tokenizer> tok;
     if (!options.tokenizerPath.empty())
         tok = std::make_unique<Tokenizer>(Tokenizer::fromFile(options.tokenizerPath));
 
+    const fs::path dir(outDir);
+    std::unique_ptr<ExportFile> files[2]; // train, validation
     ExportResult result;
     ojson manifest;
     {
         Corpus corpus = Corpus::open(corpusPath, true);
-        const db::Database &db = corpus.db();
+        db::Database &db = corpus.db();
+        db.exec("PRAGMA mmap_size=4294967296"); // pages without a pread() copy each (read-only here)
         const Selection sel = selectSamples(db, options.selection);
         const auto validation = splitTasks(sel, options.validationFraction, options.selection.seed);
 
-        const fs::path dir(outDir);
-        const fs::path trainPath = dir / "train.jsonl", validPath = dir / "validation.jsonl";
-        std::ofstream train, valid;
         if (!options.dryRun) {
             fs::create_directories(dir);
-            train.open(trainPath, std::ios::binary | std::ios::trunc);
-            valid.open(validPath, std::ios::binary | std::ios::trunc);
-            if (!train || !valid)
-                throw std::runtime_error("cannot write into '" + outDir + "'");
+            files[0] = std::make_unique<ExportFile>(dir / "train.jsonl");
+            files[1] = std::make_unique<ExportFile>(dir / "validation.jsonl");
         }
-        db::Statement ref = db.prepare("SELECT reference_code FROM task_payloads WHERE task_id=?1");
-        db::Statement pay = db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1");
         SplitCounts counts[2];
         ojson excluded = ojson::array();
-        std::int64_t refTask = -1;
         auto exclude = [&](const SelectedSample &s, bool isValid, const char *reason, std::optional<std::size_t> tokens) {
             ojson e = {{"sample", s.sampleName}, {"sample_id", s.sampleId}, {"task", s.taskName},
                        {"split", isValid ? "validation" : "train"}, {"reason", reason}};
@@ -433,132 +497,69 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                 e["tokens"] = *tokens;
             excluded.push_back(std::move(e));
         };
-        // Rows are built and counted one batch behind the reading, on worker threads that each have
-        // their own row builder and tokenizer (and word cache): a contiguous share of each batch per
-        // worker. Rows are written in their original order, so the output does not depend on the
-        // number of threads.
+        // Rows are read, unpacked, counted and built by persistent workers, each with its own row
+        // builder (and corpus connection, tokenizer and word cache), a whole batch at a time; one
+        // writer thread writes and hashes the batches in their original order, so the output does not
+        // depend on the number of threads.
         const unsigned nWorkers = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
         std::vector<std::unique_ptr<Tokenizer>> tokenizers;
         std::vector<std::unique_ptr<RowBuilder>> builders;
         for (unsigned w = 0; w < nWorkers; ++w) {
             if (tok)
                 tokenizers.push_back(std::make_unique<Tokenizer>(tok->clone()));
-            builders.push_back(std::make_unique<RowBuilder>(options, tok ? tokenizers.back().get() : nullptr));
+            builders.push_back(std::make_unique<RowBuilder>(corpusPath, options, tok ? tokenizers.back().get() : nullptr));
         }
-        constexpr std::size_t kBatch = 512;
-        std::vector<RowJob> building(kBatch), processing(kBatch);
-        std::size_t nBuilding = 0, nProcessing = 0;
-        std::future<void> pending;
-        auto processRow = [](RowJob &job, RowBuilder &builder, const Tokenizer *counter) {
-            const std::string code = job.codeBlob ? validUtf8(payload::unpack(*job.codeBlob)) : std::string();
-            const std::string reasoning = job.reasoningBlob ? validUtf8(payload::unpack(*job.reasoningBlob)) : std::string();
-            job.excluded = nullptr;
-            if (job.reference->empty()) {
-                job.excluded = "task has no reference code";
-                return;
-            }
-            if (trimTrailingSpace(code).empty()) {
-                job.excluded = "sample has no code";
-                return;
-            }
-            builder.build(*job.sample, *job.reference, code, reasoning, job.validation, job);
-            if (counter)
-                for (const std::string &t : job.texts)
-                    job.tokens += counter->count(t);
-        };
-        // A worker's error (a missing prompt template, a corrupt payload) is rethrown on the caller's side.
-        auto processBatch = [&](std::vector<RowJob> *batch, std::size_t n) {
-            std::vector<std::exception_ptr> errors(nWorkers);
-            auto work = [&, batch, n](std::size_t w) {
-                try {
-                    for (std::size_t i = n * w / nWorkers; i < n * (w + 1) / nWorkers; ++i)
-                        processRow((*batch)[i], *builders[w], tok ? tokenizers[w].get() : nullptr);
-                } catch (...) {
-                    errors[w] = std::current_exception();
+        constexpr std::size_t kBatch = 256;
+        BatchPipeline<Batch> pipeline(
+            nWorkers, 2 * nWorkers + 2, [](Batch &b) { b.rows.resize(kBatch); },
+            [&](Batch &b, unsigned w) { builders[w]->process(b); },
+            [&](Batch &b) {
+                for (std::size_t i = 0; i < b.n; ++i) {
+                    const RowJob &job = b.rows[i];
+                    if (job.excluded)
+                        exclude(*job.sample, job.validation, job.excluded, std::nullopt);
+                    else if (job.overBudget)
+                        exclude(*job.sample, job.validation, "over token budget", job.tokens);
+                    else
+                        counts[job.validation ? 1 : 0].add(*job.sample, job.tokens);
                 }
-            };
-            std::vector<std::thread> extra;
-            for (std::size_t w = 1; w < nWorkers; ++w)
-                extra.emplace_back(work, w);
-            work(0);
-            for (std::thread &t : extra)
-                t.join();
-            for (const std::exception_ptr &e : errors)
-                if (e)
-                    std::rethrow_exception(e);
-        };
-        auto flush = [&](std::vector<RowJob> &batch, std::size_t n) {
-            for (std::size_t i = 0; i < n; ++i) {
-                RowJob &job = batch[i];
-                if (job.excluded) {
-                    exclude(*job.sample, job.validation, job.excluded, std::nullopt);
-                    continue;
-                }
-                if (options.maxTokens && job.tokens > *options.maxTokens) {
-                    exclude(*job.sample, job.validation, "over token budget", job.tokens);
-                    continue;
-                }
-                counts[job.validation ? 1 : 0].add(*job.sample, job.tokens);
-                if (!options.dryRun) {
-                    job.line += '\n';
-                    (job.validation ? valid : train) << job.line;
-                }
-            }
-        };
-        auto handOver = [&] {
-            if (pending.valid())
-                pending.get();
-            flush(processing, nProcessing);
-            std::swap(building, processing);
-            nProcessing = nBuilding;
-            nBuilding = 0;
-            pending = std::async(std::launch::async, processBatch, &processing, nProcessing);
-        };
-        std::shared_ptr<const std::string> reference;
+                for (int f = 0; f < 2; ++f)
+                    if (files[f])
+                        files[f]->write(b.out[f].view());
+            });
+        // The selection's summary meanwhile, off the serial tail of the export.
+        std::future<nlohmann::json> summary = std::async(std::launch::async, [&sel] { return selectionSummary(sel); });
+        Batch *batch = nullptr;
         for (const SelectedSample &s : sel.samples) {
-            if (s.taskId != refTask) {
-                ref.reset();
-                ref.bind(1, s.taskId);
-                reference = std::make_shared<const std::string>(
-                    ref.step() && !ref.isNull(0) ? validUtf8(payload::unpack(ref.blob(0))) : std::string());
-                refTask = s.taskId;
+            if (!batch) {
+                if (!(batch = pipeline.acquire()))
+                    break; // stopped by an error, which finish() rethrows
+                batch->n = 0;
             }
-            RowJob &job = building[nBuilding++];
+            RowJob &job = batch->rows[batch->n++];
             job.sample = &s;
             job.validation = validation.at(s.taskId);
-            job.reference = reference;
-            job.codeBlob.reset();
-            job.reasoningBlob.reset();
-            pay.reset();
-            pay.bind(1, s.sampleId);
-            if (pay.step()) {
-                if (!pay.isNull(0))
-                    job.codeBlob = pay.blob(0);
-                if (!pay.isNull(1))
-                    job.reasoningBlob = pay.blob(1);
+            if (batch->n == kBatch) {
+                pipeline.submit(batch);
+                batch = nullptr;
             }
-            if (nBuilding == kBatch)
-                handOver();
         }
-        handOver();
-        if (pending.valid())
-            pending.get();
-        flush(processing, nProcessing);
-        // In row order (budget exclusions are found a batch later than the others).
+        if (batch)
+            pipeline.submit(batch);
+        pipeline.finish();
+        // In row order (the writer sees rows in order; this keeps the manifest's order stated).
         std::stable_sort(excluded.begin(), excluded.end(), [](const ojson &a, const ojson &b) {
             const std::string &ta = a["task"].get_ref<const std::string &>(), &tb = b["task"].get_ref<const std::string &>();
             return ta != tb ? ta < tb : a["sample_id"].get<std::int64_t>() < b["sample_id"].get<std::int64_t>();
         });
-        if (!options.dryRun) {
-            train.close();
-            valid.close();
-            if (!train || !valid)
-                throw std::runtime_error("writing into '" + outDir + "' failed");
-        }
+        std::string digests[2];
+        if (!options.dryRun)
+            for (int f = 0; f < 2; ++f)
+                digests[f] = files[f]->finish();
 
         manifest["format"] = "sieve-export/1";
         manifest["sieve_version"] = SIEVE_VERSION;
-        manifest["corpus"] = {{"sha256", corpusSha}, {"schema_version", corpus.schemaVersion()}};
+        manifest["corpus"] = {{"sha256", corpusSha.get()}, {"schema_version", corpus.schemaVersion()}};
         ojson verifiers = ojson::array();
         db::Statement vv = db.prepare("SELECT DISTINCT verifier_version FROM verify_runs "
                                       "WHERE verifier_version IS NOT NULL ORDER BY verifier_version");
@@ -566,24 +567,35 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             verifiers.push_back(vv.text(0));
         manifest["verifier_versions"] = std::move(verifiers);
         manifest["parameters"] = parametersJson(options, tok.get());
-        manifest["selection"] = selectionSummary(sel);
+        manifest["selection"] = summary.get();
         manifest["counts"] = {{"train", counts[0].json(tok != nullptr)}, {"validation", counts[1].json(tok != nullptr)}};
         manifest["excluded"] = std::move(excluded);
         if (!options.dryRun) {
-            ojson files;
-            for (const auto &[name, path, c] :
-                 {std::tuple{"train.jsonl", trainPath, &counts[0]}, std::tuple{"validation.jsonl", validPath, &counts[1]}})
-                files[name] = {{"rows", c->rows}, {"bytes", fs::file_size(path)}, {"sha256", hashing::sha256File(path.string())}};
-            manifest["files"] = std::move(files);
+            ojson out;
+            const char *names[2] = {"train.jsonl", "validation.jsonl"};
+            for (int f = 0; f < 2; ++f)
+                out[names[f]] = {{"rows", counts[f].rows}, {"bytes", files[f]->bytes()}, {"sha256", digests[f]}};
+            manifest["files"] = std::move(out);
         }
     }
     if (!options.dryRun) {
-        const fs::path manifestPath = fs::path(outDir) / "manifest.json";
-        std::ofstream out(manifestPath, std::ios::binary | std::ios::trunc);
-        out << manifest.dump(2) << '\n';
-        out.close();
-        if (!out)
-            throw std::runtime_error("cannot write '" + manifestPath.string() + "'");
+        // An older manifest goes first, so that it never lists the data files that replace its own;
+        // the new one is written whole under another name and then renamed.
+        const fs::path manifestPath = dir / "manifest.json", manifestPartial = dir / "manifest.json.partial";
+        fs::remove(manifestPath);
+        files[0]->commit();
+        files[1]->commit();
+        {
+            std::ofstream out(manifestPartial, std::ios::binary | std::ios::trunc);
+            out << manifest.dump(2) << '\n';
+            out.close();
+            if (!out) {
+                std::error_code ec;
+                fs::remove(manifestPartial, ec);
+                throw std::runtime_error("cannot write '" + manifestPath.string() + "'");
+            }
+        }
+        fs::rename(manifestPartial, manifestPath);
         Corpus corpus = Corpus::open(corpusPath);
         const std::int64_t now = unixNow();
         corpus.db()

@@ -116,13 +116,16 @@ std::string pack(std::string_view text, std::uint32_t dictionary)
     return frame(text, d->c);
 }
 
-std::string unpack(std::string_view blob)
+void unpackInto(std::string_view blob, std::string &out)
 {
+    out.clear();
     if (blob.empty())
-        return {};
+        return;
     const std::string_view body = blob.substr(1);
-    if (blob[0] == kRaw)
-        return std::string(body);
+    if (blob[0] == kRaw) {
+        out.assign(body);
+        return;
+    }
     if (blob[0] != kZstd)
         throw std::runtime_error("payload has an unknown encoding");
     const unsigned long long size = ZSTD_getFrameContentSize(body.data(), body.size());
@@ -133,11 +136,19 @@ std::string unpack(std::string_view blob)
     if (dictId != 0 && !(d = findDictionary(dictId)))
         throw std::runtime_error("payload was compressed with dictionary " + std::to_string(dictId) +
                                  ", which is not in this corpus's payload_dicts table");
-    std::string out(size, '\0');
+    out.resize(size);
     const size_t n = d ? ZSTD_decompress_usingDDict(dctx(), out.data(), out.size(), body.data(), body.size(), d->d)
                        : ZSTD_decompressDCtx(dctx(), out.data(), out.size(), body.data(), body.size());
-    if (ZSTD_isError(n) || n != size)
+    if (ZSTD_isError(n) || n != size) {
+        out.clear();
         throw std::runtime_error("payload could not be decompressed");
+    }
+}
+
+std::string unpack(std::string_view blob)
+{
+    std::string out;
+    unpackInto(blob, out);
     return out;
 }
 

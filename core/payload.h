@@ -18,6 +18,9 @@ namespace sieve::payload {
 std::string pack(std::string_view text, std::uint32_t dictionary = 0);
 // Throws std::runtime_error on a corrupt blob, or one whose dictionary is not registered.
 std::string unpack(std::string_view blob);
+// The same into `out`, replacing its contents; its capacity is reused, so a loop over many payloads
+// does not allocate per payload.
+void unpackInto(std::string_view blob, std::string &out);
 
 // Trains a dictionary on sample texts; returns its bytes (empty when zstd finds too little to learn).
 std::string trainDictionary(const std::vector<std::string_view> &samples);

@@ -327,3 +327,114 @@ TEST(Export, RowsAreCompactJsonThatRoundTrips)
     EXPECT_EQ(row["messages"][2]["reasoning_content"], "line1\r\nline2 \"quoted\" \\ back");
     EXPECT_EQ(row["meta"]["level"], 1);
 }
+
+TEST(Export, CorruptPayloadFailsNamingTheSampleAndLeavesTheFolderAsItWas)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    std::int64_t bad = 0;
+    {
+        Corpus c = Corpus::create(db);
+        bad = test::buildDemo(c).gemm1;
+    }
+    ExportOptions o;
+    exportCorpus(db, dir.file("out"), o);
+    const std::string manifestBefore = test::readFile(dir.file("out/manifest.json"));
+    const std::string trainBefore = test::readFile(dir.file("out/train.jsonl"));
+    {
+        Corpus c = Corpus::open(db);
+        // A zstd header that promises more than the frame holds.
+        c.db().prepare("UPDATE sample_payloads SET code=?1 WHERE sample_id=?2").bindBlob(1, std::string("z\x28\xB5\x2F\xFD\x20\x40\x01", 8)).bind(2, bad).run();
+    }
+    for (const std::string out : {"out", "fresh"}) {
+        try {
+            exportCorpus(db, dir.file(out), o);
+            ADD_FAILURE() << "no error for a corrupt payload";
+        } catch (const std::runtime_error &e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("gemm-a1"), std::string::npos) << what;
+            EXPECT_NE(what.find("sample_payloads.code"), std::string::npos) << what;
+        }
+        // No half-written file is left, under its own name or a temporary one.
+        for (const auto &entry : fs::directory_iterator(dir.file(out)))
+            EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << entry.path();
+    }
+    // The earlier export is untouched: its manifest still describes the files beside it.
+    EXPECT_EQ(test::readFile(dir.file("out/manifest.json")), manifestBefore);
+    EXPECT_EQ(test::readFile(dir.file("out/train.jsonl")), trainBefore);
+    EXPECT_FALSE(fs::exists(dir.file("fresh/train.jsonl")));
+    EXPECT_FALSE(fs::exists(dir.file("fresh/manifest.json")));
+}
+
+TEST(Export, UnwritableFolderFailsNamingIt)
+{
+    test::TempDir dir;
+    const std::string db = makeDemo(dir);
+    test::writeFile(dir.file("plain-file"), "x");
+    try {
+        exportCorpus(db, dir.file("plain-file/out"), ExportOptions{});
+        ADD_FAILURE() << "no error for a folder under a file";
+    } catch (const std::runtime_error &e) {
+        EXPECT_NE(std::string(e.what()).find("plain-file"), std::string::npos) << e.what();
+    }
+    Corpus c = Corpus::open(db, true);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM exports").value_or(-1), 0);
+}
+
+TEST(Export, ManyBatchesKeepTheRowOrderAndTheCounts)
+{
+    // More rows than several of the exporter's batches, with rows left out on the way (no code, over
+    // the budget), so that the ordered writer and the counts are exercised across batches.
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    int expectNoCode = 0;
+    {
+        Corpus c = Corpus::create(db);
+        db::Transaction tx(c.db());
+        for (int t = 0; t < 400; ++t) {
+            const std::string name = "op" + std::to_string((t * 7919) % 400); // task ids not in name order
+            const auto task = test::addTask(c, name, 1 + t % 3, t % 2 ? "elementwise" : "reduction");
+            for (int k = 0; k < 3; ++k) {
+                test::SampleSpec s{name + "-" + std::to_string(k), k + 1, "PASS", 1.0 + k};
+                if ((t + k) % 97 == 0) {
+                    s.code = "\n\n   \n";
+                    ++expectNoCode;
+                }
+                if ((t + k) % 89 == 0)
+                    s.reasoning = std::string(20000, 'x') + " long";
+                test::addSample(c, task, s);
+            }
+        }
+        tx.commit();
+    }
+    ExportOptions o;
+    o.tokenizerPath = test::testData("export/llama3-style.json");
+    o.maxTokens = 4000;
+    const auto r = exportCorpus(db, dir.file("out"), o);
+    const auto &m = r.manifest;
+    std::int64_t rows = 0;
+    for (const char *split : {"train", "validation"}) {
+        const auto lines = readRows(dir.file(std::string("out/") + split + ".jsonl"));
+        EXPECT_EQ(static_cast<std::int64_t>(lines.size()), m["counts"][split]["rows"].get<std::int64_t>());
+        rows += static_cast<std::int64_t>(lines.size());
+        for (std::size_t i = 1; i < lines.size(); ++i) {
+            const auto &a = lines[i - 1]["meta"], &b = lines[i]["meta"];
+            const auto ka = std::make_pair(a["task"].get<std::string>(), a["sample_id"].get<std::int64_t>());
+            const auto kb = std::make_pair(b["task"].get<std::string>(), b["sample_id"].get<std::int64_t>());
+            EXPECT_LT(ka, kb) << split << " row " << i;
+        }
+        EXPECT_EQ(m["files"][std::string(split) + ".jsonl"]["sha256"],
+                  hashing::sha256File(dir.file(std::string("out/") + split + ".jsonl")));
+    }
+    int noCode = 0, overBudget = 0;
+    for (const auto &e : m["excluded"]) {
+        noCode += e["reason"] == "sample has no code";
+        overBudget += e["reason"] == "over token budget";
+    }
+    EXPECT_EQ(noCode, expectNoCode);
+    EXPECT_GT(overBudget, 0);
+    EXPECT_EQ(rows + noCode + overBudget, 1200);
+    // The same export again: the same bytes.
+    const auto again = exportCorpus(db, dir.file("again"), o);
+    EXPECT_EQ(again.manifest["files"], m["files"]);
+}
