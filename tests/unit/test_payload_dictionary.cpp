@@ -117,8 +117,9 @@ TEST(PayloadDictionary, ALargeImportTrainsOneThatLaterImportsAndOtherProcessesUs
             const std::string blob = st.blob(0);
             used += payload::dictionaryOf(blob) == id;
             ++rows;
-            if (rows % 997 == 0)
+            if (rows % 997 == 0) {
                 EXPECT_NE(payload::unpack(blob).find("class ModelNew(nn.Module)"), std::string::npos);
+            }
         }
         EXPECT_EQ(rows, 12000u);
         EXPECT_GT(used, 6000u);

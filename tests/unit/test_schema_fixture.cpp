@@ -10,16 +10,22 @@
 
 using namespace sieve;
 
+namespace {
+// A copy of tests/data/schema/vN.sieve (never touch the committed file), checked to be at version N.
+std::string fixtureCopy(const test::TempDir &dir, int version)
+{
+    const std::string name = "v" + std::to_string(version) + ".sieve", copy = dir.file(name);
+    std::filesystem::copy_file(test::testData("schema/" + name), copy);
+    db::Database raw(copy, db::Database::Mode::ReadOnly);
+    EXPECT_EQ(raw.queryText("SELECT value FROM meta WHERE key='schema_version'").value_or(""), std::to_string(version));
+    return copy;
+}
+} // namespace
+
 TEST(SchemaFixture, VersionOneOpensWithItsData)
 {
     test::TempDir dir;
-    const std::string copy = dir.file("v1.sieve");
-    std::filesystem::copy_file(test::testData("schema/v1.sieve"), copy); // never touch the committed file
-    {
-        db::Database raw(copy, db::Database::Mode::ReadOnly);
-        EXPECT_EQ(raw.queryText("SELECT value FROM meta WHERE key='schema_version'").value_or(""), "1");
-    }
-    Corpus c = Corpus::open(copy);
+    Corpus c = Corpus::open(fixtureCopy(dir, 1));
     EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
     EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(-1), 4);
@@ -37,13 +43,10 @@ TEST(SchemaFixture, VersionOneOpensWithItsData)
 TEST(SchemaFixture, VersionTwoOpensWithItsData)
 {
     test::TempDir dir;
-    const std::string copy = dir.file("v2.sieve");
-    std::filesystem::copy_file(test::testData("schema/v2.sieve"), copy);
-    {
-        db::Database raw(copy, db::Database::Mode::ReadOnly);
-        EXPECT_EQ(raw.queryText("SELECT value FROM meta WHERE key='schema_version'").value_or(""), "2");
-        EXPECT_EQ(raw.queryInt("SELECT count(*) FROM sqlite_master WHERE name='payload_dicts'"), 0);
-    }
+    const std::string copy = fixtureCopy(dir, 2);
+    EXPECT_EQ(db::Database(copy, db::Database::Mode::ReadOnly)
+                  .queryInt("SELECT count(*) FROM sqlite_master WHERE name='payload_dicts'"),
+              0);
     Corpus c = Corpus::open(copy);
     EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
     EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");

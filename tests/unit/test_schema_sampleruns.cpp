@@ -18,7 +18,7 @@ TEST(SchemaSampleRuns, Version1FixtureMigratesAndKeepsRows)
         ASSERT_EQ(schema::version(raw), 1);
     }
     Corpus c = Corpus::open(path);
-    EXPECT_EQ(c.schemaVersion(), 2);
+    EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
     // The fixture's rows (tests/data/schema/README.md) are still there.
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(-1), 4);
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 7);
