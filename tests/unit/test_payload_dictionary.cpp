@@ -110,7 +110,7 @@ TEST(PayloadDictionary, ALargeImportTrainsOneThatLaterImportsAndOtherProcessesUs
         EXPECT_EQ(c.db().queryInt("SELECT import_id FROM payload_dicts"), r.importId);
         id = c.payloadDictionary();
         ASSERT_NE(id, 0u);
-        // The first batches were packed before there was a dictionary; the rest with it.
+        // Batches packed before the dictionary existed have none; the others use it.
         std::size_t used = 0, rows = 0;
         db::Statement st = c.db().prepare("SELECT code FROM sample_payloads ORDER BY sample_id");
         while (st.step()) {
@@ -122,7 +122,9 @@ TEST(PayloadDictionary, ALargeImportTrainsOneThatLaterImportsAndOtherProcessesUs
             }
         }
         EXPECT_EQ(rows, 12000u);
-        EXPECT_GT(used, 6000u);
+        // How many batches other workers packed while one trained depends on the scheduler; the batch
+        // that completed the training set is always packed with the result.
+        EXPECT_GE(used, 1000u);
 
         // A small import trains nothing and uses the corpus's dictionary from its first row.
         const auto r2 = importFiles(c, ImportFormat::Sieve, {small});
