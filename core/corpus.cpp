@@ -436,7 +436,7 @@ Corpus Corpus::create(const std::string &path)
     return Corpus(std::move(db));
 }
 
-Corpus Corpus::open(const std::string &path, bool readOnly)
+Corpus Corpus::open(const std::string &path, bool readOnly, bool anyVersion)
 {
     if (!std::filesystem::exists(path))
         throw db::Error("'" + path + "' does not exist (create it with 'sieve-cli init')", 0);
@@ -449,10 +449,13 @@ Corpus Corpus::open(const std::string &path, bool readOnly)
         ensureCorpusId(db);
     } else {
         const int v = schema::version(db);
-        if (v != kSchemaVersion)
-            throw db::Error("'" + path + "' has schema version " + std::to_string(v) +
-                                "; open it read-write once to migrate it",
+        if (v > kSchemaVersion || (v != kSchemaVersion && !anyVersion))
+            throw db::Error("'" + path + "' has schema version " + std::to_string(v) + ", this Sieve reads version " +
+                                std::to_string(kSchemaVersion) +
+                                (v < kSchemaVersion ? "; migrate it first with 'sieve-cli migrate " + path + "'" : ""),
                             0);
+        if (v < kSchemaVersion)
+            return Corpus(std::move(db)); // as it is: no payload_dicts before version 3
     }
     registerPayloadDictionaries(db);
     return Corpus(std::move(db));

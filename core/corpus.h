@@ -20,7 +20,8 @@ public:
     static Corpus create(const std::string &path);
     // Opens an existing corpus and migrates it when it is older. Throws db::Error when the file is not
     // a corpus or is newer than this build.
-    static Corpus open(const std::string &path, bool readOnly = false);
+    // `anyVersion` (read-only only) opens an older file as it is, for reporting its version.
+    static Corpus open(const std::string &path, bool readOnly = false, bool anyVersion = false);
 
     db::Database &db() { return m_db; }
     const db::Database &db() const { return m_db; }

@@ -65,3 +65,24 @@ TEST(SchemaFixture, VersionTwoOpensWithItsData)
     }
     EXPECT_GT(n, 0);
 }
+
+TEST(SchemaFixture, ReadOnlyCommandsPointAtMigrateWhichUpgradesTheFile)
+{
+    test::TempDir dir;
+    const std::string copy = fixtureCopy(dir, 2);
+    const auto refused = test::runCli({"stats", copy});
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.err.find("schema version 2"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("sieve-cli migrate " + copy), std::string::npos) << refused.err;
+
+    const auto migrated = test::runCli({"migrate", copy});
+    EXPECT_EQ(migrated.exitCode, 0) << migrated.err;
+    EXPECT_NE(migrated.out.find("from schema version 2 to " + std::to_string(Corpus::kSchemaVersion)),
+              std::string::npos)
+        << migrated.out;
+    const auto stats = test::runCli({"stats", copy, "--json"});
+    EXPECT_EQ(stats.exitCode, 0) << stats.err;
+    const auto again = test::runCli({"migrate", copy});
+    EXPECT_EQ(again.exitCode, 0);
+    EXPECT_NE(again.out.find("already"), std::string::npos) << again.out;
+}
