@@ -125,11 +125,13 @@ std::string_view Statement::textView(int column) const
 
 std::string Statement::text(int column) const { return std::string(textView(column)); }
 
-std::string Statement::blob(int column) const
+std::string_view Statement::blobView(int column) const
 {
     const auto *p = static_cast<const char *>(sqlite3_column_blob(m_stmt, column));
-    return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column))) : std::string();
+    return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column))) : std::string_view();
 }
+
+std::string Statement::blob(int column) const { return std::string(blobView(column)); }
 
 std::optional<double> Statement::optReal(int column) const
 {

@@ -60,6 +60,7 @@ public:
     std::string text(int column) const;
     std::string_view textView(int column) const; // valid until the next step/reset
     std::string blob(int column) const;
+    std::string_view blobView(int column) const; // valid until the next step/reset
     std::optional<double> optReal(int column) const;
     std::optional<std::int64_t> optInt64(int column) const;
     int columnCount() const;

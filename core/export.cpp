@@ -80,14 +80,6 @@ void makeValidUtf8(std::string &text)
         text = replaceInvalidUtf8(text);
 }
 
-// trimTrailingSpace without a copy.
-std::string_view trimmed(std::string_view s)
-{
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
-
 } // namespace
 
 std::string validUtf8(std::string_view text) { return isValidUtf8(text) ? std::string(text) : replaceInvalidUtf8(text); }
@@ -187,12 +179,6 @@ struct Batch {
 };
 
 // A blob column as a view into SQLite's row (valid until the next step or reset).
-std::string_view blobView(const db::Statement &st, int column)
-{
-    const auto *p = static_cast<const char *>(sqlite3_column_blob(st.handle(), column));
-    return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(st.handle(), column))) : std::string_view();
-}
-
 // The corpus opened read-only with its pages mapped (no pread() copy per page).
 db::Database openForReading(const std::string &path)
 {
@@ -212,7 +198,7 @@ public:
           m_pay(m_db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1"))
     {
         if (o.systemTemplate != "none") {
-            m_system = trimTrailingSpace(PromptTemplate::load(o.systemTemplate).render({}));
+            m_system = std::string(trimTrailingSpace(PromptTemplate::load(o.systemTemplate).render({})));
             m_systemTokens = count(m_system);
         }
         if (!o.userTemplate.empty())
@@ -267,7 +253,7 @@ private:
     {
         TaskCache &t = m_task;
         std::map<std::string, std::string> v;
-        v["reference"] = std::string(trimmed(t.reference));
+        v["reference"] = std::string(trimTrailingSpace(t.reference));
         v["task"] = s.taskName;
         v["backend"] = s.backend;
         v["target"] = s.target.value_or("");
@@ -282,7 +268,7 @@ private:
                 tags += (tags.empty() ? "" : " ") + ("[" + tag + ": " + it->second + "]");
         }
         v["tags"] = tags;
-        t.user = trimTrailingSpace(templateFor(s.backend).render(v));
+        t.user = std::string(trimTrailingSpace(templateFor(s.backend).render(v)));
         if (m_options.format == ExportFormat::Messages) {
             t.tokens = m_systemTokens + count(t.user);
         } else {
@@ -300,7 +286,7 @@ private:
             m_ref.reset();
             m_ref.bind(1, s.taskId);
             const bool found = m_ref.step();
-            unpackField(found ? blobView(m_ref, 0) : std::string_view(), true, m_task.reference,
+            unpackField(found ? m_ref.blobView(0) : std::string_view(), true, m_task.reference,
                         "task '" + s.taskName + "'", "task_payloads.reference_code");
             m_task.id = s.taskId;
             m_task.prompted = false;
@@ -309,9 +295,9 @@ private:
         m_pay.bind(1, s.sampleId);
         const bool found = m_pay.step();
         const std::string what = "sample '" + s.sampleName + "' (id " + std::to_string(s.sampleId) + ")";
-        unpackField(found ? blobView(m_pay, 0) : std::string_view(), found && !m_pay.isNull(0), m_code, what,
+        unpackField(found ? m_pay.blobView(0) : std::string_view(), found && !m_pay.isNull(0), m_code, what,
                     "sample_payloads.code");
-        unpackField(found ? blobView(m_pay, 1) : std::string_view(), found && !m_pay.isNull(1), m_reasoning, what,
+        unpackField(found ? m_pay.blobView(1) : std::string_view(), found && !m_pay.isNull(1), m_reasoning, what,
                     "sample_payloads.reasoning");
         job.excluded = nullptr;
         job.overBudget = false;
@@ -320,14 +306,14 @@ private:
             job.excluded = "task has no reference code";
             return;
         }
-        const std::string_view code = trimmed(m_code);
+        const std::string_view code = trimTrailingSpace(m_code);
         if (code.empty()) {
             job.excluded = "sample has no code";
             return;
         }
         if (!m_task.prompted)
             prompt(s);
-        const std::string_view r = trimmed(m_reasoning);
+        const std::string_view r = trimTrailingSpace(m_reasoning);
         // The assistant's content: the reasoning in <think> tags (when asked) and the code block.
         const bool think = m_options.reasoning == ReasoningMode::Think && !r.empty();
         const std::string_view content[6] = {think ? "<think>\n" : "", think ? r : "", think ? "\n</think>\n\n" : "",

@@ -433,8 +433,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     } rebuild{corpus, report.indicesRebuilt};
     ImportWriter writer(corpus, report.importId, report, options);
     // Checkpoints (and their fsyncs) on their own thread while the writer writes; 256 MiB of WAL at most.
-    std::optional<db::WalCheckpointer> checkpointer;
-    checkpointer.emplace(corpus.db(), kMaxWalPages, Corpus::kBulkAutoCheckpoint);
+    std::optional<db::WalCheckpointer> checkpointer(std::in_place, corpus.db(), kMaxWalPages,
+                                                    Corpus::kBulkAutoCheckpoint);
     auto consume = [&](Batch &batch) {
         dictionary.storeIfNew(writer);
         writer.write(batch);

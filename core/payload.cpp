@@ -49,15 +49,27 @@ std::string &scratch()
     return buffer;
 }
 
+// Every corpus open registers its dictionaries, and most processes only read: the compression side
+// is built the first time something packs with it.
 struct Dictionary {
     std::string bytes;
-    ZSTD_CDict *c = nullptr;
     ZSTD_DDict *d = nullptr;
     ~Dictionary()
     {
-        ZSTD_freeCDict(c);
+        ZSTD_freeCDict(m_c);
         ZSTD_freeDDict(d);
     }
+    const ZSTD_CDict *compression()
+    {
+        std::call_once(m_once, [this] { m_c = ZSTD_createCDict(bytes.data(), bytes.size(), kLevel); });
+        if (!m_c)
+            throw std::runtime_error("payload dictionary could not be loaded for compression");
+        return m_c;
+    }
+
+private:
+    std::once_flag m_once;
+    ZSTD_CDict *m_c = nullptr;
 };
 
 // Dictionaries are never unregistered: a process holds a handful at most, and a blob read from one
@@ -73,7 +85,7 @@ Registry &registry()
     return r;
 }
 
-const Dictionary *findDictionary(std::uint32_t id)
+Dictionary *findDictionary(std::uint32_t id)
 {
     Registry &r = registry();
     std::shared_lock lock(r.mutex);
@@ -110,10 +122,10 @@ std::string pack(std::string_view text, std::uint32_t dictionary)
     }
     if (dictionary == 0)
         return frame(text, nullptr);
-    const Dictionary *d = findDictionary(dictionary);
+    Dictionary *d = findDictionary(dictionary);
     if (!d)
         throw std::logic_error("payload dictionary " + std::to_string(dictionary) + " is not registered");
-    return frame(text, d->c);
+    return frame(text, d->compression());
 }
 
 void unpackInto(std::string_view blob, std::string &out)
@@ -199,9 +211,8 @@ void registerDictionary(std::string_view dictionary)
     }
     auto d = std::make_unique<Dictionary>();
     d->bytes = std::string(dictionary);
-    d->c = ZSTD_createCDict(d->bytes.data(), d->bytes.size(), kLevel);
     d->d = ZSTD_createDDict(d->bytes.data(), d->bytes.size());
-    if (!d->c || !d->d)
+    if (!d->d)
         throw std::runtime_error("payload dictionary " + std::to_string(id) + " could not be loaded");
     r.byId.emplace(id, std::move(d));
 }

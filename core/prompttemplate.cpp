@@ -148,10 +148,10 @@ PromptTemplate backendTemplate(const std::string &backend, const std::string &hi
     return PromptTemplate::fromFile(path);
 }
 
-std::string trimTrailingSpace(std::string s)
+std::string_view trimTrailingSpace(std::string_view s)
 {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.pop_back();
+        s.remove_suffix(1);
     return s;
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sieve {
@@ -49,7 +50,7 @@ std::filesystem::path promptsDir();
 // the backend and the path when there is none. `hint` is appended to that message.
 PromptTemplate backendTemplate(const std::string &backend, const std::string &hint = {});
 
-// A rendered prompt or a code block without its trailing blank lines and spaces.
-std::string trimTrailingSpace(std::string s);
+// A rendered prompt or a code block without its trailing blank lines and spaces (a view into `s`).
+std::string_view trimTrailingSpace(std::string_view s);
 
 } // namespace sieve

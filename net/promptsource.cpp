@@ -19,8 +19,8 @@ nlohmann::json renderMessages(const PromptInput &task)
     v["dtype"] = task.dtype;
     for (const char *unknownHere : {"target", "level", "category", "difficulty", "tags"})
         v[unknownHere] = "";
-    const std::string user = trimTrailingSpace(backendTemplate(task.backend).render(v));
-    const std::string system = trimTrailingSpace(PromptTemplate::load("system").render({}));
+    const std::string user(trimTrailingSpace(backendTemplate(task.backend).render(v)));
+    const std::string system(trimTrailingSpace(PromptTemplate::load("system").render({})));
     nlohmann::json messages = nlohmann::json::array();
     if (!system.empty())
         messages.push_back({{"role", "system"}, {"content", system}});
