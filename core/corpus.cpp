@@ -259,42 +259,123 @@ CREATE TABLE IF NOT EXISTS payload_dicts(
 );
 )SQL");
 }
-// Same definitions as in v1 (tests/unit/test_corpus.cpp compares them after a drop and rebuild).
+// The samples indices a bulk import may drop and build again at its end: the reviewer's sorts and
+// filters (as v1 made them), the name lookup and, since v4, the content key's uniqueness.
+// tests/unit/test_corpus_indices.cpp compares them after a drop and rebuild.
 struct IndexDef {
     const char *name;
     const char *on;
+    bool unique;
+    bool keyed; // checked in memory by a large import instead (ImportWriter), and only dropped then
 };
 constexpr IndexDef kSampleIndices[] = {
-    {"samples_task", "samples(task_id)"},     {"samples_status", "samples(status)"},
-    {"samples_speedup", "samples(speedup)"},  {"samples_review", "samples(review)"},
-    {"samples_cluster", "samples(cluster_id)"},
+    {"samples_task", "samples(task_id)", false, false},     {"samples_status", "samples(status)", false, false},
+    {"samples_speedup", "samples(speedup)", false, false},  {"samples_review", "samples(review)", false, false},
+    {"samples_cluster", "samples(cluster_id)", false, false}, {"samples_name", "samples(name)", false, true},
+    {"samples_key", "samples(sample_key)", true, true},
 };
+
+std::string createIndexSql(const IndexDef &ix)
+{
+    return std::string(ix.unique ? "CREATE UNIQUE INDEX IF NOT EXISTS " : "CREATE INDEX IF NOT EXISTS ") + ix.name +
+           " ON " + ix.on + ";";
+}
+
+bool indexExists(db::Database &db, const char *name)
+{
+    return db.prepare("SELECT 1 FROM sqlite_master WHERE type='index' AND name=?1").bind(1, name).step();
+}
+
+// Rows whose content key an earlier row already has. Sieve never writes them (a large import checks keys
+// in memory, every other writer only with samples_key in place), but a foreign writer (the sqlite3 shell)
+// can while an import has the index dropped. Same key, same content: the later copies go, so that the
+// unique index can be built and the corpus opens.
+void removeDuplicateKeys(db::Database &db)
+{
+    db.exec("DELETE FROM samples WHERE id IN (SELECT s.id FROM samples s JOIN (SELECT sample_key, min(id) AS keep "
+            "FROM samples GROUP BY sample_key HAVING count(*) > 1) d ON d.sample_key = s.sample_key AND s.id <> d.keep)");
+}
+
+// Creates the missing sample indices (only samples_name and samples_key with `keyedOnly`) inside the
+// caller's transaction.
+void createMissingSampleIndices(db::Database &db, bool keyedOnly = false)
+{
+    std::string missing;
+    for (const IndexDef &ix : kSampleIndices)
+        if ((ix.keyed || !keyedOnly) && !indexExists(db, ix.name))
+            missing += createIndexSql(ix);
+    if (missing.empty())
+        return;
+    try {
+        db.exec(missing);
+    } catch (const db::Error &e) {
+        if ((e.code() & 0xff) != SQLITE_CONSTRAINT)
+            throw;
+        removeDuplicateKeys(db);
+        db.exec(missing);
+    }
+}
+
+// Version 4: the content key's uniqueness becomes a named index, samples_key, instead of the column's
+// UNIQUE constraint (whose index SQLite owns: it cannot be dropped). A large import drops samples_key and
+// samples_name with the reviewer's indices, checks keys and names in memory and builds both once at the
+// end: inserting a million random keys row by row had cost more than half of the import's writer time
+// (bench/RESULTS.md, Import). A constraint cannot be dropped either, so the table is rebuilt the way
+// SQLite documents; migrate() turns foreign keys off around it, so dropping the old table cascades nowhere.
+void v4(db::Database &db)
+{
+    if (db.queryInt("SELECT count(*) FROM sqlite_master WHERE name='sqlite_autoindex_samples_1'").value_or(0) > 0) {
+        static const char *columns = "id, sample_key, name, task_id, backend, origin, model, temperature, attempt, "
+                                     "has_answer, code_hash, code_bytes, status, speedup, review, cluster_id, "
+                                     "import_id, created_at";
+        db.exec(R"SQL(
+CREATE TABLE samples_v4(
+  id INTEGER PRIMARY KEY,
+  sample_key TEXT NOT NULL,
+  name TEXT NOT NULL,
+  task_id INTEGER NOT NULL REFERENCES tasks(id),
+  backend TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  model TEXT,
+  temperature REAL,
+  attempt INTEGER,
+  has_answer INTEGER NOT NULL,
+  code_hash TEXT,
+  code_bytes INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL DEFAULT 'PENDING',
+  speedup REAL,
+  review TEXT NOT NULL DEFAULT 'none',
+  cluster_id INTEGER,
+  import_id INTEGER,
+  created_at INTEGER NOT NULL
+);
+)SQL");
+        db.exec(std::string("INSERT INTO samples_v4(") + columns + ") SELECT " + columns + " FROM samples");
+        db.exec("DROP TABLE samples; ALTER TABLE samples_v4 RENAME TO samples;");
+    }
+    createMissingSampleIndices(db);
+}
 } // namespace
 
-void dropSampleIndices(db::Database &db)
+void dropSampleIndices(db::Database &db, bool keyed)
 {
     for (const IndexDef &ix : kSampleIndices)
-        db.exec(std::string("DROP INDEX IF EXISTS ") + ix.name);
+        if (keyed || !ix.keyed)
+            db.exec(std::string("DROP INDEX IF EXISTS ") + ix.name);
 }
 
 bool ensureSampleIndices(db::Database &db)
 {
-    std::string missing;
-    db::Statement exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type='index' AND name=?1");
-    for (const IndexDef &ix : kSampleIndices) {
-        exists.reset();
-        exists.bind(1, ix.name);
-        if (!exists.step())
-            missing += std::string("CREATE INDEX IF NOT EXISTS ") + ix.name + " ON " + ix.on + ";";
-    }
-    exists.reset();
-    if (missing.empty())
+    bool complete = true;
+    for (const IndexDef &ix : kSampleIndices)
+        complete = complete && indexExists(db, ix.name);
+    if (complete)
         return true;
     try {
         // Sorting for CREATE INDEX may use a second core.
         db.exec("PRAGMA threads=2");
         db::Transaction tx(db);
-        db.exec(missing);
+        createMissingSampleIndices(db);
         tx.commit();
         return true;
     } catch (const db::Error &e) {
@@ -304,12 +385,19 @@ bool ensureSampleIndices(db::Database &db)
     }
 }
 
+void requireSampleKeyIndex(db::Database &db)
+{
+    if (!indexExists(db, "samples_key") || !indexExists(db, "samples_name"))
+        createMissingSampleIndices(db, true);
+}
+
 const std::vector<Migration> &migrations()
 {
     static const std::vector<Migration> steps = {
         {1, v1},
         {2, v2},
         {3, v3},
+        {4, v4},
     };
     return steps;
 }
@@ -339,6 +427,21 @@ void migrate(db::Database &db, int target)
                         0);
     if (current >= target)
         return;
+    // A step may rebuild a table (v4): with foreign keys on, dropping the old one would delete every row
+    // that references it. The pragma is a no-op inside a transaction, so it is set around it, and the
+    // references are checked before the commit instead.
+    const bool foreignKeys = db.queryInt("PRAGMA foreign_keys").value_or(0) != 0;
+    if (foreignKeys)
+        db.exec("PRAGMA foreign_keys=OFF");
+    struct Restore {
+        db::Database &db;
+        bool on;
+        ~Restore()
+        {
+            if (on)
+                db.exec("PRAGMA foreign_keys=ON");
+        }
+    } restore{db, foreignKeys};
     db::Transaction tx(db);
     for (const Migration &m : migrations()) {
         if (m.toVersion <= current || m.toVersion > target)
@@ -349,6 +452,13 @@ void migrate(db::Database &db, int target)
             .bind(1, std::to_string(m.toVersion))
             .run();
     }
+    db::Statement broken = db.prepare("PRAGMA foreign_key_check");
+    if (broken.step())
+        throw db::Error("'" + db.path() + "': migrating to schema version " + std::to_string(target) +
+                            " would leave table " + broken.text(0) + " row " + std::to_string(broken.int64(1)) +
+                            " pointing at a missing " + broken.text(2) + " row; nothing was changed",
+                        0);
+    broken.reset();
     tx.commit();
 }
 
@@ -454,7 +564,7 @@ Corpus Corpus::open(const std::string &path, bool readOnly, bool anyVersion)
                                 std::to_string(kSchemaVersion) +
                                 (v < kSchemaVersion ? "; migrate it first with 'sieve-cli migrate " + path + "'" : ""),
                             0);
-        if (v < kSchemaVersion)
+        if (v < 3)
             return Corpus(std::move(db)); // as it is: no payload_dicts before version 3
     }
     registerPayloadDictionaries(db);

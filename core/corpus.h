@@ -14,7 +14,7 @@ namespace sieve {
 
 class Corpus {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Creates the file at the current schema version; fails if it already holds a corpus.
     static Corpus create(const std::string &path);
@@ -59,14 +59,21 @@ void migrate(db::Database &db, int target = Corpus::kSchemaVersion);
 int version(const db::Database &db);
 
 // The indices on samples for a reviewer's sorts and filters (task, status, speedup, review, cluster),
-// as v1 made them. A bulk import into a table that is small next to its input drops them and builds
-// them once at the end, which costs a third of updating them row by row (bench/RESULTS.md, Import).
+// as v1 made them, plus the two an import looks rows up by: samples_name and the content key's
+// uniqueness, samples_key (a named UNIQUE index since v4). A bulk import into a table that is small next
+// to its input drops them and builds them once at the end, which costs a third of updating them row by
+// row (bench/RESULTS.md, Import); with `keyed` it drops samples_name and samples_key too and checks names
+// and keys in memory meanwhile (core/importwriter.h).
 // They are derived data: a killed import leaves them missing, and the next read-write open puts them
 // back (ensureSampleIndices), so queries stay correct meanwhile, only slower.
-void dropSampleIndices(db::Database &db);
+void dropSampleIndices(db::Database &db, bool keyed = false);
 // Creates whichever are missing; true when all exist afterwards. Never throws on a busy database
 // (another process's import holds the write lock): it tries again at the next open.
 bool ensureSampleIndices(db::Database &db);
+// For a writer that inserts samples relying on samples_key (INSERT OR IGNORE) or looking them up by
+// name, inside its write transaction: builds those two if a running import has dropped them, so that no
+// key is written twice.
+void requireSampleKeyIndex(db::Database &db);
 } // namespace schema
 
 } // namespace sieve

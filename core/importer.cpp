@@ -410,9 +410,13 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     const auto existingRows = static_cast<std::uint64_t>(corpus.db().queryInt("SELECT max(id) FROM samples").value_or(0));
     const bool large = expectedRows >= kMinDeferredRows;
     DictionaryTrainer dictionary(corpus.payloadDictionary(), large);
+    // Names and keys are checked in memory while their indices are gone, for at most
+    // maxRememberedSamples rows, the corpus's own included.
+    bool keyed = false;
     if (options.deferIndices && large && expectedRows >= existingRows) {
+        keyed = existingRows <= options.maxRememberedSamples / 2;
         db::Transaction tx(corpus.db());
-        schema::dropSampleIndices(corpus.db());
+        schema::dropSampleIndices(corpus.db(), keyed);
         tx.commit();
         report.indicesRebuilt = true;
     }
@@ -432,6 +436,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         }
     } rebuild{corpus, report.indicesRebuilt};
     ImportWriter writer(corpus, report.importId, report, options);
+    if (keyed)
+        writer.checkSamplesInMemory();
     // Checkpoints (and their fsyncs) on their own thread while the writer writes; 256 MiB of WAL at most.
     std::optional<db::WalCheckpointer> checkpointer(std::in_place, corpus.db(), kMaxWalPages,
                                                     Corpus::kBulkAutoCheckpoint);

@@ -65,6 +65,7 @@ struct ImportOptions {
     std::size_t maxListedErrors = 1000;       // per file; the rest are only counted
     bool pipeline = true;                     // parse, compress and write on separate threads
     bool deferIndices = true;                 // large import into a small table: build indices at the end
+    std::size_t maxRememberedSamples = 4000000; // names and keys checked in memory meanwhile (32 bytes each)
     unsigned workers = 0;                     // compressing threads; 0: one per core (at most 8)
     std::function<void(const ImportError &)> onError;                // each rejected record, as it happens
     std::function<void(std::uint64_t done, std::uint64_t total)> onProgress; // bytes of input

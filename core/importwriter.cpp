@@ -5,6 +5,9 @@
 #include "payload.h"
 #include "unixtime.h"
 
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
 #include <chrono>
 #include <stdexcept>
 
@@ -63,12 +66,80 @@ ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &
         "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
 }
 
+void SampleLookup::add(std::uint64_t hash, std::int64_t rowid)
+{
+    if ((m_used + 1) * 4 > m_slots.size() * 3)
+        grow();
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t i = hash & mask;
+    while (m_slots[i].rowid != kEmpty)
+        i = (i + 1) & mask;
+    m_slots[i] = {hash, rowid};
+    ++m_used;
+}
+
+void SampleLookup::grow()
+{
+    std::vector<Slot> old = std::move(m_slots);
+    m_slots.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    m_used = 0;
+    for (const Slot &slot : old)
+        if (slot.rowid != kEmpty)
+            add(slot.hash, slot.rowid);
+}
+
+namespace {
+std::uint64_t nameHash(std::string_view name, std::int64_t taskId, std::string_view origin)
+{
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    XXH3_64bits_update(&state, name.data(), name.size());
+    XXH3_64bits_update(&state, &taskId, sizeof taskId);
+    XXH3_64bits_update(&state, origin.data(), origin.size());
+    return XXH3_64bits_digest(&state);
+}
+
+std::uint64_t keyHash(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
+} // namespace
+
+void ImportWriter::checkSamplesInMemory()
+{
+    auto memory = std::make_unique<InMemory>();
+    memory->row = m_db.prepare("SELECT sample_key, name, task_id, origin FROM samples WHERE id = ?1");
+    db::Statement all = m_db.prepare("SELECT id, sample_key, name, task_id, origin FROM samples");
+    while (all.step()) {
+        const std::int64_t id = all.int64(0);
+        memory->keys.add(keyHash(all.textView(1)), id);
+        memory->names.add(nameHash(all.textView(2), all.int64(3), all.textView(4)), id);
+    }
+    m_memory = std::move(memory);
+    if (m_memory->keys.size() > m_options.maxRememberedSamples)
+        stopCheckingInMemory();
+}
+
+void ImportWriter::stopCheckingInMemory()
+{
+    beginIfNeeded();
+    m_memory.reset();
+    schema::requireSampleKeyIndex(m_db);
+}
+
+void ImportWriter::beginIfNeeded()
+{
+    if (m_tx)
+        return;
+    m_tx.emplace(m_db);
+    // Without the in-memory check, INSERT OR IGNORE and the name lookup need samples_key and
+    // samples_name, which another process's import may have dropped since the last transaction.
+    if (!m_memory)
+        schema::requireSampleKeyIndex(m_db);
+}
+
 void ImportWriter::write(Batch &batch)
 {
     if (!batch.packed)
         throw std::logic_error("import batch written before its payloads were packed");
-    if (!m_tx)
-        m_tx.emplace(m_db);
+    beginIfNeeded();
     for (Item &item : batch.items) {
         if (auto *t = std::get_if<TaskRecord>(&item.value))
             writeTask(batch.fileIndex, item.line, *t);
@@ -84,8 +155,7 @@ void ImportWriter::write(Batch &batch)
 
 void ImportWriter::storeDictionary(std::string_view dictionary, std::int64_t trainedOn)
 {
-    if (!m_tx)
-        m_tx.emplace(m_db);
+    beginIfNeeded();
     m_corpus.addPayloadDictionary(dictionary, trainedOn, m_importId);
 }
 
@@ -228,17 +298,29 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
         return;
     }
     const std::string key = hashing::contentKey({task->key, s.contentKey});
+    const std::uint64_t hashOfName = m_memory ? nameHash(s.name, task->id, s.origin) : 0;
     if (s.userNamed) {
-        m_findSample.reset();
-        m_findSample.bindTextNoCopy(1, s.name).bind(2, task->id).bindTextNoCopy(3, s.origin);
         bool clash = false, same = false;
-        while (m_findSample.step()) {
-            if (m_findSample.textView(0) == key)
-                same = true;
-            else
-                clash = true;
+        if (m_memory) {
+            db::Statement &row = m_memory->row;
+            m_memory->names.forEach(hashOfName, [&](std::int64_t id) {
+                row.reset();
+                row.bind(1, id);
+                if (row.step() && row.textView(1) == s.name && row.int64(2) == task->id && row.textView(3) == s.origin)
+                    (row.textView(0) == key ? same : clash) = true;
+                row.reset();
+            });
+        } else {
+            m_findSample.reset();
+            m_findSample.bindTextNoCopy(1, s.name).bind(2, task->id).bindTextNoCopy(3, s.origin);
+            while (m_findSample.step()) {
+                if (m_findSample.textView(0) == key)
+                    same = true;
+                else
+                    clash = true;
+            }
+            m_findSample.reset();
         }
-        m_findSample.reset();
         if (same) {
             ++f.unchanged;
             return;
@@ -247,6 +329,22 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
             reject(file, line,
                    {"sample_id",
                     "sample '" + s.name + "' of task '" + s.taskName + "' already exists with different content", {}});
+            return;
+        }
+    }
+    const std::uint64_t hashOfKey = m_memory ? keyHash(key) : 0;
+    if (m_memory) {
+        // What INSERT OR IGNORE does with samples_key in place.
+        bool present = false;
+        db::Statement &row = m_memory->row;
+        m_memory->keys.forEach(hashOfKey, [&](std::int64_t id) {
+            row.reset();
+            row.bind(1, id);
+            present = present || (row.step() && row.textView(0) == key);
+            row.reset();
+        });
+        if (present) {
+            ++f.unchanged;
             return;
         }
     }
@@ -269,6 +367,10 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
         return;
     }
     const std::int64_t id = m_db.lastInsertId();
+    if (m_memory) {
+        m_memory->keys.add(hashOfKey, id);
+        m_memory->names.add(hashOfName, id);
+    }
     db::Statement &pl = m_insertSamplePayload;
     pl.reset();
     pl.bind(1, id);
@@ -292,6 +394,8 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
         vs.run();
     }
     ++f.samplesAdded;
+    if (m_memory && m_memory->keys.size() > m_options.maxRememberedSamples)
+        stopCheckingInMemory();
 }
 
 } // namespace sieve::importing

@@ -7,10 +7,14 @@
 #include "importer.h"
 #include "importrecords.h"
 
+#include <climits>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace sieve {
 class Corpus;
@@ -18,9 +22,41 @@ class Corpus;
 
 namespace sieve::importing {
 
+// 64-bit hashes to sample row ids, several rows per hash: an open-addressing table of 16-byte slots.
+// A hit only says "maybe"; the caller reads the row to be sure.
+class SampleLookup {
+public:
+    void add(std::uint64_t hash, std::int64_t rowid);
+    template <typename F> void forEach(std::uint64_t hash, F &&f) const
+    {
+        if (m_slots.empty())
+            return;
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = hash & mask; m_slots[i].rowid != kEmpty; i = (i + 1) & mask)
+            if (m_slots[i].hash == hash)
+                f(m_slots[i].rowid);
+    }
+    std::size_t size() const { return m_used; }
+
+private:
+    static constexpr std::int64_t kEmpty = INT64_MIN;
+    struct Slot {
+        std::uint64_t hash = 0;
+        std::int64_t rowid = kEmpty;
+    };
+    void grow();
+    std::vector<Slot> m_slots;
+    std::size_t m_used = 0;
+};
+
 class ImportWriter {
 public:
     ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options);
+    // While the import has samples_name and samples_key dropped (schema::dropSampleIndices(db, true)):
+    // loads the names and keys of the samples already there, and checks every new sample against them
+    // and the ones written before it in memory. Past ImportOptions::maxRememberedSamples the two
+    // indices are built again and the writer goes on with them, so memory stays bounded.
+    void checkSamplesInMemory();
     void write(Batch &batch);
     // Commits the open transaction (at the end, or before stopping early).
     void commit();
@@ -38,6 +74,8 @@ private:
     void writeSample(std::size_t file, std::uint64_t line, SampleRecord &s);
     void reject(std::size_t file, std::uint64_t line, RecordError e);
     std::optional<TaskRef> findTask(const std::string &name);
+    void beginIfNeeded();
+    void stopCheckingInMemory();
     std::string differingField(std::int64_t taskId, const TaskRecord &t);
     void remember(const std::string &name, TaskRef ref);
 
@@ -52,6 +90,11 @@ private:
     // Names seen in this import (including aliases: a derived name whose content already exists under
     // another name). Bounded: cleared when large, then refilled from the database.
     std::unordered_map<std::string, TaskRef> m_tasks;
+    struct InMemory {
+        SampleLookup names, keys;
+        db::Statement row; // a sample's key, name, task and origin by id, to confirm a hit
+    };
+    std::unique_ptr<InMemory> m_memory;
     std::optional<db::Transaction> m_tx; // rolls back if the import throws
     std::size_t m_uncommitted = 0;
 };

@@ -1,5 +1,6 @@
 #include "samplestore.h"
 
+#include "corpus.h"
 #include "hashing.h"
 #include "payload.h"
 
@@ -146,6 +147,8 @@ std::int64_t SampleStore::storeAttempt(const AttemptRecord &a)
 {
     db::Database &db = m_corpus.db();
     db::Transaction tx(db);
+    // A large import running alongside may have dropped samples_key; the key must stay unique.
+    schema::requireSampleKeyIndex(db);
     db::Statement &existing =
         cached(m_findItem, "SELECT sample_id FROM sample_run_items WHERE run_id=?1 AND task_id=?2 AND attempt=?3");
     existing.bind(1, a.runId).bind(2, a.task.id).bind(3, a.attempt);

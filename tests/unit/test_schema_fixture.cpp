@@ -66,6 +66,34 @@ TEST(SchemaFixture, VersionTwoOpensWithItsData)
     EXPECT_GT(n, 0);
 }
 
+TEST(SchemaFixture, VersionThreeRebuildsSamplesWithANamedKeyIndexAndKeepsWhatPointsAtThem)
+{
+    test::TempDir dir;
+    const std::string copy = fixtureCopy(dir, 3);
+    EXPECT_EQ(db::Database(copy, db::Database::Mode::ReadOnly)
+                  .queryInt("SELECT count(*) FROM sqlite_master WHERE name='sqlite_autoindex_samples_1'"),
+              1);
+    Corpus c = Corpus::open(copy);
+    EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
+    EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name='sqlite_autoindex_samples_1'"), 0);
+    EXPECT_EQ(c.db().queryText("SELECT sql FROM sqlite_master WHERE name='samples_key'").value_or(""),
+              "CREATE UNIQUE INDEX samples_key ON samples(sample_key)");
+    EXPECT_EQ(c.db().queryInt("PRAGMA foreign_keys"), 1) << "on again after the migration";
+    EXPECT_FALSE(c.db().prepare("PRAGMA foreign_key_check").step());
+    // Rebuilding the table cascaded nowhere: the payloads, verdicts and review that point at samples stay.
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 7);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM sample_payloads").value_or(-1), 7);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM external_verdicts").value_or(-1), 3);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(-1), 1);
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE name='code-1'").value_or(""), "accepted");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples s JOIN sample_payloads p ON p.sample_id = s.id"), 7);
+    // The key is still unique.
+    EXPECT_THROW(c.db().exec("INSERT INTO samples(sample_key, name, task_id, backend, origin, has_answer, created_at) "
+                             "SELECT sample_key, 'copy', task_id, backend, origin, has_answer, 0 FROM samples LIMIT 1"),
+                 db::Error);
+}
+
 TEST(SchemaFixture, ReadOnlyCommandsPointAtMigrateWhichUpgradesTheFile)
 {
     test::TempDir dir;
