@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "corpus.h"
 #include "importer.h"
+#include "payload.h"
 #include "progress.h"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,12 @@ int runImport(const Args &args, Context &ctx)
         options.commitRecords = static_cast<std::size_t>(*n);
         options.batchRecords = std::min<std::size_t>(options.commitRecords, 4096);
     }
+    if (const auto c = args.value("compression")) {
+        if (*c == "zstd")
+            options.codec = payload::Codec::Zstd;
+        else if (*c != "lz4")
+            throw UsageError("unknown --compression '" + *c + "' (expected lz4 or zstd)");
+    }
     options.onProgress = [&](std::uint64_t done, std::uint64_t total) {
         progress.setTotal(total / 1024);
         progress.update(done / 1024);
@@ -71,7 +78,7 @@ int runImport(const Args &args, Context &ctx)
 Command importCommand()
 {
     return {"import", "import tasks and samples (kernelbench, kernelbook, cuda-archive, sieve)",
-            "Usage: sieve-cli import DB --format F PATH... [--json] [--quiet] [--batch N]\n\n"
+            "Usage: sieve-cli import DB --format F PATH... [--json] [--quiet] [--batch N] [--compression C]\n\n"
             "Streams PATHs into the corpus DB. Formats (see docs/FORMATS.md):\n"
             "  kernelbench    a folder of KernelBench problems (levelN/ID_Name.py), single problem files,\n"
             "                 or the JSONL form with code, level, name, problem_id\n"
@@ -85,10 +92,13 @@ Command importCommand()
             "  --format F   input format (required)\n"
             "  --json       print the report as JSON (rejected records listed in it, not on stderr)\n"
             "  --quiet      no progress output\n"
-            "  --batch N    records per transaction (default 16384)\n\n"
+            "  --batch N    records per transaction (default 16384)\n"
+            "  --compression C\n"
+            "               how code, reasoning and responses are stored: lz4 (default; fastest to write\n"
+            "               and read) or zstd (about 0.7 of the bytes, 2.4x the CPU time to pack)\n\n"
             "Exit codes: 0 all records imported or already present; 3 some records rejected;\n"
             "1 the corpus could not be written; 2 usage error; 130 interrupted (re-run to finish).\n",
-            {{"format", true}, {"json"}, {"quiet"}, {"batch", true}},
+            {{"format", true}, {"json"}, {"quiet"}, {"batch", true}, {"compression", true}},
             runImport};
 }
 

@@ -146,8 +146,23 @@ std::optional<std::int64_t> Statement::optInt64(int column) const
 int Statement::columnCount() const { return sqlite3_column_count(m_stmt); }
 std::string Statement::columnName(int column) const { return sqlite3_column_name(m_stmt, column); }
 
+namespace {
+// SQLite counts every allocation in global statistics under one process-wide mutex, which each thread
+// of an import (writer, checkpointer, read-only workers) then takes for every malloc; Sieve never reads
+// those statistics. The setting must precede SQLite's initialisation, hence the first open.
+void configureSqliteOnce()
+{
+    static const bool once = [] {
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+        return true;
+    }();
+    (void)once;
+}
+} // namespace
+
 Database::Database(const std::string &path, Mode mode) : m_path(path)
 {
+    configureSqliteOnce();
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
     case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;

@@ -79,15 +79,15 @@ void finishSample(SampleRecord &s, std::optional<std::string_view> code, std::op
         {"sample", s.origin, s.name, code.value_or(std::string_view{}), response.value_or(std::string_view{})});
 }
 
-void packPayloads(Batch &batch, std::uint32_t dictionary)
+void packPayloads(Batch &batch, std::uint32_t dictionary, payload::Codec codec)
 {
-    auto pack = [dictionary](std::optional<std::string> &text) {
+    auto pack = [dictionary, codec](std::optional<std::string> &text) {
         if (text)
-            text = payload::pack(*text, dictionary);
+            text = payload::pack(*text, dictionary, codec);
     };
     for (Item &item : batch.items) {
         if (auto *t = std::get_if<TaskRecord>(&item.value)) {
-            t->packedReference = payload::pack(t->referenceCode, dictionary);
+            t->packedReference = payload::pack(t->referenceCode, dictionary, codec);
         } else if (auto *s = std::get_if<SampleRecord>(&item.value)) {
             pack(s->code);
             pack(s->reasoning);

@@ -489,7 +489,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
                 try {
                     while (auto batch = parsed.pop()) {
                         dictionary.observe(*batch);
-                        packPayloads(*batch, dictionary.current());
+                        packPayloads(*batch, dictionary.current(), options.codec);
                         if (!packed.push(std::move(*batch)))
                             break;
                     }
@@ -534,7 +534,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     } else {
         Producer(format, paths, options, [&](Batch b) {
             dictionary.observe(b);
-            packPayloads(b, dictionary.current());
+            packPayloads(b, dictionary.current(), options.codec);
             consume(b);
             if (cancelled()) {
                 report.interrupted = true;
@@ -548,9 +548,11 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     report.writeCpuSeconds = threadCpuSeconds() - writerCpuStart;
     if (rebuild.armed) {
         const double indexStart = threadCpuSeconds();
+        const auto indexWall = std::chrono::steady_clock::now();
         schema::ensureSampleIndices(corpus.db());
         rebuild.armed = false;
         report.indexCpuSeconds = threadCpuSeconds() - indexStart;
+        report.indexSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - indexWall).count();
     }
 
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

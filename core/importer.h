@@ -3,6 +3,8 @@
 // One thread reads, parses and compresses; the calling thread is the one SQLite writer and commits
 // in batches, so a crash leaves the file consistent and a re-run adds only what is missing (stable
 // content keys + INSERT OR IGNORE). Formats are documented in docs/FORMATS.md.
+#include "payload.h"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
@@ -49,6 +51,7 @@ struct ImportReport {
     double seconds = 0;
     // CPU time per stage (timing splits for tuning): reading and parsing, compressing, writing.
     double parseCpuSeconds = 0, packCpuSeconds = 0, writeCpuSeconds = 0, indexCpuSeconds = 0;
+    double indexSeconds = 0; // wall time of building the dropped indices at the end (part of `seconds`)
     // The samples indices were dropped for the import and built again at its end.
     bool indicesRebuilt = false;
 
@@ -67,6 +70,7 @@ struct ImportOptions {
     bool deferIndices = true;                 // large import into a small table: build indices at the end
     std::size_t maxRememberedSamples = 4000000; // names and keys checked in memory meanwhile (32 bytes each)
     unsigned workers = 0;                     // compressing threads; 0: one per core (at most 8)
+    payload::Codec codec = payload::Codec::Lz4; // for code, reasoning, responses and reference code
     std::function<void(const ImportError &)> onError;                // each rejected record, as it happens
     std::function<void(std::uint64_t done, std::uint64_t total)> onProgress; // bytes of input
     std::function<bool()> cancelled;          // polled between batches; work so far is kept

@@ -2,6 +2,8 @@
 // What the parsing side of an import hands to the writer: finished records (content hashed; payloads
 // raw until packPayloads() compresses them on a worker thread) or the reason a record was rejected.
 // Internal to the importers.
+#include "payload.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -73,7 +75,7 @@ struct Batch {
 
 // Compresses every payload of the batch (the expensive part of an import; runs on worker threads), with
 // the payload dictionary `dictionary` (0: none).
-void packPayloads(Batch &batch, std::uint32_t dictionary = 0);
+void packPayloads(Batch &batch, std::uint32_t dictionary, payload::Codec codec);
 
 // Stable keys. Numbers are printed exactly so that equal values give equal keys.
 std::string taskKey(const TaskRecord &t);

@@ -48,6 +48,7 @@ nlohmann::json ImportReport::toJson() const
                           {"write", writeCpuSeconds},
                           {"index", indexCpuSeconds}};
     out["indices_rebuilt"] = indicesRebuilt;
+    out["index_seconds"] = indexSeconds;
     out["tasks_added"] = tasksAdded();
     out["samples_added"] = samplesAdded();
     out["unchanged"] = unchanged();

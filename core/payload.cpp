@@ -1,8 +1,11 @@
 #include "payload.h"
 
 #define ZDICT_STATIC_LINKING_ONLY
+#include <lz4.h>
 #include <zdict.h>
 #include <zstd.h>
+
+#include <cstring>
 
 #include <map>
 #include <memory>
@@ -15,6 +18,8 @@ namespace sieve::payload {
 namespace {
 constexpr char kRaw = 'r';
 constexpr char kZstd = 'z';
+constexpr char kLz4 = 'l'; // then the dictionary id and the text's size (4 bytes each, little-endian), then one LZ4 block
+constexpr size_t kLz4Header = 9;
 constexpr size_t kMinCompress = 96; // below this zstd's frame overhead eats the gain
 // Level -1: on ~3 KB kernels 40 % less CPU than level 3 (the import's largest stage), for about 20 %
 // more bytes (no Huffman coding of literals; level 1 keeps it and costs 80 % of level 3). A zstd frame
@@ -51,6 +56,7 @@ std::string &scratch()
 
 // Every corpus open registers its dictionaries, and most processes only read: the compression side
 // is built the first time something packs with it.
+// LZ4 uses the same bytes as history before each text (their last 64 KiB: the trained content).
 struct Dictionary {
     std::string bytes;
     ZSTD_DDict *d = nullptr;
@@ -58,6 +64,7 @@ struct Dictionary {
     {
         ZSTD_freeCDict(m_c);
         ZSTD_freeDDict(d);
+        LZ4_freeStream(m_lz4);
     }
     const ZSTD_CDict *compression()
     {
@@ -66,10 +73,23 @@ struct Dictionary {
             throw std::runtime_error("payload dictionary could not be loaded for compression");
         return m_c;
     }
+    // A stream with the dictionary loaded; each text is compressed on a copy of it.
+    const LZ4_stream_t *lz4()
+    {
+        std::call_once(m_lz4Once, [this] {
+            m_lz4 = LZ4_createStream();
+            if (m_lz4)
+                LZ4_loadDict(m_lz4, bytes.data(), static_cast<int>(bytes.size()));
+        });
+        if (!m_lz4)
+            throw std::runtime_error("payload dictionary could not be loaded for compression");
+        return m_lz4;
+    }
 
 private:
-    std::once_flag m_once;
+    std::once_flag m_once, m_lz4Once;
     ZSTD_CDict *m_c = nullptr;
+    LZ4_stream_t *m_lz4 = nullptr;
 };
 
 // Dictionaries are never unregistered: a process holds a handful at most, and a blob read from one
@@ -109,9 +129,46 @@ std::string frame(std::string_view text, const ZSTD_CDict *dict)
     out.append(buf.data(), n);
     return out;
 }
+void putLE32(char *p, std::uint32_t v)
+{
+    for (int i = 0; i < 4; ++i)
+        p[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+std::uint32_t getLE32(const char *p)
+{
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+        v |= std::uint32_t(static_cast<unsigned char>(p[i])) << (8 * i);
+    return v;
+}
+
+std::string lz4Block(std::string_view text, std::uint32_t dictionary, Dictionary *d)
+{
+    if (text.size() > std::size_t(LZ4_MAX_INPUT_SIZE))
+        throw std::runtime_error("payload too large for LZ4 (" + std::to_string(text.size()) + " bytes)");
+    thread_local LZ4_stream_t stream;
+    if (d)
+        std::memcpy(&stream, d->lz4(), sizeof stream);
+    else
+        LZ4_initStream(&stream, sizeof stream);
+    std::string &buf = scratch();
+    const int bound = LZ4_compressBound(static_cast<int>(text.size()));
+    if (buf.size() < std::size_t(bound))
+        buf.resize(std::size_t(bound));
+    const int n = LZ4_compress_fast_continue(&stream, text.data(), buf.data(), static_cast<int>(text.size()), bound, 1);
+    if (n <= 0)
+        throw std::runtime_error("LZ4 compression failed");
+    std::string out(kLz4Header + std::size_t(n), '\0');
+    out[0] = kLz4;
+    putLE32(out.data() + 1, dictionary);
+    putLE32(out.data() + 5, static_cast<std::uint32_t>(text.size()));
+    std::memcpy(out.data() + kLz4Header, buf.data(), std::size_t(n));
+    return out;
+}
 } // namespace
 
-std::string pack(std::string_view text, std::uint32_t dictionary)
+std::string pack(std::string_view text, std::uint32_t dictionary, Codec codec)
 {
     if (text.size() < kMinCompress) {
         std::string out;
@@ -120,12 +177,12 @@ std::string pack(std::string_view text, std::uint32_t dictionary)
         out.append(text);
         return out;
     }
-    if (dictionary == 0)
-        return frame(text, nullptr);
-    Dictionary *d = findDictionary(dictionary);
-    if (!d)
+    Dictionary *d = nullptr;
+    if (dictionary != 0 && !(d = findDictionary(dictionary)))
         throw std::logic_error("payload dictionary " + std::to_string(dictionary) + " is not registered");
-    return frame(text, d->compression());
+    if (codec == Codec::Lz4)
+        return lz4Block(text, dictionary, d);
+    return frame(text, d ? d->compression() : nullptr);
 }
 
 void unpackInto(std::string_view blob, std::string &out)
@@ -136,6 +193,27 @@ void unpackInto(std::string_view blob, std::string &out)
     const std::string_view body = blob.substr(1);
     if (blob[0] == kRaw) {
         out.assign(body);
+        return;
+    }
+    if (blob[0] == kLz4) {
+        if (blob.size() < kLz4Header)
+            throw std::runtime_error("payload is not a valid LZ4 block");
+        const std::uint32_t dictId = getLE32(blob.data() + 1), size = getLE32(blob.data() + 5);
+        const Dictionary *d = nullptr;
+        if (dictId != 0 && !(d = findDictionary(dictId)))
+            throw std::runtime_error("payload was compressed with dictionary " + std::to_string(dictId) +
+                                     ", which is not in this corpus's payload_dicts table");
+        if (size > std::uint32_t(LZ4_MAX_INPUT_SIZE))
+            throw std::runtime_error("payload is not a valid LZ4 block");
+        out.resize(size);
+        const std::string_view block = blob.substr(kLz4Header);
+        const int n = LZ4_decompress_safe_usingDict(block.data(), out.data(), static_cast<int>(block.size()),
+                                                    static_cast<int>(size), d ? d->bytes.data() : nullptr,
+                                                    d ? static_cast<int>(d->bytes.size()) : 0);
+        if (n < 0 || std::uint32_t(n) != size) {
+            out.clear();
+            throw std::runtime_error("payload could not be decompressed");
+        }
         return;
     }
     if (blob[0] != kZstd)
@@ -221,6 +299,8 @@ bool hasDictionary(std::uint32_t id) { return findDictionary(id) != nullptr; }
 
 std::uint32_t dictionaryOf(std::string_view blob)
 {
+    if (blob.size() >= kLz4Header && blob[0] == kLz4)
+        return getLE32(blob.data() + 1);
     if (blob.size() < 2 || blob[0] != kZstd)
         return 0;
     return ZSTD_getDictID_fromFrame(blob.data() + 1, blob.size() - 1);

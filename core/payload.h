@@ -1,12 +1,14 @@
 #pragma once
 // Large text payloads (source, logs, reasoning, raw responses) are stored compressed in side tables so
-// that list and count queries never scan them. One byte of header says how the rest is encoded.
+// that list and count queries never scan them. One byte of header says how the rest is encoded: 'r' raw,
+// 'z' a zstd frame, 'l' an LZ4 block (after its dictionary id and size).
 //
 // Samples are small (a few KB) and alike (the same imports, decorators, launch code), which is what zstd
 // dictionaries are for: a 64 KiB dictionary trained on a corpus's first large import halves the bytes of
 // a kernel against plain zstd and compresses it in half the time. A corpus keeps its dictionaries in
 // its payload_dicts table; Corpus::open registers them here, so unpack() finds a frame's dictionary by
-// the id zstd writes into the frame.
+// the id zstd writes into the frame (or the LZ4 header holds). LZ4 uses the same dictionary bytes as the
+// history before each text.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,8 +16,12 @@
 
 namespace sieve::payload {
 
+// zstd (level -1) for the payloads written one at a time (verdict logs, sampled answers); LZ4 for bulk
+// imports, where packing was the largest stage: on ~3 KB kernels with the same dictionary it packs in
+// 0.4 of zstd's CPU time and unpacks in 0.55, for 1.4 times the bytes (bench/RESULTS.md, Import).
+enum class Codec { Zstd, Lz4 };
 // `dictionary` 0 packs without one; otherwise it must be registered.
-std::string pack(std::string_view text, std::uint32_t dictionary = 0);
+std::string pack(std::string_view text, std::uint32_t dictionary = 0, Codec codec = Codec::Zstd);
 // Throws std::runtime_error on a corrupt blob, or one whose dictionary is not registered.
 std::string unpack(std::string_view blob);
 // The same into `out`, replacing its contents; its capacity is reused, so a loop over many payloads

@@ -1,6 +1,6 @@
-// zstd dictionaries for payloads (core/payload.h): trained by a corpus's first large import, stored in
+// Payload dictionaries (core/payload.h): trained by a corpus's first large import, stored in
 // payload_dicts in the same transaction as the first blob that needs one, found again by any process
-// that opens the corpus.
+// that opens the corpus; used by both codecs (zstd frames, LZ4 blocks).
 #include "corpus.h"
 #include "importer.h"
 #include "payload.h"
@@ -91,6 +91,95 @@ TEST(PayloadDictionary, ATrainedDictionaryPacksKernelsSmallerAndTheyRoundTrip)
     EXPECT_EQ(payload::dictionaryOf(payload::pack("x = 1", id)), 0u);
     EXPECT_EQ(payload::dictionaryId("not a dictionary"), 0u);
     EXPECT_THROW(payload::registerDictionary("not a dictionary"), std::runtime_error);
+}
+
+TEST(PayloadDictionary, Lz4BlocksRoundTripWithAndWithoutTheDictionaryAndNameIt)
+{
+    std::vector<std::string> texts;
+    for (int i = 0; i < 1000; ++i)
+        texts.push_back(kernelText(i + 100000));
+    const std::string dict = payload::trainDictionary(std::vector<std::string_view>(texts.begin(), texts.end()));
+    ASSERT_FALSE(dict.empty());
+    const std::uint32_t id = payload::dictionaryId(dict);
+    EXPECT_THROW(payload::pack(kernelText(1), id, payload::Codec::Lz4), std::logic_error) << "not registered yet";
+    payload::registerDictionary(dict);
+
+    std::size_t plain = 0, withDict = 0, zstd = 0;
+    for (int i = 200000; i < 200100; ++i) {
+        const std::string text = kernelText(i);
+        const std::string a = payload::pack(text, 0, payload::Codec::Lz4), b = payload::pack(text, id, payload::Codec::Lz4);
+        ASSERT_EQ(a[0], 'l');
+        ASSERT_EQ(b[0], 'l');
+        EXPECT_EQ(payload::dictionaryOf(a), 0u);
+        EXPECT_EQ(payload::dictionaryOf(b), id);
+        EXPECT_EQ(payload::unpack(a), text);
+        EXPECT_EQ(payload::unpack(b), text);
+        plain += a.size();
+        withDict += b.size();
+        zstd += payload::pack(text, id).size();
+    }
+    EXPECT_LT(withDict * 3, plain * 2) << plain << " bytes without the dictionary against " << withDict;
+    EXPECT_LT(zstd, withDict) << "zstd packs smaller; LZ4 is the fast one";
+
+    // Large, non-ASCII and repetitive texts; short ones stay raw.
+    std::string large;
+    for (int i = 0; i < 20000; ++i)
+        large += "écart " + std::to_string(i % 97) + " ∑ tl.load(x_ptr + offs)\n";
+    EXPECT_EQ(payload::unpack(payload::pack(large, id, payload::Codec::Lz4)), large);
+    EXPECT_EQ(payload::pack("x = 1", id, payload::Codec::Lz4)[0], 'r');
+
+    // A damaged block fails instead of returning other text.
+    std::string bad = payload::pack(kernelText(7), id, payload::Codec::Lz4);
+    EXPECT_THROW(payload::unpack(bad.substr(0, bad.size() / 2)), std::runtime_error);
+    EXPECT_THROW(payload::unpack(bad.substr(0, 5)), std::runtime_error);
+    bad[6] = static_cast<char>(bad[6] + 1); // the recorded size
+    EXPECT_THROW(payload::unpack(bad), std::runtime_error);
+    // A block whose dictionary is not registered names it.
+    std::string other = payload::pack(kernelText(8), id, payload::Codec::Lz4);
+    other[1] = static_cast<char>(other[1] ^ 0x5a);
+    try {
+        payload::unpack(other);
+        ADD_FAILURE() << "unpacked without its dictionary";
+    } catch (const std::runtime_error &e) {
+        EXPECT_NE(std::string(e.what()).find("dictionary " + std::to_string(payload::dictionaryOf(other))),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(PayloadDictionary, ImportsPackWithLz4UnlessAskedForZstdAndBothReadBack)
+{
+    test::TempDir dir;
+    const std::string data = dir.file("s.jsonl");
+    writeSamples(data, 300000, 40);
+    auto codes = [](Corpus &c, std::int64_t importId) {
+        std::vector<std::string> out;
+        db::Statement st = c.db().prepare("SELECT p.code FROM sample_payloads p JOIN samples s ON s.id = p.sample_id "
+                                          "WHERE s.import_id = ?1 ORDER BY s.name");
+        st.bind(1, importId);
+        while (st.step())
+            out.push_back(st.blob(0));
+        return out;
+    };
+    Corpus fast = Corpus::create(dir.file("fast.sieve")), small = Corpus::create(dir.file("small.sieve"));
+    const auto a = importFiles(fast, ImportFormat::Sieve, {data});
+    ImportOptions zstd;
+    zstd.codec = payload::Codec::Zstd;
+    const auto b = importFiles(small, ImportFormat::Sieve, {data}, zstd);
+    const auto lz4Blobs = codes(fast, a.importId), zstdBlobs = codes(small, b.importId);
+    ASSERT_EQ(lz4Blobs.size(), 40u);
+    ASSERT_EQ(zstdBlobs.size(), 40u);
+    for (std::size_t i = 0; i < lz4Blobs.size(); ++i) {
+        EXPECT_EQ(lz4Blobs[i][0], 'l');
+        EXPECT_EQ(zstdBlobs[i][0], 'z');
+        EXPECT_EQ(payload::unpack(lz4Blobs[i]), payload::unpack(zstdBlobs[i]));
+    }
+    // The command line's switch, and its error.
+    const auto cli = test::runCli({"import", dir.file("small.sieve"), "--format", "sieve", "--compression", "brotli", data});
+    EXPECT_EQ(cli.exitCode, 2);
+    EXPECT_NE(cli.err.find("unknown --compression 'brotli' (expected lz4 or zstd)"), std::string::npos) << cli.err;
+    const auto again = test::runCli({"import", dir.file("small.sieve"), "--format", "sieve", "--compression", "zstd", data});
+    EXPECT_EQ(again.exitCode, 0) << again.err;
 }
 
 TEST(PayloadDictionary, ALargeImportTrainsOneThatLaterImportsAndOtherProcessesUse)
