@@ -95,7 +95,7 @@ Command importCommand()
             "  --batch N    records per transaction (default 16384)\n"
             "  --compression C\n"
             "               how code, reasoning and responses are stored: lz4 (default; fastest to write\n"
-            "               and read) or zstd (about 0.7 of the bytes, 2.4x the CPU time to pack)\n\n"
+            "               and read) or zstd (about 0.7 of the bytes, 2.5x the CPU time to pack)\n\n"
             "Exit codes: 0 all records imported or already present; 3 some records rejected;\n"
             "1 the corpus could not be written; 2 usage error; 130 interrupted (re-run to finish).\n",
             {{"format", true}, {"json"}, {"quiet"}, {"batch", true}, {"compression", true}},

@@ -1,6 +1,8 @@
 #pragma once
 // The one SQLite writer of an import: resolves task names, applies content keys (INSERT OR IGNORE on
-// the UNIQUE keys, so a re-run adds nothing) and keeps the per-file report. A transaction spans batches
+// the UNIQUE keys, so a re-run adds nothing; or, while a large import has those indices dropped, the
+// same decisions from an in-memory lookup, checkSamplesInMemory()) and keeps the per-file report. A
+// transaction spans batches
 // until ImportOptions::commitRecords records are in it: fewer, larger commits write hot index pages to
 // the WAL fewer times.
 #include "database.h"

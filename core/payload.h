@@ -18,7 +18,8 @@ namespace sieve::payload {
 
 // zstd (level -1) for the payloads written one at a time (verdict logs, sampled answers); LZ4 for bulk
 // imports, where packing was the largest stage: on ~3 KB kernels with the same dictionary it packs in
-// 0.4 of zstd's CPU time and unpacks in 0.55, for 1.4 times the bytes (bench/RESULTS.md, Import).
+// 0.4 of zstd's CPU time and unpacks in 0.4, for 1.4 times the bytes (bench/import/codecs.cpp,
+// bench/RESULTS.md, Import).
 enum class Codec { Zstd, Lz4 };
 // `dictionary` 0 packs without one; otherwise it must be registered.
 std::string pack(std::string_view text, std::uint32_t dictionary = 0, Codec codec = Codec::Zstd);
