@@ -281,9 +281,22 @@ std::string createIndexSql(const IndexDef &ix)
            " ON " + ix.on + ";";
 }
 
-bool indexExists(db::Database &db, const char *name)
+// CREATE statements of the sample indices that are missing (only samples_name and samples_key with
+// `keyedOnly`); empty when all are there.
+std::string missingSampleIndexSql(db::Database &db, bool keyedOnly = false)
 {
-    return db.prepare("SELECT 1 FROM sqlite_master WHERE type='index' AND name=?1").bind(1, name).step();
+    std::string missing;
+    db::Statement exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type='index' AND name=?1");
+    for (const IndexDef &ix : kSampleIndices) {
+        if (keyedOnly && !ix.keyed)
+            continue;
+        exists.reset();
+        exists.bind(1, ix.name);
+        if (!exists.step())
+            missing += createIndexSql(ix);
+    }
+    exists.reset();
+    return missing;
 }
 
 // Rows whose content key an earlier row already has. Sieve never writes them (a large import checks keys
@@ -296,23 +309,18 @@ void removeDuplicateKeys(db::Database &db)
             "FROM samples GROUP BY sample_key HAVING count(*) > 1) d ON d.sample_key = s.sample_key AND s.id <> d.keep)");
 }
 
-// Creates the missing sample indices (only samples_name and samples_key with `keyedOnly`) inside the
-// caller's transaction.
-void createMissingSampleIndices(db::Database &db, bool keyedOnly = false)
+// Runs missingSampleIndexSql()'s statements inside the caller's transaction.
+void createSampleIndices(db::Database &db, const std::string &sql)
 {
-    std::string missing;
-    for (const IndexDef &ix : kSampleIndices)
-        if ((ix.keyed || !keyedOnly) && !indexExists(db, ix.name))
-            missing += createIndexSql(ix);
-    if (missing.empty())
+    if (sql.empty())
         return;
     try {
-        db.exec(missing);
+        db.exec(sql);
     } catch (const db::Error &e) {
         if ((e.code() & 0xff) != SQLITE_CONSTRAINT)
             throw;
         removeDuplicateKeys(db);
-        db.exec(missing);
+        db.exec(sql);
     }
 }
 
@@ -353,7 +361,7 @@ CREATE TABLE samples_v4(
         db.exec(std::string("INSERT INTO samples_v4(") + columns + ") SELECT " + columns + " FROM samples");
         db.exec("DROP TABLE samples; ALTER TABLE samples_v4 RENAME TO samples;");
     }
-    createMissingSampleIndices(db);
+    createSampleIndices(db, missingSampleIndexSql(db));
 }
 } // namespace
 
@@ -366,16 +374,14 @@ void dropSampleIndices(db::Database &db, bool keyed)
 
 bool ensureSampleIndices(db::Database &db)
 {
-    bool complete = true;
-    for (const IndexDef &ix : kSampleIndices)
-        complete = complete && indexExists(db, ix.name);
-    if (complete)
+    const std::string missing = missingSampleIndexSql(db);
+    if (missing.empty())
         return true;
     try {
         // Sorting for CREATE INDEX may use a second core.
         db.exec("PRAGMA threads=2");
         db::Transaction tx(db);
-        createMissingSampleIndices(db);
+        createSampleIndices(db, missing); // IF NOT EXISTS: another process may have built some meanwhile
         tx.commit();
         return true;
     } catch (const db::Error &e) {
@@ -385,11 +391,7 @@ bool ensureSampleIndices(db::Database &db)
     }
 }
 
-void requireSampleKeyIndex(db::Database &db)
-{
-    if (!indexExists(db, "samples_key") || !indexExists(db, "samples_name"))
-        createMissingSampleIndices(db, true);
-}
+void requireSampleKeyIndex(db::Database &db) { createSampleIndices(db, missingSampleIndexSql(db, true)); }
 
 const std::vector<Migration> &migrations()
 {
@@ -438,8 +440,12 @@ void migrate(db::Database &db, int target)
         bool on;
         ~Restore()
         {
-            if (on)
-                db.exec("PRAGMA foreign_keys=ON");
+            try {
+                if (on)
+                    db.exec("PRAGMA foreign_keys=ON");
+            } catch (const db::Error &) {
+                // Only a closed or broken connection refuses it; Corpus::configure sets it on every open.
+            }
         }
     } restore{db, foreignKeys};
     db::Transaction tx(db);

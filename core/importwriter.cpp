@@ -302,13 +302,9 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
     if (s.userNamed) {
         bool clash = false, same = false;
         if (m_memory) {
-            db::Statement &row = m_memory->row;
-            m_memory->names.forEach(hashOfName, [&](std::int64_t id) {
-                row.reset();
-                row.bind(1, id);
-                if (row.step() && row.textView(1) == s.name && row.int64(2) == task->id && row.textView(3) == s.origin)
+            m_memory->confirm(m_memory->names, hashOfName, [&](const db::Statement &row) {
+                if (row.textView(1) == s.name && row.int64(2) == task->id && row.textView(3) == s.origin)
                     (row.textView(0) == key ? same : clash) = true;
-                row.reset();
             });
         } else {
             m_findSample.reset();
@@ -336,13 +332,8 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
     if (m_memory) {
         // What INSERT OR IGNORE does with samples_key in place.
         bool present = false;
-        db::Statement &row = m_memory->row;
-        m_memory->keys.forEach(hashOfKey, [&](std::int64_t id) {
-            row.reset();
-            row.bind(1, id);
-            present = present || (row.step() && row.textView(0) == key);
-            row.reset();
-        });
+        m_memory->confirm(m_memory->keys, hashOfKey,
+                          [&](const db::Statement &row) { present = present || row.textView(0) == key; });
         if (present) {
             ++f.unchanged;
             return;

@@ -2,9 +2,8 @@
 // The one SQLite writer of an import: resolves task names, applies content keys (INSERT OR IGNORE on
 // the UNIQUE keys, so a re-run adds nothing; or, while a large import has those indices dropped, the
 // same decisions from an in-memory lookup, checkSamplesInMemory()) and keeps the per-file report. A
-// transaction spans batches
-// until ImportOptions::commitRecords records are in it: fewer, larger commits write hot index pages to
-// the WAL fewer times.
+// transaction spans batches until ImportOptions::commitRecords records are in it: fewer, larger
+// commits write hot index pages to the WAL fewer times.
 #include "database.h"
 #include "importer.h"
 #include "importrecords.h"
@@ -95,6 +94,17 @@ private:
     struct InMemory {
         SampleLookup names, keys;
         db::Statement row; // a sample's key, name, task and origin by id, to confirm a hit
+        // Calls f(row) for each sample whose hash is `hash` in `lookup`, row positioned on it.
+        template <typename F> void confirm(const SampleLookup &lookup, std::uint64_t hash, F &&f)
+        {
+            lookup.forEach(hash, [&](std::int64_t id) {
+                row.reset();
+                row.bind(1, id);
+                if (row.step())
+                    f(row);
+                row.reset();
+            });
+        }
     };
     std::unique_ptr<InMemory> m_memory;
     std::optional<db::Transaction> m_tx; // rolls back if the import throws
