@@ -544,7 +544,6 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         }).run();
     }
     writer.commit();
-    checkpointer.reset();
     report.writeCpuSeconds = threadCpuSeconds() - writerCpuStart;
     if (rebuild.armed) {
         const double indexStart = threadCpuSeconds();
@@ -554,6 +553,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
         report.indexCpuSeconds = threadCpuSeconds() - indexStart;
         report.indexSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - indexWall).count();
     }
+    // Only now: the checkpoints of the indices' pages ran on the other core while the next index was built.
+    checkpointer.reset();
 
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     db::Transaction tx(corpus.db());
