@@ -14,7 +14,7 @@ namespace sieve {
 
 class Corpus {
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Creates the file at the current schema version; fails if it already holds a corpus.
     static Corpus create(const std::string &path);
@@ -58,8 +58,8 @@ const std::vector<Migration> &migrations();
 void migrate(db::Database &db, int target = Corpus::kSchemaVersion);
 int version(const db::Database &db);
 
-// The indices on samples for a reviewer's sorts and filters (task, status, speedup, review, cluster),
-// as v1 made them, plus the two an import looks rows up by: samples_name and the content key's
+// The indices on samples for a reviewer's sorts and filters (task, status, speedup, review, cluster; the
+// speedup and cluster ones only over the samples that have one, since v5), plus the two an import looks rows up by: samples_name and the content key's
 // uniqueness, samples_key (a named UNIQUE index since v4). A bulk import into a table that is small next
 // to its input drops them and builds them once at the end, which costs a third of updating them row by
 // row (bench/RESULTS.md, Import); with `keyed` it drops samples_name and samples_key too and checks names

@@ -86,16 +86,19 @@ void bindWhere(db::Statement &st, const Where &w)
         st.bind(i++, t);
 }
 
+const char *const kSortColumns[ColCount] = {"s.id",      "s.name",  "s.status",     "s.speedup",
+                                            "s.attempt", "s.model", "s.cluster_id", "s.review"};
+
+int sortColumn(const SampleQuery &q) { return q.sortColumn >= 0 && q.sortColumn < ColCount ? q.sortColumn : 0; }
+
 std::string orderBy(const SampleQuery &q)
 {
-    static const char *const columns[ColCount] = {"s.id", "s.name", "s.status", "s.speedup",
-                                                  "s.attempt", "s.model", "s.cluster_id", "s.review"};
-    const int c = q.sortColumn >= 0 && q.sortColumn < ColCount ? q.sortColumn : 0;
+    const int c = sortColumn(q);
     const char *dir = q.order == Qt::AscendingOrder ? " ASC" : " DESC";
     // The id tie-break runs in the same direction so that SQLite can walk (column, rowid) indexes.
     if (c == ColId)
         return std::string(" ORDER BY s.id") + dir;
-    return std::string(" ORDER BY ") + columns[c] + dir + ", s.id" + dir;
+    return std::string(" ORDER BY ") + kSortColumns[c] + dir + ", s.id" + dir;
 }
 
 const char *kSampleColumns = "s.id, s.task_id, s.name, s.status, s.speedup, s.attempt, s.model, s.cluster_id, "
@@ -167,6 +170,82 @@ QHash<QString, qint64> statusCounts(const db::Database &db)
     return out;
 }
 
+namespace {
+// samples_speedup and samples_cluster index only the samples that have a value (schema v5): at import
+// every sample's are NULL, and indexing a million NULLs cost each large import a second. A sort on either
+// column therefore reads in two parts, the values by the index and the NULLs by id, NULLs first
+// ascending and last descending as SQLite orders them.
+bool partlyIndexed(int column) { return column == ColSpeedup || column == ColCluster; }
+
+void bindKeyValue(db::Statement &st, int i, const QVariant &v)
+{
+    if (v.typeId() == QMetaType::Double)
+        st.bind(i, v.toDouble());
+    else if (v.typeId() == QMetaType::QString)
+        st.bind(i, v.toString().toStdString());
+    else
+        st.bind(i, std::int64_t(v.toLongLong()));
+}
+
+void appendRows(db::Statement &st, QList<SampleRow> &out)
+{
+    while (st.step())
+        out << sampleRow(st);
+}
+
+QList<SampleRow> partlyIndexedSamples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit)
+{
+    const std::string col = kSortColumns[sortColumn(q)];
+    const bool asc = q.order == Qt::AscendingOrder;
+    const char *dir = asc ? " ASC" : " DESC";
+    const char *op = asc ? " > " : " < ";
+    // Where the previous page ended: among the values, among the NULLs, or nowhere yet.
+    const bool afterValue = start.keyset && start.lastValue.isValid();
+    const bool afterNull = start.keyset && !start.lastValue.isValid();
+    QList<SampleRow> out;
+    out.reserve(limit);
+    auto values = [&] {
+        Where w = where(q);
+        w.sql += (w.sql.empty() ? " WHERE " : " AND ") + col + " IS NOT NULL";
+        if (afterValue)
+            w.sql += " AND (" + col + ", s.id)" + op + "(?, ?)";
+        db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns + " FROM samples s" + w.sql +
+                                      " ORDER BY " + col + dir + ", s.id" + dir + " LIMIT " +
+                                      std::to_string(limit - out.size()));
+        bindWhere(st, w);
+        if (afterValue) {
+            bindKeyValue(st, int(w.texts.size()) + 1, start.lastValue);
+            st.bind(int(w.texts.size()) + 2, std::int64_t(start.lastId));
+        }
+        appendRows(st, out);
+    };
+    auto nulls = [&] {
+        Where w = where(q);
+        w.sql += (w.sql.empty() ? " WHERE " : " AND ") + col + " IS NULL";
+        if (afterNull)
+            w.sql += std::string(" AND s.id") + op + "?";
+        db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns + " FROM samples s" + w.sql +
+                                      " ORDER BY s.id" + dir + " LIMIT " + std::to_string(limit - out.size()));
+        bindWhere(st, w);
+        if (afterNull)
+            st.bind(int(w.texts.size()) + 1, std::int64_t(start.lastId));
+        appendRows(st, out);
+    };
+    if (asc) {
+        if (!afterValue)
+            nulls();
+        if (out.size() < limit)
+            values();
+    } else {
+        if (!afterNull)
+            values();
+        if (out.size() < limit)
+            nulls();
+    }
+    return out;
+}
+} // namespace
+
 PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded)
 {
     PageStart p;
@@ -185,19 +264,20 @@ PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded)
     case ColReview: p.lastValue = r.review; break;
     default: break; // the teacher model may be NULL or empty: OFFSET keeps that exact
     }
-    p.keyset = p.lastValue.isValid();
+    // A NULL speedup or cluster continues by id among the NULLs.
+    p.keyset = p.lastValue.isValid() || partlyIndexed(sortColumn(q));
     return p;
 }
 
 QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit)
 {
-    static const char *const columns[ColCount] = {"s.id", "s.name", "s.status", "s.speedup",
-                                                  "s.attempt", "s.model", "s.cluster_id", "s.review"};
+    if (partlyIndexed(sortColumn(q)) && (start.keyset || start.offset == 0))
+        return partlyIndexedSamples(db, q, start, limit);
     Where w = where(q);
     std::string page = " LIMIT " + std::to_string(limit);
     if (start.keyset) {
         const char *op = q.order == Qt::AscendingOrder ? " > " : " < ";
-        const std::string col = columns[q.sortColumn >= 0 && q.sortColumn < ColCount ? q.sortColumn : 0];
+        const std::string col = kSortColumns[sortColumn(q)];
         const std::string cond = q.sortColumn == ColId ? "s.id" + std::string(op) + "?"
                                                        : "(" + col + ", s.id)" + op + "(?, ?)";
         // In descending order NULLs come last in SQLite, so they follow the non-NULL keys.
@@ -211,20 +291,13 @@ QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const Pag
     bindWhere(st, w);
     if (start.keyset) {
         int i = int(w.texts.size()) + 1;
-        const QVariant &v = start.lastValue;
-        if (v.typeId() == QMetaType::Double)
-            st.bind(i++, v.toDouble());
-        else if (v.typeId() == QMetaType::QString)
-            st.bind(i++, v.toString().toStdString());
-        else
-            st.bind(i++, std::int64_t(v.toLongLong()));
+        bindKeyValue(st, i++, start.lastValue);
         if (q.sortColumn != ColId)
             st.bind(i, std::int64_t(start.lastId));
     }
     QList<SampleRow> out;
     out.reserve(limit);
-    while (st.step())
-        out << sampleRow(st);
+    appendRows(st, out);
     return out;
 }
 

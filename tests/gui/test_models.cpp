@@ -176,13 +176,17 @@ TEST(Queries, KeysetPagesMatchOneBigQueryForEverySortOrder)
     GuiCorpus corpus;
     {
         Corpus c = Corpus::open(corpus.path.toStdString());
-        // 600 more samples with repeated and missing speedups and attempts, so ties and NULLs occur.
+        // 600 more samples with repeated and missing speedups, attempts and clusters, so ties and NULLs occur.
         c.db().exec("WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i+1 FROM n WHERE i < 609) "
                     "INSERT INTO samples(id, sample_key, name, task_id, backend, origin, model, attempt, has_answer, "
-                    "status, speedup, created_at) SELECT i, 'k' || i, 'bulk-' || (i % 37), 1 + i % 3, 'triton', 't', "
-                    "CASE WHEN i % 5 = 0 THEN NULL ELSE 'm' || (i % 4) END, CASE WHEN i % 7 = 0 THEN NULL ELSE i % 9 END, "
-                    "1, 'PASS', CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 11) / 4.0 END, 0 FROM n");
+                    "status, speedup, cluster_id, created_at) SELECT i, 'k' || i, 'bulk-' || (i % 37), 1 + i % 3, "
+                    "'triton', 't', CASE WHEN i % 5 = 0 THEN NULL ELSE 'm' || (i % 4) END, "
+                    "CASE WHEN i % 7 = 0 THEN NULL ELSE i % 9 END, 1, 'PASS', "
+                    "CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 11) / 4.0 END, CASE WHEN i % 4 = 0 THEN NULL ELSE i % 6 END, "
+                    "0 FROM n");
     }
+    static const char *const columns[queries::ColCount] = {"id",      "name",  "status",     "speedup",
+                                                           "attempt", "model", "cluster_id", "review"};
     OpenReader reader(corpus.path);
     for (int column = 0; column < queries::ColCount; ++column)
         for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
@@ -193,6 +197,18 @@ TEST(Queries, KeysetPagesMatchOneBigQueryForEverySortOrder)
                 return queries::samples(db, q, queries::PageStart{}, 100000);
             });
             ASSERT_EQ(all.size(), 609);
+            // The order SQLite gives one plain query (speedup and cluster are read in two parts).
+            const QList<qint64> expected = reader.get([&](const db::Database &db) {
+                const char *dir = order == Qt::AscendingOrder ? " ASC" : " DESC";
+                db::Statement st = db.prepare(std::string("SELECT id FROM samples ORDER BY ") + columns[column] + dir +
+                                              ", id" + dir);
+                QList<qint64> ids;
+                while (st.step())
+                    ids << st.int64(0);
+                return ids;
+            });
+            for (int i = 0; i < all.size(); ++i)
+                ASSERT_EQ(all[i].id, expected[i]) << "column " << column << " order " << order << " row " << i;
             const QList<SampleRow> paged = reader.get([q](const db::Database &db) {
                 QList<SampleRow> out;
                 for (;;) {
