@@ -23,7 +23,8 @@ qint64 countSamples(const db::Database &db, const SampleQuery &q);
 // count(*), and it answers the total and every status filter at once.
 QHash<QString, qint64> statusCounts(const db::Database &db);
 // Where the next page starts: after the last row of the previous one (keyset paging, which costs the
-// same on page 1 and page 4,000) or, when that row's sort value is NULL, at an OFFSET.
+// same on page 1 and page 4,000) or, when that row's sort value is NULL, at an OFFSET (by id among the
+// NULLs for speedup and cluster, which are read in two parts).
 struct PageStart {
     qint64 offset = 0;
     bool keyset = false;
