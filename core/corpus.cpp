@@ -345,22 +345,23 @@ private:
     const std::int64_t m_cache, m_temp, m_threads;
 };
 
-// Builds `missing` inside the caller's transaction.
-void createSampleIndices(db::Database &db, const std::vector<const IndexDef *> &missing,
-                         IndexBuildSettings *settings = nullptr)
+// Builds `ix` inside the caller's transaction.
+void createSampleIndex(db::Database &db, const IndexDef &ix)
 {
-    for (const IndexDef *ix : missing) {
-        if (settings)
-            settings->before(*ix);
-        try {
-            db.exec(createIndexSql(*ix)); // IF NOT EXISTS: another process may have built it meanwhile
-        } catch (const db::Error &e) {
-            if (!ix->unique || (e.code() & 0xff) != SQLITE_CONSTRAINT)
-                throw;
-            removeDuplicateKeys(db);
-            db.exec(createIndexSql(*ix));
-        }
+    try {
+        db.exec(createIndexSql(ix)); // IF NOT EXISTS: another process may have built it meanwhile
+    } catch (const db::Error &e) {
+        if (!ix.unique || (e.code() & 0xff) != SQLITE_CONSTRAINT)
+            throw;
+        removeDuplicateKeys(db);
+        db.exec(createIndexSql(ix));
     }
+}
+
+void createSampleIndices(db::Database &db, const std::vector<const IndexDef *> &missing)
+{
+    for (const IndexDef *ix : missing)
+        createSampleIndex(db, *ix);
 }
 
 // Version 4: the content key's uniqueness becomes a named index, samples_key, instead of the column's
@@ -430,8 +431,9 @@ bool ensureSampleIndices(db::Database &db)
         // each back while the next one is built.
         IndexBuildSettings settings(db);
         for (const IndexDef *ix : missing) {
+            settings.before(*ix);
             db::Transaction tx(db);
-            createSampleIndices(db, {ix}, &settings);
+            createSampleIndex(db, *ix);
             tx.commit();
         }
         return true;

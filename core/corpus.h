@@ -59,11 +59,11 @@ void migrate(db::Database &db, int target = Corpus::kSchemaVersion);
 int version(const db::Database &db);
 
 // The indices on samples for a reviewer's sorts and filters (task, status, speedup, review, cluster; the
-// speedup and cluster ones only over the samples that have one, since v5), plus the two an import looks rows up by: samples_name and the content key's
-// uniqueness, samples_key (a named UNIQUE index since v4). A bulk import into a table that is small next
-// to its input drops them and builds them once at the end, which costs a third of updating them row by
-// row (bench/RESULTS.md, Import); with `keyed` it drops samples_name and samples_key too and checks names
-// and keys in memory meanwhile (core/importwriter.h).
+// speedup and cluster ones only over the samples that have one, since v5), plus the two an import looks
+// rows up by: samples_name and the content key's uniqueness, samples_key (a named UNIQUE index since v4).
+// A bulk import into a table that is small next to its input drops them and builds them once at the end,
+// which costs a third of updating them row by row (bench/RESULTS.md, Import); with `keyed` it drops
+// samples_name and samples_key too and checks names and keys in memory meanwhile (core/importwriter.h).
 // They are derived data: a killed import leaves them missing, and the next read-write open puts them
 // back (ensureSampleIndices), so queries stay correct meanwhile, only slower.
 void dropSampleIndices(db::Database &db, bool keyed = false);
