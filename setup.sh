@@ -17,7 +17,7 @@ export SIEVE_VENV=${SIEVE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sieve/venv}
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 apt_packages=(build-essential cmake ninja-build ccache pkg-config
-  qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqscintilla2-qt6-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqscintilla2-qt6-dev
   libgl1-mesa-dev libsqlite3-dev sqlite3 nlohmann-json3-dev libsimdjson-dev libzstd-dev liblz4-dev libxxhash-dev libssl-dev
   libgtest-dev libgmock-dev python3 python3-venv xvfb xauth)
 # `./setup.sh test` also runs sharded verification through a real single-node Slurm (ctest label slurm).
