@@ -2,7 +2,10 @@
 # Sieve's one entry point on a fresh Debian 12 machine.
 #   ./setup.sh          install what is missing, build, and open the workbench on the demo corpus
 #                       (with no display: run the same job through sieve-cli and print a summary)
-#   ./setup.sh test     install what is missing, build, and run the whole test suite
+#   ./setup.sh test     install what is missing, build everything, and run the whole test suite
+#   ./setup.sh build    install what is missing and build everything
+# The demo builds only what it runs (sieve and sieve-cli); at the end every mode prints how long each
+# phase took.
 # Environment: SIEVE_VENV (default ~/.cache/sieve/venv), SIEVE_BUILD_DIR (default build/dev),
 #              SIEVE_PRESET (default dev), SIEVE_SKIP_INSTALL=1 to skip apt/pip.
 set -euo pipefail
@@ -15,6 +18,27 @@ build_dir=${SIEVE_BUILD_DIR:-build/$preset}
 export SIEVE_VENV=${SIEVE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sieve/venv}
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# Phase timing: `phase NAME` closes the running phase and opens NAME; the summary is printed on exit,
+# also when a phase fails (it then names the phase that was running).
+phase_names=() phase_secs=() phase_now="" phase_start=0
+phase() {
+  local t; t=$(date +%s)
+  if [ -n "$phase_now" ]; then phase_names+=("$phase_now"); phase_secs+=($((t - phase_start))); fi
+  phase_now=$1 phase_start=$t
+}
+phase_summary() {
+  local rc=$? total=0 i
+  phase ""
+  [ ${#phase_names[@]} -eq 0 ] && return
+  printf '\033[1m==> time per phase (%s)%s\033[0m\n' "$mode" "$([ "$rc" -ne 0 ] && echo ", FAILED in ${phase_names[-1]}")" >&2
+  for i in "${!phase_names[@]}"; do
+    printf '    %-14s %5d s\n' "${phase_names[$i]}" "${phase_secs[$i]}" >&2
+    total=$((total + phase_secs[i]))
+  done
+  printf '    %-14s %5d s\n' total "$total" >&2
+}
+trap phase_summary EXIT
 
 apt_packages=(build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqscintilla2-qt6-dev
@@ -50,16 +74,28 @@ install_venv() {
 }
 
 build() {
-  log "building ($preset) in $build_dir"
+  phase configure
+  log "configuring ($preset) in $build_dir"
   cmake --preset "$preset" -B "$build_dir" >/dev/null
-  cmake --build "$build_dir" -j"$(nproc)"
+  phase build
+  local targets=()
+  if [ "$mode" = demo ]; then
+    # The demo runs sieve-cli, then the workbench when the preset builds it: nothing else (no tests).
+    targets=(--target sieve-cli)
+    grep -q '^SIEVE_BUILD_GUI:BOOL=ON' "$build_dir/CMakeCache.txt" && targets+=(sieve)
+  fi
+  log "building ${targets[*]:+${targets[*]:1} }($preset) in $build_dir"
+  cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"
 }
 
 if [ "${SIEVE_SKIP_INSTALL:-0}" != 1 ]; then
+  phase "install apt"
   install_apt
+  phase "install venv"
   install_venv
 fi
 build
+phase "$mode"
 
 cli="$build_dir/app/sieve-cli"
 case "$mode" in
@@ -79,6 +115,8 @@ case "$mode" in
     "$cli" verify "$demo" "${verify_flags[@]}"
     "$cli" dedup "$demo" >/dev/null
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$build_dir/app/sieve" ]; then
+      phase_summary
+      trap - EXIT
       log "opening the workbench"
       exec "$build_dir/app/sieve" "$demo"
     fi

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Builds the Debian package and checks it the way a user would meet it: on a fresh Debian 12 root
-# (debootstrap into a folder, entered with chroot), `apt-get install ./sieve_*.deb`, then
+# (tests/fresh/debian-root.sh: a new minbase root each time, entered with chroot), `apt-get install ./sieve_*.deb`, then
 # `sieve-cli --version`, the shipped demo imported into a corpus, an offscreen start of `sieve`, the
 # installed desktop files, and the desktop metadata validators.
-# Usage: packaging/check-deb.sh [BUILD_DIR]      (needs root; the chroot is cached in /var/tmp)
+# Usage: packaging/check-deb.sh [BUILD_DIR]      (needs root; the base tarball is cached, see debian-root.sh)
 #   BUILD_DIR defaults to build/release (configured with the release preset when it has no cache yet);
 #   an existing tree (e.g. build/dev) is used as it is configured.
-#   SIEVE_CHROOT=DIR    where the Debian 12 root lives (default /var/tmp/sieve-bookworm)
 #   SIEVE_MIRROR=URL    the Debian mirror for debootstrap (default http://deb.debian.org/debian)
+#   SIEVE_FRESH_KEEP=1  keep the root afterwards
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/fresh/debian-root.sh
+root_enter_private_mounts "$0" "$@"
 build=${1:-build/release}
-root=${SIEVE_CHROOT:-/var/tmp/sieve-bookworm}
-mirror=${SIEVE_MIRROR:-http://deb.debian.org/debian}
 step() { printf '\n== %s\n' "$*"; }
 
 step "package"
@@ -36,19 +36,11 @@ appstreamcli validate --no-net packaging/io.github.sieve.Sieve.metainfo.xml
 xmllint --noout packaging/io.github.sieve.Sieve.mime.xml 2>/dev/null && echo "mime xml: well-formed" || true
 
 step "fresh Debian 12 root"
-command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
-if [ ! -x "$root/usr/bin/apt-get" ]; then
-  echo "creating it in $root from $mirror"
-  debootstrap --variant=minbase bookworm "$root" "$mirror" >/dev/null
-fi
-# The root is reused between checks: take back what an earlier check installed.
-cp /etc/resolv.conf "$root/etc/resolv.conf"
+trap root_release EXIT
+root_create sieve-deb
+root_mount
+root=$root_dir
 cp "$deb" "$root/tmp/"
-mountpoint -q "$root/proc" || mount --bind /proc "$root/proc"
-trap 'umount "$root/proc" 2>/dev/null || true' EXIT
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
-in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq sieve >/dev/null 2>&1 || true
-in_root env DEBIAN_FRONTEND=noninteractive apt-get autoremove -y -qq --purge >/dev/null 2>&1 || true
 in_root apt-get update -qq
 
 step "apt-get install ./$(basename "$deb")"
