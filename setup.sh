@@ -56,7 +56,11 @@ install_apt() {
   [ ${#missing[@]} -eq 0 ] && return 0
   log "installing Debian packages: ${missing[*]}"
   local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  if [ "$(id -u)" -ne 0 ]; then
+    # A Debian 12 installed with a root password has no sudo.
+    command -v sudo >/dev/null || { echo "setup.sh: no sudo; as root run: apt-get install --no-install-recommends ${missing[*]}" >&2; exit 1; }
+    sudo=sudo
+  fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
