@@ -51,7 +51,8 @@ COMPUTE_METHODS = {
     "group_norm", "instance_norm", "avg_pool2d", "max_pool2d", "clone", "t_", "addcmul", "lerp", "triu", "tril"}
 FORBIDDEN_C_CALLS = re.compile(
     r"\b(system|popen|fopen|freopen|dlopen|dlsym|fork|vfork|execv|execve|execvp|execl|execlp|posix_spawn|"
-    r"posix_spawnp|socket|ptrace|syscall|getenv|setenv|putenv|unlink|remove|rename|chmod|mprotect)\s*\(")
+    r"posix_spawnp|socket|ptrace|syscall|getenv|setenv|putenv|unlink|rename|chmod|mprotect|dup2|kill|"
+    r"prctl|setuid|setgid|chdir|mkdir|rmdir|symlink|link|truncate|creat|openat)\b")
 FILE_STREAMS = re.compile(r"\bstd::(of|if|f)stream\b|\bFILE\s*\*")
 THREAD_WORDS = re.compile(r"\bstd::(thread|async|jthread)\b|\bpthread_create\b|#\s*pragma\s+omp")
 STREAM_WORDS = re.compile(r"\bcudaStreamCreate\w*|\bgetStreamFromPool\b|\bcudaStreamWaitEvent\b")
@@ -60,6 +61,8 @@ ATEN_CALL = re.compile(r"\b(?:torch|at)((?:::\w+)+)\s*(?:<[^<>()]*>)?\s*\(")
 METHOD_CALL = re.compile(r"[\w\)\]]\s*(?:\.|->)\s*(\w+)\s*\(")
 CUBLAS = re.compile(r"\bcublas[A-Z]\w*\s*\(")
 INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]*)[>\"]", re.M)
+INCLUDE_LINE = re.compile(r"^\s*#\s*include\b(.*)$", re.M)
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass
@@ -137,6 +140,18 @@ def check_load_inline(node, args, kwargs, add, policy):
     if "functions" in bound:
         f = consts(bound["functions"])
         functions = set(f) if f is not None else None
+        if bound["functions"].kind == "container" and bound["functions"].pairs is not None:
+            add("EXTENSION_FLAGS", node, "load_inline(functions={...}): docstrings are pasted into generated C++; "
+                                         "give a list of names")
+        for name in functions or ():
+            if not IDENT.fullmatch(name):
+                add("EXTENSION_FLAGS", node, f"load_inline function name {name!r} is not an identifier (it is pasted "
+                                             f"into generated C++)")
+    if "name" in bound:
+        n = consts(bound["name"])
+        if not n or len(n) != 1 or not IDENT.fullmatch(n[0]):
+            add("EXTENSION_FLAGS", node, "load_inline(name=...) must be a literal identifier (it names the build "
+                                         "folder and the module)")
     cuda = "\n".join(strip_comments(s) for k, s in sources if k == "cuda_sources")
     allsrc = "\n".join(strip_comments(s) for _, s in sources)
     has_kernel = "__global__" in cuda
@@ -145,6 +160,11 @@ def check_load_inline(node, args, kwargs, add, policy):
 
 
 def scan(src, node, add, policy):
+    for m in INCLUDE_LINE.finditer(src):
+        if not re.match(r"\s*[<\"]", m.group(1)):
+            add("INCLUDE_FORBIDDEN", node, f"the extension includes through a macro ({m.group(0).strip()})")
+    if "##" in src or re.search(r"#\s*define\s+\w+\s+#", src):
+        add("EXTENSION_SOURCE", node, "the extension pastes tokens with ## (names stage 0 cannot read)")
     for m in INCLUDE.finditer(src):
         quote, name = m.group(1), m.group(2).strip()
         if quote == '"' or not INCLUDE_OK.match(name) or ".." in name or name.startswith("/"):

@@ -37,7 +37,7 @@ TORCH_UTILS_ALLOWED = {"cpp_extension"}
 
 # ---- builtins ------------------------------------------------------------------------------------
 DYNAMIC_BUILTINS = {"exec", "eval", "compile", "__import__"}
-INTROSPECTION_BUILTINS = {"globals", "locals", "vars", "dir", "id", "type", "object"}
+INTROSPECTION_BUILTINS = {"globals", "locals", "vars", "dir", "id", "type"}
 FORBIDDEN_BUILTINS = {"open", "input", "breakpoint", "exit", "quit", "help", "memoryview", "bytearray",
                       "bytes", "map", "filter", "iter", "next", "aiter", "anext", "setattr", "delattr",
                       "format", "repr", "ascii", "hash", "issubclass", "classmethod", "staticmethod",

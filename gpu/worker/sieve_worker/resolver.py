@@ -95,6 +95,7 @@ class Frame:
         self.fname = fname
         self.returns = []
         self.branch = 0       # >0 inside an if/loop body: a rebinding merges with the old value
+        self.home = self      # the function frame whose call owns what is made here (comprehensions: the caller)
 
 
 class Resolver:
@@ -144,6 +145,13 @@ class Resolver:
         if self.if_stack:
             self.add("GHOST_BRANCH", self.if_stack[-1],
                      f"a branch of {fr.fname} that the GPU path can take computes with torch ({op})")
+
+    def patch(self, path, node, fr):
+        root = path.split(".")[0]
+        code = lang.PATCH_ROOTS.get(root, "PATCHES_HARNESS")
+        if code == "PATCHES_TORCH" and any(w in path.split(".")[-1] for w in lang.TIMER_WORDS):
+            code = "PATCHES_TIMER"
+        self.add(code, node, f"{fr.fname} writes {path}, an attribute of a library")
 
     def unresolved_call(self, node, what, fr):
         self.add("UNRESOLVED_CALL", node, f"{fr.fname} calls {what}, which stage 0 cannot resolve to a kernel "
@@ -334,7 +342,7 @@ class Resolver:
             n = len(t.elts)
             for i, el in enumerate(t.elts):
                 if isinstance(el, ast.Starred):
-                    self.assign(el.value, V("container", items=[], extra=[self.unpack(v, None, n)], owner=id(fr)),
+                    self.assign(el.value, V("container", items=[], extra=[self.unpack(v, None, n)], owner=fr.home),
                                 fr, node)
                 else:
                     self.assign(el, self.unpack(v, i, n), fr, node)
@@ -375,8 +383,8 @@ class Resolver:
                 elif a.kind == "tensor":
                     if fr.mode == "forward":
                         self.torch_op(node, f"torch.Tensor.{t.attr}", f"sets the tensor attribute .{t.attr}", fr)
-                elif a.kind in ("lib",):
-                    pass  # the whole-file pass names the patch
+                elif a.kind == "lib":
+                    self.patch(a.path + "." + t.attr, node, fr)
                 elif a.kind in ("class", "func", "kernel", "ext", "layer", "extfn"):
                     self.add("DYNAMIC_CODE", node, f"{fr.fname} rebinds {ast.unparse(t)} on an object of the "
                                                    f"answer's own outside its definition")
@@ -387,7 +395,7 @@ class Resolver:
             key = self.eval(t.slice, fr)
             for a in alts(base):
                 if a.kind == "container":
-                    if fr.mode == "forward" and a.owner not in [id(f) for f in self.frames]:
+                    if fr.mode == "forward" and not any(a.owner is f for f in self.frames):
                         self.add("CACHING", node, f"{fr.fname} writes state that outlives the call ({ast.unparse(t)})")
                     elif a.pairs is not None and key is not None and key.kind == "scalar" or a.pairs is not None:
                         a.pairs.append((key, v))
@@ -398,7 +406,7 @@ class Resolver:
                         self.torch_op(node, "torch.Tensor.__setitem__", "writes into a tensor by indexing "
                                                                         "(index_put/copy in torch)", fr)
                 elif a.kind == "lib":
-                    pass  # whole-file pass
+                    self.patch(a.path, node, fr)
                 elif a.kind == "meta":
                     pass
                 elif a.kind == "unknown" and not a.flagged:
@@ -550,16 +558,19 @@ class Resolver:
         rest = args[len(params):]
         if a.vararg:
             items = list(rest) if not fill else [scalar() if fill == "config" else tensor("input")]
-            env[a.vararg.arg] = V("container", items=None, extra=items, owner=None)
+            env[a.vararg.arg] = V("container", items=None, extra=items, owner=None, frame=True)
         for p in a.kwonlyargs:
             env[p.arg] = kwargs.get(p.arg, kwdefaults.get(p.arg, UNKNOWN))
             if fill and p.arg not in kwargs:
                 env[p.arg] = scalar() if fill == "config" else tensor("input")
         if a.kwarg:
             extra = [v for k, v in kwargs.items() if k not in params]
-            env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None)
+            env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
         parent = fv.env if fv.env is not self.modframe else None
         sub = Frame(env, parent, mode, cls=fv.cls, fname=fv.name if fv.name != "<lambda>" else "a lambda")
+        for v in env.values():
+            if v.kind == "container" and v.frame is True:
+                v.owner, v.frame = sub, None
         self.active.add(key)
         self.depth += 1
         self.frames.append(sub)
@@ -667,11 +678,8 @@ class Resolver:
             else:
                 items.append(self.eval(x, fr))
         if extra:
-            return V("container", items=None, extra=items + extra, owner=id(fr) if fr is not None else None)
-        return V("container", items=items, owner=self.owner(fr))
-
-    def owner(self, fr):
-        return id(fr) if fr.mode == "forward" and self.frames and fr is self.frames[-1] else id(fr)
+            return V("container", items=None, extra=items + extra, owner=fr.home)
+        return V("container", items=items, owner=fr.home)
 
     def ev_Dict(self, e, fr):
         pairs = []
@@ -681,11 +689,12 @@ class Resolver:
                 extra.append(elements(self.eval(v, fr)) if self.eval(v, fr).kind == "container" else UNKNOWN)
             else:
                 pairs.append((self.eval(k, fr), self.eval(v, fr)))
-        return V("container", pairs=pairs, extra=extra, owner=id(fr))
+        return V("container", pairs=pairs, extra=extra, owner=fr.home)
 
     def comprehension(self, e, fr, elts):
         sub = Frame({}, fr, fr.mode, cls=fr.cls, fname=fr.fname)
         sub.branch = 1
+        sub.home = fr.home
         for g in e.generators:
             elem = self.iterate(self.eval(g.iter, sub), g.iter, sub)
             self.assign(g.target, elem, sub, g)
@@ -696,14 +705,14 @@ class Resolver:
 
     def ev_ListComp(self, e, fr):
         vals = self.comprehension(e, fr, [e.elt])
-        return V("container", items=None, extra=vals, owner=id(fr))
+        return V("container", items=None, extra=vals, owner=fr.home)
 
     ev_SetComp = ev_ListComp
     ev_GeneratorExp = ev_ListComp
 
     def ev_DictComp(self, e, fr):
         k, v = self.comprehension(e, fr, [e.key, e.value])
-        return V("container", pairs=[(k, v)], extra=[], owner=id(fr))
+        return V("container", pairs=[(k, v)], extra=[], owner=fr.home)
 
     def ev_Lambda(self, e, fr):
         defaults = [self.eval(d, fr) for d in e.args.defaults]
@@ -760,7 +769,7 @@ class Resolver:
                 and isinstance(l.const, str) and isinstance(r.const, str):
             return scalar(l.const + r.const)
         if l.kind == "container" and r.kind == "container" and isinstance(op, ast.Add):
-            return V("container", items=None, extra=[elements(l), elements(r)], owner=id(fr))
+            return V("container", items=None, extra=[elements(l), elements(r)], owner=fr.home)
         if l.kind == "lib" or r.kind == "lib":  # typing unions (int | None) and the like
             return scalar()
         return scalar()
@@ -858,8 +867,17 @@ class Resolver:
     # ---- attributes ---------------------------------------------------------------------------
     def attr(self, a, name, node, fr):
         k = a.kind
+        if name == "__name__":
+            return scalar()
         if name.startswith("__") and name.endswith("__") and name != "__init__":
-            return FLAGGED  # the whole-file pass names dunder walking
+            self.add("INTROSPECTION", node, f"{fr.fname} reaches {name}: dunder attributes walk into the interpreter")
+            return FLAGGED
+        if name in lang.INTROSPECTION_ATTRS:
+            self.add("INTROSPECTION", node, f"{fr.fname} reaches .{name} (frames, code objects or closures)")
+            return FLAGGED
+        if name in lang.HOOK_WORDS:
+            self.add("HOOKS", node, f"{fr.fname} reaches .{name}: hooks run code the forward does not show")
+            return FLAGGED
         if k == "lib":
             return self.lib_attr(a.path, name, node, fr)
         if k == "tensor":
@@ -960,6 +978,8 @@ class Resolver:
         # values the light pass cannot follow (o = torch; o.os) are caught here
         new = f"{path}.{name}"
         root = path.split(".")[0]
+        if name == "__init__":
+            return V("noop")  # nn.Module.__init__(self)
         private = name.startswith("_") and not path.startswith("torch.ops.")  # aten's own _softmax is an op
         if root in ("torch", "triton", "math", "typing", "functools", "itertools", "operator", "dataclasses",
                     "collections") and (name in lang.FORBIDDEN_ATTRS or private):
@@ -1151,8 +1171,14 @@ class Resolver:
         return scalar()
 
     def check_launch_args(self, args, kwargs, node, fr, name):
-        for v in list(args) + list(kwargs.values()):
+        vals = list(args) + list(kwargs.values())
+        for v in list(vals):
+            vals += [elements(a) for a in alts(v) if a.kind == "container" and elements(a) is not None][:8]
+        for v in vals:
             for a in alts(v):
+                if a.kind == "unknown" and not a.flagged:
+                    self.add("UNRESOLVED_VALUE", node, f"{fr.fname} passes a value stage 0 cannot resolve to {name}")
+                    continue
                 if a.kind in ("func", "bound", "partial", "instance", "class", "layer", "ext", "extfn", "tmethod",
                               "cmethod", "apply", "launcher") or \
                         (a.kind == "lib" and not is_torch_value(a.path) and not a.path.startswith("triton.language")):
@@ -1173,10 +1199,10 @@ class Resolver:
             if name in ("values",):
                 return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=None)
             if name == "copy":
-                return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=id(fr))
+                return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=fr.home)
             return scalar()
         if name in lang.CONTAINER_WRITE_METHODS:
-            if fr.mode == "forward" and c.owner not in [id(x) for x in self.frames] and c.owner is not None:
+            if fr.mode == "forward" and not any(c.owner is f for f in self.frames):
                 self.add("CACHING", node, f"{fr.fname} mutates a container that outlives the call (.{name})")
             if name in ("append", "add", "insert", "extend", "update", "setdefault"):
                 vals = list(args[-1:]) if name != "extend" and name != "update" else \
@@ -1194,9 +1220,10 @@ class Resolver:
         if name in lang.TENSOR_META_METHODS:
             return scalar()
         if name in lang.TENSOR_VIEW_METHODS:
-            return tensor(f.origin)
+            # a device move makes a tensor the answer chose, not the input (x.cpu().is_cuda is False on the GPU)
+            return tensor("other" if name in ("to", "cpu", "cuda") else f.origin)
         if name in lang.TENSOR_SPLIT_METHODS:
-            return V("container", items=None, extra=[tensor(f.origin)], owner=id(fr))
+            return V("container", items=None, extra=[tensor(f.origin)], owner=fr.home)
         if name in lang.TENSOR_ALLOC_METHODS:
             return tensor("alloc")
         if name in lang.TENSOR_FILL_METHODS:
@@ -1205,13 +1232,10 @@ class Resolver:
             if fr.mode == "forward":
                 self.torch_op(node, f"torch.Tensor.{name}", f"reads a tensor's values on the host (.{name}())", fr)
             return scalar() if name == "item" else UNKNOWN
-        if any(w in name for w in ("hook",)):
-            return FLAGGED  # whole-file pass
         if name in ("untyped_storage", "storage", "set_", "share_memory_", "pin_memory", "record_stream",
-                    "backward", "register_hook", "as_subclass", "numpy"):
-            if fr.mode == "forward" or name in ("as_subclass", "set_", "record_stream", "backward"):
-                self.add("TORCH_OP_IN_FORWARD" if fr.mode == "forward" else "FORBIDDEN_CALL", node,
-                         f"{fr.fname} calls the tensor method .{name}()", op=f"torch.Tensor.{name}")
+                    "backward", "as_subclass", "numpy", "tofile", "apply_", "map_", "map2_", "_typed_storage"):
+            self.add("TORCH_OP_IN_FORWARD" if fr.mode == "forward" else "FORBIDDEN_CALL", node,
+                     f"{fr.fname} calls the tensor method .{name}()", op=f"torch.Tensor.{name}")
             return FLAGGED
         if fr.mode == "setup":
             return tensor()
@@ -1236,6 +1260,8 @@ class Resolver:
         parts = path.split(".")
         root, last = parts[0], parts[-1]
         if root == "builtins":
+            if len(parts) != 2:
+                return self.unresolved_call(node, path.replace("builtins.", ""), fr)
             return self.call_builtin(last, args, kwargs, node, fr)
         if root == "torch":
             return self.call_torch(path, parts, args, kwargs, node, fr)
@@ -1271,26 +1297,26 @@ class Resolver:
                 self.torch_op(node, path, f"applies {path}() to tensors", fr)
             return V("container", items=None,
                      extra=[V("container", items=None, extra=[self.iterate(a, node, fr) for a in args], owner=None)],
-                     owner=id(fr))
-        if root == "typing":
-            if last == "cast" and len(args) == 2:
-                return args[1]
-            return scalar()
+                     owner=fr.home)
+        if root == "typing" and len(parts) == 2 and last == "cast" and len(args) == 2:
+            return args[1]  # typing.get_type_hints and friends evaluate strings: not allowed
         if root == "dataclasses" and last in lang.DATACLASSES_OK:
             if last == "dataclass":
                 return V("decorator", name="identity", hooks=[]) if not args else args[0]
             return scalar()
         if root == "collections" and last in ("OrderedDict", "defaultdict"):
-            return V("container", pairs=[], extra=[], owner=id(fr))
+            return V("container", pairs=[], extra=[], owner=fr.home)
         if root in lang.FORBIDDEN_ATTRS or root in lang.THREAD_MODULES:
             self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}")
             return FLAGGED
         return self.unresolved_call(node, path, fr)
 
     def call_builtin(self, name, args, kwargs, node, fr):
-        if name in lang.DYNAMIC_BUILTINS or name in lang.INTROSPECTION_BUILTINS:
-            return FLAGGED  # whole-file pass
-        if name in ("open", "input", "breakpoint", "exit", "quit", "help", "memoryview", "bytearray", "bytes"):
+        if name in lang.DYNAMIC_BUILTINS:
+            self.add("DYNAMIC_CODE", node, f"{fr.fname} calls {name}()")
+            return FLAGGED
+        if name in lang.INTROSPECTION_BUILTINS:
+            self.add("INTROSPECTION", node, f"{fr.fname} calls {name}()")
             return FLAGGED
         if name in lang.EXCEPTIONS:
             return scalar()
@@ -1301,7 +1327,9 @@ class Resolver:
         if name == "setattr" and len(args) == 3:
             obj, key, val = args
             for o in alts(obj):
-                if o.kind == "instance" and fr.mode == "setup":
+                if o.kind == "lib":
+                    self.patch(o.path, node, fr)
+                elif o.kind == "instance" and fr.mode == "setup":
                     if key.kind == "scalar" and isinstance(key.const, str):
                         o.attrs[key.const] = val
                 elif o.kind == "instance":
@@ -1311,7 +1339,7 @@ class Resolver:
             ok = self.scalar_args(f"builtins.{name}", args, kwargs, node, fr)
             if name in ("range", "sorted"):
                 return V("container", items=None, extra=[scalar()] if name == "range" else
-                         [self.iterate(args[0], node, fr) if args else UNKNOWN], owner=id(fr))
+                         [self.iterate(args[0], node, fr) if args else UNKNOWN], owner=fr.home)
             if name in ("min", "max") and len(args) == 1 and ok:
                 return self.iterate(args[0], node, fr)
             return scalar()
@@ -1319,26 +1347,27 @@ class Resolver:
             return scalar()
         if name in ("tuple", "list", "set", "reversed"):
             if not args:
-                return V("container", items=[], owner=id(fr))
+                return V("container", items=[], owner=fr.home)
             a0 = args[0]
             if a0.kind == "container" and a0.items is not None and not a0.extra and name != "reversed":
-                return V("container", items=list(a0.items), owner=id(fr))
-            return V("container", items=None, extra=[self.iterate(a0, node, fr)], owner=id(fr))
+                return V("container", items=list(a0.items), owner=fr.home)
+            return V("container", items=None, extra=[self.iterate(a0, node, fr)], owner=fr.home)
         if name == "dict":
             return V("container", pairs=[(scalar(k), v) for k, v in kwargs.items()],
-                     extra=[elements(a) for a in args if a.kind == "container"], owner=id(fr))
+                     extra=[elements(a) for a in args if a.kind == "container"], owner=fr.home)
         if name == "enumerate" and args:
             return V("container", items=None, extra=[V("container", items=[scalar(), self.iterate(args[0], node, fr)],
-                                                         owner=None)], owner=id(fr))
+                                                         owner=None)], owner=fr.home)
         if name == "zip":
             return V("container", items=None, extra=[V("container", items=[self.iterate(a, node, fr) for a in args],
-                                                         owner=None)], owner=id(fr))
+                                                         owner=None)], owner=fr.home)
         if name == "getattr" and len(args) >= 2:
             key = args[1]
             if key.kind == "scalar" and isinstance(key.const, str):
                 out = [self.attr(o, key.const, node, fr) for o in alts(args[0])]
                 return union(out + list(args[2:]))
-            return FLAGGED  # computed name: DYNAMIC_CODE in the whole-file pass
+            self.add("DYNAMIC_CODE", node, f"{fr.fname} calls getattr() with a computed attribute name")
+            return FLAGGED
         if name == "slice":
             return scalar(None)
         if name in lang.FORBIDDEN_BUILTINS:
@@ -1364,8 +1393,16 @@ class Resolver:
         if last in TORCH_FORBIDDEN_CALLS or last.startswith("set_") or last.startswith("manual_seed"):
             self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}")
             return FLAGGED
-        if any(w == last for w in lang.STREAM_WORDS) or any(w == last for w in lang.GRAPH_WORDS):
-            return FLAGGED  # whole-file pass: STREAMS / CUDA_GRAPHS
+        if last in lang.STREAM_WORDS:
+            self.add("STREAMS", node, f"{fr.fname} uses {path}")
+            return FLAGGED
+        if last in lang.GRAPH_WORDS:
+            self.add("CUDA_GRAPHS", node, f"{fr.fname} uses {path}")
+            return FLAGGED
+        if fr.mode == "setup" and setup_forbidden(parts):
+            self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}: files, storages, generators and torch "
+                                             f"classes are not part of stage 0's set-up language")
+            return FLAGGED
         if len(parts) >= 2 and parts[1] == "cuda":
             if len(parts) == 3 and last in lang.TORCH_CUDA_FORWARD:
                 return V("ctxmgr") if lang.TORCH_CUDA_FORWARD[last] == "ctx" else scalar()
@@ -1388,6 +1425,9 @@ class Resolver:
             if last in ("Module",):
                 return V("instance", cls=V("class", name="Module", attrs={}, args=[]), attrs={})
             return V("layer", path=path)
+        if len(parts) == 2 and last in ("tensor", "as_tensor") and not setup:
+            if not any(has_kind(v, ("tensor", "unknown")) for v in list(args) + list(kwargs.values())):
+                return tensor("alloc")  # constants from python numbers
         if len(parts) == 2 and last in lang.TORCH_FORWARD:
             kind = lang.TORCH_FORWARD[last]
             if kind == "tensor":
@@ -1435,6 +1475,7 @@ class Resolver:
 
     # ---- entry points ---------------------------------------------------------------------------
     def run_entries(self, model):
+        """Builds ModelNew as the harness does and follows its entry points; returns their names."""
         fr = Frame({}, None, "setup", fname="ModelNew.__init__")
         inst = self.instantiate(model, [], {}, self.tree, fr, fill="config")
         ffr = Frame({}, None, "forward", fname="ModelNew")
@@ -1493,3 +1534,17 @@ def is_main_guard(test):
     return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
         and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant) \
         and test.comparators[0].value == "__main__"
+
+
+SETUP_FORBIDDEN_WORDS = ("file", "load", "save", "storage", "Storage", "pickle", "mmap", "dlpack", "generator",
+                         "Generator", "rng", "seed", "hub", "library", "share_memory", "frombuffer", "from_buffer")
+
+
+def setup_forbidden(parts):
+    """torch calls set-up may not make although it may compute: files, storages, RNG state, torch classes."""
+    for p in parts[1:]:
+        if any(w in p for w in SETUP_FORBIDDEN_WORDS):
+            return True
+    if len(parts) == 2 and parts[1][:1].isupper() and parts[1] not in ("Tensor", "Size"):
+        return True
+    return False

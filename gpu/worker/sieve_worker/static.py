@@ -29,6 +29,9 @@ class Finding:
         return out
 
 
+# attribute names that are modules outside the language, on whatever object (ndarray.ctypes, x.os)
+ESCAPE_ATTRS = {"ctypes", "os", "sys", "subprocess", "socket", "importlib", "builtins", "gc", "inspect", "pickle",
+                "marshal", "multiprocessing", "threading", "shutil", "mmap", "cffi"}
 WRITER_METHODS = {"tofile", "savetxt", "savez", "savez_compressed", "write_bytes", "write_text", "popen", "system",
                   "spawnv", "execv", "execve", "fork", "forkpty", "putenv", "chmod", "chown", "symlink"}
 
@@ -78,6 +81,9 @@ class FilePass:
         for node in self.tree.body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
                 self.user.add(node.name)
+        self.bound = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        self.bound |= {n.arg for n in ast.walk(self.tree) if isinstance(n, ast.arg)}
+        self.bound |= {n.name for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
         for _ in range(2):  # t = torch; F = t.nn.functional
             for node in ast.walk(self.tree):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -129,6 +135,13 @@ class FilePass:
 
     # ---- names and attributes -------------------------------------------------------------------
     def on_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id not in self.bound and node.id not in self.aliases:
+            if node.id in lang.DYNAMIC_BUILTINS:
+                self.add("DYNAMIC_CODE", node, f"uses {node.id}")
+            elif node.id in lang.INTROSPECTION_BUILTINS:
+                self.add("INTROSPECTION", node, f"uses {node.id}")
+            elif node.id in ("open", "breakpoint", "memoryview", "input"):
+                self.add("FORBIDDEN_CALL", node, f"uses {node.id}")
         if node.id in ("__builtins__", "__loader__", "__spec__"):
             self.add("PATCHES_HARNESS", node, f"uses {node.id}")
         elif node.id in lang.DISPATCH_WORDS:
@@ -144,6 +157,8 @@ class FilePass:
             elif a not in lang.DUNDER_OK:
                 self.add("INTROSPECTION", node, f"uses {a}: dunder attributes walk into the interpreter")
             return
+        if a in ESCAPE_ATTRS:
+            self.add("FORBIDDEN_ATTR", node, f"reaches .{a}, a module outside stage 0's language")
         if a in lang.INTROSPECTION_ATTRS:
             self.add("INTROSPECTION", node, f"uses .{a} (frames, code objects or closures)")
             return
@@ -190,6 +205,10 @@ class FilePass:
             elif n in ("getattr", "hasattr") and len(node.args) >= 2 and not (
                     isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
                 self.add("DYNAMIC_CODE", node, f"{n}() with a computed attribute name")
+            elif n in ("getattr", "hasattr", "setattr", "delattr") and len(node.args) >= 2 and \
+                    isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
+                    (node.args[1].value.startswith("__") or node.args[1].value in lang.INTROSPECTION_ATTRS):
+                self.add("INTROSPECTION", node, f"{n}() reaches {node.args[1].value}")
         p = self.path(f)
         if not p:
             return
@@ -284,6 +303,11 @@ class FilePass:
 
     def on_Match(self, node):
         self.add("UNSUPPORTED_SYNTAX", node, "match statements are not part of stage 0's language")
+
+    def on_Lambda(self, node):
+        for d in node.args.defaults + node.args.kw_defaults:
+            if isinstance(d, (ast.Dict, ast.List, ast.Set)):
+                self.add("CACHING", d, "a lambda has a mutable default argument (a cache across calls)")
 
     def on_FunctionDef(self, node):
         for d in node.decorator_list:
@@ -385,8 +409,11 @@ class KernelPass:
         return True
 
     def check(self, fn):
+        if isinstance(fn, ast.Lambda):
+            fn.name = "<lambda>"
         local = self.local_names(fn)
-        for n in (x for st in fn.body for x in ast.walk(st)):
+        body = [fn.body] if isinstance(fn, ast.Lambda) else fn.body
+        for n in (x for st in body for x in ast.walk(st)):
             if isinstance(n, (ast.Try, ast.With, ast.ClassDef, ast.FunctionDef, ast.Lambda, ast.Global,
                               ast.Nonlocal, ast.Delete, ast.Import, ast.ImportFrom)):
                 self.add("UNSUPPORTED_SYNTAX", n, f"kernel {fn.name} uses {type(n).__name__}, which is not Triton's "
@@ -395,7 +422,10 @@ class KernelPass:
                 self.global_ok(n.id, n, fn)
             elif isinstance(n, ast.Call):
                 f = n.func
-                if isinstance(f, ast.Name) and f.id in local:
+                if not isinstance(f, (ast.Name, ast.Attribute)):
+                    self.add("UNRESOLVED_CALL", n, f"kernel {fn.name} calls {ast.unparse(f)}, which is not Triton's "
+                                                   f"language")
+                elif isinstance(f, ast.Name) and f.id in local:
                     self.add("UNRESOLVED_CALL", n, f"kernel {fn.name} calls its parameter or local {f.id}")
                 elif isinstance(f, ast.Name) and f.id not in self.res.module and f.id not in lang.KERNEL_BUILTINS:
                     self.add("UNRESOLVED_CALL", n, f"kernel {fn.name} calls {f.id}(), which is not Triton's language")
@@ -431,9 +461,12 @@ def check(code, backend="triton", policy="strict"):
         if not models:
             add("NO_MODELNEW", tree, "the answer defines no class ModelNew")
         else:
-            entries = res.run_entries(models[0])
-            if "forward" not in entries and "__call__" not in entries:
-                add("NO_MODELNEW", models[0].node, "ModelNew has no forward method")
+            entries = []
+            for m in models:  # `ModelNew` bound in several branches: every one is judged
+                got = res.run_entries(m)
+                if not got:
+                    add("NO_MODELNEW", m.node, "ModelNew has no forward method")
+                entries += got
             KernelPass(res, add).run()
             kernels = res.kernels + [e for e in res.exts if e.info.has_kernel]
             if backend in ("triton", "cuda", "torch") and entries:
