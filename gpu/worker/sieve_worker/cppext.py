@@ -29,7 +29,8 @@ INCLUDE_OK = re.compile(
     r"(torch/|ATen/|c10/|cuda|cub/|cooperative_groups|mma\.h|crt/|curand|math_constants\.h|thrust/|"
     r"vector$|cmath$|math\.h$|algorithm$|limits$|cstdint$|stdint\.h$|cstdio$|stdio\.h$|float\.h$|cfloat$|"
     r"type_traits$|utility$|array$|tuple$|iostream$|cassert$|assert\.h$|climits$|limits\.h$|string$|"
-    r"cstddef$|stddef\.h$|functional$|numeric$|initializer_list$|cstring$|pybind11/)")
+    r"cstddef$|stddef\.h$|functional$|numeric$|initializer_list$|cstring$|pybind11/|cstdlib$|stdlib\.h$|"
+    r"memory$|cstdarg$|optional$|map$|unordered_map$|sstream$|stdexcept$|exception$|cub/)")
 ATEN_OK = {"empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "full",
            "full_like", "TensorOptions", "dtype", "device", "Device", "ScalarType", "IntArrayRef", "Tensor",
            "getCurrentCUDAStream", "CUDAGuard", "OptionalCUDAGuard", "getCurrentDeviceProperties",
@@ -59,7 +60,26 @@ STREAM_WORDS = re.compile(r"\bcudaStreamCreate\w*|\bgetStreamFromPool\b|\bcudaSt
 GRAPH_WORDS = re.compile(r"\bcudaGraph\w*|\bcudaStreamBeginCapture\b|\bCUDAGraph\b")
 ATEN_CALL = re.compile(r"\b(?:torch|at)((?:::\w+)+)\s*(?:<[^<>()]*>)?\s*\(")
 METHOD_CALL = re.compile(r"[\w\)\]]\s*(?:\.|->)\s*(\w+)\s*\(")
-CUBLAS = re.compile(r"\bcublas[A-Z]\w*\s*\(")
+CUBLAS = re.compile(r"\b(?:cublas|cublasLt|cudnn)[A-Z]\w*\s*\(")
+TENSOR_DECL = re.compile(r"\b(?:torch|at)::Tensor\s*&?\s*(\w+)|\bauto\s+(\w+)\s*=\s*(?:torch|at)::")
+FUNC_HEAD = re.compile(r"\(([^()]*)\)\s*(?:const\s*)?\{")  # linear: no backtracking over names
+MAX_SOURCE = 1 << 20
+
+
+def tensor_functions(src):
+    """(body, tensor names) of each function whose parameters include a torch::Tensor / at::Tensor."""
+    out = []
+    for m in FUNC_HEAD.finditer(src):
+        if "Tensor" not in m.group(1) or len(out) >= 200:
+            continue
+        depth, i = 1, m.end()
+        while i < len(src) and depth:
+            depth += {"{": 1, "}": -1}.get(src[i], 0)
+            i += 1
+        body = src[m.end():i]
+        names = {n for d in TENSOR_DECL.finditer(m.group(1) + ";" + body) for n in d.groups() if n}
+        out.append((body, names))
+    return out
 INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]*)[>\"]", re.M)
 INCLUDE_LINE = re.compile(r"^\s*#\s*include\b(.*)$", re.M)
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -152,6 +172,9 @@ def check_load_inline(node, args, kwargs, add, policy):
         if not n or len(n) != 1 or not IDENT.fullmatch(n[0]):
             add("EXTENSION_FLAGS", node, "load_inline(name=...) must be a literal identifier (it names the build "
                                          "folder and the module)")
+    if sum(len(s) for _, s in sources) > MAX_SOURCE:
+        add("EXTENSION_SOURCE", node, f"the extension's sources are larger than {MAX_SOURCE} bytes")
+        return ExtInfo(functions, False, line)
     cuda = "\n".join(strip_comments(s) for k, s in sources if k == "cuda_sources")
     allsrc = "\n".join(strip_comments(s) for _, s in sources)
     has_kernel = "__global__" in cuda
@@ -194,6 +217,15 @@ def scan(src, node, add, policy):
         if name in COMPUTE_METHODS:
             report(add, node, policy, f"at::Tensor::{name}", name in CORE_ATEN,
                    f"the extension calls the ATen method .{name}()")
+    # ATen's operators on tensor variables (a + b, out *= 2) are torch doing the work. A token scan sees them
+    # in host functions that take tensors, for names declared there as tensors.
+    for body, names in tensor_functions(src):
+        for n in sorted(names):
+            op = re.search(r"(?:\breturn\b|[=(,?:])\s*-?\s*" + n + r"\s*[-+*/%]\s*[\w(]|(?<![\w.>:])" + n +
+                           r"\s*[-+*/%]=|[-+*/%]\s*" + n + r"\s*[;),]", body)
+            if op:
+                report(add, node, policy, "at::Tensor::operator", False,
+                       f"the extension applies ATen's operators to the tensor {n} ({op.group(0).strip()})")
     for m in CUBLAS.finditer(src):
         report(add, node, policy, "cublas", True, f"the extension calls {m.group(0).rstrip('( ')}")
 

@@ -86,6 +86,14 @@ def elements(c):
     return union(vals)
 
 
+MAX_STEPS = 50_000      # statements and calls followed per answer: stage 0 runs in the trusted worker
+MAX_CONST = 1 << 20      # longest folded string constant
+
+
+class Budget(Exception):
+    """The answer is too large (or too cunningly nested) to follow within stage 0's budget."""
+
+
 class Frame:
     def __init__(self, env, parent, mode, cls=None, fname="<module>"):
         self.env = env
@@ -121,6 +129,7 @@ class Resolver:
         self.frames = []      # active function frames (containers made in them are per-call)
         self.launch_args = {}  # id(kernel) -> {param name: V}
         self.launched = []
+        self.steps = 0
 
     # ---- reporting --------------------------------------------------------------------------------
     def torch_op(self, node, op, desc, fr):
@@ -190,6 +199,9 @@ class Resolver:
             self.exec_stmt(s, fr, module)
 
     def exec_stmt(self, s, fr, module=False):
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Budget()
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.bind(s.name, self.make_function(s, fr), fr)
         elif isinstance(s, ast.ClassDef):
@@ -211,16 +223,22 @@ class Resolver:
             it = self.eval(s.iter, fr)
             elem = self.iterate(it, s.iter, fr)
             fr.branch += 1
-            for _ in range(2):
+            for _ in range(2):  # a second pass only when the first changed what names hold
+                before = self.snapshot(fr)
                 self.assign(s.target, elem, fr, s, local_only=True)
                 self.exec_block(s.body, fr)
+                if self.snapshot(fr) == before:
+                    break
             self.exec_block(s.orelse, fr)
             fr.branch -= 1
         elif isinstance(s, ast.While):
             fr.branch += 1
             for _ in range(2):
+                before = self.snapshot(fr)
                 self.truth(self.eval(s.test, fr), s.test, fr)
                 self.exec_block(s.body, fr)
+                if self.snapshot(fr) == before:
+                    break
             self.exec_block(s.orelse, fr)
             fr.branch -= 1
         elif isinstance(s, ast.If):
@@ -274,6 +292,19 @@ class Resolver:
                 if a.name != "*":
                     self.bind(a.asname or a.name, V("lib", path=f"{mod}.{a.name}"), fr)
         # Pass, Break, Continue, Global, Nonlocal (whole-file pass), Match (whole-file pass)
+
+    def snapshot(self, fr):
+        """What the names of a frame hold, containers' sizes included (an append changes what c[-1] is)."""
+        def size(v):
+            return tuple((len(a.items or ()), len(a.extra or ()), len(a.pairs or ()), len(a.attrs or ()))
+                         for a in alts(v) if a.kind in ("container", "instance", "ctx"))
+        f, out = fr, {}
+        while f is not None:
+            out.update({(id(f), k): (self.sig(v), size(v)) for k, v in f.env.items()})
+            f = f.parent
+        for k, v in self.module.items():
+            out[("m", k)] = (self.sig(v), size(v))
+        return out
 
     def exec_if(self, s, fr, module):
         if module and is_main_guard(s.test):
@@ -523,7 +554,7 @@ class Resolver:
             elif a.kind in ("scalar", "unknown"):
                 out.append((a.kind,))
             else:
-                out.append((a.kind, id(a)))
+                out.append((a.kind, a))  # the value itself: an id could be reused once it is freed
         return tuple(out)
 
     def call_func(self, fv, args, kwargs, node, fr, fill=None):
@@ -531,12 +562,19 @@ class Resolver:
         every parameter a configuration scalar or an input tensor)."""
         fn = fv.node
         mode = fr.mode
+        closure = ()
+        if fv.env is not None and getattr(fv.env, "is_call", False):  # a nested function sees its caller's names
+            closure = tuple(sorted(((str(k), v) for k, v in self.snapshot(fv.env).items() if k[0] != "m"),
+                                   key=lambda kv: kv[0]))
         key = (id(fn), mode, self.fallback > 0, fill, tuple(self.sig(a) for a in args),
-               tuple(sorted((k, self.sig(v)) for k, v in kwargs.items())))
+               tuple(sorted((k, self.sig(v)) for k, v in kwargs.items())), closure)
         if key in self.memo:
             return self.memo[key]
         if key in self.active:
             return UNKNOWN
+        self.steps += 50
+        if self.steps > MAX_STEPS:
+            raise Budget()
         if self.depth >= self.MAX_DEPTH:
             self.add("UNRESOLVED_CALL", node, f"the call chain into {fv.name} is deeper than {self.MAX_DEPTH}")
             return FLAGGED
@@ -568,6 +606,7 @@ class Resolver:
             env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
         parent = fv.env if fv.env is not self.modframe else None
         sub = Frame(env, parent, mode, cls=fv.cls, fname=fv.name if fv.name != "<lambda>" else "a lambda")
+        sub.is_call = True
         for v in env.values():
             if v.kind == "container" and v.frame is True:
                 v.owner, v.frame = sub, None
@@ -662,7 +701,8 @@ class Resolver:
                 parts.append(str(c) if c is not None else None)
             else:
                 parts.append(p.value)
-        return scalar("".join(parts) if all(x is not None for x in parts) else None)
+        ok = all(x is not None for x in parts) and sum(len(x) for x in parts) <= MAX_CONST
+        return scalar("".join(parts)) if ok else scalar()
 
     def ev_Tuple(self, e, fr):
         return self.make_seq(e.elts, fr)
@@ -767,7 +807,7 @@ class Resolver:
         self.check_scalar_operand(r, node, fr)
         if l.kind == "scalar" and r.kind == "scalar" and isinstance(op, ast.Add) \
                 and isinstance(l.const, str) and isinstance(r.const, str):
-            return scalar(l.const + r.const)
+            return scalar(l.const + r.const) if len(l.const) + len(r.const) <= MAX_CONST else scalar()
         if l.kind == "container" and r.kind == "container" and isinstance(op, ast.Add):
             return V("container", items=None, extra=[elements(l), elements(r)], owner=fr.home)
         if l.kind == "lib" or r.kind == "lib":  # typing unions (int | None) and the like
@@ -1158,8 +1198,10 @@ class Resolver:
             rec[n] = union([rec.get(n), v])
         grid = f.grid
         for g in alts(grid):
-            if g.kind in ("func", "bound", "partial"):
-                self.call_value(g, [V("meta", kernel=k)], {}, node, fr)
+            if g.kind in ("func", "bound", "partial", "instance", "static"):
+                self.call_value(g, [V("meta", kernel=k)], {}, node, fr)  # Triton calls it with META
+            elif g.kind not in ("container", "scalar") and not g.flagged:
+                self.add("UNRESOLVED_VALUE", node, f"{fr.fname} launches {k.name} with a {g.kind} as its grid")
             elif g.kind == "container":
                 for el in alts(elements(g)):
                     if el.kind == "tensor":
@@ -1521,8 +1563,9 @@ def collect_funcs(vals, depth=0):
     out = []
     for v in vals:
         for a in alts(v):
-            if a.kind in ("func", "bound", "partial"):
-                out.append(a)
+            if a.kind in ("func", "bound", "partial", "instance", "static", "layer") or \
+                    (a.kind == "lib" and not is_torch_value(a.path)):
+                out.append(a)  # Triton calls it: it is code the launch reaches
             elif a.kind == "container" and depth < 4:
                 out += collect_funcs([elements(a)] if elements(a) is not None else [], depth + 1)
                 if a.hooks:

@@ -68,9 +68,12 @@ class FilePass:
         return node
 
     def run(self):
-        for node in ast.walk(self.tree):
+        nodes = list(ast.walk(self.tree))  # one walk: the passes below reuse it
+        for node in nodes:
             for c in ast.iter_child_nodes(node):
                 self.parents[id(c)] = node
+        bound = set()
+        for node in nodes:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     self.aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
@@ -78,19 +81,24 @@ class FilePass:
                 for a in node.names:
                     if a.name != "*":
                         self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+            elif isinstance(node, ast.arg):
+                bound.add(node.arg)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+                bound.add(node.name)
+        self.bound = bound
         for node in self.tree.body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
                 self.user.add(node.name)
-        self.bound = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        self.bound |= {n.arg for n in ast.walk(self.tree) if isinstance(n, ast.arg)}
-        self.bound |= {n.name for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        assigns = [n for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                   and isinstance(n.targets[0], ast.Name)]
         for _ in range(2):  # t = torch; F = t.nn.functional
-            for node in ast.walk(self.tree):
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    p = self.path(node.value)
-                    if p and node.targets[0].id not in self.aliases:
-                        self.aliases[node.targets[0].id] = p
-        for node in ast.walk(self.tree):
+            for node in assigns:
+                p = self.path(node.value)
+                if p and node.targets[0].id not in self.aliases:
+                    self.aliases[node.targets[0].id] = p
+        for node in nodes:
             m = getattr(self, "on_" + type(node).__name__, None)
             if m:
                 m(node)
@@ -482,6 +490,9 @@ def check(code, backend="triton", policy="strict"):
                                                f"it (policy kernelbench allows a core op only with a kernel)", op=f.op)
     except RecursionError:
         add("PARSE_ERROR", tree, "the answer nests too deeply for stage 0 to read")
+    except resolver.Budget:
+        add("UNRESOLVED_CALL", tree, f"stage 0 gives up following the answer after {resolver.MAX_STEPS} steps: "
+                                     f"it is too large or too deeply nested to judge")
     seen, out = set(), []
     for f in sorted(findings, key=lambda f: (f.line, not f.fatal)):
         key = (f.code, f.line, f.op)
