@@ -67,7 +67,8 @@ def main():
     args = ap.parse_args()
     root = os.path.dirname(os.path.abspath(args.manifest))
     with open(args.manifest) as f:
-        fixtures = json.load(f)["fixtures"]
+        manifest = json.load(f)
+    fixtures = manifest["fixtures"]
     on_gpu = args.device != "cpu"
     chosen = []
     for fx in fixtures:
@@ -141,7 +142,7 @@ def main():
             code = f.read()
         req = {"op": "verify", "job": i, "task_key": fx["_task_key"], "sample_id": i, "backend": fx.get("backend", "triton"),
                "code": code, "timing": on_gpu and (args.timing or bool(fx.get("timing"))),
-               "skip_static": bool(fx.get("skip_static")),
+               "skip_static": bool(fx.get("skip_static")), "policy": fx.get("policy", "strict"),
                "timeouts": {"compile": 120, "correct": 120, "timing": 120, **(fx.get("timeouts") or {})},
                "limits": {"memory_mb": 4096, "processes": 64}}
         jobs[i] = fx
@@ -153,7 +154,9 @@ def main():
             verdicts[msg["job"]] = msg
         else:
             print(f"unexpected message: {msg}")
-    proto_bad = protocol_checks(send, recv, root, tasks, on_gpu) if not args.only else []
+    # a suite of answers alone (the red team's) may leave the protocol checks to the main manifest
+    proto_bad = protocol_checks(send, recv, root, tasks, on_gpu) \
+        if not args.only and manifest.get("protocol_checks", True) else []
     send({"op": "shutdown"})
     proc.wait(timeout=60)
     total = time.monotonic() - t_start
@@ -177,6 +180,10 @@ def main():
         want_drop = fx.get("expect_dropped_shapes")
         if want_drop is not None and len(ready[fx["_task_key"]].get("dropped_shapes", [])) != want_drop:
             problems.append(f"expected {want_drop} dropped shapes, got {ready[fx['_task_key']].get('dropped_shapes')}")
+        got_codes = {f.get("code") for f in v.get("findings") or []}
+        for code in fx.get("expect_findings") or []:  # stage-0 findings, fatal or not (notes on a PASS)
+            if code not in got_codes:
+                problems.append(f"expected a stage-0 finding {code}, got {sorted(got_codes)}")
         for flag in fx.get("flags_absent") or []:
             if flag in v.get("flags", []):
                 problems.append(f"flag {flag} raised")

@@ -1,83 +1,17 @@
-"""Stage 0: static checks on a candidate answer with Python's own parser.
+"""Stage 0: an answer must be written in a small, default-deny language (docs/VERIFIER.md, "Stage 0").
 
-The question is not "does it run" but "is this a kernel answer worth training on": ModelNew.forward and
-everything it reaches in the module must leave the computing to kernels defined in the file, and the file
-must not reach for the process (imports, dynamic code, patching, threads, streams, caches). Each finding
-has a reason code from docs/VERIFIER.md and a line number.
+Two passes over Python's own parse of the answer:
+- the whole file (this module): imports, dynamic code, introspection, patching, hooks, dispatch modes,
+  threads, streams, graphs, caches, try/except and the bodies of @triton.jit kernels, wherever they are;
+- the code reachable from ModelNew's entry points (resolver.py): every call must resolve to a kernel
+  launch, an allocation, shape/view glue, parameter set-up or the answer's own code.
+Each finding has a reason code, a line, a message, `fatal` (false for notes such as CPU_FALLBACK_NOTE and
+TORCH_CORE_OP_ALLOWED) and, for torch ops, the op's canonical name. Needs no torch: it reads the code only.
 """
 import ast
 from dataclasses import dataclass
 
-import torch
-
-ALLOWED_IMPORTS = {
-    "torch", "triton", "math", "typing", "functools", "itertools", "operator", "dataclasses", "enum",
-    "numbers", "collections", "numpy", "__future__", "abc",
-}
-THREAD_MODULES = {"threading", "_thread", "multiprocessing", "concurrent", "torch.multiprocessing"}
-FORBIDDEN_TORCH_MODULES = {"torch.multiprocessing", "torch.distributed", "torch.hub", "torch.package",
-                           "torch.utils.data", "torch._dynamo", "torch._inductor", "torch.testing"}
-CACHE_NAMES = {"functools.lru_cache", "functools.cache", "functools.cached_property"}
-DYNAMIC_BUILTINS = {"exec", "eval", "compile", "__import__", "globals", "locals", "vars"}
-FORBIDDEN_BUILTINS = {"open", "input", "breakpoint", "exit", "quit", "help"}
-# method names that write files or start processes from C code, which the audit hooks do not see
-WRITER_METHODS = {"tofile", "savetxt", "savez", "savez_compressed", "write_bytes", "write_text", "popen", "system",
-                  "spawnv", "execv", "execve", "fork", "forkpty", "putenv", "chmod", "chown", "symlink"}
-DUNDER_ESCAPES = {"__globals__", "__code__", "__subclasses__", "__bases__", "__mro__", "__builtins__",
-                  "__dict__", "__class__", "__getattribute__", "__import__", "__loader__", "__spec__",
-                  "f_globals", "f_locals", "f_back", "gi_frame", "tb_frame", "__closure__", "__self__"}
-PATCH_ROOTS = {"torch": "PATCHES_TORCH", "triton": "PATCHES_TORCH", "numpy": "PATCHES_TORCH",
-               "math": "PATCHES_TORCH", "functools": "PATCHES_TORCH", "operator": "PATCHES_TORCH",
-               "time": "PATCHES_TIMER", "builtins": "PATCHES_HARNESS", "sys": "PATCHES_HARNESS",
-               "os": "PATCHES_HARNESS", "sieve_worker": "PATCHES_HARNESS", "__builtins__": "PATCHES_HARNESS"}
-TIMER_WORDS = ("Event", "elapsed_time", "synchronize", "perf_counter", "time", "record", "do_bench")
-
-# torch.* callables that are allocation, metadata or device glue (allowed in forward)
-TORCH_GLUE = {
-    "empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like",
-    "tensor", "device", "dtype", "Size", "is_tensor", "get_default_dtype", "finfo", "iinfo", "no_grad",
-    "inference_mode", "is_floating_point", "numel", "result_type", "promote_types", "is_grad_enabled",
-}
-TORCH_CUDA_GLUE = {"current_device", "is_available", "device_count", "get_device_properties",
-                   "get_device_name", "get_device_capability", "synchronize", "device"}
-TORCH_STREAMS = {"Stream", "stream", "current_stream", "default_stream", "set_stream", "ExternalStream",
-                 "Event", "StreamContext"}
-TORCH_GRAPHS = {"graph", "CUDAGraph", "make_graphed_callables", "graphs", "graph_pool_handle"}
-TORCH_FORBIDDEN_CALLS = {"manual_seed", "seed", "set_rng_state", "load", "save", "compile", "use_deterministic_algorithms"}
-# tensor methods that only allocate, describe, move or re-view data
-TENSOR_GLUE_METHODS = {
-    "view", "view_as", "reshape", "reshape_as", "contiguous", "size", "stride", "numel", "dim", "ndimension",
-    "element_size", "data_ptr", "is_contiguous", "to", "cpu", "cuda", "flatten", "unflatten", "unsqueeze",
-    "squeeze", "permute", "transpose", "t", "expand", "expand_as", "narrow", "select", "unbind", "split",
-    "chunk", "new_empty", "new_zeros", "new_ones", "new_full", "new_tensor", "new_empty_strided", "fill_",
-    "zero_", "copy_", "clone", "detach", "requires_grad_", "get_device", "type", "item", "tolist",
-    "storage_offset", "untyped_storage", "is_floating_point", "is_complex", "movedim", "as_strided",
-    "float", "half", "bfloat16", "double", "int", "long", "bool", "short", "char", "byte", "nelement",
-    "dim_order", "is_cuda",
-}
-TENSOR_METHODS = {n for n in dir(torch.Tensor) if not n.startswith("_")} - TENSOR_GLUE_METHODS
-# attribute names that mark a name as a tensor when they are used on it
-TENSOR_ATTRS = {"shape", "dtype", "device", "data_ptr", "stride", "contiguous", "view", "numel", "is_cuda",
-                "reshape", "size", "element_size", "ndim"}
-TRITON_ALLOWED_HOST = {"cdiv", "next_power_of_2", "Config", "jit", "autotune", "heuristics", "language",
-                       "constexpr", "runtime", "testing"}
-
-
-def torch_compute(path):
-    """Is torch.<path> a callable that computes (not glue, a dtype, a class or a module)?"""
-    import types
-    parts = path.split(".")
-    if parts[-1] in TORCH_GLUE or parts[-1] in TORCH_CUDA_GLUE or parts[-1] in TORCH_STREAMS | TORCH_GRAPHS:
-        return False
-    obj = torch
-    try:
-        for p in parts[1:]:
-            obj = getattr(obj, p)
-    except Exception:
-        return parts[1:2] == ["ops"]  # torch.ops.aten.* resolves lazily
-    if isinstance(obj, (types.ModuleType, type, torch.dtype, torch.device)) or not callable(obj):
-        return False
-    return True
+from . import lang, resolver
 
 
 @dataclass
@@ -85,568 +19,511 @@ class Finding:
     code: str
     line: int
     message: str
+    fatal: bool = True
+    op: str = None
 
     def to_json(self):
-        return {"code": self.code, "line": self.line, "message": self.message}
+        out = {"code": self.code, "line": self.line, "message": self.message, "fatal": self.fatal}
+        if self.op:
+            out["op"] = self.op
+        return out
 
 
-def fold_str(node):
-    """Constant-folds string expressions ("soft" + "max", f"{'re'}lu", "".join(["a", "b"]))."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        a, b = fold_str(node.left), fold_str(node.right)
-        return a + b if a is not None and b is not None else None
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for v in node.values:
-            if isinstance(v, ast.FormattedValue):
-                s = fold_str(v.value)
-            else:
-                s = fold_str(v)
-            if s is None:
-                return None
-            parts.append(s)
-        return "".join(parts)
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
-            and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))):
-        sep = fold_str(node.func.value)
-        items = [fold_str(e) for e in node.args[0].elts]
-        if sep is not None and all(i is not None for i in items):
-            return sep.join(items)
-    return None
+# attribute names that are modules outside the language, on whatever object (ndarray.ctypes, x.os)
+ESCAPE_ATTRS = {"ctypes", "os", "sys", "subprocess", "socket", "importlib", "builtins", "gc", "inspect", "pickle",
+                "marshal", "multiprocessing", "threading", "shutil", "mmap", "cffi"}
+WRITER_METHODS = {"tofile", "savetxt", "savez", "savez_compressed", "write_bytes", "write_text", "popen", "system",
+                  "spawnv", "execv", "execve", "fork", "forkpty", "putenv", "chmod", "chown", "symlink"}
 
 
-class Analyzer:
-    def __init__(self, tree, backend):
+class FilePass:
+    """Rules that hold everywhere in the file, with a light resolver (import aliases and simple name
+    assignments) for dotted paths."""
+
+    def __init__(self, tree, add):
         self.tree = tree
-        self.backend = backend
-        self.findings = []
-        self.aliases = {}          # module-level name -> dotted path ("F" -> "torch.nn.functional")
-        self.functions = {}        # module-level plain functions
-        self.classes = {}          # class name -> ClassDef
-        self.kernels = {}          # kernel name -> line (triton.jit / autotune / load_inline results)
-        self.ext_names = set()     # names bound to load_inline() extension modules
-        self.self_ext_attrs = set()
-        self.self_kernel_attrs = set()  # self.<attr> = <kernel> in a method
-        self.torch_module_attrs = {}  # class -> {attr set in __init__ from torch.nn.* modules}
-        self.tensor_attrs = set()     # self.<attr> that hold tensors (parameters, buffers)
-        self.launches = []
+        self.add = add
+        self.aliases = {}
+        self.user = set()  # module-level classes and functions of the answer
+        self.parents = {}
 
-    def add(self, code, node, message):
-        self.findings.append(Finding(code, getattr(node, "lineno", 0), message))
-
-    # ---- name resolution -------------------------------------------------------------------------
-    def resolve(self, node, local=None):
-        """Dotted path of an expression that names a module-level object, or None."""
-        local = local or {}
+    def path(self, node):
         if isinstance(node, ast.Name):
-            if node.id in local:
-                return local[node.id]
             return self.aliases.get(node.id)
         if isinstance(node, ast.Attribute):
-            base = self.resolve(node.value, local)
+            base = self.path(node.value)
             return f"{base}.{node.attr}" if base else None
-        if isinstance(node, ast.Subscript):
-            return self.resolve(node.value, local)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
-                and node.func.id not in local and len(node.args) >= 2:
-            base = self.resolve(node.args[0], local)
-            name = fold_str(node.args[1])
-            if base and name:
-                return f"{base}.{name}"
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
+                and isinstance(node.args[1].value, str):
+            base = self.path(node.args[0])
+            return f"{base}.{node.args[1].value}" if base else None
         return None
 
-    # ---- pass 1: module-level structure ----------------------------------------------------------
-    def collect(self):
-        for node in ast.walk(self.tree):
+    def root(self, node):
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and node.args:
+            return self.root(node.args[0])
+        return node
+
+    def run(self):
+        nodes = list(ast.walk(self.tree))  # one walk: the passes below reuse it
+        for node in nodes:
+            for c in ast.iter_child_nodes(node):
+                self.parents[id(c)] = node
+        bound = set()
+        for node in nodes:
             if isinstance(node, ast.Import):
                 for a in node.names:
-                    self.check_import(a.name, node)
-                    if a.asname:
-                        self.aliases[a.asname] = a.name
-                    else:
-                        top = a.name.split(".")[0]
-                        self.aliases[top] = top
-            elif isinstance(node, ast.ImportFrom):
-                mod = node.module or ""
-                if node.level:
-                    self.add("FORBIDDEN_IMPORT", node, "relative import")
-                    continue
-                self.check_import(mod, node)
+                    self.aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
                 for a in node.names:
-                    full = f"{mod}.{a.name}"
-                    if full in CACHE_NAMES:
-                        self.add("CACHING", node, f"imports {full}")
-                    if a.name == "*":
-                        self.add("FORBIDDEN_IMPORT", node, f"star import from {mod}")
-                        continue
-                    self.check_import(full, node, submodule_only=True)
-                    self.aliases[a.asname or a.name] = full
+                    if a.name != "*":
+                        self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+            elif isinstance(node, ast.arg):
+                bound.add(node.arg)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+                bound.add(node.name)
+        self.bound = bound
         for node in self.tree.body:
-            if isinstance(node, ast.FunctionDef):
-                self.functions[node.name] = node
-                if self.is_kernel_def(node):
-                    self.kernels[node.name] = node.lineno
-            elif isinstance(node, ast.ClassDef):
-                self.classes[node.name] = node
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                value = node.value
-                if value is None:
-                    continue
-                path = self.resolve(value)
-                for t in targets:
-                    if isinstance(t, ast.Name):
-                        if path:
-                            self.aliases[t.id] = path
-                        if isinstance(value, ast.Name) and value.id in self.functions:
-                            self.functions[t.id] = self.functions[value.id]  # run = _impl
-                        if isinstance(value, ast.Call):
-                            fpath = self.resolve(value.func) or ""
-                            if fpath.startswith("triton.") and fpath.split(".")[-1] in ("jit", "autotune", "heuristics"):
-                                self.kernels[t.id] = node.lineno
-                            if fpath.endswith("cpp_extension.load_inline"):
-                                self.ext_names.add(t.id)
-                                self.kernels[t.id] = node.lineno
-                            # kernel = triton.autotune(...)(triton.jit(fn))
-                            if isinstance(value.func, ast.Call):
-                                inner = self.resolve(value.func.func) or ""
-                                if inner.startswith("triton."):
-                                    self.kernels[t.id] = node.lineno
-        # ModelNew.__init__: which attributes hold torch modules, tensors or extensions
-        for cls in self.classes.values():
-            mods = set()
-            for fn in cls.body:
-                if not isinstance(fn, ast.FunctionDef):
-                    continue
-                for sub in ast.walk(fn):
-                    if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call):
-                        fpath = self.resolve(sub.value.func) or ""
-                        for t in sub.targets:
-                            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
-                                last = fpath.split(".")[-1]
-                                if fpath.endswith("cpp_extension.load_inline"):
-                                    self.self_ext_attrs.add(t.attr)
-                                    self.kernels[f"self.{t.attr}"] = sub.lineno
-                                elif fpath.startswith("torch.nn.") and last not in ("Parameter", "ParameterList", "Module"):
-                                    mods.add(t.attr)
-                                elif fpath.startswith("torch."):
-                                    self.tensor_attrs.add(t.attr)
-                                elif isinstance(sub.value.func, ast.Name) and sub.value.func.id in self.ext_names:
-                                    pass
-                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
-                            and sub.func.attr in ("register_buffer", "register_parameter") and sub.args:
-                        name = fold_str(sub.args[0])
-                        if name:
-                            self.tensor_attrs.add(name)
-            self.torch_module_attrs[cls.name] = mods
-            for sub in ast.walk(cls):
-                if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Name) and sub.value.id in self.kernels:
-                    for t in sub.targets:
-                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
-                            self.self_kernel_attrs.add(t.attr)
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+                self.user.add(node.name)
+        assigns = [n for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                   and isinstance(n.targets[0], ast.Name)]
+        for _ in range(2):  # t = torch; F = t.nn.functional
+            for node in assigns:
+                p = self.path(node.value)
+                if p and node.targets[0].id not in self.aliases:
+                    self.aliases[node.targets[0].id] = p
+        for node in nodes:
+            m = getattr(self, "on_" + type(node).__name__, None)
+            if m:
+                m(node)
 
-    def is_kernel_def(self, fn):
-        for d in fn.decorator_list:
-            target = d.func if isinstance(d, ast.Call) else d
-            path = self.resolve(target) or ""
-            if path.startswith("triton.") and path.split(".")[-1] in ("jit", "autotune", "heuristics"):
-                return True
-        return False
-
-    def check_import(self, name, node, submodule_only=False):
+    # ---- imports --------------------------------------------------------------------------------
+    def check_module(self, name, node):
         top = name.split(".")[0]
-        if name in THREAD_MODULES or top in THREAD_MODULES:
+        if name in lang.THREAD_MODULES or top in lang.THREAD_MODULES:
             self.add("THREADS", node, f"imports {name}")
+        elif name not in lang.ALLOWED_MODULES:
+            self.add("FORBIDDEN_IMPORT", node, f"imports {name}, which is outside stage 0's module allowlist")
+            if name.startswith("torch.cuda.graph"):
+                self.add("CUDA_GRAPHS", node, f"imports {name}")
+            return False
+        return True
+
+    def on_Import(self, node):
+        for a in node.names:
+            self.check_module(a.name, node)
+
+    def on_ImportFrom(self, node):
+        if node.level:
+            self.add("FORBIDDEN_IMPORT", node, "relative import")
             return
-        if submodule_only and top not in ALLOWED_IMPORTS:
-            return  # already reported for the module itself
-        if top not in ALLOWED_IMPORTS:
-            self.add("FORBIDDEN_IMPORT", node, f"imports {name}, which is outside the allowlist")
+        mod = node.module or ""
+        if not self.check_module(mod, node):
             return
-        for bad in FORBIDDEN_TORCH_MODULES:
-            if name == bad or name.startswith(bad + "."):
-                self.add("FORBIDDEN_IMPORT", node, f"imports {name}")
-        if name.startswith("torch.cuda.graph"):
-            self.add("CUDA_GRAPHS", node, f"imports {name}")
-
-    # ---- pass 2: whole-module checks ---------------------------------------------------------------
-    def module_checks(self):
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Call):
-                self.check_call_anywhere(node)
-            elif isinstance(node, ast.Attribute):
-                if node.attr in DUNDER_ESCAPES:
-                    self.add("DYNAMIC_CODE", node, f"uses {node.attr}")
-            elif isinstance(node, ast.Name):
-                if node.id in ("__builtins__", "__loader__", "__spec__"):
-                    self.add("PATCHES_HARNESS", node, f"uses {node.id}")
-            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-                targets = (node.targets if isinstance(node, (ast.Assign, ast.Delete))
-                           else [node.target])
-                for t in targets:
-                    self.check_patch_target(t, node)
-            elif isinstance(node, ast.FunctionDef):
-                for d in node.decorator_list:
-                    path = self.resolve(d.func if isinstance(d, ast.Call) else d) or ""
-                    if path in CACHE_NAMES:
-                        self.add("CACHING", node, f"{node.name} is decorated with {path}")
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                self.add("CACHING", node, "global/nonlocal state written from a function")
-
-    def check_patch_target(self, t, node):
-        for el in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
-            if not isinstance(el, (ast.Attribute, ast.Subscript)):
+        for a in node.names:
+            full = f"{mod}.{a.name}"
+            if a.name == "*":
+                self.add("FORBIDDEN_IMPORT", node, f"star import from {mod}")
+            elif full in lang.THREAD_MODULES:
+                self.add("THREADS", node, f"imports {full}")
+            elif full in lang.ALLOWED_MODULES:
                 continue
-            path = self.resolve(el)
-            if not path:
-                continue
-            top = path.split(".")[0]
-            if top in PATCH_ROOTS:
-                self.add(self.patch_code(path), node, f"assigns to {path}")
+            elif a.name in lang.FORBIDDEN_ATTRS or a.name.startswith("_") or \
+                    a.name in lang.LIB_FORBIDDEN.get(mod, ()) or \
+                    (mod == "torch.utils" and a.name not in lang.TORCH_UTILS_ALLOWED):
+                self.add("FORBIDDEN_IMPORT", node, f"imports {full}, which is outside stage 0's language")
+            elif mod == "functools" and a.name in lang.FUNCTOOLS_CACHES:
+                self.add("CACHING", node, f"imports {full}")
 
-    def patch_code(self, path):
-        top = path.split(".")[0]
-        code = PATCH_ROOTS[top]
-        if code == "PATCHES_TORCH" and any(w in path.split(".")[-1] for w in TIMER_WORDS):
-            code = "PATCHES_TIMER"
-        return code
+    # ---- names and attributes -------------------------------------------------------------------
+    def on_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id not in self.bound and node.id not in self.aliases:
+            if node.id in lang.DYNAMIC_BUILTINS:
+                self.add("DYNAMIC_CODE", node, f"uses {node.id}")
+            elif node.id in lang.INTROSPECTION_BUILTINS:
+                self.add("INTROSPECTION", node, f"uses {node.id}")
+            elif node.id in ("open", "breakpoint", "memoryview", "input"):
+                self.add("FORBIDDEN_CALL", node, f"uses {node.id}")
+        if node.id in ("__builtins__", "__loader__", "__spec__"):
+            self.add("PATCHES_HARNESS", node, f"uses {node.id}")
+        elif node.id in lang.DISPATCH_WORDS:
+            self.add("DISPATCH_MODE", node, f"uses {node.id}")
+        elif node.id in lang.HOOK_WORDS:
+            self.add("HOOKS", node, f"uses {node.id}")
 
-    def check_call_anywhere(self, node):
+    def on_Attribute(self, node):
+        a = node.attr
+        if a.startswith("__") and a.endswith("__"):
+            if a in lang.DISPATCH_WORDS:
+                self.add("DISPATCH_MODE", node, f"uses {a}")
+            elif a not in lang.DUNDER_OK:
+                self.add("INTROSPECTION", node, f"uses {a}: dunder attributes walk into the interpreter")
+            return
+        if a in ESCAPE_ATTRS:
+            self.add("FORBIDDEN_ATTR", node, f"reaches .{a}, a module outside stage 0's language")
+        if a in lang.INTROSPECTION_ATTRS:
+            self.add("INTROSPECTION", node, f"uses .{a} (frames, code objects or closures)")
+            return
+        if a in lang.HOOK_WORDS:
+            self.add("HOOKS", node, f"uses .{a}: hooks run code the forward does not show")
+        if a in lang.DISPATCH_WORDS:
+            self.add("DISPATCH_MODE", node, f"uses {a}")
+        base = self.path(node.value)
+        if not base:
+            return
+        root = base.split(".")[0]
+        full = f"{base}.{a}"
+        if root in ("torch", "triton", "math", "typing", "functools", "itertools", "operator", "dataclasses",
+                    "collections"):
+            private = a.startswith("_") and not base.startswith("torch.ops.")
+            if a in lang.FORBIDDEN_ATTRS or private or a in lang.LIB_FORBIDDEN.get(base, ()) or \
+                    (base == "torch.utils" and a not in lang.TORCH_UTILS_ALLOWED):
+                self.add("FORBIDDEN_ATTR", node, f"reaches {full}, which is outside stage 0's language")
+        if root == "torch" and a in lang.STREAM_WORDS:
+            self.add("STREAMS", node, f"uses {full}")
+        if root == "torch" and a in lang.GRAPH_WORDS:
+            self.add("CUDA_GRAPHS", node, f"uses {full}")
+
+    # ---- calls ----------------------------------------------------------------------------------
+    def on_Call(self, node):
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in WRITER_METHODS:
             self.add("FORBIDDEN_CALL", node, f"calls .{f.attr}(), which reaches files or processes")
-        if isinstance(f, ast.Name):
-            if f.id in DYNAMIC_BUILTINS and f.id not in self.aliases:
-                self.add("DYNAMIC_CODE", node, f"calls {f.id}()")
-            elif f.id in FORBIDDEN_BUILTINS and f.id not in self.aliases:
-                self.add("FORBIDDEN_CALL", node, f"calls {f.id}()")
-            elif f.id in ("setattr", "delattr") and node.args:
-                path = self.resolve(node.args[0])
-                if path and path.split(".")[0] in PATCH_ROOTS:
-                    self.add(self.patch_code(path), node, f"{f.id}() on {path}")
-            elif f.id == "getattr" and len(node.args) >= 2 and fold_str(node.args[1]) is None:
-                path = self.resolve(node.args[0])
-                if path and path.split(".")[0] in ("torch", "triton", "numpy"):
-                    self.add("DYNAMIC_CODE", node, f"getattr on {path} with a computed name")
-        path = self.resolve(f)
-        if not path:
+        if isinstance(f, ast.Name) and f.id not in self.aliases and f.id not in self.user:
+            n = f.id
+            if n in lang.DYNAMIC_BUILTINS:
+                self.add("DYNAMIC_CODE", node, f"calls {n}()")
+            elif n in lang.INTROSPECTION_BUILTINS:
+                self.add("INTROSPECTION", node, f"calls {n}()")
+            elif n in ("open", "input", "breakpoint", "exit", "quit", "help", "memoryview", "bytearray"):
+                self.add("FORBIDDEN_CALL", node, f"calls {n}()")
+            elif n in ("setattr", "delattr") and node.args:
+                p = self.path(node.args[0])
+                if p and p.split(".")[0] in lang.PATCH_ROOTS:
+                    self.add(patch_code(p), node, f"{n}() on {p}")
+                elif not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self"
+                          and self.enclosing_def(node) == "__init__" and n == "setattr"):
+                    self.add("DYNAMIC_CODE", node, f"{n}() outside __init__ of the answer's own module")
+            elif n in ("getattr", "hasattr") and len(node.args) >= 2 and not (
+                    isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+                self.add("DYNAMIC_CODE", node, f"{n}() with a computed attribute name")
+            elif n in ("getattr", "hasattr", "setattr", "delattr") and len(node.args) >= 2 and \
+                    isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
+                    (node.args[1].value.startswith("__") or node.args[1].value in lang.INTROSPECTION_ATTRS):
+                self.add("INTROSPECTION", node, f"{n}() reaches {node.args[1].value}")
+        p = self.path(f)
+        if not p:
             return
-        parts = path.split(".")
-        last = parts[-1]
-        if path.startswith("torch.cuda.") or path.startswith("torch.Stream") or path.startswith("torch.Event"):
-            if last in TORCH_STREAMS or "stream" in path.lower():
-                self.add("STREAMS", node, f"uses {path}")
-            if last in TORCH_GRAPHS or ".graphs." in path:
-                self.add("CUDA_GRAPHS", node, f"uses {path}")
-        if path.startswith("torch.") and (last in TORCH_FORBIDDEN_CALLS or path.startswith("torch.random")):
-            if not path.endswith("cpp_extension.load_inline") and "cpp_extension" not in path:
-                self.add("FORBIDDEN_CALL", node, f"calls {path}")
-        if path.startswith("torch.ops.load_library") or path == "torch.utils.cpp_extension.load":
-            self.add("FORBIDDEN_CALL", node, f"calls {path}")
-        if parts[0] in ("functools",) and last in ("lru_cache", "cache"):
-            self.add("CACHING", node, f"calls {path}")
+        parts = p.split(".")
+        if parts[0] == "functools" and parts[-1] in lang.FUNCTOOLS_CACHES:
+            self.add("CACHING", node, f"calls {p}")
+        if parts[0] == "operator" and parts[-1] in ("attrgetter", "methodcaller", "itemgetter", "call"):
+            self.add("DYNAMIC_CODE", node, f"calls {p}: a computed attribute or method access")
+        if parts[0] == "torch" and (parts[-1] in resolver.TORCH_FORBIDDEN_CALLS
+                                    or parts[-1].startswith("manual_seed")):
+            if "cpp_extension" not in p:
+                self.add("FORBIDDEN_CALL", node, f"calls {p}")
+        if p.startswith("torch.utils.cpp_extension.") and parts[-1] != "load_inline":
+            self.add("FORBIDDEN_CALL", node, f"calls {p}: extensions are built from inline sources only")
 
-    # ---- pass 3: ModelNew.forward and what it reaches --------------------------------------------
-    def reachable(self):
-        model = self.classes.get("ModelNew")
-        if model is None:
-            return []
-        methods = {}  # name -> [FunctionDef] across classes in the module (ModelNew first)
-        for cls in [model] + [c for c in self.classes.values() if c is not model]:
-            for fn in cls.body:
-                if isinstance(fn, ast.FunctionDef):
-                    methods.setdefault(fn.name, []).append((cls.name, fn))
-        forward = [fn for c, fn in methods.get("forward", []) if c == "ModelNew"]
-        # inherited forward from a base class defined in the module
-        if not forward:
-            for base in model.bases:
-                if isinstance(base, ast.Name) and base.id in self.classes:
-                    forward = [fn for c, fn in methods.get("forward", []) if c == base.id]
-        if not forward:
-            return []
-        seen, order, todo = set(), [], [("ModelNew", forward[0])]
-        while todo:
-            cls, fn = todo.pop()
-            if id(fn) in seen:
+    def enclosing_def(self, node):
+        n = self.parents.get(id(node))
+        while n is not None and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            n = self.parents.get(id(n))
+        return n.name if n is not None else None
+
+    # ---- writes ---------------------------------------------------------------------------------
+    def on_Assign(self, node):
+        for t in node.targets:
+            self.check_target(t, node)
+
+    def on_AugAssign(self, node):
+        self.check_target(node.target, node)
+
+    def on_AnnAssign(self, node):
+        self.check_target(node.target, node)
+
+    def on_Delete(self, node):
+        for t in node.targets:
+            self.check_target(t, node)
+
+    def check_target(self, t, node):
+        for el in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+            if isinstance(el, ast.Starred):
+                el = el.value
+            if not isinstance(el, (ast.Attribute, ast.Subscript)):
                 continue
-            seen.add(id(fn))
-            order.append((cls, fn))
-            for sub in ast.walk(fn):
-                if not isinstance(sub, ast.Call):
-                    continue
-                f = sub.func
-                if isinstance(f, ast.Name):
-                    if f.id in self.functions and f.id not in self.kernels:
-                        todo.append((None, self.functions[f.id]))
-                    elif f.id in self.classes:
-                        for name in ("__init__", "__call__", "forward"):
-                            todo += [(c, m) for c, m in methods.get(name, []) if c == f.id]
-                elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
-                    if f.attr in methods:
-                        todo += methods[f.attr]
-                    else:  # a sub-module attribute: its class's forward may be defined here
-                        todo += [(c, m) for c, m in methods.get("forward", []) if c != "ModelNew"]
-                elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.classes:
-                    todo += [(c, m) for c, m in methods.get(f.attr, []) if c == f.value.id]
-        return order
-
-    def check_function(self, cls, fn, is_forward):
-        local_alias = {}
-        tensors = set()
-        params = [a.arg for a in fn.args.args + fn.args.kwonlyargs]
-        if fn.args.vararg:
-            params.append(fn.args.vararg.arg)
-        for p in params:
-            if p in ("self", "cls"):
+            p = self.path(el.value) if isinstance(el, ast.Attribute) else self.path(el.value)
+            if p is None:
+                r = self.root(el)
+                p = self.aliases.get(r.id) if isinstance(r, ast.Name) else None
+            if p and p.split(".")[0] in lang.PATCH_ROOTS:
+                full = f"{p}.{el.attr}" if isinstance(el, ast.Attribute) else p
+                self.add(patch_code(full), node, f"writes {full}, an attribute of a library")
                 continue
-            if is_forward:
-                tensors.add(p)
-        # names used like tensors anywhere in the function are tensors
-        for sub in ast.walk(fn):
-            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.attr in TENSOR_ATTRS:
-                if sub.value.id != "self" and sub.value.id not in self.aliases:
-                    tensors.add(sub.value.id)
-        for d in fn.args.defaults + fn.args.kw_defaults:
-            if isinstance(d, (ast.Dict, ast.List, ast.Set)):
-                self.add("CACHING", d, f"{fn.name} has a mutable default argument (a cache across calls)")
-        module_names = set(self.aliases) | set(self.functions) | set(self.classes)
-        local_names = set(params)
-        for sub in ast.walk(fn):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                local_names.add(sub.id)
+            r = self.root(el)
+            if isinstance(r, ast.Name) and r.id in self.user and self.enclosing_def(node) is None \
+                    and not self.is_container_def(r.id):
+                self.add("DYNAMIC_CODE", node, f"rebinds {ast.unparse(el)} outside its definition")
 
-        def is_tensor(e):
-            if isinstance(e, ast.Name):
-                return e.id in tensors
-            if isinstance(e, ast.Attribute):
-                if isinstance(e.value, ast.Name) and e.value.id == "self":
-                    return e.attr in self.tensor_attrs
-                if e.attr in ("T", "mT", "H", "real", "imag", "data", "grad"):
-                    return is_tensor(e.value)
-                if e.attr in ("weight", "bias"):
-                    return True
-                return False
-            if isinstance(e, ast.Subscript):
-                if isinstance(e.value, ast.Attribute) and e.value.attr in ("shape",):
-                    return False
-                return is_tensor(e.value)
-            if isinstance(e, ast.Call):
-                path = self.resolve(e.func, local_alias) or ""
-                if path.startswith("torch.") and path.split(".")[-1] in TORCH_GLUE - {"device", "dtype", "Size", "finfo", "iinfo"}:
-                    return True
-                if isinstance(e.func, ast.Attribute) and e.func.attr in TENSOR_GLUE_METHODS \
-                        and e.func.attr not in ("size", "stride", "numel", "dim", "data_ptr", "item", "tolist",
-                                                "element_size", "is_contiguous", "get_device", "storage_offset",
-                                                "nelement", "ndimension"):
-                    return is_tensor(e.func.value)
-                return False
-            if isinstance(e, ast.BinOp):
-                return is_tensor(e.left) or is_tensor(e.right)
-            if isinstance(e, ast.UnaryOp):
-                return is_tensor(e.operand)
-            return False
-
-        self.local_kernels = set()
-        for sub in ast.walk(fn):
-            if isinstance(sub, ast.Assign):
-                path = self.resolve(sub.value, local_alias)
-                for t in sub.targets:
-                    if isinstance(t, ast.Name):
-                        if path:
-                            local_alias[t.id] = path
-                        if is_tensor(sub.value):
-                            tensors.add(t.id)
-                        if self.kernel_ref(sub.value):  # kernel = fp16_kernel if half else fp32_kernel
-                            self.local_kernels.add(t.id)
-        # torch functions passed around as values (map(torch.relu, xs), f = F.gelu; operator.mul)
-        called, inner = set(), set()
-        for sub in ast.walk(fn):
-            if isinstance(sub, ast.Call):
-                called.add(id(sub.func))
-            if isinstance(sub, ast.Attribute):
-                inner.add(id(sub.value))
-        for sub in ast.walk(fn):
-            if isinstance(sub, (ast.Attribute, ast.Name)) and isinstance(sub.ctx, ast.Load) \
-                    and id(sub) not in called and id(sub) not in inner:
-                path = self.resolve(sub, local_alias) or ""
-                if path.startswith("torch.") and torch_compute(path):
-                    self.add("TORCH_OP_IN_FORWARD", sub, f"{fn.name} uses {path} as a function value")
-        for sub in ast.walk(fn):
-            if isinstance(sub, (ast.Try, ast.TryStar if hasattr(ast, "TryStar") else ast.Try)):
-                self.add("TRY_EXCEPT_FALLBACK", sub, f"{fn.name} wraps work in try/except")
-            elif isinstance(sub, ast.With):
-                for item in sub.items:
-                    ctx = item.context_expr
-                    path = self.resolve(ctx.func if isinstance(ctx, ast.Call) else ctx, local_alias) or ""
-                    if path.endswith("suppress"):
-                        self.add("TRY_EXCEPT_FALLBACK", sub, "contextlib.suppress around work")
-            elif isinstance(sub, ast.BinOp):
-                if isinstance(sub.op, ast.MatMult):
-                    self.add("TORCH_OP_IN_FORWARD", sub, "matrix product with @ on the host")
-                elif is_tensor(sub.left) or is_tensor(sub.right):
-                    self.add("TORCH_OP_IN_FORWARD", sub, "tensor arithmetic on the host")
-            elif isinstance(sub, ast.AugAssign):
-                if is_tensor(sub.target) or is_tensor(sub.value):
-                    self.add("TORCH_OP_IN_FORWARD", sub, "in-place tensor arithmetic on the host")
-            elif isinstance(sub, ast.UnaryOp) and isinstance(sub.op, (ast.USub, ast.Invert)) and is_tensor(sub.operand):
-                self.add("TORCH_OP_IN_FORWARD", sub, "tensor arithmetic on the host")
-            elif isinstance(sub, ast.Compare) and (is_tensor(sub.left) or any(is_tensor(c) for c in sub.comparators)):
-                if not all(isinstance(o, (ast.Is, ast.IsNot)) for o in sub.ops):
-                    self.add("TORCH_OP_IN_FORWARD", sub, "tensor comparison on the host")
-            elif isinstance(sub, ast.Call):
-                self.check_forward_call(sub, fn, local_alias, is_tensor, cls)
-            # state written across calls: self.x = ..., CACHE[k] = ..., Model.cache[k] = ...
-            if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
-                for t in targets:
-                    for el in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
-                        root = el
-                        while isinstance(root, (ast.Attribute, ast.Subscript)):
-                            root = root.value
-                        if not isinstance(root, ast.Name) or el is root:
-                            continue
-                        if root.id == "self" or root.id in self.classes or \
-                                (root.id in module_names and root.id not in local_names):
-                            self.add("CACHING", sub, f"{fn.name} writes state that outlives the call ({ast.unparse(el)})")
-
-    def kernel_ref(self, e):
-        """Does the expression name one of the module's kernels (directly, through a local, self.<attr>
-        or a conditional choice between kernels)?"""
-        if isinstance(e, ast.Name):
-            return e.id in self.kernels or e.id in getattr(self, "local_kernels", ())
-        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
-            return e.attr in self.self_kernel_attrs
-        if isinstance(e, ast.IfExp):
-            return self.kernel_ref(e.body) and self.kernel_ref(e.orelse)
-        if isinstance(e, ast.Subscript) and isinstance(e.value, (ast.Dict, ast.Name)):
-            return False
+    def is_container_def(self, name):
         return False
 
-    def check_forward_call(self, node, fn, local_alias, is_tensor, cls):
-        f = node.func
-        # kernel launches: kernel[grid](...), kernel.run(...), ext.fn(...)
-        if isinstance(f, ast.Subscript):
-            name = f.value.id if isinstance(f.value, ast.Name) else None
-            if self.kernel_ref(f.value) or (name and local_alias.get(name, "").split(".")[0] in self.kernels):
-                self.launches.append(node)
-                return
-        if isinstance(f, ast.Attribute):
-            base = f.value
-            if isinstance(base, ast.Name) and (base.id in self.kernels or base.id in self.ext_names):
-                self.launches.append(node)
-                return
-            if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self" \
-                    and base.attr in self.self_ext_attrs:
-                self.launches.append(node)
-                return
-        if isinstance(f, ast.Name) and f.id in self.kernels and f.id not in self.ext_names:
-            self.add("NO_LAUNCH", node, f"calls kernel {f.id} like a function instead of launching it with a grid")
-            return
-        path = self.resolve(f, local_alias)
-        if path:
-            parts = path.split(".")
-            last = parts[-1]
-            top = parts[0]
-            if top == "torch":
-                if path.startswith("torch.cuda."):
-                    if last in TORCH_CUDA_GLUE:
-                        return
-                    if last in TORCH_STREAMS or last in TORCH_GRAPHS:
-                        return  # reported module-wide
-                if path.startswith("torch.utils.cpp_extension"):
-                    return
-                if last in TORCH_GLUE and len(parts) == 2:
-                    return
-                if last in TORCH_FORBIDDEN_CALLS:
-                    return  # reported module-wide
-                self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} calls {path}")
-                return
-            if top == "triton":
-                if parts[1:2] and parts[1] in TRITON_ALLOWED_HOST:
-                    return
-                self.add("FORBIDDEN_CALL", node, f"{fn.name} calls {path} on the host")
-                return
-            if top == "numpy":
-                self.add("FORBIDDEN_CALL", node, f"{fn.name} computes with {path} on the host")
-                return
-            if top == "math":
-                return
-            if top in ("operator", "functools", "itertools", "builtins") and \
-                    any(is_tensor(a) or (self.resolve(a, local_alias) or "").startswith("torch.") for a in node.args):
-                self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} computes on tensors through {path}")
-            return
-        if isinstance(f, ast.Attribute) and f.attr.startswith("__") and f.attr.endswith("__") \
-                and f.attr not in ("__init__", "__len__", "__getitem__", "__setitem__", "__contains__"):
-            self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} calls the dunder method .{f.attr}()")
-            return
-        if isinstance(f, ast.Attribute):
-            # self.<torch module>(x)
-            if isinstance(f.value, ast.Name) and f.value.id == "self":
-                mods = set().union(*self.torch_module_attrs.values()) if self.torch_module_attrs else set()
-                if f.attr in mods:
-                    self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} calls the torch module self.{f.attr}")
-                return
-            if f.attr in TENSOR_METHODS and (is_tensor(f.value) or f.attr not in
-                                             {"append", "extend", "items", "keys", "values", "get", "pop",
-                                              "format", "join", "index", "count", "sort", "update", "copy"}):
-                self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} calls the tensor method .{f.attr}()")
-            return
-        if isinstance(f, ast.Name) and not path:
-            if f.id in ("sum", "max", "min", "abs", "pow", "round", "sorted", "map") and any(is_tensor(a) for a in node.args):
-                self.add("TORCH_OP_IN_FORWARD", node, f"{fn.name} applies {f.id}() to a tensor")
+    # ---- statements -----------------------------------------------------------------------------
+    def on_Global(self, node):
+        self.add("CACHING", node, "global/nonlocal state written from a function")
+
+    on_Nonlocal = on_Global
+
+    def on_Try(self, node):
+        if self.parents.get(id(node)) is self.tree and all(import_only(b) for b in [node.body] +
+                                                             [h.body for h in node.handlers]) \
+                and not node.orelse and not node.finalbody:
+            return  # try: from triton.language.extra import libdevice / except ImportError: ...
+        self.add("TRY_EXCEPT_FALLBACK", node, "wraps code in try/except: a failure must fail, not fall back")
+
+    on_TryStar = on_Try
+
+    def on_With(self, node):
+        for item in node.items:
+            ctx = item.context_expr
+            p = self.path(ctx.func if isinstance(ctx, ast.Call) else ctx) or ""
+            if p.endswith("suppress"):
+                self.add("TRY_EXCEPT_FALLBACK", node, "contextlib.suppress around work")
+
+    def on_Yield(self, node):
+        self.add("UNSUPPORTED_SYNTAX", node, "generators are not part of stage 0's language")
+
+    on_YieldFrom = on_Yield
+
+    def on_Await(self, node):
+        self.add("UNSUPPORTED_SYNTAX", node, "async code is not part of stage 0's language")
+
+    on_AsyncFunctionDef = on_Await
+    on_AsyncWith = on_Await
+    on_AsyncFor = on_Await
+
+    def on_Match(self, node):
+        self.add("UNSUPPORTED_SYNTAX", node, "match statements are not part of stage 0's language")
+
+    def on_Lambda(self, node):
+        for d in node.args.defaults + node.args.kw_defaults:
+            if isinstance(d, (ast.Dict, ast.List, ast.Set)):
+                self.add("CACHING", d, "a lambda has a mutable default argument (a cache across calls)")
+
+    def on_FunctionDef(self, node):
+        for d in node.decorator_list:
+            p = self.path(d.func if isinstance(d, ast.Call) else d) or ""
+            if p.split(".")[-1] in lang.FUNCTOOLS_CACHES and p.startswith("functools"):
+                self.add("CACHING", node, f"{node.name} is decorated with {p}")
+        for d in node.args.defaults + node.args.kw_defaults:
+            if isinstance(d, (ast.Dict, ast.List, ast.Set)):
+                self.add("CACHING", d, f"{node.name} has a mutable default argument (a cache across calls)")
+
+    def on_ClassDef(self, node):
+        module_class = False
+        for b in node.bases:
+            p = self.path(b)
+            if isinstance(b, ast.Name) and b.id in self.user:
+                module_class = True  # judged on its own definition
+                continue
+            if p in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+                module_class = True
+                continue
+            if p in lang.ALLOWED_BASES or (isinstance(b, ast.Name) and b.id == "object" and b.id not in self.aliases):
+                continue
+            if p and any(w in p for w in lang.DISPATCH_WORDS):
+                self.add("DISPATCH_MODE", b, f"class {node.name} derives from {p}")
+            else:
+                self.add("FORBIDDEN_BASE", b, f"class {node.name} derives from {p or ast.unparse(b)}: classes may "
+                                              f"derive from nn.Module, torch.autograd.Function or each other")
+        for k in node.keywords:
+            self.add("FORBIDDEN_BASE", node, f"class {node.name} sets {k.arg}=")
+        for st in node.body:
+            if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            n = st.name
+            if n in ("__torch_function__", "__torch_dispatch__"):
+                self.add("DISPATCH_MODE", st, f"class {node.name} defines {n}")
+            elif n.startswith("__") and n.endswith("__") and n not in lang.ALLOWED_DUNDER_DEFS:
+                self.add("MAGIC_METHOD", st, f"class {node.name} defines {n}, which runs outside forward")
+            elif module_class and n in lang.NN_MODULE_API and n not in lang.MODULE_METHODS_OK:
+                self.add("PATCHES_HARNESS", st, f"class {node.name} overrides nn.Module.{n}, which the harness calls")
+
+
+def import_only(body):
+    return all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) or
+               (isinstance(s, ast.Assign) and isinstance(s.value, (ast.Constant, ast.Name, ast.Attribute)))
+               for s in body)
+
+
+def patch_code(path):
+    code = lang.PATCH_ROOTS[path.split(".")[0]]
+    if code == "PATCHES_TORCH" and any(w in path.split(".")[-1] for w in lang.TIMER_WORDS):
+        code = "PATCHES_TIMER"
+    return code
+
+
+class KernelPass:
+    """The bodies of @triton.jit functions: Triton's language only. Under TRITON_INTERPRET a kernel body
+    runs as Python, so a call that is not triton.language, another kernel or a small builtin is refused."""
+
+    def __init__(self, res, add):
+        self.res = res
+        self.add = add
 
     def run(self):
-        self.collect()
-        self.module_checks()
-        if "ModelNew" not in self.classes:
-            self.add("NO_MODELNEW", self.tree, "the answer defines no class ModelNew")
-            return self.findings
-        order = self.reachable()
-        if not order:
-            self.add("NO_MODELNEW", self.classes["ModelNew"], "ModelNew has no forward method")
-            return self.findings
-        for i, (cls, fn) in enumerate(order):
-            self.check_function(cls, fn, is_forward=(i == 0))
-        if self.backend in ("triton", "cuda", "torch"):
-            if not self.kernels:
-                self.add("NO_KERNEL", self.tree, "no @triton.jit kernel or load_inline extension is defined")
-            elif not self.launches:
-                self.add("NO_LAUNCH", self.classes["ModelNew"],
-                         "a kernel is defined but ModelNew.forward never launches one")
-        return self.findings
+        seen = set()
+        for k in self.res.kernels:
+            if k.node is None or id(k.node) in seen:
+                continue
+            seen.add(id(k.node))
+            self.check(k.node)
+
+    def local_names(self, fn):
+        names = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                names.add(n.id)
+            elif isinstance(n, ast.arg):
+                names.add(n.arg)
+        return names
+
+    def global_ok(self, name, node, fn):
+        v = self.res.module.get(name)
+        if v is None:
+            if name in lang.KERNEL_BUILTINS or name in ("True", "False", "None"):
+                return True
+            self.add("UNRESOLVED_VALUE", node, f"kernel {fn.name} refers to {name}, which is not defined")
+            return False
+        for a in resolver.alts(v):
+            if a.kind == "lib" and a.path.split(".")[0] == "triton":
+                continue
+            if a.kind in ("kernel", "scalar"):
+                continue
+            if a.kind == "lib" and a.path.split(".")[0] == "torch":
+                self.add("TORCH_OP_IN_FORWARD", node, f"kernel {fn.name} refers to {a.path}: under TRITON_INTERPRET "
+                                                      f"a kernel body runs torch as Python", op=a.path)
+                return False
+            self.add("UNRESOLVED_VALUE", node, f"kernel {fn.name} refers to {name} ({a.kind}), which is not "
+                                               f"Triton's language")
+            return False
+        return True
+
+    def check(self, fn):
+        if isinstance(fn, ast.Lambda):
+            fn.name = "<lambda>"
+        local = self.local_names(fn)
+        body = [fn.body] if isinstance(fn, ast.Lambda) else fn.body
+        for n in (x for st in body for x in ast.walk(st)):
+            if isinstance(n, (ast.Try, ast.With, ast.ClassDef, ast.FunctionDef, ast.Lambda, ast.Global,
+                              ast.Nonlocal, ast.Delete, ast.Import, ast.ImportFrom)):
+                self.add("UNSUPPORTED_SYNTAX", n, f"kernel {fn.name} uses {type(n).__name__}, which is not Triton's "
+                                                  f"language")
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local:
+                self.global_ok(n.id, n, fn)
+            elif isinstance(n, ast.Call):
+                f = n.func
+                if not isinstance(f, (ast.Name, ast.Attribute)):
+                    self.add("UNRESOLVED_CALL", n, f"kernel {fn.name} calls {ast.unparse(f)}, which is not Triton's "
+                                                   f"language")
+                elif isinstance(f, ast.Name) and f.id in local:
+                    self.add("UNRESOLVED_CALL", n, f"kernel {fn.name} calls its parameter or local {f.id}")
+                elif isinstance(f, ast.Name) and f.id not in self.res.module and f.id not in lang.KERNEL_BUILTINS:
+                    self.add("UNRESOLVED_CALL", n, f"kernel {fn.name} calls {f.id}(), which is not Triton's language")
+                elif isinstance(f, ast.Name) and f.id in self.res.module:
+                    v = self.res.module[f.id]
+                    if not all(a.kind == "kernel" or (a.kind == "lib" and a.path.startswith("triton."))
+                               for a in resolver.alts(v)):
+                        self.add("UNRESOLVED_CALL", n, f"kernel {fn.name} calls {f.id}, which is not a @triton.jit "
+                                                       f"function or triton.language")
 
 
-def check(code, backend="triton"):
-    """Returns a list of Findings (empty: the answer passes stage 0)."""
+def check(code, backend="triton", policy="strict"):
+    """Returns the Findings of stage 0 (none, or only non-fatal ones: the answer passes)."""
+    if policy not in lang.POLICIES:
+        raise ValueError(f"unknown stage-0 policy {policy!r} (one of {', '.join(lang.POLICIES)})")
     try:
         tree = ast.parse(code)
     except SyntaxError as e:
         return [Finding("PARSE_ERROR", e.lineno or 0, f"syntax error: {e.msg}")]
-    findings = Analyzer(tree, backend).run()
+    except (ValueError, RecursionError, MemoryError) as e:
+        return [Finding("PARSE_ERROR", 0, f"cannot parse: {type(e).__name__}")]
+    findings = []
+
+    def add(code_, node, message, op=None, fatal=True):
+        findings.append(Finding(code_, getattr(node, "lineno", 0) or 0, message, fatal and code_ not in lang.NON_FATAL,
+                                op))
+    try:
+        FilePass(tree, add).run()
+        res = resolver.Resolver(tree, backend, policy, add)
+        res.run_module()
+        model = res.module.get("ModelNew")
+        models = [a for a in resolver.alts(model) if a.kind == "class"]
+        if not models:
+            add("NO_MODELNEW", tree, "the answer defines no class ModelNew")
+        else:
+            entries = []
+            for m in models:  # `ModelNew` bound in several branches: every one is judged
+                got = res.run_entries(m)
+                if not got:
+                    add("NO_MODELNEW", m.node, "ModelNew has no forward method")
+                entries += got
+            KernelPass(res, add).run()
+            kernels = res.kernels + [e for e in res.exts if e.info.has_kernel]
+            if backend in ("triton", "cuda", "torch") and entries:
+                if not kernels:
+                    what = "no @triton.jit kernel or load_inline extension with a __global__ kernel is defined"
+                    add("NO_KERNEL", tree, what)
+                elif not res.launches:
+                    add("NO_LAUNCH", models[0].node, "a kernel is defined but ModelNew's forward never launches one "
+                                                     "on the GPU path")
+            if not res.launches:
+                for f in [f for f in findings if f.code == "TORCH_CORE_OP_ALLOWED"]:
+                    add("TORCH_CORE_OP", tree, f"{f.op} runs in torch and none of the answer's kernels runs beside "
+                                               f"it (policy kernelbench allows a core op only with a kernel)", op=f.op)
+    except RecursionError:
+        add("PARSE_ERROR", tree, "the answer nests too deeply for stage 0 to read")
+    except resolver.Budget:
+        add("UNRESOLVED_CALL", tree, f"stage 0 gives up following the answer after {resolver.MAX_STEPS} steps: "
+                                     f"it is too large or too deeply nested to judge")
     seen, out = set(), []
-    for f in sorted(findings, key=lambda f: f.line):
-        key = (f.code, f.line)
+    for f in sorted(findings, key=lambda f: (f.line, not f.fatal)):
+        key = (f.code, f.line, f.op)
         if key not in seen:
             seen.add(key)
             out.append(f)
     return out
 
 
+def fatal(findings):
+    return [f for f in findings if f.fatal]
+
+
 def main(argv):
-    """python -m sieve_worker.static ANSWER.py [--backend cuda]: print the stage-0 findings."""
+    """python -m sieve_worker.static ANSWER.py [--backend cuda] [--policy kernelbench]: print the findings."""
     import sys
+    import time
     backend = argv[argv.index("--backend") + 1] if "--backend" in argv else "triton"
+    policy = argv[argv.index("--policy") + 1] if "--policy" in argv else "strict"
     bad = 0
     for path in [a for a in argv if a.endswith(".py")]:
         with open(path) as f:
-            findings = check(f.read(), backend)
-        bad += bool(findings)
+            code = f.read()
+        t0 = time.perf_counter()
+        findings = check(code, backend, policy)
+        ms = (time.perf_counter() - t0) * 1000
+        bad += bool(fatal(findings))
         for x in findings:
-            print(f"{path}:{x.line}: {x.code}: {x.message}")
-        if not findings:
-            print(f"{path}: passes stage 0")
+            print(f"{path}:{x.line}: {x.code}{'' if x.fatal else ' (note)'}: {x.message}")
+        if not fatal(findings):
+            print(f"{path}: passes stage 0 ({ms:.1f} ms)")
     sys.stdout.flush()
     return 1 if bad else 0
 

@@ -373,6 +373,10 @@ class Worker:
         if task:
             v["shapes"] = task["summary"].get("shapes", [])
         v.update(extra)
+        notes = getattr(job, "static_notes", None)  # stage 0's non-fatal findings (CPU_FALLBACK_NOTE, ...)
+        if notes and "findings" not in extra:
+            v["findings"] = notes
+            v["flags"] = list(dict.fromkeys(list(v.get("flags") or []) + [n["code"] for n in notes]))
         self.emit(v)
 
     def start_job(self, job):
@@ -389,13 +393,19 @@ class Worker:
                                 f"the {backend} backend cannot be verified here")
         raw_cuda = backend == "cuda" and native.is_raw_cuda(code)
         if not raw_cuda and not req.get("skip_static"):
-            findings = static.check(code, backend)
-            if findings:
-                first = findings[0]
-                return self.verdict(job, "FAIL_STATIC", "static", [f.code for f in findings],
+            policy = req.get("policy", "strict")
+            if policy not in ("strict", "kernelbench"):
+                self.emit({"op": "error", "message": f"verify job {job.job}: unknown policy {policy!r}"})
+                return
+            findings = static.check(code, backend, policy)
+            bad = static.fatal(findings)
+            if bad:
+                first = bad[0]
+                return self.verdict(job, "FAIL_STATIC", "static", [f.code for f in bad],
                                     f"line {first.line}: {first.message}",
                                     log="\n".join(f"line {f.line}: {f.code}: {f.message}" for f in findings),
                                     findings=[f.to_json() for f in findings])
+            job.static_notes = [f.to_json() for f in findings]  # non-fatal: carried into the verdict
         if not task["ready"]["ok"]:
             h = task["ready"]["hygiene"]
             return self.verdict(job, "UNVERIFIABLE", "correct", [x["code"] for x in h],

@@ -1,0 +1,239 @@
+"""Stage 0 for KernelBench's CUDA pattern: `load_inline(name=..., cpp_sources=..., cuda_sources=...,
+functions=[...])`.
+
+The call must be literal enough to judge: sources that fold to constant strings, flags from a short
+allowlist (no plugins, linker scripts, include paths or build folders), keyword arguments torch documents.
+The C++/CUDA text is scanned by token, not parsed: it must define a `__global__` kernel, include only
+CUDA's, torch's and the standard library's headers, and not call ATen compute (`torch::matmul`,
+`x.sum()`), cuBLAS, processes, files, threads, streams or graphs.
+"""
+import re
+from dataclasses import dataclass
+
+LOAD_INLINE_PARAMS = ["name", "cpp_sources", "cuda_sources", "functions", "extra_cflags", "extra_cuda_cflags",
+                      "extra_ldflags", "extra_include_paths", "build_directory", "verbose", "with_cuda",
+                      "is_python_module", "with_pytorch_error_handling", "keep_intermediates", "use_pch"]
+ALLOWED_KWARGS = {"name", "cpp_sources", "cuda_sources", "functions", "extra_cflags", "extra_cuda_cflags",
+                  "extra_ldflags", "verbose", "with_cuda", "with_pytorch_error_handling", "keep_intermediates",
+                  "is_python_module"}
+CFLAG_PATTERNS = [re.compile(p) for p in (
+    r"-O[0-3s]?", r"--?use_fast_math", r"-std=c\+\+(11|14|17|20)", r"-lineinfo", r"-arch=(sm|compute)_\d+a?",
+    r"--gpu-architecture=(sm|compute)_\d+a?", r"-gencode=arch=compute_\d+a?,code=(sm|compute)_\d+a?",
+    r"-D[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.]+)?", r"-U[A-Za-z_][A-Za-z0-9_]*", r"--expt-relaxed-constexpr",
+    r"--expt-extended-lambda", r"--?maxrregcount=\d+", r"-ffast-math", r"-funroll-loops", r"-w", r"-Wall",
+    r"-Wextra", r"-Wno-[a-z][a-z0-9-]*", r"-Xptxas=-v", r"--ptxas-options=-v", r"-Xptxas", r"-v", r"-fPIC",
+    r"--restrict", r"-ftz=(true|false)", r"-prec-div=(true|false)", r"-prec-sqrt=(true|false)",
+    r"--fmad=(true|false)", r"-march=native", r"-DNDEBUG", r"--extended-lambda", r"-Xcompiler=-fPIC")]
+LDFLAG_PATTERNS = [re.compile(p) for p in (r"-lcuda", r"-lcudart", r"-lcublas", r"-lcublasLt")]
+INCLUDE_OK = re.compile(
+    r"(torch/|ATen/|c10/|cuda|cub/|cooperative_groups|mma\.h|crt/|curand|math_constants\.h|thrust/|"
+    r"vector$|cmath$|math\.h$|algorithm$|limits$|cstdint$|stdint\.h$|cstdio$|stdio\.h$|float\.h$|cfloat$|"
+    r"type_traits$|utility$|array$|tuple$|iostream$|cassert$|assert\.h$|climits$|limits\.h$|string$|"
+    r"cstddef$|stddef\.h$|functional$|numeric$|initializer_list$|cstring$|pybind11/|cstdlib$|stdlib\.h$|"
+    r"memory$|cstdarg$|optional$|map$|unordered_map$|sstream$|stdexcept$|exception$|cub/)")
+ATEN_OK = {"empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "full",
+           "full_like", "TensorOptions", "dtype", "device", "Device", "ScalarType", "IntArrayRef", "Tensor",
+           "getCurrentCUDAStream", "CUDAGuard", "OptionalCUDAGuard", "getCurrentDeviceProperties",
+           "current_device", "device_count", "DeviceGuard", "OptionalDeviceGuard", "CUDAStreamGuard",
+           "elementSize", "toString", "kFloat", "kHalf", "kBFloat16", "kCUDA", "kInt", "kLong", "kDouble",
+           "requires_grad", "layout", "memory_format", "Half", "BFloat16", "Scalar", "detail", "check",
+           "typeMetaToScalarType", "empty_cuda", "getDeviceProperties"}
+CORE_ATEN = {"matmul", "mm", "bmm", "addmm", "baddbmm", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+             "conv_transpose2d", "conv_transpose3d", "linear", "einsum", "convolution",
+             "scaled_dot_product_attention", "cudnn_convolution", "tensordot"}
+COMPUTE_METHODS = {
+    "matmul", "mm", "bmm", "addmm", "baddbmm", "sum", "mean", "softmax", "log_softmax", "exp", "log", "relu",
+    "gelu", "sigmoid", "tanh", "add", "sub", "mul", "div", "pow", "sqrt", "rsqrt", "abs", "clamp", "clamp_min",
+    "clamp_max", "norm", "var", "std", "cumsum", "cumprod", "layer_norm", "max", "min", "argmax", "argmin",
+    "amax", "amin", "topk", "sort", "gather", "scatter", "index_select", "masked_fill", "where", "add_", "mul_",
+    "div_", "sub_", "prod", "logsumexp", "erf", "neg", "reciprocal", "square", "maximum", "minimum", "sign",
+    "floor", "ceil", "round", "eq", "ne", "lt", "gt", "le", "ge", "copy_", "conv2d", "linear", "einsum",
+    "sin", "cos", "transpose_", "hardtanh", "leaky_relu", "silu", "mish", "softplus", "dropout", "batch_norm",
+    "group_norm", "instance_norm", "avg_pool2d", "max_pool2d", "clone", "t_", "addcmul", "lerp", "triu", "tril"}
+FORBIDDEN_C_CALLS = re.compile(
+    r"\b(system|popen|fopen|freopen|dlopen|dlsym|fork|vfork|execv|execve|execvp|execl|execlp|posix_spawn|"
+    r"posix_spawnp|socket|ptrace|syscall|getenv|setenv|putenv|unlink|rename|chmod|mprotect|dup2|kill|"
+    r"prctl|setuid|setgid|chdir|mkdir|rmdir|symlink|link|truncate|creat|openat)\b")
+FILE_STREAMS = re.compile(r"\bstd::(of|if|f)stream\b|\bFILE\s*\*")
+THREAD_WORDS = re.compile(r"\bstd::(thread|async|jthread)\b|\bpthread_create\b|#\s*pragma\s+omp")
+STREAM_WORDS = re.compile(r"\bcudaStreamCreate\w*|\bgetStreamFromPool\b|\bcudaStreamWaitEvent\b")
+GRAPH_WORDS = re.compile(r"\bcudaGraph\w*|\bcudaStreamBeginCapture\b|\bCUDAGraph\b")
+ATEN_CALL = re.compile(r"\b(?:torch|at)((?:::\w+)+)\s*(?:<[^<>()]*>)?\s*\(")
+METHOD_CALL = re.compile(r"[\w\)\]]\s*(?:\.|->)\s*(\w+)\s*\(")
+CUBLAS = re.compile(r"\b(?:cublas|cublasLt|cudnn)[A-Z]\w*\s*\(")
+TENSOR_DECL = re.compile(r"\b(?:torch|at)::Tensor\s*&?\s*(\w+)|\bauto\s+(\w+)\s*=\s*(?:torch|at)::")
+FUNC_HEAD = re.compile(r"\(([^()]*)\)\s*(?:const\s*)?\{")  # linear: no backtracking over names
+MAX_SOURCE = 1 << 20
+
+
+def tensor_functions(src):
+    """(body, tensor names) of each function whose parameters include a torch::Tensor / at::Tensor."""
+    out = []
+    for m in FUNC_HEAD.finditer(src):
+        if "Tensor" not in m.group(1) or len(out) >= 200:
+            continue
+        depth, i = 1, m.end()
+        while i < len(src) and depth:
+            depth += {"{": 1, "}": -1}.get(src[i], 0)
+            i += 1
+        body = src[m.end():i]
+        names = {n for d in TENSOR_DECL.finditer(m.group(1) + ";" + body) for n in d.groups() if n}
+        out.append((body, names))
+    return out
+INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]*)[>\"]", re.M)
+INCLUDE_LINE = re.compile(r"^\s*#\s*include\b(.*)$", re.M)
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass
+class ExtInfo:
+    functions: object  # set of exported names, or None when they are not literal
+    has_kernel: bool
+    line: int
+
+
+def consts(v):
+    """The constant strings of an abstract value (a string, or a list/tuple of strings), or None."""
+    if v is None:
+        return None
+    if v.kind == "scalar":
+        if isinstance(v.const, str):
+            return [v.const]
+        return [] if v.const is None else None  # None: not given; anything else is not a literal
+    if v.kind == "container" and v.items is not None and not v.extra and not v.pairs:
+        out = []
+        for i in v.items:
+            c = consts(i)
+            if c is None:
+                return None
+            out += c
+        return out
+    return None
+
+
+def strip_comments(src):
+    src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", src)
+
+
+def check_load_inline(node, args, kwargs, add, policy):
+    line = getattr(node, "lineno", 0)
+    bound = {}
+    for i, v in enumerate(args):
+        if i < len(LOAD_INLINE_PARAMS):
+            bound[LOAD_INLINE_PARAMS[i]] = v
+    for k, v in kwargs.items():
+        if k == "**":
+            add("EXTENSION_FLAGS", node, "load_inline(**kwargs): its options must be written out")
+            continue
+        bound[k] = v
+    for k in bound:
+        if k not in ALLOWED_KWARGS:
+            add("EXTENSION_FLAGS", node, f"load_inline({k}=...) is not allowed: no include paths, build folders "
+                                         f"or other files reach the build")
+    if "is_python_module" in bound and not (bound["is_python_module"].kind == "scalar"
+                                            and bound["is_python_module"].const is True):
+        add("EXTENSION_FLAGS", node, "load_inline(is_python_module=False) loads a library into the process")
+    for key, pats in (("extra_cflags", CFLAG_PATTERNS), ("extra_cuda_cflags", CFLAG_PATTERNS),
+                      ("extra_ldflags", LDFLAG_PATTERNS)):
+        if key not in bound:
+            continue
+        flags = consts(bound[key])
+        if flags is None:
+            add("EXTENSION_FLAGS", node, f"load_inline({key}=...) is not a literal list of strings")
+            continue
+        for f in flags:
+            if not any(p.fullmatch(f) for p in pats):
+                add("EXTENSION_FLAGS", node, f"load_inline {key} flag {f!r} is outside the allowlist "
+                                             f"(docs/VERIFIER.md, Stage 0)")
+    sources = []
+    for key in ("cpp_sources", "cuda_sources"):
+        if key not in bound:
+            continue
+        s = consts(bound[key])
+        if s is None:
+            add("EXTENSION_SOURCE", node, f"load_inline({key}=...) does not fold to constant strings, so stage 0 "
+                                          f"cannot read the C++/CUDA it builds")
+            continue
+        sources.append((key, "\n".join(s)))
+    functions = None
+    if "functions" in bound:
+        f = consts(bound["functions"])
+        functions = set(f) if f is not None else None
+        if bound["functions"].kind == "container" and bound["functions"].pairs is not None:
+            add("EXTENSION_FLAGS", node, "load_inline(functions={...}): docstrings are pasted into generated C++; "
+                                         "give a list of names")
+        for name in functions or ():
+            if not IDENT.fullmatch(name):
+                add("EXTENSION_FLAGS", node, f"load_inline function name {name!r} is not an identifier (it is pasted "
+                                             f"into generated C++)")
+    if "name" in bound:
+        n = consts(bound["name"])
+        if not n or len(n) != 1 or not IDENT.fullmatch(n[0]):
+            add("EXTENSION_FLAGS", node, "load_inline(name=...) must be a literal identifier (it names the build "
+                                         "folder and the module)")
+    if sum(len(s) for _, s in sources) > MAX_SOURCE:
+        add("EXTENSION_SOURCE", node, f"the extension's sources are larger than {MAX_SOURCE} bytes")
+        return ExtInfo(functions, False, line)
+    cuda = "\n".join(strip_comments(s) for k, s in sources if k == "cuda_sources")
+    allsrc = "\n".join(strip_comments(s) for _, s in sources)
+    has_kernel = "__global__" in cuda
+    scan(allsrc, node, add, policy)
+    return ExtInfo(functions, has_kernel, line)
+
+
+def scan(src, node, add, policy):
+    for m in INCLUDE_LINE.finditer(src):
+        if not re.match(r"\s*[<\"]", m.group(1)):
+            add("INCLUDE_FORBIDDEN", node, f"the extension includes through a macro ({m.group(0).strip()})")
+    if "##" in src or re.search(r"#\s*define\s+\w+\s+#", src):
+        add("EXTENSION_SOURCE", node, "the extension pastes tokens with ## (names stage 0 cannot read)")
+    for m in INCLUDE.finditer(src):
+        quote, name = m.group(1), m.group(2).strip()
+        if quote == '"' or not INCLUDE_OK.match(name) or ".." in name or name.startswith("/"):
+            add("INCLUDE_FORBIDDEN", node, f"the extension includes {quote}{name}: only CUDA's, torch's and the "
+                                           f"standard library's headers are allowed")
+    for m in FORBIDDEN_C_CALLS.finditer(src):
+        add("FORBIDDEN_CALL", node, f"the extension calls {m.group(1)}()")
+    if FILE_STREAMS.search(src):
+        add("FORBIDDEN_CALL", node, "the extension opens files")
+    if THREAD_WORDS.search(src):
+        add("THREADS", node, "the extension starts threads")
+    if STREAM_WORDS.search(src):
+        add("STREAMS", node, "the extension creates or waits on its own CUDA streams")
+    if GRAPH_WORDS.search(src):
+        add("CUDA_GRAPHS", node, "the extension captures or replays CUDA graphs")
+    for m in ATEN_CALL.finditer(src):
+        parts = [p for p in m.group(1).split("::") if p]
+        name = parts[-1]
+        if "blas" in parts:
+            report(add, node, policy, "at::cuda::blas", True, f"the extension calls torch's {'::'.join(parts)}")
+            continue
+        if name in ATEN_OK or parts[0] in ("cuda", "detail") or (name[:1] == "k" and name[1:2].isupper()):
+            continue
+        report(add, node, policy, f"at::{name}", name in CORE_ATEN, f"the extension calls torch's {'::'.join(parts)}")
+    for m in METHOD_CALL.finditer(src):
+        name = m.group(1)
+        if name in COMPUTE_METHODS:
+            report(add, node, policy, f"at::Tensor::{name}", name in CORE_ATEN,
+                   f"the extension calls the ATen method .{name}()")
+    # ATen's operators on tensor variables (a + b, out *= 2) are torch doing the work. A token scan sees them
+    # in host functions that take tensors, for names declared there as tensors.
+    for body, names in tensor_functions(src):
+        for n in sorted(names):
+            op = re.search(r"(?:\breturn\b|[=(,?:])\s*-?\s*" + n + r"\s*[-+*/%]\s*[\w(]|(?<![\w.>:])" + n +
+                           r"\s*[-+*/%]=|[-+*/%]\s*" + n + r"\s*[;),]", body)
+            if op:
+                report(add, node, policy, "at::Tensor::operator", False,
+                       f"the extension applies ATen's operators to the tensor {n} ({op.group(0).strip()})")
+    for m in CUBLAS.finditer(src):
+        report(add, node, policy, "cublas", True, f"the extension calls {m.group(0).rstrip('( ')}")
+
+
+def report(add, node, policy, op, core, desc):
+    if core and policy == "kernelbench":
+        add("TORCH_CORE_OP_ALLOWED", node, f"{desc}: a library core op (policy kernelbench)", op=op, fatal=False)
+        return
+    add("TORCH_OP_IN_FORWARD", node, f"{desc}: torch (ATen) does that work, not the answer's kernel", op=op)
+    if core:
+        add("TORCH_CORE_OP", node, f"{desc}: the core op runs in a library", op=op)

@@ -1,0 +1,1593 @@
+"""Stage 0's resolver: an abstract interpreter over the answer's AST.
+
+It runs the module body (set-up), builds ModelNew as the harness does (its __init__ with configuration
+arguments), then follows forward and __call__ with tensor arguments into everything they reach: helper
+functions and methods (per call site, with the argument kinds of that site), lambdas, functools.partial,
+autograd.Function.apply, helper modules, kernels' grid functions and autotune/heuristics hooks. Every
+callee is resolved to a value of a known kind (lang.py says which kinds may be called where); a callee
+that does not resolve is rejected (UNRESOLVED_CALL), not accepted. Values are abstract: a tensor is a
+tensor, a shape is a scalar, containers keep their elements, so `OPS["relu"](x)`, `self.fns[0](x)` and
+`KERNELS[x.dtype][grid](...)` resolve to what they hold.
+"""
+import ast
+
+from . import cppext, lang
+
+
+class V:
+    """An abstract value. kind says what it is; the other fields depend on the kind."""
+    __slots__ = ("kind", "path", "const", "origin", "node", "env", "items", "pairs", "extra", "frame", "cls",
+                 "attrs", "inner", "args", "kwargs", "hooks", "name", "info", "flagged", "defaults", "alts",
+                 "owner", "kernel", "grid")
+
+    def __init__(self, kind, **kw):
+        self.kind = kind
+        for k in self.__slots__[1:]:
+            setattr(self, k, None)
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+    def __repr__(self):
+        return f"V({self.kind}{' ' + self.path if self.path else ''})"
+
+
+NOCONST = object()  # a scalar whose value stage 0 does not know
+UNKNOWN = V("unknown")
+FLAGGED = V("unknown", flagged=True)  # the producer was already reported: no second finding on use
+
+
+def scalar(const=NOCONST):
+    return V("scalar", const=const)
+
+
+def tensor(origin="other"):
+    return V("tensor", origin=origin)
+
+
+def union(values):
+    out, seen = [], set()
+    for v in values:
+        if v is None:
+            continue
+        for a in (v.alts if v.kind == "union" else [v]):
+            if a.kind in ("scalar", "unknown"):
+                c = a.const
+                key = (a.kind, c if isinstance(c, (str, int, float, bool, type(None))) else id(c), a.flagged)
+            else:
+                key = id(a)
+            if a.kind == "tensor":
+                key = ("tensor", a.origin)
+            if key not in seen:
+                seen.add(key)
+                out.append(a)
+    if not out:
+        return None
+    return out[0] if len(out) == 1 else V("union", alts=out)
+
+
+def alts(v):
+    if v is None:
+        return []
+    return v.alts if v.kind == "union" else [v]
+
+
+def has_kind(v, kinds, depth=0):
+    """Does v (or, through containers, what it holds) have one of kinds?"""
+    for a in alts(v):
+        if a.kind in kinds:
+            return True
+        if a.kind == "container" and depth < 4 and has_kind(elements(a), kinds, depth + 1):
+            return True
+    return False
+
+
+def elements(c):
+    vals = list(c.items or []) + [v for _, v in (c.pairs or [])] + list(c.extra or [])
+    return union(vals)
+
+
+MAX_STEPS = 50_000      # statements and calls followed per answer: stage 0 runs in the trusted worker
+MAX_CONST = 1 << 20      # longest folded string constant
+
+
+class Budget(Exception):
+    """The answer is too large (or too cunningly nested) to follow within stage 0's budget."""
+
+
+class Frame:
+    def __init__(self, env, parent, mode, cls=None, fname="<module>"):
+        self.env = env
+        self.parent = parent  # enclosing function frame for closures (None: module)
+        self.mode = mode      # "setup" or "forward"
+        self.cls = cls
+        self.fname = fname
+        self.returns = []
+        self.branch = 0       # >0 inside an if/loop body: a rebinding merges with the old value
+        self.home = self      # the function frame whose call owns what is made here (comprehensions: the caller)
+
+
+class Resolver:
+    MAX_DEPTH = 40
+
+    def __init__(self, tree, backend, policy, add):
+        self.tree = tree
+        self.backend = backend
+        self.policy = policy
+        self.add = add        # add(code, node, message, op=None, fatal=True)
+        self.module = {}
+        self.modframe = Frame(self.module, None, "setup")
+        self.kernels = []     # kernel V values (jit functions) defined in the file
+        self.exts = []        # extension V values (load_inline)
+        self.launches = []    # forward-path launch nodes (not inside a CPU-only branch)
+        self.core_allowed = []
+        self.memo = {}
+        self.active = set()
+        self.depth = 0
+        self.fallback = 0     # >0 inside a CPU-only branch
+        self.fallback_noted = set()
+        self.if_stack = []
+        self.frames = []      # active function frames (containers made in them are per-call)
+        self.launch_args = {}  # id(kernel) -> {param name: V}
+        self.launched = []
+        self.steps = 0
+
+    # ---- reporting --------------------------------------------------------------------------------
+    def torch_op(self, node, op, desc, fr):
+        if fr.mode != "forward":
+            return
+        if self.fallback:
+            key = id(self.if_stack[-1]) if self.if_stack else 0
+            if key not in self.fallback_noted:
+                self.fallback_noted.add(key)
+                self.add("CPU_FALLBACK_NOTE", node, f"{desc} in a branch taken only without a GPU", op=op,
+                         fatal=False)
+            return
+        core = lang.core_op(op)
+        if core and self.policy == "kernelbench":
+            self.add("TORCH_CORE_OP_ALLOWED", node, f"{desc}: torch keeps the core op {core} (policy kernelbench)",
+                     op=core, fatal=False)
+            self.core_allowed.append((node, core))
+            return
+        self.add("TORCH_OP_IN_FORWARD", node, f"{fr.fname} {desc}", op=op)
+        if core:
+            self.add("TORCH_CORE_OP", node, f"{fr.fname} runs the core op {core} in torch", op=core)
+        if self.if_stack:
+            self.add("GHOST_BRANCH", self.if_stack[-1],
+                     f"a branch of {fr.fname} that the GPU path can take computes with torch ({op})")
+
+    def patch(self, path, node, fr):
+        root = path.split(".")[0]
+        code = lang.PATCH_ROOTS.get(root, "PATCHES_HARNESS")
+        if code == "PATCHES_TORCH" and any(w in path.split(".")[-1] for w in lang.TIMER_WORDS):
+            code = "PATCHES_TIMER"
+        self.add(code, node, f"{fr.fname} writes {path}, an attribute of a library")
+
+    def unresolved_call(self, node, what, fr):
+        self.add("UNRESOLVED_CALL", node, f"{fr.fname} calls {what}, which stage 0 cannot resolve to a kernel "
+                                          f"launch, an allocation, shape glue or the answer's own code")
+        return FLAGGED
+
+    # ---- names ------------------------------------------------------------------------------------
+    def lookup(self, name, fr, node):
+        f = fr
+        while f is not None:
+            if name in f.env:
+                return f.env[name]
+            f = f.parent
+        if name in self.module:
+            return self.module[name]
+        if name in ("True", "False", "None", "__name__", "NotImplemented", "Ellipsis"):
+            return scalar()
+        if name == "__builtins__":
+            return FLAGGED  # reported by the whole-file pass
+        return V("lib", path="builtins." + name)
+
+    def bind(self, name, v, fr):
+        if v is None:
+            v = UNKNOWN
+        if fr.branch and name in fr.env:
+            v = union([fr.env[name], v])
+        fr.env[name] = v
+
+    # ---- module ---------------------------------------------------------------------------------
+    def run_module(self):
+        self.exec_block(self.tree.body, self.modframe, module=True)
+
+    # ---- statements -----------------------------------------------------------------------------
+    def exec_block(self, stmts, fr, module=False):
+        for s in stmts:
+            self.exec_stmt(s, fr, module)
+
+    def exec_stmt(self, s, fr, module=False):
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Budget()
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.bind(s.name, self.make_function(s, fr), fr)
+        elif isinstance(s, ast.ClassDef):
+            self.bind(s.name, self.make_class(s, fr), fr)
+        elif isinstance(s, ast.Return):
+            fr.returns.append(self.eval(s.value, fr) if s.value is not None else scalar())
+        elif isinstance(s, ast.Assign):
+            v = self.eval(s.value, fr)
+            for t in s.targets:
+                self.assign(t, v, fr, s)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.assign(s.target, self.eval(s.value, fr), fr, s)
+        elif isinstance(s, ast.AugAssign):
+            cur = self.eval(s.target, fr, store_check=False)
+            v = self.binop(cur, self.eval(s.value, fr), s.op, s, fr)
+            self.assign(s.target, v, fr, s, aug=True)
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            it = self.eval(s.iter, fr)
+            elem = self.iterate(it, s.iter, fr)
+            fr.branch += 1
+            for _ in range(2):  # a second pass only when the first changed what names hold
+                before = self.snapshot(fr)
+                self.assign(s.target, elem, fr, s, local_only=True)
+                self.exec_block(s.body, fr)
+                if self.snapshot(fr) == before:
+                    break
+            self.exec_block(s.orelse, fr)
+            fr.branch -= 1
+        elif isinstance(s, ast.While):
+            fr.branch += 1
+            for _ in range(2):
+                before = self.snapshot(fr)
+                self.truth(self.eval(s.test, fr), s.test, fr)
+                self.exec_block(s.body, fr)
+                if self.snapshot(fr) == before:
+                    break
+            self.exec_block(s.orelse, fr)
+            fr.branch -= 1
+        elif isinstance(s, ast.If):
+            self.exec_if(s, fr, module)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            for item in s.items:
+                v = self.eval(item.context_expr, fr)
+                for a in alts(v):
+                    if a.kind not in ("ctxmgr", "unknown"):
+                        self.add("UNRESOLVED_CALL", item.context_expr,
+                                 f"{fr.fname} uses {ast.unparse(item.context_expr)} as a context manager "
+                                 f"(only torch.no_grad(), torch.inference_mode() and torch.cuda.device() are allowed)")
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, UNKNOWN, fr, s, local_only=True)
+            self.exec_block(s.body, fr)
+        elif isinstance(s, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            fr.branch += 1
+            self.exec_block(s.body, fr)
+            for h in s.handlers:
+                if h.name:
+                    self.bind(h.name, UNKNOWN, fr)
+                self.exec_block(h.body, fr)
+            self.exec_block(s.orelse, fr)
+            self.exec_block(s.finalbody, fr)
+            fr.branch -= 1
+        elif isinstance(s, ast.Expr):
+            self.eval(s.value, fr)
+        elif isinstance(s, ast.Raise):
+            if s.exc is not None:
+                self.eval(s.exc, fr)
+        elif isinstance(s, ast.Assert):
+            self.truth(self.eval(s.test, fr), s.test, fr)
+            if s.msg is not None:
+                self.eval(s.msg, fr)
+        elif isinstance(s, ast.Delete):
+            for t in s.targets:
+                if isinstance(t, (ast.Attribute, ast.Subscript)):
+                    self.write_target(t, UNKNOWN, fr, s)
+                elif isinstance(t, ast.Name):
+                    fr.env.pop(t.id, None)
+        elif isinstance(s, ast.Import):
+            for a in s.names:
+                if a.asname:
+                    self.bind(a.asname, V("lib", path=a.name), fr)
+                else:
+                    top = a.name.split(".")[0]
+                    self.bind(top, V("lib", path=top), fr)
+        elif isinstance(s, ast.ImportFrom):
+            mod = s.module or ""
+            for a in s.names:
+                if a.name != "*":
+                    self.bind(a.asname or a.name, V("lib", path=f"{mod}.{a.name}"), fr)
+        # Pass, Break, Continue, Global, Nonlocal (whole-file pass), Match (whole-file pass)
+
+    def snapshot(self, fr):
+        """What the names of a frame hold, containers' sizes included (an append changes what c[-1] is)."""
+        def size(v):
+            return tuple((len(a.items or ()), len(a.extra or ()), len(a.pairs or ()), len(a.attrs or ()))
+                         for a in alts(v) if a.kind in ("container", "instance", "ctx"))
+        f, out = fr, {}
+        while f is not None:
+            out.update({(id(f), k): (self.sig(v), size(v)) for k, v in f.env.items()})
+            f = f.parent
+        for k, v in self.module.items():
+            out[("m", k)] = (self.sig(v), size(v))
+        return out
+
+    def exec_if(self, s, fr, module):
+        if module and is_main_guard(s.test):
+            return  # not run in the candidate's process (its __name__ is not "__main__")
+        fb = self.cpu_condition(s.test, fr) if fr.mode == "forward" else None
+        self.truth(self.eval(s.test, fr), s.test, fr)
+        fr.branch += 1
+        for body, is_fallback in ((s.body, fb is True), (s.orelse, fb is False)):
+            self.if_stack.append(s)
+            self.fallback += is_fallback
+            launches = len(self.launches)
+            self.exec_block(body, fr)
+            if is_fallback:
+                del self.launches[launches:]  # a launch only on the CPU path does not count
+            self.fallback -= is_fallback
+            self.if_stack.pop()
+        fr.branch -= 1
+
+    def cpu_condition(self, test, fr):
+        """True when test holds only without a GPU (`not x.is_cuda`, `x.device.type == "cpu"`,
+        `not torch.cuda.is_available()`), False when it holds only with one, None otherwise. x must be a
+        forward input (or a view of one): a tensor the answer made on the CPU itself would take the branch
+        on the GPU too."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self.cpu_condition(test.operand, fr)
+            return None if inner is None else not inner
+        if isinstance(test, ast.BoolOp):
+            parts = [self.cpu_condition(v, fr) for v in test.values]
+            if isinstance(test.op, ast.Or) and all(p is True for p in parts):
+                return True
+            if isinstance(test.op, ast.And) and all(p is False for p in parts):
+                return False
+            return None
+        if isinstance(test, ast.Attribute) and test.attr in ("is_cuda", "is_cpu") and self.is_input(test.value, fr):
+            return test.attr == "is_cpu"
+        if isinstance(test, ast.Call) and not test.args and isinstance(test.func, ast.Attribute):
+            path = self.static_path(test.func, fr)
+            if path == "torch.cuda.is_available":
+                return False
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+            left, right = test.left, test.comparators[0]
+            if isinstance(right, ast.Attribute):
+                left, right = right, left
+            if isinstance(left, ast.Attribute) and left.attr == "type" and isinstance(left.value, ast.Attribute) \
+                    and left.value.attr == "device" and self.is_input(left.value.value, fr) \
+                    and isinstance(right, ast.Constant) and right.value in ("cpu", "cuda"):
+                cpu = right.value == "cpu"
+                return cpu if isinstance(test.ops[0], ast.Eq) else not cpu
+        return None
+
+    def is_input(self, e, fr):
+        if not isinstance(e, ast.Name):
+            return False
+        v = self.lookup(e.id, fr, e)
+        return all(a.kind == "tensor" and a.origin == "input" for a in alts(v)) and bool(alts(v))
+
+    def static_path(self, e, fr):
+        v = self.eval(e, fr, quiet=True)
+        return v.path if v is not None and v.kind == "lib" else None
+
+    # ---- assignment -----------------------------------------------------------------------------
+    def assign(self, t, v, fr, node, aug=False, local_only=False):
+        if isinstance(t, ast.Name):
+            self.bind(t.id, v, fr)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            n = len(t.elts)
+            for i, el in enumerate(t.elts):
+                if isinstance(el, ast.Starred):
+                    self.assign(el.value, V("container", items=[], extra=[self.unpack(v, None, n)], owner=fr.home),
+                                fr, node)
+                else:
+                    self.assign(el, self.unpack(v, i, n), fr, node)
+        elif isinstance(t, ast.Starred):
+            self.assign(t.value, v, fr, node)
+        elif isinstance(t, (ast.Attribute, ast.Subscript)):
+            self.write_target(t, v, fr, node)
+
+    def unpack(self, v, i, n):
+        out = []
+        for a in alts(v):
+            if a.kind == "container" and a.items is not None and not a.extra and not a.pairs \
+                    and len(a.items) == n and i is not None:
+                out.append(a.items[i])
+            elif a.kind == "container":
+                out.append(elements(a))
+            elif a.kind == "tensor":
+                out.append(tensor(a.origin))
+            elif a.kind == "scalar":
+                out.append(scalar())
+            elif a.kind == "meta":
+                out.append(scalar())
+            else:
+                out.append(UNKNOWN)
+        return union(out) or UNKNOWN
+
+    def write_target(self, t, v, fr, node):
+        base = self.eval(t.value, fr)
+        if isinstance(t, ast.Attribute):
+            for a in alts(base):
+                if a.kind == "instance":
+                    if fr.mode == "forward":
+                        self.add("CACHING", node, f"{fr.fname} writes state that outlives the call ({ast.unparse(t)})")
+                    else:
+                        a.attrs[t.attr] = union([a.attrs.get(t.attr), v]) if t.attr in a.attrs and fr.branch else v
+                elif a.kind == "ctx":
+                    a.attrs[t.attr] = v
+                elif a.kind == "tensor":
+                    if fr.mode == "forward":
+                        self.torch_op(node, f"torch.Tensor.{t.attr}", f"sets the tensor attribute .{t.attr}", fr)
+                elif a.kind == "lib":
+                    self.patch(a.path + "." + t.attr, node, fr)
+                elif a.kind in ("class", "func", "kernel", "ext", "layer", "extfn"):
+                    self.add("DYNAMIC_CODE", node, f"{fr.fname} rebinds {ast.unparse(t)} on an object of the "
+                                                   f"answer's own outside its definition")
+                elif a.kind == "unknown" and not a.flagged:
+                    self.add("UNRESOLVED_VALUE", node, f"{fr.fname} writes {ast.unparse(t)} on a value stage 0 "
+                                                       f"cannot resolve")
+        else:
+            key = self.eval(t.slice, fr)
+            for a in alts(base):
+                if a.kind == "container":
+                    if fr.mode == "forward" and not any(a.owner is f for f in self.frames):
+                        self.add("CACHING", node, f"{fr.fname} writes state that outlives the call ({ast.unparse(t)})")
+                    elif a.pairs is not None and key is not None and key.kind == "scalar" or a.pairs is not None:
+                        a.pairs.append((key, v))
+                    else:
+                        a.extra = (a.extra or []) + [v]
+                elif a.kind == "tensor":
+                    if fr.mode == "forward":
+                        self.torch_op(node, "torch.Tensor.__setitem__", "writes into a tensor by indexing "
+                                                                        "(index_put/copy in torch)", fr)
+                elif a.kind == "lib":
+                    self.patch(a.path, node, fr)
+                elif a.kind == "meta":
+                    pass
+                elif a.kind == "unknown" and not a.flagged:
+                    self.add("UNRESOLVED_VALUE", node, f"{fr.fname} writes {ast.unparse(t)} on a value stage 0 "
+                                                       f"cannot resolve")
+
+    # ---- functions and classes ------------------------------------------------------------------
+    def make_function(self, s, fr, cls=None):
+        defaults = [self.eval(d, fr) for d in s.args.defaults]
+        kwdefaults = {a.arg: self.eval(d, fr) for a, d in zip(s.args.kwonlyargs, s.args.kw_defaults) if d is not None}
+        v = V("func", node=s, env=fr, name=s.name, defaults=(defaults, kwdefaults), cls=cls)
+        for d in reversed(s.decorator_list):
+            v = self.apply_decorator(self.eval(d, fr), v, d, fr)
+        return v
+
+    def apply_decorator(self, dec, fn, node, fr):
+        out = []
+        for d in alts(dec):
+            if d.kind == "lib" and d.path in ("builtins.staticmethod",):
+                out.append(V("static", inner=fn))
+            elif d.kind == "lib" and d.path == "builtins.classmethod":
+                out.append(V("classm", inner=fn))
+            elif d.kind == "lib" and d.path == "builtins.property":
+                out.append(V("prop", inner=fn))
+            elif d.kind == "lib" and d.path in ("triton.jit", "triton.runtime.jit.jit"):
+                out.append(self.make_kernel(fn, [], node))
+            elif d.kind == "decorator":
+                if d.name == "identity":
+                    out.append(fn)
+                elif d.name == "jit":
+                    out.append(self.make_kernel(fn, d.hooks, node))
+                else:  # autotune / heuristics wrap a kernel
+                    for k in alts(fn):
+                        if k.kind == "kernel":
+                            k.hooks.extend(d.hooks)
+                            out.append(k)
+                        else:
+                            self.add("UNRESOLVED_CALL", node, f"triton.{d.name} applied to something that is not "
+                                                              f"a @triton.jit kernel")
+                            out.append(FLAGGED)
+            elif d.kind == "ctxmgr" or (d.kind == "lib" and d.path in ("torch.no_grad", "torch.inference_mode")):
+                out.append(fn)  # @torch.no_grad() / @torch.inference_mode()
+            elif d.kind == "unknown" and d.flagged:
+                out.append(fn)
+            else:
+                self.add("UNRESOLVED_CALL", node, f"decorator {ast.unparse(node)} is not part of stage 0's language "
+                                                  f"(triton.jit/autotune/heuristics, staticmethod, classmethod, "
+                                                  f"property, torch.no_grad)")
+                out.append(fn)
+        return union(out) or fn
+
+    def make_kernel(self, fn, hooks, node):
+        for f in alts(fn):
+            if f.kind == "kernel":
+                f.hooks.extend(hooks)
+                return f
+        fnode = next((f.node for f in alts(fn) if f.kind == "func"), None)
+        k = V("kernel", node=fnode, name=getattr(fnode, "name", "kernel"), hooks=list(hooks))
+        self.kernels.append(k)
+        return k
+
+    def make_class(self, s, fr):
+        bases = [self.eval(b, fr) for b in s.bases]
+        cls = V("class", node=s, name=s.name, attrs={}, args=bases, env=fr)
+        cframe = Frame(cls.attrs, None, "setup", cls=cls, fname=s.name)
+        cframe.parent = None
+        # class bodies see module names, not their own as closures; run them with a frame whose parent
+        # chain ends at the enclosing frame
+        cframe.parent = fr if fr is not self.modframe else None
+        for st in s.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                cls.attrs[st.name] = self.make_function(st, cframe, cls=cls)
+            else:
+                self.exec_stmt(st, cframe)
+        for d in s.decorator_list:
+            dv = self.eval(d, fr)
+            if not all((a.kind == "decorator" and a.name == "identity") or
+                       (a.kind == "lib" and a.path == "dataclasses.dataclass") for a in alts(dv)):
+                self.add("UNRESOLVED_CALL", d, f"class decorator {ast.unparse(d)} is not part of stage 0's language")
+        return cls
+
+    def mro(self, cls):
+        out, todo = [], [cls]
+        while todo:
+            c = todo.pop(0)
+            if c in out:
+                continue
+            out.append(c)
+            for b in c.args or []:
+                todo += [a for a in alts(b) if a.kind == "class"]
+        return out
+
+    def lib_bases(self, cls):
+        return {a.path for c in self.mro(cls) for b in (c.args or []) for a in alts(b) if a.kind == "lib"}
+
+    def is_module_class(self, cls):
+        return any(p in ("torch.nn.Module", "torch.nn.modules.module.Module") for p in self.lib_bases(cls))
+
+    def is_autograd(self, cls):
+        return "torch.autograd.Function" in self.lib_bases(cls)
+
+    def class_attr(self, cls, name):
+        for c in self.mro(cls):
+            if name in c.attrs:
+                return c.attrs[name], c
+        return None, None
+
+    # ---- calls of the answer's own code ---------------------------------------------------------
+    def sig(self, v):
+        out = []
+        for a in alts(v):
+            if a.kind == "tensor":
+                out.append(("t", a.origin))
+            elif a.kind in ("scalar", "unknown"):
+                out.append((a.kind,))
+            else:
+                out.append((a.kind, a))  # the value itself: an id could be reused once it is freed
+        return tuple(out)
+
+    def call_func(self, fv, args, kwargs, node, fr, fill=None):
+        """Runs a function of the answer with these argument values (fill: 'config' or 'input' makes
+        every parameter a configuration scalar or an input tensor)."""
+        fn = fv.node
+        mode = fr.mode
+        closure = ()
+        if fv.env is not None and getattr(fv.env, "is_call", False):  # a nested function sees its caller's names
+            closure = tuple(sorted(((str(k), v) for k, v in self.snapshot(fv.env).items() if k[0] != "m"),
+                                   key=lambda kv: kv[0]))
+        key = (id(fn), mode, self.fallback > 0, fill, tuple(self.sig(a) for a in args),
+               tuple(sorted((k, self.sig(v)) for k, v in kwargs.items())), closure)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:
+            return UNKNOWN
+        self.steps += 50
+        if self.steps > MAX_STEPS:
+            raise Budget()
+        if self.depth >= self.MAX_DEPTH:
+            self.add("UNRESOLVED_CALL", node, f"the call chain into {fv.name} is deeper than {self.MAX_DEPTH}")
+            return FLAGGED
+        a = fn.args
+        env = {}
+        params = [p.arg for p in a.posonlyargs + a.args]
+        defaults, kwdefaults = fv.defaults or ([], {})
+        first_default = len(params) - len(defaults)
+        rest = []
+        for i, p in enumerate(params):
+            if fill and not (i == 0 and p in ("self", "cls", "ctx") and args):
+                env[p] = scalar() if fill == "config" else tensor("input")
+            if i < len(args):
+                env[p] = args[i]
+            elif p in kwargs:
+                env[p] = kwargs[p]
+            elif p not in env:
+                env[p] = defaults[i - first_default] if i >= first_default else UNKNOWN
+        rest = args[len(params):]
+        if a.vararg:
+            items = list(rest) if not fill else [scalar() if fill == "config" else tensor("input")]
+            env[a.vararg.arg] = V("container", items=None, extra=items, owner=None, frame=True)
+        for p in a.kwonlyargs:
+            env[p.arg] = kwargs.get(p.arg, kwdefaults.get(p.arg, UNKNOWN))
+            if fill and p.arg not in kwargs:
+                env[p.arg] = scalar() if fill == "config" else tensor("input")
+        if a.kwarg:
+            extra = [v for k, v in kwargs.items() if k not in params]
+            env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
+        parent = fv.env if fv.env is not self.modframe else None
+        sub = Frame(env, parent, mode, cls=fv.cls, fname=fv.name if fv.name != "<lambda>" else "a lambda")
+        sub.is_call = True
+        for v in env.values():
+            if v.kind == "container" and v.frame is True:
+                v.owner, v.frame = sub, None
+        self.active.add(key)
+        self.depth += 1
+        self.frames.append(sub)
+        saved_if = self.if_stack
+        self.if_stack = list(saved_if)
+        try:
+            if isinstance(fn, ast.Lambda):
+                result = self.eval(fn.body, sub)
+            else:
+                self.exec_block(fn.body, sub)
+                result = union(sub.returns) or scalar()
+        finally:
+            self.if_stack = saved_if
+            self.frames.pop()
+            self.depth -= 1
+            self.active.discard(key)
+        self.memo[key] = result
+        return result
+
+    def instantiate(self, cls, args, kwargs, node, fr, fill=None):
+        inst = V("instance", cls=cls, attrs={})
+        init, _ = self.class_attr(cls, "__init__")
+        if init is not None:
+            for f in alts(init):
+                if f.kind == "func":
+                    self.call_func(f, [inst] + list(args), kwargs, node, fr, fill=fill)
+        return inst
+
+    def call_instance(self, inst, args, kwargs, node, fr):
+        cls = inst.cls
+        for name in ("__call__",) + (("forward",) if self.is_module_class(cls) else ()):
+            m, _ = self.class_attr(cls, name)
+            if m is not None:
+                return self.call_value(self.bind_method(m, inst), args, kwargs, node, fr)
+        return self.unresolved_call(node, f"an instance of {cls.name}", fr)
+
+    def bind_method(self, m, inst):
+        out = []
+        for f in alts(m):
+            if f.kind == "func":
+                out.append(V("bound", inner=f, args=[inst]))
+            elif f.kind == "static":
+                out.append(f.inner)
+            elif f.kind == "classm":
+                out.append(V("bound", inner=f.inner, args=[inst.cls]))
+            elif f.kind == "prop":
+                out.append(f)
+            else:
+                out.append(f)
+        return union(out)
+
+    # ---- expressions ----------------------------------------------------------------------------
+    def eval(self, e, fr, store_check=True, quiet=False):
+        if quiet:
+            saved = self.add
+            self.add = lambda *a, **k: None
+            try:
+                return self.eval(e, fr)
+            finally:
+                self.add = saved
+        m = getattr(self, "ev_" + type(e).__name__, None)
+        if m is None:
+            if isinstance(e, (ast.Yield, ast.YieldFrom, ast.Await)):
+                return FLAGGED  # whole-file pass
+            return UNKNOWN
+        v = m(e, fr)
+        return v if v is not None else UNKNOWN
+
+    def ev_Constant(self, e, fr):
+        return scalar(e.value)
+
+    def ev_Name(self, e, fr):
+        return self.lookup(e.id, fr, e)
+
+    def ev_NamedExpr(self, e, fr):
+        v = self.eval(e.value, fr)
+        self.bind(e.target.id, v, fr)
+        return v
+
+    def ev_JoinedStr(self, e, fr):
+        parts = []
+        for p in e.values:
+            if isinstance(p, ast.FormattedValue):
+                v = self.eval(p.value, fr)
+                if has_kind(v, ("tensor",)):
+                    self.torch_op(p, "torch.Tensor.__format__", "formats a tensor's values into a string", fr)
+                c = v.const if v.kind == "scalar" and isinstance(v.const, (str, int)) and p.format_spec is None \
+                    and p.conversion == -1 else None
+                parts.append(str(c) if c is not None else None)
+            else:
+                parts.append(p.value)
+        ok = all(x is not None for x in parts) and sum(len(x) for x in parts) <= MAX_CONST
+        return scalar("".join(parts)) if ok else scalar()
+
+    def ev_Tuple(self, e, fr):
+        return self.make_seq(e.elts, fr)
+
+    ev_List = ev_Tuple
+    ev_Set = ev_Tuple
+
+    def make_seq(self, elts, fr):
+        items, extra = [], []
+        for x in elts:
+            if isinstance(x, ast.Starred):
+                extra.append(self.iterate(self.eval(x.value, fr), x, fr))
+            else:
+                items.append(self.eval(x, fr))
+        if extra:
+            return V("container", items=None, extra=items + extra, owner=fr.home)
+        return V("container", items=items, owner=fr.home)
+
+    def ev_Dict(self, e, fr):
+        pairs = []
+        extra = []
+        for k, v in zip(e.keys, e.values):
+            if k is None:
+                extra.append(elements(self.eval(v, fr)) if self.eval(v, fr).kind == "container" else UNKNOWN)
+            else:
+                pairs.append((self.eval(k, fr), self.eval(v, fr)))
+        return V("container", pairs=pairs, extra=extra, owner=fr.home)
+
+    def comprehension(self, e, fr, elts):
+        sub = Frame({}, fr, fr.mode, cls=fr.cls, fname=fr.fname)
+        sub.branch = 1
+        sub.home = fr.home
+        for g in e.generators:
+            elem = self.iterate(self.eval(g.iter, sub), g.iter, sub)
+            self.assign(g.target, elem, sub, g)
+            for c in g.ifs:
+                self.truth(self.eval(c, sub), c, sub)
+        vals = [self.eval(x, sub) for x in elts]
+        return vals
+
+    def ev_ListComp(self, e, fr):
+        vals = self.comprehension(e, fr, [e.elt])
+        return V("container", items=None, extra=vals, owner=fr.home)
+
+    ev_SetComp = ev_ListComp
+    ev_GeneratorExp = ev_ListComp
+
+    def ev_DictComp(self, e, fr):
+        k, v = self.comprehension(e, fr, [e.key, e.value])
+        return V("container", pairs=[(k, v)], extra=[], owner=fr.home)
+
+    def ev_Lambda(self, e, fr):
+        defaults = [self.eval(d, fr) for d in e.args.defaults]
+        return V("func", node=e, env=fr, name="<lambda>", defaults=(defaults, {}), cls=fr.cls)
+
+    def ev_IfExp(self, e, fr):
+        fb = self.cpu_condition(e.test, fr) if fr.mode == "forward" else None
+        self.truth(self.eval(e.test, fr), e.test, fr)
+        out = []
+        for body, is_fb in ((e.body, fb is True), (e.orelse, fb is False)):
+            self.if_stack.append(e)
+            self.fallback += is_fb
+            n = len(self.launches)
+            out.append(self.eval(body, fr))
+            if is_fb:
+                del self.launches[n:]
+            self.fallback -= is_fb
+            self.if_stack.pop()
+        return union(out)
+
+    def ev_BoolOp(self, e, fr):
+        vals = [self.eval(v, fr) for v in e.values]
+        for v, node in zip(vals[:-1], e.values[:-1]):
+            self.truth(v, node, fr)
+        return union(vals)
+
+    def ev_UnaryOp(self, e, fr):
+        v = self.eval(e.operand, fr)
+        if isinstance(e.op, ast.Not):
+            self.truth(v, e.operand, fr)
+            return scalar()
+        if has_kind(v, ("tensor",)):
+            self.torch_op(e, "torch.Tensor.__neg__", "tensor arithmetic on the host", fr)
+            return tensor()
+        self.check_scalar_operand(v, e, fr)
+        if v.kind == "scalar" and isinstance(v.const, (int, float)) and isinstance(e.op, ast.USub):
+            return scalar(-v.const)
+        return scalar()
+
+    def ev_BinOp(self, e, fr):
+        return self.binop(self.eval(e.left, fr), self.eval(e.right, fr), e.op, e, fr)
+
+    def binop(self, l, r, op, node, fr):
+        if has_kind(l, ("tensor",)) or has_kind(r, ("tensor",)):
+            if isinstance(op, ast.MatMult):
+                self.torch_op(node, "torch.matmul", "computes a matrix product with @ on the host", fr)
+            else:
+                self.torch_op(node, f"torch.Tensor.__{type(op).__name__.lower()}__", "computes tensor arithmetic "
+                                                                                      "on the host", fr)
+            return tensor()
+        self.check_scalar_operand(l, node, fr)
+        self.check_scalar_operand(r, node, fr)
+        if l.kind == "scalar" and r.kind == "scalar" and isinstance(op, ast.Add) \
+                and isinstance(l.const, str) and isinstance(r.const, str):
+            return scalar(l.const + r.const) if len(l.const) + len(r.const) <= MAX_CONST else scalar()
+        if l.kind == "container" and r.kind == "container" and isinstance(op, ast.Add):
+            return V("container", items=None, extra=[elements(l), elements(r)], owner=fr.home)
+        if l.kind == "lib" or r.kind == "lib":  # typing unions (int | None) and the like
+            return scalar()
+        return scalar()
+
+    def check_scalar_operand(self, v, node, fr):
+        if fr.mode != "forward":
+            return
+        for a in alts(v):
+            if a.kind == "unknown" and not a.flagged:
+                self.add("UNRESOLVED_VALUE", node, f"{fr.fname} computes with a value stage 0 cannot resolve "
+                                                   f"(it could be a tensor)")
+                return
+            if a.kind in ("func", "lib", "bound", "partial", "layer", "instance", "class", "kernel", "ext",
+                          "extfn", "tmethod") and a.kind != "lib":
+                self.add("UNRESOLVED_VALUE", node, f"{fr.fname} computes with a {a.kind} value")
+                return
+
+    def ev_Compare(self, e, fr):
+        vals = [self.eval(e.left, fr)] + [self.eval(c, fr) for c in e.comparators]
+        if all(isinstance(o, (ast.Is, ast.IsNot)) for o in e.ops):
+            return scalar()
+        if any(has_kind(v, ("tensor",)) for v in vals):
+            self.torch_op(e, "torch.Tensor.__eq__", "compares tensors on the host", fr)
+            return tensor()
+        for v in vals:
+            if v.kind != "container":
+                self.check_scalar_operand(v, e, fr)
+        return scalar()
+
+    def truth(self, v, node, fr):
+        if any(a.kind == "tensor" for a in alts(v)):
+            self.torch_op(node, "torch.Tensor.__bool__", "tests a tensor's value on the host", fr)
+
+    def ev_Slice(self, e, fr):
+        for p in (e.lower, e.upper, e.step):
+            if p is not None:
+                v = self.eval(p, fr)
+                if has_kind(v, ("tensor",)):
+                    self.torch_op(p, "torch.Tensor.__index__", "uses a tensor's value as a slice bound", fr)
+        return scalar()
+
+    def ev_Starred(self, e, fr):
+        return self.iterate(self.eval(e.value, fr), e, fr)
+
+    def ev_Attribute(self, e, fr):
+        base = self.eval(e.value, fr)
+        return union([self.attr(a, e.attr, e, fr) for a in alts(base)]) or UNKNOWN
+
+    def ev_Subscript(self, e, fr):
+        base = self.eval(e.value, fr)
+        key = self.eval(e.slice, fr)
+        return union([self.subscript(a, key, e, fr) for a in alts(base)]) or UNKNOWN
+
+    def ev_Call(self, e, fr):
+        # super() and super().__init__ are resolved against the class being defined
+        if isinstance(e.func, ast.Name) and e.func.id == "super" and fr.cls is not None:
+            selfv = None
+            f = fr
+            while f is not None and selfv is None:
+                selfv = f.env.get("self")
+                f = f.parent
+            return V("super", cls=fr.cls, args=[selfv])
+        fv = self.eval(e.func, fr)
+        args, kwargs = [], {}
+        for a in e.args:
+            if isinstance(a, ast.Starred):
+                args.append(self.iterate(self.eval(a.value, fr), a, fr))
+            else:
+                args.append(self.eval(a, fr))
+        for k in e.keywords:
+            v = self.eval(k.value, fr)
+            if k.arg is None:
+                kwargs["**"] = v
+            else:
+                kwargs[k.arg] = v
+        self.check_fn_values(args + list(kwargs.values()), fv, e, fr)
+        return union([self.call_value(f, args, kwargs, e, fr) for f in alts(fv)]) or UNKNOWN
+
+    def check_fn_values(self, vals, callee, node, fr):
+        """torch callables passed as values in forward (map(torch.exp, ...), reduce(torch.add, ...)) are
+        torch doing the work wherever they end up."""
+        if fr.mode != "forward" or any(c.kind == "lib" and c.path in ("builtins.getattr", "builtins.hasattr",
+                                                                       "builtins.isinstance") for c in alts(callee)):
+            return
+        for v in vals:
+            for a in alts(v):
+                if a.kind == "lib" and a.path.startswith("torch.") and not is_torch_value(a.path):
+                    self.torch_op(node, a.path, f"passes {a.path} as a function value", fr)
+                elif a.kind == "tmethod":
+                    self.torch_op(node, f"torch.Tensor.{a.name}", f"passes the tensor method .{a.name} as a value", fr)
+                elif a.kind == "layer":
+                    if not any(c.kind == "lib" and c.path == "builtins.isinstance" for c in alts(callee)):
+                        pass
+
+    # ---- attributes ---------------------------------------------------------------------------
+    def attr(self, a, name, node, fr):
+        k = a.kind
+        if name == "__name__":
+            return scalar()
+        if name.startswith("__") and name.endswith("__") and name != "__init__":
+            self.add("INTROSPECTION", node, f"{fr.fname} reaches {name}: dunder attributes walk into the interpreter")
+            return FLAGGED
+        if name in lang.INTROSPECTION_ATTRS:
+            self.add("INTROSPECTION", node, f"{fr.fname} reaches .{name} (frames, code objects or closures)")
+            return FLAGGED
+        if name in lang.HOOK_WORDS:
+            self.add("HOOKS", node, f"{fr.fname} reaches .{name}: hooks run code the forward does not show")
+            return FLAGGED
+        if k == "lib":
+            return self.lib_attr(a.path, name, node, fr)
+        if k == "tensor":
+            if name in lang.TENSOR_ATTRS:
+                return scalar()
+            if name in lang.TENSOR_VIEW_ATTRS:
+                return tensor(a.origin)
+            if name.startswith("_"):
+                self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches the tensor internal .{name}")
+                return FLAGGED
+            return V("tmethod", name=name, origin=a.origin)
+        if k == "instance":
+            if name in a.attrs:
+                return a.attrs[name]
+            m, _ = self.class_attr(a.cls, name)
+            if m is not None:
+                out = []
+                for f in alts(self.bind_method(m, a)):
+                    if f.kind == "prop":
+                        out.append(self.call_value(V("bound", inner=f.inner, args=[a]), [], {}, node, fr))
+                    else:
+                        out.append(f)
+                return union(out)
+            if name == "training":
+                return scalar()
+            if self.is_module_class(a.cls) and name in lang.NN_MODULE_API:
+                return V("modapi", name=name)
+            return UNKNOWN
+        if k == "class":
+            if name == "apply" and self.is_autograd(a):
+                return V("apply", cls=a)
+            m, owner = self.class_attr(a, name)
+            if m is not None:
+                out = []
+                for f in alts(m):
+                    if f.kind == "static":
+                        out.append(f.inner)
+                    elif f.kind == "classm":
+                        out.append(V("bound", inner=f.inner, args=[a]))
+                    else:
+                        out.append(f)
+                return union(out)
+            if name == "__init__":
+                return V("noop")
+            return UNKNOWN
+        if k == "super":
+            selfv = a.args[0] if a.args else None
+            for c in self.mro(a.cls)[1:]:
+                if name in c.attrs:
+                    m = c.attrs[name]
+                    return self.bind_method(m, selfv) if selfv is not None and selfv.kind == "instance" else m
+            if name == "__init__":
+                return V("noop")
+            return UNKNOWN
+        if k == "container":
+            return V("cmethod", inner=a, name=name)
+        if k == "scalar":
+            if name in lang.SCALAR_METHODS:
+                return V("smethod", name=name)
+            return scalar()
+        if k == "layer":
+            if name.startswith("_"):
+                self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches the torch layer internal .{name}")
+                return FLAGGED
+            if name == "forward":
+                return a
+            if lang.layer_attr_is_tensor(name):
+                return tensor("param")
+            if a.items is not None and name.isdigit():
+                return a
+            return scalar()
+        if k == "ext":
+            if a.info.functions is None or name in a.info.functions:
+                return V("extfn", info=a.info, name=name)
+            self.add("UNRESOLVED_CALL", node, f"{fr.fname} uses {name}, which the extension does not export "
+                                              f"(functions={sorted(a.info.functions)})")
+            return FLAGGED
+        if k == "ctx":
+            if name == "saved_tensors":
+                return V("container", items=None, extra=[tensor()], owner=None)
+            if name == "needs_input_grad":
+                return scalar()
+            if name in lang.CTX_METHODS:
+                return V("ctxmethod", name=name)
+            return a.attrs.get(name, UNKNOWN)
+        if k == "meta":
+            if name == "get":
+                return V("metaget", kernel=a.kernel)
+            if name in ("items", "values", "keys"):
+                return V("metaget", kernel=a.kernel, name=name)
+            return UNKNOWN
+        if k in ("kernel", "launcher", "func", "bound", "extfn"):
+            return UNKNOWN
+        return a if a.flagged else UNKNOWN
+
+    def lib_attr(self, path, name, node, fr):
+        # the whole-file pass reports forbidden modules and private names on every path it can resolve;
+        # values the light pass cannot follow (o = torch; o.os) are caught here
+        new = f"{path}.{name}"
+        root = path.split(".")[0]
+        if name == "__init__":
+            return V("noop")  # nn.Module.__init__(self)
+        private = name.startswith("_") and not path.startswith("torch.ops.")  # aten's own _softmax is an op
+        if root in ("torch", "triton", "math", "typing", "functools", "itertools", "operator", "dataclasses",
+                    "collections") and (name in lang.FORBIDDEN_ATTRS or private):
+            self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches {new}, which is outside stage 0's language")
+            return FLAGGED
+        if path in lang.LIB_FORBIDDEN and name in lang.LIB_FORBIDDEN[path]:
+            self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches {new}, which is outside stage 0's language")
+            return FLAGGED
+        if path == "torch.utils" and name not in lang.TORCH_UTILS_ALLOWED:
+            self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches {new}, which is outside stage 0's language")
+            return FLAGGED
+        return V("lib", path=new)
+
+    # ---- subscripts ---------------------------------------------------------------------------
+    def subscript(self, a, key, node, fr):
+        k = a.kind
+        if k == "kernel":
+            return V("launcher", kernel=a, grid=key)
+        if k == "tensor":
+            if has_kind(key, ("tensor",)):
+                self.torch_op(node, "torch.Tensor.__getitem__", "indexes a tensor with a tensor (a gather in "
+                                                                "torch)", fr)
+                return tensor()
+            return tensor(a.origin)
+        if k == "container":
+            if a.items is not None and not a.extra and key.kind == "scalar" and isinstance(key.const, int) \
+                    and not isinstance(key.const, bool) and -len(a.items) <= key.const < len(a.items):
+                return a.items[key.const]
+            if a.pairs is not None and not a.extra and key.kind == "scalar" and key.const is not None:
+                hits = [v for kk, v in a.pairs if kk.kind == "scalar" and kk.const == key.const]
+                if hits:
+                    return union(hits)
+            if key.kind == "scalar" and isinstance(key.const, slice):
+                return a
+            v = elements(a)
+            return v if v is not None else UNKNOWN
+        if k == "scalar":
+            return scalar()
+        if k == "meta":
+            return self.meta_item(a.kernel, key)
+        if k == "lib":
+            return a  # typing generics, tl.constexpr annotations
+        if k == "layer":
+            return a
+        return a if a.kind == "unknown" else UNKNOWN
+
+    def meta_item(self, kernel, key):
+        if key.kind == "scalar" and isinstance(key.const, str):
+            v = self.launch_args.get(id(kernel), {}).get(key.const)
+            return v if v is not None else scalar()
+        vals = list(self.launch_args.get(id(kernel), {}).values())
+        return union(vals + [scalar()])
+
+    # ---- iteration ----------------------------------------------------------------------------
+    def iterate(self, v, node, fr):
+        out = []
+        for a in alts(v):
+            if a.kind == "container":
+                out.append(elements(a) or UNKNOWN)
+            elif a.kind == "tensor":
+                out.append(tensor(a.origin))
+            elif a.kind in ("scalar", "meta"):
+                out.append(scalar())
+            elif a.kind == "layer" and a.items is not None:
+                out.append(elements(a) or UNKNOWN)
+            else:
+                out.append(UNKNOWN if not a.flagged else FLAGGED)
+        return union(out) or UNKNOWN
+
+    # ---- calling values -----------------------------------------------------------------------
+    def call_value(self, f, args, kwargs, node, fr):
+        k = f.kind
+        if k == "lib":
+            return self.call_lib(f.path, args, kwargs, node, fr)
+        if k == "func":
+            return self.call_func(f, args, kwargs, node, fr)
+        if k == "bound":
+            return self.call_value(f.inner, list(f.args) + list(args), kwargs, node, fr)
+        if k == "static":
+            return self.call_value(f.inner, args, kwargs, node, fr)
+        if k == "class":
+            if self.is_autograd(f):
+                return self.unresolved_call(node, f"the autograd.Function {f.name} directly (use .apply)", fr)
+            return self.instantiate(f, args, kwargs, node, fr)
+        if k == "instance":
+            return self.call_instance(f, args, kwargs, node, fr)
+        if k == "layer":
+            if f.items is not None:  # nn.Sequential: each element on what the previous one returned
+                cur = args
+                for el in alts(elements(f)):
+                    cur = [self.call_value(el, cur, {}, node, fr)]
+                return cur[0] if cur else UNKNOWN
+            self.torch_op(node, f.path, f"calls the torch module {f.path}", fr)
+            return tensor()
+        if k == "kernel":
+            if fr.mode == "forward" or True:
+                self.add("NO_LAUNCH", node, f"{fr.fname} calls kernel {f.name} like a function instead of "
+                                            f"launching it with a grid")
+            return FLAGGED
+        if k == "launcher":
+            return self.launch(f, args, kwargs, node, fr)
+        if k == "extfn":
+            self.check_launch_args(args, kwargs, node, fr, f"{f.name}")
+            if fr.mode == "forward" and not self.fallback and f.info.has_kernel:
+                self.launches.append(node)
+            return tensor()
+        if k == "partial":
+            return self.call_value(f.inner, list(f.args) + list(args), {**f.kwargs, **kwargs}, node, fr)
+        if k == "tmethod":
+            return self.tensor_method(f, args, kwargs, node, fr)
+        if k == "cmethod":
+            return self.container_method(f, args, node, fr)
+        if k == "smethod":
+            return scalar()
+        if k == "apply":
+            fwd, _ = self.class_attr(f.cls, "forward")
+            ctx = V("ctx", attrs={})
+            out = [self.call_value(self.unwrap_static(m), [ctx] + list(args), kwargs, node, fr) for m in alts(fwd)]
+            setup, _ = self.class_attr(f.cls, "setup_context")
+            if setup is not None:
+                for m in alts(setup):
+                    self.call_value(self.unwrap_static(m), [ctx, V("container", items=list(args), owner=None),
+                                                            union(out)], {}, node, fr)
+            return union(out) or UNKNOWN
+        if k == "ctxmethod":
+            return scalar()
+        if k == "metaget":
+            if f.name in ("items", "values", "keys"):
+                return V("container", items=None, extra=[self.meta_item(f.kernel, scalar())], owner=None)
+            return union([self.meta_item(f.kernel, args[0]) if args else scalar()] + list(args[1:]))
+        if k == "noop":
+            return scalar()
+        if k == "decorator":
+            if f.name == "identity":
+                return args[0] if args else UNKNOWN
+            return self.apply_decorator(f, args[0], node, fr) if args else UNKNOWN
+        if k == "prop":
+            return self.unresolved_call(node, "a property object", fr)
+        if k == "modapi":
+            if f.name in ("register_buffer", "register_parameter") and fr.mode == "setup" and len(args) >= 2:
+                selfv = self.lookup("self", fr, node)
+                name = args[0].const if args[0].kind == "scalar" else None
+                for s in alts(selfv):
+                    if s.kind == "instance" and isinstance(name, str):
+                        s.attrs[name] = tensor("param")
+                return scalar()
+            if f.name in ("add_module", "register_module") and fr.mode == "setup" and len(args) >= 2:
+                selfv = self.lookup("self", fr, node)
+                name = args[0].const if args[0].kind == "scalar" else None
+                for s in alts(selfv):
+                    if s.kind == "instance" and isinstance(name, str):
+                        s.attrs[name] = args[1]
+                return scalar()
+            return self.unresolved_call(node, f"nn.Module.{f.name}", fr)
+        if k == "unknown" and f.flagged:
+            return FLAGGED
+        if k == "union":
+            return union([self.call_value(a, args, kwargs, node, fr) for a in f.alts])
+        if k == "super":
+            return self.unresolved_call(node, "super()", fr)
+        return self.unresolved_call(node, ast.unparse(node.func) if isinstance(node, ast.Call) else "a value", fr)
+
+    def unwrap_static(self, m):
+        return m.inner if m.kind == "static" else m
+
+    def launch(self, f, args, kwargs, node, fr):
+        k = f.kernel
+        self.check_launch_args(args, kwargs, node, fr, k.name)
+        # the values the kernel's parameters get, for its grid function and hooks (META["BLOCK"], nargs["y"])
+        names = [p.arg for p in (k.node.args.posonlyargs + k.node.args.args)] if k.node is not None else []
+        rec = self.launch_args.setdefault(id(k), {})
+        for i, v in enumerate(args):
+            if i < len(names):
+                rec[names[i]] = union([rec.get(names[i]), v])
+        for n, v in kwargs.items():
+            rec[n] = union([rec.get(n), v])
+        grid = f.grid
+        for g in alts(grid):
+            if g.kind in ("func", "bound", "partial", "instance", "static"):
+                self.call_value(g, [V("meta", kernel=k)], {}, node, fr)  # Triton calls it with META
+            elif g.kind not in ("container", "scalar") and not g.flagged:
+                self.add("UNRESOLVED_VALUE", node, f"{fr.fname} launches {k.name} with a {g.kind} as its grid")
+            elif g.kind == "container":
+                for el in alts(elements(g)):
+                    if el.kind == "tensor":
+                        self.torch_op(node, "torch.Tensor.__index__", "uses a tensor as a launch grid size", fr)
+        if fr.mode == "forward" and not self.fallback:
+            self.launches.append(node)
+            if k not in self.launched:
+                self.launched.append(k)
+        return scalar()
+
+    def check_launch_args(self, args, kwargs, node, fr, name):
+        vals = list(args) + list(kwargs.values())
+        for v in list(vals):
+            vals += [elements(a) for a in alts(v) if a.kind == "container" and elements(a) is not None][:8]
+        for v in vals:
+            for a in alts(v):
+                if a.kind == "unknown" and not a.flagged:
+                    self.add("UNRESOLVED_VALUE", node, f"{fr.fname} passes a value stage 0 cannot resolve to {name}")
+                    continue
+                if a.kind in ("func", "bound", "partial", "instance", "class", "layer", "ext", "extfn", "tmethod",
+                              "cmethod", "apply", "launcher") or \
+                        (a.kind == "lib" and not is_torch_value(a.path) and not a.path.startswith("triton.language")):
+                    self.add("UNRESOLVED_VALUE", node, f"{fr.fname} passes a {a.kind} value"
+                                                       f"{' ' + a.path if a.kind == 'lib' else ''} to {name}; "
+                                                       f"kernels take tensors, numbers and dtypes")
+
+    def container_method(self, f, args, node, fr):
+        c, name = f.inner, f.name
+        if name in lang.CONTAINER_READ_METHODS:
+            if name == "get":
+                key = args[0] if args else scalar()
+                hit = self.subscript(c, key, node, fr)
+                return union([hit] + list(args[1:]))
+            if name in ("items",):
+                return V("container", items=None, extra=[V("container", items=[scalar(), elements(c) or UNKNOWN],
+                                                               owner=None)], owner=None)
+            if name in ("values",):
+                return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=None)
+            if name == "copy":
+                return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=fr.home)
+            return scalar()
+        if name in lang.CONTAINER_WRITE_METHODS:
+            if fr.mode == "forward" and not any(c.owner is f for f in self.frames):
+                self.add("CACHING", node, f"{fr.fname} mutates a container that outlives the call (.{name})")
+            if name in ("append", "add", "insert", "extend", "update", "setdefault"):
+                vals = list(args[-1:]) if name != "extend" and name != "update" else \
+                    [elements(a) if a.kind == "container" else UNKNOWN for a in args]
+                if name == "setdefault" and len(args) > 1:
+                    vals = [args[1]]
+                c.extra = (c.extra or []) + [v for v in vals if v is not None]
+            if name in ("pop", "popitem"):
+                return elements(c) or UNKNOWN
+            return scalar()
+        return self.unresolved_call(node, f".{name}() on a container", fr)
+
+    def tensor_method(self, f, args, kwargs, node, fr):
+        name = f.name
+        if name in lang.TENSOR_META_METHODS:
+            return scalar()
+        if name in lang.TENSOR_VIEW_METHODS:
+            # a device move makes a tensor the answer chose, not the input (x.cpu().is_cuda is False on the GPU)
+            return tensor("other" if name in ("to", "cpu", "cuda") else f.origin)
+        if name in lang.TENSOR_SPLIT_METHODS:
+            return V("container", items=None, extra=[tensor(f.origin)], owner=fr.home)
+        if name in lang.TENSOR_ALLOC_METHODS:
+            return tensor("alloc")
+        if name in lang.TENSOR_FILL_METHODS:
+            return tensor(f.origin)
+        if name in lang.HOST_READ_METHODS:
+            if fr.mode == "forward":
+                self.torch_op(node, f"torch.Tensor.{name}", f"reads a tensor's values on the host (.{name}())", fr)
+            return scalar() if name == "item" else UNKNOWN
+        if name in ("untyped_storage", "storage", "set_", "share_memory_", "pin_memory", "record_stream",
+                    "backward", "as_subclass", "numpy", "tofile", "apply_", "map_", "map2_", "_typed_storage"):
+            self.add("TORCH_OP_IN_FORWARD" if fr.mode == "forward" else "FORBIDDEN_CALL", node,
+                     f"{fr.fname} calls the tensor method .{name}()", op=f"torch.Tensor.{name}")
+            return FLAGGED
+        if fr.mode == "setup":
+            return tensor()
+        self.torch_op(node, f"torch.Tensor.{name}", f"calls the tensor method .{name}()", fr)
+        return tensor()
+
+    # ---- library calls ------------------------------------------------------------------------
+    def scalar_args(self, path, args, kwargs, node, fr):
+        vals = list(args) + list(kwargs.values())
+        if any(has_kind(v, ("tensor",)) for v in vals):
+            self.torch_op(node, path, f"applies {path.replace('builtins.', '')}() to a tensor", fr)
+            return False
+        if fr.mode == "forward":
+            for v in vals:
+                if has_kind(v, ("unknown",)) and not all(a.flagged for a in alts(v) if a.kind == "unknown"):
+                    self.add("UNRESOLVED_VALUE", node, f"{fr.fname} passes a value stage 0 cannot resolve to "
+                                                       f"{path.replace('builtins.', '')}() (it could be a tensor)")
+                    return False
+        return True
+
+    def call_lib(self, path, args, kwargs, node, fr):
+        parts = path.split(".")
+        root, last = parts[0], parts[-1]
+        if root == "builtins":
+            if len(parts) != 2:
+                return self.unresolved_call(node, path.replace("builtins.", ""), fr)
+            return self.call_builtin(last, args, kwargs, node, fr)
+        if root == "torch":
+            return self.call_torch(path, parts, args, kwargs, node, fr)
+        if root == "triton":
+            return self.call_triton(path, parts, args, kwargs, node, fr)
+        if root == "math":
+            self.scalar_args(path, args, kwargs, node, fr)
+            return scalar()
+        if root == "operator":
+            if last in lang.OPERATOR_OK and len(parts) == 2:
+                self.scalar_args(path, args, kwargs, node, fr)
+                return scalar()
+            self.add("DYNAMIC_CODE", node, f"{fr.fname} calls {path} (a computed attribute or method access)")
+            return FLAGGED
+        if root == "functools" and len(parts) == 2:
+            if last == "partial" and args:
+                return V("partial", inner=args[0], args=list(args[1:]), kwargs=kwargs)
+            if last == "reduce" and len(args) >= 2:
+                fn, it = args[0], args[1]
+                if has_kind(it, ("tensor",)) or any(a.kind == "lib" and a.path.startswith("torch.") for a in alts(fn)):
+                    self.torch_op(node, path, "reduces over tensors with functools.reduce", fr)
+                    return tensor()
+                elem = self.iterate(it, node, fr)
+                for f in alts(fn):
+                    self.call_value(f, [elem, elem], {}, node, fr)
+                return scalar()
+            if last == "wraps":
+                return V("decorator", name="identity", hooks=[])
+            if last in lang.FUNCTOOLS_CACHES:
+                return V("decorator", name="identity", hooks=[])  # CACHING: whole-file pass
+        if root == "itertools" and len(parts) == 2 and last in lang.ITERTOOLS_OK:
+            if any(has_kind(v, ("tensor",)) for v in args):
+                self.torch_op(node, path, f"applies {path}() to tensors", fr)
+            return V("container", items=None,
+                     extra=[V("container", items=None, extra=[self.iterate(a, node, fr) for a in args], owner=None)],
+                     owner=fr.home)
+        if root == "typing" and len(parts) == 2 and last == "cast" and len(args) == 2:
+            return args[1]  # typing.get_type_hints and friends evaluate strings: not allowed
+        if root == "dataclasses" and last in lang.DATACLASSES_OK:
+            if last == "dataclass":
+                return V("decorator", name="identity", hooks=[]) if not args else args[0]
+            return scalar()
+        if root == "collections" and last in ("OrderedDict", "defaultdict"):
+            return V("container", pairs=[], extra=[], owner=fr.home)
+        if root in lang.FORBIDDEN_ATTRS or root in lang.THREAD_MODULES:
+            self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}")
+            return FLAGGED
+        return self.unresolved_call(node, path, fr)
+
+    def call_builtin(self, name, args, kwargs, node, fr):
+        if name in lang.DYNAMIC_BUILTINS:
+            self.add("DYNAMIC_CODE", node, f"{fr.fname} calls {name}()")
+            return FLAGGED
+        if name in lang.INTROSPECTION_BUILTINS:
+            self.add("INTROSPECTION", node, f"{fr.fname} calls {name}()")
+            return FLAGGED
+        if name in lang.EXCEPTIONS:
+            return scalar()
+        if name == "object":
+            return scalar()
+        if name in ("staticmethod", "classmethod", "property") and args:
+            return V({"staticmethod": "static", "classmethod": "classm", "property": "prop"}[name], inner=args[0])
+        if name == "setattr" and len(args) == 3:
+            obj, key, val = args
+            for o in alts(obj):
+                if o.kind == "lib":
+                    self.patch(o.path, node, fr)
+                elif o.kind == "instance" and fr.mode == "setup":
+                    if key.kind == "scalar" and isinstance(key.const, str):
+                        o.attrs[key.const] = val
+                elif o.kind == "instance":
+                    self.add("CACHING", node, f"{fr.fname} writes state that outlives the call (setattr)")
+            return scalar()
+        if name in lang.SCALAR_BUILTINS:
+            ok = self.scalar_args(f"builtins.{name}", args, kwargs, node, fr)
+            if name in ("range", "sorted"):
+                return V("container", items=None, extra=[scalar()] if name == "range" else
+                         [self.iterate(args[0], node, fr) if args else UNKNOWN], owner=fr.home)
+            if name in ("min", "max") and len(args) == 1 and ok:
+                return self.iterate(args[0], node, fr)
+            return scalar()
+        if name == "len" or name in ("isinstance", "hasattr", "callable"):
+            return scalar()
+        if name in ("tuple", "list", "set", "reversed"):
+            if not args:
+                return V("container", items=[], owner=fr.home)
+            a0 = args[0]
+            if a0.kind == "container" and a0.items is not None and not a0.extra and name != "reversed":
+                return V("container", items=list(a0.items), owner=fr.home)
+            return V("container", items=None, extra=[self.iterate(a0, node, fr)], owner=fr.home)
+        if name == "dict":
+            return V("container", pairs=[(scalar(k), v) for k, v in kwargs.items()],
+                     extra=[elements(a) for a in args if a.kind == "container"], owner=fr.home)
+        if name == "enumerate" and args:
+            return V("container", items=None, extra=[V("container", items=[scalar(), self.iterate(args[0], node, fr)],
+                                                         owner=None)], owner=fr.home)
+        if name == "zip":
+            return V("container", items=None, extra=[V("container", items=[self.iterate(a, node, fr) for a in args],
+                                                         owner=None)], owner=fr.home)
+        if name == "getattr" and len(args) >= 2:
+            key = args[1]
+            if key.kind == "scalar" and isinstance(key.const, str):
+                out = [self.attr(o, key.const, node, fr) for o in alts(args[0])]
+                return union(out + list(args[2:]))
+            self.add("DYNAMIC_CODE", node, f"{fr.fname} calls getattr() with a computed attribute name")
+            return FLAGGED
+        if name == "slice":
+            return scalar(None)
+        if name in lang.FORBIDDEN_BUILTINS:
+            self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {name}(), which is not part of stage 0's language")
+            return FLAGGED
+        return self.unresolved_call(node, f"{name}()", fr)
+
+    def call_torch(self, path, parts, args, kwargs, node, fr):
+        last = parts[-1]
+        setup = fr.mode == "setup"
+        if path in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer",
+                    "torch.nn.Buffer"):
+            return tensor("param")
+        if path.startswith("torch.utils.cpp_extension."):
+            if last == "load_inline":
+                info = cppext.check_load_inline(node, args, kwargs, self.add, self.policy)
+                ext = V("ext", info=info)
+                self.exts.append(ext)
+                return ext
+            self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}: extensions are built from inline sources "
+                                             f"only (load_inline)")
+            return FLAGGED
+        if last in TORCH_FORBIDDEN_CALLS or last.startswith("set_") or last.startswith("manual_seed"):
+            self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}")
+            return FLAGGED
+        if last in lang.STREAM_WORDS:
+            self.add("STREAMS", node, f"{fr.fname} uses {path}")
+            return FLAGGED
+        if last in lang.GRAPH_WORDS:
+            self.add("CUDA_GRAPHS", node, f"{fr.fname} uses {path}")
+            return FLAGGED
+        if fr.mode == "setup" and setup_forbidden(parts):
+            self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}: files, storages, generators and torch "
+                                             f"classes are not part of stage 0's set-up language")
+            return FLAGGED
+        if len(parts) >= 2 and parts[1] == "cuda":
+            if len(parts) == 3 and last in lang.TORCH_CUDA_FORWARD:
+                return V("ctxmgr") if lang.TORCH_CUDA_FORWARD[last] == "ctx" else scalar()
+            return self.unresolved_call(node, path, fr)
+        if path.startswith("torch.nn.init."):
+            if setup:
+                return tensor("param")
+            self.torch_op(node, path, f"calls {path}", fr)
+            return tensor()
+        if len(parts) == 3 and parts[1] == "nn" and last[:1].isupper():
+            if last in ("Sequential",):
+                return V("layer", path=path, items=list(args), owner=None)
+            if last in ("ModuleList", "ParameterList"):
+                return V("container", items=None, extra=[self.iterate(a, node, fr) for a in args], owner=None)
+            if last in ("ModuleDict", "ParameterDict"):
+                c = args[0] if args else None
+                if c is not None and c.kind == "container":
+                    return V("container", pairs=list(c.pairs or []), extra=list(c.extra or []), owner=None)
+                return V("container", pairs=[], extra=[], owner=None)
+            if last in ("Module",):
+                return V("instance", cls=V("class", name="Module", attrs={}, args=[]), attrs={})
+            return V("layer", path=path)
+        if len(parts) == 2 and last in ("tensor", "as_tensor") and not setup:
+            if not any(has_kind(v, ("tensor", "unknown")) for v in list(args) + list(kwargs.values())):
+                return tensor("alloc")  # constants from python numbers
+        if len(parts) == 2 and last in lang.TORCH_FORWARD:
+            kind = lang.TORCH_FORWARD[last]
+            if kind == "tensor":
+                return tensor("alloc")
+            return V("ctxmgr") if kind == "ctx" else scalar()
+        if path in ("torch.autograd.Function",):
+            return self.unresolved_call(node, path, fr)
+        if setup:
+            return tensor()  # set-up may compute: it cannot see an input
+        if len(parts) == 2 and last in lang.TORCH_CONSTANTS:
+            return self.unresolved_call(node, path, fr)
+        self.torch_op(node, path, f"calls {path}", fr)
+        return tensor()
+
+    def call_triton(self, path, parts, args, kwargs, node, fr):
+        last = parts[-1]
+        if len(parts) == 2 and last in lang.TRITON_HOST:
+            self.scalar_args(path, args, kwargs, node, fr)
+            return scalar()
+        if path == "triton.jit":
+            for k in kwargs:
+                if k not in lang.JIT_KWARGS:
+                    self.add("UNRESOLVED_CALL", node, f"triton.jit does not take {k}= in stage 0's language")
+            hooks = collect_funcs(list(kwargs.values()))
+            if args:
+                return self.make_kernel(args[0], hooks, node)
+            return V("decorator", name="jit", hooks=hooks)
+        if path == "triton.autotune":
+            for k, v in kwargs.items():
+                if k not in lang.AUTOTUNE_KWARGS:
+                    self.add("UNRESOLVED_CALL", node, f"triton.autotune does not take {k}= in stage 0's language")
+                elif k == "use_cuda_graph" and not (v.kind == "scalar" and v.const is False):
+                    self.add("CUDA_GRAPHS", node, "triton.autotune(use_cuda_graph=...) replays CUDA graphs")
+            return V("decorator", name="autotune", hooks=collect_funcs(list(args) + list(kwargs.values())))
+        if path == "triton.heuristics":
+            return V("decorator", name="heuristics", hooks=collect_funcs(list(args) + list(kwargs.values())))
+        if path == "triton.Config":
+            for k in kwargs:
+                if k not in lang.CONFIG_KWARGS:
+                    self.add("UNRESOLVED_CALL", node, f"triton.Config does not take {k}= in stage 0's language")
+            return V("container", items=None, extra=[], owner=None, hooks=collect_funcs(list(kwargs.values())))
+        if path.startswith("triton.language.") and fr.mode == "setup":
+            return scalar()  # tl.constexpr(128) and friends at module level
+        return self.unresolved_call(node, path, fr)
+
+    # ---- entry points ---------------------------------------------------------------------------
+    def run_entries(self, model):
+        """Builds ModelNew as the harness does and follows its entry points; returns their names."""
+        fr = Frame({}, None, "setup", fname="ModelNew.__init__")
+        inst = self.instantiate(model, [], {}, self.tree, fr, fill="config")
+        ffr = Frame({}, None, "forward", fname="ModelNew")
+        entries = []
+        for name in ("forward", "__call__"):
+            m, _ = self.class_attr(model, name)
+            if m is not None:
+                entries.append(name)
+                for f in alts(self.bind_method(m, inst)):
+                    if f.kind == "bound" and f.inner.kind == "func":
+                        self.call_func(f.inner, [inst], {}, f.inner.node, ffr, fill="input")
+                    elif f.kind == "func":
+                        self.call_func(f, [], {}, f.node, ffr, fill="input")
+                    else:
+                        self.call_value(f, [tensor("input")], {}, model.node, ffr)
+        # hooks that Triton runs around a launch (heuristics, config pre-hooks, prune functions)
+        done = set()
+        for _ in range(3):
+            for k in list(self.launched):
+                for h in list(k.hooks):
+                    if id(h) in done:
+                        continue
+                    done.add(id(h))
+                    hook_fr = Frame({}, None, "forward", fname=f"a hook of {k.name}")
+                    self.call_value(h, [V("meta", kernel=k)], {}, h.node or model.node, hook_fr)
+        return entries
+
+
+TORCH_FORBIDDEN_CALLS = {"manual_seed", "seed", "initial_seed", "set_rng_state", "get_rng_state", "load", "save",
+                         "compile", "use_deterministic_algorithms", "fork_rng", "hub", "load_library"}
+
+
+def is_torch_value(path):
+    parts = path.split(".")
+    if parts[0] == "torch" and len(parts) == 2 and parts[1] in lang.TORCH_CONSTANTS:
+        return True
+    if parts[0] == "triton" and len(parts) >= 2 and parts[1] == "language":
+        return True
+    return path in ("torch.Tensor", "torch.nn.Parameter", "torch.nn.Module", "torch.autograd.Function")
+
+
+def collect_funcs(vals, depth=0):
+    out = []
+    for v in vals:
+        for a in alts(v):
+            if a.kind in ("func", "bound", "partial", "instance", "static", "layer") or \
+                    (a.kind == "lib" and not is_torch_value(a.path)):
+                out.append(a)  # Triton calls it: it is code the launch reaches
+            elif a.kind == "container" and depth < 4:
+                out += collect_funcs([elements(a)] if elements(a) is not None else [], depth + 1)
+                if a.hooks:
+                    out += a.hooks
+    return out
+
+
+def is_main_guard(test):
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
+        and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant) \
+        and test.comparators[0].value == "__main__"
+
+
+SETUP_FORBIDDEN_WORDS = ("file", "load", "save", "storage", "Storage", "pickle", "mmap", "dlpack", "generator",
+                         "Generator", "rng", "seed", "hub", "library", "share_memory", "frombuffer", "from_buffer")
+
+
+def setup_forbidden(parts):
+    """torch calls set-up may not make although it may compute: files, storages, RNG state, torch classes."""
+    for p in parts[1:]:
+        if any(w in p for w in SETUP_FORBIDDEN_WORDS):
+            return True
+    if len(parts) == 2 and parts[1][:1].isupper() and parts[1] not in ("Tensor", "Size"):
+        return True
+    return False

@@ -1,0 +1,34 @@
+"""Red team, stage 0, legitimate: an `if __name__ == "__main__":` test block with torch and a try/except import of libdevice."""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+try:
+    from triton.language.extra import libdevice
+except ImportError:
+    from triton.language.extra.cuda import libdevice
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    tl.store(y_ptr + row * n_cols + cols, e / tl.sum(e, axis=0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        assert x.dim() == 2, "2-D input"
+        y = torch.empty_like(x)
+        softmax_kernel[(x.shape[0],)](x, y, x.shape[1], BLOCK=triton.next_power_of_2(x.shape[1]))
+        return y
+
+
+if __name__ == "__main__":
+    t = torch.randn(4, 100)
+    print(torch.allclose(ModelNew()(t), torch.softmax(t, -1)))

@@ -1,0 +1,399 @@
+"""Stage 0 (sieve_worker.static) on its own: one behaviour per test, no torch needed.
+
+    python -m unittest discover -s tests/worker -t tests/worker      (from the repository root)
+"""
+import json
+import os
+import sys
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "gpu", "worker"))
+
+from sieve_worker import static  # noqa: E402
+
+HEAD = '''import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def launch(x):
+    y = torch.empty_like(x)
+    k[(triton.cdiv(x.numel(), 128),)](x, y, x.numel(), BLOCK=128)
+    return y
+'''
+
+
+def answer(forward, init="", pre="", post=""):
+    init = init or "        pass\n"
+    return (HEAD + pre + "\n\nclass ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            + init + "\n    def forward(self, x):\n" + forward + post)
+
+
+def codes(code, backend="triton", policy="strict"):
+    return {f.code for f in static.check(code, backend, policy) if f.fatal}
+
+
+class Base(unittest.TestCase):
+    def rejects(self, code, reason, **kw):
+        got = codes(code, **kw)
+        self.assertIn(reason, got, f"expected {reason}, got {sorted(got)}")
+
+    def accepts(self, code, **kw):
+        bad = [f for f in static.check(code, **kw) if f.fatal]
+        self.assertEqual(bad, [], "\n".join(f"{f.line}: {f.code}: {f.message}" for f in bad))
+
+
+class Accepts(Base):
+    def test_plain_launch(self):
+        self.accepts(answer("        return launch(x)\n"))
+
+    def test_shape_glue(self):
+        self.accepts(answer("        x = x.contiguous().view(-1)\n        n = x.shape[0] * 2 // 2\n"
+                            "        y = launch(x.reshape(n))\n        return y.view(x.shape).to(x.dtype)\n"))
+
+    def test_grid_lambda_meta(self):
+        self.accepts(answer("        y = torch.empty_like(x)\n        n = x.numel()\n"
+                            "        k[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](x, y, n, BLOCK=64)\n"
+                            "        return y\n"))
+
+    def test_dtype_dict(self):
+        self.accepts(answer("        y = torch.empty_like(x)\n        KS[x.dtype][(1,)](x, y, x.numel(), BLOCK=128)\n"
+                            "        return y\n", pre="\nKS = {torch.float32: k, torch.float16: k}\n"))
+
+    def test_autograd_function(self):
+        self.accepts(answer("        return Fn.apply(x)\n", pre='''
+
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return launch(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * x.exp()
+'''))
+
+    def test_param_holder(self):
+        self.accepts(answer("        w = self.lin.weight\n        n = self.lin.in_features\n"
+                            "        return launch(w.view(-1)[:n])\n", init="        self.lin = nn.Linear(4, 4)\n"))
+
+    def test_setup_may_compute(self):
+        self.accepts(answer("        return launch(x)\n", init="        self.w = nn.Parameter(torch.randn(4) / 2)\n"
+                            "        nn.init.zeros_(self.w)\n        self.register_buffer('m', torch.tril(torch.ones(4, 4)))\n"))
+
+    def test_cpu_fallback_is_a_note(self):
+        fs = static.check(answer("        if not x.is_cuda:\n            return torch.relu(x)\n        return launch(x)\n"))
+        self.assertEqual([f.code for f in fs], ["CPU_FALLBACK_NOTE"])
+        self.assertFalse(fs[0].fatal)
+
+    def test_main_block_is_not_run(self):
+        self.accepts(answer("        return launch(x)\n", post="\n\nif __name__ == '__main__':\n"
+                                                                 "    print(torch.softmax(torch.randn(3), 0))\n"))
+
+    def test_load_inline_self_ext(self):
+        self.accepts(CUDA.replace("{flags}", ", extra_cuda_cflags=['-O3', '--use_fast_math', '-arch=sm_90']"),
+                     backend="cuda")
+
+    def test_kernelbench_core_op_is_a_note_with_the_op(self):
+        fs = static.check(answer("        h = F.conv2d(x, self.w)\n        return launch(h)\n",
+                                 init="        self.w = nn.Parameter(torch.randn(4, 4, 3, 3))\n"), policy="kernelbench")
+        self.assertEqual([(f.code, f.op, f.fatal) for f in fs],
+                         [("TORCH_CORE_OP_ALLOWED", "torch.nn.functional.conv2d", False)])
+
+
+CUDA = '''import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+SRC = """
+#include <torch/extension.h>
+__global__ void add_kernel(const float* a, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i];
+}
+torch::Tensor copy_cuda(torch::Tensor a) {
+    auto c = torch::empty_like(a);
+    add_kernel<<<(a.numel() + 255) / 256, 256>>>(a.data_ptr<float>(), c.data_ptr<float>(), a.numel());
+    return c;
+}
+"""
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ext = load_inline(name="copy_ext", cpp_sources="torch::Tensor copy_cuda(torch::Tensor a);",
+                               cuda_sources=SRC, functions=["copy_cuda"]{flags})
+
+    def forward(self, x):
+        return self.ext.copy_cuda(x)
+'''
+
+
+class TorchCompute(Base):
+    def test_direct_call(self):
+        self.rejects(answer("        launch(x)\n        return torch.relu(x)\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_bound_in_init(self):
+        self.rejects(answer("        launch(x)\n        return self.act(x)\n", init="        self.act = F.relu\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_through_dict_and_list(self):
+        self.rejects(answer("        return OPS['r'](x)\n", pre="\nOPS = {'r': torch.relu}\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return self.f[0](x)\n", init="        self.f = [torch.relu]\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_through_partial_and_lambda(self):
+        self.rejects(answer("        return P(x)\n", pre="\nimport functools\nP = functools.partial(torch.relu)\n"),
+                     "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return P(x)\n", pre="\nP = lambda t: t.relu()\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_tensor_arithmetic_and_methods(self):
+        self.rejects(answer("        return launch(x) * 2\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return launch(x).sum()\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        if x:\n            pass\n        return launch(x)\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_host_reads(self):
+        self.rejects(answer("        v = x.tolist()\n        return launch(x)\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        s = f'{x}'\n        return launch(x)\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_builtins_over_tensors(self):
+        self.rejects(answer("        launch(x)\n        return sum([x, x])\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_helper_module_through_container(self):
+        self.rejects(answer("        return self.s[0](x)\n", init="        self.s = nn.ModuleList([H()])\n",
+                            pre="\n\nclass H(nn.Module):\n    def forward(self, x):\n        return x.exp()\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_torch_layer_called(self):
+        self.rejects(answer("        launch(x)\n        return self.seq(x)\n",
+                            init="        self.seq = nn.Sequential(nn.ReLU())\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_call_override_and_property(self):
+        self.rejects(answer("        return launch(x)\n", post="\n    def __call__(self, x):\n        return x.relu()\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_kernel_body_torch(self):
+        self.rejects(HEAD.replace("offs = tl.program_id(0)", "torch.relu(x_ptr)\n    offs = tl.program_id(0)")
+                     + "\n\nclass ModelNew(nn.Module):\n    def forward(self, x):\n        return launch(x)\n",
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_heuristics_hook(self):
+        code = answer("        return launch(x)\n").replace(
+            "@triton.jit", "@triton.heuristics({'BLOCK': lambda a: int(a['x_ptr'].sum())})\n@triton.jit")
+        self.rejects(code, "TORCH_OP_IN_FORWARD")
+
+    def test_ghost_branch(self):
+        self.rejects(answer("        if x.numel() > 4:\n            return torch.relu(x)\n        return launch(x)\n"),
+                     "GHOST_BRANCH")
+
+    def test_fake_cpu_fallback(self):
+        self.rejects(answer("        if not x.cpu().is_cuda:\n            return torch.relu(x)\n        return launch(x)\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_strict_core_op_names_the_op(self):
+        fs = static.check(answer("        return launch(x @ x)\n"))
+        self.assertIn(("TORCH_CORE_OP", "torch.matmul"), {(f.code, f.op) for f in fs})
+
+    def test_kernelbench_still_rejects_non_core(self):
+        self.rejects(answer("        return launch(torch.relu(x))\n"), "TORCH_OP_IN_FORWARD", policy="kernelbench")
+
+    def test_kernelbench_core_op_needs_a_kernel(self):
+        self.rejects(answer("        return F.linear(x, x)\n"), "TORCH_CORE_OP", policy="kernelbench")
+
+
+class Language(Base):
+    def test_unresolved_call(self):
+        self.rejects(answer("        return mystery(launch(x))\n"), "UNRESOLVED_CALL")
+        self.rejects(answer("        self.apply(lambda m: m)\n        return launch(x)\n"), "UNRESOLVED_CALL")
+
+    def test_imports(self):
+        for mod in ("os", "sys", "subprocess", "socket", "ctypes", "importlib", "pickle", "gc", "inspect", "builtins",
+                    "numpy", "torch.multiprocessing.spawn", "torch.overrides"):
+            with self.subTest(mod=mod):
+                got = codes(answer("        return launch(x)\n", pre=f"\nimport {mod}\n"))
+                self.assertTrue(got & {"FORBIDDEN_IMPORT", "THREADS"}, got)
+        self.rejects(answer("        return launch(x)\n", pre="\nimport threading\n"), "THREADS")
+
+    def test_modules_through_modules(self):
+        for path in ("typing.sys.modules", "torch.os.system", "torch.ctypes.CDLL", "triton.runtime.driver",
+                     "torch._C._cuda_getDevice"):
+            with self.subTest(path=path):
+                pre = "\nimport typing\n" if path.startswith("typing") else ""
+                self.rejects(answer(f"        {path}\n        return launch(x)\n", pre=pre), "FORBIDDEN_ATTR")
+
+    def test_introspection(self):
+        for expr in ("torch.__dict__", "vars(torch)", "globals()", "().__class__.__bases__", "launch.__globals__",
+                     "getattr(x, '__class__')", "(i for i in []).gi_frame"):
+            with self.subTest(expr=expr):
+                self.rejects(answer(f"        v = {expr}\n        return launch(x)\n"), "INTROSPECTION")
+
+    def test_dynamic_code(self):
+        for expr in ("eval('1')", "exec('1')", "compile('1', 'f', 'eval')", "__import__('os')",
+                     "getattr(torch, 're' + 'lu')", "operator.attrgetter('relu')"):
+            with self.subTest(expr=expr):
+                self.rejects(answer(f"        v = {expr}\n        return launch(x)\n", pre="\nimport operator\n"),
+                             "DYNAMIC_CODE")
+
+    def test_aliased_dangerous_builtin(self):
+        self.rejects(answer("        e = exec\n        e('1')\n        return launch(x)\n"), "DYNAMIC_CODE")
+
+    def test_patches(self):
+        self.rejects(answer("        return launch(x)\n", pre="\ntorch.allclose = lambda *a: True\n"), "PATCHES_TORCH")
+        self.rejects(answer("        return launch(x)\n", pre="\nF.relu = None\n"), "PATCHES_TORCH")
+        self.rejects(answer("        return launch(x)\n", pre="\nsetattr(torch, 'equal', None)\n"), "PATCHES_TORCH")
+        self.rejects(answer("        return launch(x)\n", pre="\nLIBS = [torch]\nLIBS[0].equal = None\n"),
+                     "PATCHES_TORCH")
+        self.rejects(answer("        return launch(x)\n", pre="\ntorch.cuda.Event.elapsed_time = None\n"),
+                     "PATCHES_TIMER")
+        self.rejects(answer("        return launch(x)\n", pre="\n__builtins__['print'] = None\n"), "PATCHES_HARNESS")
+
+    def test_module_api_override_and_magic(self):
+        self.rejects(answer("        return launch(x)\n", post="\n    def load_state_dict(self, sd, strict=True):\n"
+                                                             "        pass\n"), "PATCHES_HARNESS")
+        self.rejects(answer("        return launch(x)\n", post="\n    def __del__(self):\n        pass\n"),
+                     "MAGIC_METHOD")
+
+    def test_hooks_and_dispatch(self):
+        self.rejects(answer("        return launch(x)\n", init="        self.register_forward_hook(lambda *a: None)\n"),
+                     "HOOKS")
+        self.rejects(answer("        return launch(x)\n", pre="\n\nclass B:\n    def __torch_function__(self, *a):\n"
+                                                            "        pass\n"), "DISPATCH_MODE")
+
+    def test_bases(self):
+        self.rejects(answer("        return launch(x)\n", pre="\n\nclass T(torch.Tensor):\n    pass\n"), "FORBIDDEN_BASE")
+
+    def test_try_except_and_suppress(self):
+        self.rejects(answer("        try:\n            return launch(x)\n        except Exception:\n"
+                            "            return x\n"), "TRY_EXCEPT_FALLBACK")
+
+    def test_threads_streams_graphs(self):
+        self.rejects(answer("        s = torch.cuda.Stream()\n        return launch(x)\n"), "STREAMS")
+        self.rejects(answer("        g = torch.cuda.CUDAGraph()\n        return launch(x)\n"), "CUDA_GRAPHS")
+
+    def test_caching(self):
+        self.rejects(answer("        self.out = launch(x)\n        return self.out\n"), "CACHING")
+        self.rejects(answer("        C.append(launch(x))\n        return C[0]\n", pre="\nC = []\n"), "CACHING")
+        self.rejects(answer("        return launch(x)\n", pre="\nimport functools\n\n\n@functools.lru_cache\n"
+                                                            "def f(n):\n    return n\n"), "CACHING")
+
+    def test_forbidden_calls(self):
+        self.rejects(answer("        return launch(x)\n", init="        open('/etc/hostname')\n"), "FORBIDDEN_CALL")
+        self.rejects(answer("        return launch(x)\n", init="        torch.manual_seed(0)\n"), "FORBIDDEN_CALL")
+        self.rejects(answer("        return launch(x)\n", init="        t = torch.from_file('/etc/hostname')\n"),
+                     "FORBIDDEN_CALL")
+
+    def test_no_kernel_no_launch_no_model(self):
+        self.rejects("import torch\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return x\n",
+                     "NO_KERNEL")
+        self.rejects(answer("        return torch.empty_like(x)\n"), "NO_LAUNCH")
+        self.rejects(answer("        k(x, x, 1, 1)\n        return x\n"), "NO_LAUNCH")
+        self.rejects(HEAD, "NO_MODELNEW")
+        self.rejects("def f(:\n", "PARSE_ERROR")
+
+    def test_kernel_language(self):
+        self.rejects(HEAD.replace("offs = tl.program_id(0)", "FN = 1\n    FN(1)\n    offs = tl.program_id(0)")
+                     + "\n\nclass ModelNew(nn.Module):\n    def forward(self, x):\n        return launch(x)\n",
+                     "UNRESOLVED_CALL")
+
+    def test_unknown_policy(self):
+        with self.assertRaises(ValueError):
+            static.check(answer("        return launch(x)\n"), policy="lenient")
+
+
+class Extensions(Base):
+    def test_flags(self):
+        for flags in (", extra_cflags=['-fplugin=/tmp/x.so']", ", extra_ldflags=['-Wl,-rpath,/tmp']",
+                      ", extra_cuda_cflags=['-O3 -x cu']", ", extra_cflags=['@/tmp/f']", ", build_directory='/tmp'",
+                      ", extra_include_paths=['/etc']", ", extra_cflags=['-I/etc']", ", extra_cflags=['-B/tmp']",
+                      ", extra_cflags=['-include/etc/passwd']", ", extra_cflags=['-D$(id)']", ", **OPTS"):
+            with self.subTest(flags=flags):
+                self.rejects(CUDA.replace("{flags}", flags), "EXTENSION_FLAGS", backend="cuda")
+
+    def test_names_are_identifiers(self):
+        self.rejects(CUDA.replace("{flags}", "").replace('name="copy_ext"', 'name="../../tmp/x"'), "EXTENSION_FLAGS",
+                     backend="cuda")
+        self.rejects(CUDA.replace("{flags}", "").replace('functions=["copy_cuda"]', 'functions=[\'copy_cuda", 0); //\']'),
+                     "EXTENSION_FLAGS", backend="cuda")
+
+    def test_sources(self):
+        self.rejects(CUDA.replace("{flags}", "").replace("__global__ void", "void").replace(
+            "    add_kernel<<<", "    //"), "NO_KERNEL", backend="cuda")
+        self.rejects(CUDA.replace("{flags}", "").replace("    auto c = torch::empty_like(a);",
+                                                          "    auto c = torch::relu(a);"),
+                     "TORCH_OP_IN_FORWARD", backend="cuda")
+        self.rejects(CUDA.replace("{flags}", "").replace("    auto c", "    auto f = &system;\n    auto c"),
+                     "FORBIDDEN_CALL", backend="cuda")
+        self.rejects(CUDA.replace("{flags}", "").replace("#include <torch/extension.h>", "#include <fstream>"),
+                     "INCLUDE_FORBIDDEN", backend="cuda")
+        self.rejects(CUDA.replace("{flags}", "").replace("cuda_sources=SRC", "cuda_sources=SRC.lower()"),
+                     "EXTENSION_SOURCE", backend="cuda")
+
+    def test_load_from_files(self):
+        self.rejects(CUDA.replace("{flags}", "").replace("load_inline(name", "torch.utils.cpp_extension.load(name"),
+                     "FORBIDDEN_CALL", backend="cuda")
+
+
+class Suites(unittest.TestCase):
+    """Every answer of the fixture suites gets its stage-0 outcome, fast."""
+
+    def run_manifest(self, rel):
+        root = os.path.join(ROOT, "tests", "data", "verifier", os.path.dirname(rel))
+        with open(os.path.join(ROOT, "tests", "data", "verifier", rel)) as f:
+            fixtures = json.load(f)["fixtures"]
+        slowest = 0.0
+        for fx in fixtures:
+            if fx.get("skip_static") or fx["answer"].endswith(".cu") or fx.get("backend") == "nki":
+                continue
+            with open(os.path.join(root, fx["answer"])) as f:
+                code = f.read()
+            t0 = time.perf_counter()
+            fs = static.check(code, fx.get("backend", "triton"), fx.get("policy", "strict"))
+            slowest = max(slowest, time.perf_counter() - t0)
+            fatal = {f.code for f in fs if f.fatal}
+            with self.subTest(fixture=fx["name"]):
+                if fx["expect"] == "FAIL_STATIC":
+                    self.assertIn(fx["reason"], fatal)
+                else:
+                    self.assertEqual(fatal, set())
+                for code_ in fx.get("expect_findings") or []:
+                    self.assertIn(code_, {f.code for f in fs})
+                if fx.get("expect_op"):
+                    self.assertIn(fx["expect_op"], {f.op for f in fs})
+        return len(fixtures), slowest
+
+    def test_redteam_static(self):
+        n, slowest = self.run_manifest("redteam/static/manifest.json")
+        self.assertGreaterEqual(n, 60)
+        self.assertLess(slowest, 0.5)  # stage 0 must stay cheap (typically a few ms; CI machines are shared)
+
+    def test_main_suite(self):
+        self.run_manifest("manifest.json")
+
+    def test_demo_samples_pass(self):
+        d = os.path.join(ROOT, "resources", "demo", "samples")
+        for name in sorted(os.listdir(d)):
+            with open(os.path.join(d, name)) as f:
+                code = f.read()
+            fatal = [x for x in static.check(code, "cuda" if "cuda" in name else "triton") if x.fatal]
+            with self.subTest(sample=name):
+                if name == "rmsnorm_sham.py":
+                    self.assertIn("TORCH_OP_IN_FORWARD", {x.code for x in fatal})
+                else:
+                    self.assertEqual(fatal, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
