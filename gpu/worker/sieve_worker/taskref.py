@@ -164,7 +164,7 @@ def save_ref(path, outs):
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     for i, (_, a) in enumerate(outs):
         tmp = f"{path}.o{i}.tmp{os.getpid()}.npy"
-        np.save(tmp, np.ascontiguousarray(a))
+        np.save(tmp, a if a.flags.c_contiguous else a.copy(order="C"))  # ascontiguousarray makes 0-d 1-d
         os.replace(tmp, f"{path}.o{i}.npy")
     tmp = f"{path}.json.tmp{os.getpid()}"
     with open(tmp, "w") as f:

@@ -1,0 +1,144 @@
+"""The worker's data path: the shared output buffer, the control stream's bounds, the metadata check,
+chunked comparison (0-d outputs included), the probe's poison test and memory admission.
+
+    PYTHONPATH=gpu/worker python -m unittest discover -s tests/worker -p 'test_transport*.py'
+"""
+import errno
+import os
+import unittest
+
+import numpy as np
+import torch
+
+from sieve_worker import compare, transport, worker
+
+
+class BufferTest(unittest.TestCase):
+    def test_roundtrip_views_strides_0d_bf16(self):
+        outs = [torch.arange(12, dtype=torch.float32).reshape(3, 4).t(),  # non-contiguous
+                torch.tensor([1.5, -2.0]).reshape(2, 1).expand(2, 5),  # stride 0
+                torch.tensor(3.25),  # 0-d
+                torch.tensor([1.0, 2.5, -7.0], dtype=torch.bfloat16),
+                torch.tensor([True, False])]
+        metas = [(str(t.dtype).replace("torch.", ""), list(t.shape)) for t in outs]
+        buf = transport.Buffer(transport.layout(metas)[1])
+        r, w = os.pipe()
+        wr = transport.Writer(buf.fd, buf.size, w)
+        desc = wr.write(outs, torch)
+        self.assertIsNone(transport.check_metas(desc, metas, "cpu"))
+        for (dt, a), t in zip(buf.arrays(metas), outs):
+            want = t.float().numpy() if t.dtype == torch.bfloat16 else t.numpy()
+            got = compare.as_values(dt, a).astype(want.dtype) if dt == "bfloat16" else a
+            self.assertEqual(tuple(a.shape), tuple(t.shape))
+            np.testing.assert_array_equal(got, want)
+        os.close(r)
+        os.close(w)
+        buf.close()
+
+    def test_sealed_size(self):
+        buf = transport.Buffer(4096)
+        with self.assertRaises(OSError) as cm:
+            os.ftruncate(buf.fd, 16)  # a child that shrinks it would turn the worker's read into SIGBUS
+        self.assertEqual(cm.exception.errno, errno.EPERM)
+        buf.close()
+
+    def test_too_large_outputs_not_written(self):
+        buf = transport.Buffer(64)
+        wr = transport.Writer(buf.fd, buf.size, os.open(os.devnull, os.O_WRONLY))
+        desc = wr.write([torch.ones(1000)], torch)
+        self.assertEqual(desc[0]["shape"], [1000])
+        self.assertIsNotNone(transport.check_metas(desc, [("float32", [4])], "cpu"))
+
+
+class StreamTest(unittest.TestCase):
+    def test_split_lines(self):
+        rd = transport.LineReader()
+        self.assertEqual(rd.feed(b'{"t": "sta'), [])
+        self.assertEqual(rd.feed(b'ge", "stage": "correct"}\n{"t": "ready"}\n'),
+                         [{"t": "stage", "stage": "correct"}, {"t": "ready"}])
+        self.assertFalse(rd.leftover())
+
+    def test_garbage_oversized_not_objects(self):
+        for data in (b"\xff" * 64 + b"\n", b"[1, 2]\n", b'{"x": 1}\n', b"A" * (transport.MAX_LINE + 10),
+                     b'{"t": "note", "m": "' + b"A" * (transport.MAX_LINE + 10) + b'"}\n'):
+            with self.assertRaises(transport.StreamInvalid, msg=data[:20]):
+                transport.LineReader().feed(data)
+
+    def test_total_bound(self):
+        rd = transport.LineReader()
+        with self.assertRaises(transport.StreamInvalid):
+            for _ in range(transport.MAX_STREAM // 900):
+                rd.feed(b'{"t": "note", "message": "' + b"A" * 970 + b'"}\n')
+
+    def test_metas(self):
+        exp = [("float32", [3, 4])]
+        ok = [{"dtype": "float32", "shape": [3, 4], "device": "cuda:0"}]
+        self.assertIsNone(transport.check_metas(ok, exp, "cuda:0"))
+        self.assertIn("dtype", transport.check_metas([{**ok[0], "dtype": "float16"}], exp, "cuda:0"))
+        self.assertIn("shape", transport.check_metas([{**ok[0], "shape": [12]}], exp, "cuda:0"))
+        self.assertIn("on cpu", transport.check_metas([{**ok[0], "device": "cpu"}], exp, "cuda:0"))
+        self.assertIn("2 outputs", transport.check_metas(ok * 2, exp, "cuda:0"))
+        for bad in ("x", [1], [{"dtype": 1, "shape": [3, 4]}], [{"dtype": "float32", "shape": ["3"]}]):
+            with self.assertRaises(transport.StreamInvalid):
+                transport.check_metas(bad, exp, "cpu")
+
+
+class CompareTest(unittest.TestCase):
+    def test_0d(self):
+        r = [("float32", np.array(2.0, np.float32))]
+        self.assertTrue(compare.compare(r, [("float32", np.array(2.0001, np.float32))], 1e-4, 1e-4)["ok"])
+        res = compare.compare(r, [("float32", np.array(2.5, np.float32))], 1e-4, 1e-4)
+        self.assertFalse(res["ok"])
+        self.assertEqual(res["mismatches"], 1)
+
+    def test_chunked_same_as_whole(self):
+        rng = np.random.default_rng(1)
+        a = rng.standard_normal(100_003).astype(np.float32)
+        b = a.copy()
+        b[rng.integers(0, a.size, 77)] += 1.0
+        b[5] = np.nan
+        whole = compare.compare([("float32", a)], [("float32", b)], 1e-4, 1e-4)
+        saved, compare.CHUNK = compare.CHUNK, 1000
+        try:
+            part = compare.compare([("float32", a)], [("float32", b)], 1e-4, 1e-4)
+        finally:
+            compare.CHUNK = saved
+        self.assertEqual(whole, part)
+        self.assertEqual(part["nonfinite_mismatches"], 1)
+
+    def test_poison(self):
+        v = worker.poison_secret()
+        x = np.random.default_rng(2).standard_normal(1000).astype(np.float32)
+        p = np.full(1000, v, np.float32)
+        self.assertTrue(compare.is_poison("float32", p, v)[0])
+        self.assertTrue(compare.is_poison("float32", np.full((), v, np.float32), v)[0])
+        self.assertFalse(compare.is_poison("float32", x + p, v)[0])  # torch result + kernel buffer
+        self.assertFalse(compare.is_poison("float32", x * p, v)[0])  # torch result * kernel buffer
+        self.assertFalse(compare.is_poison("float32", np.full((), 2.0, np.float32), v)[0])  # a loss by torch
+        self.assertFalse(compare.is_poison("float32", np.full(10, np.nan, np.float32), v)[0])  # allocator poison
+        self.assertTrue(compare.is_poison("float16", np.full(8, v, np.float16), v)[0])
+
+
+class AdmissionTest(unittest.TestCase):
+    def test_big_job_waits_for_room(self):
+        w = worker.Worker("cpu", 16)
+        w.host_budget = 6 << 30
+        metas = [[[["float32", [1 << 28]]]]]  # a 1 GiB output
+        w.tasks["big"] = {"ready": {"ok": True}, "summary": {"metas": metas, "footprint": [
+            {"in": 1 << 30, "out": 1 << 30, "params": 0}]}}
+        w.tasks["small"] = {"ready": {"ok": True}, "summary": {"metas": [[[["float32", [16]]]]], "footprint": [
+            {"in": 64, "out": 64, "params": 0}]}}
+        small = worker.Job({"task_key": "small", "backend": "triton"})
+        self.assertTrue(w.admit(small))
+        w.running[1] = small
+        w.promised_host += small.host_bytes
+        big = worker.Job({"task_key": "big", "backend": "triton"})
+        self.assertFalse(w.admit(big))  # 1 GiB buffer + 4 GiB of calls + base does not fit beside it...
+        w.running.clear()
+        w.promised_host = 0
+        self.assertTrue(w.admit(big))  # ...but alone it always runs
+        self.assertGreater(big.host_bytes, 5 << 30)
+
+
+if __name__ == "__main__":
+    unittest.main()
