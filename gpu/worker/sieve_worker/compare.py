@@ -6,15 +6,18 @@ outputs (a loss) are arrays of one element like any other.
 """
 import numpy as np
 
-CHUNK = 1 << 22
+CHUNK = 1 << 20
 
 
 def as_values(dtype, a):
-    """A float64/complex view-free conversion of one chunk; bf16 bits (<u2) become float32 values."""
+    """One chunk as numbers to compare: float32 for 16/32-bit floats (bf16 bits, <u2, widened), float64
+    for everything else, complex128 for complex."""
     if dtype == "bfloat16" and a.dtype == np.uint16:
-        a = (a.astype(np.uint32) << 16).view(np.float32)
+        return (a.astype(np.uint32) << 16).view(np.float32)
     if a.dtype.kind == "c":
         return a.astype(np.complex128)
+    if a.dtype in (np.float16, np.float32):
+        return a.astype(np.float32, copy=False)
     return a.astype(np.float64)
 
 
@@ -44,20 +47,30 @@ def compare(ref, cand, atol, rtol):
         for off, rc in chunks(r):
             if rc.size == 0:
                 break
-            r64 = as_values(rd, rc)
-            c64 = as_values(cd, cflat[off:off + rc.size])
+            rv = as_values(rd, rc)
+            cv = as_values(cd, cflat[off:off + rc.size])
+            if cv.dtype != rv.dtype:
+                cv = cv.astype(np.result_type(rv.dtype, cv.dtype))
+                rv = rv.astype(cv.dtype, copy=False)
             with np.errstate(all="ignore"):
-                rfin, cfin = np.isfinite(r64), np.isfinite(c64)
-                both = rfin & cfin
-                # NaN/inf positions: a match only when both sides hold the same non-finite value
-                same_nf = (np.isnan(r64) & np.isnan(c64)) | ((r64 == c64) & ~rfin)
-                bad_nf = int(np.count_nonzero(~both & ~same_nf))
-                rb = r64[both]
-                diff = np.abs(rb - c64[both])
-                bad = int(np.count_nonzero(diff > atol + rtol * np.abs(rb)))
-                if diff.size:
+                diff = np.abs(rv - cv)
+                ar = np.abs(rv)
+                if np.isfinite(diff).all():  # both finite everywhere: no masks, no copies
+                    bad = int(np.count_nonzero(diff > atol + rtol * ar))
+                    bad_nf = 0
                     res["max_abs"] = max(res["max_abs"], float(diff.max()))
-                    res["max_rel"] = max(res["max_rel"], float((diff / np.maximum(np.abs(rb), 1e-12)).max()))
+                    res["max_rel"] = max(res["max_rel"], float((diff / np.maximum(ar, 1e-12)).max()))
+                else:
+                    rfin, cfin = np.isfinite(rv), np.isfinite(cv)
+                    both = rfin & cfin
+                    # NaN/inf positions: a match only when both sides hold the same non-finite value
+                    same_nf = (np.isnan(rv) & np.isnan(cv)) | ((rv == cv) & ~rfin)
+                    bad_nf = int(np.count_nonzero(~both & ~same_nf))
+                    d, rb = diff[both], ar[both]
+                    bad = int(np.count_nonzero(d > atol + rtol * rb))
+                    if d.size:
+                        res["max_abs"] = max(res["max_abs"], float(d.max()))
+                        res["max_rel"] = max(res["max_rel"], float((d / np.maximum(rb, 1e-12)).max()))
             res["mismatches"] += bad
             res["nonfinite_mismatches"] += bad_nf
             if bad or bad_nf:

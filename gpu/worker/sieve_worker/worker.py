@@ -239,6 +239,11 @@ class Worker:
         if self.device != "cpu":
             free = int(self.env.get("gpu_free_bytes") or 0)
             self.gpu_budget = max(1 << 30, free - GPU_RESERVE) if free else None
+        # a host shared with other work may lower them (never raise them)
+        for key, attr in (("host_budget_bytes", "host_budget"), ("gpu_budget_bytes", "gpu_budget")):
+            v = msg.get(key)
+            if isinstance(v, int) and v > 0:
+                setattr(self, attr, min(v, getattr(self, attr) or v))
         self.env["memory_budget"] = {"host_bytes": self.host_budget, "gpu_bytes": self.gpu_budget}
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
 
