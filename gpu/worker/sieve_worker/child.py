@@ -106,13 +106,8 @@ class Child:
 
     def run(self):
         ctx = self.ctx
-        # the task is trusted: load it before the sandbox narrows what the process may read
+        # the task is trusted; the sandbox (main) already narrowed the process, and lets it read the task
         task = taskref.load_module(ctx["task_path"], "sieve_task")
-        applied = sandbox.apply(
-            ctx["scratch"], [self.fd, self.ctl, self.lock_fd] + ([1, 2]), ctx["limits"], self.interpreted,
-            ctx["allowed_dirs"], lambda code, detail: self.send({"t": "violation", "code": code, "detail": detail}),
-            ctx["env"], ctx["cpu_seconds"], ctx["nproc"], need_paths=[ctx["candidate_path"]] + ctx["allowed_dirs"])
-        self.send({"t": "sandbox", "applied": applied})
         import torch
         torch.set_num_threads(max(1, ctx.get("threads", 1)))
         # measurement tools captured before the candidate can touch them
@@ -381,11 +376,21 @@ class Child:
         self.send({"t": "timings", "timings": results})
 
 
-def main(fd, ctl_fd, lock_fd, ctx):
-    """Entry point after fork; never returns."""
+def main(ctx, fds):
+    """Entry point in the candidate's fresh process; fds maps names ("result", "ctl", "lock", "log", ...) to
+    this process's fd numbers. The sandbox is applied here, before anything of the sample is loaded.
+    Never returns."""
     code = 0
+    fd = fds["result"]
     try:
-        Child(fd, ctl_fd, lock_fd, ctx).run()
+        applied = sandbox.apply(
+            ctx["scratch"], list(fds.values()) + [1, 2], ctx["limits"], ctx["device"] == "cpu",
+            ctx["allowed_dirs"], lambda c, detail: frames.send_json(fd, {"t": "violation", "code": c, "detail": detail}),
+            ctx["env"], ctx["cpu_seconds"], ctx["nproc"], need_paths=[ctx["candidate_path"], ctx["task_path"]] + ctx["allowed_dirs"])
+        frames.send_json(fd, {"t": "sandbox", "applied": applied})
+        child = Child(fd, fds["ctl"], fds["lock"], ctx)
+        child.fds = fds
+        child.run()
     except BaseException as e:
         try:
             frames.send_json(fd, {"t": "error", "stage": "compile", "code": "RUNTIME_ERROR",

@@ -412,6 +412,12 @@ class Worker:
         self.fork_child(job, task)
 
     def fork_child(self, job, task):
+        ctx, fds = self.candidate_ctx(job, task)
+        self.launch_candidate(job, ctx, fds)
+
+    def candidate_ctx(self, job, task):
+        """The candidate's context (JSON-able) and the fds it gets, by name ("result", "ctl", "lock", "log");
+        the worker's ends are kept on the job. launch_candidate hands the fds over and closes them here."""
         req = job.req
         scratch = os.path.join(self.scratch_root, f"job-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}")
         os.makedirs(scratch, mode=0o700)
@@ -420,7 +426,7 @@ class Worker:
         with open(cand, "w") as f:
             f.write(req.get("code", ""))
         logp = os.path.join(scratch, "child.log")
-        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
         if os.geteuid() == 0:
             for p in (scratch, cand, logp):
                 os.chown(p, 65534, 65534)
@@ -451,38 +457,49 @@ class Worker:
         job.expected = len(summary["shapes"]) * len(seeds)
         job.expected_keys = {(si, sd) for si in range(len(summary["shapes"])) for sd in seeds}
         job.timeouts = timeouts
-        r, w = os.pipe()
-        cr, cw = os.pipe()
-        lock_fd = os.open(self.lock_path, os.O_RDWR)
+        r, w = os.pipe2(os.O_CLOEXEC)
+        cr, cw = os.pipe2(os.O_CLOEXEC)
+        lock_fd = os.open(self.lock_path, os.O_RDWR | os.O_CLOEXEC)
+        os.set_blocking(r, False)
+        job.fd, job.ctl, job.scratch, job.log_path = r, cw, scratch, logp
+        return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd}
+
+    def launch_candidate(self, job, ctx, fds):
+        """Creates the candidate's process with ctx and fds (closed here afterwards); child.main(ctx, fds)
+        gets the same names mapped to its own fd numbers."""
         pid = os.fork()
         if pid == 0:
             try:
                 os.setpgid(0, 0)
-                os.close(r)
-                os.close(cw)
+                os.close(job.fd)
+                os.close(job.ctl)
                 devnull = os.open(os.devnull, os.O_RDONLY)
                 os.dup2(devnull, 0)
-                os.dup2(logfd, 1)
-                os.dup2(logfd, 2)
+                os.dup2(fds["log"], 1)
+                os.dup2(fds["log"], 2)
+                for fd in fds.values():
+                    os.set_inheritable(fd, True)
                 sys.stdout = open(1, "w", buffering=1, closefd=False)
                 sys.stderr = open(2, "w", buffering=1, closefd=False)
                 from . import child
-                child.main(w, cr, lock_fd, ctx)
+                child.main(ctx, fds)
             finally:
                 os._exit(4)
         try:
             os.setpgid(pid, pid)
         except OSError:
             pass
-        os.close(w)
-        os.close(cr)
-        os.close(logfd)
-        os.close(lock_fd)
-        os.set_blocking(r, False)
-        job.pid, job.fd, job.ctl, job.scratch, job.log_path = pid, r, cw, scratch, logp
-        job.deadline = time.monotonic() + timeouts["compile"]
-        self.running[r] = job
-        self.sel.register(r, selectors.EVENT_READ, job)
+        for fd in fds.values():
+            os.close(fd)
+        job.pid = pid
+        job.deadline = time.monotonic() + job.timeouts["compile"]
+        self.running[job.fd] = job
+        self.sel.register(job.fd, selectors.EVENT_READ, job)
+
+    def reap(self, job):
+        """The candidate's wait status once it is gone (killed first by kill())."""
+        _, st = os.waitpid(job.pid, 0)
+        return st
 
     def fork_native(self, job, task):
         """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
@@ -786,7 +803,7 @@ class Worker:
         if job.ctl is not None:
             os.close(job.ctl)
         self.kill(job)  # whatever is left of the group
-        _, st = os.waitpid(job.pid, 0)
+        st = self.reap(job)
         logtext = ""
         try:
             with open(job.log_path, "rb") as f:
