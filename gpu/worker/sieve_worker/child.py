@@ -6,6 +6,7 @@ code runs, so later monkey-patching by the candidate does not reach the measurem
 """
 import contextlib
 import fcntl
+import json
 import os
 import re
 import sys
@@ -377,16 +378,23 @@ class Child:
 
 
 def main(ctx, fds):
-    """Entry point in the candidate's fresh process; fds maps names ("result", "ctl", "lock", "log", ...) to
-    this process's fd numbers. The sandbox is applied here, before anything of the sample is loaded.
-    Never returns."""
+    """Entry point in the candidate's process (forked by the zygote, PID 1 of its namespaces); fds maps names
+    ("result", "ctl", "lock", "log", "status", ...) to this process's fd numbers. The sandbox is applied here,
+    before anything of the sample is loaded; what it applied goes to the worker on the status pipe (which
+    the candidate's code never sees) and on the result pipe. Never returns."""
     code = 0
+    fds = dict(fds)
     fd = fds["result"]
+    status = fds.pop("status", None)
+    fds.pop("log", None)  # it is fds 1 and 2 now
     try:
         applied = sandbox.apply(
-            ctx["scratch"], list(fds.values()) + [1, 2], ctx["limits"], ctx["device"] == "cpu",
-            ctx["allowed_dirs"], lambda c, detail: frames.send_json(fd, {"t": "violation", "code": c, "detail": detail}),
-            ctx["env"], ctx["cpu_seconds"], ctx["nproc"], need_paths=[ctx["candidate_path"], ctx["task_path"]] + ctx["allowed_dirs"])
+            ctx, list(fds.values()) + ([status] if status is not None else []),
+            lambda c, detail: frames.send_json(fd, {"t": "violation", "code": c, "detail": detail}),
+            ctx.get("_ns") or {})
+        if status is not None:
+            os.write(status, (json.dumps({"applied": applied}) + "\n").encode())
+            os.close(status)
         frames.send_json(fd, {"t": "sandbox", "applied": applied})
         child = Child(fd, fds["ctl"], fds["lock"], ctx)
         child.fds = fds

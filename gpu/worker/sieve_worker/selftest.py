@@ -6,8 +6,10 @@ Exit status 1 when any fixture's verdict differs from the manifest.
 """
 import argparse
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--dump", help="write every verdict (JSON lines) to this file")
+    ap.add_argument("--fp32-precision", choices=["deployed", "ieee"], help="fp32 tl.dot precision (hello)")
     args = ap.parse_args()
     root = os.path.dirname(os.path.abspath(args.manifest))
     with open(args.manifest) as f:
@@ -103,12 +106,24 @@ def main():
         proc.stdin.flush()
     send.raw = raw
 
+    # the verdict channel as the engine checks it (gpu/workerprocess.h): a line without the session key's
+    # tag and the next sequence number is dropped and counted (a forged line makes the run fail)
+    channel = {"seq": 0, "dropped": [], "key": secrets.token_hex(32)}
+
     def recv():
-        line = proc.stdout.readline()
-        if not line:
-            raise SystemExit("the worker closed its stdout")
-        return json.loads(line)
-    send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "scratch")})
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise SystemExit("the worker closed its stdout")
+            parts = line.rstrip("\n").split(" ", 2)
+            if len(parts) == 3 and parts[1] == str(channel["seq"]) and hmac.compare_digest(
+                    parts[0], hmac.new(bytes.fromhex(channel["key"]), f"{parts[1]} {parts[2]}".encode(), hashlib.sha256).hexdigest()):
+                channel["seq"] += 1
+                return json.loads(parts[2])
+            channel["dropped"].append(line[:200])
+            print(f"dropped a line without a valid channel tag: {line[:200]!r}")
+    send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "scratch"),
+          "channel_key": channel["key"], **({"fp32_precision": args.fp32_precision} if args.fp32_precision else {})})
     hello = recv()
     print(f"worker: {json.dumps(hello.get('env'))}")
     t_ready = time.monotonic()
@@ -193,6 +208,7 @@ def main():
                 print(f"      timing {t['which']:9} median {t['median_ms']:.4f} ms mean {t['mean_ms']:.4f} "
                       f"std {t['std_ms']:.4f} runs {t['runs']}")
             print(f"      speedup {v.get('speedup')} flags {v.get('flags')} share {v.get('custom_kernel_share')}")
+    proto_bad += [f"a line without a valid channel tag reached the engine's pipe: {d!r}" for d in channel["dropped"]]
     for p in proto_bad:
         print(f"FAIL protocol: {p}")
     bad += len(proto_bad)

@@ -7,12 +7,14 @@ never runs torch compute itself (references run in a forked child, so no OpenMP 
 """
 import collections
 import hashlib
+import hmac
 import json
 import os
 import platform
 import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -24,6 +26,7 @@ MAX_INFRA_RETRIES = 3
 
 MAX_CHILD_BYTES = 1 << 31
 REF_MEMORY = 2 << 30
+FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
 
@@ -129,10 +132,21 @@ class Worker:
         self.quit = False
         self.env = None
         self.lock_path = None
+        self.zygote = self.zygote_sock = self.zygote_info = None
+        self.fp32_precision = "deployed"
+        self.channel_key = None  # bytes, from the hello request (stdin): never in the environment
+        self.channel_seq = 0
 
     # ---- engine I/O ------------------------------------------------------------------------------------
     def emit(self, obj):
-        sys.stdout.write(json.dumps(obj) + "\n")
+        """One protocol line; once hello brought the channel key, tagged "<hmac> <seq> <json>" (see
+        gpu/workerprocess.h): the engine drops any line of stdout without a valid tag."""
+        line = json.dumps(obj)
+        if self.channel_key is not None:
+            tag = hmac.new(self.channel_key, f"{self.channel_seq} {line}".encode(), hashlib.sha256).hexdigest()
+            line = f"{tag} {self.channel_seq} {line}"
+            self.channel_seq += 1
+        sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
     def handle(self, line):
@@ -161,12 +175,19 @@ class Worker:
             log(traceback.format_exc())
 
     def hello(self, msg):
+        key = msg.pop("channel_key", None)
+        if key is not None:
+            try:
+                self.channel_key, self.channel_seq = bytes.fromhex(key), 0
+            except (TypeError, ValueError):
+                self.emit({"op": "error", "message": "hello: field channel_key must be a hex string"})
         self.cache_dir = os.path.abspath(msg.get("cache_dir") or os.path.expanduser("~/.cache/sieve/verifier"))
         self.scratch_root = os.path.abspath(msg.get("scratch_root") or os.path.join(self.cache_dir, "scratch"))
         for d in (self.cache_dir, os.path.join(self.cache_dir, "tasks"), os.path.join(self.cache_dir, "refs"),
                   self.scratch_root):
             os.makedirs(d, exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "tasks"), 0o755)
+        os.chmod(os.path.join(self.cache_dir, "refs"), 0o700)  # reference outputs: this uid only
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
         # shared compiler caches, written through by children running as nobody: world-writable, sticky
@@ -180,7 +201,20 @@ class Worker:
         self.lock_path = os.path.join(self.cache_dir, f"gpu-{platform.node() or 'host'}-{phys}.lock")
         open(self.lock_path, "a").close()
         os.chmod(self.lock_path, 0o666)
+        prec = msg.get("fp32_precision", "deployed")
+        if prec not in FP32_PRECISIONS:
+            self.emit({"op": "error", "message": f"hello: field fp32_precision must be one of "
+                                                 f"{list(FP32_PRECISIONS)}, not {prec!r}"})
+            prec = "deployed"
+        self.fp32_precision = prec
+        self.start_zygote(wait=False)  # its imports overlap with the environment's
         self.env = self.environment()
+        self.env["fp32_precision"] = prec
+        z = self.zygote_ready()
+        self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
+                               "zygote_cuda_initialized": z["cuda_initialized"], "zygote_fds": z["fds"]}
+        if z["features"]["missing"]:
+            log("sandbox: this kernel lacks " + "; ".join(z["features"]["missing"]))
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
 
     def physical_gpu(self):
@@ -372,6 +406,10 @@ class Worker:
              "duration_ms": int((time.monotonic() - job.started) * 1000)}
         if task:
             v["shapes"] = task["summary"].get("shapes", [])
+        if getattr(job, "sandbox", None) is not None:  # what the candidate's sandbox applied and lacked
+            v["sandbox"] = job.sandbox
+        if getattr(job, "fp32_precision", None):
+            v["fp32_precision"] = job.fp32_precision
         v.update(extra)
         self.emit(v)
 
@@ -440,8 +478,6 @@ class Worker:
                "TORCHINDUCTOR_COMPILE_THREADS": "1"}
         if self.device == "cpu":
             env["TRITON_INTERPRET"] = "1"
-        else:
-            env["TRITON_F32_DEFAULT"] = "ieee"
         ctx = {"scratch": scratch, "candidate_path": cand, "candidate_module": name, "task_path": task["path"],
                "style": task["req"].get("init_inputs_style", "kernelbench"), "shapes": summary["shapes"],
                "seeds": seeds, "device": self.device if self.device != "cpu" else "cpu",
@@ -465,41 +501,161 @@ class Worker:
         return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd}
 
     def launch_candidate(self, job, ctx, fds):
-        """Creates the candidate's process with ctx and fds (closed here afterwards); child.main(ctx, fds)
-        gets the same names mapped to its own fd numbers."""
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.setpgid(0, 0)
-                os.close(job.fd)
-                os.close(job.ctl)
-                devnull = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(devnull, 0)
-                os.dup2(fds["log"], 1)
-                os.dup2(fds["log"], 2)
-                for fd in fds.values():
-                    os.set_inheritable(fd, True)
-                sys.stdout = open(1, "w", buffering=1, closefd=False)
-                sys.stderr = open(2, "w", buffering=1, closefd=False)
-                from . import child
-                child.main(ctx, fds)
-            finally:
-                os._exit(4)
+        """Has the zygote fork the candidate with ctx and fds (closed here afterwards); child.main(ctx, fds)
+        gets the same names mapped to its own fd numbers. The candidate never is a fork of this process."""
+        prec = job.req.get("fp32_precision", self.fp32_precision)
+        if prec not in FP32_PRECISIONS:
+            for fd in fds.values():
+                os.close(fd)
+            os.close(job.fd)
+            os.close(job.ctl)
+            shutil.rmtree(job.scratch, ignore_errors=True)
+            return self.verdict(job, "UNVERIFIABLE", "compile", ["BAD_REQUEST"],
+                                f"verify request: field fp32_precision must be one of {list(FP32_PRECISIONS)}, "
+                                f"not {prec!r}")
+        job.fp32_precision = prec
+        ctx = dict(ctx)
+        ctx["env"] = {k: v for k, v in ctx["env"].items() if k != "TRITON_F32_DEFAULT"}
+        if prec == "ieee" and self.device != "cpu":
+            ctx["env"]["TRITON_F32_DEFAULT"] = "ieee"
+        ctx["hide_roots"] = [self.cache_dir, self.scratch_root]
+        sr, sw = os.pipe2(os.O_CLOEXEC)
+        job.status_fd, job.status_buf, job.sandbox, job.wait_status, job.status_error = sr, b"", None, None, None
+        job.pid = None
         try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
-        for fd in fds.values():
-            os.close(fd)
-        job.pid = pid
+            self.zygote_spawn(ctx, fds, sw)
+        except (OSError, RuntimeError) as e:
+            job.status_error = f"the zygote could not start the candidate: {e}"
+            log(f"job {job.job}: {job.status_error}")
+        finally:
+            os.close(sw)
+            for fd in fds.values():
+                os.close(fd)
+        self.read_status(job, until_pid=True)
         job.deadline = time.monotonic() + job.timeouts["compile"]
         self.running[job.fd] = job
         self.sel.register(job.fd, selectors.EVENT_READ, job)
 
+    # ---- the zygote: where candidates come from ----------------------------------------------------------
+    def start_zygote(self, wait=True):
+        """A fresh interpreter (python -m sieve_worker.zygote) with a scrubbed environment and no fd of this
+        process but its socket; it imports torch and triton once and forks every candidate."""
+        from . import sandbox
+        if self.zygote is not None:
+            self.stop_zygote()
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {k: os.environ[k] for k in sandbox.KEEP_ENV if k in os.environ}
+        env.update({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
+                    "HOME": "/nonexistent",
+                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
+                    "TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
+                    "TORCH_EXTENSIONS_DIR": os.path.join(self.cache_dir, "extensions")})
+        if self.device == "cpu":
+            env["TRITON_INTERPRET"] = "1"  # read when triton is imported
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.zygote", str(theirs.fileno()),
+                                 "--device", self.device], env=env, pass_fds=(theirs.fileno(),), close_fds=True,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd="/",
+                                start_new_session=True)
+        theirs.close()
+        self.zygote, self.zygote_sock, self.zygote_info, self.zygote_t0 = proc, mine, None, t0
+        return self.zygote_ready() if wait else None
+
+    def zygote_ready(self):
+        if self.zygote_info is not None:
+            return self.zygote_info
+        self.zygote_sock.settimeout(300)
+        try:
+            ready = json.loads(self.zygote_sock.recv(1 << 20) or b"{}")
+        except (OSError, ValueError) as e:
+            ready = {"error": str(e)}
+        self.zygote_sock.settimeout(None)
+        if ready.get("op") != "ready":
+            self.zygote.kill()
+            self.zygote.wait()
+            self.zygote = None
+            raise RuntimeError(f"the zygote did not start: {ready}")
+        ready["start_s"] = round(time.monotonic() - self.zygote_t0, 3)
+        self.zygote_info = ready
+        return ready
+
+    def stop_zygote(self):
+        if self.zygote is None:
+            return
+        try:
+            self.zygote_sock.close()
+        except OSError:
+            pass
+        try:
+            self.zygote.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.zygote.kill()
+            self.zygote.wait()
+        self.zygote = None
+
+    def zygote_spawn(self, ctx, fds, status_w):
+        """Sends one spawn request with the fds attached (SCM_RIGHTS); restarts a dead zygote once."""
+        names = list(fds) + ["status"]
+        msg = json.dumps({"op": "spawn", "ctx": ctx, "names": names}).encode()
+        for attempt in (0, 1):
+            if self.zygote is None or self.zygote.poll() is not None:
+                log("the zygote is not running; starting it")
+                self.start_zygote()
+            self.zygote_ready()
+            try:
+                socket.send_fds(self.zygote_sock, [msg], [fds[n] for n in names[:-1]] + [status_w])
+                return
+            except OSError as e:
+                if attempt:
+                    raise
+                log(f"spawn request failed ({e}); restarting the zygote")
+                self.zygote = None
+
+    def read_status(self, job, until_pid=False):
+        """Reads the job's status pipe (JSON lines from the zygote's intermediate and the sandbox) until the
+        candidate's pid is known (until_pid) or the pipe's end (the candidate and its intermediate gone)."""
+        import select
+        while not (until_pid and (job.pid or job.status_error)):
+            if not select.select([job.status_fd], [], [], 60)[0]:
+                job.status_error = job.status_error or "no word from the zygote in 60 s"
+                return
+            try:
+                data = os.read(job.status_fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                return
+            job.status_buf += data
+            while b"\n" in job.status_buf:
+                line, job.status_buf = job.status_buf.split(b"\n", 1)
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if "pid" in rec and not job.pid:
+                    job.pid = int(rec["pid"])
+                elif "status" in rec:
+                    job.wait_status = int(rec["status"])
+                elif "applied" in rec:
+                    job.sandbox = rec["applied"]
+                elif "error" in rec:
+                    job.status_error = str(rec["error"])
+
     def reap(self, job):
-        """The candidate's wait status once it is gone (killed first by kill())."""
-        _, st = os.waitpid(job.pid, 0)
-        return st
+        """The candidate's wait status once it is gone (killed first by kill()), from the zygote's
+        intermediate; a sandbox that could not be set up is the machine's failure, not the sample's."""
+        if getattr(job, "status_fd", None) is None:  # a trusted fork of this process (the native path)
+            _, st = os.waitpid(job.pid, 0)
+            return st
+        self.read_status(job)
+        os.close(job.status_fd)
+        job.status_fd = None
+        if job.sandbox is None and job.failure is None and not job.cancelled:
+            why = job.status_error or "the sandbox was not set up"
+            job.failure = ("UNVERIFIABLE", "compile", ["SANDBOX_UNAVAILABLE"],
+                           f"the candidate's sandbox could not be set up ({why}); nothing of the sample ran")
+        return job.wait_status if job.wait_status is not None else signal.SIGKILL
 
     def fork_native(self, job, task):
         """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
@@ -618,12 +774,16 @@ class Worker:
         self.fork_trusted(work, REF_TIMING_TIMEOUT, done)
 
     def kill(self, job):
+        """SIGKILL to the candidate: PID 1 of its PID namespace, so everything it started dies with it."""
+        pid = job.pid
+        if not pid:
+            return
         try:
-            os.killpg(job.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
         try:
-            os.kill(job.pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
 
@@ -970,3 +1130,4 @@ class Worker:
                 os.killpg(child.pid, signal.SIGKILL)
             except OSError:
                 pass
+        self.stop_zygote()
