@@ -30,6 +30,10 @@ import subprocess
 import sys
 
 NOBODY = 65534
+# With a mount namespace (the scratch folder is the candidate's own tmpfs) each candidate gets a uid of
+# its own, so RLIMIT_NPROC and file ownership are per job; the gid (nogroup) is shared, umask 002, so the
+# shared compiler caches stay writable for all. Without one, every candidate is nobody.
+SANDBOX_UID_BASE = 1_500_000_000
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
             "TRITON_PTXAS_PATH", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "TRITON_LIBCUDA_PATH")
 LIB_DIRS = []  # package folders whose own calls may spawn compilers (ptxas, gcc)
@@ -114,15 +118,44 @@ def compiler_binaries():
     return sorted(found)
 
 
+def extension_build_binaries():
+    """What torch.utils.cpp_extension.load_inline runs for a CUDA answer: ninja, which runs every build
+    command with /bin/sh, the C++ driver and cc1plus, nvcc and the CUDA tool folders (cicc, ptxas,
+    fatbinary, nvlink, cudafe++). Files and folders (a folder allows exec of what it holds)."""
+    found = set()
+
+    def add(p):
+        if p and os.path.exists(p):
+            found.add(os.path.realpath(p))
+    add(shutil.which("ninja") or os.path.join(os.path.dirname(sys.executable), "ninja"))
+    add("/bin/sh")
+    cxx = shutil.which("c++") or shutil.which("g++")
+    add(cxx)
+    try:
+        out = subprocess.run([cxx or "g++", "-print-prog-name=cc1plus"], capture_output=True, text=True,
+                             timeout=20).stdout.strip()
+        add(out if os.sep in out else None)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    nvcc = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")
+    if os.path.exists(nvcc):
+        home = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+        add(os.path.join(home, "bin"))
+        add(os.path.join(home, "nvvm", "bin"))
+    return sorted(found)
+
+
 PREPARED = {}
 
 
 def prepare():
     """Run in the zygote before any candidate: what the kernel offers and what the sandbox will allow."""
     PREPARED["exec"] = compiler_binaries()
+    PREPARED["exec_cuda"] = extension_build_binaries()
     PREPARED["root"] = os.geteuid() == 0
     feats = {"root": PREPARED["root"], "landlock_abi": landlock_abi(), "seccomp": seccomp_arch() is not None,
-             "arch": platform.machine(), "exec_allowed": PREPARED["exec"]}
+             "arch": platform.machine(), "exec_allowed": PREPARED["exec"],
+             "exec_allowed_cuda_answers": PREPARED["exec_cuda"]}
     try:
         with open("/proc/sys/user/max_user_namespaces") as f:
             feats["user_namespaces"] = int(f.read()) > 0
@@ -285,7 +318,7 @@ def landlock(read_dirs, write_dirs, exec_files, dev_dirs):
         for d in write_dirs:
             rule(d, write)
         for f in exec_files:
-            rule(f, LL_EXEC | LL_READ)
+            rule(f, LL_EXEC | LL_READ | LL_READDIR)
         if _libc().syscall(SYS_LANDLOCK_RESTRICT, ctypes.c_int(rs), ctypes.c_uint32(0)) != 0:
             raise OSError(ctypes.get_errno(), "landlock_restrict_self")
     finally:
@@ -308,7 +341,7 @@ DENY_X86_64 = {
     "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "pidfd_getfd": 438, "kcmp": 312,
     "process_madvise": 440, "lookup_dcookie": 212, "vhangup": 153, "syslog": 103, "uselib": 134,
-    "sethostname": 170, "setdomainname": 171, "move_pages": 279, "migrate_pages": 256,
+    "sethostname": 170, "setdomainname": 171,
 }
 NR_SOCKET, NR_SOCKETPAIR, NR_CLONE, NR_CLONE3, NR_PRCTL, NR_PERSONALITY = 41, 53, 56, 435, 157, 135
 DENY_PRCTL = (1, 4, 8, 28, 35, 47, 0x59616D61)  # PDEATHSIG, DUMPABLE, KEEPCAPS, SECUREBITS, SET_MM, AMBIENT, PTRACER
@@ -489,9 +522,24 @@ def apply(ctx, keep_fds, report, ns):
         if ns.get("pid_namespace"):
             mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
             applied["private_proc"] = True
-        hidden_roots = list(ctx.get("hide_roots") or []) + ["/tmp", "/var/tmp", "/dev/shm"]
+        hidden_roots = list(ctx.get("hide_roots") or []) + ["/tmp", "/var/tmp"]
         applied["hidden"] = hide(python_paths() + list(ctx.get("read_paths") or []) + [ctx["task_path"]],
                                  [scratch] + caches, hidden_roots)
+        # the scratch folder becomes a tmpfs of its own with a size limit (the candidate's file comes along;
+        # the log stays on disk, open as fds 1 and 2)
+        quota = int(ctx["limits"].get("scratch_mb", 512))
+        with open(ctx["candidate_path"], "rb") as f:
+            source = f.read()
+        owner = int(ctx.get("sandbox_uid") or NOBODY) if root else 0
+        group = NOBODY if root else 0
+        mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, f"size={quota}m,mode=0700,uid={owner},gid={group}")
+        with open(ctx["candidate_path"], "wb") as f:
+            f.write(source)
+        os.chown(ctx["candidate_path"], owner, group)
+        applied["scratch_quota_mb"] = quota
+        if os.path.isdir("/dev/shm"):  # the host's is hidden; a small private one for libraries that want it
+            mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64m,mode=1777")
+            applied["private_dev_shm"] = True
     else:
         missing.append("mount namespace (" + ns.get("namespace_error", "unavailable") + ")")
     if not ns.get("pid_namespace"):
@@ -513,10 +561,13 @@ def apply(ctx, keep_fds, report, ns):
     os.environ.update(env)
     os.chdir(scratch)
     if root:
+        uid = int(ctx.get("sandbox_uid") or NOBODY) if "scratch_quota_mb" in applied else NOBODY
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(NOBODY, NOBODY, NOBODY)
-        applied["uid"] = NOBODY
+        os.setresuid(uid, uid, uid)
+        os.umask(0o002)
+        applied["uid"] = uid
+        applied["gid"] = NOBODY
     elif ns.get("user_namespace"):
         drop_capabilities()
         applied["uid"] = "0 of a user namespace, no capabilities"
@@ -524,6 +575,8 @@ def apply(ctx, keep_fds, report, ns):
         applied["uid"] = os.geteuid()
         missing.append("uid change (not root, no user namespace)")
     set_pdeathsig()  # after the credential change, which clears it
+    PR_SET_DUMPABLE = 4
+    _libc().prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the credential change cleared it too: /proc/self/environ readable
     keep = set(keep_fds) | {0, 1, 2}
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
@@ -534,9 +587,15 @@ def apply(ctx, keep_fds, report, ns):
                 pass
     no_new_privs()
     applied["no_new_privs"] = True
+    execs = list(PREPARED.get("exec") or compiler_binaries())
+    if ctx.get("backend") == "cuda":
+        # load_inline needs ninja, and ninja runs its commands through /bin/sh: a CUDA answer's process can
+        # run a shell (under every other layer here); Triton answers cannot (docs/VERIFIER.md)
+        execs += PREPARED.get("exec_cuda") or extension_build_binaries()
+        applied["exec_for_load_inline"] = True
     try:
-        applied["landlock_abi"] = landlock(["/"], [scratch] + caches, PREPARED.get("exec") or compiler_binaries(),
-                                           ["/dev"])
+        shm = ["/dev/shm"] if applied.get("private_dev_shm") else []
+        applied["landlock_abi"] = landlock(["/"], [scratch] + caches + shm, execs, ["/dev"])
     except OSError as e:
         applied["landlock_abi"] = 0
         missing.append(f"landlock ({e})")

@@ -51,6 +51,20 @@ def protocol_checks(send, recv, root, tasks, on_gpu):
     return bad
 
 
+def processes_named(name):
+    """Pids whose comm is name (a hostile fixture names the processes it leaves behind)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == name:
+                        found.append(int(pid))
+            except OSError:
+                pass
+    return found
+
+
 def send_line(send, line):
     # send() JSON-encodes dicts; a raw line goes through the same pipe unencoded
     send.raw(line)
@@ -158,7 +172,7 @@ def main():
                "code": code, "timing": on_gpu and (args.timing or bool(fx.get("timing"))),
                "skip_static": bool(fx.get("skip_static")),
                "timeouts": {"compile": 120, "correct": 120, "timing": 120, **(fx.get("timeouts") or {})},
-               "limits": {"memory_mb": 4096, "processes": 64}}
+               "limits": {"memory_mb": 4096, "processes": 64, **(fx.get("limits") or {})}}
         jobs[i] = fx
         send(req)
     verdicts = {}
@@ -189,6 +203,13 @@ def main():
         p = fx.get("must_not_exist")
         if p and os.path.exists(p):
             problems.append(f"{p} was written")
+        want = fx.get("message_must_contain")
+        if want and want not in v.get("message", ""):
+            problems.append(f"the message does not say {want!r}")
+        for name in fx.get("process_must_not_remain") or []:
+            left = processes_named(name)
+            if left:
+                problems.append(f"processes named {name!r} still run: {left}")
         want_drop = fx.get("expect_dropped_shapes")
         if want_drop is not None and len(ready[fx["_task_key"]].get("dropped_shapes", [])) != want_drop:
             problems.append(f"expected {want_drop} dropped shapes, got {ready[fx['_task_key']].get('dropped_shapes')}")

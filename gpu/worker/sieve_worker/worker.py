@@ -519,6 +519,8 @@ class Worker:
         if prec == "ieee" and self.device != "cpu":
             ctx["env"]["TRITON_F32_DEFAULT"] = "ieee"
         ctx["hide_roots"] = [self.cache_dir, self.scratch_root]
+        from .sandbox import SANDBOX_UID_BASE
+        ctx["sandbox_uid"] = SANDBOX_UID_BASE + (job.job if isinstance(job.job, int) else os.getpid()) % 65536
         sr, sw = os.pipe2(os.O_CLOEXEC)
         job.status_fd, job.status_buf, job.sandbox, job.wait_status, job.status_error = sr, b"", None, None, None
         job.pid = None
