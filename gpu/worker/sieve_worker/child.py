@@ -87,14 +87,8 @@ class Child:
 
     def run(self):
         ctx = self.ctx
-        # the task is trusted: load it before the sandbox narrows what the process may read
+        # the task is trusted; the sandbox (main) already narrowed the process, and lets it read the task
         task = taskref.load_module(ctx["task_path"], "sieve_task")
-        applied = sandbox.apply(
-            ctx["scratch"], [self.fd, self.ctl, self.lock_fd, self.out_fd] + ([1, 2]), ctx["limits"],
-            self.interpreted, ctx["allowed_dirs"],
-            lambda code, detail: self.send({"t": "violation", "code": code, "detail": detail}),
-            ctx["env"], ctx["cpu_seconds"], ctx["nproc"], need_paths=[ctx["candidate_path"]] + ctx["allowed_dirs"])
-        self.send({"t": "sandbox", "applied": applied})
         import torch
         self.torch = torch
         torch.set_num_threads(max(1, ctx.get("threads", 1)))
@@ -361,19 +355,32 @@ class Child:
 
 
 def main(ctx, fds):
-    """Entry point in the candidate's process; never returns. fds: name -> fd ("result", "ctl", "lock",
-    "out")."""
+    """Entry point in the candidate's process (forked by the zygote, PID 1 of its namespaces); fds maps names
+    ("result", "ctl", "lock", "log", "status", ...) to this process's fd numbers. The sandbox is applied here,
+    before anything of the sample is loaded; what it applied goes to the worker on the status pipe (which
+    the candidate's code never sees) and on the result pipe. Never returns."""
     code = 0
+    fds = dict(fds)
+    fd = fds["result"]
+    status = fds.pop("status", None)
+    fds.pop("log", None)  # it is fds 1 and 2 now
     try:
+        applied = sandbox.apply(
+            ctx, list(fds.values()) + ([status] if status is not None else []),
+            lambda c, detail: transport.send_line(fd, {"t": "violation", "code": c, "detail": detail}),
+            ctx.get("_ns") or {})
+        if status is not None:
+            os.write(status, (json.dumps({"applied": applied}) + "\n").encode())
+            os.close(status)
+        transport.send_line(fd, {"t": "sandbox", "applied": applied})
         Child(ctx, fds).run()
     except SystemExit:
         pass
     except BaseException as e:
         try:
-            os.write(fds["result"], (json.dumps({"t": "error", "stage": "compile", "code": "RUNTIME_ERROR",
-                                                 "message": f"{type(e).__name__}: {e}"[:2000],
-                                                 "traceback": "".join(traceback.format_exception(e))[-8000:]})
-                                     + "\n").encode())
+            transport.send_line(fd, {"t": "error", "stage": "compile", "code": "RUNTIME_ERROR",
+                                     "message": f"{type(e).__name__}: {e}"[:2000],
+                                     "traceback": "".join(traceback.format_exception(e))[-8000:]})
         except BaseException:
             pass
         code = 3

@@ -6,6 +6,8 @@ outputs (a loss) are arrays of one element like any other.
 """
 import numpy as np
 
+from .transport import poison_value  # noqa: F401  (shared with the candidate's launch hook)
+
 CHUNK = 1 << 20
 
 
@@ -80,17 +82,6 @@ def compare(ref, cand, atol, rtol):
     return res
 
 
-def poison_value(dtype, v):
-    """The value the probe's poisoned launches write into a tensor of this dtype (v: the job's secret)."""
-    if dtype in NP_FLOAT or dtype.startswith("complex"):
-        return float(v)
-    if dtype == "bool":
-        return 1
-    if dtype in ("int8", "uint8"):
-        return int(abs(v)) % 100 + 1
-    return int(v)
-
-
 def is_poison(dtype, a, poison):
     """Probe: with the sample's kernels turned into launches that only fill their tensor arguments (other
     than the model's inputs) with the secret poison value, an output the kernels produced is that poison
@@ -117,5 +108,3 @@ def is_poison(dtype, a, poison):
         return True, f"a constant {first:.6g}"
     return False, f"a single value {first:.6g}, not the poison {want:.6g} its kernels were made to write"
 
-
-NP_FLOAT = ("float16", "bfloat16", "float32", "float64")

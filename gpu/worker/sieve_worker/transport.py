@@ -144,7 +144,25 @@ def check_metas(got, expected, device):
     return None
 
 
+def poison_value(dtype, v):
+    """The value the probe's poisoned launches write into a tensor of this dtype (v: the job's secret)."""
+    if dtype in ("float16", "bfloat16", "float32", "float64") or dtype.startswith("complex"):
+        return float(v)
+    if dtype == "bool":
+        return 1
+    if dtype in ("int8", "uint8"):
+        return int(abs(v)) % 100 + 1
+    return int(v)
+
+
+
 # ---- child side ------------------------------------------------------------------------------------------
+def send_line(fd, obj):
+    data = memoryview((json.dumps(obj) + "\n").encode())
+    while data:
+        data = data[os.write(fd, data):]
+
+
 class Writer:
     """Child side: writes a call's outputs into the shared buffer and notes on the control pipe."""
 
@@ -154,10 +172,7 @@ class Writer:
         self.out_fd = out_fd
 
     def send(self, obj):
-        data = (json.dumps(obj) + "\n").encode()
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self.out_fd, view):]
+        send_line(self.out_fd, obj)
 
     def write(self, tensors, torch):
         """Copies plain tensors into the buffer at the layout's offsets; returns their metadata. Outputs

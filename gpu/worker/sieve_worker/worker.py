@@ -7,6 +7,7 @@ never runs torch compute itself (references run in a forked child, so no OpenMP 
 """
 import collections
 import hashlib
+import hmac
 import json
 import os
 import platform
@@ -14,6 +15,7 @@ import secrets
 import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -29,6 +31,7 @@ GPU_RESERVE = 2 << 30  # GPU memory never promised (contexts, the reference timi
 CHILD_HOST_BASE = 1 << 30  # a candidate child's own host memory beside its outputs (interpreter, torch, CUDA)
 CHILD_GPU_BASE = 1 << 30  # its CUDA context, workspaces, Triton's scratch
 REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds references
+FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
 
@@ -179,10 +182,21 @@ class Worker:
         self.quit = False
         self.env = None
         self.lock_path = None
+        self.zygote = self.zygote_sock = self.zygote_info = None
+        self.fp32_precision = "deployed"
+        self.channel_key = None  # bytes, from the hello request (stdin): never in the environment
+        self.channel_seq = 0
 
     # ---- engine I/O ------------------------------------------------------------------------------------
     def emit(self, obj):
-        sys.stdout.write(json.dumps(obj) + "\n")
+        """One protocol line; once hello brought the channel key, tagged "<hmac> <seq> <json>" (see
+        gpu/workerprocess.h): the engine drops any line of stdout without a valid tag."""
+        line = json.dumps(obj)
+        if self.channel_key is not None:
+            tag = hmac.new(self.channel_key, f"{self.channel_seq} {line}".encode(), hashlib.sha256).hexdigest()
+            line = f"{tag} {self.channel_seq} {line}"
+            self.channel_seq += 1
+        sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
     def handle(self, line):
@@ -211,12 +225,19 @@ class Worker:
             log(traceback.format_exc())
 
     def hello(self, msg):
+        key = msg.pop("channel_key", None)
+        if key is not None:
+            try:
+                self.channel_key, self.channel_seq = bytes.fromhex(key), 0
+            except (TypeError, ValueError):
+                self.emit({"op": "error", "message": "hello: field channel_key must be a hex string"})
         self.cache_dir = os.path.abspath(msg.get("cache_dir") or os.path.expanduser("~/.cache/sieve/verifier"))
         self.scratch_root = os.path.abspath(msg.get("scratch_root") or os.path.join(self.cache_dir, "scratch"))
         for d in (self.cache_dir, os.path.join(self.cache_dir, "tasks"), os.path.join(self.cache_dir, "refs"),
                   self.scratch_root):
             os.makedirs(d, exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "tasks"), 0o755)
+        os.chmod(os.path.join(self.cache_dir, "refs"), 0o700)  # reference outputs: this uid only
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
         # shared compiler caches, written through by children running as nobody: world-writable, sticky
@@ -230,9 +251,22 @@ class Worker:
         self.lock_path = os.path.join(self.cache_dir, f"gpu-{platform.node() or 'host'}-{phys}.lock")
         open(self.lock_path, "a").close()
         os.chmod(self.lock_path, 0o666)
+        prec = msg.get("fp32_precision", "deployed")
+        if prec not in FP32_PRECISIONS:
+            self.emit({"op": "error", "message": f"hello: field fp32_precision must be one of "
+                                                 f"{list(FP32_PRECISIONS)}, not {prec!r}"})
+            prec = "deployed"
+        self.fp32_precision = prec
         self.session_dir = os.path.join(self.cache_dir, "refs", f"session-{os.getpid()}-{secrets.token_hex(8)}")
         os.makedirs(self.session_dir, mode=0o700)
+        self.start_zygote(wait=False)  # its imports overlap with the environment's
         self.env = self.environment()
+        self.env["fp32_precision"] = prec
+        z = self.zygote_ready()
+        self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
+                               "zygote_cuda_initialized": z["cuda_initialized"], "zygote_fds": z["fds"]}
+        if z["features"]["missing"]:
+            log("sandbox: this kernel lacks " + "; ".join(z["features"]["missing"]))
         # what children may be promised: the host's available memory now (the worker is idle) less a reserve,
         # and the GPU's free memory (measured by the device probe child) less a reserve
         self.host_budget = max(1 << 30, mem_available() - HOST_RESERVE)
@@ -479,6 +513,10 @@ class Worker:
              "duration_ms": int((time.monotonic() - job.started) * 1000)}
         if task:
             v["shapes"] = task["summary"].get("shapes", [])
+        if getattr(job, "sandbox", None) is not None:  # what the candidate's sandbox applied and lacked
+            v["sandbox"] = job.sandbox
+        if getattr(job, "fp32_precision", None):
+            v["fp32_precision"] = job.fp32_precision
         v.update(extra)
         self.emit(v)
 
@@ -523,9 +561,9 @@ class Worker:
         self.launch_candidate(job, ctx, fds)
 
     def candidate_ctx(self, job, task):
-        """What the candidate's process gets: ctx (JSON-able data: paths, shapes, limits; no seeds, no
-        references) and fds (name -> fd: the result pipe's write end, the control pipe's read end, the GPU
-        lock, the shared output buffer). The job keeps the worker's ends."""
+        """The candidate's context (JSON-able: paths, shapes, limits; no seeds, no references) and the fds it
+        gets, by name ("result", "ctl", "lock", "log", "out": the shared output buffer); the worker's ends are
+        kept on the job. launch_candidate hands the fds over and closes them here."""
         req = job.req
         scratch = os.path.join(self.scratch_root, f"job-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}")
         os.makedirs(scratch, mode=0o700)
@@ -534,7 +572,7 @@ class Worker:
         with open(cand, "w") as f:
             f.write(req.get("code", ""))
         logp = os.path.join(scratch, "child.log")
-        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
         if os.geteuid() == 0:
             for p in (scratch, cand, logp):
                 os.chown(p, 65534, 65534)
@@ -548,8 +586,6 @@ class Worker:
                "TORCHINDUCTOR_COMPILE_THREADS": "1"}
         if self.device == "cpu":
             env["TRITON_INTERPRET"] = "1"
-        else:
-            env["TRITON_F32_DEFAULT"] = "ieee"
         # one shared buffer for the job, as large as the largest call's outputs (transport.py)
         out_size = max((transport.layout([(d, sh) for d, sh in m])[1] for per_shape in summary["metas"]
                         for m in per_shape), default=0)
@@ -582,47 +618,174 @@ class Worker:
         job.expected = len(summary["shapes"]) * len(seeds)
         job.expected_keys = {(si, sd) for si in range(len(summary["shapes"])) for sd in seeds}
         job.timeouts = timeouts
-        r, w = os.pipe()
-        cr, cw = os.pipe()
-        lock_fd = os.open(self.lock_path, os.O_RDWR)
+        r, w = os.pipe2(os.O_CLOEXEC)
+        cr, cw = os.pipe2(os.O_CLOEXEC)
+        lock_fd = os.open(self.lock_path, os.O_RDWR | os.O_CLOEXEC)
+        os.set_blocking(r, False)
         job.fd, job.ctl, job.scratch, job.log_path = r, cw, scratch, logp
-        job.logfd = logfd
-        return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "out": job.buffer.fd}
+        # the child gets its own descriptor of the buffer (closed here after the spawn, like the others)
+        return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd, "out": os.dup(job.buffer.fd)}
 
     def launch_candidate(self, job, ctx, fds):
-        """Starts the candidate's process with ctx and fds (the child's ends), then closes those here."""
-        keep = [job.fd, job.ctl]
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.setpgid(0, 0)
-                for fd in keep:
-                    os.close(fd)
-                devnull = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(devnull, 0)
-                os.dup2(job.logfd, 1)
-                os.dup2(job.logfd, 2)
-                sys.stdout = open(1, "w", buffering=1, closefd=False)
-                sys.stderr = open(2, "w", buffering=1, closefd=False)
-                from . import child
-                child.main(ctx, fds)
-            finally:
-                os._exit(4)
-        try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
-        for name, fd in fds.items():
-            if name != "out":  # the worker keeps the buffer's fd (job.buffer) for its own mapping
+        """Has the zygote fork the candidate with ctx and fds (closed here afterwards); child.main(ctx, fds)
+        gets the same names mapped to its own fd numbers. The candidate never is a fork of this process."""
+        prec = job.req.get("fp32_precision", self.fp32_precision)
+        if prec not in FP32_PRECISIONS:
+            for fd in fds.values():
                 os.close(fd)
-        os.close(job.logfd)
-        os.set_blocking(job.fd, False)
-        job.pid = pid
+            os.close(job.fd)
+            os.close(job.ctl)
+            shutil.rmtree(job.scratch, ignore_errors=True)
+            return self.verdict(job, "UNVERIFIABLE", "compile", ["BAD_REQUEST"],
+                                f"verify request: field fp32_precision must be one of {list(FP32_PRECISIONS)}, "
+                                f"not {prec!r}")
+        job.fp32_precision = prec
+        ctx = dict(ctx)
+        ctx["env"] = {k: v for k, v in ctx["env"].items() if k != "TRITON_F32_DEFAULT"}
+        if prec == "ieee" and self.device != "cpu":
+            ctx["env"]["TRITON_F32_DEFAULT"] = "ieee"
+        ctx["hide_roots"] = [self.cache_dir, self.scratch_root]
+        from .sandbox import SANDBOX_UID_BASE
+        ctx["sandbox_uid"] = SANDBOX_UID_BASE + (job.job if isinstance(job.job, int) else os.getpid()) % 65536
+        sr, sw = os.pipe2(os.O_CLOEXEC)
+        job.status_fd, job.status_buf, job.sandbox, job.wait_status, job.status_error = sr, b"", None, None, None
+        job.pid = None
+        try:
+            self.zygote_spawn(ctx, fds, sw)
+        except (OSError, RuntimeError) as e:
+            job.status_error = f"the zygote could not start the candidate: {e}"
+            log(f"job {job.job}: {job.status_error}")
+        finally:
+            os.close(sw)
+            for fd in fds.values():
+                os.close(fd)
+        self.read_status(job, until_pid=True)
         job.deadline = time.monotonic() + job.timeouts["compile"]
         self.promised_host += job.host_bytes
         self.promised_gpu += job.gpu_bytes
         self.running[job.fd] = job
         self.sel.register(job.fd, selectors.EVENT_READ, job)
+
+    # ---- the zygote: where candidates come from ----------------------------------------------------------
+    def start_zygote(self, wait=True):
+        """A fresh interpreter (python -m sieve_worker.zygote) with a scrubbed environment and no fd of this
+        process but its socket; it imports torch and triton once and forks every candidate."""
+        from . import sandbox
+        if self.zygote is not None:
+            self.stop_zygote()
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {k: os.environ[k] for k in sandbox.KEEP_ENV if k in os.environ}
+        env.update({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
+                    "HOME": "/nonexistent",
+                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
+                    "TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
+                    "TORCH_EXTENSIONS_DIR": os.path.join(self.cache_dir, "extensions")})
+        if self.device == "cpu":
+            env["TRITON_INTERPRET"] = "1"  # read when triton is imported
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.zygote", str(theirs.fileno()),
+                                 "--device", self.device], env=env, pass_fds=(theirs.fileno(),), close_fds=True,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd="/",
+                                start_new_session=True)
+        theirs.close()
+        self.zygote, self.zygote_sock, self.zygote_info, self.zygote_t0 = proc, mine, None, t0
+        return self.zygote_ready() if wait else None
+
+    def zygote_ready(self):
+        if self.zygote_info is not None:
+            return self.zygote_info
+        self.zygote_sock.settimeout(300)
+        try:
+            ready = json.loads(self.zygote_sock.recv(1 << 20) or b"{}")
+        except (OSError, ValueError) as e:
+            ready = {"error": str(e)}
+        self.zygote_sock.settimeout(None)
+        if ready.get("op") != "ready":
+            self.zygote.kill()
+            self.zygote.wait()
+            self.zygote = None
+            raise RuntimeError(f"the zygote did not start: {ready}")
+        ready["start_s"] = round(time.monotonic() - self.zygote_t0, 3)
+        self.zygote_info = ready
+        return ready
+
+    def stop_zygote(self):
+        if self.zygote is None:
+            return
+        try:
+            self.zygote_sock.close()
+        except OSError:
+            pass
+        try:
+            self.zygote.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.zygote.kill()
+            self.zygote.wait()
+        self.zygote = None
+
+    def zygote_spawn(self, ctx, fds, status_w):
+        """Sends one spawn request with the fds attached (SCM_RIGHTS); restarts a dead zygote once."""
+        names = list(fds) + ["status"]
+        msg = json.dumps({"op": "spawn", "ctx": ctx, "names": names}).encode()
+        for attempt in (0, 1):
+            if self.zygote is None or self.zygote.poll() is not None:
+                log("the zygote is not running; starting it")
+                self.start_zygote()
+            self.zygote_ready()
+            try:
+                socket.send_fds(self.zygote_sock, [msg], [fds[n] for n in names[:-1]] + [status_w])
+                return
+            except OSError as e:
+                if attempt:
+                    raise
+                log(f"spawn request failed ({e}); restarting the zygote")
+                self.zygote = None
+
+    def read_status(self, job, until_pid=False):
+        """Reads the job's status pipe (JSON lines from the zygote's intermediate and the sandbox) until the
+        candidate's pid is known (until_pid) or the pipe's end (the candidate and its intermediate gone)."""
+        import select
+        while not (until_pid and (job.pid or job.status_error)):
+            if not select.select([job.status_fd], [], [], 60)[0]:
+                job.status_error = job.status_error or "no word from the zygote in 60 s"
+                return
+            try:
+                data = os.read(job.status_fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                return
+            job.status_buf += data
+            while b"\n" in job.status_buf:
+                line, job.status_buf = job.status_buf.split(b"\n", 1)
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if "pid" in rec and not job.pid:
+                    job.pid = int(rec["pid"])
+                elif "status" in rec:
+                    job.wait_status = int(rec["status"])
+                elif "applied" in rec:
+                    job.sandbox = rec["applied"]
+                elif "error" in rec:
+                    job.status_error = str(rec["error"])
+
+    def reap(self, job):
+        """The candidate's wait status once it is gone (killed first by kill()), from the zygote's
+        intermediate; a sandbox that could not be set up is the machine's failure, not the sample's."""
+        if getattr(job, "status_fd", None) is None:  # a trusted fork of this process (the native path)
+            _, st = os.waitpid(job.pid, 0)
+            return st
+        self.read_status(job)
+        os.close(job.status_fd)
+        job.status_fd = None
+        if job.sandbox is None and job.failure is None and not job.cancelled:
+            why = job.status_error or "the sandbox was not set up"
+            job.failure = ("UNVERIFIABLE", "compile", ["SANDBOX_UNAVAILABLE"],
+                           f"the candidate's sandbox could not be set up ({why}); nothing of the sample ran")
+        return job.wait_status if job.wait_status is not None else signal.SIGKILL
 
     def fork_native(self, job, task):
         """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
@@ -748,12 +911,16 @@ class Worker:
         self.fork_trusted(work, REF_TIMING_TIMEOUT, done)
 
     def kill(self, job):
+        """SIGKILL to the candidate: PID 1 of its PID namespace, so everything it started dies with it."""
+        pid = job.pid
+        if not pid:
+            return
         try:
-            os.killpg(job.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
         try:
-            os.kill(job.pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
 
@@ -1043,7 +1210,7 @@ class Worker:
         self.promised_host -= job.host_bytes
         self.promised_gpu -= job.gpu_bytes
         self.kill(job)  # whatever is left of the group
-        _, st = os.waitpid(job.pid, 0)
+        st = self.reap(job)
         logtext = ""
         try:
             with open(job.log_path, "rb") as f:
@@ -1216,3 +1383,4 @@ class Worker:
                 pass
         if self.session_dir:
             shutil.rmtree(self.session_dir, ignore_errors=True)  # its seeds were this session's secret
+        self.stop_zygote()
