@@ -140,5 +140,31 @@ class AdmissionTest(unittest.TestCase):
         self.assertGreater(big.host_bytes, 5 << 30)
 
 
+class SessionTest(unittest.TestCase):
+    def test_stale_sessions_removed_live_kept(self):
+        import platform
+        import tempfile
+        root = tempfile.mkdtemp()
+        host = platform.node() or "host"
+        dead = dead_pid()
+        live = os.path.join(root, f"session-{host}-{os.getpid()}-aa")
+        gone = os.path.join(root, f"session-{host}-{dead}-bb")
+        other = os.path.join(root, f"session-otherhost-{dead}-cc")
+        for d in (live, gone, other):
+            os.makedirs(d)
+        worker.remove_stale_sessions(root)
+        self.assertTrue(os.path.isdir(live))
+        self.assertFalse(os.path.exists(gone))
+        self.assertTrue(os.path.isdir(other))  # another host's worker may be alive
+
+
+def dead_pid():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return pid
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -77,6 +77,27 @@ def poison_secret():
     return (-1 if r & 1 else 1) * (1000.0 + (r >> 1) % 29000 + ((r >> 16) % 97) / 128.0)
 
 
+def remove_stale_sessions(root):
+    """Reference folders of worker sessions on this host that died without cleaning up (SIGKILL by the
+    engine's watchdog): their seeds are useless to anyone, their GBs are not."""
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    host = platform.node() or "host"
+    for n in names:
+        parts = n.split("-")
+        if len(parts) < 4 or parts[0] != "session" or "-".join(parts[1:-2]) != host or not parts[-2].isdigit():
+            continue
+        try:
+            os.kill(int(parts[-2]), 0)
+            continue  # alive (or another user's): leave it
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(root, n), ignore_errors=True)
+        except OSError:
+            continue
+
+
 def mem_available():
     """The host's MemAvailable (bytes), from /proc/meminfo."""
     try:
@@ -257,7 +278,9 @@ class Worker:
                                                  f"{list(FP32_PRECISIONS)}, not {prec!r}"})
             prec = "deployed"
         self.fp32_precision = prec
-        self.session_dir = os.path.join(self.cache_dir, "refs", f"session-{os.getpid()}-{secrets.token_hex(8)}")
+        remove_stale_sessions(os.path.join(self.cache_dir, "refs"))
+        self.session_dir = os.path.join(self.cache_dir, "refs",
+                                        f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")
         os.makedirs(self.session_dir, mode=0o700)
         self.start_zygote(wait=False)  # its imports overlap with the environment's
         self.env = self.environment()
