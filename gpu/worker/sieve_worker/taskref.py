@@ -183,6 +183,22 @@ def load_ref(path):
     return [(d, np.load(f"{path}.o{i}.npy", mmap_mode="r")) for i, (d, _) in enumerate(ref_meta(path))]
 
 
+def remove_ref(path):
+    """Deletes a reference's files; returns the bytes freed."""
+    freed = 0
+    try:
+        n = len(ref_meta(path))
+    except (OSError, ValueError, KeyError):
+        n = 0
+    for f in [f"{path}.o{i}.npy" for i in range(n)] + [path + ".json"]:
+        try:
+            freed += os.path.getsize(f)
+            os.remove(f)
+        except OSError:
+            pass
+    return freed
+
+
 def ref_exists(path):
     return os.path.exists(path + ".json")
 

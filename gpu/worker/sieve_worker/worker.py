@@ -391,12 +391,7 @@ class Worker:
                                                                else CHILD_HOST_BASE)) // 2))
         if self.device == "cpu":
             msg.setdefault("cpu_max_elements", 1 << 16)
-        try:
-            st = os.statvfs(self.session_dir)
-            disk = int(st.f_bavail * st.f_frsize * REF_DISK_SHARE)
-        except OSError:
-            disk = 1 << 40
-        msg.setdefault("ref_disk_bytes", disk)
+        msg["_disk_explicit"] = "ref_disk_bytes" in msg  # else measured each time references are computed
         msg["ref_device"] = self.device
         if key in self.pending_refs:
             return  # its reference child is running: task_ready follows when it is done
@@ -448,7 +443,38 @@ class Worker:
                 pass
         child.on_done(result if isinstance(result, dict) else None, timed_out)
 
-    def start_reference(self, key, sig, msg, path):
+    def ref_disk_free(self):
+        try:
+            st = os.statvfs(self.session_dir)
+            return int(st.f_bavail * st.f_frsize * REF_DISK_SHARE)
+        except OSError:
+            return 1 << 40
+
+    def task_ref_paths(self, task):
+        s = task["summary"]
+        for shape in s.get("shapes", []):
+            for secret in s.get("secret_seeds", []):
+                yield taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], shape, secret)
+
+    def evict_refs(self, keep_key):
+        """Deletes the references of every task no job is running or waiting for, so that a task whose
+        references do not fit the disk gets the room; an evicted task computes them again (new secret
+        seeds) when a sample of it comes. Returns the bytes freed."""
+        busy = {j.req.get("task_key") for j in list(self.running.values()) + self.queue} | self.pending_refs
+        freed = 0
+        for key, t in self.tasks.items():
+            if key == keep_key or key in busy or t.get("evicted") or not t["ready"]["ok"]:
+                continue
+            for p in self.task_ref_paths(t):
+                freed += taskref.remove_ref(p)
+            t["evicted"] = True
+            for k in [k for k in self.refs if k[0] == key]:
+                del self.refs[k]
+        if freed:
+            log(f"references of idle tasks removed to make room: {freed} bytes")
+        return freed
+
+    def start_reference(self, key, sig, msg, path, retried=False, announce=True):
         """References run in a trusted child while the loop goes on serving other tasks' samples; a lock
         per task in the cache dir makes workers of other GPUs wait for one computation and then read its
         cached outputs instead of computing them again."""
@@ -458,21 +484,34 @@ class Worker:
             import fcntl
             fcntl.flock(os.open(lock, os.O_RDWR | os.O_CREAT, 0o644), fcntl.LOCK_EX)
             try:
-                return taskref.compute_references(msg, path, self.session_dir)
+                return taskref.compute_references(req, path, self.session_dir)
             except BaseException as e:
                 return {"ok": False, "shapes": [], "dropped_shapes": [],
                         "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"}]}
+
+        req = dict(msg)
+        if not msg.get("_disk_explicit"):
+            req["ref_disk_bytes"] = self.ref_disk_free()
 
         def done(summary, timed_out):
             self.pending_refs.discard(key)
             if summary is None or "error" in summary:
                 summary = {"ok": False, "shapes": [], "dropped_shapes": [],
                            "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
+            short = [x.get("message", "") for x in summary.get("hygiene", []) if x.get("code") == "REF_TOO_LARGE"]
+            short += [x.get("reason", "") for x in summary.get("dropped_shapes", [])]
+            if not retried and not msg.get("_disk_explicit") and any("of disk" in m for m in short) \
+                    and self.evict_refs(key) > 0:
+                # what it dropped for want of disk may fit now: once more, with the room measured again
+                for p in self.task_ref_paths({"req": msg, "summary": summary}) if summary.get("code_hash") else ():
+                    taskref.remove_ref(p)
+                return self.start_reference(key, sig, msg, path, retried=True, announce=announce)
             ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
                      "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
                      "ok": bool(summary.get("ok"))}
             self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary}
-            self.emit(ready)
+            if announce:
+                self.emit(ready)
 
         self.pending_refs.add(key)
         self.fork_trusted(work, float(msg.get("reference_timeout", 600)), done)
@@ -507,6 +546,9 @@ class Worker:
         params = max(f["params"] for f in foot)
         if self.device == "cpu":
             return CHILD_HOST_BASE + out_buf + big, 0
+        if req.get("timing"):  # three input sets of shape 0, a fresh copy per call, the kept timed output
+            f0 = foot[0]
+            big = max(big, 4 * f0["in"] + 3 * f0["out"] + 2 * f0["params"])
         return CHILD_HOST_BASE + out_buf + 2 * params, CHILD_GPU_BASE + big
 
     def admit(self, job):
@@ -514,6 +556,12 @@ class Worker:
         promised, and the host has that much available right now. With nothing running a job always starts
         (its task passed the size check when its references were made)."""
         task = self.tasks.get(job.req.get("task_key"))
+        if task is not None and task.get("evicted"):
+            # its references were removed to make room for another task's: computed again, then it runs
+            key = task["req"]["task_key"]
+            if key not in self.pending_refs:
+                self.start_reference(key, task["sig"], task["req"], task["path"], announce=False)
+            return False
         if task is None or not task["ready"]["ok"] or job.req.get("backend") == "nki":
             return True  # answered without a child
         host, gpu = self.footprint(task, job.req)
@@ -922,7 +970,13 @@ class Worker:
             from . import reftiming
             return reftiming.run(ctx, os.open(self.lock_path, os.O_RDWR))
 
+        # it holds three input sets, a fresh copy and the outputs on the GPU beside the candidates: promised too
+        f = (summary.get("footprint") or [None])[0] or {"in": 0, "out": 0, "params": 0}
+        promise = CHILD_GPU_BASE + 4 * f["in"] + 2 * f["out"] + f["params"] if self.device != "cpu" else 0
+        self.promised_gpu += promise
+
         def done(result, timed_out):
+            self.promised_gpu -= promise
             if result is None:
                 result = {"error": f"timed out after {REF_TIMING_TIMEOUT} s" if timed_out
                           else "the reference timing child died"}
