@@ -179,6 +179,29 @@ class EvictionTest(unittest.TestCase):
         self.assertTrue(all(taskref.ref_exists(p) for p in w.task_ref_paths(w.tasks["busy"])))
 
 
+class ReferenceQueueTest(unittest.TestCase):
+    def test_one_reference_child_at_a_time(self):
+        import tempfile
+        w = worker.Worker("cpu", 2)
+        w.cache_dir = w.session_dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(w.cache_dir, "refs"))
+        forks, emitted = [], []
+        w.fork_trusted = lambda work, timeout, on_done: forks.append(on_done)
+        w.emit = emitted.append
+        for key in ("a", "b", "c"):
+            w.start_reference(key, "sig", {"task_key": key}, "/nonexistent.py")
+        self.assertEqual(len(forks), 1)
+        self.assertEqual(w.pending_refs, {"a", "b", "c"})
+        ok = {"ok": True, "shapes": [{}], "dropped_shapes": [], "hygiene": []}
+        forks[0](ok, False)
+        self.assertEqual(len(forks), 2)
+        self.assertEqual([m["task_key"] for m in emitted], ["a"])
+        forks[1](ok, False)
+        forks[2](ok, False)
+        self.assertEqual([m["task_key"] for m in emitted], ["a", "b", "c"])
+        self.assertEqual(w.pending_refs, set())
+
+
 def dead_pid():
     pid = os.fork()
     if pid == 0:

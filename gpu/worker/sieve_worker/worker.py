@@ -196,7 +196,9 @@ class Worker:
         self.promised_host = self.promised_gpu = 0
         self.running = {}  # fd -> Job
         self.reftimers = {}  # (task_key, sig) -> RefTimer
-        self.pending_refs = set()  # task keys whose references are being computed
+        self.pending_refs = set()  # task keys whose references are being computed or wait for their turn
+        self.ref_running = False
+        self.ref_waiting = []  # start_reference arguments, in order
         self.trusted = {}  # fd -> TrustedChild
         self.sel = selectors.DefaultSelector()
         self.inbuf = b""
@@ -475,9 +477,15 @@ class Worker:
         return freed
 
     def start_reference(self, key, sig, msg, path, retried=False, announce=True):
-        """References run in a trusted child while the loop goes on serving other tasks' samples; a lock
-        per task in the cache dir makes workers of other GPUs wait for one computation and then read its
-        cached outputs instead of computing them again."""
+        """References run in a trusted child while the loop goes on serving other tasks' samples, one task
+        at a time per worker (a reference child holds a call's inputs and outputs twice, on the device and
+        on the host, and is not counted in admission); a lock per task in the cache dir makes workers of
+        other GPUs that share it take turns on the same task."""
+        self.pending_refs.add(key)
+        if self.ref_running:
+            self.ref_waiting.append((key, sig, msg, path, retried, announce))
+            return
+        self.ref_running = True
         lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
 
         def work():
@@ -495,6 +503,9 @@ class Worker:
 
         def done(summary, timed_out):
             self.pending_refs.discard(key)
+            self.ref_running = False
+            if self.ref_waiting:
+                self.start_reference(*self.ref_waiting.pop(0))
             if summary is None or "error" in summary:
                 summary = {"ok": False, "shapes": [], "dropped_shapes": [],
                            "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
@@ -513,7 +524,6 @@ class Worker:
             if announce:
                 self.emit(ready)
 
-        self.pending_refs.add(key)
         self.fork_trusted(work, float(msg.get("reference_timeout", 600)), done)
 
     def reference(self, task, si, seed):
