@@ -1,9 +1,10 @@
-"""The candidate child: forked from the warm worker, sandboxed, then compile -> correct -> proof -> timing.
+"""The candidate child: forked by the zygote, sandboxed, then compile -> correct -> proof -> timing.
 
 It only sends data: a call's outputs go into the shared buffer the worker gave it (transport.py), short JSON
 notes (launch counts, timings, what the outputs are) go on its result pipe; the worker compares and decides.
-It runs the calls the worker asks for, one at a time, on inputs of seeds it learns only with each call. Everything it needs from torch for measuring is captured before the candidate's
-code runs, so later monkey-patching by the candidate does not reach the measurement.
+It runs the calls the worker asks for, one at a time, on inputs of seeds it learns only with each call.
+Everything it needs from torch for measuring is captured before the candidate's code runs, so later
+monkey-patching by the candidate does not reach the measurement.
 """
 import fcntl
 import json
@@ -259,7 +260,8 @@ class Child:
             try:
                 taskref.apply_shape(task, self.ctx["shapes"][0])
                 inputs = self.inputs_for(task, seed)
-                share = self.gpu_share(model, inputs) if self.cuda_names is not None else self.event_share(model, inputs)
+                share = (self.gpu_share(model, inputs) if self.cuda_names is not None
+                         else self.event_share(model, inputs))
             except BaseException as e:
                 self.send({"t": "note", "message": f"measuring the kernels' share failed: {e}"[:300]})
         if share is None and self.interpreted and hook.forward_seconds > 0:

@@ -1,7 +1,7 @@
 """Launch hook: counts launches of kernels defined in the candidate's own file, records their pointer
-arguments, can turn them into launches that only poison their outputs (the proof-of-work probe) and, under TRITON_INTERPRET, checks every
-load and store against the tensors passed to the launch (out-of-bounds accesses otherwise read garbage or
-crash the interpreter).
+arguments, can turn them into launches that only poison their outputs (the proof-of-work probe) and,
+under TRITON_INTERPRET, checks every load and store against the tensors passed to the launch
+(out-of-bounds accesses otherwise read garbage or crash the interpreter).
 
 The hook wraps the `run` method of the kernel classes, which both the `kernel[grid](...)` path and the
 autotuner go through; that is stable across triton 3.x, unlike the launch-hook knobs (knobs.runtime.
