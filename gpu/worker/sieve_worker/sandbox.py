@@ -148,7 +148,52 @@ def extension_build_binaries():
 PREPARED = {}
 
 
-def prepare():
+def probe_landlock(device):
+    """For a GPU: the strictest landlock variant under which CUDA starts, each tried in a throw-away fork
+    (this process must not initialise CUDA). Returns (name or None, {name: error})."""
+    import json
+    import tempfile
+    errors = {}
+    scratch = tempfile.mkdtemp(prefix="sieve-landlock-probe-")
+    for name, variant in LANDLOCK_VARIANTS:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            res = "?"
+            try:
+                os.close(r)
+                no_new_privs()
+                landlock(["/"], [scratch, "/dev/shm"], PREPARED.get("exec") or [], ["/dev"], variant)
+                import torch
+                torch.empty(1, device=device)
+                torch.cuda.synchronize()
+                res = "ok"
+            except BaseException as e:
+                res = f"{type(e).__name__}: {e}"[-300:]
+            os.write(w, json.dumps(res).encode())
+            os._exit(0)
+        os.close(w)
+        data = b""
+        while True:
+            chunk = os.read(r, 65536)
+            if not chunk:
+                break
+            data += chunk
+        os.close(r)
+        os.waitpid(pid, 0)
+        try:
+            res = json.loads(data)
+        except ValueError:
+            res = "the probe died"
+        if res == "ok":
+            shutil.rmtree(scratch, ignore_errors=True)
+            return name, errors
+        errors[name] = res
+    shutil.rmtree(scratch, ignore_errors=True)
+    return None, errors
+
+
+def prepare(device="cpu"):
     """Run in the zygote before any candidate: what the kernel offers and what the sandbox will allow."""
     PREPARED["exec"] = compiler_binaries()
     PREPARED["exec_cuda"] = extension_build_binaries()
@@ -164,6 +209,14 @@ def prepare():
     missing = []
     if feats["landlock_abi"] < 1:
         missing.append("landlock")
+    elif device != "cpu":
+        name, errors = probe_landlock(device)
+        feats["landlock_variant"] = name or "none"
+        if errors:
+            feats["landlock_probe_errors"] = errors
+        PREPARED["landlock_variant"] = name
+        if name is None:
+            missing.append("landlock (CUDA does not start under any variant)")
     if not feats["seccomp"]:
         missing.append(f"seccomp (no filter for {platform.machine()})")
     if not feats["root"] and not feats["user_namespaces"]:
@@ -275,8 +328,23 @@ def landlock_abi():
     return max(0, r)
 
 
-def landlock(read_dirs, write_dirs, exec_files, dev_dirs):
+# Landlock variants, strictest first. CUDA's driver fails to initialise (error 304) under the strictest
+# one on some drivers; the zygote probes them with a CUDA start in a throw-away child (probe_landlock) and
+# the candidates use the first that works; the choice is in the hello env and in every verdict.
+LANDLOCK_VARIANTS = (
+    ("strict", {}),
+    ("no_ioctl_rule", {"ioctl": False}),
+    ("no_scopes", {"scope": False}),
+    ("no_ioctl_rule_no_scopes", {"ioctl": False, "scope": False}),
+    ("proc_writable", {"proc_write": True}),
+    ("exec_anywhere", {"exec_any": True}),
+    ("write_anywhere", {"write_any": True}),
+)
+
+
+def landlock(read_dirs, write_dirs, exec_files, dev_dirs, variant=None):
     """Restricts this process (and what it starts) for good. Returns the ABI used."""
+    v = variant or {}
     abi = landlock_abi()
     if abi < 1:
         raise OSError(errno.ENOSYS, "landlock is not available in this kernel")
@@ -285,10 +353,12 @@ def landlock(read_dirs, write_dirs, exec_files, dev_dirs):
         fs |= LL_REFER
     if abi >= 3:
         fs |= LL_TRUNCATE
-    if abi >= 5:
+    if abi >= 5 and v.get("ioctl", True):
         fs |= LL_IOCTL_DEV
+    if v.get("exec_any"):
+        fs &= ~LL_EXEC
     net = 3 if abi >= 4 else 0  # BIND_TCP | CONNECT_TCP, no rule: no TCP at all
-    scoped = 3 if abi >= 6 else 0  # abstract unix sockets and signals stay inside the domain
+    scoped = 3 if abi >= 6 and v.get("scope", True) else 0  # abstract unix sockets and signals stay inside
     attr = struct.pack("<QQQ", fs, net, scoped)[:8 if abi < 4 else 16 if abi < 6 else 24]
     buf = ctypes.create_string_buffer(attr, len(attr))
     rs = _libc().syscall(SYS_LANDLOCK_CREATE, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
@@ -309,6 +379,10 @@ def landlock(read_dirs, write_dirs, exec_files, dev_dirs):
                 raise OSError(ctypes.get_errno(), f"landlock_add_rule {path}")
         finally:
             os.close(fd)
+    if v.get("proc_write"):
+        write_dirs = list(write_dirs) + ["/proc"]
+    if v.get("write_any"):
+        write_dirs = ["/"]
     try:
         for d in read_dirs:
             rule(d, LL_READ | LL_READDIR)
@@ -560,6 +634,8 @@ def apply(ctx, keep_fds, report, ns):
     os.environ.clear()
     os.environ.update(env)
     os.chdir(scratch)
+    import tempfile
+    tempfile.tempdir = scratch  # the zygote may have cached /tmp (hidden, read-only here)
     if root:
         uid = int(ctx.get("sandbox_uid") or NOBODY) if "scratch_quota_mb" in applied else NOBODY
         os.setgroups([])
@@ -585,6 +661,13 @@ def apply(ctx, keep_fds, report, ns):
                 os.close(fd)
             except OSError:
                 pass
+    fds = []
+    for name in sorted(os.listdir("/proc/self/fd"), key=int):
+        try:
+            fds.append(f"{name}:{os.readlink(f'/proc/self/fd/{name}')}")
+        except OSError:
+            pass  # the listing's own fd
+    applied["fds"] = fds  # what the candidate holds when its code starts (before CUDA opens its own)
     no_new_privs()
     applied["no_new_privs"] = True
     execs = list(PREPARED.get("exec") or compiler_binaries())
@@ -593,12 +676,19 @@ def apply(ctx, keep_fds, report, ns):
         # run a shell (under every other layer here); Triton answers cannot (docs/VERIFIER.md)
         execs += PREPARED.get("exec_cuda") or extension_build_binaries()
         applied["exec_for_load_inline"] = True
-    try:
-        shm = ["/dev/shm"] if applied.get("private_dev_shm") else []
-        applied["landlock_abi"] = landlock(["/"], [scratch] + caches + shm, execs, ["/dev"])
-    except OSError as e:
+    name = PREPARED.get("landlock_variant", "strict")
+    if name is None:
         applied["landlock_abi"] = 0
-        missing.append(f"landlock ({e})")
+        missing.append("landlock (CUDA does not start under it on this machine: see the hello env)")
+    else:
+        try:
+            shm = ["/dev/shm"] if applied.get("private_dev_shm") else []
+            applied["landlock_abi"] = landlock(["/"], [scratch] + caches + shm, execs, ["/dev"],
+                                               dict(LANDLOCK_VARIANTS).get(name))
+            applied["landlock_variant"] = name
+        except OSError as e:
+            applied["landlock_abi"] = 0
+            missing.append(f"landlock ({e})")
     try:
         applied["seccomp_denied"] = seccomp()
     except OSError as e:

@@ -203,6 +203,10 @@ def main():
         p = fx.get("must_not_exist")
         if p and os.path.exists(p):
             problems.append(f"{p} was written")
+        for needle in fx.get("sandbox_fds_without") or []:
+            held = [f for f in (v.get("sandbox") or {}).get("fds", []) if needle in f]
+            if held or not (v.get("sandbox") or {}).get("fds"):
+                problems.append(f"the candidate started with fds {held or 'unknown'}")
         want = fx.get("message_must_contain")
         if want and want not in v.get("message", ""):
             problems.append(f"the message does not say {want!r}")

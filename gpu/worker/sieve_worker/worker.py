@@ -764,6 +764,16 @@ class Worker:
                     "TORCH_EXTENSIONS_DIR": os.path.join(self.cache_dir, "extensions")})
         if self.device == "cpu":
             env["TRITON_INTERPRET"] = "1"  # read when triton is imported
+        elif "TRITON_LIBCUDA_PATH" not in env:
+            # Triton finds libcuda with `/sbin/ldconfig -p`, a shell script on some systems: the candidate may
+            # not exec a shell, so the (trusted) worker looks it up once, as Triton would
+            try:
+                out = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, timeout=30).stdout
+                dirs = [os.path.dirname(line.split()[-1]) for line in out.splitlines() if "libcuda.so.1" in line]
+                if dirs:
+                    env["TRITON_LIBCUDA_PATH"] = dirs[0]
+            except (OSError, subprocess.SubprocessError) as e:
+                log(f"ldconfig -p: {e}")
         t0 = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.zygote", str(theirs.fileno()),
                                  "--device", self.device], env=env, pass_fds=(theirs.fileno(),), close_fds=True,

@@ -117,7 +117,7 @@ def main():
         import torch.profiler  # noqa: F401
     import torch.nn.functional  # noqa: F401
     from . import child  # noqa: F401  (and with it hooks, taskref, timing, frames)
-    features = sandbox.prepare()
+    features = sandbox.prepare(device)  # on a GPU: probes landlock with CUDA in throw-away children
     leaked = []
     for n in os.listdir("/proc/self/fd"):
         try:

@@ -42,7 +42,7 @@ def attack():
 
 
 class ModelNew(nn.Module):
-    """correct, but lists its fds: only its pipes, the GPU lock, the log and /dev/null may be open (no socket, no worker pipe)."""
+    """correct, but lists its fds: only its pipes, the GPU lock, the log and /dev/null may be open (no socket, no worker pipe). CPU only: on a GPU the driver opens a socket of its own once CUDA starts; the verdict's sandbox.fds (listed before any CUDA or sample code) is checked on both."""
 
     def __init__(self):
         super().__init__()
