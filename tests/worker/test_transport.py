@@ -202,6 +202,35 @@ class ReferenceQueueTest(unittest.TestCase):
         self.assertEqual(w.pending_refs, set())
 
 
+class TimingTest(unittest.TestCase):
+    def test_measure_keeps_the_picked_call_with_its_input_set(self):
+        import time
+        from sieve_worker import timing
+
+        class Event:
+            def __init__(self, enable_timing=False):
+                self.t = None
+
+            def synchronize(self):
+                pass
+        tools = timing.Tools(lambda: None, Event, lambda e: setattr(e, "t", time.perf_counter()),
+                             lambda a, b: (b.t - a.t) * 1e3, time.perf_counter, torch.device("cpu"), 1 << 16)
+        flush = timing.flush_buffer(tools)
+        sets = [[torch.full((4,), float(k))] for k in range(3)]
+        seen = []
+
+        def call(fn, args):
+            return timing.call(tools, fn, args, flush, poison_bytes=64)
+
+        res = timing.measure(tools, lambda x: x * 2, sets, call=call,
+                             keep=lambda k, idx, out: seen.append((k, idx, float(out[0]))))
+        self.assertGreaterEqual(res["runs"], timing.MIN_RUNS)
+        self.assertEqual(len(seen), timing.WARMUP + res["runs"])
+        for k, idx, v in seen:
+            self.assertEqual(v, 2.0 * idx)  # each kept output belongs to the input set it names
+        self.assertEqual(sorted({k for k, _, _ in seen}), list(range(len(seen))))
+
+
 def dead_pid():
     pid = os.fork()
     if pid == 0:

@@ -1092,11 +1092,17 @@ class Worker:
         elif t == "ready":
             self.next_call(job)
         elif t == "output":
+            t0 = time.monotonic()
             self.on_output(job, msg)
+            if job.deadline is not None:
+                job.deadline += time.monotonic() - t0  # the worker's comparing is not the sample's time
             if job.failure is None:
                 self.next_call(job)
         elif t == "timed_output":
+            t0 = time.monotonic()
             self.on_timed_output(job, msg)
+            if job.deadline is not None:
+                job.deadline += time.monotonic() - t0
         elif t == "share":
             self.on_share(job, msg)
         elif t == "error":
