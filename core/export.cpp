@@ -552,6 +552,14 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         while (vv.step())
             verifiers.push_back(vv.text(0));
         manifest["verifier_versions"] = std::move(verifiers);
+        // fp32 tl.dot precision the runs verified with (sieve-cli verify --fp32-precision); runs from before
+        // it was recorded ran with TRITON_F32_DEFAULT=ieee.
+        ojson precisions = ojson::array();
+        db::Statement fp = db.prepare("SELECT DISTINCT coalesce(json_extract(params_json, '$.fp32_precision'), 'ieee') "
+                                      "FROM verify_runs ORDER BY 1");
+        while (fp.step())
+            precisions.push_back(fp.text(0));
+        manifest["fp32_precisions"] = std::move(precisions);
         manifest["parameters"] = parametersJson(options, tok.get());
         manifest["selection"] = summary.get();
         manifest["counts"] = {{"train", counts[0].json(tok != nullptr)}, {"validation", counts[1].json(tok != nullptr)}};

@@ -163,6 +163,8 @@ private:
     Corpus m_corpus; // read-only connection of this thread
     std::unique_ptr<WorkerProcess> m_worker;
     bool m_helloSeen = false;
+    std::string m_channelKey;     // this worker session's verdict-channel key (workerprocess.h)
+    std::uint64_t m_channelSeq = 0;
     Clock::time_point m_startedAt;
     int m_consecutiveFailures = 0;
     std::string m_deviceLabel;
@@ -205,7 +207,14 @@ bool VerificationEngine::Slot::startWorker()
     m_startedAt = Clock::now();
     m_tasks.clear();
     m_taskIds.clear();
-    m_worker->send(nlohmann::json{{"op", "hello"}, {"cache_dir", m_sh.cacheDir}, {"scratch_root", m_sh.scratchRoot}}.dump());
+    m_channelKey = newChannelKey();
+    m_channelSeq = 0;
+    m_worker->send(nlohmann::json{{"op", "hello"},
+                                  {"cache_dir", m_sh.cacheDir},
+                                  {"scratch_root", m_sh.scratchRoot},
+                                  {"channel_key", m_channelKey},
+                                  {"fp32_precision", opts().fp32Precision}}
+                       .dump());
     return true;
 }
 
@@ -384,8 +393,19 @@ void VerificationEngine::Slot::finishJob(Job &job, VerdictRecord v)
         m_engine.m_observer->sampleFinished(copy, snapshot);
 }
 
-void VerificationEngine::Slot::handleLine(const std::string &line)
+void VerificationEngine::Slot::handleLine(const std::string &tagged)
 {
+    // Only lines tagged with this session's key count: anything else on the worker's stdout was not
+    // written by its protocol code (a forged verdict, a stray print) and never becomes a verdict.
+    std::string why;
+    const std::optional<std::string> opened = openChannelLine(m_channelKey, m_channelSeq, tagged, why);
+    if (!opened) {
+        if (m_engine.m_observer)
+            m_engine.m_observer->notice("worker " + std::to_string(m_index) + ": dropped a line without a valid " +
+                                        "channel tag (" + why + "): " + tail(tagged, 200));
+        return;
+    }
+    const std::string &line = *opened;
     nlohmann::json msg = nlohmann::json::parse(line, nullptr, false);
     if (msg.is_discarded() || !msg.is_object() || !msg.contains("op")) {
         // The protocol allows nothing but JSON objects on stdout: something in the worker printed.

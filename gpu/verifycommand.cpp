@@ -48,6 +48,9 @@ Where:
   --parallel P        candidates verified at once per worker (default: the usable CPU cores / the GPUs,
                       between 2 and 16; 4 with --cpu); timing still holds its GPU alone
   --no-timing         skip the timing stage on GPUs (no speedups)
+  --fp32-precision P  deployed (default: Triton's own default, TF32 for fp32 tl.dot on GPUs that have
+                      it, as the kernel runs when deployed) or ieee (full fp32, TRITON_F32_DEFAULT=ieee);
+                      recorded in the run's parameters and environment and in exports
   --timeout S         seconds per stage (compile, correct, timing; default 120)
   --python PATH       the interpreter with torch and triton (default: SIEVE_PYTHON, SIEVE_VENV, then
                       ~/.cache/sieve/venv/bin/python)
@@ -409,6 +412,9 @@ int runVerify(const Args &args, cli::Context &ctx)
     o.python = args.value("python", "");
     o.cacheDir = args.value("cache-dir", "");
     o.timing = !args.has("no-timing");
+    o.fp32Precision = args.value("fp32-precision", "deployed");
+    if (o.fp32Precision != "deployed" && o.fp32Precision != "ieee")
+        throw UsageError("--fp32-precision must be 'deployed' or 'ieee', not '" + o.fp32Precision + "'");
     if (args.has("cpu") && args.has("gpus"))
         throw UsageError("--cpu and --gpus exclude each other");
     if (auto p = args.integer("parallel")) {
@@ -487,6 +493,8 @@ int runVerify(const Args &args, cli::Context &ctx)
                 o.parallel = p.value("parallel", o.parallel);
             if (!args.has("no-timing"))
                 o.timing = p.value("timing", o.timing);
+            if (!args.has("fp32-precision"))
+                o.fp32Precision = p.value("fp32_precision", o.fp32Precision);
             o.resumeRunId = unfinished->id;
         }
     }
@@ -507,6 +515,7 @@ cli::Command verifyCommand()
              {"limit", true},
              {"parallel", true},
              {"no-timing"},
+             {"fp32-precision", true},
              {"timeout", true},
              {"json"},
              {"quiet", false, false, 'q'},

@@ -41,6 +41,9 @@ struct VerifyOptions {
     std::string python;               // explicit interpreter ("" = pythonenv's search order)
     StageTimeouts timeouts;
     int memoryMb = 16384, processes = 64;
+    // fp32 tl.dot precision candidates are verified with: "deployed" (Triton's default, TF32 on GPUs that
+    // have it: what the kernel does where it runs) or "ieee" (TRITON_F32_DEFAULT=ieee, full fp32).
+    std::string fp32Precision = "deployed";
     // Extra seconds on top of a job's stage timeouts before the engine stops trusting the worker and
     // kills its process group. Negative: half the longest stage timeout, between 5 and 60 s.
     double watchdogMarginS = -1;

@@ -1,5 +1,7 @@
 #include "workerprocess.h"
 
+#include "hashing.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -7,6 +9,7 @@
 #include <poll.h>
 #include <stdexcept>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -14,6 +17,116 @@
 extern char **environ;
 
 namespace sieve::gpu {
+
+namespace {
+
+std::string hexOf(const unsigned char *p, size_t n)
+{
+    static const char *digits = "0123456789abcdef";
+    std::string s(2 * n, '0');
+    for (size_t i = 0; i < n; ++i) {
+        s[2 * i] = digits[p[i] >> 4];
+        s[2 * i + 1] = digits[p[i] & 15];
+    }
+    return s;
+}
+
+std::string bytesOfHex(std::string_view hex)
+{
+    auto val = [](char c) -> int {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
+        return -1;
+    };
+    std::string out;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+        const int hi = val(hex[i]), lo = val(hex[i + 1]);
+        if (hi < 0 || lo < 0)
+            throw std::invalid_argument("not a hex string");
+        out.push_back(static_cast<char>(hi * 16 + lo));
+    }
+    return out;
+}
+
+// HMAC-SHA256 (RFC 2104) on the project's SHA-256; the key is shorter than the 64-byte block.
+std::string hmacSha256Hex(const std::string &key, std::string_view message)
+{
+    std::string k = key.size() > 64 ? bytesOfHex(hashing::sha256Hex(key)) : key;
+    k.resize(64, '\0');
+    std::string ipad(64, '\0'), opad(64, '\0');
+    for (size_t i = 0; i < 64; ++i) {
+        ipad[i] = static_cast<char>(k[i] ^ 0x36);
+        opad[i] = static_cast<char>(k[i] ^ 0x5c);
+    }
+    hashing::Sha256 inner;
+    inner.update(ipad);
+    inner.update(message);
+    const std::string innerBytes = bytesOfHex(inner.finishHex());
+    hashing::Sha256 outer;
+    outer.update(opad);
+    outer.update(innerBytes);
+    return outer.finishHex();
+}
+
+bool equalConstantTime(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char d = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        d |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return d == 0;
+}
+
+} // namespace
+
+std::string newChannelKey()
+{
+    unsigned char key[32];
+    size_t got = 0;
+    while (got < sizeof key) {
+        const ssize_t n = ::getrandom(key + got, sizeof key - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw std::runtime_error(std::string("getrandom: ") + std::strerror(errno));
+        got += static_cast<size_t>(n);
+    }
+    return hexOf(key, sizeof key);
+}
+
+std::string channelTag(const std::string &keyHex, std::uint64_t seq, std::string_view json)
+{
+    return hmacSha256Hex(bytesOfHex(keyHex), std::to_string(seq) + " " + std::string(json));
+}
+
+std::optional<std::string> openChannelLine(const std::string &keyHex, std::uint64_t &seq, const std::string &line,
+                                           std::string &why)
+{
+    const size_t a = line.find(' ');
+    const size_t b = a == std::string::npos ? a : line.find(' ', a + 1);
+    if (a != 64 || b == std::string::npos) {
+        why = "no channel tag";
+        return std::nullopt;
+    }
+    const std::string_view tag(line.data(), 64);
+    const std::string_view seqText(line.data() + a + 1, b - a - 1);
+    const std::string_view json(line.data() + b + 1, line.size() - b - 1);
+    if (seqText != std::to_string(seq)) {
+        why = "sequence number " + std::string(seqText.substr(0, 20)) + " where " + std::to_string(seq) + " was due";
+        return std::nullopt;
+    }
+    if (!equalConstantTime(tag, channelTag(keyHex, seq, json))) {
+        why = "wrong channel tag";
+        return std::nullopt;
+    }
+    ++seq;
+    return std::string(json);
+}
 
 std::string signalName(int sig)
 {

@@ -3,14 +3,28 @@
 // its own process group, spoken to over JSON Lines on pipes that are read without blocking, killed as a
 // group. Not thread-safe: one engine thread owns each WorkerProcess.
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <vector>
 
 namespace sieve::gpu {
+
+// The verdict channel. The engine makes a key per worker session (32 random bytes, 64 hex digits) and
+// sends it in the hello request, on the worker's stdin, never in its environment or argv. The worker
+// writes every stdout line as "<tag> <seq> <json>": seq counts lines from 0, tag is HMAC-SHA256 under the
+// key of "<seq> <json>" (64 hex digits). A line whose tag or sequence number is wrong did not come from
+// the worker's protocol code (a candidate, or something else, wrote it) and is dropped and logged.
+std::string newChannelKey();
+std::string channelTag(const std::string &keyHex, std::uint64_t seq, std::string_view json);
+// The JSON of a tagged line when its tag is right and its seq is `seq` (then incremented); otherwise
+// nullopt, with `why` saying what was wrong.
+std::optional<std::string> openChannelLine(const std::string &keyHex, std::uint64_t &seq, const std::string &line,
+                                           std::string &why);
 
 // A readable account of a waitpid() status: "exited with status 3", "killed by SIGSEGV (segmentation
 // fault)". Used in CRASH messages, so a reviewer sees why a worker went away.

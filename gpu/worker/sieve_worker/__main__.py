@@ -11,9 +11,8 @@ def main():
     args = ap.parse_args()
     if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"  # must be set before triton is imported
-    else:
-        os.environ["TRITON_F32_DEFAULT"] = "ieee"
-    # one import of torch and triton for all candidates; children fork from here
+    # torch and triton for the trusted children (references, reference timing); candidates come from the
+    # zygote (zygote.py), a fresh interpreter, never from this process
     import torch  # noqa: F401
     import triton  # noqa: F401
     import triton.language  # noqa: F401

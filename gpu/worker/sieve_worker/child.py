@@ -1,22 +1,21 @@
-"""The candidate child: forked from the warm worker, sandboxed, then compile -> correct -> proof -> timing.
+"""The candidate child: forked by the zygote, sandboxed, then compile -> correct -> proof -> timing.
 
-It only sends data (outputs as raw array bytes, launch counts, timings) on its result pipe; the worker
-compares and decides. Everything it needs from torch for measuring is captured before the candidate's
-code runs, so later monkey-patching by the candidate does not reach the measurement.
+It only sends data: a call's outputs go into the shared buffer the worker gave it (transport.py), short JSON
+notes (launch counts, timings, what the outputs are) go on its result pipe; the worker compares and decides.
+It runs the calls the worker asks for, one at a time, on inputs of seeds it learns only with each call.
+Everything it needs from torch for measuring is captured before the candidate's code runs, so later
+monkey-patching by the candidate does not reach the measurement.
 """
-import contextlib
 import fcntl
+import json
 import os
 import re
 import sys
 import time
 import traceback
 
-from . import frames, sandbox, taskref, timing
+from . import sandbox, taskref, timing, transport
 from .hooks import LaunchHook, OutOfBounds
-
-PROBE_SEED_OFFSET = 7919
-
 
 def classify(exc, interpreted):
     """Reason code for an exception raised while building or running the candidate."""
@@ -49,71 +48,50 @@ def classify(exc, interpreted):
     return "RUNTIME_ERROR"
 
 
-@contextlib.contextmanager
-def poisoned_allocations(torch):
-    """Makes torch's uninitialised allocators return NaN-filled (or max-int-filled) memory for a while."""
-    names = ("empty", "empty_like", "empty_strided")
-    saved = {n: getattr(torch, n) for n in names}
-    saved_new_empty = torch.Tensor.new_empty
-
-    def poison(t):
-        if t.is_floating_point() or t.is_complex():
-            t.fill_(float("nan"))
-        elif t.dtype == torch.bool:
-            t.fill_(True)
-        else:
-            t.fill_(torch.iinfo(t.dtype).max)
-        return t
-
-    def wrap(fn):
-        return lambda *a, **k: poison(fn(*a, **k))
-
-    try:
-        for n in names:
-            setattr(torch, n, wrap(saved[n]))
-        torch.Tensor.new_empty = lambda self, *a, **k: poison(saved_new_empty(self, *a, **k))
-        yield
-    finally:
-        for n in names:
-            setattr(torch, n, saved[n])
-        torch.Tensor.new_empty = saved_new_empty
-
-
 class Child:
-    def __init__(self, fd, ctl_fd, lock_fd, ctx):
-        self.fd = fd
-        self.ctl = ctl_fd
-        self.lock_fd = lock_fd
-        self.ctx = ctx  # dict: see Worker.start_job
+    def __init__(self, ctx, fds):
+        self.fd = fds["result"]
+        self.ctl = fds["ctl"]
+        self.lock_fd = fds["lock"]
+        self.out_fd = fds["out"]
+        self.ctx = ctx  # dict: see Worker.candidate_ctx
         self.interpreted = ctx["device"] == "cpu"
+        self.ctl_buf = b""
+        self.writer = transport.Writer(self.out_fd, ctx["out_size"], self.fd)
 
     def send(self, obj):
-        frames.send_json(self.fd, obj)
+        self.writer.send(obj)
 
     def stage(self, name):
         self.send({"t": "stage", "stage": name})
 
-    def send_arrays(self, header, tensors):
-        metas, blobs = [], []
-        for t in tensors:
-            dt, arr = taskref.to_numpy(t)
-            metas.append({"dtype": dt, "np": arr.dtype.str, "shape": list(arr.shape)})
-            blobs.append(arr.tobytes())
-        header["meta"] = metas
-        self.send(header)
-        for b in blobs:
-            frames.send_bytes(self.fd, b)
+    def command(self):
+        """The worker's next instruction (one JSON line on the control pipe; the worker is trusted)."""
+        while b"\n" not in self.ctl_buf:
+            data = os.read(self.ctl, 65536)
+            if not data:
+                raise SystemExit(0)  # the worker has gone or given up on this job
+            self.ctl_buf += data
+        line, self.ctl_buf = self.ctl_buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def inputs_for(self, task, seed):
+        """The task's inputs for a (secret) seed, made on the device where the task allows (factory calls
+        inside get_inputs allocate there), exactly as the reference child made them."""
+        inputs = taskref.device_inputs(task, seed, self.device)
+        self.reseed()
+        return inputs
+
+    def reseed(self):
+        # torch.initial_seed() must not tell the sample which (secret) seed its inputs came from
+        self.torch.manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
 
     def run(self):
         ctx = self.ctx
-        # the task is trusted: load it before the sandbox narrows what the process may read
+        # the task is trusted; the sandbox (main) already narrowed the process, and lets it read the task
         task = taskref.load_module(ctx["task_path"], "sieve_task")
-        applied = sandbox.apply(
-            ctx["scratch"], [self.fd, self.ctl, self.lock_fd] + ([1, 2]), ctx["limits"], self.interpreted,
-            ctx["allowed_dirs"], lambda code, detail: self.send({"t": "violation", "code": code, "detail": detail}),
-            ctx["env"], ctx["cpu_seconds"], ctx["nproc"], need_paths=[ctx["candidate_path"]] + ctx["allowed_dirs"])
-        self.send({"t": "sandbox", "applied": applied})
         import torch
+        self.torch = torch
         torch.set_num_threads(max(1, ctx.get("threads", 1)))
         # measurement tools captured before the candidate can touch them
         self.sync = torch.cuda.synchronize if not self.interpreted else (lambda: None)
@@ -139,6 +117,9 @@ class Child:
                 self.send({"t": "infra", "message": f"{type(e).__name__}: {e}"[:500]})
                 return
         self.device = device
+        self.tools = timing.Tools(self.sync, self.Event, self.record, self.elapsed, self.perf, self.device,
+                                  ctx.get("l2_bytes") or (50 << 20))
+        self.flush_buf = timing.flush_buffer(self.tools)
         self.stage("compile")
         self.cuda_names = None
         if ctx.get("backend") == "cuda":
@@ -158,79 +139,104 @@ class Child:
         except BaseException as e:  # the module itself does not build
             self.error("compile", "COMPILE_ERROR" if not isinstance(e, PermissionError) else classify(e, True), e)
             return
-        first = True
-        kept = []  # outputs stay alive until the probe, so their memory cannot be handed out again
+        self.send({"t": "ready"})
+        models = {}  # one instance per shape, called for every seed: state kept across calls shows up
         state_report = None
-        fwd_seconds = 0.0
+        first = True
         in_forward = False
-        for si, shape in enumerate(ctx["shapes"]):
-            taskref.apply_shape(task, shape)
-            new_model = None  # one instance per shape, called for every seed: state kept across calls shows
-            for seed in ctx["seeds"]:
+        while True:
+            cmd = self.command()
+            if cmd["do"] != "call":
+                break
+            si, seed, poison = cmd["si"], cmd["seed"], cmd.get("poison")
+            try:
+                taskref.apply_shape(task, ctx["shapes"][si])
+                ref_model = taskref.build(task, task.Model, seed, style)
+                # the probe's instance is built like any shape's instance; it is thrown away after its call
+                new_model = models.get(si) if poison is None else None
+                if new_model is None:
+                    new_model = taskref.build(task, model_new_cls, seed, style).to(device).eval()
+                    if poison is None:
+                        models[si] = new_model
+                res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
+                if state_report is None:
+                    state_report = {"missing": list(res.missing_keys), "unexpected": list(res.unexpected_keys)}
+                    self.send({"t": "state_dict", **state_report})
+                del ref_model
+                inputs = self.inputs_for(task, seed)
+                saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
+                before = hook.launches
+                if poison is not None:
+                    hook.poison = poison
+                    hook.protect = hook.tensor_ranges(inputs, {}) + hook.tensor_ranges(
+                        list(new_model.parameters()) + list(new_model.buffers()), {})
+                in_forward = True
                 try:
-                    ref_model = taskref.build(task, task.Model, seed, style)
-                    if new_model is None:
-                        new_model = taskref.build(task, model_new_cls, seed, style).to(device).eval()
-                    res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
-                    if state_report is None:
-                        state_report = {"missing": list(res.missing_keys), "unexpected": list(res.unexpected_keys)}
-                        self.send({"t": "state_dict", **state_report})
-                    del ref_model
-                    inputs = [t.to(device) if isinstance(t, torch.Tensor) else t
-                              for t in taskref.make_inputs(task, seed)]
-                    saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
-                    before = hook.launches
-                    in_forward = True
-                    t0 = self.perf()
-                    out = self.forward_counted(new_model, inputs)
-                    fwd_seconds += self.perf() - t0
-                    if first:
-                        self.stage("correct")
-                        first = False
+                    out = self.forward_counted(new_model, inputs, self.ctx.get("poison_bytes", 0))
+                finally:
+                    hook.poison = None
+                if first:
+                    self.stage("correct")
+                    first = False
+                in_forward = False
+                self.send_outputs({"t": "output", "si": si, "seed": seed, "launches": hook.launches - before},
+                                  out, inputs, saved)
+                del out, inputs, saved
+            except BaseException as e:
+                if poison is not None and in_forward:
+                    # the forward cannot run without its kernels: its output depends on them
+                    self.send({"t": "output", "si": si, "seed": seed, "error": f"{type(e).__name__}: {e}"[:500]})
                     in_forward = False
-                    outs = taskref.flatten_outputs(out)
-                    plain = all(type(o) is self.tensor_type for o in outs)
-                    mutated = any(isinstance(a, torch.Tensor) and
-                                  not (a.shape == b.shape and self.equal(torch.nan_to_num(a.detach()), torch.nan_to_num(b)))
-                                  for a, b in zip(inputs, saved))
-                    header = {"t": "output", "si": si, "seed": seed, "launches": hook.launches - before,
-                              "plain": plain, "mutated": mutated,
-                              "overlap": (all(hook.overlaps(o) for o in outs if plain)
-                                          if self.cuda_names is None else None)}
-                    if plain:
-                        self.send_arrays(header, [o.detach() for o in outs])
-                    else:
-                        self.send({**header, "meta": None, "types": [type(o).__name__ for o in outs]})
-                    kept.append(outs)
-                except BaseException as e:
-                    code = classify(e, self.interpreted)
-                    self.error("correct" if in_forward and code != "COMPILE_ERROR" else "compile", code, e)
-                    return
+                    continue
+                code = classify(e, self.interpreted)
+                self.error("correct" if in_forward and code != "COMPILE_ERROR" else "compile", code, e)
+                return
         self.stage("proof")
-        self.probe(task, model_new_cls, style, fwd_seconds)
-        if ctx["timing"] and not self.interpreted:
-            self.send({"t": "timing_request"})
-            answer = os.read(self.ctl, 1)
-            if answer == b"G":
-                try:
-                    self.timing(task, model_new_cls, style)
-                except BaseException as e:
-                    self.error("timing", classify(e, False), e)
-                    return
+        self.share(task, model_new_cls, style, models, cmd)
+        if cmd.get("timing") and not self.interpreted:
+            try:
+                self.timing(task, models.get(0), cmd)
+            except BaseException as e:
+                self.error("timing", classify(e, False), e)
+                return
         self.send({"t": "done", "launches": hook.launches, "kernels": sorted(hook.names)})
 
-    def forward_counted(self, model, inputs):
-        import torch
+    def send_outputs(self, header, out, inputs, saved):
+        """Writes a call's outputs into the shared buffer and notes what they are; the worker checks the
+        note against the reference before it reads anything."""
+        torch = self.torch
+        try:
+            outs = taskref.flatten_outputs(out)
+        except TypeError:
+            outs = None
+        plain = outs is not None and all(type(o) is self.tensor_type for o in outs)
+        if not plain:
+            kinds = [type(o).__name__ for o in outs] if outs is not None else [type(out).__name__]
+            self.send({**header, "meta": None, "types": kinds[:16]})
+            return
+        mutated = any(isinstance(a, torch.Tensor) and
+                      not (a.shape == b.shape and self.equal(torch.nan_to_num(a.detach()), torch.nan_to_num(b)))
+                      for a, b in zip(inputs, saved))
+        overlap = all(self.hook.overlaps(o) for o in outs) if self.cuda_names is None else None
+        meta = self.writer.write([o.detach() for o in outs], torch)
+        self.sync()
+        self.send({**header, "meta": meta, "mutated": mutated, "overlap": overlap})
+
+    def forward_counted(self, model, inputs, poison_bytes=0):
+        t0 = self.perf()
+        try:
+            return self.forward_profiled(model, inputs, poison_bytes)
+        finally:
+            self.hook.forward_seconds += self.perf() - t0
+
+    def forward_profiled(self, model, inputs, poison_bytes):
+        """Every call of the sample's model (checks, the probe, timed runs) goes through timing.call: the
+        same stack, the same L2 flush, events and synchronisation, so a call cannot tell what it is for."""
         if self.cuda_names is None:
-            with torch.no_grad():
-                out = model(*inputs)
-            self.sync()
-            return out
+            return timing.call(self.tools, model, inputs, self.flush_buf, poison_bytes)[0]
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            with torch.no_grad():
-                out = model(*inputs)
-            self.sync()
+            out = timing.call(self.tools, model, inputs, self.flush_buf, poison_bytes)[0]
         for ev in prof.events():
             if "CUDA" in str(getattr(ev, "device_type", "")):
                 hit = [k for k in self.cuda_names if k in ev.name]
@@ -243,63 +249,24 @@ class Child:
         self.send({"t": "error", "stage": stage, "code": code, "message": f"{type(exc).__name__}: {exc}"[:2000],
                    "traceback": "".join(traceback.format_exception(exc))[-8000:]})
 
-    def probe(self, task, model_new_cls, style, fwd_seconds):
-        """Runs one fresh input twice: normally, then with the candidate's kernels turned into no-ops. An
-        output that comes out the same without the kernels was not produced by them."""
-        import torch
-        ctx, hook = self.ctx, self.hook
-        taskref.apply_shape(task, ctx["shapes"][0])
-        seed = ctx["seeds"][0] + PROBE_SEED_OFFSET
+    def share(self, task, model_new_cls, style, models, cmd):
+        """The sample's kernels' share of the forward's time (GPU: events or the profiler for CUDA answers;
+        CPU: wall time inside its interpreted launches)."""
+        hook = self.hook
         share = None
-        if self.cuda_names is not None:
-            # no way to turn an extension's kernels into no-ops: the launch count and GPU share must do
+        model = models.get(0)
+        seed = cmd.get("share_seed")
+        if model is not None and seed is not None and not self.interpreted:
             try:
-                ref_model = taskref.build(task, task.Model, seed, style)
-                model = taskref.build(task, model_new_cls, seed, style)
-                model.load_state_dict(ref_model.state_dict(), strict=False)
-                model = model.to(self.device).eval()
-                inputs = [t.to(self.device) if isinstance(t, torch.Tensor) else t
-                          for t in taskref.make_inputs(task, seed)]
-                share = self.gpu_share(model, inputs)
+                taskref.apply_shape(task, self.ctx["shapes"][0])
+                inputs = self.inputs_for(task, seed)
+                share = (self.gpu_share(model, inputs) if self.cuda_names is not None
+                         else self.event_share(model, inputs))
             except BaseException as e:
-                self.send({"t": "note", "message": f"profiling the CUDA answer failed: {e}"[:300]})
-            self.send({"t": "probe", "cuda": True, "share": share})
-            return
-        try:
-            ref_model = taskref.build(task, task.Model, seed, style)
-            model = taskref.build(task, model_new_cls, seed, style)
-            model.load_state_dict(ref_model.state_dict(), strict=False)
-            model = model.to(self.device).eval()
-            inputs = [t.to(self.device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(task, seed)]
-            clones = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
-            profile_inputs = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
-            with torch.no_grad():
-                a = taskref.flatten_outputs(model(*inputs))
-            self.sync()
-            # The no-op run comes before anything else on these inputs and its allocations are poisoned:
-            # otherwise an output buffer from torch.empty could be handed a freed block that still holds
-            # a correct result (the caching allocator reuses same-sized blocks), and an honest kernel would
-            # look like a sham.
-            hook.suppress = True
-            try:
-                with torch.no_grad(), poisoned_allocations(torch):
-                    b = taskref.flatten_outputs(model(*clones))
-                self.sync()
-            finally:
-                hook.suppress = False
-            if not self.interpreted:
-                share = self.event_share(model, profile_inputs)
-        except BaseException as e:
-            # the forward cannot run without its kernels: its output depends on them
-            self.send({"t": "probe", "error": f"{type(e).__name__}: {e}"[:500], "share": share})
-            return
-        if share is None and fwd_seconds > 0:
-            share = min(1.0, hook.seconds / fwd_seconds)
-        plain = all(type(o) is self.tensor_type for o in a + b)
-        if not plain or len(a) != len(b):
-            self.send({"t": "probe", "error": "outputs are not plain tensors", "share": share})
-            return
-        self.send_arrays({"t": "probe", "n": len(a), "share": share}, [o.detach() for o in a + b])
+                self.send({"t": "note", "message": f"measuring the kernels' share failed: {e}"[:300]})
+        if share is None and self.interpreted and hook.forward_seconds > 0:
+            share = min(1.0, hook.seconds / hook.forward_seconds)
+        self.send({"t": "share", "cuda": self.cuda_names is not None, "share": share})
 
     def event_share(self, model, inputs):
         """The candidate's kernels' share of GPU time in one forward, from CUDA events recorded around each
@@ -355,42 +322,67 @@ class Child:
             self.send({"t": "profile", "error": str(e)[:300]})
             return None
 
-    def timing(self, task, model_new_cls, style):
+    def timing(self, task, model, cmd):
         """Times the candidate alone; the worker times the reference (eager and torch.compile) once per
-        task in a trusted child, on the same shape and input sets, under the same lock."""
-        import torch
+        task in a trusted child, on the same shape and input sets, under the same lock. One timed call,
+        chosen at random, has its output compared with the reference like a check."""
         ctx = self.ctx
+        t = cmd["timing"]
         taskref.apply_shape(task, ctx["shapes"][0])
-        seed = ctx["seeds"][0]
-        ref_model = taskref.build(task, task.Model, seed, style)
-        model = taskref.build(task, model_new_cls, seed, style)
-        model.load_state_dict(ref_model.state_dict(), strict=False)
-        del ref_model
-        model = model.to(self.device).eval()
-        sets = [[t.to(self.device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(task, seed + k)]
-                for k in range(3)]
-        tools = timing.Tools(self.sync, self.Event, self.record, self.elapsed, self.perf, self.device,
-                             ctx.get("l2_bytes") or (50 << 20))
+        seeds = t["seeds"]
+        sets = [self.inputs_for(task, sd) for sd in seeds]
+        pick = int.from_bytes(os.urandom(2), "little") % (timing.WARMUP + timing.MIN_RUNS)
+        kept = {}
+
+        def keep(k, idx, out):
+            if k == pick:
+                kept["out"] = self.torch.utils._pytree.tree_map(
+                    lambda x: x.detach().clone() if isinstance(x, self.tensor_type) else x, out)
+                kept["seed"] = seeds[idx]
         self.stage("queue")  # waiting for the GPU is not the sample's time
         fcntl.flock(self.lock_fd, fcntl.LOCK_EX)
         self.stage("timing")
         try:
-            results = [{"shape_index": 0, "which": "candidate", **timing.measure(tools, model, sets)}]
+            results = [{"shape_index": 0, "which": "candidate",
+                        **timing.measure(self.tools, model, sets, call=self.forward_counted_timed, keep=keep)}]
         finally:
             fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
         self.send({"t": "timings", "timings": results})
+        if "out" in kept:
+            self.send_outputs({"t": "timed_output", "si": 0, "seed": kept["seed"], "launches": 1},
+                              kept["out"], [], [])
+
+    def forward_counted_timed(self, model, args):
+        return timing.call(self.tools, model, args, self.flush_buf, self.ctx.get("poison_bytes", 0))
 
 
-def main(fd, ctl_fd, lock_fd, ctx):
-    """Entry point after fork; never returns."""
+def main(ctx, fds):
+    """Entry point in the candidate's process (forked by the zygote, PID 1 of its namespaces); fds maps names
+    ("result", "ctl", "lock", "log", "status", ...) to this process's fd numbers. The sandbox is applied here,
+    before anything of the sample is loaded; what it applied goes to the worker on the status pipe (which
+    the candidate's code never sees) and on the result pipe. Never returns."""
     code = 0
+    fds = dict(fds)
+    fd = fds["result"]
+    status = fds.pop("status", None)
+    fds.pop("log", None)  # it is fds 1 and 2 now
     try:
-        Child(fd, ctl_fd, lock_fd, ctx).run()
+        applied = sandbox.apply(
+            ctx, list(fds.values()) + ([status] if status is not None else []),
+            lambda c, detail: transport.send_line(fd, {"t": "violation", "code": c, "detail": detail}),
+            ctx.get("_ns") or {})
+        if status is not None:
+            os.write(status, (json.dumps({"applied": applied}) + "\n").encode())
+            os.close(status)
+        transport.send_line(fd, {"t": "sandbox", "applied": applied})
+        Child(ctx, fds).run()
+    except SystemExit:
+        pass
     except BaseException as e:
         try:
-            frames.send_json(fd, {"t": "error", "stage": "compile", "code": "RUNTIME_ERROR",
-                                  "message": f"{type(e).__name__}: {e}"[:2000],
-                                  "traceback": "".join(traceback.format_exception(e))[-8000:]})
+            transport.send_line(fd, {"t": "error", "stage": "compile", "code": "RUNTIME_ERROR",
+                                     "message": f"{type(e).__name__}: {e}"[:2000],
+                                     "traceback": "".join(traceback.format_exception(e))[-8000:]})
         except BaseException:
             pass
         code = 3

@@ -1,16 +1,32 @@
-"""Output comparison in the worker (outside the candidate's process)."""
+"""Output comparison in the worker (outside the candidate's process).
+
+Arrays may be views of the candidate's shared buffer and of memory-mapped reference files of many GB, so
+everything works on flat chunks of CHUNK elements: memory stays bounded whatever the output size. 0-d
+outputs (a loss) are arrays of one element like any other.
+"""
 import numpy as np
 
+from .transport import poison_value  # noqa: F401  (shared with the candidate's launch hook)
 
-def decode(meta, blob):
-    """Array bytes from the candidate child: numeric dtypes only, and the bytes must fill the shape."""
-    dt = np.dtype(str(meta["np"]))
-    if dt.kind not in "biufc" or dt.hasobject:
-        raise ValueError(f"dtype {dt} is not a numeric array type")
-    shape = [int(d) for d in meta["shape"]]
-    if any(d < 0 for d in shape) or int(np.prod(shape, dtype=np.int64)) * dt.itemsize != len(blob):
-        raise ValueError("array bytes do not match the declared shape")
-    return np.frombuffer(blob, dtype=dt).reshape(shape)
+CHUNK = 1 << 20
+
+
+def as_values(dtype, a):
+    """One chunk as numbers to compare: float32 for 16/32-bit floats (bf16 bits, <u2, widened), float64
+    for everything else, complex128 for complex."""
+    if dtype == "bfloat16" and a.dtype == np.uint16:
+        return (a.astype(np.uint32) << 16).view(np.float32)
+    if a.dtype.kind == "c":
+        return a.astype(np.complex128)
+    if a.dtype in (np.float16, np.float32):
+        return a.astype(np.float32, copy=False)
+    return a.astype(np.float64)
+
+
+def chunks(a):
+    flat = a.reshape(-1)
+    for i in range(0, max(flat.size, 1), CHUNK):
+        yield i, flat[i:i + CHUNK]
 
 
 def compare(ref, cand, atol, rtol):
@@ -24,44 +40,71 @@ def compare(ref, cand, atol, rtol):
         if rd != cd:
             res["ok"] = False
             notes.append(f"output {i} has dtype {cd}, the reference {rd}")
-        if r.shape != c.shape:
+        if tuple(r.shape) != tuple(c.shape):
             res["ok"] = False
             notes.append(f"output {i} has shape {list(c.shape)}, the reference {list(r.shape)}")
             res["mismatches"] += max(r.size, c.size)
             continue
-        r64 = r.astype(np.float64) if r.dtype.kind != "c" else r
-        c64 = c.astype(np.float64) if c.dtype.kind != "c" else c
-        rfin, cfin = np.isfinite(r64), np.isfinite(c64)
-        both = rfin & cfin
-        # NaN/inf positions: a match only when both sides hold the same non-finite value
-        nf = ~both
-        same_nf = (np.isnan(r64) & np.isnan(c64)) | ((r64 == c64) & ~rfin)
-        bad_nf = int(np.count_nonzero(nf & ~same_nf))
-        diff = np.abs(r64[both] - c64[both])
-        tol = atol + rtol * np.abs(r64[both])
-        bad = int(np.count_nonzero(diff > tol))
-        if diff.size:
-            res["max_abs"] = max(res["max_abs"], float(diff.max()))
-            rel = diff / np.maximum(np.abs(r64[both]), 1e-12)
-            res["max_rel"] = max(res["max_rel"], float(rel.max()))
-        res["mismatches"] += bad
-        res["nonfinite_mismatches"] += bad_nf
-        if bad or bad_nf:
-            res["ok"] = False
+        cflat = c.reshape(-1)
+        for off, rc in chunks(r):
+            if rc.size == 0:
+                break
+            rv = as_values(rd, rc)
+            cv = as_values(cd, cflat[off:off + rc.size])
+            if cv.dtype != rv.dtype:
+                cv = cv.astype(np.result_type(rv.dtype, cv.dtype))
+                rv = rv.astype(cv.dtype, copy=False)
+            with np.errstate(all="ignore"):
+                diff = np.abs(rv - cv)
+                ar = np.abs(rv)
+                if np.isfinite(diff).all():  # both finite everywhere: no masks, no copies
+                    bad = int(np.count_nonzero(diff > atol + rtol * ar))
+                    bad_nf = 0
+                    res["max_abs"] = max(res["max_abs"], float(diff.max()))
+                    res["max_rel"] = max(res["max_rel"], float((diff / np.maximum(ar, 1e-12)).max()))
+                else:
+                    rfin, cfin = np.isfinite(rv), np.isfinite(cv)
+                    both = rfin & cfin
+                    # NaN/inf positions: a match only when both sides hold the same non-finite value
+                    same_nf = (np.isnan(rv) & np.isnan(cv)) | ((rv == cv) & ~rfin)
+                    bad_nf = int(np.count_nonzero(~both & ~same_nf))
+                    d, rb = diff[both], ar[both]
+                    bad = int(np.count_nonzero(d > atol + rtol * rb))
+                    if d.size:
+                        res["max_abs"] = max(res["max_abs"], float(d.max()))
+                        res["max_rel"] = max(res["max_rel"], float((d / np.maximum(rb, 1e-12)).max()))
+            res["mismatches"] += bad
+            res["nonfinite_mismatches"] += bad_nf
+            if bad or bad_nf:
+                res["ok"] = False
     if notes:
         res["note"] = "; ".join(notes)
     return res
 
 
-def same(a, b, atol, rtol):
-    """Probe: are the outputs with and without the candidate's kernels the same (within tolerance)?"""
-    if len(a) != len(b):
-        return False
-    for (_, x), (_, y) in zip(a, b):
-        if x.shape != y.shape:
-            return False
+def is_poison(dtype, a, poison):
+    """Probe: with the sample's kernels turned into launches that only fill their tensor arguments (other
+    than the model's inputs) with the secret poison value, an output the kernels produced is that poison
+    everywhere (their buffer, or a view or copy of it). A torch result, or a torch result plus or times a
+    kernel-written buffer, is not. Returns (ok, sentence)."""
+    if a.size == 0:
+        return True, "empty output"
+    flat = a.reshape(-1)
+    first = as_values(dtype, flat[:1])[0]
+    want = poison_value(dtype, poison)
+    if dtype in ("float16", "float32"):
+        want = float(np.array([want], dtype=np.float16 if dtype == "float16" else np.float32)[0])
+    for _, ch in chunks(a):
+        v = as_values(dtype, ch)
         with np.errstate(all="ignore"):
-            x64, y64 = x.astype(np.float64), y.astype(np.float64)
-        if not np.allclose(y64, x64, atol=atol, rtol=rtol, equal_nan=True):
-            return False
-    return True
+            if not np.all((v == first) | (np.isnan(v) & np.isnan(first))):
+                return False, ("differs from the poison its kernels were made to write: something else "
+                               "computed it")
+    if first == want or (dtype == "bfloat16" and abs(first - want) <= 1e-2 * abs(want)):
+        return True, "the poison"
+    if a.size > 1 and np.isfinite(first):
+        # a constant other than the poison (a cast of the kernels' buffer, a constant the launches never
+        # touched): still nothing computed without the kernels
+        return True, f"a constant {first:.6g}"
+    return False, f"a single value {first:.6g}, not the poison {want:.6g} its kernels were made to write"
+

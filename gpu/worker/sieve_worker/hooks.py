@@ -1,7 +1,7 @@
 """Launch hook: counts launches of kernels defined in the candidate's own file, records their pointer
-arguments, can turn them into no-ops (the proof-of-work probe) and, under TRITON_INTERPRET, checks every
-load and store against the tensors passed to the launch (out-of-bounds accesses otherwise read garbage or
-crash the interpreter).
+arguments, can turn them into launches that only poison their outputs (the proof-of-work probe) and,
+under TRITON_INTERPRET, checks every load and store against the tensors passed to the launch
+(out-of-bounds accesses otherwise read garbage or crash the interpreter).
 
 The hook wraps the `run` method of the kernel classes, which both the `kernel[grid](...)` path and the
 autotuner go through; that is stable across triton 3.x, unlike the launch-hook knobs (knobs.runtime.
@@ -22,7 +22,9 @@ class LaunchHook:
         self.launches = 0
         self.names = set()
         self.ranges = []          # (lo, hi) of tensor args of candidate launches, for the output check
-        self.suppress = False
+        self.poison = None        # the probe: launches only fill their (non-input) tensor arguments with this
+        self.protect = []         # storage ranges the probe leaves alone (the model's inputs and parameters)
+        self.forward_seconds = 0.0
         self.seconds = 0.0        # wall time inside candidate launches (the CPU share figure)
         self.timer = None         # a list while the GPU share is measured: (start, end) events per launch
         self.Event = self.record = None
@@ -76,7 +78,8 @@ class LaunchHook:
                 hook.names.add(name)
                 ranges = hook.tensor_ranges(args, kwargs)
                 hook.ranges += ranges
-                if hook.suppress:
+                if hook.poison is not None:
+                    hook.fill_poison(args, kwargs)
                     return None
                 t0 = time.perf_counter()
                 if _interp:
@@ -148,6 +151,30 @@ class LaunchHook:
                       "atomic")
                 return _orig(bself, *a)
             setattr(builder, name, atomic)
+
+    def fill_poison(self, args, kwargs):
+        """The probe's launch: instead of the kernel, every tensor argument that is not (part of) an input
+        or parameter gets the secret poison value over its whole storage, whatever the kernel would write."""
+        import torch
+        from .transport import poison_value
+        seen = set()
+
+        def visit(a):
+            if isinstance(a, torch.Tensor):
+                st = a.untyped_storage()
+                lo, hi = st.data_ptr(), st.data_ptr() + st.nbytes()
+                if lo in seen or any(p < hi and lo < q for p, q in self.protect):
+                    return
+                seen.add(lo)
+                n = st.nbytes() // a.element_size()
+                if n:
+                    whole = torch.empty(0, dtype=a.dtype, device=a.device).set_(st, 0, (n,), (1,))
+                    whole.fill_(poison_value(str(a.dtype).replace("torch.", ""), self.poison))
+            elif isinstance(a, (tuple, list)):
+                for x in a:
+                    visit(x)
+        for a in list(args) + list(kwargs.values()):
+            visit(a)
 
     def overlaps(self, tensor):
         st = tensor.untyped_storage()

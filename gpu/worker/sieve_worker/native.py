@@ -57,14 +57,15 @@ def materialise(ctx):
     for si, shape in enumerate(ctx["shapes"]):
         taskref.apply_shape(task, shape)
         for seed in ctx["seeds"]:
-            inputs = [t for t in taskref.make_inputs(task, seed) if isinstance(t, torch.Tensor)]
+            inputs = [t for t in taskref.device_inputs(task, seed, ctx.get("device", "cpu")) if isinstance(t, torch.Tensor)]
             case = {"shape_index": si, "shape": shape, "seed": seed, "inputs": [], "input_dtypes": [],
                     "expected": [], "expected_dtypes": []}
             for k, t in enumerate(inputs):
                 p = os.path.join(root, f"in_{si}_{seed}_{k}.npy")
                 case["input_dtypes"].append(_save(os.path.join(tmp, os.path.basename(p)), t))
                 case["inputs"].append(p)
-            ref = taskref.load_ref(taskref.cache_path(ctx["cache_dir"], ctx["task_key"], code_hash, shape, seed))
+            ref = taskref.load_ref(taskref.cache_path(ctx.get("ref_dir", ctx["cache_dir"]), ctx["task_key"], code_hash,
+                                                      shape, seed))
             for k, (dtype, arr) in enumerate(ref):
                 p = os.path.join(root, f"exp_{si}_{seed}_{k}.npy")
                 np.save(os.path.join(tmp, os.path.basename(p)), np.ascontiguousarray(arr))

@@ -2,7 +2,7 @@
 session, in a trusted child forked from the worker (never in a candidate's process, so a candidate that
 patches torch cannot touch the figures it is compared with).
 
-Same method, same inputs as the candidate's timing (shape 0, the first seed's three input sets, the
+Same method, same inputs as the candidate's timing (shape 0, the input sets of the first three (secret) seeds, the
 brief's L2 flush and events) and the same per-GPU lock, so the two are measured alike in one session.
 Inductor compiles before the lock is taken: its default mode does not benchmark on the GPU, so only the
 compile's single execution overlaps another sample's timing, not a measured run.
@@ -20,10 +20,9 @@ def run(ctx, lock_fd):
     torch.cuda.set_device(device)  # Inductor's and Triton's kernels launch on the current device
     task = taskref.load_module(ctx["task_path"], "sieve_reftiming_task")
     taskref.apply_shape(task, ctx["shape"])
-    seed = ctx["seed"]
-    model = taskref.build(task, task.Model, seed, ctx["style"]).to(device).eval()
-    sets = [[t.to(device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(task, seed + k)]
-            for k in range(3)]
+    seeds = ctx["seeds"]  # the secret seeds of the candidate's three timing input sets
+    model = taskref.build(task, task.Model, seeds[0], ctx["style"]).to(device).eval()
+    sets = [taskref.device_inputs(task, sd, device) for sd in seeds]
     notes = []
     nbytes = sum(t.numel() * t.element_size() for t in sets[0] if isinstance(t, torch.Tensor))
     with torch.no_grad():

@@ -1,27 +1,63 @@
-"""The candidate child's sandbox, applied after fork and before the candidate's code runs.
+"""The candidate's OS-level sandbox, applied in the zygote's child before anything of the sample is loaded.
 
-Layers (each one holds for what the others miss): own process group + parent-death signal, a fresh
-network namespace, rlimits, a scrubbed environment, cwd in a scratch folder, inherited fds closed,
-setuid/setgid nobody when the interpreter is reachable for nobody, and audit hooks that record and
-block sockets, subprocesses, forks and writes outside the allowed folders. Violations are sent to the
-worker at once, so a candidate that catches the PermissionError is still reported.
+Layers (each holds for what the others miss; docs/VERIFIER.md, "Sandbox and threat model"):
+- namespaces, entered by the zygote's intermediate process: PID (the candidate is PID 1 of its own
+  namespace: it sees no other process, and every process it leaves behind dies with it), mount (a private
+  /proc, empty tmpfs over the cache and scratch roots, /tmp, /dev/shm and any folder the sandbox uid cannot
+  traverse, with only the paths the candidate needs bound back), network (no interfaces), IPC and UTS;
+  with a user namespace when the worker is not root;
+- another uid/gid (nobody) when the worker is root, or uid 0 of a user namespace without capabilities;
+- rlimits (processes, file size, CPU time, core dumps; address space in CPU mode);
+- a scrubbed environment, cwd and HOME in the scratch folder, every fd closed but the named ones;
+- no_new_privs, landlock (reads anywhere visible, writes only in the scratch folder and the compiler caches,
+  exec only of the compiler binaries Triton runs, no TCP, no signals or abstract sockets out of the domain),
+- seccomp-bpf (no sockets but AF_UNIX, no ptrace or process_vm_*, no mount/unshare/setns/namespace clones,
+  no uid changes, no keyrings, bpf, perf, modules, io_uring, ...);
+- audit hooks that report what they see (they are a reporter, not a wall: the kernel layers are the wall).
+What the kernel lacks is recorded in the returned dict ("applied"), which goes into the verdict, and in
+the worker's hello environment; nothing falls back silently.
 """
 import ctypes
+import errno
 import os
+import platform
 import resource
+import shutil
 import signal
-import stat
+import socket
+import struct
+import subprocess
 import sys
 
 NOBODY = 65534
-KEEP_ENV = ("PATH", "LANG", "LC_ALL", "TRITON_INTERPRET", "TRITON_CACHE_DIR", "TRITON_F32_DEFAULT",
-            "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "TORCHINDUCTOR_CACHE_DIR",
-            "TORCH_EXTENSIONS_DIR", "TORCHINDUCTOR_COMPILE_THREADS", "TRITON_PTXAS_PATH", "NVIDIA_VISIBLE_DEVICES")
-LIB_DIRS = []  # package folders whose own calls may spawn compilers (ptxas, ninja, gcc)
+# With a mount namespace (the scratch folder is the candidate's own tmpfs) each candidate gets a uid of
+# its own, so RLIMIT_NPROC and file ownership are per job; the gid (nogroup) is shared, umask 002, so the
+# shared compiler caches stay writable for all. Without one, every candidate is nobody.
+SANDBOX_UID_BASE = 1_500_000_000
+KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
+            "TRITON_PTXAS_PATH", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "TRITON_LIBCUDA_PATH")
+LIB_DIRS = []  # package folders whose own calls may spawn compilers (ptxas, gcc)
+
+CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x02000000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = \
+    1, 2, 4, 8, 32, 4096, 16384, 1 << 18
+
+_LIBC = None
 
 
 def _libc():
-    return ctypes.CDLL(None, use_errno=True)
+    global _LIBC
+    if _LIBC is None:
+        _LIBC = ctypes.CDLL(None, use_errno=True)
+    return _LIBC
+
+
+def _check(ret, what):
+    if ret != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, f"{what}: {os.strerror(e)}")
+    return ret
 
 
 def set_pdeathsig():
@@ -29,43 +65,425 @@ def set_pdeathsig():
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+def unshare(flags):
+    _check(_libc().unshare(ctypes.c_int(flags)), f"unshare({flags:#x})")
+
+
+def mount(src, target, fstype, flags, data=None):
+    enc = lambda s: None if s is None else os.fsencode(s)
+    _check(_libc().mount(enc(src), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
+           f"mount {src} on {target}")
+
+
 def unshare_network():
-    CLONE_NEWNET = 0x40000000
+    """Used by the native path (a trusted child that execs sieve-cli)."""
     try:
-        if hasattr(os, "unshare"):
-            os.unshare(CLONE_NEWNET)
-            return True
-        return _libc().unshare(CLONE_NEWNET) == 0
+        unshare(CLONE_NEWNET)
+        return True
     except OSError:
         return False
 
 
-def reachable_by_others(path):
-    """True when nobody can reach path: every folder on the way traversable (by 'other', or by nobody as
-    its owner) and the path itself readable."""
-    path = os.path.realpath(path)
-    leaf = True
-    while True:
+# ---- the zygote's preparation (trusted, once) --------------------------------------------------------------
+def compiler_binaries():
+    """The executables Triton 3.x runs for a CUDA kernel: the C compiler driver and the programs it runs
+    (cc1, as, collect2, ld) for the launcher stub, ptxas (triton's own, else CUDA's), and ldconfig (libcuda
+    lookup), plus the ELF interpreter they need; real paths, as landlock sees them."""
+    found = set()
+
+    def add(p):
+        if p and os.path.isfile(p) and os.access(p, os.X_OK):
+            found.add(os.path.realpath(p))
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    add(cc)
+    add(shutil.which("gcc"))
+    for prog in ("cc1", "collect2", "as", "ld", "lto-wrapper"):
         try:
-            st = os.stat(path)
+            out = subprocess.run([cc or "gcc", f"-print-prog-name={prog}"], capture_output=True, text=True,
+                                 timeout=20).stdout.strip()
+            add(out if os.sep in out else shutil.which(out))
+        except (OSError, subprocess.SubprocessError):
+            pass
+    for name in ("as", "ld", "ldconfig", "ldconfig.real"):
+        add(shutil.which(name) or (f"/sbin/{name}" if os.path.exists(f"/sbin/{name}") else None))
+    try:
+        import triton
+        add(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "ptxas"))
+    except ImportError:
+        pass
+    add(os.environ.get("TRITON_PTXAS_PATH"))
+    add(shutil.which("ptxas"))
+    for ld in ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"):
+        add(ld)
+    return sorted(found)
+
+
+def extension_build_binaries():
+    """What torch.utils.cpp_extension.load_inline runs for a CUDA answer: ninja, which runs every build
+    command with /bin/sh, the C++ driver and cc1plus, nvcc and the CUDA tool folders (cicc, ptxas,
+    fatbinary, nvlink, cudafe++). Files and folders (a folder allows exec of what it holds)."""
+    found = set()
+
+    def add(p):
+        if p and os.path.exists(p):
+            found.add(os.path.realpath(p))
+    add(shutil.which("ninja") or os.path.join(os.path.dirname(sys.executable), "ninja"))
+    add("/bin/sh")
+    cxx = shutil.which("c++") or shutil.which("g++")
+    add(cxx)
+    try:
+        out = subprocess.run([cxx or "g++", "-print-prog-name=cc1plus"], capture_output=True, text=True,
+                             timeout=20).stdout.strip()
+        add(out if os.sep in out else None)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    nvcc = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")
+    if os.path.exists(nvcc):
+        home = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+        add(os.path.join(home, "bin"))
+        add(os.path.join(home, "nvvm", "bin"))
+    return sorted(found)
+
+
+PREPARED = {}
+
+
+def probe_landlock(device):
+    """For a GPU: the strictest landlock variant under which CUDA starts, each tried in a throw-away fork
+    (this process must not initialise CUDA). Returns (name or None, {name: error})."""
+    import json
+    import tempfile
+    errors = {}
+    scratch = tempfile.mkdtemp(prefix="sieve-landlock-probe-")
+    for name, variant in LANDLOCK_VARIANTS:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            res = "?"
+            try:
+                os.close(r)
+                no_new_privs()
+                landlock(["/"], [scratch, "/dev/shm"], PREPARED.get("exec") or [], ["/dev"], variant)
+                import torch
+                torch.empty(1, device=device)
+                torch.cuda.synchronize()
+                res = "ok"
+            except BaseException as e:
+                res = f"{type(e).__name__}: {e}"[-300:]
+            os.write(w, json.dumps(res).encode())
+            os._exit(0)
+        os.close(w)
+        data = b""
+        while True:
+            chunk = os.read(r, 65536)
+            if not chunk:
+                break
+            data += chunk
+        os.close(r)
+        os.waitpid(pid, 0)
+        try:
+            res = json.loads(data)
+        except ValueError:
+            res = "the probe died"
+        if res == "ok":
+            shutil.rmtree(scratch, ignore_errors=True)
+            return name, errors
+        errors[name] = res
+    shutil.rmtree(scratch, ignore_errors=True)
+    return None, errors
+
+
+def prepare(device="cpu"):
+    """Run in the zygote before any candidate: what the kernel offers and what the sandbox will allow."""
+    PREPARED["exec"] = compiler_binaries()
+    PREPARED["exec_cuda"] = extension_build_binaries()
+    PREPARED["root"] = os.geteuid() == 0
+    feats = {"root": PREPARED["root"], "landlock_abi": landlock_abi(), "seccomp": seccomp_arch() is not None,
+             "arch": platform.machine(), "exec_allowed": PREPARED["exec"],
+             "exec_allowed_cuda_answers": PREPARED["exec_cuda"]}
+    try:
+        with open("/proc/sys/user/max_user_namespaces") as f:
+            feats["user_namespaces"] = int(f.read()) > 0
+    except (OSError, ValueError):
+        feats["user_namespaces"] = False
+    missing = []
+    if feats["landlock_abi"] < 1:
+        missing.append("landlock")
+    elif device != "cpu":
+        name, errors = probe_landlock(device)
+        feats["landlock_variant"] = name or "none"
+        if errors:
+            feats["landlock_probe_errors"] = errors
+        PREPARED["landlock_variant"] = name
+        if name is None:
+            missing.append("landlock (CUDA does not start under any variant)")
+    if not feats["seccomp"]:
+        missing.append(f"seccomp (no filter for {platform.machine()})")
+    if not feats["root"] and not feats["user_namespaces"]:
+        missing.append("namespaces (not root and no user namespaces)")
+    feats["missing"] = missing
+    return feats
+
+
+# ---- namespaces (the intermediate process) -----------------------------------------------------------------
+def enter_namespaces():
+    """Unshares PID, mount, network, IPC and UTS namespaces (with a user namespace when not root); the next
+    fork is PID 1 of the new PID namespace. Returns what it did."""
+    ns = {}
+    flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+    uid, gid = os.geteuid(), os.getegid()
+    if uid != 0:
+        flags |= CLONE_NEWUSER
+    try:
+        unshare(flags)
+        ns.update(pid_namespace=True, mount_namespace=True, network_namespace=True)
+        if uid != 0:
+            with open("/proc/self/setgroups", "w") as f:
+                f.write("deny")
+            with open("/proc/self/uid_map", "w") as f:
+                f.write(f"0 {uid} 1")
+            with open("/proc/self/gid_map", "w") as f:
+                f.write(f"0 {gid} 1")
+            ns["user_namespace"] = True
+    except OSError as e:
+        ns.update(pid_namespace=False, mount_namespace=False, namespace_error=str(e))
+        try:
+            unshare(CLONE_NEWNET)
+            ns["network_namespace"] = True
         except OSError:
-            return False
-        is_dir = stat.S_ISDIR(st.st_mode)
-        need_other = stat.S_IXOTH if is_dir else stat.S_IROTH
-        need_owner = stat.S_IXUSR if is_dir else stat.S_IRUSR
-        if leaf and is_dir:
-            need_other |= stat.S_IROTH
-            need_owner |= stat.S_IRUSR
-        if not ((st.st_mode & need_other) == need_other or
-                (st.st_uid == NOBODY and (st.st_mode & need_owner) == need_owner)):
-            return False
-        leaf = False
-        parent = os.path.dirname(path)
-        if parent == path:
-            return True
-        path = parent
+            ns["network_namespace"] = False
+    return ns
 
 
+# ---- mounts (the candidate, PID 1, before dropping privileges) ---------------------------------------------
+def _traversable_by_others(path):
+    try:
+        return bool(os.stat(path).st_mode & 0o001)
+    except OSError:
+        return False
+
+
+def _under(p, root):
+    return p == root or p.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def hide(read_paths, write_paths, hide_roots):
+    """Puts an empty tmpfs over each hide root and over every folder on the way to a needed path that the
+    sandbox uid could not traverse, then binds the needed paths back (read-only, or writable). Returns the
+    roots hidden."""
+    need = {}
+    for p in read_paths:
+        if os.path.exists(p):
+            need.setdefault(os.path.realpath(p), False)
+    for p in write_paths:
+        if os.path.exists(p):
+            need[os.path.realpath(p)] = True
+    roots = {os.path.realpath(r) for r in hide_roots if os.path.isdir(r)}
+    for p in need:
+        a = os.path.dirname(p)
+        while a != os.sep:
+            if not _traversable_by_others(a):
+                roots.add(a)
+            a = os.path.dirname(a)
+    roots = sorted(r for r in roots if r != os.sep)
+    roots = [r for r in roots if not any(o != r and _under(r, o) for o in roots)]
+    binds = sorted(p for p in need if any(_under(p, r) for r in roots))
+    # a needed path inside another needed path comes with it (unless it needs write access and the outer not)
+    binds = [p for p in binds if not any(o != p and _under(p, o) and (need[o] or not need[p]) for o in binds)]
+    fds = {p: os.open(p, os.O_PATH | os.O_CLOEXEC) for p in binds}
+    old = os.umask(0o022)
+    try:
+        for r in roots:
+            mount("tmpfs", r, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k")
+        for p in binds:
+            if os.path.isdir(f"/proc/self/fd/{fds[p]}"):
+                os.makedirs(p, 0o755, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(p), 0o755, exist_ok=True)
+                os.close(os.open(p, os.O_WRONLY | os.O_CREAT, 0o644))
+            mount(f"/proc/self/fd/{fds[p]}", p, None, MS_BIND | MS_REC)
+            if not need[p]:
+                mount(None, p, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+        for r in roots:
+            mount(None, r, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "mode=0755")
+    finally:
+        os.umask(old)
+        for fd in fds.values():
+            os.close(fd)
+    return roots
+
+
+# ---- landlock ----------------------------------------------------------------------------------------------
+LL_EXEC, LL_WRITE, LL_READ, LL_READDIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+LL_RMDIR, LL_RMFILE, LL_MKCHAR, LL_MKDIR, LL_MKREG, LL_MKSOCK, LL_MKFIFO, LL_MKBLOCK, LL_MKSYM = \
+    (1 << i for i in range(4, 13))
+LL_REFER, LL_TRUNCATE, LL_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+SYS_LANDLOCK_CREATE, SYS_LANDLOCK_ADD, SYS_LANDLOCK_RESTRICT = 444, 445, 446
+
+
+def landlock_abi():
+    if platform.machine() not in ("x86_64", "aarch64"):
+        return 0
+    r = _libc().syscall(SYS_LANDLOCK_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    return max(0, r)
+
+
+# Landlock variants, strictest first. CUDA's driver fails to initialise (error 304) under the strictest
+# one on some drivers; the zygote probes them with a CUDA start in a throw-away child (probe_landlock) and
+# the candidates use the first that works; the choice is in the hello env and in every verdict.
+LANDLOCK_VARIANTS = (
+    ("strict", {}),
+    ("no_ioctl_rule", {"ioctl": False}),
+    ("no_scopes", {"scope": False}),
+    ("no_ioctl_rule_no_scopes", {"ioctl": False, "scope": False}),
+    ("proc_writable", {"proc_write": True}),
+    ("exec_anywhere", {"exec_any": True}),
+    ("write_anywhere", {"write_any": True}),
+)
+
+
+def landlock(read_dirs, write_dirs, exec_files, dev_dirs, variant=None):
+    """Restricts this process (and what it starts) for good. Returns the ABI used."""
+    v = variant or {}
+    abi = landlock_abi()
+    if abi < 1:
+        raise OSError(errno.ENOSYS, "landlock is not available in this kernel")
+    fs = (1 << 13) - 1
+    if abi >= 2:
+        fs |= LL_REFER
+    if abi >= 3:
+        fs |= LL_TRUNCATE
+    if abi >= 5 and v.get("ioctl", True):
+        fs |= LL_IOCTL_DEV
+    if v.get("exec_any"):
+        fs &= ~LL_EXEC
+    net = 3 if abi >= 4 else 0  # BIND_TCP | CONNECT_TCP, no rule: no TCP at all
+    scoped = 3 if abi >= 6 and v.get("scope", True) else 0  # abstract unix sockets and signals stay inside
+    attr = struct.pack("<QQQ", fs, net, scoped)[:8 if abi < 4 else 16 if abi < 6 else 24]
+    buf = ctypes.create_string_buffer(attr, len(attr))
+    rs = _libc().syscall(SYS_LANDLOCK_CREATE, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
+    if rs < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
+    file_rights = LL_EXEC | LL_WRITE | LL_READ | (LL_TRUNCATE if abi >= 3 else 0) | (LL_IOCTL_DEV if abi >= 5 else 0)
+
+    def rule(path, rights):
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            if not os.path.isdir(f"/proc/self/fd/{fd}"):
+                rights &= file_rights
+            rb = ctypes.create_string_buffer(struct.pack("<Qi", rights & fs, fd), 12)
+            if _libc().syscall(SYS_LANDLOCK_ADD, ctypes.c_int(rs), ctypes.c_int(1), rb, ctypes.c_uint32(0)) != 0:
+                raise OSError(ctypes.get_errno(), f"landlock_add_rule {path}")
+        finally:
+            os.close(fd)
+    if v.get("proc_write"):
+        write_dirs = list(write_dirs) + ["/proc"]
+    if v.get("write_any"):
+        write_dirs = ["/"]
+    try:
+        for d in read_dirs:
+            rule(d, LL_READ | LL_READDIR)
+        for d in dev_dirs:
+            rule(d, LL_READ | LL_READDIR | LL_WRITE | (LL_IOCTL_DEV if abi >= 5 else 0))
+        write = fs & ~(LL_EXEC | LL_MKCHAR | LL_MKBLOCK | LL_IOCTL_DEV)
+        for d in write_dirs:
+            rule(d, write)
+        for f in exec_files:
+            rule(f, LL_EXEC | LL_READ | LL_READDIR)
+        if _libc().syscall(SYS_LANDLOCK_RESTRICT, ctypes.c_int(rs), ctypes.c_uint32(0)) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+    finally:
+        os.close(rs)
+    return abi
+
+
+# ---- seccomp -----------------------------------------------------------------------------------------------
+AUDIT_ARCH = {"x86_64": 0xC000003E}
+# x86_64 numbers; each returns EPERM
+DENY_X86_64 = {
+    "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "bpf": 321, "mount": 165, "umount2": 166,
+    "unshare": 272, "setns": 308, "keyctl": 250, "add_key": 248, "request_key": 249, "perf_event_open": 298,
+    "kexec_load": 246, "kexec_file_load": 320, "init_module": 175, "finit_module": 313, "delete_module": 176,
+    "reboot": 169, "swapon": 167, "swapoff": 168, "pivot_root": 155, "chroot": 161, "acct": 163,
+    "settimeofday": 164, "clock_settime": 227, "adjtimex": 159, "clock_adjtime": 305, "iopl": 172, "ioperm": 173,
+    "quotactl": 179, "quotactl_fd": 443, "userfaultfd": 323, "open_by_handle_at": 304, "name_to_handle_at": 303,
+    "setuid": 105, "setgid": 106, "setreuid": 113, "setregid": 114, "setresuid": 117, "setresgid": 119,
+    "setfsuid": 122, "setfsgid": 123, "setgroups": 116, "capset": 126, "fanotify_init": 300, "open_tree": 428,
+    "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
+    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "pidfd_getfd": 438, "kcmp": 312,
+    "process_madvise": 440, "lookup_dcookie": 212, "vhangup": 153, "syslog": 103, "uselib": 134,
+    "sethostname": 170, "setdomainname": 171,
+}
+NR_SOCKET, NR_SOCKETPAIR, NR_CLONE, NR_CLONE3, NR_PRCTL, NR_PERSONALITY = 41, 53, 56, 435, 157, 135
+DENY_PRCTL = (1, 4, 8, 28, 35, 47, 0x59616D61)  # PDEATHSIG, DUMPABLE, KEEPCAPS, SECUREBITS, SET_MM, AMBIENT, PTRACER
+NS_FLAGS = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET
+RET_ALLOW, RET_KILL_PROCESS, RET_ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
+
+
+def seccomp_arch():
+    return AUDIT_ARCH.get(platform.machine())
+
+
+def seccomp_program():
+    """The BPF program as (code, jt, jf, k) tuples."""
+    LD, JEQ, JSET, JGE, RET = 0x20, 0x15, 0x45, 0x35, 0x06
+    eperm = RET_ERRNO | errno.EPERM
+    p = [(LD, 0, 0, 4), (JEQ, 1, 0, seccomp_arch()), (RET, 0, 0, RET_KILL_PROCESS), (LD, 0, 0, 0),
+         (JGE, 0, 1, 0x40000000), (RET, 0, 0, eperm)]  # no x32 ABI
+    for nr in sorted(DENY_X86_64.values()):
+        p += [(JEQ, 0, 1, nr), (RET, 0, 0, eperm)]
+    p += [(JEQ, 0, 1, NR_CLONE3), (RET, 0, 0, RET_ERRNO | errno.ENOSYS)]  # flags in memory: glibc falls back to clone
+    for nr in (NR_SOCKET, NR_SOCKETPAIR):  # AF_UNIX only
+        p += [(JEQ, 0, 4, nr), (LD, 0, 0, 16), (JEQ, 0, 1, socket.AF_UNIX), (RET, 0, 0, RET_ALLOW),
+              (RET, 0, 0, eperm)]
+    p += [(JEQ, 0, 4, NR_CLONE), (LD, 0, 0, 16), (JSET, 0, 1, NS_FLAGS), (RET, 0, 0, eperm), (RET, 0, 0, RET_ALLOW)]
+    block = [(LD, 0, 0, 16)]
+    for i, opt in enumerate(DENY_PRCTL):
+        block.append((JEQ, len(DENY_PRCTL) - i, 0, opt))
+    block += [(RET, 0, 0, RET_ALLOW), (RET, 0, 0, eperm)]
+    p += [(JEQ, 0, len(block), NR_PRCTL)] + block
+    p += [(JEQ, 0, 5, NR_PERSONALITY), (LD, 0, 0, 16), (JEQ, 2, 0, 0), (JEQ, 1, 0, 0xFFFFFFFF), (RET, 0, 0, eperm),
+          (RET, 0, 0, RET_ALLOW)]
+    p.append((RET, 0, 0, RET_ALLOW))
+    return p
+
+
+def seccomp():
+    """Installs the filter (no_new_privs must be set). Returns the number of syscalls refused outright."""
+    if seccomp_arch() is None:
+        raise OSError(errno.ENOSYS, f"no seccomp filter for {platform.machine()}")
+    prog = seccomp_program()
+    raw = b"".join(struct.pack("<HBBI", *ins) for ins in prog)
+    buf = ctypes.create_string_buffer(raw, len(raw))
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+    fprog = SockFprog(len(prog), ctypes.cast(buf, ctypes.c_void_p))
+    SYS_SECCOMP, SECCOMP_SET_MODE_FILTER = 317, 1
+    if _libc().syscall(SYS_SECCOMP, ctypes.c_uint(SECCOMP_SET_MODE_FILTER), ctypes.c_uint(0), ctypes.byref(fprog)) != 0:
+        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER)")
+    return len(DENY_X86_64) + 2
+
+
+def no_new_privs():
+    PR_SET_NO_NEW_PRIVS = 38
+    _check(_libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+def drop_capabilities():
+    """uid 0 of a user namespace keeps no capabilities (the non-root path)."""
+    hdr = ctypes.create_string_buffer(struct.pack("<Ii", 0x20080522, 0), 8)
+    data = ctypes.create_string_buffer(b"\0" * 24, 24)
+    _check(_libc().syscall(126, hdr, data), "capset")
+    PR_CAPBSET_DROP = 24
+    for cap in range(64):
+        _libc().prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
+
+
+# ---- audit hooks (a reporter inside the process) -----------------------------------------------------------
 class Auditor:
     def __init__(self, report, allowed_dirs):
         self.report = report
@@ -158,44 +576,83 @@ def vm_bytes():
     return 0
 
 
-def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cpu_seconds, nproc, need_paths=()):
-    """Returns a dict describing what was applied (goes into the verdict log)."""
-    applied = {}
-    set_pdeathsig()
-    applied["network_namespace"] = unshare_network()
-    # rlimits: fork bombs, runaway files, core dumps, CPU time, memory (CPU mode only)
+def python_paths():
+    """What the interpreter needs to read: its prefixes, its binary's folder, every folder on sys.path."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    paths.update(p for p in sys.path if p and os.path.isdir(p))
+    return sorted(paths)
+
+
+def apply(ctx, keep_fds, report, ns):
+    """In the candidate (PID 1 of its namespaces when ns says so), before any of its code: returns a dict of
+    what was applied and what was not (it goes into the verdict)."""
+    applied = {k: v for k, v in ns.items()}
+    missing = []
+    scratch = ctx["scratch"]
+    caches = [d for d in ctx["allowed_dirs"] if d != scratch]
+    root = os.geteuid() == 0 and not ns.get("user_namespace")
+    if ns.get("mount_namespace"):
+        mount(None, "/", None, MS_REC | MS_PRIVATE)
+        if ns.get("pid_namespace"):
+            mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+            applied["private_proc"] = True
+        hidden_roots = list(ctx.get("hide_roots") or []) + ["/tmp", "/var/tmp"]
+        applied["hidden"] = hide(python_paths() + list(ctx.get("read_paths") or []) + [ctx["task_path"]],
+                                 [scratch] + caches, hidden_roots)
+        # the scratch folder becomes a tmpfs of its own with a size limit (the candidate's file comes along;
+        # the log stays on disk, open as fds 1 and 2)
+        quota = int(ctx["limits"].get("scratch_mb", 512))
+        with open(ctx["candidate_path"], "rb") as f:
+            source = f.read()
+        owner = int(ctx.get("sandbox_uid") or NOBODY) if root else 0
+        group = NOBODY if root else 0
+        mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, f"size={quota}m,mode=0700,uid={owner},gid={group}")
+        with open(ctx["candidate_path"], "wb") as f:
+            f.write(source)
+        os.chown(ctx["candidate_path"], owner, group)
+        applied["scratch_quota_mb"] = quota
+        if os.path.isdir("/dev/shm"):  # the host's is hidden; a small private one for libraries that want it
+            mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64m,mode=1777")
+            applied["private_dev_shm"] = True
+    else:
+        missing.append("mount namespace (" + ns.get("namespace_error", "unavailable") + ")")
+    if not ns.get("pid_namespace"):
+        missing.append("pid namespace")
+    if not ns.get("network_namespace"):
+        missing.append("network namespace")
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    fsize = 1 << 30
+    fsize = int(ctx["limits"].get("file_mb", 1024)) << 20
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
-    if on_cpu:
-        mem = vm_bytes() + int(limits.get("memory_mb", 4096)) * (1 << 20)
+    resource.setrlimit(resource.RLIMIT_CPU, (ctx["cpu_seconds"], ctx["cpu_seconds"] + 5))
+    if ctx["device"] == "cpu":
+        mem = vm_bytes() + int(ctx["limits"].get("memory_mb", 4096)) * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-    # opt-in until it has run on the GPU machine (see README): SIEVE_SANDBOX_SETUID=1
-    want_setuid = os.environ.get("SIEVE_SANDBOX_SETUID", "0") == "1"
+    resource.setrlimit(resource.RLIMIT_NPROC, (ctx["nproc"], ctx["nproc"]))
     env = {k: os.environ[k] for k in KEEP_ENV if k in os.environ}
     env.update({"HOME": scratch, "TMPDIR": scratch, "PYTHONDONTWRITEBYTECODE": "1"})
-    env.update(extra_env)
+    env.update(ctx["env"])
     os.environ.clear()
     os.environ.update(env)
     os.chdir(scratch)
-    # drop to nobody when root and the interpreter's packages stay importable for nobody
-    applied["setuid_nobody"] = False
-    if os.geteuid() == 0:
-        import torch
-        import triton
-        paths = [torch.__file__, triton.__file__, sys.executable, scratch, *need_paths]
-        blocked = [p for p in paths if not reachable_by_others(p)]
-        if not want_setuid:
-            applied["setuid_skipped"] = "SIEVE_SANDBOX_SETUID is not 1"
-        elif blocked:
-            applied["setuid_skipped"] = f"not reachable by nobody: {blocked[0]}"
-        if want_setuid and not blocked:
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            applied["setuid_nobody"] = True
+    import tempfile
+    tempfile.tempdir = scratch  # the zygote may have cached /tmp (hidden, read-only here)
+    if root:
+        uid = int(ctx.get("sandbox_uid") or NOBODY) if "scratch_quota_mb" in applied else NOBODY
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(uid, uid, uid)
+        os.umask(0o002)
+        applied["uid"] = uid
+        applied["gid"] = NOBODY
+    elif ns.get("user_namespace"):
+        drop_capabilities()
+        applied["uid"] = "0 of a user namespace, no capabilities"
+    else:
+        applied["uid"] = os.geteuid()
+        missing.append("uid change (not root, no user namespace)")
+    set_pdeathsig()  # after the credential change, which clears it
+    PR_SET_DUMPABLE = 4
+    _libc().prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the credential change cleared it too: /proc/self/environ readable
     keep = set(keep_fds) | {0, 1, 2}
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
@@ -204,9 +661,42 @@ def apply(scratch, keep_fds, limits, on_cpu, allowed_dirs, report, extra_env, cp
                 os.close(fd)
             except OSError:
                 pass
+    fds = []
+    for name in sorted(os.listdir("/proc/self/fd"), key=int):
+        try:
+            fds.append(f"{name}:{os.readlink(f'/proc/self/fd/{name}')}")
+        except OSError:
+            pass  # the listing's own fd
+    applied["fds"] = fds  # what the candidate holds when its code starts (before CUDA opens its own)
+    no_new_privs()
+    applied["no_new_privs"] = True
+    execs = list(PREPARED.get("exec") or compiler_binaries())
+    if ctx.get("backend") == "cuda":
+        # load_inline needs ninja, and ninja runs its commands through /bin/sh: a CUDA answer's process can
+        # run a shell (under every other layer here); Triton answers cannot (docs/VERIFIER.md)
+        execs += PREPARED.get("exec_cuda") or extension_build_binaries()
+        applied["exec_for_load_inline"] = True
+    name = PREPARED.get("landlock_variant", "strict")
+    if name is None:
+        applied["landlock_abi"] = 0
+        missing.append("landlock (CUDA does not start under it on this machine: see the hello env)")
+    else:
+        try:
+            shm = ["/dev/shm"] if applied.get("private_dev_shm") else []
+            applied["landlock_abi"] = landlock(["/"], [scratch] + caches + shm, execs, ["/dev"],
+                                               dict(LANDLOCK_VARIANTS).get(name))
+            applied["landlock_variant"] = name
+        except OSError as e:
+            applied["landlock_abi"] = 0
+            missing.append(f"landlock ({e})")
+    try:
+        applied["seccomp_denied"] = seccomp()
+    except OSError as e:
+        missing.append(f"seccomp ({e})")
     import torch
     import triton
     LIB_DIRS[:] = [os.path.dirname(torch.__file__) + os.sep, os.path.dirname(triton.__file__) + os.sep]
     sys.dont_write_bytecode = True
-    sys.addaudithook(Auditor(report, allowed_dirs))
+    sys.addaudithook(Auditor(report, ctx["allowed_dirs"]))
+    applied["missing"] = missing
     return applied

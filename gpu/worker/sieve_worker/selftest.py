@@ -6,8 +6,10 @@ Exit status 1 when any fixture's verdict differs from the manifest.
 """
 import argparse
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,20 @@ def protocol_checks(send, recv, root, tasks, on_gpu):
     return bad
 
 
+def processes_named(name):
+    """Pids whose comm is name (a hostile fixture names the processes it leaves behind)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == name:
+                        found.append(int(pid))
+            except OSError:
+                pass
+    return found
+
+
 def send_line(send, line):
     # send() JSON-encodes dicts; a raw line goes through the same pipe unencoded
     send.raw(line)
@@ -64,6 +80,7 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--dump", help="write every verdict (JSON lines) to this file")
+    ap.add_argument("--fp32-precision", choices=["deployed", "ieee"], help="fp32 tl.dot precision (hello)")
     args = ap.parse_args()
     root = os.path.dirname(os.path.abspath(args.manifest))
     with open(args.manifest) as f:
@@ -104,12 +121,24 @@ def main():
         proc.stdin.flush()
     send.raw = raw
 
+    # the verdict channel as the engine checks it (gpu/workerprocess.h): a line without the session key's
+    # tag and the next sequence number is dropped and counted (a forged line makes the run fail)
+    channel = {"seq": 0, "dropped": [], "key": secrets.token_hex(32)}
+
     def recv():
-        line = proc.stdout.readline()
-        if not line:
-            raise SystemExit("the worker closed its stdout")
-        return json.loads(line)
-    send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "scratch")})
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise SystemExit("the worker closed its stdout")
+            parts = line.rstrip("\n").split(" ", 2)
+            if len(parts) == 3 and parts[1] == str(channel["seq"]) and hmac.compare_digest(
+                    parts[0], hmac.new(bytes.fromhex(channel["key"]), f"{parts[1]} {parts[2]}".encode(), hashlib.sha256).hexdigest()):
+                channel["seq"] += 1
+                return json.loads(parts[2])
+            channel["dropped"].append(line[:200])
+            print(f"dropped a line without a valid channel tag: {line[:200]!r}")
+    send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "scratch"),
+          "channel_key": channel["key"], **({"fp32_precision": args.fp32_precision} if args.fp32_precision else {})})
     hello = recv()
     print(f"worker: {json.dumps(hello.get('env'))}")
     t_ready = time.monotonic()
@@ -144,7 +173,7 @@ def main():
                "code": code, "timing": on_gpu and (args.timing or bool(fx.get("timing"))),
                "skip_static": bool(fx.get("skip_static")), "policy": fx.get("policy", "strict"),
                "timeouts": {"compile": 120, "correct": 120, "timing": 120, **(fx.get("timeouts") or {})},
-               "limits": {"memory_mb": 4096, "processes": 64}}
+               "limits": {"memory_mb": 4096, "processes": 64, **(fx.get("limits") or {})}}
         jobs[i] = fx
         send(req)
     verdicts = {}
@@ -177,6 +206,17 @@ def main():
         p = fx.get("must_not_exist")
         if p and os.path.exists(p):
             problems.append(f"{p} was written")
+        for needle in fx.get("sandbox_fds_without") or []:
+            held = [f for f in (v.get("sandbox") or {}).get("fds", []) if needle in f]
+            if held or not (v.get("sandbox") or {}).get("fds"):
+                problems.append(f"the candidate started with fds {held or 'unknown'}")
+        want = fx.get("message_must_contain")
+        if want and want not in v.get("message", ""):
+            problems.append(f"the message does not say {want!r}")
+        for name in fx.get("process_must_not_remain") or []:
+            left = processes_named(name)
+            if left:
+                problems.append(f"processes named {name!r} still run: {left}")
         want_drop = fx.get("expect_dropped_shapes")
         if want_drop is not None and len(ready[fx["_task_key"]].get("dropped_shapes", [])) != want_drop:
             problems.append(f"expected {want_drop} dropped shapes, got {ready[fx['_task_key']].get('dropped_shapes')}")
@@ -200,6 +240,7 @@ def main():
                 print(f"      timing {t['which']:9} median {t['median_ms']:.4f} ms mean {t['mean_ms']:.4f} "
                       f"std {t['std_ms']:.4f} runs {t['runs']}")
             print(f"      speedup {v.get('speedup')} flags {v.get('flags')} share {v.get('custom_kernel_share')}")
+    proto_bad += [f"a line without a valid channel tag reached the engine's pipe: {d!r}" for d in channel["dropped"]]
     for p in proto_bad:
         print(f"FAIL protocol: {p}")
     bad += len(proto_bad)

@@ -114,8 +114,37 @@ def flatten_outputs(out):
     raise TypeError(f"output of type {type(out).__name__} is not a tensor")
 
 
+def device_inputs(mod, seed, device):
+    """The task's inputs for a seed, made on `device`: factory calls inside get_inputs() allocate there (no
+    host copy on the GPU; the device's own generator, so the reference child and the candidate child, which
+    both call this, get the same values); tensors it makes elsewhere explicitly are moved."""
+    import torch
+    dev = torch.device(device)
+    if dev.type == "cpu":
+        return make_inputs(mod, seed)
+    with dev:
+        inputs = make_inputs(mod, seed)
+    return [t.to(dev) if isinstance(t, torch.Tensor) and t.device != dev else t for t in inputs]
+
+
+def meta_footprint(mod, cls, seed, style):
+    """(input bytes, output bytes, parameter bytes) of one call, from meta tensors (no memory, no compute),
+    or None when the task cannot run on the meta device."""
+    import torch
+    try:
+        with torch.device("meta"):
+            model = build(mod, cls, seed, style)
+            inputs = make_inputs(mod, seed)
+            with torch.no_grad():
+                outs = flatten_outputs(model(*inputs))
+        nb = lambda ts: sum(t.numel() * t.element_size() for t in ts if isinstance(t, torch.Tensor))
+        return nb(inputs), nb(outs), nb(list(model.parameters()) + list(model.buffers()))
+    except Exception:
+        return None
+
+
 def to_numpy(t):
-    """(dtype name, array). bf16 travels as float32; the dtype name keeps what it was."""
+    """(dtype name, array). bf16 travels as float32; the dtype name keeps what it was. 0-d stays 0-d."""
     import torch
     name = str(t.dtype).replace("torch.", "")
     t = t.detach().cpu().contiguous()
@@ -125,27 +154,107 @@ def to_numpy(t):
 
 
 def cache_path(cache_dir, task_key, code_hash, shape, seed):
-    h = hashlib.sha256(json.dumps([task_key, code_hash, shape, seed, "cpu"], sort_keys=True).encode()).hexdigest()[:32]
-    return os.path.join(cache_dir, "refs", f"{h}.npz")
+    """References live in the worker session's own folder (cache_dir is that folder: its seeds are secret
+    and its own, so nothing is shared across sessions); one .npy per output, memory-mapped when read."""
+    h = hashlib.sha256(json.dumps([task_key, code_hash, shape, seed], sort_keys=True).encode()).hexdigest()[:32]
+    return os.path.join(cache_dir, "refs", h)
 
 
 def save_ref(path, outs):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    arrays = {f"o{i}": a for i, (_, a) in enumerate(outs)}
-    tmp = path + f".tmp{os.getpid()}.npz"
-    np.savez(tmp, __meta__=np.frombuffer(json.dumps([d for d, _ in outs]).encode(), dtype=np.uint8), **arrays)
-    os.replace(tmp, path)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    for i, (_, a) in enumerate(outs):
+        tmp = f"{path}.o{i}.tmp{os.getpid()}.npy"
+        np.save(tmp, a if a.flags.c_contiguous else a.copy(order="C"))  # ascontiguousarray makes 0-d 1-d
+        os.replace(tmp, f"{path}.o{i}.npy")
+    tmp = f"{path}.json.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump({"dtypes": [d for d, _ in outs], "shapes": [list(a.shape) for _, a in outs]}, f)
+    os.replace(tmp, path + ".json")
+
+
+def ref_meta(path):
+    with open(path + ".json") as f:
+        m = json.load(f)
+    return list(zip(m["dtypes"], [list(x) for x in m["shapes"]]))
 
 
 def load_ref(path):
-    with np.load(path) as z:
-        dtypes = json.loads(bytes(z["__meta__"]).decode())
-        return [(d, z[f"o{i}"]) for i, d in enumerate(dtypes)]
+    """[(dtype name, array memory-mapped from its file)]: a reference of GBs costs page cache, not heap."""
+    return [(d, np.load(f"{path}.o{i}.npy", mmap_mode="r")) for i, (d, _) in enumerate(ref_meta(path))]
+
+
+def remove_ref(path):
+    """Deletes a reference's files; returns the bytes freed."""
+    freed = 0
+    try:
+        n = len(ref_meta(path))
+    except (OSError, ValueError, KeyError):
+        n = 0
+    for f in [f"{path}.o{i}.npy" for i in range(n)] + [path + ".json"]:
+        try:
+            freed += os.path.getsize(f)
+            os.remove(f)
+        except OSError:
+            pass
+    return freed
+
+
+def ref_exists(path):
+    return os.path.exists(path + ".json")
+
+
+def secret_seed():
+    """An input seed the sample cannot derive: drawn from the OS per worker session, task and seed label."""
+    return int.from_bytes(os.urandom(8), "little") >> 2
+
+
+def _stats(outs):
+    """(largest finite |value|, any non-finite) of a list of (dtype, array), chunk by chunk."""
+    from .compare import as_values, chunks
+    maxabs, nonfinite = 0.0, False
+    for d, a in outs:
+        for _, ch in chunks(a):
+            if ch.size == 0:
+                break
+            v = as_values(d, ch)
+            if v.dtype.kind == "c":
+                v = np.abs(v)
+            fin = np.isfinite(v)
+            if not fin.all():
+                nonfinite = True
+            if fin.any():
+                maxabs = max(maxabs, float(np.abs(v[fin]).max()))
+    return maxabs, nonfinite
+
+
+def _equal(a, b):
+    from .compare import chunks
+    if a.shape != b.shape:
+        return False
+    bf = b.reshape(-1)
+    return all(np.array_equal(ch, bf[i:i + ch.size], equal_nan=ch.dtype.kind in "fc") for i, ch in chunks(a))
+
+
+def _flat(a):
+    """Every element the same (a broadcast constant). A 0-d or one-element output (a loss) is not flat:
+    whether it depends on the inputs is judged across seeds."""
+    from .compare import chunks
+    if a.size <= 1:
+        return False
+    first = a.reshape(-1)[0]
+    return all(np.all(ch == first) for _, ch in chunks(a))
 
 
 def compute_references(req, task_path, cache_dir):
-    """Runs in a trusted forked child: computes (or finds cached) references for every shape and seed and
-    returns the summary the worker turns into task_ready. Reference outputs land in cache_dir/refs."""
+    """Runs in a trusted forked child: computes references for every shape and seed on the worker's device
+    (inputs made there, see device_inputs) and returns the summary the worker turns into task_ready.
+
+    Seeds: the request's seeds are labels; the inputs of label k come from a secret seed drawn here
+    (secret_seed), returned to the worker in the summary and never shown to a sample. References land in
+    cache_dir/refs (the worker session's own folder), one .npy per output; a shape whose references would
+    not fit the disk budget (`ref_disk_bytes`) is dropped, and the task's own shape then is REF_TOO_LARGE
+    with the bytes it needs. `max_task_bytes` bounds one call's inputs + outputs (the device's memory),
+    estimated on the meta device before anything is allocated."""
     import torch
     torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
     code = req["reference_code"]
@@ -154,10 +263,17 @@ def compute_references(req, task_path, cache_dir):
     seeds = list(req.get("seeds") or [0, 1, 2, 3, 4])
     while len(seeds) < 5:  # the ladder's floor: at least 5 seeds, whatever the request says
         seeds.append(max(seeds) + 1)
+    secrets = [secret_seed() for _ in seeds]
     dtype = req.get("dtype", "fp32")
     atol = req.get("atol", TOLERANCES.get(dtype, 1e-4))
     rtol = req.get("rtol", TOLERANCES.get(dtype, 1e-4))
     max_bytes = int(req.get("max_task_bytes", 1 << 30))
+    disk_left = int(req.get("ref_disk_bytes", 1 << 62))
+    device = torch.device(req.get("ref_device", "cpu"))
+    if device.type == "cuda":
+        torch.cuda.set_device(device)
+        torch.backends.cuda.matmul.allow_tf32 = False  # the reference in full fp32, as on the CPU
+        torch.backends.cudnn.allow_tf32 = False
     mod = load_module(task_path, "sieve_task_" + code_hash[:12])
     consts = size_constants(code)
     shapes = [{"shape": dict(consts), "origin": "module"}]
@@ -177,37 +293,55 @@ def compute_references(req, task_path, cache_dir):
                                                                 f"input elements): scaled down to {small}"})
                 sh["shape"] = small
     maxabs, nonfinite, constant_all = 0.0, False, True
-    for si, sh in enumerate(shapes):
+    metas, footprints = [], []
+    for sh in shapes:
         apply_shape(mod, sh["shape"])
-        per_seed, err = [], None
+        per_seed, err, foot = [], None, None
         try:
-            for seed in seeds:
-                path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], seed)
-                if os.path.exists(path):
-                    outs = load_ref(path)
-                else:
-                    model = build(mod, mod.Model, seed, style).eval()
-                    inputs = make_inputs(mod, seed)
-                    nbytes = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
-                    with torch.no_grad():
-                        raw = flatten_outputs(model(*inputs))
-                        nbytes += sum(t.numel() * t.element_size() for t in raw)
-                        if nbytes > max_bytes:
-                            raise MemoryError(f"inputs and outputs take {nbytes} bytes, over the limit {max_bytes}")
-                        outs = [to_numpy(t) for t in raw]
-                        if seed == seeds[0]:
-                            again = [to_numpy(t) for t in flatten_outputs(model(*inputs))]
-                            for (_, a), (_, b) in zip(outs, again):
-                                diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
-                                tol = atol + rtol * np.abs(b.astype(np.float64))
-                                if np.any(diff[np.isfinite(diff)] > tol[np.isfinite(diff)]):
-                                    hygiene.append({"code": "REF_NONDETERMINISTIC",
-                                                    "message": f"two runs of the reference on shape {sh['shape']} differ"})
-                                    break
-                    save_ref(path, outs)
-                per_seed.append(outs)
+            # on the meta device (GPU mode: real sizes; the worker imported the meta registrations once, so
+            # this costs milliseconds); CPU-mode shapes are scaled down and the real run below checks them
+            est = meta_footprint(mod, mod.Model, secrets[0], style) if device.type != "cpu" else None
+            if est is not None:
+                if est[0] + est[1] > max_bytes:
+                    raise MemoryError(f"one call's inputs and outputs take {est[0] + est[1]} bytes; "
+                                      f"{max_bytes} are available on the device")
+                if est[1] * len(seeds) > disk_left:
+                    raise MemoryError(f"its references take {est[1] * len(seeds)} bytes; {max(0, disk_left)} "
+                                      f"bytes of disk are left for references")
+            for seed, secret in zip(seeds, secrets):
+                path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
+                model = build(mod, mod.Model, secret, style).to(device).eval()
+                inputs = device_inputs(mod, secret, device)
+                nbytes = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
+                with torch.no_grad():
+                    raw = flatten_outputs(model(*inputs))
+                    out_bytes = sum(t.numel() * t.element_size() for t in raw)
+                    nbytes += out_bytes
+                    if nbytes > max_bytes:
+                        raise MemoryError(f"one call's inputs and outputs take {nbytes} bytes; {max_bytes} are "
+                                          "available on the device")
+                    if out_bytes > disk_left:
+                        raise MemoryError(f"its references take {out_bytes * len(seeds)} bytes; "
+                                          f"{max(0, disk_left)} bytes of disk are left for references")
+                    save_ref(path, [to_numpy(t) for t in raw])
+                    if seed == seeds[0]:
+                        from .compare import compare
+                        again = [to_numpy(t) for t in flatten_outputs(model(*inputs))]
+                        if not compare(load_ref(path), again, atol, rtol)["ok"]:
+                            hygiene.append({"code": "REF_NONDETERMINISTIC",
+                                            "message": f"two runs of the reference on shape {sh['shape']} differ"})
+                        del again
+                    if foot is None:
+                        pb = sum(t.numel() * t.element_size()
+                                 for t in list(model.parameters()) + list(model.buffers()))
+                        foot = {"in": nbytes - out_bytes, "out": out_bytes, "params": pb}
+                del raw, inputs, model
+                disk_left -= out_bytes
+                per_seed.append(load_ref(path))
         except MemoryError as e:
             err = ("REF_TOO_LARGE", str(e))
+        except torch.cuda.OutOfMemoryError as e:
+            err = ("REF_TOO_LARGE", f"the reference ran out of device memory: {e}"[:400])
         except Exception as e:  # the task's own code failed on this shape
             err = ("REF_FAILED", f"{type(e).__name__}: {e}")
         if err:
@@ -217,21 +351,16 @@ def compute_references(req, task_path, cache_dir):
             dropped.append({"shape": sh["shape"], "reason": f"{err[0]}: {err[1]}"})
             continue
         for outs in per_seed:
-            for _, a in outs:
-                if a.dtype.kind in "fc":
-                    fin = np.isfinite(a)
-                    if not fin.all():
-                        nonfinite = True
-                    if fin.any():
-                        maxabs = max(maxabs, float(np.abs(a[fin]).max()))
-                else:
-                    maxabs = max(maxabs, float(np.abs(a.astype(np.float64)).max()) if a.size else 0.0)
-        varies = any(any(not np.array_equal(a, b, equal_nan=True) for (_, a), (_, b) in zip(per_seed[0], o))
-                     for o in per_seed[1:])
-        flat = all(a.size <= 1 or np.all(a == a.flat[0]) for _, a in per_seed[0])
+            m, nf = _stats(outs)
+            maxabs = max(maxabs, m)
+            nonfinite = nonfinite or nf
+        varies = any(any(not _equal(a, b) for (_, a), (_, b) in zip(per_seed[0], o)) for o in per_seed[1:])
+        flat = all(_flat(a) for _, a in per_seed[0])
         if varies and not flat:
             constant_all = False
         kept.append(sh["shape"])
+        metas.append([[[d, list(a.shape)] for d, a in outs] for outs in per_seed])
+        footprints.append(foot)
     if nonfinite:
         hygiene.append({"code": "REF_NONFINITE", "message": "the reference output holds NaN or inf"})
     if maxabs <= atol:
@@ -243,4 +372,5 @@ def compute_references(req, task_path, cache_dir):
     ok = not any(h["code"] in ("REF_NONFINITE", "REF_BELOW_TOL", "REF_CONSTANT", "REF_NONDETERMINISTIC",
                                 "REF_TOO_LARGE", "REF_FAILED") for h in hygiene)
     return {"shapes": kept, "dropped_shapes": dropped, "hygiene": hygiene, "ok": ok,
-            "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds}
+            "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
+            "metas": metas, "footprint": footprints}

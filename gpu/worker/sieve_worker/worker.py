@@ -7,24 +7,47 @@ never runs torch compute itself (references run in a forked child, so no OpenMP 
 """
 import collections
 import hashlib
+import hmac
 import json
 import os
 import platform
+import secrets
 import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, frames, native, static, taskref
+from . import WORKER_VERSION, compare, native, static, taskref, transport
 
 REF_TIMING_TIMEOUT = 900
 MAX_INFRA_RETRIES = 3
 
-MAX_CHILD_BYTES = 1 << 31
-REF_MEMORY = 2 << 30
+REF_OPEN = 16  # memory-mapped reference sets kept open
+HOST_RESERVE = 4 << 30  # host memory never promised to children (the worker, the engine, the OS)
+GPU_RESERVE = 2 << 30  # GPU memory never promised (contexts, the reference timing child, fragmentation)
+CHILD_HOST_BASE = 1 << 30  # a candidate child's own host memory beside its outputs (interpreter, torch, CUDA)
+CHILD_GPU_BASE = 1 << 30  # its CUDA context, workspaces, Triton's scratch
+REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds references
+FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
+
+
+def summary_secrets(task):
+    return (task or {}).get("summary", {}).get("secret_seeds", [])
+
+
+def summary_labels(task):
+    return (task or {}).get("summary", {}).get("seeds", [])
+
+
+def transport_write(fd, data):
+    """Writes to a child's control pipe (blocking: commands are short)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def write_all(fd, data):
@@ -47,6 +70,46 @@ def drain(fd):
         chunks.append(data)
 
 
+def poison_secret():
+    """The probe's poison value: secret per job, finite in every float dtype, large enough that a torch
+    result added to or multiplied by it is never mistaken for it."""
+    r = secrets.randbits(32)
+    return (-1 if r & 1 else 1) * (1000.0 + (r >> 1) % 29000 + ((r >> 16) % 97) / 128.0)
+
+
+def remove_stale_sessions(root):
+    """Reference folders of worker sessions on this host that died without cleaning up (SIGKILL by the
+    engine's watchdog): their seeds are useless to anyone, their GBs are not."""
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    host = platform.node() or "host"
+    for n in names:
+        parts = n.split("-")
+        if len(parts) < 4 or parts[0] != "session" or "-".join(parts[1:-2]) != host or not parts[-2].isdigit():
+            continue
+        try:
+            os.kill(int(parts[-2]), 0)
+            continue  # alive (or another user's): leave it
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(root, n), ignore_errors=True)
+        except OSError:
+            continue
+
+
+def mem_available():
+    """The host's MemAvailable (bytes), from /proc/meminfo."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 8 << 30
+
+
 def log(*a):
     print("[sieve_worker]", *a, file=sys.stderr, flush=True)
 
@@ -64,10 +127,13 @@ class Job:
         self.pid = None
         self.fd = None
         self.ctl = None
-        self.reader = frames.FrameReader(MAX_CHILD_BYTES)
+        self.reader = transport.LineReader()
+        self.buffer = None  # transport.Buffer: the call's outputs, written by the child
+        self.plan = []  # calls still to make: (si, seed label, probe?)
+        self.call = None  # the call the child is making now
         self.stage = "compile"
         self.deadline = None
-        self.pending = None  # (header, [blobs]) waiting for binary frames
+        self.host_bytes = self.gpu_bytes = 0  # what admission promised this job
         self.checks = []
         self.failure = None  # (status, stage, [reasons], message)
         self.violations = []
@@ -87,6 +153,12 @@ class Job:
         self.expected_keys = set()
         self.seen = set()
         self.exit_status = None
+        self.timed_checked = False
+        self.probe_failure = None
+        self.want_timing = False
+        self.timing_labels = []
+        self.poison = None
+        self.logfd = None
         self.infra = None  # the child could not start CUDA before running anything of the sample
         self.retries = 0
         self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
@@ -118,21 +190,36 @@ class Worker:
         self.scratch_root = None
         self.tasks = {}
         self.refs = collections.OrderedDict()
-        self.ref_bytes = 0
         self.queue = []
+        self.session_dir = None  # this session's references (secret seeds: nothing to share with others)
+        self.host_budget = self.gpu_budget = None
+        self.promised_host = self.promised_gpu = 0
         self.running = {}  # fd -> Job
         self.reftimers = {}  # (task_key, sig) -> RefTimer
-        self.pending_refs = set()  # task keys whose references are being computed
+        self.pending_refs = set()  # task keys whose references are being computed or wait for their turn
+        self.ref_running = False
+        self.ref_waiting = []  # start_reference arguments, in order
         self.trusted = {}  # fd -> TrustedChild
         self.sel = selectors.DefaultSelector()
         self.inbuf = b""
         self.quit = False
         self.env = None
         self.lock_path = None
+        self.zygote = self.zygote_sock = self.zygote_info = None
+        self.fp32_precision = "deployed"
+        self.channel_key = None  # bytes, from the hello request (stdin): never in the environment
+        self.channel_seq = 0
 
     # ---- engine I/O ------------------------------------------------------------------------------------
     def emit(self, obj):
-        sys.stdout.write(json.dumps(obj) + "\n")
+        """One protocol line; once hello brought the channel key, tagged "<hmac> <seq> <json>" (see
+        gpu/workerprocess.h): the engine drops any line of stdout without a valid tag."""
+        line = json.dumps(obj)
+        if self.channel_key is not None:
+            tag = hmac.new(self.channel_key, f"{self.channel_seq} {line}".encode(), hashlib.sha256).hexdigest()
+            line = f"{tag} {self.channel_seq} {line}"
+            self.channel_seq += 1
+        sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
     def handle(self, line):
@@ -161,12 +248,19 @@ class Worker:
             log(traceback.format_exc())
 
     def hello(self, msg):
+        key = msg.pop("channel_key", None)
+        if key is not None:
+            try:
+                self.channel_key, self.channel_seq = bytes.fromhex(key), 0
+            except (TypeError, ValueError):
+                self.emit({"op": "error", "message": "hello: field channel_key must be a hex string"})
         self.cache_dir = os.path.abspath(msg.get("cache_dir") or os.path.expanduser("~/.cache/sieve/verifier"))
         self.scratch_root = os.path.abspath(msg.get("scratch_root") or os.path.join(self.cache_dir, "scratch"))
         for d in (self.cache_dir, os.path.join(self.cache_dir, "tasks"), os.path.join(self.cache_dir, "refs"),
                   self.scratch_root):
             os.makedirs(d, exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "tasks"), 0o755)
+        os.chmod(os.path.join(self.cache_dir, "refs"), 0o700)  # reference outputs: this uid only
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
         # shared compiler caches, written through by children running as nobody: world-writable, sticky
@@ -180,7 +274,36 @@ class Worker:
         self.lock_path = os.path.join(self.cache_dir, f"gpu-{platform.node() or 'host'}-{phys}.lock")
         open(self.lock_path, "a").close()
         os.chmod(self.lock_path, 0o666)
+        prec = msg.get("fp32_precision", "deployed")
+        if prec not in FP32_PRECISIONS:
+            self.emit({"op": "error", "message": f"hello: field fp32_precision must be one of "
+                                                 f"{list(FP32_PRECISIONS)}, not {prec!r}"})
+            prec = "deployed"
+        self.fp32_precision = prec
+        remove_stale_sessions(os.path.join(self.cache_dir, "refs"))
+        self.session_dir = os.path.join(self.cache_dir, "refs",
+                                        f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")
+        os.makedirs(self.session_dir, mode=0o700)
+        self.start_zygote(wait=False)  # its imports overlap with the environment's
         self.env = self.environment()
+        self.env["fp32_precision"] = prec
+        z = self.zygote_ready()
+        self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
+                               "zygote_cuda_initialized": z["cuda_initialized"], "zygote_fds": z["fds"]}
+        if z["features"]["missing"]:
+            log("sandbox: this kernel lacks " + "; ".join(z["features"]["missing"]))
+        # what children may be promised: the host's available memory now (the worker is idle) less a reserve,
+        # and the GPU's free memory (measured by the device probe child) less a reserve
+        self.host_budget = max(1 << 30, mem_available() - HOST_RESERVE)
+        if self.device != "cpu":
+            free = int(self.env.get("gpu_free_bytes") or 0)
+            self.gpu_budget = max(1 << 30, free - GPU_RESERVE) if free else None
+        # a host shared with other work may lower them (never raise them)
+        for key, attr in (("host_budget_bytes", "host_budget"), ("gpu_budget_bytes", "gpu_budget")):
+            v = msg.get(key)
+            if isinstance(v, int) and v > 0:
+                setattr(self, attr, min(v, getattr(self, attr) or v))
+        self.env["memory_budget"] = {"host_bytes": self.host_budget, "gpu_bytes": self.gpu_budget}
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
 
     def physical_gpu(self):
@@ -210,6 +333,7 @@ class Worker:
             except Exception as e:
                 env["gpu_error"] = str(e)
             env["cuda"] = torch.version.cuda
+            import torch._meta_registrations  # noqa: F401  (once here, not in every reference child)
             env.update(self.probe_device())
         return env
 
@@ -222,8 +346,9 @@ class Worker:
             try:
                 import torch
                 p = torch.cuda.get_device_properties(torch.device(self.device))
+                free, total = torch.cuda.mem_get_info(torch.device(self.device))
                 info = {"l2_bytes": int(getattr(p, "L2_cache_size", 0)), "gpu_total_bytes": int(p.total_memory),
-                        "capability": f"{p.major}.{p.minor}"}
+                        "gpu_free_bytes": int(free), "capability": f"{p.major}.{p.minor}"}
             except Exception as e:
                 info = {"device_error": str(e)}
             os.write(w, json.dumps(info).encode())
@@ -260,13 +385,16 @@ class Worker:
             f.write(code)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-        if self.device != "cpu":
-            msg = dict(msg)
-            msg.setdefault("max_task_bytes", 8 << 30)
-        else:
-            msg = dict(msg)
-            msg.setdefault("max_task_bytes", 1 << 30)
+        msg = dict(msg)
+        # one call's inputs + outputs must fit where the call runs: a candidate holds them about twice
+        # (saved inputs for the mutation check, the allocator's poison block), on the GPU or (CPU mode) the host
+        room = self.gpu_budget if self.device != "cpu" and self.gpu_budget else self.host_budget
+        msg.setdefault("max_task_bytes", max(1 << 20, (room - (CHILD_GPU_BASE if self.device != "cpu"
+                                                               else CHILD_HOST_BASE)) // 2))
+        if self.device == "cpu":
             msg.setdefault("cpu_max_elements", 1 << 16)
+        msg["_disk_explicit"] = "ref_disk_bytes" in msg  # else measured each time references are computed
+        msg["ref_device"] = self.device
         if key in self.pending_refs:
             return  # its reference child is running: task_ready follows when it is done
         self.start_reference(key, sig, msg, path)
@@ -317,49 +445,143 @@ class Worker:
                 pass
         child.on_done(result if isinstance(result, dict) else None, timed_out)
 
-    def start_reference(self, key, sig, msg, path):
-        """References run in a trusted child while the loop goes on serving other tasks' samples; a lock
-        per task in the cache dir makes workers of other GPUs wait for one computation and then read its
-        cached outputs instead of computing them again."""
+    def ref_disk_free(self):
+        try:
+            st = os.statvfs(self.session_dir)
+            return int(st.f_bavail * st.f_frsize * REF_DISK_SHARE)
+        except OSError:
+            return 1 << 40
+
+    def task_ref_paths(self, task):
+        s = task["summary"]
+        for shape in s.get("shapes", []):
+            for secret in s.get("secret_seeds", []):
+                yield taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], shape, secret)
+
+    def evict_refs(self, keep_key):
+        """Deletes the references of every task no job is running or waiting for, so that a task whose
+        references do not fit the disk gets the room; an evicted task computes them again (new secret
+        seeds) when a sample of it comes. Returns the bytes freed."""
+        busy = {j.req.get("task_key") for j in list(self.running.values()) + self.queue} | self.pending_refs
+        freed = 0
+        for key, t in self.tasks.items():
+            if key == keep_key or key in busy or t.get("evicted") or not t["ready"]["ok"]:
+                continue
+            for p in self.task_ref_paths(t):
+                freed += taskref.remove_ref(p)
+            t["evicted"] = True
+            for k in [k for k in self.refs if k[0] == key]:
+                del self.refs[k]
+        if freed:
+            log(f"references of idle tasks removed to make room: {freed} bytes")
+        return freed
+
+    def start_reference(self, key, sig, msg, path, retried=False, announce=True):
+        """References run in a trusted child while the loop goes on serving other tasks' samples, one task
+        at a time per worker (a reference child holds a call's inputs and outputs twice, on the device and
+        on the host, and is not counted in admission); a lock per task in the cache dir makes workers of
+        other GPUs that share it take turns on the same task."""
+        self.pending_refs.add(key)
+        if self.ref_running:
+            self.ref_waiting.append((key, sig, msg, path, retried, announce))
+            return
+        self.ref_running = True
         lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
 
         def work():
             import fcntl
             fcntl.flock(os.open(lock, os.O_RDWR | os.O_CREAT, 0o644), fcntl.LOCK_EX)
             try:
-                return taskref.compute_references(msg, path, self.cache_dir)
+                return taskref.compute_references(req, path, self.session_dir)
             except BaseException as e:
                 return {"ok": False, "shapes": [], "dropped_shapes": [],
                         "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"}]}
 
+        req = dict(msg)
+        if not msg.get("_disk_explicit"):
+            req["ref_disk_bytes"] = self.ref_disk_free()
+
         def done(summary, timed_out):
             self.pending_refs.discard(key)
+            self.ref_running = False
+            if self.ref_waiting:
+                self.start_reference(*self.ref_waiting.pop(0))
             if summary is None or "error" in summary:
                 summary = {"ok": False, "shapes": [], "dropped_shapes": [],
                            "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
+            short = [x.get("message", "") for x in summary.get("hygiene", []) if x.get("code") == "REF_TOO_LARGE"]
+            short += [x.get("reason", "") for x in summary.get("dropped_shapes", [])]
+            if not retried and not msg.get("_disk_explicit") and any("of disk" in m for m in short) \
+                    and self.evict_refs(key) > 0:
+                # what it dropped for want of disk may fit now: once more, with the room measured again
+                for p in self.task_ref_paths({"req": msg, "summary": summary}) if summary.get("code_hash") else ():
+                    taskref.remove_ref(p)
+                return self.start_reference(key, sig, msg, path, retried=True, announce=announce)
             ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
                      "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
                      "ok": bool(summary.get("ok"))}
             self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary}
-            self.emit(ready)
+            if announce:
+                self.emit(ready)
 
-        self.pending_refs.add(key)
         self.fork_trusted(work, float(msg.get("reference_timeout", 600)), done)
 
     def reference(self, task, si, seed):
-        """Reference outputs from memory, else from the disk cache; memory holds at most REF_MEMORY bytes."""
+        """Reference outputs of (shape si, seed label), memory-mapped from this session's folder."""
+        s = task["summary"]
+        secret = s["secret_seeds"][s["seeds"].index(seed)]
         key = (task["req"]["task_key"], task["sig"], si, seed)
         hit = self.refs.pop(key, None)
         if hit is None:
-            s = task["summary"]
-            p = taskref.cache_path(self.cache_dir, task["req"]["task_key"], s["code_hash"], s["shapes"][si], seed)
+            p = taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], s["shapes"][si], secret)
             hit = taskref.load_ref(p)
-            self.ref_bytes += sum(a.nbytes for _, a in hit)
         self.refs[key] = hit  # most recently used last
-        while self.ref_bytes > REF_MEMORY and len(self.refs) > 1:
-            _, old = self.refs.popitem(last=False)
-            self.ref_bytes -= sum(a.nbytes for _, a in old)
+        while len(self.refs) > REF_OPEN:
+            self.refs.popitem(last=False)
         return hit
+
+    def expected_metas(self, task, si, seed):
+        s = task["summary"]
+        return [(d, list(shape)) for d, shape in s["metas"][si][s["seeds"].index(seed)]]
+
+    def footprint(self, task, req):
+        """(host bytes, GPU bytes) a candidate child of this task may need: its output buffer, a base for
+        the interpreter and CUDA, and on the device inputs, saved inputs, outputs, the poison block and
+        parameters (built on the host first, then copied)."""
+        s = task["summary"]
+        out_buf = max((transport.layout([(d, sh) for d, sh in m])[1] for per_shape in s.get("metas", [])
+                       for m in per_shape), default=0)
+        foot = [f for f in s.get("footprint", []) if f] or [{"in": 0, "out": 0, "params": 0}]
+        big = max(2 * f["in"] + 2 * f["out"] + 2 * f["params"] for f in foot)
+        params = max(f["params"] for f in foot)
+        if self.device == "cpu":
+            return CHILD_HOST_BASE + out_buf + big, 0
+        if req.get("timing"):  # three input sets of shape 0, a fresh copy per call, the kept timed output
+            f0 = foot[0]
+            big = max(big, 4 * f0["in"] + 3 * f0["out"] + 2 * f0["params"])
+        return CHILD_HOST_BASE + out_buf + 2 * params, CHILD_GPU_BASE + big
+
+    def admit(self, job):
+        """Whether a queued job may start now: its footprint fits beside what running children were
+        promised, and the host has that much available right now. With nothing running a job always starts
+        (its task passed the size check when its references were made)."""
+        task = self.tasks.get(job.req.get("task_key"))
+        if task is not None and task.get("evicted"):
+            # its references were removed to make room for another task's: computed again, then it runs
+            key = task["req"]["task_key"]
+            if key not in self.pending_refs:
+                self.start_reference(key, task["sig"], task["req"], task["path"], announce=False)
+            return False
+        if task is None or not task["ready"]["ok"] or job.req.get("backend") == "nki":
+            return True  # answered without a child
+        host, gpu = self.footprint(task, job.req)
+        if self.running:
+            if self.promised_host + host > self.host_budget or mem_available() - HOST_RESERVE < host:
+                return False
+            if self.gpu_budget is not None and self.promised_gpu + gpu > self.gpu_budget:
+                return False
+        job.host_bytes, job.gpu_bytes = host, gpu
+        return True
 
     # ---- verify -------------------------------------------------------------------------------------------
     def verdict(self, job, status, stage, reasons, message, **extra):
@@ -372,6 +594,10 @@ class Worker:
              "duration_ms": int((time.monotonic() - job.started) * 1000)}
         if task:
             v["shapes"] = task["summary"].get("shapes", [])
+        if getattr(job, "sandbox", None) is not None:  # what the candidate's sandbox applied and lacked
+            v["sandbox"] = job.sandbox
+        if getattr(job, "fp32_precision", None):
+            v["fp32_precision"] = job.fp32_precision
         v.update(extra)
         notes = getattr(job, "static_notes", None)  # stage 0's non-fatal findings (CPU_FALLBACK_NOTE, ...)
         if notes and "findings" not in extra:
@@ -422,6 +648,13 @@ class Worker:
         self.fork_child(job, task)
 
     def fork_child(self, job, task):
+        ctx, fds = self.candidate_ctx(job, task)
+        self.launch_candidate(job, ctx, fds)
+
+    def candidate_ctx(self, job, task):
+        """The candidate's context (JSON-able: paths, shapes, limits; no seeds, no references) and the fds it
+        gets, by name ("result", "ctl", "lock", "log", "out": the shared output buffer); the worker's ends are
+        kept on the job. launch_candidate hands the fds over and closes them here."""
         req = job.req
         scratch = os.path.join(self.scratch_root, f"job-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}")
         os.makedirs(scratch, mode=0o700)
@@ -430,7 +663,7 @@ class Worker:
         with open(cand, "w") as f:
             f.write(req.get("code", ""))
         logp = os.path.join(scratch, "child.log")
-        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
         if os.geteuid() == 0:
             for p in (scratch, cand, logp):
                 os.chown(p, 65534, 65534)
@@ -444,55 +677,216 @@ class Worker:
                "TORCHINDUCTOR_COMPILE_THREADS": "1"}
         if self.device == "cpu":
             env["TRITON_INTERPRET"] = "1"
-        else:
-            env["TRITON_F32_DEFAULT"] = "ieee"
+        # one shared buffer for the job, as large as the largest call's outputs (transport.py)
+        out_size = max((transport.layout([(d, sh) for d, sh in m])[1] for per_shape in summary["metas"]
+                        for m in per_shape), default=0)
+        job.buffer = transport.Buffer(out_size)
+        if self.device == "cpu":
+            # CPU mode caps the address space: the buffer's mapping must fit under it
+            limits["memory_mb"] = int(limits["memory_mb"]) + (job.buffer.size >> 20) + 1
         ctx = {"scratch": scratch, "candidate_path": cand, "candidate_module": name, "task_path": task["path"],
                "style": task["req"].get("init_inputs_style", "kernelbench"), "shapes": summary["shapes"],
-               "seeds": seeds, "device": self.device if self.device != "cpu" else "cpu",
-               "timing": bool(req.get("timing")) and self.device != "cpu", "limits": limits,
-               "backend": req.get("backend", "triton"),
+               "device": self.device if self.device != "cpu" else "cpu",
+               "limits": limits, "backend": req.get("backend", "triton"),
                "allowed_dirs": [scratch, env["TRITON_CACHE_DIR"], env["TORCHINDUCTOR_CACHE_DIR"],
                                 env["TORCH_EXTENSIONS_DIR"]],
                "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
                "nproc": int(limits["processes"]) * self.parallel + 64,
-               "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes")}
-        if ctx["timing"]:
+               "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes"),
+               "out_size": job.buffer.size, "poison_bytes": job.buffer.size if self.device != "cpu" else 0}
+        job.want_timing = bool(req.get("timing")) and self.device != "cpu"
+        if job.want_timing:
             self.ensure_ref_timing(task)
+        # the calls, in a secret order: every (shape, seed) check, and for Triton answers one probe (a call
+        # like any other, on the inputs of a random check, whose launches only write poison)
+        plan = [(si, sd, False) for si in range(len(summary["shapes"])) for sd in seeds]
+        if req.get("backend", "triton") != "cuda":
+            si, sd, _ = plan[secrets.randbelow(len(plan))]
+            plan.append((si, sd, True))
+        secrets.SystemRandom().shuffle(plan)
+        job.plan = plan
+        job.poison = poison_secret()
         job.expected = len(summary["shapes"]) * len(seeds)
         job.expected_keys = {(si, sd) for si in range(len(summary["shapes"])) for sd in seeds}
         job.timeouts = timeouts
-        r, w = os.pipe()
-        cr, cw = os.pipe()
-        lock_fd = os.open(self.lock_path, os.O_RDWR)
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.setpgid(0, 0)
-                os.close(r)
-                os.close(cw)
-                devnull = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(devnull, 0)
-                os.dup2(logfd, 1)
-                os.dup2(logfd, 2)
-                sys.stdout = open(1, "w", buffering=1, closefd=False)
-                sys.stderr = open(2, "w", buffering=1, closefd=False)
-                from . import child
-                child.main(w, cr, lock_fd, ctx)
-            finally:
-                os._exit(4)
+        r, w = os.pipe2(os.O_CLOEXEC)
+        cr, cw = os.pipe2(os.O_CLOEXEC)
+        lock_fd = os.open(self.lock_path, os.O_RDWR | os.O_CLOEXEC)
+        os.set_blocking(r, False)
+        job.fd, job.ctl, job.scratch, job.log_path = r, cw, scratch, logp
+        # the child gets its own descriptor of the buffer (closed here after the spawn, like the others)
+        return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd, "out": os.dup(job.buffer.fd)}
+
+    def launch_candidate(self, job, ctx, fds):
+        """Has the zygote fork the candidate with ctx and fds (closed here afterwards); child.main(ctx, fds)
+        gets the same names mapped to its own fd numbers. The candidate never is a fork of this process."""
+        prec = job.req.get("fp32_precision", self.fp32_precision)
+        if prec not in FP32_PRECISIONS:
+            for fd in fds.values():
+                os.close(fd)
+            os.close(job.fd)
+            os.close(job.ctl)
+            shutil.rmtree(job.scratch, ignore_errors=True)
+            return self.verdict(job, "UNVERIFIABLE", "compile", ["BAD_REQUEST"],
+                                f"verify request: field fp32_precision must be one of {list(FP32_PRECISIONS)}, "
+                                f"not {prec!r}")
+        job.fp32_precision = prec
+        ctx = dict(ctx)
+        ctx["env"] = {k: v for k, v in ctx["env"].items() if k != "TRITON_F32_DEFAULT"}
+        if prec == "ieee" and self.device != "cpu":
+            ctx["env"]["TRITON_F32_DEFAULT"] = "ieee"
+        ctx["hide_roots"] = [self.cache_dir, self.scratch_root]
+        from .sandbox import SANDBOX_UID_BASE
+        ctx["sandbox_uid"] = SANDBOX_UID_BASE + (job.job if isinstance(job.job, int) else os.getpid()) % 65536
+        sr, sw = os.pipe2(os.O_CLOEXEC)
+        job.status_fd, job.status_buf, job.sandbox, job.wait_status, job.status_error = sr, b"", None, None, None
+        job.pid = None
         try:
-            os.setpgid(pid, pid)
+            self.zygote_spawn(ctx, fds, sw)
+        except (OSError, RuntimeError) as e:
+            job.status_error = f"the zygote could not start the candidate: {e}"
+            log(f"job {job.job}: {job.status_error}")
+        finally:
+            os.close(sw)
+            for fd in fds.values():
+                os.close(fd)
+        self.read_status(job, until_pid=True)
+        job.deadline = time.monotonic() + job.timeouts["compile"]
+        self.promised_host += job.host_bytes
+        self.promised_gpu += job.gpu_bytes
+        self.running[job.fd] = job
+        self.sel.register(job.fd, selectors.EVENT_READ, job)
+
+    # ---- the zygote: where candidates come from ----------------------------------------------------------
+    def start_zygote(self, wait=True):
+        """A fresh interpreter (python -m sieve_worker.zygote) with a scrubbed environment and no fd of this
+        process but its socket; it imports torch and triton once and forks every candidate."""
+        from . import sandbox
+        if self.zygote is not None:
+            self.stop_zygote()
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {k: os.environ[k] for k in sandbox.KEEP_ENV if k in os.environ}
+        env.update({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
+                    "HOME": "/nonexistent",
+                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
+                    "TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
+                    "TORCH_EXTENSIONS_DIR": os.path.join(self.cache_dir, "extensions")})
+        if self.device == "cpu":
+            env["TRITON_INTERPRET"] = "1"  # read when triton is imported
+        elif "TRITON_LIBCUDA_PATH" not in env:
+            # Triton finds libcuda with `/sbin/ldconfig -p`, a shell script on some systems: the candidate may
+            # not exec a shell, so the (trusted) worker looks it up once, as Triton would
+            try:
+                out = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, timeout=30).stdout
+                dirs = [os.path.dirname(line.split()[-1]) for line in out.splitlines() if "libcuda.so.1" in line]
+                if dirs:
+                    env["TRITON_LIBCUDA_PATH"] = dirs[0]
+            except (OSError, subprocess.SubprocessError) as e:
+                log(f"ldconfig -p: {e}")
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.zygote", str(theirs.fileno()),
+                                 "--device", self.device], env=env, pass_fds=(theirs.fileno(),), close_fds=True,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd="/",
+                                start_new_session=True)
+        theirs.close()
+        self.zygote, self.zygote_sock, self.zygote_info, self.zygote_t0 = proc, mine, None, t0
+        return self.zygote_ready() if wait else None
+
+    def zygote_ready(self):
+        if self.zygote_info is not None:
+            return self.zygote_info
+        self.zygote_sock.settimeout(300)
+        try:
+            ready = json.loads(self.zygote_sock.recv(1 << 20) or b"{}")
+        except (OSError, ValueError) as e:
+            ready = {"error": str(e)}
+        self.zygote_sock.settimeout(None)
+        if ready.get("op") != "ready":
+            self.zygote.kill()
+            self.zygote.wait()
+            self.zygote = None
+            raise RuntimeError(f"the zygote did not start: {ready}")
+        ready["start_s"] = round(time.monotonic() - self.zygote_t0, 3)
+        self.zygote_info = ready
+        return ready
+
+    def stop_zygote(self):
+        if self.zygote is None:
+            return
+        try:
+            self.zygote_sock.close()
         except OSError:
             pass
-        os.close(w)
-        os.close(cr)
-        os.close(logfd)
-        os.close(lock_fd)
-        os.set_blocking(r, False)
-        job.pid, job.fd, job.ctl, job.scratch, job.log_path = pid, r, cw, scratch, logp
-        job.deadline = time.monotonic() + timeouts["compile"]
-        self.running[r] = job
-        self.sel.register(r, selectors.EVENT_READ, job)
+        try:
+            self.zygote.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.zygote.kill()
+            self.zygote.wait()
+        self.zygote = None
+
+    def zygote_spawn(self, ctx, fds, status_w):
+        """Sends one spawn request with the fds attached (SCM_RIGHTS); restarts a dead zygote once."""
+        names = list(fds) + ["status"]
+        msg = json.dumps({"op": "spawn", "ctx": ctx, "names": names}).encode()
+        for attempt in (0, 1):
+            if self.zygote is None or self.zygote.poll() is not None:
+                log("the zygote is not running; starting it")
+                self.start_zygote()
+            self.zygote_ready()
+            try:
+                socket.send_fds(self.zygote_sock, [msg], [fds[n] for n in names[:-1]] + [status_w])
+                return
+            except OSError as e:
+                if attempt:
+                    raise
+                log(f"spawn request failed ({e}); restarting the zygote")
+                self.zygote = None
+
+    def read_status(self, job, until_pid=False):
+        """Reads the job's status pipe (JSON lines from the zygote's intermediate and the sandbox) until the
+        candidate's pid is known (until_pid) or the pipe's end (the candidate and its intermediate gone)."""
+        import select
+        while not (until_pid and (job.pid or job.status_error)):
+            if not select.select([job.status_fd], [], [], 60)[0]:
+                job.status_error = job.status_error or "no word from the zygote in 60 s"
+                return
+            try:
+                data = os.read(job.status_fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                return
+            job.status_buf += data
+            while b"\n" in job.status_buf:
+                line, job.status_buf = job.status_buf.split(b"\n", 1)
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if "pid" in rec and not job.pid:
+                    job.pid = int(rec["pid"])
+                elif "status" in rec:
+                    job.wait_status = int(rec["status"])
+                elif "applied" in rec:
+                    job.sandbox = rec["applied"]
+                elif "error" in rec:
+                    job.status_error = str(rec["error"])
+
+    def reap(self, job):
+        """The candidate's wait status once it is gone (killed first by kill()), from the zygote's
+        intermediate; a sandbox that could not be set up is the machine's failure, not the sample's."""
+        if getattr(job, "status_fd", None) is None:  # a trusted fork of this process (the native path)
+            _, st = os.waitpid(job.pid, 0)
+            return st
+        self.read_status(job)
+        os.close(job.status_fd)
+        job.status_fd = None
+        if job.sandbox is None and job.failure is None and not job.cancelled:
+            why = job.status_error or "the sandbox was not set up"
+            job.failure = ("UNVERIFIABLE", "compile", ["SANDBOX_UNAVAILABLE"],
+                           f"the candidate's sandbox could not be set up ({why}); nothing of the sample ran")
+        return job.wait_status if job.wait_status is not None else signal.SIGKILL
 
     def fork_native(self, job, task):
         """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
@@ -512,9 +906,10 @@ class Worker:
         logp = os.path.join(scratch, "native.log")
         logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         ctx = {"cli": cli, "scratch": scratch, "cache_dir": self.cache_dir, "task_path": task["path"],
-               "task_key": task["req"]["task_key"], "sig": task["sig"], "shapes": summary["shapes"],
+               "task_key": task["req"]["task_key"], "sig": task["sig"] + os.path.basename(self.session_dir),
+               "shapes": summary["shapes"], "ref_dir": self.session_dir, "device": self.device,
                "code_hash": summary["code_hash"],
-               "seeds": summary["seeds"], "style": task["req"].get("init_inputs_style", "kernelbench"),
+               "seeds": summary["secret_seeds"], "style": task["req"].get("init_inputs_style", "kernelbench"),
                "code": req.get("code", ""), "gpu": self.device != "cpu",
                "device_index": int(self.device.split(":")[1]) if ":" in self.device else 0,
                "atol": summary["atol"], "rtol": summary["rtol"], "launch_timeout": timeouts["correct"],
@@ -567,6 +962,11 @@ class Worker:
             return self.verdict(job, "CRASH", job.stage, ["SIGNAL"],
                                 f"native verification ended ({why}) without a result", log=logall)
         job.checks = res.get("checks") or []
+        label_of = dict(zip(summary_secrets(self.tasks.get(job.req.get("task_key"))), summary_labels(
+            self.tasks.get(job.req.get("task_key")))))
+        for c in job.checks:
+            if isinstance(c, dict) and c.get("seed") in label_of:
+                c["seed"] = label_of[c["seed"]]  # the secret seed stays secret; the check names its label
         job.launches = int(res.get("launches") or 0)
         log = "\n".join(x for x in (res.get("log", ""), logall) if x)
         if res["status"] != "PASS":
@@ -588,7 +988,8 @@ class Worker:
         rt = RefTimer()
         self.reftimers[key] = rt
         summary = task["summary"]
-        ctx = {"task_path": task["path"], "shape": summary["shapes"][0], "seed": summary["seeds"][0],
+        ctx = {"task_path": task["path"], "shape": summary["shapes"][0],
+               "seeds": [summary["secret_seeds"][summary["seeds"].index(x)] for x in summary["seeds"][:3]],
                "style": task["req"].get("init_inputs_style", "kernelbench"), "device": self.device,
                "l2_bytes": (self.env or {}).get("l2_bytes")}
 
@@ -599,7 +1000,13 @@ class Worker:
             from . import reftiming
             return reftiming.run(ctx, os.open(self.lock_path, os.O_RDWR))
 
+        # it holds three input sets, a fresh copy and the outputs on the GPU beside the candidates: promised too
+        f = (summary.get("footprint") or [None])[0] or {"in": 0, "out": 0, "params": 0}
+        promise = CHILD_GPU_BASE + 4 * f["in"] + 2 * f["out"] + f["params"] if self.device != "cpu" else 0
+        self.promised_gpu += promise
+
         def done(result, timed_out):
+            self.promised_gpu -= promise
             if result is None:
                 result = {"error": f"timed out after {REF_TIMING_TIMEOUT} s" if timed_out
                           else "the reference timing child died"}
@@ -611,12 +1018,16 @@ class Worker:
         self.fork_trusted(work, REF_TIMING_TIMEOUT, done)
 
     def kill(self, job):
+        """SIGKILL to the candidate: PID 1 of its PID namespace, so everything it started dies with it."""
+        pid = job.pid
+        if not pid:
+            return
         try:
-            os.killpg(job.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
         try:
-            os.kill(job.pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
 
@@ -638,124 +1049,236 @@ class Worker:
                 self.verdict(job, "CANCELLED", "static", [], "cancelled before it started")
                 return
 
-    def on_frame(self, job, kind, payload):
-        if job.pending is not None:
-            if kind != b"B":
-                return self.fail(job, "CRASH", job.stage, ["SIGNAL"], "malformed result stream from the candidate")
-            job.pending[1].append(payload)
-            if len(job.pending[1]) == job.pending[2]:
-                header, blobs, _ = job.pending
-                job.pending = None
-                self.on_arrays(job, header, blobs)
-            return
-        if kind != b"J":
-            return self.fail(job, "CRASH", job.stage, ["SIGNAL"], "malformed result stream from the candidate")
+    def invalid(self, job, why):
+        """A malformed or oversized control stream, or a note that contradicts itself: the candidate's
+        failure (its process writes that channel), never the harness's."""
+        self.fail(job, "FAIL_SANDBOX", job.stage, ["RESULT_STREAM_INVALID"],
+                  f"the candidate's result channel carried {why}"[:400])
+
+    def send_command(self, job, cmd):
         try:
-            msg = json.loads(payload)
-            t = msg["t"]
-        except Exception:
-            return self.fail(job, "CRASH", job.stage, ["SIGNAL"], "malformed result stream from the candidate")
+            transport_write(job.ctl, (json.dumps(cmd) + "\n").encode())
+        except OSError:
+            pass  # the child is gone: its exit tells
+
+    def next_call(self, job):
+        """Sends the next call of the plan (with its secret seed), or the end (with the timing seeds)."""
+        task = self.tasks[job.req["task_key"]]
+        s = task["summary"]
+        if job.failure is not None:
+            return
+        if not job.plan and job.probe_failure:
+            return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"], job.probe_failure)
+        if job.plan:
+            si, label, probe = job.plan.pop()
+            job.call = (si, label, probe)
+            cmd = {"do": "call", "si": si, "seed": s["secret_seeds"][s["seeds"].index(label)]}
+            if probe:
+                cmd["poison"] = job.poison
+            return self.send_command(job, cmd)
+        job.call = None
+        cmd = {"do": "end", "share_seed": taskref.secret_seed()}
+        # CUDA answers' proof (their kernels' GPU share) comes after this command; conclude checks it
+        proved = job.probe == "ok" or job.req.get("backend") == "cuda"
+        if job.want_timing and job.seen == job.expected_keys and proved:
+            job.timing_labels = s["seeds"][:3]
+            cmd["timing"] = {"seeds": [s["secret_seeds"][s["seeds"].index(x)] for x in job.timing_labels]}
+        self.send_command(job, cmd)
+
+    def on_message(self, job, msg):
+        t = msg["t"]
         if t == "stage":
-            job.stage = msg["stage"]
+            stage = msg.get("stage")
+            if stage not in ("compile", "correct", "proof", "queue", "timing"):
+                return self.invalid(job, f"an unknown stage {str(stage)[:40]!r}")
+            job.stage = stage
             key = {"proof": "correct"}.get(job.stage, job.stage)
             job.deadline = time.monotonic() + float(job.timeouts.get(key, 3600 if key == "queue" else 120))
         elif t == "violation":
-            job.violations.append(msg)
-            self.fail(job, "FAIL_SANDBOX", job.stage, [msg["code"]], f"the sample tried something the sandbox forbids: "
-                      f"{msg['detail']}")
-        elif t in ("output", "probe"):
-            n = len(msg.get("meta") or []) if t == "output" else (2 * msg.get("n", 0) if "error" not in msg and not msg.get("cuda") else 0)
-            if t == "output" and msg.get("meta") is None:
-                return self.on_arrays(job, msg, [])
-            if n == 0:
-                return self.on_arrays(job, msg, [])
-            job.pending = (msg, [], n)
+            job.violations.append({"code": str(msg.get("code"))[:40], "detail": str(msg.get("detail"))[:1000]})
+            v = job.violations[-1]
+            self.fail(job, "FAIL_SANDBOX", job.stage, [v["code"]], f"the sample tried something the sandbox forbids: "
+                      f"{v['detail']}")
+        elif t == "ready":
+            self.next_call(job)
+        elif t == "output":
+            t0 = time.monotonic()
+            self.on_output(job, msg)
+            if job.deadline is not None:
+                job.deadline += time.monotonic() - t0  # the worker's comparing is not the sample's time
+            if job.failure is None:
+                self.next_call(job)
+        elif t == "timed_output":
+            t0 = time.monotonic()
+            self.on_timed_output(job, msg)
+            if job.deadline is not None:
+                job.deadline += time.monotonic() - t0
+        elif t == "share":
+            self.on_share(job, msg)
         elif t == "error":
-            job.error = msg
+            job.error = {"stage": str(msg.get("stage", job.stage)), "code": str(msg.get("code", "RUNTIME_ERROR")),
+                         "message": str(msg.get("message", ""))[:2000],
+                         "traceback": str(msg.get("traceback", ""))[-8000:]}
+            if job.error["stage"] not in ("compile", "correct", "proof", "queue", "timing"):
+                job.error["stage"] = job.stage
         elif t == "infra":
-            job.infra = msg.get("message", "")
-        elif t == "timing_request":
-            go = job.failure is None and job.seen == job.expected_keys and job.probe == "ok"
-            try:
-                os.write(job.ctl, b"G" if go else b"S")
-            except OSError:
-                pass
+            job.infra = str(msg.get("message", ""))[:500]
         elif t == "timings":
-            job.timings = msg.get("timings")
-            job.bytes_moved = msg.get("bytes_moved")
+            tm = msg.get("timings")
+            if not isinstance(tm, list) or not all(isinstance(x, dict) and isinstance(x.get("median_ms"), (int, float))
+                                                   for x in tm):
+                return self.invalid(job, "timings that are not a list of measurements")
+            job.timings = [{k: x.get(k) for k in ("shape_index", "which", "median_ms", "mean_ms", "std_ms", "runs")}
+                           for x in tm[:4]]
+            for x in job.timings:
+                x["which"] = "candidate"
         elif t == "done":
-            job.done = msg
-        elif t in ("note",):
-            job.notes.append(msg.get("message", ""))
+            job.done = {"launches": int(msg.get("launches") or 0) if str(msg.get("launches", 0)).isdigit() else 0,
+                        "kernels": [str(k)[:200] for k in (msg.get("kernels") or [])[:64]]}
+        elif t == "note":
+            job.notes.append(str(msg.get("message", ""))[:500])
         elif t == "state_dict":
             if msg.get("missing") or msg.get("unexpected"):
-                job.notes.append(f"state_dict copy: missing {msg.get('missing')}, unexpected {msg.get('unexpected')}")
+                job.notes.append(f"state_dict copy: missing {str(msg.get('missing'))[:300]}, "
+                                 f"unexpected {str(msg.get('unexpected'))[:300]}")
         elif t == "sandbox":
-            job.notes.append(f"sandbox: {msg.get('applied')}")
+            job.notes.append(f"sandbox: {str(msg.get('applied'))[:1000]}")
         elif t == "profile" and msg.get("error"):
-            job.notes.append(f"profiler: {msg['error']}")
+            job.notes.append(f"profiler: {str(msg['error'])[:300]}")
+        elif t != "profile":
+            self.invalid(job, f"a message of unknown type {t[:40]!r}")
 
-    def on_arrays(self, job, header, blobs):
+    def on_share(self, job, msg):
+        share = msg.get("share")
+        job.share = float(share) if isinstance(share, (int, float)) else None
+        if job.req.get("backend") == "cuda":
+            # no way to turn an extension's kernels into poison writers: the launch count and GPU share must do
+            if job.share == 0:
+                job.probe = "sham"
+                return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"],
+                                 "the sample's CUDA kernels took no GPU time in the forward")
+            job.probe = "ok"
+            job.notes.append("proof: CUDA extension kernels counted in the profiler (no poison probe for CUDA)")
+
+    def read_outputs(self, job, task, si, label, msg):
+        """Validates a note's metadata against the reference, then returns the outputs as views of the
+        shared buffer (or None after failing the job)."""
+        entry = {"shape_index": si, "shape": task["summary"]["shapes"][si], "seed": label}
+        meta = msg.get("meta")
+        if meta is None:
+            types = [str(x)[:60] for x in (msg.get("types") or [])[:16]] if isinstance(msg.get("types"), list) else []
+            entry.update({"ok": False, "note": f"outputs of type {types} are not plain tensors"})
+            job.checks.append(entry)
+            self.fail(job, "FAIL_SHAM", "correct", ["OUTPUT_NOT_FROM_KERNEL"],
+                      f"forward returned {types} instead of plain tensors (a lazy output)")
+            return None, entry
+        expected = self.expected_metas(task, si, label)
+        why = transport.check_metas(meta, expected, self.device)
+        if why is not None:
+            entry.update({"ok": False, "max_abs": None, "max_rel": None, "mismatches": 0, "nonfinite_mismatches": 0,
+                          "note": why})
+            job.checks.append(entry)
+            self.fail(job, "FAIL_MISMATCH", "correct", ["MISMATCH"], f"shape {si} seed {label}: {why}")
+            return None, entry
+        return job.buffer.arrays(expected), entry
+
+    def on_output(self, job, msg):
         task = self.tasks[job.req["task_key"]]
         atol, rtol = task["summary"]["atol"], task["summary"]["rtol"]
-        if header["t"] == "probe":
-            job.share = header.get("share")
-            if header.get("cuda"):
-                if job.share == 0:
-                    job.probe = "sham"
-                    return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"],
-                                     "the sample's CUDA kernels took no GPU time in the forward")
-                job.probe = "ok"
-                job.notes.append("proof: CUDA extension kernels counted in the profiler (no no-op probe for CUDA)")
-                return
-            if "error" in header:
-                job.probe = "ok"
-                job.notes.append(f"proof probe: without its kernels the forward fails ({header['error']})")
-                return
-            n = header["n"]
-            arrs = [(m["dtype"], compare.decode(m, b)) for m, b in zip(header["meta"], blobs)]
-            if compare.same(arrs[:n], arrs[n:], atol, rtol):
-                job.probe = "sham"
-                self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"],
-                          "the output is the same when the sample's kernels are turned into no-ops: "
-                          "they did not produce it")
-            else:
-                job.probe = "ok"
+        if job.call is None:
+            return self.invalid(job, "outputs nobody asked for")
+        si, label, probe = job.call
+        secret = task["summary"]["secret_seeds"][task["summary"]["seeds"].index(label)]
+        if msg.get("si") != si or msg.get("seed") != secret:
+            return self.invalid(job, f"outputs for a call other than the one asked for")
+        launches = msg.get("launches", 0)
+        launches = launches if type(launches) is int and launches >= 0 else 0
+        job.launches += launches
+        if probe:
+            return self.on_probe(job, task, si, label, msg)
+        if (si, label) in job.seen:
+            return self.invalid(job, f"a second result for shape {si} seed {label}")
+        job.seen.add((si, label))
+        cand, entry = self.read_outputs(job, task, si, label, msg)
+        if cand is None:
             return
-        si, seed = header["si"], header["seed"]
-        if (si, seed) not in job.expected_keys or (si, seed) in job.seen:
-            return self.fail(job, "CRASH", job.stage, ["SIGNAL"], f"unexpected output for shape {si} seed {seed}")
-        job.seen.add((si, seed))
-        job.launches += int(header.get("launches", 0))
-        entry = {"shape_index": si, "shape": task["summary"]["shapes"][si], "seed": seed}
-        if header.get("meta") is None:
-            entry.update({"ok": False, "note": f"outputs of type {header.get('types')} are not plain tensors"})
-            job.checks.append(entry)
-            return self.fail(job, "FAIL_SHAM", "correct", ["OUTPUT_NOT_FROM_KERNEL"],
-                             f"forward returned {header.get('types')} instead of plain tensors (a lazy output)")
-        cand = [(m["dtype"], compare.decode(m, b)) for m, b in zip(header["meta"], blobs)]
-        res = compare.compare(self.reference(task, si, seed), cand, atol, rtol)
+        res = compare.compare(self.reference(task, si, label), cand, atol, rtol)
+        del cand
         entry.update(res)
         job.checks.append(entry)
         if not res["ok"]:
-            reasons = []
-            if res["mismatches"] or res.get("note"):
-                reasons.append("MISMATCH")
-            if res["nonfinite_mismatches"]:
-                reasons.append("NONFINITE_MISMATCH")
-            msg = (f"shape {si} seed {seed}: {res['mismatches']} values outside atol={atol:g} rtol={rtol:g} "
-                   f"(max abs {res['max_abs']:.3g}), {res['nonfinite_mismatches']} NaN/inf mismatches")
-            if res.get("note"):
-                msg = f"shape {si} seed {seed}: {res['note']}"
-            return self.fail(job, "FAIL_MISMATCH", "correct", reasons, msg)
-        if header.get("mutated"):
+            return self.mismatch(job, si, label, res, atol, rtol)
+        if msg.get("mutated"):
             return self.fail(job, "FAIL_MISMATCH", "correct", ["INPUT_MUTATED"],
-                             f"shape {si} seed {seed}: the forward changed its inputs")
-        if header.get("launches", 0) == 0:
+                             f"shape {si} seed {label}: the forward changed its inputs")
+        if launches == 0:
             return self.fail(job, "FAIL_SHAM", "proof", ["KERNEL_NOT_RUN"],
-                             f"shape {si} seed {seed}: the outputs match but none of the sample's kernels ran")
-        if header.get("overlap") is False:
-            job.notes.append(f"shape {si} seed {seed}: an output's memory was not passed to any of the sample's kernels")
+                             f"shape {si} seed {label}: the outputs match but none of the sample's kernels ran")
+        if msg.get("overlap") is False:
+            job.notes.append(f"shape {si} seed {label}: an output's memory was not passed to any of the sample's "
+                             "kernels")
+
+    def mismatch(self, job, si, label, res, atol, rtol, what=""):
+        reasons = []
+        if res["mismatches"] or res.get("note"):
+            reasons.append("MISMATCH")
+        if res["nonfinite_mismatches"]:
+            reasons.append("NONFINITE_MISMATCH")
+        msg = (f"{what}shape {si} seed {label}: {res['mismatches']} values outside atol={atol:g} rtol={rtol:g} "
+               f"(max abs {res['max_abs']:.3g}), {res['nonfinite_mismatches']} NaN/inf mismatches")
+        if res.get("note"):
+            msg = f"{what}shape {si} seed {label}: {res['note']}"
+        return self.fail(job, "FAIL_MISMATCH", "correct", reasons, msg)
+
+    def on_probe(self, job, task, si, label, msg):
+        """The probe's call: its launches only wrote the secret poison into their output arguments, so an
+        output the kernels produced is that poison; one that is anything else was computed without them."""
+        if "error" in msg:
+            job.probe = "ok"
+            job.notes.append(f"proof probe: without its kernels the forward fails ({str(msg['error'])[:300]})")
+            return
+        if msg.get("meta") is None:
+            return self.read_outputs(job, task, si, label, msg)
+        why = transport.check_metas(msg["meta"], self.expected_metas(task, si, label), self.device)
+        if why is not None:
+            # the checks got the reference's structure: one that changes when the launches only write poison
+            # means the forward looks at what its kernels did and answers something else
+            job.probe = "sham"
+            return self.probe_failed(job, "with its launches made to write a secret poison value, the forward's "
+                                          f"outputs change: "
+                             f"{why}")
+        for i, (dt, a) in enumerate(job.buffer.arrays(self.expected_metas(task, si, label))):
+            ok, what = compare.is_poison(dt, a, job.poison)
+            if not ok:
+                job.probe = "sham"
+                return self.probe_failed(job, f"output {i} is not what the sample's kernels wrote: with its launches "
+                                              "made to "
+                                 f"write a secret poison value, the output {what}")
+        job.probe = "ok"
+
+    def probe_failed(self, job, message):
+        """A failed probe is decided after the checks (which come in a secret order around it): a check that
+        fails names the more precise fault (a mismatch, mutated inputs)."""
+        job.probe_failure = message
+
+    def on_timed_output(self, job, msg):
+        """One timed call, chosen by the child at random, is compared like a check."""
+        task = self.tasks[job.req["task_key"]]
+        s = task["summary"]
+        labels = getattr(job, "timing_labels", None) or []
+        secret = msg.get("seed")
+        label = next((x for x in labels if s["secret_seeds"][s["seeds"].index(x)] == secret), None)
+        if label is None or msg.get("si") != 0 or job.timed_checked:
+            return self.invalid(job, "a timed output for a call that was not timed")
+        job.timed_checked = True
+        cand, entry = self.read_outputs(job, task, 0, label, msg)
+        if cand is None:
+            return
+        res = compare.compare(self.reference(task, 0, label), cand, s["atol"], s["rtol"])
+        del cand
+        if not res["ok"]:
+            return self.mismatch(job, 0, label, res, s["atol"], s["rtol"], what="a timed call, ")
+        job.notes.append(f"a timed call's output (seed {label}) matches the reference")
 
     def read_child(self, job):
         if job.native:
@@ -775,19 +1298,23 @@ class Worker:
             except OSError:
                 data = b""
             if not data:
+                if job.reader.leftover() and job.failure is None:
+                    self.invalid(job, "an unterminated message")
                 self.finish(job)
                 return
-            job.reader.feed(data)
-            if job.reader.overflow:
-                self.fail(job, "CRASH", job.stage, ["SIGNAL"], "the candidate sent more data than its outputs")
-                self.finish(job)
-                return
-            for kind, payload in job.reader.frames():
-                try:
-                    self.on_frame(job, kind, payload)
-                except Exception as e:  # the stream comes from untrusted code: never let it take the worker down
-                    self.fail(job, "CRASH", job.stage, ["SIGNAL"], f"malformed result stream from the candidate: "
-                              f"{type(e).__name__}: {e}"[:300])
+            if job.failure is not None:
+                continue  # the verdict is decided; whatever else comes is not read
+            try:
+                for msg in job.reader.feed(data):
+                    self.on_message(job, msg)
+                    if job.failure is not None:
+                        break
+            except transport.StreamInvalid as e:
+                self.invalid(job, str(e))
+            except Exception as e:  # the stream comes from untrusted code: never let it take the worker down
+                import traceback
+                log(traceback.format_exc())
+                self.invalid(job, f"a message the worker could not use ({type(e).__name__}: {e})")
 
     def finish(self, job):
         self.sel.unregister(job.fd)
@@ -795,8 +1322,13 @@ class Worker:
         os.close(job.fd)
         if job.ctl is not None:
             os.close(job.ctl)
+        if job.buffer is not None:
+            job.buffer.close()
+            job.buffer = None
+        self.promised_host -= job.host_bytes
+        self.promised_gpu -= job.gpu_bytes
         self.kill(job)  # whatever is left of the group
-        _, st = os.waitpid(job.pid, 0)
+        st = self.reap(job)
         logtext = ""
         try:
             with open(job.log_path, "rb") as f:
@@ -927,7 +1459,9 @@ class Worker:
         self.sel.register(0, selectors.EVENT_READ, None)
         stdin_open = True
         while True:
-            while self.queue and len(self.running) < self.parallel and not self.quit:
+            # FIFO under admission: a job whose footprint does not fit beside the running ones waits (and the
+            # jobs behind it with it) until enough have finished; alone, it always runs
+            while self.queue and len(self.running) < self.parallel and not self.quit and self.admit(self.queue[0]):
                 self.start_job(self.queue.pop(0))
             if (self.quit or not stdin_open) and not self.running and (self.quit or not self.queue) \
                     and not self.trusted:
@@ -936,6 +1470,8 @@ class Worker:
             deadlines = [j.deadline for j in self.running.values()] + [c.deadline for c in self.trusted.values()]
             if deadlines:
                 timeout = max(0.0, min(deadlines) - time.monotonic()) + 0.01
+            if self.queue and self.running:
+                timeout = min(timeout, 1.0) if timeout is not None else 1.0  # admission looks again
             for key, _ in self.sel.select(timeout):
                 if key.data is None:
                     try:
@@ -963,3 +1499,6 @@ class Worker:
                 os.killpg(child.pid, signal.SIGKILL)
             except OSError:
                 pass
+        if self.session_dir:
+            shutil.rmtree(self.session_dir, ignore_errors=True)  # its seeds were this session's secret
+        self.stop_zygote()

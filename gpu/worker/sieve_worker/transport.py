@@ -1,0 +1,193 @@
+"""Results as data: the candidate's outputs cross into the worker through a shared buffer, not a stream.
+
+The worker knows every output's dtype and shape from the reference. Per job it creates one memfd sized to
+the largest set of outputs of one call (all of a call's outputs, each at a 64-byte aligned offset), seals
+its size (so the child cannot shrink it under the worker's mapping, which would turn a read into SIGBUS),
+and passes it to the child as an fd. The child copies a call's outputs into the mapping (`copy_` from the
+device straight into the mapped pages: no intermediate host copy) and sends a short JSON note on its
+control pipe; the worker checks the note's metadata (count, dtype, shape, device) against the reference
+BEFORE it reads anything, then compares from its own mapping at its own offsets. The next call is not
+started before the worker answers, so one buffer serves the whole job.
+
+Control messages are JSON objects, one per line, at most MAX_LINE bytes each and MAX_STREAM bytes in all;
+anything else (garbage bytes, an unterminated or oversized line, a non-object, an unknown type) is the
+candidate's failure (RESULT_STREAM_INVALID), never the harness's.
+"""
+import fcntl
+import json
+import mmap
+import os
+
+import numpy as np
+
+MAX_LINE = 64 << 10
+MAX_STREAM = 16 << 20
+ALIGN = 64
+
+# names the worker and the child agree on (torch dtype name -> numpy dtype of the bytes in the buffer)
+NP_OF = {"float32": "<f4", "float16": "<f2", "float64": "<f8", "bfloat16": "<u2", "int8": "|i1", "uint8": "|u1",
+         "int16": "<i2", "int32": "<i4", "int64": "<i8", "bool": "|b1", "complex64": "<c8", "complex128": "<c16"}
+ITEMSIZE = {k: np.dtype(v).itemsize for k, v in NP_OF.items()}
+
+
+class StreamInvalid(Exception):
+    pass
+
+
+def nbytes_of(dtype, shape):
+    n = ITEMSIZE[dtype]
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+def layout(metas):
+    """metas: [(dtype name, shape)] -> ([offsets], total bytes)."""
+    offs, pos = [], 0
+    for dt, shape in metas:
+        offs.append(pos)
+        pos += nbytes_of(dt, shape)
+        pos = (pos + ALIGN - 1) // ALIGN * ALIGN
+    return offs, pos
+
+
+class Buffer:
+    """Worker side: the sealed memfd and a read-only mapping of it."""
+
+    def __init__(self, size, name="sieve-outputs"):
+        self.size = max(ALIGN, int(size))
+        self.fd = os.memfd_create(name, os.MFD_ALLOW_SEALING)
+        os.ftruncate(self.fd, self.size)
+        fcntl.fcntl(self.fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+        self.map = mmap.mmap(self.fd, self.size, mmap.MAP_SHARED, mmap.PROT_READ)
+
+    def arrays(self, metas):
+        """Views of the expected outputs in the mapping (metas already validated against the reference)."""
+        offs, total = layout(metas)
+        if total > self.size:
+            raise ValueError("outputs larger than the buffer")
+        out = []
+        for (dt, shape), off in zip(metas, offs):
+            n = 1
+            for d in shape:
+                n *= int(d)
+            a = np.frombuffer(self.map, dtype=np.dtype(NP_OF[dt]), count=n, offset=off).reshape(shape)
+            out.append((dt, a))
+        return out
+
+    def close(self):
+        try:
+            self.map.close()
+        except (BufferError, ValueError):
+            pass  # a view is still alive: the mapping goes when it does
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+class LineReader:
+    """Worker side: JSON lines from the child's control pipe, bounded in line length and total size."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.total = 0
+
+    def feed(self, data):
+        """Returns the complete messages (dicts with a string "t"); raises StreamInvalid."""
+        self.total += len(data)
+        if self.total > MAX_STREAM:
+            raise StreamInvalid(f"more than {MAX_STREAM} bytes of control messages")
+        self.buf += data
+        out = []
+        while True:
+            i = self.buf.find(b"\n")
+            if i < 0:
+                if len(self.buf) > MAX_LINE:
+                    raise StreamInvalid(f"a control message longer than {MAX_LINE} bytes")
+                return out
+            if i > MAX_LINE:
+                raise StreamInvalid(f"a control message longer than {MAX_LINE} bytes")
+            line = bytes(self.buf[:i])
+            del self.buf[:i + 1]
+            try:
+                msg = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError) as e:
+                raise StreamInvalid(f"a control message that is not JSON ({type(e).__name__}: {line[:60]!r})")
+            if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
+                raise StreamInvalid(f"a control message that is not an object with a type: {line[:60]!r}")
+            out.append(msg)
+
+    def leftover(self):
+        return bool(self.buf)
+
+
+def check_metas(got, expected, device):
+    """The child's note against the reference: None when they agree, else a sentence saying how not.
+    got: [{"dtype","shape","device"}] (untrusted); expected: [(dtype, shape)]."""
+    if not isinstance(got, list) or len(got) > 4096:
+        raise StreamInvalid("output metadata is not a list")
+    if len(got) != len(expected):
+        return f"returns {len(got)} outputs, the reference {len(expected)}"
+    for i, (g, (dt, shape)) in enumerate(zip(got, expected)):
+        if not isinstance(g, dict):
+            raise StreamInvalid("output metadata entries are not objects")
+        gdt, gshape, gdev = g.get("dtype"), g.get("shape"), g.get("device")
+        if not isinstance(gdt, str) or not isinstance(gshape, list) or not all(type(d) is int for d in gshape):
+            raise StreamInvalid("output metadata with a malformed dtype or shape")
+        if gdt != dt:
+            return f"output {i} has dtype {gdt[:40]}, the reference {dt}"
+        if list(gshape) != list(shape):
+            return f"output {i} has shape {gshape[:8]}, the reference {list(shape)}"
+        if device is not None and (not isinstance(gdev, str) or gdev.split(":")[0] != device.split(":")[0]):
+            return f"output {i} is on {str(gdev)[:40]}, the answer runs on {device}"
+    return None
+
+
+def poison_value(dtype, v):
+    """The value the probe's poisoned launches write into a tensor of this dtype (v: the job's secret)."""
+    if dtype in ("float16", "bfloat16", "float32", "float64") or dtype.startswith("complex"):
+        return float(v)
+    if dtype == "bool":
+        return 1
+    if dtype in ("int8", "uint8"):
+        return int(abs(v)) % 100 + 1
+    return int(v)
+
+
+
+# ---- child side ------------------------------------------------------------------------------------------
+def send_line(fd, obj):
+    data = memoryview((json.dumps(obj) + "\n").encode())
+    while data:
+        data = data[os.write(fd, data):]
+
+
+class Writer:
+    """Child side: writes a call's outputs into the shared buffer and notes on the control pipe."""
+
+    def __init__(self, fd, size, out_fd):
+        self.size = size
+        self.map = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE) if size else None
+        self.out_fd = out_fd
+
+    def send(self, obj):
+        send_line(self.out_fd, obj)
+
+    def write(self, tensors, torch):
+        """Copies plain tensors into the buffer at the layout's offsets; returns their metadata. Outputs
+        that do not fit the buffer are described but not written (the worker refuses them on the metadata)."""
+        metas = [(str(t.dtype).replace("torch.", ""), list(t.shape)) for t in tensors]
+        desc = [{"dtype": d, "shape": s, "device": str(t.device)} for (d, s), t in zip(metas, tensors)]
+        if any(d not in NP_OF for d, _ in metas):
+            return desc
+        offs, total = layout(metas)
+        if total > self.size:
+            return desc
+        for t, off, (d, s) in zip(tensors, offs, metas):
+            n = t.numel()
+            if n == 0:
+                continue
+            dst = torch.frombuffer(self.map, dtype=t.dtype, count=n, offset=off).view(t.shape)
+            dst.copy_(t.detach())  # device -> mapped pages directly; strides/expansions resolved by copy_
+        return desc

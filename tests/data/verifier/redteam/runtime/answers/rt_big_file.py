@@ -1,0 +1,49 @@
+import ctypes
+import os
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=mask) + tl.load(b_ptr + offs, mask=mask), mask=mask)
+
+
+def add(a, b):
+    c = torch.empty_like(a)
+    add_kernel[(triton.cdiv(a.numel(), 1024),)](a, b, c, a.numel(), BLOCK=1024)
+    return c
+
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def held(what):
+    e = ctypes.get_errno()
+    raise RuntimeError(f"held: {what} (errno {e}: {os.strerror(e)})")
+
+
+def attack():
+    block = b"\0" * (1 << 20)
+    try:
+        with open("big.bin", "wb") as f:
+            for _ in range(64):
+                f.write(block)
+    except OSError as e:
+        raise RuntimeError(f"held: the file size is capped ({e})")
+
+
+class ModelNew(nn.Module):
+    """writes one file past the file-size limit."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a, b):
+        attack()  # returns only when the attack worked
+        return add(a.contiguous(), b.contiguous())

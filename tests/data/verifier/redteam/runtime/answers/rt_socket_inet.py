@@ -1,0 +1,52 @@
+import ctypes
+import os
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=mask) + tl.load(b_ptr + offs, mask=mask), mask=mask)
+
+
+def add(a, b):
+    c = torch.empty_like(a)
+    add_kernel[(triton.cdiv(a.numel(), 1024),)](a, b, c, a.numel(), BLOCK=1024)
+    return c
+
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def held(what):
+    e = ctypes.get_errno()
+    raise RuntimeError(f"held: {what} (errno {e}: {os.strerror(e)})")
+
+
+import socket
+import struct
+
+
+def attack():
+    s = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)
+    if s < 0:
+        held("socket(AF_INET)")
+    addr = struct.pack("<HH4s8x", socket.AF_INET, socket.htons(53), bytes([1, 1, 1, 1]))
+    if libc.connect(s, addr, len(addr)) != 0:
+        held("connect(1.1.1.1:53)")
+
+
+class ModelNew(nn.Module):
+    """opens an AF_INET socket through ctypes and connects to 1.1.1.1:53."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a, b):
+        attack()  # returns only when the attack worked
+        return add(a.contiguous(), b.contiguous())

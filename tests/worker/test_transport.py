@@ -1,0 +1,243 @@
+"""The worker's data path: the shared output buffer, the control stream's bounds, the metadata check,
+chunked comparison (0-d outputs included), the probe's poison test and memory admission.
+
+    PYTHONPATH=gpu/worker python -m unittest discover -s tests/worker -p 'test_transport*.py'
+"""
+import errno
+import os
+import unittest
+
+import numpy as np
+import torch
+
+from sieve_worker import compare, transport, worker
+
+
+class BufferTest(unittest.TestCase):
+    def test_roundtrip_views_strides_0d_bf16(self):
+        outs = [torch.arange(12, dtype=torch.float32).reshape(3, 4).t(),  # non-contiguous
+                torch.tensor([1.5, -2.0]).reshape(2, 1).expand(2, 5),  # stride 0
+                torch.tensor(3.25),  # 0-d
+                torch.tensor([1.0, 2.5, -7.0], dtype=torch.bfloat16),
+                torch.tensor([True, False])]
+        metas = [(str(t.dtype).replace("torch.", ""), list(t.shape)) for t in outs]
+        buf = transport.Buffer(transport.layout(metas)[1])
+        r, w = os.pipe()
+        wr = transport.Writer(buf.fd, buf.size, w)
+        desc = wr.write(outs, torch)
+        self.assertIsNone(transport.check_metas(desc, metas, "cpu"))
+        for (dt, a), t in zip(buf.arrays(metas), outs):
+            want = t.float().numpy() if t.dtype == torch.bfloat16 else t.numpy()
+            got = compare.as_values(dt, a).astype(want.dtype) if dt == "bfloat16" else a
+            self.assertEqual(tuple(a.shape), tuple(t.shape))
+            np.testing.assert_array_equal(got, want)
+        os.close(r)
+        os.close(w)
+        buf.close()
+
+    def test_sealed_size(self):
+        buf = transport.Buffer(4096)
+        with self.assertRaises(OSError) as cm:
+            os.ftruncate(buf.fd, 16)  # a child that shrinks it would turn the worker's read into SIGBUS
+        self.assertEqual(cm.exception.errno, errno.EPERM)
+        buf.close()
+
+    def test_too_large_outputs_not_written(self):
+        buf = transport.Buffer(64)
+        wr = transport.Writer(buf.fd, buf.size, os.open(os.devnull, os.O_WRONLY))
+        desc = wr.write([torch.ones(1000)], torch)
+        self.assertEqual(desc[0]["shape"], [1000])
+        self.assertIsNotNone(transport.check_metas(desc, [("float32", [4])], "cpu"))
+
+
+class StreamTest(unittest.TestCase):
+    def test_split_lines(self):
+        rd = transport.LineReader()
+        self.assertEqual(rd.feed(b'{"t": "sta'), [])
+        self.assertEqual(rd.feed(b'ge", "stage": "correct"}\n{"t": "ready"}\n'),
+                         [{"t": "stage", "stage": "correct"}, {"t": "ready"}])
+        self.assertFalse(rd.leftover())
+
+    def test_garbage_oversized_not_objects(self):
+        for data in (b"\xff" * 64 + b"\n", b"[1, 2]\n", b'{"x": 1}\n', b"A" * (transport.MAX_LINE + 10),
+                     b'{"t": "note", "m": "' + b"A" * (transport.MAX_LINE + 10) + b'"}\n'):
+            with self.assertRaises(transport.StreamInvalid, msg=data[:20]):
+                transport.LineReader().feed(data)
+
+    def test_total_bound(self):
+        rd = transport.LineReader()
+        with self.assertRaises(transport.StreamInvalid):
+            for _ in range(transport.MAX_STREAM // 900):
+                rd.feed(b'{"t": "note", "message": "' + b"A" * 970 + b'"}\n')
+
+    def test_metas(self):
+        exp = [("float32", [3, 4])]
+        ok = [{"dtype": "float32", "shape": [3, 4], "device": "cuda:0"}]
+        self.assertIsNone(transport.check_metas(ok, exp, "cuda:0"))
+        self.assertIn("dtype", transport.check_metas([{**ok[0], "dtype": "float16"}], exp, "cuda:0"))
+        self.assertIn("shape", transport.check_metas([{**ok[0], "shape": [12]}], exp, "cuda:0"))
+        self.assertIn("on cpu", transport.check_metas([{**ok[0], "device": "cpu"}], exp, "cuda:0"))
+        self.assertIn("2 outputs", transport.check_metas(ok * 2, exp, "cuda:0"))
+        for bad in ("x", [1], [{"dtype": 1, "shape": [3, 4]}], [{"dtype": "float32", "shape": ["3"]}]):
+            with self.assertRaises(transport.StreamInvalid):
+                transport.check_metas(bad, exp, "cpu")
+
+
+class CompareTest(unittest.TestCase):
+    def test_0d(self):
+        r = [("float32", np.array(2.0, np.float32))]
+        self.assertTrue(compare.compare(r, [("float32", np.array(2.0001, np.float32))], 1e-4, 1e-4)["ok"])
+        res = compare.compare(r, [("float32", np.array(2.5, np.float32))], 1e-4, 1e-4)
+        self.assertFalse(res["ok"])
+        self.assertEqual(res["mismatches"], 1)
+
+    def test_chunked_same_as_whole(self):
+        rng = np.random.default_rng(1)
+        a = rng.standard_normal(100_003).astype(np.float32)
+        b = a.copy()
+        b[rng.integers(0, a.size, 77)] += 1.0
+        b[5] = np.nan
+        whole = compare.compare([("float32", a)], [("float32", b)], 1e-4, 1e-4)
+        saved, compare.CHUNK = compare.CHUNK, 1000
+        try:
+            part = compare.compare([("float32", a)], [("float32", b)], 1e-4, 1e-4)
+        finally:
+            compare.CHUNK = saved
+        self.assertEqual(whole, part)
+        self.assertEqual(part["nonfinite_mismatches"], 1)
+
+    def test_poison(self):
+        v = worker.poison_secret()
+        x = np.random.default_rng(2).standard_normal(1000).astype(np.float32)
+        p = np.full(1000, v, np.float32)
+        self.assertTrue(compare.is_poison("float32", p, v)[0])
+        self.assertTrue(compare.is_poison("float32", np.full((), v, np.float32), v)[0])
+        self.assertFalse(compare.is_poison("float32", x + p, v)[0])  # torch result + kernel buffer
+        self.assertFalse(compare.is_poison("float32", x * p, v)[0])  # torch result * kernel buffer
+        self.assertFalse(compare.is_poison("float32", np.full((), 2.0, np.float32), v)[0])  # a loss by torch
+        self.assertFalse(compare.is_poison("float32", np.full(10, np.nan, np.float32), v)[0])  # allocator poison
+        self.assertTrue(compare.is_poison("float16", np.full(8, v, np.float16), v)[0])
+
+
+class AdmissionTest(unittest.TestCase):
+    def test_big_job_waits_for_room(self):
+        w = worker.Worker("cpu", 16)
+        w.host_budget = 6 << 30
+        metas = [[[["float32", [1 << 28]]]]]  # a 1 GiB output
+        w.tasks["big"] = {"ready": {"ok": True}, "summary": {"metas": metas, "footprint": [
+            {"in": 1 << 30, "out": 1 << 30, "params": 0}]}}
+        w.tasks["small"] = {"ready": {"ok": True}, "summary": {"metas": [[[["float32", [16]]]]], "footprint": [
+            {"in": 64, "out": 64, "params": 0}]}}
+        small = worker.Job({"task_key": "small", "backend": "triton"})
+        self.assertTrue(w.admit(small))
+        w.running[1] = small
+        w.promised_host += small.host_bytes
+        big = worker.Job({"task_key": "big", "backend": "triton"})
+        self.assertFalse(w.admit(big))  # 1 GiB buffer + 4 GiB of calls + base does not fit beside it...
+        w.running.clear()
+        w.promised_host = 0
+        self.assertTrue(w.admit(big))  # ...but alone it always runs
+        self.assertGreater(big.host_bytes, 5 << 30)
+
+
+class SessionTest(unittest.TestCase):
+    def test_stale_sessions_removed_live_kept(self):
+        import platform
+        import tempfile
+        root = tempfile.mkdtemp()
+        host = platform.node() or "host"
+        dead = dead_pid()
+        live = os.path.join(root, f"session-{host}-{os.getpid()}-aa")
+        gone = os.path.join(root, f"session-{host}-{dead}-bb")
+        other = os.path.join(root, f"session-otherhost-{dead}-cc")
+        for d in (live, gone, other):
+            os.makedirs(d)
+        worker.remove_stale_sessions(root)
+        self.assertTrue(os.path.isdir(live))
+        self.assertFalse(os.path.exists(gone))
+        self.assertTrue(os.path.isdir(other))  # another host's worker may be alive
+
+
+class EvictionTest(unittest.TestCase):
+    def test_idle_tasks_evicted_busy_kept(self):
+        import tempfile
+        from sieve_worker import taskref
+        w = worker.Worker("cpu", 2)
+        w.session_dir = tempfile.mkdtemp()
+        for key in ("idle", "busy", "new"):
+            s = {"shapes": [{"N": 4}], "secret_seeds": [11, 12], "code_hash": "h" + key, "seeds": [0, 1]}
+            w.tasks[key] = {"ready": {"ok": True}, "req": {"task_key": key}, "summary": s, "sig": "x"}
+            for p in w.task_ref_paths(w.tasks[key]):
+                taskref.save_ref(p, [("float32", np.ones(1000, np.float32))])
+        w.queue.append(worker.Job({"task_key": "busy"}))
+        freed = w.evict_refs("new")
+        self.assertGreater(freed, 8000)
+        self.assertTrue(w.tasks["idle"].get("evicted"))
+        self.assertFalse(w.tasks["busy"].get("evicted"))
+        self.assertFalse(w.tasks["new"].get("evicted"))
+        self.assertFalse(any(taskref.ref_exists(p) for p in w.task_ref_paths(w.tasks["idle"])))
+        self.assertTrue(all(taskref.ref_exists(p) for p in w.task_ref_paths(w.tasks["busy"])))
+
+
+class ReferenceQueueTest(unittest.TestCase):
+    def test_one_reference_child_at_a_time(self):
+        import tempfile
+        w = worker.Worker("cpu", 2)
+        w.cache_dir = w.session_dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(w.cache_dir, "refs"))
+        forks, emitted = [], []
+        w.fork_trusted = lambda work, timeout, on_done: forks.append(on_done)
+        w.emit = emitted.append
+        for key in ("a", "b", "c"):
+            w.start_reference(key, "sig", {"task_key": key}, "/nonexistent.py")
+        self.assertEqual(len(forks), 1)
+        self.assertEqual(w.pending_refs, {"a", "b", "c"})
+        ok = {"ok": True, "shapes": [{}], "dropped_shapes": [], "hygiene": []}
+        forks[0](ok, False)
+        self.assertEqual(len(forks), 2)
+        self.assertEqual([m["task_key"] for m in emitted], ["a"])
+        forks[1](ok, False)
+        forks[2](ok, False)
+        self.assertEqual([m["task_key"] for m in emitted], ["a", "b", "c"])
+        self.assertEqual(w.pending_refs, set())
+
+
+class TimingTest(unittest.TestCase):
+    def test_measure_keeps_the_picked_call_with_its_input_set(self):
+        import time
+        from sieve_worker import timing
+
+        class Event:
+            def __init__(self, enable_timing=False):
+                self.t = None
+
+            def synchronize(self):
+                pass
+        tools = timing.Tools(lambda: None, Event, lambda e: setattr(e, "t", time.perf_counter()),
+                             lambda a, b: (b.t - a.t) * 1e3, time.perf_counter, torch.device("cpu"), 1 << 16)
+        flush = timing.flush_buffer(tools)
+        sets = [[torch.full((4,), float(k))] for k in range(3)]
+        seen = []
+
+        def call(fn, args):
+            return timing.call(tools, fn, args, flush, poison_bytes=64)
+
+        res = timing.measure(tools, lambda x: x * 2, sets, call=call,
+                             keep=lambda k, idx, out: seen.append((k, idx, float(out[0]))))
+        self.assertGreaterEqual(res["runs"], timing.MIN_RUNS)
+        self.assertEqual(len(seen), timing.WARMUP + res["runs"])
+        for k, idx, v in seen:
+            self.assertEqual(v, 2.0 * idx)  # each kept output belongs to the input set it names
+        self.assertEqual(sorted({k for k, _, _ in seen}), list(range(len(seen))))
+
+
+def dead_pid():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return pid
+
+
+if __name__ == "__main__":
+    unittest.main()
