@@ -12,6 +12,8 @@ import sys
 
 import numpy as np
 
+from . import hygiene
+
 TOLERANCES = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
 
 
@@ -23,8 +25,10 @@ def load_module(path, name):
     return mod
 
 
-def size_constants(code):
-    """Module-level int constants (> 1) that get_inputs/get_init_inputs read: the task's sizes."""
+def size_constants(code, tuples=False):
+    """Module-level int constants (> 1) that get_inputs/get_init_inputs read: the task's sizes. With
+    `tuples`, also module-level tuples of ints they read (KernelBench's `input_shape = (32768,)`), which
+    only scale_down changes: a literal size that must shrink with the int it equals."""
     tree = ast.parse(code)
     consts = {}
     used = set()
@@ -33,6 +37,9 @@ def size_constants(code):
             v = node.value
             if isinstance(v, ast.Constant) and type(v.value) is int and v.value > 1:
                 consts[node.targets[0].id] = v.value
+            elif tuples and isinstance(v, ast.Tuple) and v.elts and all(
+                    isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts):
+                consts[node.targets[0].id] = tuple(e.value for e in v.elts)
         if isinstance(node, ast.FunctionDef) and node.name in ("get_inputs", "get_init_inputs"):
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Name):
@@ -57,27 +64,40 @@ def input_elements(mod, shape, seed):
     return sum(t.numel() for t in make_inputs(mod, seed) if isinstance(t, torch.Tensor))
 
 
-def scale_down(mod, shape, limit, seed):
-    """CPU mode: halve the largest size constant (> 8) until the inputs hold at most `limit` elements, so
-    the Triton interpreter (one Python pass per program instance) finishes in seconds."""
+def scale_down(mod, shape, limit, seed, tuples=None):
+    """CPU mode: halve the largest size (> 8) until the inputs hold at most `limit` elements, so the Triton
+    interpreter (one Python pass per program instance) finishes in seconds. Sizes that are equal shrink
+    together, ints and the entries of int tuples alike (`tuples`: size_constants(code, tuples=True)'s
+    tuples), so that `torch.rand(batch_size, *input_shape)` times a `(batch_size,)` vector still broadcasts
+    when batch_size == input_shape[0] (KernelBench's hinge loss)."""
     shape = dict(shape)
+    tuples = {k: tuple(v) for k, v in (tuples or {}).items() if isinstance(v, (tuple, list)) and k not in shape}
+    changed = set()
     for _ in range(64):
         try:
-            if input_elements(mod, shape, seed) <= limit:
-                return shape
+            if input_elements(mod, {**shape, **{k: tuples[k] for k in changed}}, seed) <= limit:
+                break
         except Exception:
-            return shape  # the reference pass reports the failure
-        big = [k for k, v in shape.items() if v > 8]
-        if not big:
-            return shape
-        k = max(big, key=lambda n: shape[n])
-        shape[k] = max(8, shape[k] // 2)
-    return shape
+            break  # the reference pass reports the failure
+        sizes = [v for v in shape.values() if isinstance(v, int) and v > 8]
+        sizes += [e for t in tuples.values() for e in t if e > 8]
+        if not sizes:
+            break
+        big = max(sizes)
+        half = max(8, big // 2)
+        for k, v in shape.items():
+            if v == big:
+                shape[k] = half
+        for k, t in tuples.items():
+            if big in t:
+                tuples[k] = tuple(half if e == big else e for e in t)
+                changed.add(k)
+    return {**shape, **{k: list(tuples[k]) for k in sorted(changed)}}
 
 
 def apply_shape(mod, shape):
     for k, v in (shape or {}).items():
-        setattr(mod, k, v)
+        setattr(mod, k, tuple(v) if isinstance(v, list) else v)  # a shrunk tuple literal travels as a list
 
 
 def split_init(init, style):
@@ -158,7 +178,15 @@ def compute_references(req, task_path, cache_dir):
     atol = req.get("atol", TOLERANCES.get(dtype, 1e-4))
     rtol = req.get("rtol", TOLERANCES.get(dtype, 1e-4))
     max_bytes = int(req.get("max_task_bytes", 1 << 30))
-    mod = load_module(task_path, "sieve_task_" + code_hash[:12])
+    judge = hygiene.Judge(atol, rtol)
+    found = hygiene.static_findings(code)
+    if found:  # a missing module or a download: running the reference would only fail
+        return {"shapes": [], "dropped_shapes": [], "hygiene": found, "ok": False}
+    try:
+        mod = load_module(task_path, "sieve_task_" + code_hash[:12])
+    except Exception as e:
+        judge.shape(0, {}, "module")
+        return {"shapes": [], "dropped_shapes": [], "hygiene": [judge.failed(0, e)], "ok": False}
     consts = size_constants(code)
     shapes = [{"shape": dict(consts), "origin": "module"}]
     for s in req.get("shapes") or []:
@@ -167,17 +195,19 @@ def compute_references(req, task_path, cache_dir):
         d = derive_shape(consts)
         if d:
             shapes.append({"shape": d, "origin": "derived"})
-    kept, dropped, hygiene = [], [], []
+    kept, dropped = [], []
     limit = req.get("cpu_max_elements")
     if limit:
+        tuples = size_constants(code, tuples=True)
         for sh in shapes:
-            small = scale_down(mod, sh["shape"], int(limit), seeds[0])
+            small = scale_down(mod, sh["shape"], int(limit), seeds[0], tuples)
             if small != sh["shape"]:
                 dropped.append({"shape": sh["shape"], "reason": f"too large for the CPU interpreter (over {limit} "
                                                                 f"input elements): scaled down to {small}"})
+                sh["scaled_from"] = sh["shape"]
                 sh["shape"] = small
-    maxabs, nonfinite, constant_all = 0.0, False, True
     for si, sh in enumerate(shapes):
+        judge.shape(si, sh["shape"], sh["origin"], sh.get("scaled_from"))
         apply_shape(mod, sh["shape"])
         per_seed, err = [], None
         try:
@@ -195,52 +225,22 @@ def compute_references(req, task_path, cache_dir):
                         if nbytes > max_bytes:
                             raise MemoryError(f"inputs and outputs take {nbytes} bytes, over the limit {max_bytes}")
                         outs = [to_numpy(t) for t in raw]
-                        if seed == seeds[0]:
-                            again = [to_numpy(t) for t in flatten_outputs(model(*inputs))]
-                            for (_, a), (_, b) in zip(outs, again):
-                                diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
-                                tol = atol + rtol * np.abs(b.astype(np.float64))
-                                if np.any(diff[np.isfinite(diff)] > tol[np.isfinite(diff)]):
-                                    hygiene.append({"code": "REF_NONDETERMINISTIC",
-                                                    "message": f"two runs of the reference on shape {sh['shape']} differ"})
-                                    break
+                        if seed == seeds[0] and hygiene.differ([a for _, a in outs],
+                                                               [a for _, a in map(to_numpy, flatten_outputs(
+                                                                   model(*inputs)))], atol, rtol):
+                            judge.nondeterministic(si)
                     save_ref(path, outs)
+                judge.add(si, seed, [a for _, a in outs])
                 per_seed.append(outs)
-        except MemoryError as e:
-            err = ("REF_TOO_LARGE", str(e))
-        except Exception as e:  # the task's own code failed on this shape
-            err = ("REF_FAILED", f"{type(e).__name__}: {e}")
+        except Exception as e:  # the task's own code failed on this shape (MemoryError: REF_TOO_LARGE)
+            err = judge.failed(si, e)
+            judge.shapes[si]["seeds"] = {}
         if err:
             if sh["origin"] == "module":
-                hygiene.append({"code": err[0], "message": f"the reference fails on its own shape: {err[1]}"})
-                return {"shapes": [], "dropped_shapes": [], "hygiene": hygiene, "ok": False}
-            dropped.append({"shape": sh["shape"], "reason": f"{err[0]}: {err[1]}"})
+                return {"shapes": [], "dropped_shapes": [], "hygiene": [err], "ok": False}
+            dropped.append({"shape": sh["shape"], "reason": f"{err['code']}: {err['message']}"})
             continue
-        for outs in per_seed:
-            for _, a in outs:
-                if a.dtype.kind in "fc":
-                    fin = np.isfinite(a)
-                    if not fin.all():
-                        nonfinite = True
-                    if fin.any():
-                        maxabs = max(maxabs, float(np.abs(a[fin]).max()))
-                else:
-                    maxabs = max(maxabs, float(np.abs(a.astype(np.float64)).max()) if a.size else 0.0)
-        varies = any(any(not np.array_equal(a, b, equal_nan=True) for (_, a), (_, b) in zip(per_seed[0], o))
-                     for o in per_seed[1:])
-        flat = all(a.size <= 1 or np.all(a == a.flat[0]) for _, a in per_seed[0])
-        if varies and not flat:
-            constant_all = False
         kept.append(sh["shape"])
-    if nonfinite:
-        hygiene.append({"code": "REF_NONFINITE", "message": "the reference output holds NaN or inf"})
-    if maxabs <= atol:
-        hygiene.append({"code": "REF_BELOW_TOL",
-                        "message": f"the largest reference value {maxabs:.3g} is within the tolerance {atol:g}: "
-                                   "an all-zero answer would pass"})
-    if constant_all:
-        hygiene.append({"code": "REF_CONSTANT", "message": "the reference output does not depend on the inputs"})
-    ok = not any(h["code"] in ("REF_NONFINITE", "REF_BELOW_TOL", "REF_CONSTANT", "REF_NONDETERMINISTIC",
-                                "REF_TOO_LARGE", "REF_FAILED") for h in hygiene)
-    return {"shapes": kept, "dropped_shapes": dropped, "hygiene": hygiene, "ok": ok,
+    found, ok, _ = judge.result()
+    return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds}
