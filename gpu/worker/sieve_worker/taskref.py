@@ -25,6 +25,24 @@ def load_module(path, name):
     return mod
 
 
+def int_expr(node, known):
+    """The value of an int literal or of arithmetic over int literals and earlier int constants
+    (KernelBench writes `N = 2048 * 2`, `K = 131072 * 4`); None for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.Name):
+        v = known.get(node.id)
+        return v if type(v) is int else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Pow)):
+        a, b = int_expr(node.left, known), int_expr(node.right, known)
+        if a is None or b is None or (isinstance(node.op, ast.FloorDiv) and b == 0) or \
+                (isinstance(node.op, ast.Pow) and not 0 <= b <= 64):
+            return None
+        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
+            node.op, (ast.FloorDiv, ast.Pow)) else (a // b if isinstance(node.op, ast.FloorDiv) else a ** b)
+    return None
+
+
 def size_constants(code, tuples=False):
     """Module-level int constants (> 1) that get_inputs/get_init_inputs read: the task's sizes. With
     `tuples`, also module-level tuples of ints they read (KernelBench's `input_shape = (32768,)`), which
@@ -35,8 +53,9 @@ def size_constants(code, tuples=False):
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             v = node.value
-            if isinstance(v, ast.Constant) and type(v.value) is int and v.value > 1:
-                consts[node.targets[0].id] = v.value
+            n = int_expr(v, consts)
+            if n is not None and n > 1:
+                consts[node.targets[0].id] = n
             elif tuples and isinstance(v, ast.Tuple) and v.elts and all(
                     isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts):
                 consts[node.targets[0].id] = tuple(e.value for e in v.elts)
@@ -59,8 +78,17 @@ def derive_shape(consts):
 
 
 def input_elements(mod, shape, seed):
+    """Elements of the inputs at `shape`, counted on torch's meta device where get_inputs allows it (a
+    KernelBench input of 6 GB is never built to be counted), else by building them."""
     import torch
     apply_shape(mod, shape)
+    try:
+        with torch.device("meta"):
+            inputs = make_inputs(mod, seed)
+        if all(t.is_meta for t in inputs if isinstance(t, torch.Tensor)):
+            return sum(t.numel() for t in inputs if isinstance(t, torch.Tensor))
+    except Exception:
+        pass  # e.g. get_inputs() calls .cuda() or reads a tensor's values
     return sum(t.numel() for t in make_inputs(mod, seed) if isinstance(t, torch.Tensor))
 
 
