@@ -71,6 +71,7 @@ nlohmann::json runParams(const VerifyOptions &o)
             {"selection", o.selection.toJson()},
             {"parallel", o.parallel},
             {"timing", o.timing && !o.cpu},
+            {"policy", o.policy},
             {"timeouts",
              {{"compile", o.timeouts.compile},
               {"correct", o.timeouts.correct},
@@ -85,7 +86,8 @@ nlohmann::json runParams(const VerifyOptions &o)
 std::int64_t createRun(Corpus &corpus, const VerifyOptions &o)
 {
     // env_json is filled in when the first worker says hello; the versions known now go in at once.
-    nlohmann::json env = {{"sieve_version", SIEVE_VERSION}, {"engine_version", kEngineVersion}, {"mode", runMode(o)}};
+    nlohmann::json env = {{"sieve_version", SIEVE_VERSION}, {"engine_version", kEngineVersion}, {"mode", runMode(o)},
+                          {"policy", o.policy}};
     if (o.extraEnv.is_object())
         env.update(o.extraEnv);
     corpus.db()

@@ -340,7 +340,7 @@ class ModelNew(nn.Module):
 # epilogue of y (the core op's output) with per-channel `bias` where the reference adds one, bias shape)
 EPILOGUES = {
     "12_Gemm_Multiply_LeakyReLU": ("self.gemm(x)", "y = y * MULT\n    y = tl.where(y > 0, y, y * SLOPE)",
-                                   {"MULT": "self.multiplier", "SLOPE": "self.negative_slope"}),
+                                   {"MULT": "self.multiplier", "SLOPE": "self.leaky_relu.negative_slope"}),
     "63_Gemm_ReLU_Divide": ("self.linear(x)", "y = tl.maximum(y, 0.0) / DIV", {"DIV": "self.divisor"}),
     "86_Matmul_Divide_GELU": ("self.linear(x)", "y = y / DIV\n    y = 0.5 * y * (1.0 + tl.erf(y * 0.7071067811865476))",
                               {"DIV": "self.divisor"}),
@@ -352,8 +352,8 @@ EPILOGUES = {
     "53_Gemm_Scaling_Hardtanh_GELU": ("self.gemm(x)",
                                       "y = tl.minimum(tl.maximum(y * SCALE, LO), HI)\n"
                                       "    y = 0.5 * y * (1.0 + tl.erf(y * 0.7071067811865476))",
-                                      {"SCALE": "self.scaling_factor", "LO": "self.hardtanh_min",
-                                       "HI": "self.hardtanh_max"}),
+                                      {"SCALE": "self.scaling_factor", "LO": "self.hardtanh.min_val",
+                                       "HI": "self.hardtanh.max_val"}),
     "29_Matmul_Mish_Mish": ("self.linear(x)",
                             "sp = tl.where(y > 20.0, y, tl.log(1.0 + tl.exp(y)))\n"
                             "    y = y * (1.0 - 2.0 / (tl.exp(2.0 * sp) + 1.0))\n"

@@ -135,6 +135,12 @@ def main():
             continue
         ok = v["status"] in statuses and (not exp.get("reasons") or set(exp["reasons"]) & set(v.get("reasons") or []))
         ex.append(("ok " if ok else "BAD", s["name"], f"{v['status']} {','.join(v.get('reasons') or [])}", exp))
+    for s in lines(os.path.join(out, "samples_not_imported.jsonl")):
+        if "expect" in s:
+            exp = s["expect"]
+            statuses = exp["expect"] if isinstance(exp["expect"], list) else [exp["expect"]]
+            # refused at import (or the same code as another sample): right when a person says "not PASS"
+            ex.append(("ok " if "PASS" not in statuses else "BAD", s["name"], "not imported (see import.txt)", exp))
     if ex:
         print(f"\nKernelBench example answers ({sum(e[0] == 'ok ' for e in ex)}/{len(ex)} as a person judges them):")
         for mark, name, got, exp in ex:

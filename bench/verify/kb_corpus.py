@@ -94,6 +94,7 @@ def main():
                 rows.append({"name": name, "task": task, "task_file": tpath, "answer_file": apath,
                              "backend": backend, "intended": intended, "level": level})
     n_prompts = 0
+    seen_pairs = {}
     if not args.no_prompts:
         for ref, ans, stem in prompt_pairs(root):
             exp = expected.get(stem)
@@ -105,6 +106,11 @@ def main():
                 continue
             code = open(ans).read()
             refcode = open(ref).read()
+            if (refcode, code) in seen_pairs:  # model_new_ex_1 is model_new_ex_add, byte for byte
+                print(f"note: prompts/{stem} is the same answer to the same reference as prompts/"
+                      f"{seen_pairs[(refcode, code)]}; counted once", file=sys.stderr)
+                continue
+            seen_pairs[(refcode, code)] = stem
             task = "kernelbench-prompts/" + os.path.basename(ref)[:-3].replace("model_ex_", "") + \
                 ("-few_shot" if stem.startswith("few_shot/") else "")
             tpath = os.path.join(out, "prompt_tasks", task.split("/")[1] + ".py")

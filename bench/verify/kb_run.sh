@@ -46,18 +46,22 @@ if runs build; then
   rm -rf "$out/corpus.db"*
   python3 "$here/kb_corpus.py" "$kb" "$out" --levels "${LEVELS:-1,2}" ${ONLY:+--only "$ONLY"} ${MAX_PROBLEMS:+--max-problems "$MAX_PROBLEMS"}
   "$cli" init "$out/corpus.db" >/dev/null
-  "$cli" import "$out/corpus.db" --format kernelbench "$out/problems" --quiet | tee "$out/import.txt"
-  "$cli" import "$out/corpus.db" --format sieve "$out/corpus.sieve.jsonl" --quiet | tail -3 | tee -a "$out/import.txt"
+  { "$cli" import "$out/corpus.db" --format kernelbench "$out/problems" --quiet || [ $? -eq 3 ]; } | tee "$out/import.txt"
+  { "$cli" import "$out/corpus.db" --format sieve "$out/corpus.sieve.jsonl" --quiet 2>&1 || [ $? -eq 3 ]; } | tail -12 | tee -a "$out/import.txt"  # exit 3: some rows refused (listed)
   # sample ids for the baseline's rows (compare joins on them)
   python3 - "$out" <<'PY'
 import json, sqlite3, sys
 out = sys.argv[1]
 ids = dict((n, i) for i, n in sqlite3.connect(out + "/corpus.db").execute("SELECT id, name FROM samples"))
 rows = [json.loads(l) for l in open(out + "/samples.jsonl")]
-with open(out + "/samples.jsonl", "w") as f:
+# A sample the import refused (its task has no get_inputs) or folded into an identical one is listed apart.
+with open(out + "/samples.jsonl", "w") as f, open(out + "/samples_not_imported.jsonl", "w") as g:
     for r in rows:
-        r["sample"] = ids[r["name"]]
-        f.write(json.dumps(r) + "\n")
+        if r["name"] in ids:
+            r["sample"] = ids[r["name"]]
+            f.write(json.dumps(r) + "\n")
+        else:
+            g.write(json.dumps(r) + "\n")
 PY
 fi
 

@@ -19,6 +19,7 @@ Notes (not fatal):
   REF_MOSTLY_BELOW_TOL    at least 99% of the values are within the tolerance of zero
   REF_UNJUDGED_AT_SCALE   the CPU checked a shrunk shape; below-tolerance (or the reference itself) was
                           not judged at the shipped shape
+  REF_SHAPE_DROPPED       a listed or derived shape the reference fails on (dropped, as verify does)
 """
 import ast
 import importlib.util
@@ -280,7 +281,7 @@ def check_task(req, task_path, device):
     for s in req.get("shapes") or []:
         shapes.append({"shape": {**consts, **s}, "origin": "task"})
     if not req.get("shapes"):
-        d = taskref.derive_shape(consts)
+        d = taskref.derive_shape(consts, taskref.size_constants(code, tuples=True))
         if d:
             shapes.append({"shape": d, "origin": "derived"})
     limit = req.get("cpu_max_elements") if not gpu else None

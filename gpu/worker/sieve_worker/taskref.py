@@ -72,8 +72,12 @@ def nearby_non_power_of_two(v):
     return v - max(1, v // 42)  # 1024 -> 1000, 4096 -> 3999, 64 -> 63, 16 -> 15
 
 
-def derive_shape(consts):
-    derived = {k: nearby_non_power_of_two(v) for k, v in consts.items()}
+def derive_shape(consts, tuples=None):
+    """A second shape near the module's with no power-of-two sizes (masks and tails get exercised). A size
+    that also appears inside an int tuple the inputs read (`input_shape = (32768,)`) is kept: the two must
+    stay equal (KernelBench's hinge loss)."""
+    keep = {e for t in (tuples or {}).values() if isinstance(t, (tuple, list)) for e in t}
+    derived = {k: v if v in keep else nearby_non_power_of_two(v) for k, v in consts.items()}
     return derived if derived != consts else None
 
 
@@ -220,7 +224,7 @@ def compute_references(req, task_path, cache_dir):
     for s in req.get("shapes") or []:
         shapes.append({"shape": {**consts, **s}, "origin": "task"})
     if not req.get("shapes"):
-        d = derive_shape(consts)
+        d = derive_shape(consts, size_constants(code, tuples=True))
         if d:
             shapes.append({"shape": d, "origin": "derived"})
     kept, dropped = [], []
