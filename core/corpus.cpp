@@ -412,6 +412,24 @@ void v5(db::Database &db)
     db.exec("DROP INDEX IF EXISTS samples_speedup; DROP INDEX IF EXISTS samples_cluster;");
     createSampleIndices(db, missingSampleIndices(db));
 }
+
+// Version 6: task hygiene, one row per task: what `sieve-cli tasks check` found running the reference
+// (on a GPU at its real shapes, or shrunk on the CPU), or what the importer found in its imports
+// (core/taskhygiene.h). tasks.flags stays what the importer and the last verify run wrote.
+void v6(db::Database &db)
+{
+    db.exec(R"SQL(
+CREATE TABLE IF NOT EXISTS task_hygiene(
+  task_id INTEGER PRIMARY KEY REFERENCES tasks(id) ON DELETE CASCADE,
+  state TEXT NOT NULL,
+  codes TEXT NOT NULL DEFAULT '',
+  device TEXT NOT NULL,
+  checked_at INTEGER NOT NULL,
+  report_json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS task_hygiene_state ON task_hygiene(state);
+)SQL");
+}
 } // namespace
 
 void dropSampleIndices(db::Database &db, bool keyed)
@@ -454,6 +472,7 @@ const std::vector<Migration> &migrations()
         {3, v3},
         {4, v4},
         {5, v5},
+        {6, v6},
     };
     return steps;
 }

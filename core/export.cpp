@@ -560,6 +560,13 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         while (fp.step())
             precisions.push_back(fp.text(0));
         manifest["fp32_precisions"] = std::move(precisions);
+        // Stage 0's policy of the runs (sieve-cli verify --policy): a kernelbench run accepts partial answers.
+        ojson policies = ojson::array();
+        db::Statement vp = db.prepare("SELECT DISTINCT coalesce(json_extract(params_json, '$.policy'), 'strict') "
+                                      "FROM verify_runs ORDER BY 1");
+        while (vp.step())
+            policies.push_back(vp.text(0));
+        manifest["verify_policies"] = std::move(policies);
         manifest["parameters"] = parametersJson(options, tok.get());
         manifest["selection"] = summary.get();
         manifest["counts"] = {{"train", counts[0].json(tok != nullptr)}, {"validation", counts[1].json(tok != nullptr)}};

@@ -340,6 +340,7 @@ void VerificationEngine::Slot::sendJob(Job &job)
                           {"backend", job.backend},
                           {"code", job.code},
                           {"timing", timing},
+                          {"policy", opts().policy},
                           {"timeouts", {{"compile", t.compile}, {"correct", t.correct}, {"timing", t.timing}}},
                           {"limits", {{"memory_mb", opts().memoryMb}, {"processes", opts().processes}}}};
     if (timing)

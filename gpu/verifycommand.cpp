@@ -1,6 +1,7 @@
 // sieve-cli verify: runs the verification engine over a corpus, with progress, resume and a summary.
 #include "cli.h"
 #include "corpus.h"
+#include "gpucommands.h"
 #include "progress.h"
 #include "shard.h"
 #include "verificationengine.h"
@@ -51,6 +52,11 @@ Where:
   --fp32-precision P  deployed (default: Triton's own default, TF32 for fp32 tl.dot on GPUs that have
                       it, as the kernel runs when deployed) or ieee (full fp32, TRITON_F32_DEFAULT=ieee);
                       recorded in the run's parameters and environment and in exports
+  --policy P          stage 0's rule for partial answers: strict (default: every op of the forward runs
+                      in the sample's own kernels; a torch op is FAIL_STATIC TORCH_OP_IN_FORWARD, with
+                      TORCH_CORE_OP naming a conv/GEMM) or kernelbench (KernelBench's rule: a torch core
+                      op plus the sample's own kernels for the rest is accepted, with the finding
+                      TORCH_CORE_OP_ALLOWED naming the op). Recorded in the run.
   --timeout S         seconds per stage (compile, correct, timing; default 120)
   --python PATH       the interpreter with torch and triton (default: SIEVE_PYTHON, SIEVE_VENV, then
                       ~/.cache/sieve/venv/bin/python)
@@ -105,6 +111,8 @@ std::vector<int> parseGpuList(const std::string &s)
     return out;
 }
 
+} // namespace
+
 // The GPUs this process may use, as CUDA numbers them: nvidia-smi -L lists the machine's (or, under a
 // device cgroup, the allocation's), and CUDA_VISIBLE_DEVICES (set by Slurm and by users) narrows that
 // to its entries, renumbered from 0. Empty when the tool or the driver is missing. The verifier does not
@@ -136,6 +144,8 @@ std::vector<int> detectGpus()
     }
     return gpus;
 }
+
+namespace {
 
 std::string formatDuration(double s)
 {
@@ -298,7 +308,8 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
                             {"verified_now", s.verdictsThisSession},
                             {"by_status", s.counts.byStatus},
                             {"wall_s", s.wallSeconds},
-                            {"samples_per_min", s.samplesPerMinute}};
+                            {"samples_per_min", s.samplesPerMinute},
+                            {"policy", o.policy}};
         if (!s.error.empty())
             j["error"] = s.error;
         if (!resultsFile.empty())
@@ -308,7 +319,7 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
         ctx.out << "run " << s.runId << " " << s.state << ": " << s.counts.done << "/" << s.counts.total
                 << " samples verified; " << s.verdictsThisSession << " in this session in "
                 << formatDuration(s.wallSeconds) << " (" << std::fixed << std::setprecision(1)
-                << s.samplesPerMinute << " samples/min)\n";
+                << s.samplesPerMinute << " samples/min)" << (o.policy == "strict" ? "" : ", policy " + o.policy) << "\n";
         for (const auto &[status, n] : s.counts.byStatus)
             ctx.out << "  " << std::left << std::setw(14) << status << n << '\n';
         if (!resultsFile.empty())
@@ -393,6 +404,8 @@ int runShard(VerifyOptions o, const Args &args, cli::Context &ctx)
             o.resumeRunId = unfinished->id;
             if (!args.has("parallel"))
                 o.parallel = unfinished->params.value("parallel", o.parallel);
+            if (!args.has("policy"))
+                o.policy = jsonString(unfinished->params, "policy", o.policy);
         } else if (!args.has("new-run") &&
                    sc.db().queryInt("SELECT count(*) FROM verify_runs WHERE state='finished'").value_or(0) > 0) {
             ctx.out << "shard " << spec.text() << " is already verified: " << shard.path
@@ -415,6 +428,11 @@ int runVerify(const Args &args, cli::Context &ctx)
     o.fp32Precision = args.value("fp32-precision", "deployed");
     if (o.fp32Precision != "deployed" && o.fp32Precision != "ieee")
         throw UsageError("--fp32-precision must be 'deployed' or 'ieee', not '" + o.fp32Precision + "'");
+    if (const auto p = args.value("policy")) {
+        if (*p != "strict" && *p != "kernelbench")
+            throw UsageError("--policy expects strict or kernelbench, got '" + *p + "'");
+        o.policy = *p;
+    }
     if (args.has("cpu") && args.has("gpus"))
         throw UsageError("--cpu and --gpus exclude each other");
     if (auto p = args.integer("parallel")) {
@@ -482,13 +500,17 @@ int runVerify(const Args &args, cli::Context &ctx)
             }
             const bool selectionDiffers = explicitSelection && !(stored == sel);
             const bool modeDiffers = explicitMode && runMode(probe) != storedMode;
-            if (selectionDiffers || modeDiffers)
+            const std::string storedPolicy = jsonString(p, "policy", "strict");
+            const bool policyDiffers = args.has("policy") && o.policy != storedPolicy;
+            if (selectionDiffers || modeDiffers || policyDiffers)
                 throw UsageError("verification run " + std::to_string(unfinished->id) + " is unfinished (" + storedMode +
+                                 ", policy " + storedPolicy +
                                  ", selection " + stored.toJson().dump() +
                                  "); run 'sieve-cli verify " + o.dbPath +
                                  "' to resume it, or add --new-run to start a different one");
             o = probe;
             o.selection = stored;
+            o.policy = storedPolicy;
             if (!args.has("parallel"))
                 o.parallel = p.value("parallel", o.parallel);
             if (!args.has("no-timing"))
@@ -516,6 +538,7 @@ cli::Command verifyCommand()
              {"parallel", true},
              {"no-timing"},
              {"fp32-precision", true},
+             {"policy", true},
              {"timeout", true},
              {"json"},
              {"quiet", false, false, 'q'},

@@ -72,6 +72,7 @@ nlohmann::json runParams(const VerifyOptions &o)
             {"parallel", o.parallel},
             {"timing", o.timing && !o.cpu},
             {"fp32_precision", o.fp32Precision},
+            {"policy", o.policy},
             {"timeouts",
              {{"compile", o.timeouts.compile},
               {"correct", o.timeouts.correct},
@@ -87,7 +88,8 @@ std::int64_t createRun(Corpus &corpus, const VerifyOptions &o)
 {
     // env_json is filled in when the first worker says hello; the versions known now go in at once.
     nlohmann::json env = {{"sieve_version", SIEVE_VERSION}, {"engine_version", kEngineVersion}, {"mode", runMode(o)},
-                          {"fp32_precision", o.fp32Precision}};
+                          {"fp32_precision", o.fp32Precision},
+                          {"policy", o.policy}};
     if (o.extraEnv.is_object())
         env.update(o.extraEnv);
     corpus.db()

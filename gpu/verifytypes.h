@@ -40,6 +40,11 @@ struct VerifyOptions {
     SampleSelection selection;
     std::string python;               // explicit interpreter ("" = pythonenv's search order)
     StageTimeouts timeouts;
+    // Stage 0's rule for partial answers (docs/VERIFIER.md, "Policies"): "strict" (every op of the forward
+    // in the sample's own kernels) or "kernelbench" (a torch core op such as conv or GEMM plus the sample's
+    // own epilogue kernels is accepted, with a finding naming the op). Sent with every verify request and
+    // recorded in the run's params and environment.
+    std::string policy = "strict";
     int memoryMb = 16384, processes = 64;
     // fp32 tl.dot precision candidates are verified with: "deployed" (Triton's default, TF32 on GPUs that
     // have it: what the kernel does where it runs) or "ieee" (TRITON_F32_DEFAULT=ieee, full fp32).

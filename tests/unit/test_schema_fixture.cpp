@@ -124,6 +124,26 @@ TEST(SchemaFixture, VersionFourIndexesOnlyTheSpeedupsAndClustersThatExist)
               std::string::npos);
 }
 
+TEST(SchemaFixture, VersionFiveGetsAnEmptyTaskHygieneTableAndKeepsItsTasks)
+{
+    test::TempDir dir;
+    const std::string copy = fixtureCopy(dir, 5);
+    EXPECT_EQ(db::Database(copy, db::Database::Mode::ReadOnly)
+                  .queryInt("SELECT count(*) FROM sqlite_master WHERE name='task_hygiene'"),
+              0);
+    Corpus c = Corpus::open(copy);
+    EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
+    EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(-1), 4);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 7);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM task_hygiene").value_or(-1), 0);
+    // A hygiene row belongs to its task: it goes with it.
+    c.db().exec("INSERT INTO task_hygiene(task_id, state, codes, device, checked_at, report_json) "
+                "SELECT id, 'ok', '', 'cpu', 0, '{}' FROM tasks WHERE name='t/double'");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM task_hygiene h JOIN tasks t ON t.id=h.task_id").value_or(-1), 1);
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE name='code-1'").value_or(""), "accepted");
+}
+
 TEST(SchemaFixture, ReadOnlyCommandsPointAtMigrateWhichUpgradesTheFile)
 {
     test::TempDir dir;

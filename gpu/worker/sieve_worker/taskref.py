@@ -12,6 +12,8 @@ import sys
 
 import numpy as np
 
+from . import hygiene
+
 TOLERANCES = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
 
 
@@ -23,16 +25,40 @@ def load_module(path, name):
     return mod
 
 
-def size_constants(code):
-    """Module-level int constants (> 1) that get_inputs/get_init_inputs read: the task's sizes."""
+def int_expr(node, known):
+    """The value of an int literal or of arithmetic over int literals and earlier int constants
+    (KernelBench writes `N = 2048 * 2`, `K = 131072 * 4`); None for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.Name):
+        v = known.get(node.id)
+        return v if type(v) is int else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Pow)):
+        a, b = int_expr(node.left, known), int_expr(node.right, known)
+        if a is None or b is None or (isinstance(node.op, ast.FloorDiv) and b == 0) or \
+                (isinstance(node.op, ast.Pow) and not 0 <= b <= 64):
+            return None
+        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
+            node.op, (ast.FloorDiv, ast.Pow)) else (a // b if isinstance(node.op, ast.FloorDiv) else a ** b)
+    return None
+
+
+def size_constants(code, tuples=False):
+    """Module-level int constants (> 1) that get_inputs/get_init_inputs read: the task's sizes. With
+    `tuples`, also module-level tuples of ints they read (KernelBench's `input_shape = (32768,)`), which
+    only scale_down changes: a literal size that must shrink with the int it equals."""
     tree = ast.parse(code)
     consts = {}
     used = set()
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             v = node.value
-            if isinstance(v, ast.Constant) and type(v.value) is int and v.value > 1:
-                consts[node.targets[0].id] = v.value
+            n = int_expr(v, consts)
+            if n is not None and n > 1:
+                consts[node.targets[0].id] = n
+            elif tuples and isinstance(v, ast.Tuple) and v.elts and all(
+                    isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts):
+                consts[node.targets[0].id] = tuple(e.value for e in v.elts)
         if isinstance(node, ast.FunctionDef) and node.name in ("get_inputs", "get_init_inputs"):
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Name):
@@ -46,38 +72,64 @@ def nearby_non_power_of_two(v):
     return v - max(1, v // 42)  # 1024 -> 1000, 4096 -> 3999, 64 -> 63, 16 -> 15
 
 
-def derive_shape(consts):
-    derived = {k: nearby_non_power_of_two(v) for k, v in consts.items()}
+def derive_shape(consts, tuples=None):
+    """A second shape near the module's with no power-of-two sizes (masks and tails get exercised). A size
+    that also appears inside an int tuple the inputs read (`input_shape = (32768,)`) is kept: the two must
+    stay equal (KernelBench's hinge loss)."""
+    keep = {e for t in (tuples or {}).values() if isinstance(t, (tuple, list)) for e in t}
+    derived = {k: v if v in keep else nearby_non_power_of_two(v) for k, v in consts.items()}
     return derived if derived != consts else None
 
 
 def input_elements(mod, shape, seed):
+    """Elements of the inputs at `shape`, counted on torch's meta device where get_inputs allows it (a
+    KernelBench input of 6 GB is never built to be counted), else by building them."""
     import torch
     apply_shape(mod, shape)
+    try:
+        with torch.device("meta"):
+            inputs = make_inputs(mod, seed)
+        if all(t.is_meta for t in inputs if isinstance(t, torch.Tensor)):
+            return sum(t.numel() for t in inputs if isinstance(t, torch.Tensor))
+    except Exception:
+        pass  # e.g. get_inputs() calls .cuda() or reads a tensor's values
     return sum(t.numel() for t in make_inputs(mod, seed) if isinstance(t, torch.Tensor))
 
 
-def scale_down(mod, shape, limit, seed):
-    """CPU mode: halve the largest size constant (> 8) until the inputs hold at most `limit` elements, so
-    the Triton interpreter (one Python pass per program instance) finishes in seconds."""
+def scale_down(mod, shape, limit, seed, tuples=None):
+    """CPU mode: halve the largest size (> 8) until the inputs hold at most `limit` elements, so the Triton
+    interpreter (one Python pass per program instance) finishes in seconds. Sizes that are equal shrink
+    together, ints and the entries of int tuples alike (`tuples`: size_constants(code, tuples=True)'s
+    tuples), so that `torch.rand(batch_size, *input_shape)` times a `(batch_size,)` vector still broadcasts
+    when batch_size == input_shape[0] (KernelBench's hinge loss)."""
     shape = dict(shape)
+    tuples = {k: tuple(v) for k, v in (tuples or {}).items() if isinstance(v, (tuple, list)) and k not in shape}
+    changed = set()
     for _ in range(64):
         try:
-            if input_elements(mod, shape, seed) <= limit:
-                return shape
+            if input_elements(mod, {**shape, **{k: tuples[k] for k in changed}}, seed) <= limit:
+                break
         except Exception:
-            return shape  # the reference pass reports the failure
-        big = [k for k, v in shape.items() if v > 8]
-        if not big:
-            return shape
-        k = max(big, key=lambda n: shape[n])
-        shape[k] = max(8, shape[k] // 2)
-    return shape
+            break  # the reference pass reports the failure
+        sizes = [v for v in shape.values() if isinstance(v, int) and v > 8]
+        sizes += [e for t in tuples.values() for e in t if e > 8]
+        if not sizes:
+            break
+        big = max(sizes)
+        half = max(8, big // 2)
+        for k, v in shape.items():
+            if v == big:
+                shape[k] = half
+        for k, t in tuples.items():
+            if big in t:
+                tuples[k] = tuple(half if e == big else e for e in t)
+                changed.add(k)
+    return {**shape, **{k: list(tuples[k]) for k in sorted(changed)}}
 
 
 def apply_shape(mod, shape):
     for k, v in (shape or {}).items():
-        setattr(mod, k, v)
+        setattr(mod, k, tuple(v) if isinstance(v, list) else v)  # a shrunk tuple literal travels as a list
 
 
 def split_init(init, style):
@@ -274,27 +326,37 @@ def compute_references(req, task_path, cache_dir):
         torch.cuda.set_device(device)
         torch.backends.cuda.matmul.allow_tf32 = False  # the reference in full fp32, as on the CPU
         torch.backends.cudnn.allow_tf32 = False
-    mod = load_module(task_path, "sieve_task_" + code_hash[:12])
+    judge = hygiene.Judge(atol, rtol)
+    found = hygiene.static_findings(code)
+    if found:  # a missing module or a download: running the reference would only fail
+        return {"shapes": [], "dropped_shapes": [], "hygiene": found, "ok": False}
+    try:
+        mod = load_module(task_path, "sieve_task_" + code_hash[:12])
+    except Exception as e:
+        judge.shape(0, {}, "module")
+        return {"shapes": [], "dropped_shapes": [], "hygiene": [judge.failed(0, e)], "ok": False}
     consts = size_constants(code)
     shapes = [{"shape": dict(consts), "origin": "module"}]
     for s in req.get("shapes") or []:
         shapes.append({"shape": {**consts, **s}, "origin": "task"})
     if not req.get("shapes"):
-        d = derive_shape(consts)
+        d = derive_shape(consts, size_constants(code, tuples=True))
         if d:
             shapes.append({"shape": d, "origin": "derived"})
-    kept, dropped, hygiene = [], [], []
+    kept, dropped = [], []
     limit = req.get("cpu_max_elements")
     if limit:
+        tuples = size_constants(code, tuples=True)
         for sh in shapes:
-            small = scale_down(mod, sh["shape"], int(limit), seeds[0])
+            small = scale_down(mod, sh["shape"], int(limit), seeds[0], tuples)
             if small != sh["shape"]:
                 dropped.append({"shape": sh["shape"], "reason": f"too large for the CPU interpreter (over {limit} "
                                                                 f"input elements): scaled down to {small}"})
+                sh["scaled_from"] = sh["shape"]
                 sh["shape"] = small
-    maxabs, nonfinite, constant_all = 0.0, False, True
     metas, footprints = [], []
-    for sh in shapes:
+    for si, sh in enumerate(shapes):
+        judge.shape(si, sh["shape"], sh["origin"], sh.get("scaled_from"))
         apply_shape(mod, sh["shape"])
         per_seed, err, foot = [], None, None
         try:
@@ -325,11 +387,9 @@ def compute_references(req, task_path, cache_dir):
                                           f"{max(0, disk_left)} bytes of disk are left for references")
                     save_ref(path, [to_numpy(t) for t in raw])
                     if seed == seeds[0]:
-                        from .compare import compare
                         again = [to_numpy(t) for t in flatten_outputs(model(*inputs))]
-                        if not compare(load_ref(path), again, atol, rtol)["ok"]:
-                            hygiene.append({"code": "REF_NONDETERMINISTIC",
-                                            "message": f"two runs of the reference on shape {sh['shape']} differ"})
+                        if hygiene.differ([a for _, a in load_ref(path)], [a for _, a in again], atol, rtol):
+                            judge.nondeterministic(si)
                         del again
                     if foot is None:
                         pb = sum(t.numel() * t.element_size()
@@ -337,40 +397,24 @@ def compute_references(req, task_path, cache_dir):
                         foot = {"in": nbytes - out_bytes, "out": out_bytes, "params": pb}
                 del raw, inputs, model
                 disk_left -= out_bytes
-                per_seed.append(load_ref(path))
-        except MemoryError as e:
-            err = ("REF_TOO_LARGE", str(e))
+                outs = load_ref(path)
+                judge.add(si, seed, [a for _, a in outs])
+                per_seed.append(outs)
         except torch.cuda.OutOfMemoryError as e:
-            err = ("REF_TOO_LARGE", f"the reference ran out of device memory: {e}"[:400])
-        except Exception as e:  # the task's own code failed on this shape
-            err = ("REF_FAILED", f"{type(e).__name__}: {e}")
+            err = judge.failed(si, MemoryError(f"the reference ran out of device memory: {e}"[:400]))
+            judge.shapes[si]["seeds"] = {}
+        except Exception as e:  # the task's own code failed on this shape (MemoryError: REF_TOO_LARGE)
+            err = judge.failed(si, e)
+            judge.shapes[si]["seeds"] = {}
         if err:
             if sh["origin"] == "module":
-                hygiene.append({"code": err[0], "message": f"the reference fails on its own shape: {err[1]}"})
-                return {"shapes": [], "dropped_shapes": [], "hygiene": hygiene, "ok": False}
-            dropped.append({"shape": sh["shape"], "reason": f"{err[0]}: {err[1]}"})
+                return {"shapes": [], "dropped_shapes": [], "hygiene": [err], "ok": False}
+            dropped.append({"shape": sh["shape"], "reason": f"{err['code']}: {err['message']}"})
             continue
-        for outs in per_seed:
-            m, nf = _stats(outs)
-            maxabs = max(maxabs, m)
-            nonfinite = nonfinite or nf
-        varies = any(any(not _equal(a, b) for (_, a), (_, b) in zip(per_seed[0], o)) for o in per_seed[1:])
-        flat = all(_flat(a) for _, a in per_seed[0])
-        if varies and not flat:
-            constant_all = False
         kept.append(sh["shape"])
         metas.append([[[d, list(a.shape)] for d, a in outs] for outs in per_seed])
         footprints.append(foot)
-    if nonfinite:
-        hygiene.append({"code": "REF_NONFINITE", "message": "the reference output holds NaN or inf"})
-    if maxabs <= atol:
-        hygiene.append({"code": "REF_BELOW_TOL",
-                        "message": f"the largest reference value {maxabs:.3g} is within the tolerance {atol:g}: "
-                                   "an all-zero answer would pass"})
-    if constant_all:
-        hygiene.append({"code": "REF_CONSTANT", "message": "the reference output does not depend on the inputs"})
-    ok = not any(h["code"] in ("REF_NONFINITE", "REF_BELOW_TOL", "REF_CONSTANT", "REF_NONDETERMINISTIC",
-                                "REF_TOO_LARGE", "REF_FAILED") for h in hygiene)
-    return {"shapes": kept, "dropped_shapes": dropped, "hygiene": hygiene, "ok": ok,
+    found, ok, _ = judge.result()
+    return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
             "metas": metas, "footprint": footprints}

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, native, static, taskref, transport
+from . import WORKER_VERSION, compare, frames, hygiene, native, static, taskref, transport
 
 REF_TIMING_TIMEOUT = 900
 MAX_INFRA_RETRIES = 3
@@ -234,6 +234,8 @@ class Worker:
                 self.hello(msg)
             elif op == "task":
                 self.task(msg)  # returns at once: the references run in a child (start_reference)
+            elif op == "check_task":
+                self.check_task(msg)  # hygiene alone (sieve-cli tasks check); answers with task_checked
             elif op == "verify":
                 self.queue.append(Job(msg))
             elif op == "cancel":
@@ -398,6 +400,34 @@ class Worker:
         if key in self.pending_refs:
             return  # its reference child is running: task_ready follows when it is done
         self.start_reference(key, sig, msg, path)
+
+    def check_task(self, msg):
+        """Hygiene alone at the task's own shapes, on this worker's device, in a trusted child (hygiene.py);
+        nothing is cached and no verify state changes. Answered with task_checked."""
+        if self.cache_dir is None:
+            self.hello({})
+        key = msg["task_key"]
+        path = os.path.join(self.cache_dir, "tasks", f"check-{hashlib.sha256(key.encode()).hexdigest()[:24]}.py")
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(msg["reference_code"])
+        os.replace(tmp, path)
+        req = dict(msg)
+        if self.device == "cpu":
+            req.setdefault("cpu_max_elements", 1 << 16)
+        device = self.device
+
+        def work():
+            return hygiene.check_task(req, path, device)
+
+        def done(res, timed_out):
+            if res is None or "error" in res:
+                why = "timed out" if timed_out else (res or {}).get("error", "crashed")
+                res = {"ok": False, "shapes": [], "device": device,
+                       "hygiene": [{"code": "REF_FAILED", "message": f"the hygiene check {why}"}]}
+            self.emit({"op": "task_checked", "task_key": key, **res})
+
+        self.fork_trusted(work, float(msg.get("reference_timeout", 600)), done)
 
     def fork_trusted(self, work, timeout, on_done):
         """Runs work() (returns a JSON-able dict) in a forked trusted child while the loop goes on."""
