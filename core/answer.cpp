@@ -1,5 +1,7 @@
 #include "answer.h"
 
+#include "jsondepth.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -110,19 +112,27 @@ std::optional<std::string> stringField(const nlohmann::json &obj, const char *na
     return it->get<std::string>();
 }
 
-// Finds the message object in a completion, a choice or a message.
-const nlohmann::json *messageOf(const nlohmann::json &j)
+// Finds the message object in a completion, a choice or a message. A completion holds its message one
+// level down (choices[0].message), so the walk follows `choices` at most once: a `response` of deeply
+// nested JSON must not recurse (or loop) once per level of its nesting.
+const nlohmann::json *messageOf(const nlohmann::json &top)
 {
-    if (!j.is_object())
+    const nlohmann::json *j = &top;
+    for (int level = 0; level < 2; ++level) {
+        if (!j->is_object())
+            return nullptr;
+        if (auto c = j->find("choices"); level == 0 && c != j->end() && c->is_array() && !c->empty()) {
+            j = &(*c)[0];
+            continue;
+        }
+        if (auto m = j->find("message"); m != j->end() && m->is_object())
+            return &*m;
+        if (auto d = j->find("delta"); d != j->end() && d->is_object())
+            return &*d;
+        if (j->contains("content") || j->contains("reasoning_content") || j->contains("reasoning"))
+            return j;
         return nullptr;
-    if (auto c = j.find("choices"); c != j.end() && c->is_array() && !c->empty())
-        return messageOf((*c)[0]);
-    if (auto m = j.find("message"); m != j.end() && m->is_object())
-        return &*m;
-    if (auto d = j.find("delta"); d != j.end() && d->is_object())
-        return &*d;
-    if (j.contains("content") || j.contains("reasoning_content") || j.contains("reasoning"))
-        return &j;
+    }
     return nullptr;
 }
 
@@ -184,7 +194,7 @@ Extracted extractFromParts(std::string_view content, std::string_view reasoningC
 Extracted extract(std::string_view response)
 {
     const std::string_view t = trim(response);
-    if (!t.empty() && t.front() == '{') {
+    if (!t.empty() && t.front() == '{' && jsonguard::depthWithin(t)) {
         const nlohmann::json j = nlohmann::json::parse(t, nullptr, false);
         if (!j.is_discarded()) {
             if (const nlohmann::json *msg = messageOf(j)) {

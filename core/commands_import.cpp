@@ -51,6 +51,7 @@ int runImport(const Args &args, Context &ctx)
         progress.update(done / 1024);
     };
     options.cancelled = [] { return interrupted(); };
+    options.onWaitForLock = [&] { ctx.err << "import: another import of this corpus is running; waiting for it\n"; };
     if (!json)
         options.onError = [&](const ImportError &e) { ctx.err << e.text() << '\n'; };
     const ImportReport report = importFiles(corpus, *format, paths, options);
@@ -72,7 +73,7 @@ int runImport(const Args &args, Context &ctx)
             m.push_back({{"task", r.taskName}, {"findings", f}});
         }
         j["tasks_import_missing"] = m;
-        ctx.out << j.dump(2) << '\n';
+        ctx.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
         for (const auto &f : report.files) {
             ctx.out << f.path << ": " << f.tasksAdded << " tasks added, " << f.samplesAdded << " samples added, "

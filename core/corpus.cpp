@@ -1,5 +1,7 @@
 #include "corpus.h"
 
+#include "importlock.h"
+
 #include "payload.h"
 #include "unixtime.h"
 
@@ -634,7 +636,8 @@ Corpus Corpus::open(const std::string &path, bool readOnly, bool anyVersion)
         db.exec("PRAGMA journal_mode=WAL");
         configure(db);
         schema::migrate(db);
-        schema::ensureSampleIndices(db);
+        if (!importRunning(path)) // a running import rebuilds the indices it dropped when it ends
+            schema::ensureSampleIndices(db);
         ensureCorpusId(db);
     } else {
         const int v = schema::version(db);

@@ -2,6 +2,7 @@
 
 #include "corpus.h"
 #include "importformats.h"
+#include "importlock.h"
 #include "importwriter.h"
 #include "jsonlreader.h"
 #include "payload.h"
@@ -142,7 +143,8 @@ private:
             parseKernelBenchFile(path, items);
             for (Item &it : items)
                 add(std::move(it));
-            m_bytes += std::filesystem::file_size(path, ec);
+            const auto size = std::filesystem::file_size(path, ec);
+            m_bytes += ec ? 0 : size;
             return;
         }
         readJsonl(path);
@@ -150,22 +152,16 @@ private:
 
     void readKernelBenchFolder(const std::string &root)
     {
-        std::vector<std::filesystem::path> files;
-        std::error_code ec;
-        for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
-             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-            if (it->is_regular_file(ec) && inKernelBenchLevelFolder(it->path()))
-                files.push_back(it->path());
-        }
-        if (ec) {
-            error(0, "path", "cannot read the folder: " + ec.message());
-            return;
-        }
+        std::vector<Item> walkErrors;
+        const std::vector<std::filesystem::path> files = kernelBenchFiles(root, &walkErrors);
+        for (Item &it : walkErrors)
+            add(std::move(it));
         if (files.empty()) {
-            error(0, "path", "no KernelBench problem files (levelN/ID_Name.py) in this folder");
+            if (walkErrors.empty())
+                error(0, "path", "no KernelBench problem files (levelN/ID_Name.py) in this folder");
             return;
         }
-        std::sort(files.begin(), files.end());
+        std::error_code ec;
         for (const auto &f : files) {
             if (m_stop)
                 return;
@@ -173,7 +169,8 @@ private:
             parseKernelBenchFile(f, items);
             for (Item &it : items)
                 add(std::move(it));
-            m_bytes += std::filesystem::file_size(f, ec);
+            const auto size = std::filesystem::file_size(f, ec);
+            m_bytes += ec ? 0 : size;
         }
     }
 
@@ -273,10 +270,10 @@ std::uint64_t totalBytes(ImportFormat format, const std::vector<std::string> &pa
     for (const auto &p : paths) {
         std::error_code ec;
         if (format == ImportFormat::KernelBench && std::filesystem::is_directory(p, ec)) {
-            for (auto it = std::filesystem::recursive_directory_iterator(p, ec);
-                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-                if (it->is_regular_file(ec) && inKernelBenchLevelFolder(it->path()))
-                    total += it->file_size(ec);
+            for (const auto &f : kernelBenchFiles(p, nullptr)) {
+                const auto n = std::filesystem::file_size(f, ec);
+                total += ec ? 0 : n;
+            }
             continue;
         }
         const auto n = std::filesystem::file_size(p, ec);
@@ -387,6 +384,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     report.format = std::string(importFormatName(format));
     for (const auto &p : paths)
         report.files.push_back(ImportFileReport{p});
+    // Held to the end, the index rebuild included (see core/importlock.h).
+    const ImportLock importLock(corpus.path(), options.onWaitForLock, options.cancelled);
     corpus.tuneForBulkWrites();
     // The UNIQUE key and name indices of a million samples outgrow the default cache; inserting into
     // them then re-reads pages through the kernel.
@@ -398,7 +397,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
             .prepare("INSERT INTO imports(started_at, format, paths_json) VALUES(?1, ?2, ?3)")
             .bind(1, unixNow())
             .bind(2, report.format)
-            .bind(3, nlohmann::json(paths).dump())
+            .bind(3, nlohmann::json(paths).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
             .run();
         report.importId = corpus.db().lastInsertId();
         tx.commit();
@@ -561,7 +560,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     corpus.db()
         .prepare("UPDATE imports SET finished_at = ?1, report_json = ?2 WHERE id = ?3")
         .bind(1, unixNow())
-        .bind(2, report.toJson().dump())
+        .bind(2, report.toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
         .bind(3, report.importId)
         .run();
     tx.commit();

@@ -74,10 +74,12 @@ struct ImportOptions {
     std::function<void(const ImportError &)> onError;                // each rejected record, as it happens
     std::function<void(std::uint64_t done, std::uint64_t total)> onProgress; // bytes of input
     std::function<bool()> cancelled;          // polled between batches; work so far is kept
+    std::function<void()> onWaitForLock;      // another import of the corpus runs: this one waits for it
 };
 
 // Imports `paths` (files; for kernelbench also folders of levelN/ID_Name.py) into `corpus`.
 // Bad records are reported, not thrown; throws only when the corpus itself cannot be written.
+// One import per corpus at a time: a second one waits for the first (core/importlock.h).
 ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<std::string> &paths,
                          const ImportOptions &options = {});
 

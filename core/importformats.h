@@ -23,6 +23,11 @@ const std::vector<RowFormat> &rowFormats();
 
 // KernelBench problem files (levelN/ID_Name.py): true for a path that lies in a levelN folder.
 bool inKernelBenchLevelFolder(const std::filesystem::path &file);
+// The problem files under `root` in path order. A subfolder that cannot be read adds an error naming it
+// to `errors` (when given) and the walk goes on with the rest of the tree.
+std::vector<std::filesystem::path> kernelBenchFiles(const std::filesystem::path &root, std::vector<Item> *errors);
+// The path as UTF-8 for messages and reports: bytes that are not UTF-8 are written as \xNN.
+std::string printablePath(const std::filesystem::path &file);
 // Reads one problem file (at most JsonlReader::kMaxLine bytes) into a task, or an error.
 void parseKernelBenchFile(const std::filesystem::path &file, std::vector<Item> &out);
 

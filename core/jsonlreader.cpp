@@ -19,18 +19,21 @@ static_assert(JsonlReader::kPadding >= simdjson::SIMDJSON_PADDING);
 
 JsonlReader::JsonlReader(const std::string &path, std::size_t maxLine) : m_path(path), m_maxLine(maxLine)
 {
-    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO without a writer would wait forever. Only regular files are read (a
+    // FIFO, socket or device is refused); the flag is cleared again for the reads.
+    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (m_fd < 0)
         throw std::runtime_error("cannot open: " + std::string(std::strerror(errno)));
     struct stat st {};
-    if (::fstat(m_fd, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            ::close(m_fd);
-            m_fd = -1;
-            throw std::runtime_error("is a directory, not a JSON Lines file");
-        }
-        m_fileSize = static_cast<std::uint64_t>(st.st_size);
+    if (::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const bool dir = S_ISDIR(st.st_mode);
+        ::close(m_fd);
+        m_fd = -1;
+        throw std::runtime_error(dir ? "is a directory, not a JSON Lines file"
+                                     : "not a regular file (a FIFO, socket or device); only files are imported");
     }
+    m_fileSize = static_cast<std::uint64_t>(st.st_size);
+    ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_NONBLOCK);
 #ifdef POSIX_FADV_SEQUENTIAL
     ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

@@ -3,9 +3,11 @@
 #include "corpus.h"
 #include "payload.h"
 #include "pythonenv.h"
+#include "scratchdir.h"
 #include "verdictwriter.h"
 #include "verifyrun.h"
 #include "workerprocess.h"
+#include "workerprotocol.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +35,7 @@ struct VerificationEngine::Shared {
     std::map<std::int64_t, nlohmann::json> brokenTasks; // task id -> hygiene message for its samples
     std::set<std::int64_t> flaggedTasks;                // tasks whose flags were written in this run
     std::map<std::int64_t, int> taskDeaths;             // worker deaths while a task's reference ran
+    std::map<std::int64_t, int> sampleDeaths;           // worker deaths while a sample ran (this session)
     std::unique_ptr<VerdictWriter> writer;
     std::atomic<std::int64_t> nextJob{1};
     std::int64_t runId = 0;
@@ -407,14 +410,15 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
         return;
     }
     const std::string &line = *opened;
-    nlohmann::json msg = nlohmann::json::parse(line, nullptr, false);
-    if (msg.is_discarded() || !msg.is_object() || !msg.contains("op")) {
+    std::optional<nlohmann::json> decoded = decodeWorkerLine(line);
+    if (!decoded) {
         // The protocol allows nothing but JSON objects on stdout: something in the worker printed.
         if (m_engine.m_observer)
             m_engine.m_observer->notice("worker " + std::to_string(m_index) + " wrote a non-protocol line: " +
                                         tail(line, 200));
         return;
     }
+    const nlohmann::json msg = std::move(*decoded);
     const std::string op = jsonString(msg, "op");
     if (op == "hello") {
         m_helloSeen = true;
@@ -502,16 +506,25 @@ void VerificationEngine::Slot::requeue(std::vector<Job> jobs)
         m_sh.queue.push_front(j->ref);
 }
 
-// The worker is gone (it died, or we killed it). Samples it was running are CRASH: the run goes on
-// without them. Samples still waiting for their task's reference never reached a child: they run again,
-// unless the task's reference keeps killing workers.
+// The worker is gone (it died, or something killed it). That is a fault of the harness, not of the
+// samples it was running: each candidate runs in a child of its own, so its crash is a verdict the worker
+// reports, never the worker's death. The samples go back to the queue and run again on a fresh worker.
+// Only a sample that was in flight at kMaxSampleDeaths deaths is recorded as CRASH (it is the likely
+// killer: a candidate that reaches its worker). Samples still waiting for their task's reference run
+// again too, unless the task's reference keeps killing workers.
 void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
 {
+    constexpr int kMaxSampleDeaths = 3;
     const std::string errTail = m_worker ? tail(m_worker->stderrTail(), 8000) : std::string();
     forgetPid();
     std::vector<Job> crashed, again;
-    for (auto &[id, job] : m_inflight)
-        (job.sent ? crashed : again).push_back(std::move(job));
+    {
+        std::lock_guard lock(m_sh.mutex);
+        for (auto &[id, job] : m_inflight) {
+            const bool culprit = job.sent && ++m_sh.sampleDeaths[job.ref.id] >= kMaxSampleDeaths;
+            (culprit ? crashed : again).push_back(std::move(job));
+        }
+    }
     m_inflight.clear();
     std::set<std::int64_t> pendingTasks;
     for (const auto &[taskId, ts] : m_tasks)
@@ -525,13 +538,14 @@ void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
                     {{{"code", "REF_CRASHED"},
                       {"message", "preparing the task's reference killed the worker twice (" + why + ")"}}});
     }
-    std::vector<std::string> reasons{"WORKER_DIED"};
+    std::vector<std::string> reasons{"WORKER_DIED", "WORKER_DIED_REPEATEDLY"};
     if (m_worker && m_worker->waitStatus() && WIFSIGNALED(*m_worker->waitStatus()))
         reasons.insert(reasons.begin(), "SIGNAL");
     for (Job &job : crashed)
         syntheticVerdict(job, "CRASH", "worker", reasons,
-                         "The verifier's worker process " + why + " while this sample was running; the sample "
-                         "is recorded as a crash and the run continued with a fresh worker.",
+                         "The verifier's worker process " + why + " while this sample was running, for the " +
+                             std::to_string(kMaxSampleDeaths) + "th time in this run (it ran again on a fresh worker "
+                             "after each); the sample is recorded as a crash.",
                          "worker stderr (last lines):\n" + errTail);
     requeue(std::move(again));
     if (!ourKill && m_engine.m_observer)
@@ -542,6 +556,8 @@ void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
         m_engine.m_observer->workerLost(m_index, why + (last.empty() ? "" : "; stderr ends: " + tail(last, 400)));
     }
     m_worker.reset();
+    // Deaths that produced no verdict count toward maxConsecutiveWorkerFailures: a harness that keeps
+    // failing (no device, a broken environment) stops the run resumably instead of spinning.
     if (crashed.empty())
         ++m_consecutiveFailures;
 }
@@ -621,7 +637,7 @@ void VerificationEngine::Slot::run()
                 std::lock_guard lock(m_sh.mutex);
                 more = !m_sh.queue.empty();
             }
-            if (!more && m_inflight.empty())
+            if (!more && m_inflight.empty() && !m_engine.waitingForInput())
                 return;
             if (m_consecutiveFailures >= opts().maxConsecutiveWorkerFailures) {
                 std::lock_guard lock(m_sh.mutex);
@@ -635,9 +651,13 @@ void VerificationEngine::Slot::run()
         if (m_helloSeen)
             takeWork();
         if (m_helloSeen && m_inflight.empty()) {
-            std::lock_guard lock(m_sh.mutex);
-            if (m_sh.queue.empty())
-                break;
+            bool idle;
+            {
+                std::lock_guard lock(m_sh.mutex);
+                idle = m_sh.queue.empty();
+            }
+            if (idle && !m_engine.waitingForInput())
+                break; // (serving, an idle worker stays up and waits for the next sample)
         }
         lines.clear();
         const bool alive = m_worker->pump(std::chrono::milliseconds(100), lines);
@@ -667,6 +687,45 @@ std::vector<pid_t> VerificationEngine::workerPids() const
     return m_pids;
 }
 
+void VerificationEngine::submit(std::int64_t sampleId, std::int64_t taskId)
+{
+    std::lock_guard lock(m_feedMutex);
+    m_feed.emplace_back(sampleId, taskId);
+}
+
+void VerificationEngine::closeInput()
+{
+    std::lock_guard lock(m_feedMutex);
+    m_inputClosed = true;
+}
+
+bool VerificationEngine::waitingForInput()
+{
+    if (!m_options.serve)
+        return false;
+    drainFeed();
+    std::lock_guard lock(m_feedMutex);
+    return !m_inputClosed || !m_feed.empty();
+}
+
+void VerificationEngine::drainFeed()
+{
+    if (!m_options.serve || !m_shared)
+        return;
+    std::vector<std::pair<std::int64_t, std::int64_t>> feed;
+    {
+        std::lock_guard lock(m_feedMutex);
+        feed.swap(m_feed);
+    }
+    if (feed.empty())
+        return;
+    std::lock_guard lock(m_shared->mutex);
+    for (const auto &[sampleId, taskId] : feed) {
+        m_shared->queue.push_back(SampleRef{sampleId, taskId});
+        ++m_shared->counts.total;
+    }
+}
+
 RunSummary VerificationEngine::run()
 {
     const auto t0 = Clock::now();
@@ -679,7 +738,9 @@ RunSummary VerificationEngine::run()
     RunSummary summary;
     {
         Corpus corpus = Corpus::open(m_options.dbPath);
-        if (m_options.resumeRunId) {
+        if (m_options.serve) {
+            sh.runId = createRun(corpus, m_options);
+        } else if (m_options.resumeRunId) {
             sh.runId = *m_options.resumeRunId;
             summary.resumed = true;
             setRunState(corpus, sh.runId, "running");
@@ -696,7 +757,8 @@ RunSummary VerificationEngine::run()
             sh.runId = createRun(corpus, m_options);
         }
         std::uint64_t done = 0;
-        const auto refs = pendingSamples(corpus, m_options.selection, sh.runId, done);
+        const auto refs = m_options.serve ? std::vector<SampleRef>{}
+                                          : pendingSamples(corpus, m_options.selection, sh.runId, done);
         sh.queue.assign(refs.begin(), refs.end());
         sh.counts.total = done + refs.size();
         sh.counts.done = done;
@@ -706,12 +768,9 @@ RunSummary VerificationEngine::run()
     sh.cacheDir = m_options.cacheDir.empty() ? defaultCacheDir() : m_options.cacheDir;
     sh.logDir = sh.cacheDir + "/logs";
     fs::create_directories(sh.logDir);
-    std::string scratch = (fs::temp_directory_path() / "sieve-scratch-XXXXXX").string();
-    if (!mkdtemp(scratch.data()))
-        throw std::runtime_error("cannot create a scratch folder under " + fs::temp_directory_path().string());
-    fs::permissions(scratch, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                 fs::perms::others_read | fs::perms::others_exec);
-    sh.scratchRoot = scratch;
+    // Removes the folders that killed runs left behind, then makes this run's (core of ScratchDir).
+    auto scratchDir = std::make_unique<ScratchDir>();
+    sh.scratchRoot = scratchDir->path();
     sh.writer = std::make_unique<VerdictWriter>(m_options.dbPath, sh.runId);
     if (m_observer)
         m_observer->runStarted(sh.runId, summary.resumed, sh.counts);
@@ -741,6 +800,7 @@ RunSummary VerificationEngine::run()
     }
     while (running.load() > 0) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        drainFeed();
         if (!m_cancel.load() && ((m_stopCheck && m_stopCheck()) || sh.writer->failed()))
             m_cancel.store(true);
     }
@@ -762,8 +822,7 @@ RunSummary VerificationEngine::run()
         summary.error = e.what();
         summary.state = "interrupted";
     }
-    std::error_code ec;
-    fs::remove_all(sh.scratchRoot, ec);
+    scratchDir.reset();
     {
         std::lock_guard lock(sh.mutex);
         summary.counts = sh.counts;

@@ -4,8 +4,8 @@
 // std::thread so that sieve-cli and the GUI (from a background thread, through VerifyObserver) share it.
 //
 // Candidate code never runs in this process: workers fork a sandboxed child per sample. The engine's
-// own defences are against the workers: a worker that dies costs its in-flight samples (CRASH, with its
-// stderr tail) and is restarted; one that stops answering is killed as a process group by a per-sample
+// own defences are against the workers: a worker that dies is a harness fault, so its in-flight samples
+// run again on a fresh worker (a sample in flight at three deaths is CRASH, with the stderr tail); one that stops answering is killed as a process group by a per-sample
 // watchdog; cancel() kills them all and leaves the run resumable.
 #include "verifytypes.h"
 
@@ -36,6 +36,11 @@ public:
     // no interpreter); later failures end up in RunSummary::error with state 'interrupted'.
     RunSummary run();
 
+    // Serve mode (VerifyOptions::serve), thread-safe, before or during run(): queues a sample, and ends
+    // the input (run() returns once what was queued is verified).
+    void submit(std::int64_t sampleId, std::int64_t taskId);
+    void closeInput();
+
     // Thread-safe; run() returns soon after, with state 'interrupted'.
     void cancel() { m_cancel.store(true); }
     bool cancelled() const { return m_cancel.load(); }
@@ -55,6 +60,12 @@ private:
     std::unique_ptr<Shared> m_shared;
     mutable std::mutex m_pidMutex;
     std::vector<pid_t> m_pids;
+    // Serve mode: samples submitted and not yet moved to the run's queue.
+    std::mutex m_feedMutex;
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_feed;
+    bool m_inputClosed = false;
+    bool waitingForInput(); // serve mode with the input still open
+    void drainFeed();
 };
 
 } // namespace sieve::gpu

@@ -8,6 +8,11 @@
 #include "verifyrun.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <optional>
+#include <poll.h>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -76,6 +81,10 @@ Runs:
   latest unfinished run continues with its own selection and mode, skipping samples it already
   verdicted. Options that select differently are refused while a run is unfinished.
   --new-run           start a fresh run instead; the unfinished one is marked abandoned
+  --serve             a long-lived run for the sampler: reads sample ids from stdin, one per line, and
+                      verifies each as it arrives with the same warm workers (use with --json: one line
+                      per verdict); ends when stdin does. Never resumed; a killed one is abandoned by
+                      the next.
 
 Output:
   --json              one JSON object per verdict on stdout ({"sample","name","task","status","reasons",
@@ -214,6 +223,12 @@ public:
         if (m_progress)
             m_progress->finish();
     }
+    // One JSON line on stdout beside the verdicts (serve mode's answers to ids it cannot verify).
+    void line(const nlohmann::json &j)
+    {
+        std::lock_guard lock(m_mutex);
+        m_ctx.out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n' << std::flush;
+    }
 
 private:
     std::mutex m_mutex;
@@ -221,6 +236,53 @@ private:
     bool m_json, m_showProgress;
     std::unique_ptr<Progress> m_progress;
 };
+
+// Serve mode's input: sample ids on stdin, one per line, handed to the engine as they come; end of
+// input (the sampler closed the pipe) ends the run once they are verified. Polls, so that a run that
+// ends by itself (a fatal error, Ctrl-C) is not held up by a sampler that keeps the pipe open.
+void serveInput(VerificationEngine &engine, const std::string &dbPath, CliObserver &observer,
+                const std::atomic<bool> &stop)
+{
+    Corpus corpus = Corpus::open(dbPath, true);
+    db::Statement task = corpus.db().prepare("SELECT task_id FROM samples WHERE id = ?1");
+    std::string pending;
+    char buf[4096];
+    while (!stop.load()) {
+        pollfd p{0, POLLIN, 0};
+        const int ready = ::poll(&p, 1, 200);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready <= 0)
+            continue;
+        const ssize_t n = ::read(0, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        pending.append(buf, static_cast<std::size_t>(n));
+        for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos; pending.erase(0, nl + 1)) {
+            const std::string text = pending.substr(0, nl);
+            if (text.find_first_not_of(" \t\r") == std::string::npos)
+                continue;
+            std::int64_t id = 0;
+            const auto r = std::from_chars(text.data(), text.data() + text.size(), id);
+            bool found = false;
+            if (r.ec == std::errc()) {
+                task.reset();
+                task.bind(1, id);
+                if (task.step()) {
+                    engine.submit(id, task.int64(0));
+                    found = true;
+                }
+            }
+            if (!found)
+                observer.line({{"sample", r.ec == std::errc() ? nlohmann::json(id) : nlohmann::json(text)},
+                               {"status", nullptr},
+                               {"error", "no such sample"}});
+        }
+    }
+    engine.closeInput();
+}
 
 // One verify per corpus at a time: two would both "resume" the same run.
 int lockCorpus(const std::string &dbPath)
@@ -284,7 +346,21 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
         VerificationEngine engine(o);
         engine.setObserver(&observer);
         engine.setStopCheck([] { return cli::interrupted(); });
-        s = engine.run();
+        std::atomic<bool> stopInput{false};
+        std::optional<std::thread> input;
+        if (o.serve)
+            input.emplace([&] { serveInput(engine, o.dbPath, observer, stopInput); });
+        try {
+            s = engine.run();
+        } catch (...) {
+            stopInput = true;
+            if (input)
+                input->join();
+            throw;
+        }
+        stopInput = true;
+        if (input)
+            input->join();
     }
     observer.finish();
     if (!resultsFile.empty())
@@ -473,6 +549,24 @@ int runVerify(const Args &args, cli::Context &ctx)
     if (args.has("gpus"))
         o.gpus = parseGpuList(*args.value("gpus"));
 
+    if (args.has("serve")) {
+        if (explicitSelection || args.has("shard") || args.has("new-run"))
+            throw UsageError("--serve takes its samples from stdin: no --all, --task, --sample, --limit, --shard "
+                             "or --new-run");
+        o.serve = true;
+        const int lockFd = lockCorpus(o.dbPath);
+        struct Unlock {
+            int fd;
+            ~Unlock() { ::close(fd); }
+        } unlock{lockFd};
+        {
+            // Serve runs are never resumed (their samples come from the sampler); a killed one is over.
+            Corpus corpus = Corpus::open(o.dbPath);
+            corpus.db().exec("UPDATE verify_runs SET state='abandoned' WHERE state IN ('running','interrupted') "
+                             "AND json_extract(params_json, '$.serve') IS NOT NULL");
+        }
+        return runEngine(o, args, ctx);
+    }
     if (args.has("out") && !args.has("shard"))
         throw UsageError("--out goes with --shard K/N");
     if (args.has("shard"))
@@ -547,7 +641,8 @@ cli::Command verifyCommand()
              {"new-run"},
              {"all"},
              {"shard", true},
-             {"out", true}},
+             {"out", true},
+             {"serve"}},
             runVerify};
 }
 

@@ -39,8 +39,12 @@ SampleSelection SampleSelection::fromJson(const nlohmann::json &j)
 
 std::optional<RunRow> latestUnfinishedRun(Corpus &corpus)
 {
+    // A serve run (a sampler's verifier) that was killed is not for `verify` to resume: its sampler
+    // hands the samples that lack a verdict to its next verifier itself.
     db::Statement st = corpus.db().prepare("SELECT id, state, mode, params_json FROM verify_runs "
-                                           "WHERE state IN ('running','interrupted') ORDER BY id DESC LIMIT 1");
+                                           "WHERE state IN ('running','interrupted') AND "
+                                           "(params_json IS NULL OR json_extract(params_json, '$.serve') IS NULL) "
+                                           "ORDER BY id DESC LIMIT 1");
     if (!st.step())
         return std::nullopt;
     RunRow r;
@@ -79,6 +83,8 @@ nlohmann::json runParams(const VerifyOptions &o)
               {"timing", o.timeouts.timing},
               {"task", o.timeouts.task}}},
             {"limits", {{"memory_mb", o.memoryMb}, {"processes", o.processes}}}};
+    if (o.serve)
+        p["serve"] = true; // never resumed: its samples come from the sampler that ran it
     if (o.extraParams.is_object())
         p.update(o.extraParams);
     return p;

@@ -37,6 +37,10 @@ struct VerifyOptions {
     int parallel = 4;                 // candidate children per worker
     bool timing = true;               // --no-timing turns the timing stage off on GPUs
     std::optional<std::int64_t> resumeRunId; // continue this run (its selection replaces `selection`)
+    // A long-lived run that verifies the samples handed to VerificationEngine::submit() as they come
+    // (the sampler's first-pass loop), until closeInput(); `selection` is not used. Its workers start at
+    // once, so the first sample finds them warm.
+    bool serve = false;
     SampleSelection selection;
     std::string python;               // explicit interpreter ("" = pythonenv's search order)
     StageTimeouts timeouts;
