@@ -19,10 +19,7 @@ def token(device):
 
 def _launch_counter(mod):
     for o in mod.get_objects():
-        try:
-            d = vars(o)
-        except TypeError:
-            continue
+        d = getattr(o, "__dict__", None)
         if isinstance(d, dict) and "suppress" in d and "launches" in d and "names" in d:
             return o
     return None
