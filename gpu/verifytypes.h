@@ -40,6 +40,12 @@ struct VerifyOptions {
     SampleSelection selection;
     std::string python;               // explicit interpreter ("" = pythonenv's search order)
     StageTimeouts timeouts;
+    // Overrides from the command line (the workbench's settings): tolerances by dtype class replace the
+    // tasks' own; seeds per shape (0..seeds-1); the timing loop's caps (the worker's defaults otherwise).
+    std::optional<double> atolFp32, rtolFp32, atolHalf, rtolHalf;
+    int seeds = 5;
+    std::optional<int> timingMaxRuns;
+    std::optional<double> timingBudgetMs;
     int memoryMb = 16384, processes = 64;
     // Extra seconds on top of a job's stage timeouts before the engine stops trusting the worker and
     // kills its process group. Negative: half the longest stage timeout, between 5 and 60 s.

@@ -375,7 +375,7 @@ class Child:
         fcntl.flock(self.lock_fd, fcntl.LOCK_EX)
         self.stage("timing")
         try:
-            results = [{"shape_index": 0, "which": "candidate", **timing.measure(tools, model, sets)}]
+            results = [{"shape_index": 0, "which": "candidate", **timing.measure(tools, model, sets, **ctx.get("timing_limits", {}))}]
         finally:
             fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
         self.send({"t": "timings", "timings": results})

@@ -24,7 +24,8 @@ class Tools:
     l2_bytes: int
 
 
-def measure(tools, fn, input_sets):
+def measure(tools, fn, input_sets, max_runs=MAX_RUNS, max_seconds=MAX_SECONDS):
+    """max_runs and max_seconds: the run's caps (sieve-cli verify --timing-max-runs/--timing-budget-ms)."""
     import torch
     flush_buf = torch.empty(max(2 * tools.l2_bytes, 1 << 24) // 4, dtype=torch.int32, device=tools.device)
 
@@ -35,7 +36,7 @@ def measure(tools, fn, input_sets):
             fn(*fresh(k))
         tools.sync()
         times = []
-        deadline = tools.perf() + MAX_SECONDS
+        deadline = tools.perf() + max_seconds
         while True:
             args = fresh(len(times))
             flush_buf.zero_()
@@ -51,7 +52,7 @@ def measure(tools, fn, input_sets):
             if n >= MIN_RUNS:
                 mean = statistics.fmean(times)
                 sem = statistics.stdev(times) / math.sqrt(n)
-                if sem < TARGET_SEM * mean or n >= MAX_RUNS or tools.perf() > deadline:
+                if sem < TARGET_SEM * mean or n >= max(MIN_RUNS, max_runs) or tools.perf() > deadline:
                     break
     del flush_buf
     return {"median_ms": statistics.median(times), "mean_ms": statistics.fmean(times),

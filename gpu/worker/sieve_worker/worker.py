@@ -445,7 +445,8 @@ class Worker:
                                 env["TORCH_EXTENSIONS_DIR"]],
                "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
                "nproc": int(limits["processes"]) * self.parallel + 64,
-               "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes")}
+               "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes"),
+               "timing_limits": dict(req.get("timing_limits") or {})}
         if ctx["timing"]:
             self.ensure_ref_timing(task)
         job.expected = len(summary["shapes"]) * len(seeds)
@@ -508,7 +509,7 @@ class Worker:
                "code": req.get("code", ""), "gpu": self.device != "cpu",
                "device_index": int(self.device.split(":")[1]) if ":" in self.device else 0,
                "atol": summary["atol"], "rtol": summary["rtol"], "launch_timeout": timeouts["correct"],
-               "timing_runs": 100 if timing else 0, "lock_path": self.lock_path,
+               "timing_runs": int((req.get("timing_limits") or {}).get("max_runs", 100)) if timing else 0, "lock_path": self.lock_path,
                "cpu_seconds": int(sum(timeouts.values()) + 30)}
         if timing:
             self.ensure_ref_timing(task)
