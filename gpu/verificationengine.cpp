@@ -310,7 +310,15 @@ void VerificationEngine::Slot::sendTask(std::int64_t taskId)
             shapes = nlohmann::json::array();
     }
     msg["shapes"] = shapes;
-    msg["seeds"] = {0, 1, 2, 3, 4};
+    const bool half = st.text(2) == "fp16" || st.text(2) == "bf16";
+    if (auto a = half ? opts().atolHalf : opts().atolFp32)
+        msg["atol"] = *a;
+    if (auto r = half ? opts().rtolHalf : opts().rtolFp32)
+        msg["rtol"] = *r;
+    nlohmann::json seeds = nlohmann::json::array();
+    for (int s = 0; s < std::max(5, opts().seeds); ++s)
+        seeds.push_back(s);
+    msg["seeds"] = seeds;
     msg["reference_timeout"] = opts().timeouts.task;
     std::string source = st.isNull(6) ? std::string() : st.text(6);
     std::transform(source.begin(), source.end(), source.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -348,6 +356,10 @@ void VerificationEngine::Slot::sendJob(Job &job)
                           {"limits", {{"memory_mb", opts().memoryMb}, {"processes", opts().processes}}}};
     if (timing)
         msg["timeouts"]["queue"] = queue;
+    if (opts().timingMaxRuns)
+        msg["timing_limits"]["max_runs"] = *opts().timingMaxRuns;
+    if (opts().timingBudgetMs)
+        msg["timing_limits"]["max_seconds"] = *opts().timingBudgetMs / 1000.0;
     if (std::find(opts().skipStaticSampleIds.begin(), opts().skipStaticSampleIds.end(), job.ref.id) !=
         opts().skipStaticSampleIds.end())
         msg["skip_static"] = true;

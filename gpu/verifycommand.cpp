@@ -63,6 +63,11 @@ Where:
                       op plus the sample's own kernels for the rest is accepted, with the finding
                       TORCH_CORE_OP_ALLOWED naming the op). Recorded in the run.
   --timeout S         seconds per stage (compile, correct, timing; default 120)
+  --atol-fp32 X, --rtol-fp32 X, --atol-half X, --rtol-half X
+                      tolerances for fp32 and for fp16/bf16 tasks, replacing the tasks' own in this run
+  --seeds N           seeds per shape (0..N-1; at least 5, the ladder's floor)
+  --timing-max-runs N timed calls per sample at most (default 100; the SEM target may stop sooner)
+  --timing-budget-ms MS  time per sample's timing loop at most (default 2000)
   --python PATH       the interpreter with torch and triton (default: SIEVE_PYTHON, SIEVE_VENV, then
                       ~/.cache/sieve/venv/bin/python)
   --cache-dir DIR     reference outputs, Triton's cache and worker logs (default ~/.cache/sieve/verify)
@@ -521,6 +526,31 @@ int runVerify(const Args &args, cli::Context &ctx)
             throw UsageError("--timeout must be positive");
         o.timeouts.compile = o.timeouts.correct = o.timeouts.timing = *t;
     }
+    auto tolerance = [&](const char *name) -> std::optional<double> {
+        auto v = args.number(name);
+        if (v && !(*v >= 0 && *v <= 1))
+            throw UsageError(std::string("--") + name + " must be between 0 and 1");
+        return v;
+    };
+    o.atolFp32 = tolerance("atol-fp32");
+    o.rtolFp32 = tolerance("rtol-fp32");
+    o.atolHalf = tolerance("atol-half");
+    o.rtolHalf = tolerance("rtol-half");
+    if (auto n = args.integer("seeds")) {
+        if (*n < 5 || *n > 100)
+            throw UsageError("--seeds must be between 5 (the ladder's floor) and 100");
+        o.seeds = static_cast<int>(*n);
+    }
+    if (auto n = args.integer("timing-max-runs")) {
+        if (*n < 10 || *n > 100000)
+            throw UsageError("--timing-max-runs must be between 10 (the SEM estimate's minimum) and 100000");
+        o.timingMaxRuns = static_cast<int>(*n);
+    }
+    if (auto ms = args.number("timing-budget-ms")) {
+        if (*ms < 10 || *ms > 600000)
+            throw UsageError("--timing-budget-ms must be between 10 and 600000");
+        o.timingBudgetMs = *ms;
+    }
     SampleSelection sel;
     sel.all = args.has("all");
     sel.tasks = args.all("task");
@@ -634,6 +664,13 @@ cli::Command verifyCommand()
              {"fp32-precision", true},
              {"policy", true},
              {"timeout", true},
+             {"atol-fp32", true},
+             {"rtol-fp32", true},
+             {"atol-half", true},
+             {"rtol-half", true},
+             {"seeds", true},
+             {"timing-max-runs", true},
+             {"timing-budget-ms", true},
              {"json"},
              {"quiet", false, false, 'q'},
              {"python", true},

@@ -85,6 +85,15 @@ nlohmann::json runParams(const VerifyOptions &o)
             {"limits", {{"memory_mb", o.memoryMb}, {"processes", o.processes}}}};
     if (o.serve)
         p["serve"] = true; // never resumed: its samples come from the sampler that ran it
+    p["seeds"] = std::max(5, o.seeds);
+    for (const auto &[key, value] : {std::pair{"atol_fp32", o.atolFp32}, std::pair{"rtol_fp32", o.rtolFp32},
+                                     std::pair{"atol_half", o.atolHalf}, std::pair{"rtol_half", o.rtolHalf}})
+        if (value)
+            p["tolerances"][key] = *value;
+    if (o.timingMaxRuns)
+        p["timing_limits"]["max_runs"] = *o.timingMaxRuns;
+    if (o.timingBudgetMs)
+        p["timing_limits"]["max_seconds"] = *o.timingBudgetMs / 1000.0;
     if (o.extraParams.is_object())
         p.update(o.extraParams);
     return p;

@@ -49,6 +49,12 @@ struct VerifyOptions {
     // own epilogue kernels is accepted, with a finding naming the op). Sent with every verify request and
     // recorded in the run's params and environment.
     std::string policy = "strict";
+    // Overrides from the command line (the workbench's settings): tolerances by dtype class replace the
+    // tasks' own; seeds per shape (0..seeds-1); the timing loop's caps (the worker's defaults otherwise).
+    std::optional<double> atolFp32, rtolFp32, atolHalf, rtolHalf;
+    int seeds = 5;
+    std::optional<int> timingMaxRuns;
+    std::optional<double> timingBudgetMs;
     int memoryMb = 16384, processes = 64;
     // fp32 tl.dot precision candidates are verified with: "deployed" (Triton's default, TF32 on GPUs that
     // have it: what the kernel does where it runs) or "ieee" (TRITON_F32_DEFAULT=ieee, full fp32).

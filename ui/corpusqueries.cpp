@@ -52,7 +52,9 @@ Where where(const SampleQuery &q)
 {
     Where w;
     std::vector<std::string> parts;
-    if (!q.taskIds.isEmpty()) {
+    if (q.tasksFiltered && q.taskIds.isEmpty()) {
+        parts.push_back("0"); // the task filters match no task
+    } else if (!q.taskIds.isEmpty()) {
         std::string in;
         for (qint64 id : q.taskIds) {
             in += in.empty() ? "" : ",";
@@ -126,7 +128,7 @@ QList<TaskRow> tasks(const db::Database &db)
     QList<TaskRow> out;
     db::Statement st = db.prepare(
         "SELECT t.id, t.name, t.level, t.category, t.backend, count(s.id), coalesce(sum(s.status='PASS'),0), "
-        "coalesce(sum(s.status='PENDING'),0), coalesce(sum(s.review='accept'),0) "
+        "coalesce(sum(s.status='PENDING'),0), coalesce(sum(s.review='accepted'),0) "
         "FROM tasks t LEFT JOIN samples s ON s.task_id = t.id GROUP BY t.id ORDER BY t.name");
     while (st.step()) {
         TaskRow r;
@@ -309,6 +311,19 @@ QList<QPair<qint64, QString>> matchingReviews(const db::Database &db, const Samp
     QList<QPair<qint64, QString>> out;
     while (st.step())
         out.append({st.int64(0), qs(st, 1)});
+    return out;
+}
+
+QList<QPair<qint64, QString>> reviewsOf(const db::Database &db, const QList<qint64> &sampleIds)
+{
+    QList<QPair<qint64, QString>> out;
+    db::Statement st = db.prepare("SELECT review FROM samples WHERE id = ?1");
+    for (qint64 id : sampleIds) {
+        st.reset();
+        st.bind(1, std::int64_t(id));
+        if (st.step())
+            out.append({id, qs(st, 0)});
+    }
     return out;
 }
 

@@ -35,6 +35,8 @@ PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded);
 QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit);
 // Every sample the query matches with its current review decision (bulk review on a filter).
 QList<QPair<qint64, QString>> matchingReviews(const db::Database &db, const SampleQuery &q);
+// The reviews the database holds for these samples (after a failed write, to show them again).
+QList<QPair<qint64, QString>> reviewsOf(const db::Database &db, const QList<qint64> &sampleIds);
 SampleDetail detail(const db::Database &db, qint64 sampleId);
 QList<ReviewEntry> history(const db::Database &db, qint64 sampleId);
 QList<double> taskSpeedups(const db::Database &db, qint64 taskId);

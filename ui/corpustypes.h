@@ -28,7 +28,8 @@ struct TaskRow {
 // What the sample table shows; sorting and filtering happen in SQL so that a million rows never
 // have to be held in memory.
 struct SampleQuery {
-    QList<qint64> taskIds; // empty: every task
+    QList<qint64> taskIds; // empty: every task, unless tasksFiltered
+    bool tasksFiltered = false; // taskIds is the whole set even when empty (a task filter that matches none)
     QString status;        // empty: any
     QString review;        // empty: any
     QString text;          // substring of the sample name or the teacher model

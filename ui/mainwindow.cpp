@@ -131,7 +131,10 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
             }
         taskRefresh->start();
     });
+    connect(m_samples->reviewBar(), &ReviewBar::writeFailed, this, &MainWindow::showError);
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
+        // A, R, J, K and 1–9 decide on the Review page's selection: not while another page is shown.
+        m_samples->reviewBar()->setActive(page == ReviewPage);
         if (m_corpusPath.isEmpty())
             return;
         if (page == StatisticsPage)

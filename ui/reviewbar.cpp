@@ -147,6 +147,12 @@ QList<QAction *> ReviewBar::reviewActions() const
     return {m_accept, m_reject, m_next, m_previous, m_acceptMatching, m_rejectMatching};
 }
 
+void ReviewBar::setActive(bool active)
+{
+    for (QAction *a : reviewActions() + m_reasonActions)
+        a->setEnabled(active);
+}
+
 void ReviewBar::setReason(int index)
 {
     if (index >= 0 && index < m_reason->count())
@@ -164,8 +170,41 @@ void ReviewBar::apply(const QList<ReviewWrite> &writes)
     for (auto it = byDecision.cbegin(); it != byDecision.cend(); ++it)
         m_model->setReview(it.value(), it.key());
     m_writer->post(
-        this, [writes, who = m_reviewer](db::Database &db) { reviewstore::write(db, writes, who); },
-        [this, ids] { Q_EMIT reviewsWritten(ids); });
+        this,
+        [writes, who = m_reviewer](db::Database &db) {
+            try {
+                reviewstore::write(db, writes, who);
+                return QString();
+            } catch (const std::exception &e) {
+                return QString::fromStdString(e.what());
+            }
+        },
+        [this, ids](const QString &error) {
+            if (error.isEmpty())
+                Q_EMIT reviewsWritten(ids);
+            else
+                revert(ids, error);
+        });
+}
+
+void ReviewBar::revert(const QList<qint64> &ids, const QString &error)
+{
+    // The write rolled back: the rows show what the database holds, and the history (whose steps no
+    // longer match the database) starts afresh.
+    m_undo->clear();
+    m_reader->post(
+        this, [ids](const db::Database &db) { return queries::reviewsOf(db, ids); },
+        [this, ids, error](const QList<QPair<qint64, QString>> &held) {
+            QHash<QString, QList<qint64>> byReview;
+            for (const auto &[id, review] : held)
+                byReview[review] << id;
+            for (auto it = byReview.cbegin(); it != byReview.cend(); ++it)
+                m_model->setReview(it.value(), it.key());
+            Q_EMIT reviewsWritten(ids);
+            Q_EMIT writeFailed(tr("The review of %n sample(s) could not be saved: %1\nThe table shows what the corpus holds; "
+                                  "the undo history was cleared.", nullptr, int(ids.size()))
+                                   .arg(error));
+        });
 }
 
 void ReviewBar::decide(const QString &decision)

@@ -43,9 +43,12 @@ public:
     void decideMatching(const QString &decision);
     void moveToUnreviewed(int direction);
     void setReason(int index); // 0: none, 1–9: reasons()
+    // The review keys act on the Review page's selection only: off while another page is shown.
+    void setActive(bool active);
 
 Q_SIGNALS:
     void reviewsWritten(const QList<qint64> &sampleIds);
+    void writeFailed(const QString &message);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -53,6 +56,7 @@ protected:
 private:
     void retranslateUi();
     void apply(const QList<ReviewWrite> &writes);
+    void revert(const QList<qint64> &ids, const QString &error);
     void select(int row);
 
     DbThread *m_reader;

@@ -109,9 +109,10 @@ void SamplePane::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-void SamplePane::setTasks(const QList<qint64> &taskIds)
+void SamplePane::setTasks(const QList<qint64> &taskIds, bool filtered)
 {
     m_tasks = taskIds;
+    m_tasksFiltered = filtered;
     applyFilters();
 }
 
@@ -130,6 +131,7 @@ void SamplePane::applyFilters()
 {
     SampleQuery q = m_model->query();
     q.taskIds = m_tasks;
+    q.tasksFiltered = m_tasksFiltered;
     q.status = m_status->currentData().toString();
     q.review = m_reviewFilter->currentData().toString();
     q.text = m_search->text().trimmed();

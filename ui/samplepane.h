@@ -22,7 +22,8 @@ public:
     SampleModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
     ReviewBar *reviewBar() const { return m_review; }
-    void setTasks(const QList<qint64> &taskIds);
+    // The tasks whose samples show; filtered: the list is the whole set even when empty.
+    void setTasks(const QList<qint64> &taskIds, bool filtered = false);
     void setStatuses(const QStringList &statuses);
     QList<qint64> selectedSampleIds() const;
 
@@ -46,6 +47,7 @@ private:
     ReviewBar *m_review;
     QTimer *m_searchDelay;
     QList<qint64> m_tasks;
+    bool m_tasksFiltered = false;
 };
 
 } // namespace sieve::ui

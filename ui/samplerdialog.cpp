@@ -92,7 +92,7 @@ SamplerDialog::SamplerDialog(QString dbPath, QString cliProgram, Settings &setti
     form->addRow(tr("Requests in flight:"), named(m_concurrency, "samplerConcurrency"));
     form->addRow(tr("Requests per second:"), named(m_rate, "samplerRate"));
     form->addRow(tr("Errors in a row that stop the run:"), named(m_maxFailures, "samplerMaxFailures"));
-    form->addRow(QString(), named(m_stream, "samplerStream"));
+    form->addRow(tr("Streaming:"), named(m_stream, "samplerStream"));
     form->addRow(tr("Extra body fields (JSON):"), named(m_extra, "samplerExtra"));
     form->addRow(tr("Run:"), named(m_runId, "samplerRunId"));
 

@@ -49,10 +49,10 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
     m_language->setObjectName(QStringLiteral("languageCombo"));
     m_cudaArch->setObjectName(QStringLiteral("cudaArchCombo"));
     m_buttons->setObjectName(QStringLiteral("settingsButtons"));
-    m_seeds->setRange(1, 100);
+    m_seeds->setRange(5, 100); // the ladder's floor: at least 5 seeds
     m_seeds->setValue(settings.seeds.value());
     m_timing->setChecked(settings.timing.value());
-    m_maxRuns->setRange(1, 100000);
+    m_maxRuns->setRange(10, 100000); // the CLI's floor: the SEM estimate needs 10 runs
     m_maxRuns->setValue(settings.timingMaxRuns.value());
     m_budget->setRange(10, 600000);
     m_budget->setValue(settings.timingBudgetMs.value());
@@ -74,26 +74,39 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
         h->addWidget(b);
         return w;
     };
-    auto *vf = new QFormLayout(m_verifyBox);
-    vf->addRow(QString(), m_gpus);
-    vf->addRow(QString(), m_python);
-    vf->addRow(QString(), pair(m_atol32, m_rtol32));
-    vf->addRow(QString(), pair(m_atol16, m_rtol16));
-    vf->addRow(QString(), m_seeds);
-    auto *tf = new QFormLayout(m_timingBox);
-    tf->addRow(QString(), m_timing);
-    tf->addRow(QString(), m_maxRuns);
-    tf->addRow(QString(), m_budget);
-    auto *cf = new QFormLayout(m_cudaBox);
-    cf->addRow(QString(), m_cudaArch);
-    auto *te = new QFormLayout(m_teacherBox);
-    te->addRow(QString(), m_endpoint);
-    te->addRow(QString(), m_model);
+    // Every row gets a label of its own (addRow with an empty text makes none), named after its field.
+    auto row = [](QFormLayout *form, QWidget *field, const char *name) {
+        if (field->objectName().isEmpty())
+            field->setObjectName(QString::fromLatin1(name));
+        auto *label = new QLabel;
+        label->setObjectName(QString::fromLatin1(name) + QStringLiteral("Label"));
+        label->setBuddy(field);
+        form->addRow(label, field);
+    };
     m_keyEnv->setObjectName(QStringLiteral("teacherKeyEnvEdit"));
-    te->addRow(QString(), m_keyEnv);
+    m_atol32->setObjectName(QStringLiteral("atolFp32Spin"));
+    m_rtol32->setObjectName(QStringLiteral("rtolFp32Spin"));
+    m_atol16->setObjectName(QStringLiteral("atolHalfSpin"));
+    m_rtol16->setObjectName(QStringLiteral("rtolHalfSpin"));
+    auto *vf = new QFormLayout(m_verifyBox);
+    row(vf, m_gpus, "gpusEdit");
+    row(vf, m_python, "pythonEdit");
+    row(vf, pair(m_atol32, m_rtol32), "toleranceFp32");
+    row(vf, pair(m_atol16, m_rtol16), "toleranceHalf");
+    row(vf, m_seeds, "seedsSpin");
+    auto *tf = new QFormLayout(m_timingBox);
+    row(tf, m_timing, "timingCheck");
+    row(tf, m_maxRuns, "maxRunsSpin");
+    row(tf, m_budget, "budgetSpin");
+    auto *cf = new QFormLayout(m_cudaBox);
+    row(cf, m_cudaArch, "cudaArchCombo");
+    auto *te = new QFormLayout(m_teacherBox);
+    row(te, m_endpoint, "teacherEndpointEdit");
+    row(te, m_model, "teacherModelEdit");
+    row(te, m_keyEnv, "teacherKeyEnvEdit");
     auto *wf = new QFormLayout(m_workbenchBox);
-    wf->addRow(QString(), m_reviewer);
-    wf->addRow(QString(), m_language);
+    row(wf, m_reviewer, "reviewerEdit");
+    row(wf, m_language, "languageCombo");
 
     connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
         apply();
@@ -133,6 +146,7 @@ void SettingsDialog::retranslateUi()
     label(m_verifyBox, 2, tr("fp32 tolerance (abs., rel.):"));
     label(m_verifyBox, 3, tr("fp16/bf16 tolerance (abs., rel.):"));
     label(m_verifyBox, 4, tr("Seeds per shape:"));
+    label(m_timingBox, 0, tr("Timing:"));
     label(m_timingBox, 1, tr("At most runs:"));
     label(m_timingBox, 2, tr("Time budget per sample:"));
     label(m_cudaBox, 0, tr("Architecture (PTX/SASS view):"));

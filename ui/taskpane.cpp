@@ -8,12 +8,15 @@
 #include "taskmodel.h"
 
 #include <QComboBox>
+#include <QMetaObject>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace sieve::ui {
 
@@ -61,13 +64,17 @@ TaskPane::TaskPane(QWidget *parent)
     connect(m_state, &QComboBox::currentIndexChanged, this,
             [this] { m_proxy->setState(m_state->currentData().toString()); });
     connect(m_search, &QLineEdit::textChanged, m_proxy, &TaskFilterProxy::setNameFilter);
+    // The filters narrow the sample table too (and so what a bulk action on the filter touches).
+    for (QComboBox *c : {m_category, m_level, m_state})
+        connect(c, &QComboBox::currentIndexChanged, this, &TaskPane::announce);
+    connect(m_search, &QLineEdit::textChanged, this, &TaskPane::announce);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &TaskPane::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &TaskPane::updateCount);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &TaskPane::updateCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &TaskPane::updateCount);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TaskPane::refreshFilters);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { Q_EMIT selectionChanged(selectedTaskIds()); });
+            [this] { announce(); });
 
     auto *filters = new QGridLayout;
     filters->setContentsMargins(0, 0, 0, 0);
@@ -135,6 +142,40 @@ void TaskPane::setTasks(QList<TaskRow> rows)
             sel.select(i, i);
     }
     m_view->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    // Fresh counts can move tasks in or out of a state filter.
+    QMetaObject::invokeMethod(this, &TaskPane::announce, Qt::QueuedConnection);
+}
+
+bool TaskPane::filtering() const
+{
+    return !m_category->currentData().toString().isEmpty() || m_level->currentData().toInt() != 0 ||
+           !m_state->currentData().toString().isEmpty() || !m_search->text().trimmed().isEmpty();
+}
+
+QList<qint64> TaskPane::shownTaskIds(bool *filtered) const
+{
+    QList<qint64> ids = selectedTaskIds();
+    *filtered = !ids.isEmpty();
+    if (ids.isEmpty() && filtering()) {
+        *filtered = true;
+        for (int r = 0; r < m_proxy->rowCount(); ++r)
+            ids << m_proxy->index(r, 0).data(TaskModel::IdRole).toLongLong();
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void TaskPane::announce()
+{
+    if (signalsBlocked())
+        return; // setTasks restores the selection quietly and announces afterwards
+    bool filtered = false;
+    const QList<qint64> ids = shownTaskIds(&filtered);
+    if (ids == m_announced && filtered == m_announcedFiltered)
+        return;
+    m_announced = ids;
+    m_announcedFiltered = filtered;
+    Q_EMIT selectionChanged(ids, filtered);
 }
 
 QList<qint64> TaskPane::selectedTaskIds() const

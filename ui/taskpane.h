@@ -27,8 +27,13 @@ public:
     void setTasks(QList<TaskRow> rows);
     void refreshFilters();
 
+    // The tasks whose samples the sample table shows: the selected ones, else while a filter is set the
+    // ones it lets through (filtered), else every task (an empty list, not filtered).
+    QList<qint64> shownTaskIds(bool *filtered) const;
+    bool filtering() const;
+
 Q_SIGNALS:
-    void selectionChanged(const QList<qint64> &taskIds);
+    void selectionChanged(const QList<qint64> &taskIds, bool filtered);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -36,6 +41,9 @@ protected:
 private:
     void retranslateUi();
     void updateCount();
+    void announce();
+    QList<qint64> m_announced;
+    bool m_announcedFiltered = false;
 
     TaskModel *m_model;
     TaskFilterProxy *m_proxy;

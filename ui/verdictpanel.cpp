@@ -76,8 +76,13 @@ VerdictPanel::VerdictPanel(QWidget *parent)
     auto *form = m_form = new QFormLayout;
     form->setContentsMargins(8, 6, 8, 6);
     form->setLabelAlignment(Qt::AlignRight);
-    for (QLabel *field : {m_status, m_reasons, m_message, m_proof})
-        form->addRow(QString(), field);
+    // A label of its own for every row (addRow with an empty text makes none).
+    for (QLabel *field : {m_status, m_reasons, m_message, m_proof}) {
+        auto *label = new QLabel(this);
+        label->setObjectName(field->objectName() + QStringLiteral("Label"));
+        label->setBuddy(field);
+        form->addRow(label, field);
+    }
 
     m_tabs->setObjectName(QStringLiteral("verdictTabs"));
     m_tabs->setDocumentMode(true);

@@ -60,6 +60,15 @@ QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &
         args << QStringLiteral("--gpus") << gpus;
     if (!settings.timing.value())
         args << QStringLiteral("--no-timing");
+    // The verification settings, as the CLI's own flags (the run records them in its parameters).
+    auto real = [](double v) { return QString::number(v, 'g', 10); };
+    args << QStringLiteral("--atol-fp32") << real(settings.atolFp32.value()) << QStringLiteral("--rtol-fp32")
+         << real(settings.rtolFp32.value()) << QStringLiteral("--atol-half") << real(settings.atolHalf.value())
+         << QStringLiteral("--rtol-half") << real(settings.rtolHalf.value()) << QStringLiteral("--seeds")
+         << QString::number(settings.seeds.value());
+    if (settings.timing.value())
+        args << QStringLiteral("--timing-max-runs") << QString::number(settings.timingMaxRuns.value())
+             << QStringLiteral("--timing-budget-ms") << QString::number(settings.timingBudgetMs.value());
     return args;
 }
 

@@ -344,7 +344,8 @@ class Child:
         self.stage("timing")
         try:
             results = [{"shape_index": 0, "which": "candidate",
-                        **timing.measure(self.tools, model, sets, call=self.forward_counted_timed, keep=keep)}]
+                        **timing.measure(self.tools, model, sets, call=self.forward_counted_timed, keep=keep,
+                                       **self.ctx.get("timing_limits", {}))}]
         finally:
             fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
         self.send({"t": "timings", "timings": results})

@@ -57,8 +57,9 @@ def call(tools, fn, args, flush_buf, poison_bytes=0):
     return out, tools.elapsed(start, end)
 
 
-def measure(tools, fn, input_sets, call=None, keep=None):
-    """Times fn on fresh clones of the input sets. call(fn, args) -> (out, ms) makes each call (default:
+def measure(tools, fn, input_sets, call=None, keep=None, max_runs=MAX_RUNS, max_seconds=MAX_SECONDS):
+    """Times fn on fresh clones of the input sets (max_runs, max_seconds: the run's caps, sieve-cli verify
+    --timing-max-runs/--timing-budget-ms). call(fn, args) -> (out, ms) makes each call (default:
     the module's call with its own flush buffer); keep(k, idx, out) sees every call's output (the candidate's
     timing keeps one at random to compare); k counts calls, idx is the input set."""
     import torch
@@ -77,7 +78,7 @@ def measure(tools, fn, input_sets, call=None, keep=None):
         if keep:
             keep(k, k % len(input_sets), out)
         del out
-    deadline = tools.perf() + MAX_SECONDS
+    deadline = tools.perf() + max_seconds
     while True:
         k += 1
         out, ms = call(fn, fresh(len(times)))
@@ -89,7 +90,7 @@ def measure(tools, fn, input_sets, call=None, keep=None):
         if n >= MIN_RUNS:
             mean = statistics.fmean(times)
             sem = statistics.stdev(times) / math.sqrt(n)
-            if sem < TARGET_SEM * mean or n >= MAX_RUNS or tools.perf() > deadline:
+            if sem < TARGET_SEM * mean or n >= max(MIN_RUNS, max_runs) or tools.perf() > deadline:
                 break
     return {"median_ms": statistics.median(times), "mean_ms": statistics.fmean(times),
             "std_ms": statistics.stdev(times), "runs": len(times)}

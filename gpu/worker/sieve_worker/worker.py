@@ -723,7 +723,10 @@ class Worker:
                "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
                "nproc": int(limits["processes"]) * self.parallel + 64,
                "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes"),
-               "out_size": job.buffer.size, "poison_bytes": job.buffer.size if self.device != "cpu" else 0}
+               "out_size": job.buffer.size, "poison_bytes": job.buffer.size if self.device != "cpu" else 0,
+               "timing_limits": {k: float(v) if k == "max_seconds" else int(v)
+                                 for k, v in (req.get("timing_limits") or {}).items()
+                                 if k in ("max_runs", "max_seconds")}}
         job.want_timing = bool(req.get("timing")) and self.device != "cpu"
         if job.want_timing:
             self.ensure_ref_timing(task)
@@ -943,7 +946,8 @@ class Worker:
                "code": req.get("code", ""), "gpu": self.device != "cpu",
                "device_index": int(self.device.split(":")[1]) if ":" in self.device else 0,
                "atol": summary["atol"], "rtol": summary["rtol"], "launch_timeout": timeouts["correct"],
-               "timing_runs": 100 if timing else 0, "lock_path": self.lock_path,
+               "timing_runs": int((req.get("timing_limits") or {}).get("max_runs", 100)) if timing else 0,
+               "lock_path": self.lock_path,
                "cpu_seconds": int(sum(timeouts.values()) + 30)}
         if timing:
             self.ensure_ref_timing(task)

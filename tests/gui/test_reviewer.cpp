@@ -1,0 +1,244 @@
+// The workbench as a reviewer uses it (issue 19): every pane labelled, every setting reaching the CLI,
+// keys acting on the page shown, filters narrowing what bulk actions touch, the window showing what
+// the database holds after a failed write, the export dialog's options and preview, empty states
+// that explain themselves, the compare view's limits. Drives the real window by object name.
+#include "workbench.h"
+
+#include "reviewbar.h"
+#include "settingsdialog.h"
+#include "taskmodel.h"
+#include "verdictpanel.h"
+
+#include "verifyrunner.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFormLayout>
+#include <QProcess>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QUndoStack>
+#include <QLabel>
+#include <QLineEdit>
+
+using namespace sieve;
+using namespace sieve::ui;
+using test::GuiCorpus;
+using test::waitFor;
+
+namespace {
+class Reviewer : public test::Workbench {};
+
+// Every row of every form under w has a label with text, whose buddy is the row's field.
+QStringList unlabelledRows(QWidget *w)
+{
+    QStringList missing;
+    for (QFormLayout *form : w->findChildren<QFormLayout *>())
+        for (int r = 0; r < form->rowCount(); ++r) {
+            QLayoutItem *field = form->itemAt(r, QFormLayout::FieldRole);
+            QLayoutItem *label = form->itemAt(r, QFormLayout::LabelRole);
+            const QString name = field && field->widget() ? field->widget()->objectName() : QStringLiteral("?");
+            auto *l = label ? qobject_cast<QLabel *>(label->widget()) : nullptr;
+            if (!l || l->text().trimmed().isEmpty())
+                missing << name;
+        }
+    return missing;
+}
+} // namespace
+
+TEST_F(Reviewer, EveryVerdictRowAndEverySettingHasALabel)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluMismatch)});
+    ASSERT_TRUE(waitFor([&] { return find<QLabel>("verdictStatus")->text().contains(QStringLiteral("FAIL_MISMATCH")); }));
+    auto *panel = find<VerdictPanel>("verdictPanel");
+    EXPECT_EQ(unlabelledRows(panel), QStringList());
+    for (const char *name : {"verdictStatusLabel", "verdictReasonsLabel", "verdictMessageLabel", "verdictProofLabel"})
+        EXPECT_FALSE(find<QLabel>(name)->text().isEmpty()) << name;
+    EXPECT_EQ(find<QLabel>("verdictStatusLabel")->text(), QStringLiteral("Status:"));
+    EXPECT_EQ(find<QLabel>("verdictProofLabel")->buddy(), find<QLabel>("verdictProof"));
+
+    SettingsDialog dialog(*settings, window.get());
+    dialog.show();
+    EXPECT_EQ(unlabelledRows(&dialog), QStringList());
+    EXPECT_GE(dialog.findChildren<QFormLayout *>().size(), 5);
+    auto *seedsLabel = dialog.findChild<QLabel *>(QStringLiteral("seedsSpinLabel"));
+    ASSERT_NE(seedsLabel, nullptr);
+    EXPECT_EQ(seedsLabel->text(), QStringLiteral("Seeds per shape:"));
+    EXPECT_EQ(dialog.findChild<QLabel *>(QStringLiteral("budgetSpinLabel"))->text(), QStringLiteral("Time budget per sample:"));
+    test::screenshot(&dialog, QStringLiteral("12-settings"));
+}
+
+TEST_F(Reviewer, VerificationSettingsReachTheCli)
+{
+    // Set through the settings dialog, as a reviewer does.
+    SettingsDialog dialog(*settings, window.get());
+    dialog.findChild<QDoubleSpinBox *>(QStringLiteral("atolFp32Spin"))->setValue(0.002);
+    dialog.findChild<QDoubleSpinBox *>(QStringLiteral("rtolFp32Spin"))->setValue(0.003);
+    dialog.findChild<QDoubleSpinBox *>(QStringLiteral("atolHalfSpin"))->setValue(0.04);
+    dialog.findChild<QDoubleSpinBox *>(QStringLiteral("rtolHalfSpin"))->setValue(0.05);
+    dialog.findChild<QSpinBox *>(QStringLiteral("seedsSpin"))->setValue(7);
+    dialog.findChild<QSpinBox *>(QStringLiteral("maxRunsSpin"))->setValue(50);
+    dialog.findChild<QSpinBox *>(QStringLiteral("budgetSpin"))->setValue(500);
+    dialog.findChild<QDialogButtonBox *>(QStringLiteral("settingsButtons"))->button(QDialogButtonBox::Apply)->click();
+
+    const QString cli = test::fakeCli(dir, {QStringLiteral("verify")},
+                                      QStringLiteral("{\"sample\":4,\"status\":\"PASS\",\"speedup\":1.5}\n"));
+    window->setCliProgram(cli);
+    auto *verify = window->findChild<QAction *>(QStringLiteral("verifySelectedAction"));
+    ASSERT_TRUE(waitFor([&] { return verify->isEnabled(); }));
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(4)});
+    verify->trigger();
+    QFile argsFile(dir.filePath(QStringLiteral("fake-cli.out.args")));
+    ASSERT_TRUE(waitFor([&] { return argsFile.exists() && argsFile.size() > 0; }));
+    ASSERT_TRUE(argsFile.open(QIODevice::ReadOnly));
+    const QStringList args = QString::fromUtf8(argsFile.readAll()).trimmed().split(QLatin1Char(' '));
+    auto after = [&](const char *flag) {
+        const qsizetype i = args.indexOf(QString::fromLatin1(flag));
+        return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : QStringLiteral("<missing>");
+    };
+    EXPECT_EQ(after("--atol-fp32"), QStringLiteral("0.002"));
+    EXPECT_EQ(after("--rtol-fp32"), QStringLiteral("0.003"));
+    EXPECT_EQ(after("--atol-half"), QStringLiteral("0.04"));
+    EXPECT_EQ(after("--rtol-half"), QStringLiteral("0.05"));
+    EXPECT_EQ(after("--seeds"), QStringLiteral("7"));
+    EXPECT_EQ(after("--timing-max-runs"), QStringLiteral("50"));
+    EXPECT_EQ(after("--timing-budget-ms"), QStringLiteral("500"));
+
+    // The real sieve-cli knows these flags: its help lists them and it takes them (no usage error).
+    QProcess help;
+    help.start(QStringLiteral(SIEVE_CLI_PATH), {QStringLiteral("verify"), QStringLiteral("--help")});
+    ASSERT_TRUE(help.waitForFinished(30000));
+    const QString helpText = QString::fromUtf8(help.readAllStandardOutput() + help.readAllStandardError());
+    for (const char *flag : {"--atol-fp32", "--rtol-fp32", "--atol-half", "--rtol-half", "--seeds", "--timing-max-runs",
+                             "--timing-budget-ms"})
+        EXPECT_TRUE(helpText.contains(QString::fromLatin1(flag))) << flag;
+    QStringList real = VerifyRunner::arguments(corpus.path, {4}, *settings);
+    real[1] = dir.filePath(QStringLiteral("copy.sieve"));
+    ASSERT_TRUE(QFile::copy(corpus.path, real[1]));
+    real << QStringLiteral("--python") << dir.filePath(QStringLiteral("no-such-python"));
+    if (!real.contains(QStringLiteral("--cpu")))
+        real << QStringLiteral("--cpu");
+    QProcess run;
+    run.start(QStringLiteral(SIEVE_CLI_PATH), real);
+    ASSERT_TRUE(run.waitForFinished(60000));
+    const QString err = QString::fromUtf8(run.readAllStandardError());
+    EXPECT_NE(run.exitCode(), 2) << err.toStdString(); // 2: usage
+    EXPECT_FALSE(err.contains(QStringLiteral("unknown option"))) << err.toStdString();
+}
+
+TEST_F(Reviewer, ReviewKeysActOnlyOnTheReviewPage)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluFast)});
+    window->pages()->setCurrentIndex(MainWindow::ClustersPage);
+    auto *members = find<QTableView>("clusterMemberView");
+    ASSERT_TRUE(waitFor([&] { return members->model()->rowCount() == 2; }));
+    members->setFocus();
+    members->selectRow(0);
+    QTest::keyClick(members, Qt::Key_A);
+    QTest::keyClick(members, Qt::Key_R);
+    QTest::keyClick(members, Qt::Key_2);
+    QTest::qWait(200);
+    EXPECT_FALSE(window->findChild<QAction *>(QStringLiteral("acceptAction"))->isEnabled());
+    EXPECT_EQ(dbInt("SELECT count(*) FROM reviews"), 0);
+    EXPECT_EQ(dbValue("SELECT review FROM samples WHERE id=1"), QStringLiteral("none"));
+    EXPECT_EQ(find<QComboBox>("reasonCombo")->currentIndex(), 0);
+
+    // Back on the Review page the same key decides on the sample selected there.
+    window->pages()->setCurrentIndex(MainWindow::ReviewPage);
+    EXPECT_TRUE(window->findChild<QAction *>(QStringLiteral("acceptAction"))->isEnabled());
+    sampleView()->setFocus();
+    QTest::keyClick(sampleView(), Qt::Key_A);
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
+}
+
+TEST_F(Reviewer, TaskFiltersNarrowTheSampleTableAndWhatBulkActionsTouch)
+{
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 9; }));
+    auto *category = find<QComboBox>("categoryFilter");
+    ASSERT_GT(category->findData(QStringLiteral("gemm")), 0);
+    category->setCurrentIndex(category->findData(QStringLiteral("gemm")));
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 3 && samples()->rowCount() == 3; }));
+    for (int r = 0; r < 3; ++r)
+        EXPECT_EQ(samples()->index(r, 0).data(SampleModel::TaskIdRole).toLongLong(), GuiCorpus::kMatmul);
+    test::screenshot(window.get(), QStringLiteral("13-task-filter"));
+
+    // "On the filter" means the category too: only matmul_bias's three samples are rejected.
+    qint64 asked = -1;
+    static_cast<ReviewBar *>(find<QWidget>("reviewBar"))->setConfirm([&](qint64 n, const QString &) {
+        asked = n;
+        return true;
+    });
+    window->findChild<QAction *>(QStringLiteral("rejectMatchingAction"))->trigger();
+    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE review='rejected'") == 3; }));
+    EXPECT_EQ(asked, 3);
+    EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE review='rejected' AND task_id=2"), 3);
+
+    // A filter that matches no task shows no samples (not all of them).
+    find<QLineEdit>("taskSearch")->setText(QStringLiteral("no-such-task"));
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 0; }));
+    find<QLineEdit>("taskSearch")->clear();
+    category->setCurrentIndex(0);
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 9; }));
+
+    // The state filter narrows the samples too: every task has a PASS, none is unsolved.
+    auto *state = find<QComboBox>("stateFilter");
+    state->setCurrentIndex(state->findData(QStringLiteral("unsolved")));
+    ASSERT_TRUE(waitFor([this] { return taskView()->model()->rowCount() == 0 && samples()->totalCount() == 0; }));
+    state->setCurrentIndex(state->findData(QStringLiteral("solved")));
+    ASSERT_TRUE(waitFor([this] { return taskView()->model()->rowCount() == 3 && samples()->totalCount() == 9; }));
+}
+
+TEST_F(Reviewer, TaskTooltipCountsAcceptedReviews)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluFast)});
+    QTest::keyClick(sampleView(), Qt::Key_A);
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
+    auto tooltip = [&] {
+        QAbstractItemModel *m = taskView()->model();
+        for (int r = 0; r < m->rowCount(); ++r)
+            if (m->index(r, 0).data().toString() == QStringLiteral("relu"))
+                return m->index(r, 0).data(Qt::ToolTipRole).toString();
+        return QString();
+    };
+    EXPECT_TRUE(waitFor([&] { return tooltip().contains(QStringLiteral("1 accepted")); })) << tooltip().toStdString();
+}
+
+TEST_F(Reviewer, AFailedWriteLeavesTheWindowShowingWhatTheDatabaseHolds)
+{
+    pickTask(QStringLiteral("matmul_bias"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
+    sampleView()->setFocus();
+    sampleView()->selectAll();
+    QTest::keyClick(sampleView(), Qt::Key_R);
+    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'") == 3; }));
+
+    // The next write fails inside SQLite (a trigger stands in for a full disk or a lost lock).
+    {
+        Corpus c = Corpus::open(corpus.path.toStdString());
+        c.db().exec("CREATE TRIGGER fail_reviews BEFORE INSERT ON reviews BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END");
+    }
+    auto *undo = window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"));
+    undo->undo();
+    ASSERT_TRUE(waitFor([&] { return !errors.isEmpty(); })) << "no error shown";
+    EXPECT_TRUE(errors.last().contains(QStringLiteral("disk I/O error (test)"))) << errors.last().toStdString();
+    // The database still holds the rejects, and so does the window.
+    EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'"), 3);
+    ASSERT_TRUE(waitFor([&] {
+        for (int r = 0; r < 3; ++r)
+            if (samples()->index(r, 0).data(SampleModel::ReviewRole).toString() != QStringLiteral("rejected"))
+                return false;
+        return true;
+    }));
+    EXPECT_EQ(undo->count(), 0); // no step left that would not match the database
+}
