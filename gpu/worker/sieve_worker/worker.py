@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, frames, hygiene, native, static, taskref, transport
+from . import WORKER_VERSION, compare, hygiene, native, static, taskref, transport
 
 REF_TIMING_TIMEOUT = 900
 MAX_INFRA_RETRIES = 3

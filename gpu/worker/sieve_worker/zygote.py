@@ -116,7 +116,7 @@ def main():
     else:
         import torch.profiler  # noqa: F401
     import torch.nn.functional  # noqa: F401
-    from . import child  # noqa: F401  (and with it hooks, taskref, timing, frames)
+    from . import child  # noqa: F401  (and with it hooks, taskref, timing)
     features = sandbox.prepare(device)  # on a GPU: probes landlock with CUDA in throw-away children
     leaked = []
     for n in os.listdir("/proc/self/fd"):
