@@ -10,11 +10,13 @@ cli::Command cudaLaunchChildCommand(); // commands_cuda.cpp
 cli::Command cudaVerifyCommand();      // commands_cuda.cpp
 cli::Command mergeCommand();           // commands_shard.cpp
 cli::Command slurmScriptCommand();     // commands_shard.cpp
+cli::Command augmentCommand();         // commands_augment.cpp
 
 std::vector<cli::Command> gpuCommands()
 {
     return {verifyCommand(),          compileCommand(),    devicesCommand(), cudaRunCommand(),
-            cudaLaunchChildCommand(), cudaVerifyCommand(), mergeCommand(),   slurmScriptCommand()};
+            cudaLaunchChildCommand(), cudaVerifyCommand(), mergeCommand(),   slurmScriptCommand(),
+            augmentCommand()};
 }
 
 } // namespace sieve::gpu

@@ -1,9 +1,11 @@
 // Task augmentation: variants across shapes and dtypes linked to their family, the export's split
-// keeping a family together and statistics per family.
+// keeping a family together, statistics per family, and `sieve-cli augment` checking each variant's
+// reference in the real verifier worker (CPU interpreter).
 #include "augment.h"
 #include "export.h"
 #include "stats.h"
 #include "test_export_fixture.h"
+#include "test_verify_support.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
@@ -129,4 +131,32 @@ TEST(Augment, VariantsAreLinkedCheckedAndKeptTogetherBySplitsAndStats)
     EXPECT_GT(rowsPerSplit["validation"], 0);
     const auto m = nlohmann::json::parse(test::readFile(dir.file("out/manifest.json")));
     EXPECT_EQ(m["counts"]["validation"]["tasks"].get<int>() + m["counts"]["train"]["tasks"].get<int>(), 31);
+}
+
+TEST(Augment, CommandChecksEachVariantInTheVerifierWorker)
+{
+    if (test::requireVerifierPython().empty())
+        return;
+    test::TempDir dir;
+    const std::string db = dir.file("aug.sieve");
+    {
+        Corpus c = Corpus::create(db);
+        test::addTask(c, "relu", 1, "activation", "triton", kReference);
+    }
+    auto r = test::runCli({"augment", db, "--task", "relu", "--shapes", "M=8,N=64", "--shapes", "N=3", "--cpu",
+                           "--json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err; // one variant failed its check
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["variants"].size(), 2u) << r.out;
+    EXPECT_EQ(j["variants"][0]["state"], "created") << r.out;
+    EXPECT_EQ(j["variants"][1]["state"], "failed") << r.out;
+    EXPECT_FALSE(j["variants"][1]["message"].get<std::string>().empty());
+    Corpus c = Corpus::open(db, true);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(0), 2);
+    r = test::runCli({"augment", db, "--task", "relu", "--shapes", "M=8,N=64", "--no-check"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("1 already in the corpus"), std::string::npos) << r.out;
+    r = test::runCli({"augment", db, "--task", "nope", "--shapes", "M=1", "--no-check"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no task named 'nope'"), std::string::npos) << r.err;
 }
