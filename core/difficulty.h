@@ -3,6 +3,7 @@
 // it took two or more, unsolved when samples were verified and none passed, unknown when none has a
 // verdict yet. Level and category come from the task; together they drive selection and the split.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,7 +39,35 @@ struct TaskDifficulty {
     int passed = 0;
 };
 
-// Every task, ordered by id.
-std::vector<TaskDifficulty> taskDifficulties(const db::Database &db);
+// Which samples count, for expert iteration: a run of the fine-tuned model must not rewrite the base
+// model's difficulty labels, and pass@1 before/after is measured on the held-out tasks only. Empty
+// fields: no restriction.
+struct SampleScope {
+    std::optional<std::string> model;      // samples.model
+    std::optional<std::string> run;        // sample_runs.name: the samples that run stored
+    std::optional<std::vector<std::string>> tasks; // task names (a held-out task list)
+    bool empty() const { return !model && !run && !tasks; }
+    std::string describe() const; // "model=M run=R tasks=N", "all samples" when empty
+};
+
+// The sample ids in scope (all samples when the scope is empty: then `all` is set and ids is empty),
+// and the task ids of scope.tasks. Throws std::runtime_error naming an unknown run or task.
+struct ScopeFilter {
+    bool all = true;
+    std::vector<std::int64_t> sampleIds; // sorted
+    bool allTasks = true;
+    std::vector<std::int64_t> taskIds; // sorted
+    bool hasSample(std::int64_t id) const;
+    bool hasTask(std::int64_t id) const;
+};
+ScopeFilter resolveScope(const db::Database &db, const SampleScope &scope);
+
+// Task names from a file, one per line; blank lines and '#' comments skipped. Throws std::runtime_error
+// naming the file when it cannot be read.
+std::vector<std::string> readTaskList(const std::string &path);
+
+// Every task, ordered by id; with a scope, only its samples count (tasks outside its task list are
+// left out).
+std::vector<TaskDifficulty> taskDifficulties(const db::Database &db, const SampleScope &scope = {});
 
 } // namespace sieve

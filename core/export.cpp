@@ -1,11 +1,13 @@
 #include "export.h"
 
+#include "augment.h"
 #include "batchpipeline.h"
 #include "corpus.h"
 #include "exportfile.h"
 #include "exportjson.h"
 #include "hashing.h"
 #include "payload.h"
+#include "preference.h"
 #include "prompttemplate.h"
 #include "tokenizer.h"
 #include "tokenizer_unicode.h"
@@ -32,14 +34,32 @@ namespace sieve {
 
 using ojson = nlohmann::ordered_json;
 
-const char *formatName(ExportFormat f) { return f == ExportFormat::Messages ? "messages" : "prompt-completion"; }
+const char *formatName(ExportFormat f)
+{
+    switch (f) {
+    case ExportFormat::Messages:
+        return "messages";
+    case ExportFormat::PromptCompletion:
+        return "prompt-completion";
+    case ExportFormat::ChatPromptCompletion:
+        return "chat-prompt-completion";
+    case ExportFormat::Preference:
+        return "preference";
+    case ExportFormat::PreferenceText:
+        return "preference-text";
+    }
+    return "messages";
+}
+bool isPreference(ExportFormat f) { return f == ExportFormat::Preference || f == ExportFormat::PreferenceText; }
+bool isTextForm(ExportFormat f) { return f == ExportFormat::PromptCompletion || f == ExportFormat::PreferenceText; }
 const char *reasoningName(ReasoningMode r)
 {
     return r == ReasoningMode::Field ? "field" : r == ReasoningMode::Think ? "think" : "none";
 }
 std::optional<ExportFormat> parseFormat(std::string_view s)
 {
-    for (ExportFormat f : {ExportFormat::Messages, ExportFormat::PromptCompletion})
+    for (ExportFormat f : {ExportFormat::Messages, ExportFormat::PromptCompletion, ExportFormat::ChatPromptCompletion,
+                           ExportFormat::Preference, ExportFormat::PreferenceText})
         if (s == formatName(f))
             return f;
     return std::nullopt;
@@ -100,8 +120,12 @@ struct SplitCounts {
     std::int64_t lastTask = -1;
     Part *current[3] = {};
 
-    void add(const SelectedSample &s, std::size_t tok)
+    std::map<std::string, std::int64_t> byClass; // preference rows: per class of the rejected sample
+
+    void add(const SelectedSample &s, std::size_t tok, const std::string &rejectedClass)
     {
+        if (!rejectedClass.empty())
+            ++byClass[rejectedClass];
         if (s.taskId != lastTask) {
             lastTask = s.taskId;
             tasks.insert(s.taskId);
@@ -117,11 +141,15 @@ struct SplitCounts {
         for (Part *p : current)
             ++p->rows;
     }
-    ojson json(bool withTokens) const
+    ojson json(bool withTokens, bool pairs) const
     {
         ojson j;
         j["tasks"] = tasks.size();
         j["rows"] = rows;
+        if (pairs) {
+            j["pairs"] = rows;
+            j["by_rejected_class"] = byClass;
+        }
         if (withTokens)
             j["tokens"] = tokens;
         const char *names[3] = {"by_level", "by_category", "by_difficulty"};
@@ -135,26 +163,43 @@ struct SplitCounts {
     }
 };
 
-// Task -> "train" / "validation": per difficulty, tasks in name order, a seeded shuffle, the first
-// round(F * n) to validation. Never splits one task's samples.
-std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, std::uint64_t seed)
+// Task -> "train" / "validation", by family (core/augment.h: a task and its shape/dtype variants; a
+// task without variants is a family of one): per difficulty (the family root's when selected, else its
+// first task's by name), families in name order, a seeded shuffle, the first round(F * n) to validation.
+// Never splits one task's samples, nor a family.
+std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, std::uint64_t seed,
+                                        const std::map<std::int64_t, std::string> &families)
 {
-    std::map<Difficulty, std::vector<std::pair<std::string, std::int64_t>>> strata;
+    struct Family {
+        std::vector<std::int64_t> tasks;
+        std::optional<Difficulty> rootDifficulty;
+        std::pair<std::string, Difficulty> first{std::string(), Difficulty::Unknown};
+    };
+    std::map<std::string, Family> byName;
     std::set<std::int64_t> seen;
-    std::int64_t last = -1;
     for (const SelectedSample &s : sel.samples) {
-        if (s.taskId != last && seen.insert(s.taskId).second)
-            strata[s.difficulty].emplace_back(s.taskName, s.taskId);
-        last = s.taskId;
+        if (!seen.insert(s.taskId).second)
+            continue;
+        const auto f = families.find(s.taskId);
+        const std::string &name = f != families.end() ? f->second : s.taskName;
+        Family &fam = byName[name];
+        fam.tasks.push_back(s.taskId);
+        if (s.taskName == name)
+            fam.rootDifficulty = s.difficulty;
+        if (fam.first.first.empty() || s.taskName < fam.first.first)
+            fam.first = {s.taskName, s.difficulty};
     }
+    std::map<Difficulty, std::vector<const std::string *>> strata;
+    for (const auto &[name, fam] : byName) // name order
+        strata[fam.rootDifficulty.value_or(fam.first.second)].push_back(&name);
     std::mt19937_64 rng(seed ^ 0x5EEDC0DE5EEDC0DEull); // independent of the selection's draws
     std::map<std::int64_t, bool> validation;
-    for (auto &[d, tasks] : strata) {
-        std::sort(tasks.begin(), tasks.end());
-        seededShuffle(tasks, rng);
-        const auto n = static_cast<std::size_t>(std::llround(fraction * double(tasks.size())));
-        for (std::size_t i = 0; i < tasks.size(); ++i)
-            validation[tasks[i].second] = i < n;
+    for (auto &[d, names] : strata) {
+        seededShuffle(names, rng);
+        const auto n = static_cast<std::size_t>(std::llround(fraction * double(names.size())));
+        for (std::size_t i = 0; i < names.size(); ++i)
+            for (std::int64_t task : byName[*names[i]].tasks)
+                validation[task] = i < n;
     }
     return validation;
 }
@@ -163,7 +208,9 @@ std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, s
 // tokens and appends the line to its batch's output; the writer counts it.
 struct RowJob {
     const SelectedSample *sample = nullptr;
+    const RejectedSample *rejected = nullptr; // preference rows: the failing sample of the pair
     bool validation = false;
+    std::string contentKey; // XXH3-128 of what the row was made of (for the manifest's corpus identity)
     // Set by the worker.
     const char *excluded = nullptr; // left out before any budget check, and why
     bool overBudget = false;
@@ -194,7 +241,8 @@ class RowBuilder {
 public:
     RowBuilder(const std::string &corpusPath, const ExportOptions &o, const Tokenizer *tok)
         : m_options(o), m_tok(tok), m_db(openForReading(corpusPath)),
-          m_ref(m_db.prepare("SELECT reference_code FROM task_payloads WHERE task_id=?1")),
+          m_ref(m_db.prepare("SELECT p.reference_code, t.shapes_json FROM tasks t LEFT JOIN task_payloads p "
+                             "ON p.task_id=t.id WHERE t.id=?1")),
           m_pay(m_db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1"))
     {
         if (o.systemTemplate != "none") {
@@ -204,6 +252,9 @@ public:
         if (!o.userTemplate.empty())
             m_fixedTemplate = std::make_unique<PromptTemplate>(PromptTemplate::load(o.userTemplate));
     }
+
+    // The templates a row of this backend is rendered with (for the manifest's template hashes).
+    const PromptTemplate &userTemplateFor(const std::string &backend) { return templateFor(backend); }
 
     void process(Batch &b)
     {
@@ -216,7 +267,8 @@ public:
 private:
     struct TaskCache {
         std::int64_t id = -1;
-        std::string reference;
+        std::string backend; // the answer backend the prompt was rendered for
+        std::string reference, referenceKey, shapes;
         bool prompted = false;
         std::string user, joined; // the user prompt; system + user for prompt-completion
         std::size_t tokens = 0;   // the prompt part of every row of this task
@@ -252,30 +304,70 @@ private:
     void prompt(const SelectedSample &s)
     {
         TaskCache &t = m_task;
-        std::map<std::string, std::string> v;
-        v["reference"] = std::string(trimTrailingSpace(t.reference));
-        v["task"] = s.taskName;
-        v["backend"] = s.backend;
-        v["target"] = s.target.value_or("");
-        v["dtype"] = s.dtype;
-        v["level"] = s.level ? std::to_string(*s.level) : "";
-        v["category"] = s.category.value_or("");
-        v["difficulty"] = s.difficulty == Difficulty::Unknown ? "" : difficultyName(s.difficulty);
-        std::string tags;
-        for (const std::string &tag : m_options.tags) {
-            const auto it = v.find(tag);
-            if (it != v.end() && !it->second.empty())
-                tags += (tags.empty() ? "" : " ") + ("[" + tag + ": " + it->second + "]");
-        }
-        v["tags"] = tags;
-        t.user = std::string(trimTrailingSpace(templateFor(s.backend).render(v)));
-        if (m_options.format == ExportFormat::Messages) {
+        PromptFacts f;
+        f.reference = t.reference;
+        f.task = s.taskName;
+        f.backend = answerBackend(s);
+        f.taskBackend = s.backend;
+        f.target = s.target.value_or("");
+        f.dtype = s.dtype;
+        f.level = s.level ? std::to_string(*s.level) : "";
+        f.category = s.category.value_or("");
+        f.difficulty = s.difficulty == Difficulty::Unknown ? "" : difficultyName(s.difficulty);
+        f.shapes = t.shapes;
+        const std::map<std::string, std::string> v = promptValues(f, m_options.tags);
+        t.user = std::string(trimTrailingSpace(templateFor(answerBackend(s)).render(v)));
+        if (!isTextForm(m_options.format)) {
             t.tokens = m_systemTokens + count(t.user);
         } else {
             t.joined = m_system.empty() ? t.user : m_system + "\n\n" + t.user;
             t.tokens = count(t.joined);
         }
+        t.backend = answerBackend(s);
         t.prompted = true;
+    }
+
+    static const std::string &answerBackend(const SelectedSample &s)
+    {
+        return s.answerBackend.empty() ? s.backend : s.answerBackend;
+    }
+
+    // One sample's code and reasoning into `code` and `reasoning`.
+    void readSample(const SelectedSample &s, std::string &code, std::string &reasoning)
+    {
+        m_pay.reset();
+        m_pay.bind(1, s.sampleId);
+        const bool found = m_pay.step();
+        const std::string what = "sample '" + s.sampleName + "' (id " + std::to_string(s.sampleId) + ")";
+        unpackField(found ? m_pay.blobView(0) : std::string_view(), found && !m_pay.isNull(0), code, what,
+                    "sample_payloads.code");
+        unpackField(found ? m_pay.blobView(1) : std::string_view(), found && !m_pay.isNull(1), reasoning, what,
+                    "sample_payloads.reasoning");
+    }
+
+    // An assistant answer: its content in parts (the reasoning in <think> tags when asked, then the
+    // code block) and the reasoning for a field (empty when none).
+    struct Answer {
+        std::string_view content[6];
+        std::string_view field;
+    };
+    Answer answer(std::string_view code, std::string_view reasoning) const
+    {
+        const std::string_view r = trimTrailingSpace(reasoning);
+        const bool think = m_options.reasoning == ReasoningMode::Think && !r.empty();
+        Answer a{{think ? "<think>\n" : "", think ? r : "", think ? "\n</think>\n\n" : "", "```python\n", code, "\n```"},
+                 m_options.reasoning == ReasoningMode::Field ? r : std::string_view()};
+        return a;
+    }
+    std::size_t answerTokens(const Answer &a)
+    {
+        if (!m_tok)
+            return 0;
+        // Counted as one text (a pre-tokenizer sees across the parts' seams); written from the parts.
+        m_content.clear();
+        for (std::string_view part : a.content)
+            m_content += part;
+        return m_tok->count(m_content) + (a.field.empty() ? 0 : m_tok->count(a.field));
     }
 
     void processRow(RowJob &job, OutBuffer &out)
@@ -286,19 +378,16 @@ private:
             m_ref.reset();
             m_ref.bind(1, s.taskId);
             const bool found = m_ref.step();
-            unpackField(found ? m_ref.blobView(0) : std::string_view(), true, m_task.reference,
+            unpackField(found && !m_ref.isNull(0) ? m_ref.blobView(0) : std::string_view(), true, m_task.reference,
                         "task '" + s.taskName + "'", "task_payloads.reference_code");
+            m_task.shapes = found && !m_ref.isNull(1) ? shapesText(m_ref.textView(1)) : std::string();
+            m_task.referenceKey = hashing::contentKey({m_task.reference});
             m_task.id = s.taskId;
             m_task.prompted = false;
         }
-        m_pay.reset();
-        m_pay.bind(1, s.sampleId);
-        const bool found = m_pay.step();
-        const std::string what = "sample '" + s.sampleName + "' (id " + std::to_string(s.sampleId) + ")";
-        unpackField(found ? m_pay.blobView(0) : std::string_view(), found && !m_pay.isNull(0), m_code, what,
-                    "sample_payloads.code");
-        unpackField(found ? m_pay.blobView(1) : std::string_view(), found && !m_pay.isNull(1), m_reasoning, what,
-                    "sample_payloads.reasoning");
+        readSample(s, m_code, m_reasoning);
+        if (job.rejected)
+            readSample(job.rejected->sample, m_code2, m_reasoning2);
         job.excluded = nullptr;
         job.overBudget = false;
         job.tokens = 0;
@@ -311,65 +400,103 @@ private:
             job.excluded = "sample has no code";
             return;
         }
-        if (!m_task.prompted)
+        const std::string_view code2 = trimTrailingSpace(m_code2);
+        if (job.rejected && code2.empty()) {
+            job.excluded = "rejected sample has no code";
+            return;
+        }
+        if (!m_task.prompted || m_task.backend != answerBackend(s))
             prompt(s);
-        const std::string_view r = trimTrailingSpace(m_reasoning);
-        // The assistant's content: the reasoning in <think> tags (when asked) and the code block.
-        const bool think = m_options.reasoning == ReasoningMode::Think && !r.empty();
-        const std::string_view content[6] = {think ? "<think>\n" : "", think ? r : "", think ? "\n</think>\n\n" : "",
-                                             "```python\n", code, "\n```"};
-        const bool field = m_options.reasoning == ReasoningMode::Field && !r.empty();
-        job.tokens = m_task.tokens;
-        if (m_tok) {
-            // Counted as one text (a pre-tokenizer sees across the parts' seams); written from the parts.
-            m_content.clear();
-            for (std::string_view part : content)
-                m_content += part;
-            job.tokens += m_tok->count(m_content);
-            if (field)
-                job.tokens += m_tok->count(r);
+        job.contentKey = job.rejected ? hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status, code,
+                                                             m_reasoning, job.rejected->sample.sampleKey,
+                                                             job.rejected->sample.status, code2, m_reasoning2})
+                                      : hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status,
+                                                             code, m_reasoning});
+        const Answer chosen = answer(code, m_reasoning);
+        Answer rejected{};
+        job.tokens = m_task.tokens + answerTokens(chosen);
+        if (job.rejected) {
+            rejected = answer(code2, m_reasoning2);
+            job.tokens += answerTokens(rejected);
         }
         if (m_options.maxTokens && job.tokens > *m_options.maxTokens) {
             job.overBudget = true;
             return;
         }
         if (!m_options.dryRun)
-            appendLine(out, s, job.validation, content, field ? r : std::string_view());
+            appendLine(out, job, chosen, rejected);
+    }
+
+    void appendAssistant(OutBuffer &line, const Answer &a) const
+    {
+        line += "{\"role\":\"assistant\",\"content\":";
+        jsonString(line, {a.content[0], a.content[1], a.content[2], a.content[3], a.content[4], a.content[5]});
+        if (!a.field.empty()) {
+            line += ",\"reasoning_content\":";
+            jsonString(line, a.field);
+        }
+        line += "}";
+    }
+    // "[system, user" and, when `close`, "]".
+    void appendPromptMessages(OutBuffer &line, bool close = true) const
+    {
+        line += "[";
+        if (!m_system.empty()) {
+            line += "{\"role\":\"system\",\"content\":";
+            jsonString(line, m_system);
+            line += "},";
+        }
+        line += "{\"role\":\"user\",\"content\":";
+        jsonString(line, m_task.user);
+        line += close ? "}]" : "}";
+    }
+    void appendText(OutBuffer &line, const Answer &a) const
+    {
+        jsonString(line, {a.content[0], a.content[1], a.content[2], a.content[3], a.content[4], a.content[5]});
     }
 
     // The row as one JSON line (keys in the order export.h gives), ending in '\n'.
-    void appendLine(OutBuffer &line, const SelectedSample &s, bool validation, const std::string_view (&content)[6],
-                    std::string_view reasoningField) const
+    void appendLine(OutBuffer &line, const RowJob &job, const Answer &chosen, const Answer &rejected) const
     {
-        const auto contentString = [&] {
-            jsonString(line, {content[0], content[1], content[2], content[3], content[4], content[5]});
-        };
-        const bool field = !reasoningField.empty();
-        if (m_options.format == ExportFormat::Messages) {
-            line += "{\"messages\":[";
-            if (!m_system.empty()) {
-                line += "{\"role\":\"system\",\"content\":";
-                jsonString(line, m_system);
-                line += "},";
-            }
-            line += "{\"role\":\"user\",\"content\":";
-            jsonString(line, m_task.user);
-            line += "},{\"role\":\"assistant\",\"content\":";
-            contentString();
-            if (field) {
-                line += ",\"reasoning_content\":";
-                jsonString(line, reasoningField);
-            }
-            line += "}]";
-        } else {
+        const SelectedSample &s = *job.sample;
+        switch (m_options.format) {
+        case ExportFormat::Messages:
+            line += "{\"messages\":";
+            appendPromptMessages(line, false);
+            line += ",";
+            appendAssistant(line, chosen);
+            line += "]";
+            break;
+        case ExportFormat::PromptCompletion:
             line += "{\"prompt\":";
             jsonString(line, m_task.joined);
             line += ",\"completion\":";
-            contentString();
-            if (field) {
-                line += ",\"reasoning_content\":";
-                jsonString(line, reasoningField);
-            }
+            appendText(line, chosen);
+            break;
+        case ExportFormat::ChatPromptCompletion:
+            line += "{\"prompt\":";
+            appendPromptMessages(line);
+            line += ",\"completion\":[";
+            appendAssistant(line, chosen);
+            line += "]";
+            break;
+        case ExportFormat::Preference:
+            line += "{\"prompt\":";
+            appendPromptMessages(line);
+            line += ",\"chosen\":[";
+            appendAssistant(line, chosen);
+            line += "],\"rejected\":[";
+            appendAssistant(line, rejected);
+            line += "]";
+            break;
+        case ExportFormat::PreferenceText:
+            line += "{\"prompt\":";
+            jsonString(line, m_task.joined);
+            line += ",\"chosen\":";
+            appendText(line, chosen);
+            line += ",\"rejected\":";
+            appendText(line, rejected);
+            break;
         }
         line += ",\"meta\":{\"task\":";
         jsonString(line, s.taskName);
@@ -379,8 +506,10 @@ private:
         line += std::to_string(s.sampleId);
         line += ",\"sample_key\":";
         jsonString(line, s.sampleKey);
-        line += validation ? ",\"split\":\"validation\"" : ",\"split\":\"train\"";
+        line += job.validation ? ",\"split\":\"validation\"" : ",\"split\":\"train\"";
         line += ",\"backend\":";
+        jsonString(line, answerBackend(s));
+        line += ",\"task_backend\":";
         jsonString(line, s.backend);
         line += ",\"level\":";
         line += s.level ? std::to_string(*s.level) : std::string("null");
@@ -394,6 +523,19 @@ private:
         jsonString(line, s.status);
         line += ",\"review\":";
         jsonString(line, s.review);
+        if (job.rejected) {
+            const SelectedSample &r = job.rejected->sample;
+            line += ",\"rejected_sample\":";
+            jsonString(line, r.sampleName);
+            line += ",\"rejected_sample_id\":";
+            line += std::to_string(r.sampleId);
+            line += ",\"rejected_status\":";
+            jsonString(line, r.status);
+            line += ",\"rejected_class\":";
+            jsonString(line, job.rejected->negativeClass);
+            line += ",\"rejected_model\":";
+            optString(line, r.model);
+        }
         line += "}}\n";
     }
 
@@ -406,7 +548,7 @@ private:
     db::Database m_db;
     db::Statement m_ref, m_pay;
     TaskCache m_task;
-    std::string m_code, m_reasoning, m_content; // scratch, reused from row to row
+    std::string m_code, m_reasoning, m_code2, m_reasoning2, m_content; // scratch, reused from row to row
 };
 
 ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
@@ -425,6 +567,14 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
     for (const Quota &q : o.selection.quotas)
         quotas.push_back(q.field + "=" + q.value + ":" + std::to_string(q.maxTasks));
     p["quotas"] = std::move(quotas);
+    p["min_speedup"] = o.selection.minSpeedup ? ojson(*o.selection.minSpeedup) : ojson();
+    p["min_speedup_compile"] = o.selection.minSpeedupCompile ? ojson(*o.selection.minSpeedupCompile) : ojson();
+    p["difficulty_model"] = o.selection.difficultyScope.model ? ojson(*o.selection.difficultyScope.model) : ojson();
+    p["difficulty_run"] = o.selection.difficultyScope.run ? ojson(*o.selection.difficultyScope.run) : ojson();
+    if (isPreference(o.format)) {
+        p["max_pairs_per_task"] = o.pairs.maxPairsPerTask;
+        p["hostile_negatives"] = o.pairs.keepHostile;
+    }
     p["max_tokens"] = o.maxTokens ? ojson(*o.maxTokens) : ojson();
     if (tok) {
         p["tokenizer"] = {{"file", std::filesystem::path(o.tokenizerPath).filename().string()},
@@ -434,13 +584,141 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
     } else {
         p["tokenizer"] = ojson();
     }
-    p["user_template"] = o.userTemplate.empty() ? ojson("per backend") : ojson(o.userTemplate);
-    p["system_template"] = o.systemTemplate;
+    p["user_template"] = o.userTemplate.empty() ? ojson("per backend") : ojson(templateLabel(o.userTemplate));
+    p["system_template"] = templateLabel(o.systemTemplate);
     p["tags"] = o.tags;
     return p;
 }
 
+// The templates used, each with the SHA-256 of its text: the system one and the user one per answer
+// backend (or the one given with --template, under "*").
+ojson templatesJson(const ExportOptions &o, const std::set<std::string> &backends)
+{
+    ojson t;
+    t["system"] = o.systemTemplate == "none"
+                      ? ojson()
+                      : ojson({{"name", templateLabel(o.systemTemplate)},
+                               {"sha256", hashing::sha256Hex(PromptTemplate::load(o.systemTemplate).text())}});
+    ojson user = ojson::object();
+    if (!o.userTemplate.empty())
+        user["*"] = {{"name", templateLabel(o.userTemplate)},
+                     {"sha256", hashing::sha256Hex(PromptTemplate::load(o.userTemplate).text())}};
+    else
+        for (const std::string &b : backends)
+            user[b] = {{"name", b}, {"sha256", hashing::sha256Hex(backendTemplate(b).text())}};
+    t["user"] = std::move(user);
+    return t;
+}
+
 } // namespace
+
+ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string &origin)
+{
+    if (!manifest.is_object() || !manifest.contains("parameters") || !manifest["parameters"].is_object())
+        throw std::runtime_error(origin + ": not an export manifest (no 'parameters' object)");
+    const std::string fmt = manifest.value("format", "");
+    if (fmt != "sieve-export/2")
+        throw std::runtime_error(origin + ": format '" + fmt + "' cannot be rebuilt (only sieve-export/2, whose "
+                                 "parameters and corpus identity are complete)");
+    const ojson &p = manifest["parameters"];
+    auto field = [&](const char *name) -> const ojson & {
+        if (!p.contains(name))
+            throw std::runtime_error(origin + ": parameters." + name + " is missing");
+        return p[name];
+    };
+    auto bad = [&](const char *name) {
+        return std::runtime_error(origin + ": parameters." + name + " has an unexpected value: " + p[name].dump());
+    };
+    auto text = [&](const char *name) {
+        const ojson &v = field(name);
+        if (!v.is_string())
+            throw bad(name);
+        return v.get<std::string>();
+    };
+    auto optNumber = [&](const char *name) -> std::optional<double> {
+        const ojson &v = field(name);
+        if (v.is_null())
+            return std::nullopt;
+        if (!v.is_number())
+            throw bad(name);
+        return v.get<double>();
+    };
+    ExportOptions o;
+    const auto f = parseFormat(text("format"));
+    const auto r = parseReasoning(text("reasoning"));
+    const auto q = parseRequire(text("require"));
+    if (!f)
+        throw bad("format");
+    if (!r)
+        throw bad("reasoning");
+    if (!q)
+        throw bad("require");
+    o.format = *f;
+    o.reasoning = *r;
+    o.selection.require = *q;
+    o.validationFraction = optNumber("validation_fraction").value_or(-1);
+    if (!field("seed").is_number_unsigned())
+        throw bad("seed");
+    o.selection.seed = p["seed"].get<std::uint64_t>();
+    if (!field("one_per_cluster").is_boolean())
+        throw bad("one_per_cluster");
+    o.selection.onePerCluster = p["one_per_cluster"].get<bool>();
+    if (!field("max_per_task").is_number_integer())
+        throw bad("max_per_task");
+    o.selection.maxPerTask = p["max_per_task"].get<int>();
+    if (const auto e = optNumber("easy"))
+        o.selection.easyCount = static_cast<int>(*e);
+    o.selection.easyFraction = optNumber("easy_fraction");
+    if (!field("quotas").is_array())
+        throw bad("quotas");
+    for (const ojson &x : p["quotas"]) {
+        if (!x.is_string())
+            throw bad("quotas");
+        try {
+            o.selection.quotas.push_back(parseQuota(x.get<std::string>()));
+        } catch (const std::invalid_argument &e) {
+            throw std::runtime_error(origin + ": parameters.quotas: " + e.what());
+        }
+    }
+    o.selection.minSpeedup = optNumber("min_speedup");
+    o.selection.minSpeedupCompile = optNumber("min_speedup_compile");
+    for (const auto &[name, target] : {std::pair{"difficulty_model", &o.selection.difficultyScope.model},
+                                       std::pair{"difficulty_run", &o.selection.difficultyScope.run}}) {
+        const ojson &v = field(name);
+        if (v.is_string())
+            *target = v.get<std::string>();
+        else if (!v.is_null())
+            throw bad(name);
+    }
+    if (isPreference(o.format)) {
+        if (!field("max_pairs_per_task").is_number_integer())
+            throw bad("max_pairs_per_task");
+        o.pairs.maxPairsPerTask = p["max_pairs_per_task"].get<int>();
+        if (!field("hostile_negatives").is_boolean())
+            throw bad("hostile_negatives");
+        o.pairs.keepHostile = p["hostile_negatives"].get<bool>();
+    }
+    if (const auto m = optNumber("max_tokens"))
+        o.maxTokens = static_cast<std::size_t>(*m);
+    const std::string user = text("user_template");
+    o.userTemplate = user == "per backend" ? std::string() : user;
+    o.systemTemplate = text("system_template");
+    if (!field("tags").is_array())
+        throw bad("tags");
+    for (const ojson &t : p["tags"]) {
+        if (!t.is_string())
+            throw bad("tags");
+        o.tags.push_back(t.get<std::string>());
+    }
+    return o;
+}
+
+std::string templateLabel(const std::string &nameOrPath)
+{
+    if (nameOrPath.find('/') == std::string::npos)
+        return nameOrPath;
+    return std::filesystem::path(nameOrPath).filename().string();
+}
 
 ExportResult exportCorpus(const std::string &corpusPath, const std::string &outDir, const ExportOptions &options)
 {
@@ -449,16 +727,16 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         throw std::runtime_error("the validation fraction must be between 0 and 1");
     if (options.maxTokens && options.tokenizerPath.empty())
         throw std::runtime_error("a token budget needs a tokenizer (--tokenizer FILE)");
-    // The corpus file's digest, on its own thread while the export runs: the file is only read until
-    // the export is recorded in it at the end, after this digest is taken, so it is the file as it was
-    // before this export.
-    std::future<std::string> corpusSha =
-        std::async(std::launch::async, [&corpusPath] { return hashing::sha256File(corpusPath); });
+    if (options.reasoning == ReasoningMode::Field && isTextForm(options.format))
+        throw std::runtime_error(std::string("--reasoning field with --format ") + formatName(options.format) +
+                                 ": a text row has no message to carry reasoning_content, and trainers ignore "
+                                 "extra keys; use --reasoning think (the default) or none");
     std::unique_ptr<Tokenizer> tok;
     if (!options.tokenizerPath.empty())
         tok = std::make_unique<Tokenizer>(Tokenizer::fromFile(options.tokenizerPath));
 
     const fs::path dir(outDir);
+    const char *fileNames[2] = {"train.jsonl", "validation.jsonl"};
     std::unique_ptr<ExportFile> files[2]; // train, validation
     ExportResult result;
     ojson manifest;
@@ -466,19 +744,32 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         Corpus corpus = Corpus::open(corpusPath, true);
         db::Database &db = corpus.db();
         db.exec("PRAGMA mmap_size=4294967296"); // pages without a pread() copy each (read-only here)
-        const Selection sel = selectSamples(db, options.selection);
-        const auto validation = splitTasks(sel, options.validationFraction, options.selection.seed);
+        const bool preference = isPreference(options.format);
+        Pairs pairs;
+        if (preference)
+            pairs = selectPairs(db, options.selection, options.pairs);
+        else
+            pairs.selection = selectSamples(db, options.selection);
+        const Selection &sel = pairs.selection;
+        const auto validation = splitTasks(sel, options.validationFraction, options.selection.seed, taskFamilies(db));
 
+        const bool createdDir = !options.dryRun && !fs::exists(dir);
         if (!options.dryRun) {
             fs::create_directories(dir);
-            files[0] = std::make_unique<ExportFile>(dir / "train.jsonl");
-            files[1] = std::make_unique<ExportFile>(dir / "validation.jsonl");
+            for (int f = 0; f < 2; ++f)
+                files[f] = std::make_unique<ExportFile>(dir / fileNames[f]);
         }
         SplitCounts counts[2];
+        hashing::Sha256 content; // the corpus identity: the content keys of the rows written, in order
+        std::int64_t contentRows = 0;
+        std::set<std::string> backends;
         ojson excluded = ojson::array();
-        auto exclude = [&](const SelectedSample &s, bool isValid, const char *reason, std::optional<std::size_t> tokens) {
+        auto exclude = [&](const RowJob &job, const char *reason, std::optional<std::size_t> tokens) {
+            const SelectedSample &s = *job.sample;
             ojson e = {{"sample", s.sampleName}, {"sample_id", s.sampleId}, {"task", s.taskName},
-                       {"split", isValid ? "validation" : "train"}, {"reason", reason}};
+                       {"split", job.validation ? "validation" : "train"}, {"reason", reason}};
+            if (job.rejected)
+                e["rejected_sample_id"] = job.rejected->sample.sampleId;
             if (tokens)
                 e["tokens"] = *tokens;
             excluded.push_back(std::move(e));
@@ -502,12 +793,19 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             [&](Batch &b) {
                 for (std::size_t i = 0; i < b.n; ++i) {
                     const RowJob &job = b.rows[i];
-                    if (job.excluded)
-                        exclude(*job.sample, job.validation, job.excluded, std::nullopt);
-                    else if (job.overBudget)
-                        exclude(*job.sample, job.validation, "over token budget", job.tokens);
-                    else
-                        counts[job.validation ? 1 : 0].add(*job.sample, job.tokens);
+                    if (job.excluded) {
+                        exclude(job, job.excluded, std::nullopt);
+                    } else if (job.overBudget) {
+                        exclude(job, "over token budget", job.tokens);
+                    } else {
+                        counts[job.validation ? 1 : 0].add(*job.sample, job.tokens,
+                                                           job.rejected ? job.rejected->negativeClass : std::string());
+                        content.update(job.contentKey);
+                        content.update("\n");
+                        ++contentRows;
+                        backends.insert(job.sample->answerBackend.empty() ? job.sample->backend
+                                                                          : job.sample->answerBackend);
+                    }
                 }
                 for (int f = 0; f < 2; ++f)
                     if (files[f])
@@ -516,19 +814,30 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         // The selection's summary meanwhile, off the serial tail of the export.
         std::future<nlohmann::json> summary = std::async(std::launch::async, [&sel] { return selectionSummary(sel); });
         Batch *batch = nullptr;
-        for (const SelectedSample &s : sel.samples) {
+        auto add = [&](const SelectedSample &s, const RejectedSample *rejected) {
             if (!batch) {
                 if (!(batch = pipeline.acquire()))
-                    break; // stopped by an error, which finish() rethrows
+                    return false; // stopped by an error, which finish() rethrows
                 batch->n = 0;
             }
             RowJob &job = batch->rows[batch->n++];
             job.sample = &s;
+            job.rejected = rejected;
             job.validation = validation.at(s.taskId);
             if (batch->n == kBatch) {
                 pipeline.submit(batch);
                 batch = nullptr;
             }
+            return true;
+        };
+        if (preference) {
+            for (const PreferencePair &p : pairs.pairs)
+                if (!add(sel.samples[p.chosen], &pairs.rejected[p.rejected]))
+                    break;
+        } else {
+            for (const SelectedSample &s : sel.samples)
+                if (!add(s, nullptr))
+                    break;
         }
         if (batch)
             pipeline.submit(batch);
@@ -539,13 +848,31 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             return ta != tb ? ta < tb : a["sample_id"].get<std::int64_t>() < b["sample_id"].get<std::int64_t>();
         });
         std::string digests[2];
-        if (!options.dryRun)
+        if (!options.dryRun) {
+            if (counts[0].rows + counts[1].rows == 0) {
+                for (auto &f : files)
+                    f.reset(); // removes the partial files
+                std::error_code ec;
+                if (createdDir)
+                    fs::remove(dir, ec);
+                throw std::runtime_error(
+                    "nothing to export: no row is left" +
+                    std::string(sel.samples.empty() ? " (the selection kept no sample; see 'sieve-cli select')"
+                                : preference         ? " (no task has both a chosen and a rejected sample)"
+                                                     : " (every row was left out; see the manifest of a --dry-run)") +
+                    "; '" + outDir + "' was not changed");
+            }
             for (int f = 0; f < 2; ++f)
                 digests[f] = files[f]->finish();
+        }
 
-        manifest["format"] = "sieve-export/1";
+        manifest["format"] = "sieve-export/2";
         manifest["sieve_version"] = SIEVE_VERSION;
-        manifest["corpus"] = {{"sha256", corpusSha.get()}, {"schema_version", corpus.schemaVersion()}};
+        manifest["corpus"] = {{"content_sha256", content.finishHex()},
+                              {"content_rows", contentRows},
+                              {"identity", "SHA-256 over the exported rows, in order, of XXH3-128 content keys of the "
+                                           "task name, reference, sample keys, statuses, code and reasoning"},
+                              {"schema_version", corpus.schemaVersion()}};
         ojson verifiers = ojson::array();
         db::Statement vv = db.prepare("SELECT DISTINCT verifier_version FROM verify_runs "
                                       "WHERE verifier_version IS NOT NULL ORDER BY verifier_version");
@@ -568,24 +895,43 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             policies.push_back(vp.text(0));
         manifest["verify_policies"] = std::move(policies);
         manifest["parameters"] = parametersJson(options, tok.get());
+        manifest["templates"] = templatesJson(options, backends);
         manifest["selection"] = summary.get();
-        manifest["counts"] = {{"train", counts[0].json(tok != nullptr)}, {"validation", counts[1].json(tok != nullptr)}};
+        if (preference) {
+            ojson p;
+            p["pairs"] = counts[0].rows + counts[1].rows;
+            p["pairs_selected"] = pairs.pairs.size();
+            p["negatives"] = pairs.rejected.size();
+            p["by_class"] = pairs.pairsByClass;
+            p["tasks_without_negative"] = pairs.tasksWithoutNegative;
+            p["excluded_negatives"] = pairs.excludedNegatives;
+            manifest["pairs"] = std::move(p);
+        }
+        manifest["counts"] = {{"train", counts[0].json(tok != nullptr, preference)},
+                              {"validation", counts[1].json(tok != nullptr, preference)}};
         manifest["excluded"] = std::move(excluded);
         if (!options.dryRun) {
-            ojson out;
-            const char *names[2] = {"train.jsonl", "validation.jsonl"};
+            ojson out = ojson::object();
             for (int f = 0; f < 2; ++f)
-                out[names[f]] = {{"rows", counts[f].rows}, {"bytes", files[f]->bytes()}, {"sha256", digests[f]}};
+                if (counts[f].rows > 0)
+                    out[fileNames[f]] = {{"rows", counts[f].rows}, {"bytes", files[f]->bytes()}, {"sha256", digests[f]}};
             manifest["files"] = std::move(out);
         }
     }
     if (!options.dryRun) {
         // An older manifest goes first, so that it never lists the data files that replace its own;
-        // the new one is written whole under another name and then renamed.
+        // the new one is written whole under another name and then renamed. A split without rows has
+        // no file (a trainer fails on an empty one): its partial file is dropped, an older one removed.
         const fs::path manifestPath = dir / "manifest.json", manifestPartial = dir / "manifest.json.partial";
         fs::remove(manifestPath);
-        files[0]->commit();
-        files[1]->commit();
+        for (int f = 0; f < 2; ++f) {
+            if (manifest["files"].contains(fileNames[f])) {
+                files[f]->commit();
+            } else {
+                files[f].reset();
+                fs::remove(dir / fileNames[f]);
+            }
+        }
         {
             std::ofstream out(manifestPartial, std::ios::binary | std::ios::trunc);
             out << manifest.dump(2) << '\n';

@@ -1,5 +1,7 @@
 #include "prompttemplate.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -146,6 +148,60 @@ PromptTemplate backendTemplate(const std::string &backend, const std::string &hi
     if (!std::filesystem::exists(path))
         throw std::runtime_error("no prompt template for backend '" + backend + "' (" + path.string() + ")" + hint);
     return PromptTemplate::fromFile(path);
+}
+
+const std::vector<std::string> &promptTagNames()
+{
+    static const std::vector<std::string> names = {"backend", "target", "dtype", "shapes", "difficulty", "level",
+                                                   "category"};
+    return names;
+}
+
+std::map<std::string, std::string> promptValues(const PromptFacts &f, const std::vector<std::string> &tags)
+{
+    std::map<std::string, std::string> v;
+    v["reference"] = std::string(trimTrailingSpace(f.reference));
+    v["task"] = f.task;
+    v["backend"] = f.backend;
+    v["task_backend"] = f.taskBackend.empty() ? f.backend : f.taskBackend;
+    v["target"] = f.target;
+    v["dtype"] = f.dtype;
+    v["level"] = f.level;
+    v["category"] = f.category;
+    v["difficulty"] = f.difficulty;
+    v["shapes"] = f.shapes;
+    v["backend_triton"] = f.backend == "triton" ? "1" : "";
+    v["backend_cuda"] = f.backend == "cuda" ? "1" : "";
+    std::string line;
+    for (const std::string &tag : tags) {
+        const auto it = v.find(tag);
+        if (it != v.end() && !it->second.empty())
+            line += (line.empty() ? "" : " ") + ("[" + tag + ": " + it->second + "]");
+    }
+    v["tags"] = line;
+    return v;
+}
+
+std::string shapesText(std::string_view shapesJson)
+{
+    if (shapesJson.empty())
+        return {};
+    const auto j = nlohmann::json::parse(shapesJson, nullptr, false);
+    if (j.is_discarded() || !j.is_array())
+        return std::string(shapesJson);
+    std::string out;
+    for (const auto &shape : j) {
+        if (!shape.is_object())
+            return std::string(shapesJson);
+        if (!out.empty())
+            out += "; ";
+        bool first = true;
+        for (auto it = shape.begin(); it != shape.end(); ++it) {
+            out += (first ? "" : ", ") + it.key() + "=" + it.value().dump();
+            first = false;
+        }
+    }
+    return out;
 }
 
 std::string_view trimTrailingSpace(std::string_view s)

@@ -50,6 +50,27 @@ std::filesystem::path promptsDir();
 // the backend and the path when there is none. `hint` is appended to that message.
 PromptTemplate backendTemplate(const std::string &backend, const std::string &hint = {});
 
+// The facts of a task (and of the answer) that a prompt can carry, for the exporter and the sampler
+// alike. `backend` is the answer's: it picks the template (a CUDA answer to a Triton task is prompted
+// for CUDA); `taskBackend` is the task's.
+struct PromptFacts {
+    std::string reference; // the task's PyTorch module
+    std::string task, backend, taskBackend, target, dtype, level, category, difficulty;
+    std::string shapes; // tasks.shapes_json as text (shapesText)
+};
+
+// The metadata tags a prompt can carry (--tags), in this order.
+const std::vector<std::string> &promptTagNames();
+
+// The values a template is rendered with: every fact under its name ("reference", "task", "backend",
+// "task_backend", "target", "dtype", "level", "category", "difficulty", "shapes"), "backend_triton" and
+// "backend_cuda" ("1" or empty, for one template with a section per backend), and "tags": the line
+// "[backend: triton] [dtype: fp16] ..." of the asked tags that have a value, in the order asked.
+std::map<std::string, std::string> promptValues(const PromptFacts &facts, const std::vector<std::string> &tags);
+
+// shapes_json ([{"M": 7, "N": 1000}, ...]) as "M=7, N=1000; ..."; "" for none; malformed JSON as it is.
+std::string shapesText(std::string_view shapesJson);
+
 // A rendered prompt or a code block without its trailing blank lines and spaces (a view into `s`).
 std::string_view trimTrailingSpace(std::string_view s);
 

@@ -90,6 +90,30 @@ std::string levelText(const std::optional<std::int64_t> &level) { return level ?
 
 } // namespace
 
+bool preferredInSelection(const SelectedSample &a, const SelectedSample &b) { return better(a, b); }
+
+std::map<std::int64_t, VerdictTiming> newestVerdictTimings(const db::Database &db)
+{
+    std::map<std::int64_t, VerdictTiming> out;
+    db::Statement st = db.prepare("SELECT sample_id, candidate_ms, eager_ms, compile_ms, speedup, interpreted FROM verdicts "
+                                  "WHERE id IN (SELECT max(id) FROM verdicts GROUP BY sample_id)");
+    while (st.step()) {
+        if (st.int64(5) != 0)
+            continue; // the CPU interpreter times nothing worth a bar
+        const auto cand = st.optReal(1), eager = st.optReal(2), compile = st.optReal(3), speedup = st.optReal(4);
+        VerdictTiming t;
+        if (cand && *cand > 0 && eager && *eager > 0)
+            t.eager = *eager / *cand;
+        else if (speedup && *speedup > 0)
+            t.eager = speedup;
+        if (cand && *cand > 0 && compile && *compile > 0)
+            t.compile = *compile / *cand;
+        if (t.eager || t.compile)
+            out[st.int64(0)] = t;
+    }
+    return out;
+}
+
 Selection selectSamples(const db::Database &db, const SelectionOptions &options)
 {
     Selection out;
@@ -97,13 +121,13 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
     // while this one reads the samples, when the corpus is a file: a third of the selection's time.
     std::future<std::vector<TaskDifficulty>> difficulties;
     if (const std::string &path = db.path(); !path.empty() && path != ":memory:" && std::filesystem::exists(path))
-        difficulties = std::async(std::launch::async, [path] {
-            return taskDifficulties(db::Database(path, db::Database::Mode::ReadOnly));
+        difficulties = std::async(std::launch::async, [path, scope = options.difficultyScope] {
+            return taskDifficulties(db::Database(path, db::Database::Mode::ReadOnly), scope);
         });
 
     db::Statement st = db.prepare(
         "SELECT s.id, s.name, s.sample_key, s.task_id, s.model, s.attempt, s.speedup, s.status, s.review, "
-        "s.has_answer, s.cluster_id, c.representative_id, t.name, t.level, t.category, t.backend, t.target, t.dtype "
+        "s.has_answer, s.cluster_id, c.representative_id, t.name, t.level, t.category, t.backend, t.target, t.dtype, s.backend "
         "FROM samples s JOIN tasks t ON t.id = s.task_id LEFT JOIN clusters c ON c.id = s.cluster_id ORDER BY s.id");
     // The samples that pass the policy live in `pool` and are handled by index from there on: each is
     // moved once, into the result (moving them through every step was a third of the selection's time
@@ -115,6 +139,9 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
     std::map<std::int64_t, std::vector<std::size_t>> byCluster;
     std::map<std::int64_t, std::int64_t> representative;
     auto optText = [&](int col) { return st.isNull(col) ? std::optional<std::string>() : st.text(col); };
+    const bool speedBar = options.minSpeedup || options.minSpeedupCompile;
+    const std::map<std::int64_t, VerdictTiming> timings =
+        speedBar ? newestVerdictTimings(db) : std::map<std::int64_t, VerdictTiming>();
     while (st.step()) {
         ++out.candidates;
         const std::string_view review = st.textView(8);
@@ -134,6 +161,20 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
             ++out.excluded["policy"];
             continue;
         }
+        if (speedBar) {
+            const auto t = timings.find(st.int64(0));
+            const bool timed = t != timings.end() && (!options.minSpeedup || t->second.eager) &&
+                               (!options.minSpeedupCompile || t->second.compile);
+            if (!timed) {
+                ++out.excluded["no timing"];
+                continue;
+            }
+            if ((options.minSpeedup && *t->second.eager < *options.minSpeedup) ||
+                (options.minSpeedupCompile && *t->second.compile < *options.minSpeedupCompile)) {
+                ++out.excluded["below speedup"];
+                continue;
+            }
+        }
         SelectedSample &s = pool.emplace_back();
         s.sampleId = st.int64(0);
         s.sampleName = st.text(1);
@@ -150,6 +191,7 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
         s.backend = st.text(15);
         s.target = optText(16);
         s.dtype = st.text(17);
+        s.answerBackend = st.text(18);
         const std::size_t index = pool.size() - 1;
         const auto cluster = st.optInt64(10);
         if (options.onePerCluster && cluster) {
@@ -161,7 +203,7 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
         }
     }
     std::unordered_map<std::int64_t, Difficulty> difficulty;
-    for (const TaskDifficulty &t : difficulties.valid() ? difficulties.get() : taskDifficulties(db))
+    for (const TaskDifficulty &t : difficulties.valid() ? difficulties.get() : taskDifficulties(db, options.difficultyScope))
         difficulty[t.taskId] = t.difficulty;
     for (SelectedSample &s : pool) {
         const auto d = difficulty.find(s.taskId);

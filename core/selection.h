@@ -14,6 +14,9 @@
 //  4. difficulty: with --easy N or --easy-fraction F, all hard tasks plus that many easy tasks drawn
 //     at random; other difficulties are left out;
 //  5. quotas: at most N tasks per category or level value, tasks taken in a seeded random order.
+// Between 1 and 2, the speedup bar (--min-speedup, --min-speedup-compile): the sample's newest verdict
+// must have GPU timings (not interpreted) and clear the bar against eager PyTorch and/or torch.compile;
+// samples without timings are left out as "no timing", those under the bar as "below speedup".
 #include "difficulty.h"
 
 #include <cstdint>
@@ -49,7 +52,19 @@ struct SelectionOptions {
     std::optional<double> easyFraction;
     std::vector<Quota> quotas;
     std::uint64_t seed = 0;
+    std::optional<double> minSpeedup;        // against eager PyTorch (verdicts.eager_ms / candidate_ms)
+    std::optional<double> minSpeedupCompile; // against torch.compile (verdicts.compile_ms / candidate_ms)
+    // The samples the difficulty labels come from (--difficulty-model, --difficulty-run): the base
+    // model's, so that samples of a fine-tuned model added later do not relabel the tasks.
+    SampleScope difficultyScope;
 };
+
+// The timing of a sample's newest verdict: speedups against eager and torch.compile, when measured on
+// a GPU (interpreted verdicts have none). Shared by the selection's speedup bar and the export's meta.
+struct VerdictTiming {
+    std::optional<double> eager, compile;
+};
+std::map<std::int64_t, VerdictTiming> newestVerdictTimings(const db::Database &db);
 
 struct SelectedSample {
     std::int64_t sampleId = 0;
@@ -59,7 +74,8 @@ struct SelectedSample {
     std::string taskName;
     std::optional<std::int64_t> level;
     std::optional<std::string> category;
-    std::string backend;
+    std::string backend;       // the task's
+    std::string answerBackend; // the sample's (a CUDA answer to a Triton task is "cuda")
     std::optional<std::string> target;
     std::string dtype;
     std::optional<std::string> model;
@@ -74,12 +90,15 @@ struct Selection {
     // Ordered by task name, then sample id.
     std::vector<SelectedSample> samples;
     // Why samples were left out, with counts: "rejected", "no answer", "policy", "cluster duplicate",
-    // "per-task cap", "difficulty", "quota".
+    // "per-task cap", "difficulty", "quota", "no timing", "below speedup".
     std::map<std::string, std::int64_t> excluded;
     std::int64_t candidates = 0; // samples in the corpus
 };
 
 Selection selectSamples(const db::Database &db, const SelectionOptions &options);
+
+// The selection's order of merit (core/samplepreference.h): true when a is preferred to b.
+bool preferredInSelection(const SelectedSample &a, const SelectedSample &b);
 
 // The distribution of a selection: tasks and samples per difficulty, level, category, backend, model.
 nlohmann::json selectionSummary(const Selection &s);

@@ -1,10 +1,12 @@
 #include "stats.h"
 
 #include "corpus.h"
+#include "augment.h"
 #include "difficulty.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -149,9 +151,91 @@ double passAtK(int n, int c, int k)
     return 1.0 - prod;
 }
 
-nlohmann::json corpusStats(const Corpus &corpus)
+nlohmann::json compareScopes(const Corpus &corpus, const SampleScope &a, const SampleScope &b)
 {
     const db::Database &db = corpus.db();
+    const ScopeFilter fa = resolveScope(db, a), fb = resolveScope(db, b);
+    struct Side {
+        int n = 0, c = 0;
+    };
+    std::map<std::int64_t, std::pair<Side, Side>> tasks;
+    std::map<std::int64_t, std::string> names;
+    {
+        db::Statement t = db.prepare("SELECT id, name FROM tasks");
+        while (t.step())
+            if (fa.hasTask(t.int64(0)) || fb.hasTask(t.int64(0)))
+                names[t.int64(0)] = t.text(1);
+    }
+    db::Statement st = db.prepare("SELECT id, task_id, status FROM samples ORDER BY id");
+    while (st.step()) {
+        const std::int64_t id = st.int64(0), task = st.int64(1);
+        const std::string_view status = st.textView(2);
+        if (isUnverifiedStatus(status))
+            continue;
+        const bool pass = isPassStatus(status);
+        if (fa.hasSample(id) && fa.hasTask(task)) {
+            ++tasks[task].first.n;
+            tasks[task].first.c += pass;
+        }
+        if (fb.hasSample(id) && fb.hasTask(task)) {
+            ++tasks[task].second.n;
+            tasks[task].second.c += pass;
+        }
+    }
+    auto rate = [](const Side &s) { return s.n ? nlohmann::json(double(s.c) / s.n) : nlohmann::json(); };
+    nlohmann::json perTask = nlohmann::json::array();
+    double sumA = 0, sumB = 0, pairedA = 0, pairedB = 0;
+    int nA = 0, nB = 0, paired = 0, improved = 0, worse = 0, same = 0;
+    // Tasks in name order; the task list's tasks without a sample still appear (n = 0).
+    std::vector<std::pair<std::string, std::int64_t>> order;
+    for (const auto &[id, name] : names)
+        if ((!fa.allTasks && fa.hasTask(id)) || (!fb.allTasks && fb.hasTask(id)) || tasks.count(id))
+            order.emplace_back(name, id);
+    std::sort(order.begin(), order.end());
+    for (const auto &[name, id] : order) {
+        const auto &[sa, sb] = tasks[id];
+        nlohmann::json row = {{"task", name},
+                              {"a", {{"n", sa.n}, {"c", sa.c}, {"pass_at_1", rate(sa)}}},
+                              {"b", {{"n", sb.n}, {"c", sb.c}, {"pass_at_1", rate(sb)}}}};
+        if (sa.n) {
+            sumA += double(sa.c) / sa.n;
+            ++nA;
+        }
+        if (sb.n) {
+            sumB += double(sb.c) / sb.n;
+            ++nB;
+        }
+        if (sa.n && sb.n) {
+            const double pa = double(sa.c) / sa.n, pb = double(sb.c) / sb.n;
+            pairedA += pa;
+            pairedB += pb;
+            ++paired;
+            row["delta"] = pb - pa;
+            (pb > pa ? improved : pb < pa ? worse : same)++;
+        } else {
+            row["delta"] = nullptr;
+        }
+        perTask.push_back(std::move(row));
+    }
+    auto mean = [](double sum, int n) { return n ? nlohmann::json(sum / n) : nlohmann::json(); };
+    nlohmann::json j;
+    j["a"] = {{"scope", a.describe()}, {"tasks_verified", nA}, {"pass_at_1", mean(sumA, nA)}};
+    j["b"] = {{"scope", b.describe()}, {"tasks_verified", nB}, {"pass_at_1", mean(sumB, nB)}};
+    j["paired"] = {{"tasks", paired},
+                   {"a_pass_at_1", mean(pairedA, paired)},
+                   {"b_pass_at_1", mean(pairedB, paired)},
+                   {"delta", paired ? nlohmann::json((pairedB - pairedA) / paired) : nlohmann::json()},
+                   {"improved", improved},
+                   {"worse", worse},
+                   {"unchanged", same}};
+    j["per_task"] = std::move(perTask);
+    return j;
+}
+
+nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
+{
+    const db::Database &db = corpus.db();
+    const ScopeFilter filter = resolveScope(db, scope);
     nlohmann::json j;
     j["tasks"] = db.queryInt("SELECT count(*) FROM tasks").value_or(0);
     j["samples"] = db.queryInt("SELECT count(*) FROM samples").value_or(0);
@@ -191,25 +275,35 @@ nlohmann::json corpusStats(const Corpus &corpus)
     std::vector<SampleRow> rows;
     db::Statement sr = db.prepare("SELECT id, task_id, model, status, speedup FROM samples ORDER BY id");
     while (sr.step()) {
+        if (!filter.hasSample(sr.int64(0)) || !filter.hasTask(sr.int64(1)))
+            continue;
         SampleRow r{sr.int64(1), sr.isNull(2) ? "(none)" : sr.text(2), sr.text(3), sr.optReal(4), {}};
         const auto it = reasons.find(sr.int64(0));
         if (it != reasons.end())
             r.reasons = it->second;
         rows.push_back(std::move(r));
     }
+    // Families (core/augment.h) that have variants: a task and its shape/dtype variants together.
+    const std::map<std::int64_t, std::string> families = taskFamilies(db);
+    std::map<std::string, int> familySize;
+    for (const auto &[id, name] : families)
+        ++familySize[name];
     std::vector<const SampleRow *> all;
-    std::map<std::string, std::vector<const SampleRow *>> groups[3];
+    std::map<std::string, std::vector<const SampleRow *>> groups[4];
     for (const SampleRow &r : rows) {
         all.push_back(&r);
         const auto &info = taskInfo[r.taskId];
         groups[0][info.first].push_back(&r);
         groups[1][info.second].push_back(&r);
         groups[2][r.model].push_back(&r);
+        if (const auto f = families.find(r.taskId); f != families.end() && familySize[f->second] > 1)
+            groups[3][f->second].push_back(&r);
     }
+    j["scope"] = scope.describe();
     j["metrics"] = metrics(all);
-    const char *names[3] = {"category", "level", "model"};
+    const char *names[4] = {"category", "level", "model", "family"};
     nlohmann::json per;
-    for (int g = 0; g < 3; ++g) {
+    for (int g = 0; g < 4; ++g) {
         nlohmann::json part = nlohmann::json::object();
         for (const auto &[key, list] : groups[g])
             part[key] = metrics(list);

@@ -11,12 +11,13 @@ cli::Command cudaVerifyCommand();      // commands_cuda.cpp
 cli::Command mergeCommand();           // commands_shard.cpp
 cli::Command slurmScriptCommand();     // commands_shard.cpp
 cli::Command tasksCommand();           // taskscheck.cpp
+cli::Command augmentCommand();         // commands_augment.cpp
 
 std::vector<cli::Command> gpuCommands()
 {
     return {verifyCommand(),          compileCommand(),    devicesCommand(), cudaRunCommand(),
             cudaLaunchChildCommand(), cudaVerifyCommand(), mergeCommand(),   slurmScriptCommand(),
-            tasksCommand()};
+            tasksCommand(),           augmentCommand()};
 }
 
 } // namespace sieve::gpu

@@ -37,16 +37,19 @@ struct SampleSpec {
     std::string code;      // default: a small Triton kernel naming the sample
     std::string reasoning; // default: a sentence naming the sample
     bool hasAnswer = true;
+    std::string backend; // the answer's; default: the task's
 };
 
 inline std::int64_t addSample(Corpus &c, std::int64_t taskId, const SampleSpec &s)
 {
     auto st = c.db().prepare(
         "INSERT INTO samples(sample_key, name, task_id, backend, origin, model, attempt, has_answer, status, speedup, "
-        "created_at) VALUES(?1, ?2, ?3, 'triton', 'test', ?4, ?5, ?6, ?7, ?8, 0)");
+        "created_at) VALUES(?1, ?2, ?3, coalesce(?9, (SELECT backend FROM tasks WHERE id=?3)), 'test', ?4, ?5, ?6, ?7, "
+        "?8, 0)");
     st.bind(1, "key-" + std::to_string(taskId) + "-" + s.name + "-" + std::to_string(s.attempt.value_or(0))).bind(2, s.name).bind(3, taskId).bind(4, s.model);
     st.bind(5, s.attempt ? std::optional<std::int64_t>(*s.attempt) : std::nullopt);
     st.bind(6, s.hasAnswer ? 1 : 0).bind(7, s.status).bind(8, s.speedup);
+    st.bind(9, s.backend.empty() ? std::optional<std::string>() : std::optional<std::string>(s.backend));
     st.run();
     const std::int64_t id = c.db().lastInsertId();
     const std::string code = !s.code.empty() ? s.code
