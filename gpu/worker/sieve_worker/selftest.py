@@ -8,9 +8,11 @@ import argparse
 import hashlib
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 
@@ -104,8 +106,13 @@ def main():
         proc.stdin.flush()
     send.raw = raw
 
+    # a reader thread: verdicts (stage-0 ones come at once) must not fill the pipe while requests are sent
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in iter(proc.stdout.readline, "")] + [lines.put("")],
+                     daemon=True).start()
+
     def recv():
-        line = proc.stdout.readline()
+        line = lines.get()
         if not line:
             raise SystemExit("the worker closed its stdout")
         return json.loads(line)
