@@ -405,7 +405,7 @@ class Resolver:
         if isinstance(t, ast.Attribute):
             for a in alts(base):
                 if a.kind == "instance":
-                    if fr.mode == "forward":
+                    if fr.mode == "forward" and not any(a.owner is f for f in self.frames):
                         self.add("CACHING", node, f"{fr.fname} writes state that outlives the call ({ast.unparse(t)})")
                     else:
                         a.attrs[t.attr] = union([a.attrs.get(t.attr), v]) if t.attr in a.attrs and fr.branch else v
@@ -630,7 +630,7 @@ class Resolver:
         return result
 
     def instantiate(self, cls, args, kwargs, node, fr, fill=None):
-        inst = V("instance", cls=cls, attrs={})
+        inst = V("instance", cls=cls, attrs={}, owner=fr.home if fr.mode == "forward" else None)
         init, _ = self.class_attr(cls, "__init__")
         if init is not None:
             for f in alts(init):
