@@ -36,6 +36,11 @@ UNKNOWN = V("unknown")
 FLAGGED = V("unknown", flagged=True)  # the producer was already reported: no second finding on use
 
 
+def dtype_value():
+    """t.dtype: x.view(d) with it is a bitcast, not a reshape."""
+    return V("scalar", const=NOCONST, info="dtype")
+
+
 def scalar(const=NOCONST):
     return V("scalar", const=const)
 
@@ -54,7 +59,8 @@ def union(values):
         for a in (v.alts if v.kind == "union" else [v]):
             if a.kind in ("scalar", "unknown"):
                 c = a.const
-                key = (a.kind, c if isinstance(c, (str, int, float, bool, type(None))) else id(c), a.flagged)
+                key = (a.kind, c if isinstance(c, (str, int, float, bool, type(None))) else id(c), a.flagged,
+                       a.info == "dtype")
             else:
                 key = id(a)
             if a.kind == "tensor":
@@ -924,7 +930,7 @@ class Resolver:
             return self.lib_attr(a.path, name, node, fr)
         if k == "tensor":
             if name in lang.TENSOR_ATTRS:
-                return scalar()
+                return dtype_value() if name == "dtype" else scalar()
             if name in lang.TENSOR_VIEW_ATTRS:
                 return tensor(a.origin, a.reordered or name != "data", a.dtsrc)
             if name.startswith("_"):
@@ -1259,6 +1265,25 @@ class Resolver:
             return scalar()
         return self.unresolved_call(node, f".{name}() on a container", fr)
 
+    def shape_only(self, node, fr):
+        """Whether x.view(...)'s arguments are plainly a shape, not a dtype (x.view(d) with d a name could be either)."""
+        if not isinstance(node, ast.Call) or node.keywords:
+            return False
+        if len(node.args) >= 2:
+            return True
+
+        def shape(e):
+            return isinstance(e, (ast.Tuple, ast.List, ast.Starred, ast.BinOp)) or \
+                isinstance(e, ast.Constant) and type(e.value) is int or \
+                isinstance(e, ast.UnaryOp) and isinstance(e.operand, ast.Constant) or \
+                isinstance(e, ast.Attribute) and e.attr == "shape" or \
+                isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "size"
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            v = self.lookup(node.args[0].id, fr, node.args[0])
+            return bool(alts(v)) and all(a.kind == "container" or a.kind == "scalar" and a.info != "dtype"
+                                         for a in alts(v))
+        return len(node.args) == 1 and shape(node.args[0])
+
     def same_type_cast(self, f, node, fr):
         """x.to(t.dtype), x.to(t.device), x.to(device=..., dtype=...) and x.type_as(t) where x is known to have t's
         dtype (and every forward tensor is on the GPU: moving one elsewhere is flagged): a no-op, not a copy."""
@@ -1296,7 +1321,8 @@ class Resolver:
             # a device move makes a tensor the answer chose, not the input (x.cpu().is_cuda is False on the GPU)
             return tensor("other" if name in ("to", "cpu", "cuda") else f.origin)
         if name in lang.TENSOR_VIEW_METHODS:
-            return tensor(f.origin, f.reordered or name in lang.TENSOR_REORDER_METHODS, f.dtsrc)
+            dtsrc = f.dtsrc if name != "view" or self.shape_only(node, fr) else None  # x.view(torch.int32) bitcasts
+            return tensor(f.origin, f.reordered or name in lang.TENSOR_REORDER_METHODS, dtsrc)
         if name in lang.TENSOR_SPLIT_METHODS:
             return V("container", items=None, extra=[tensor(f.origin, True, f.dtsrc)], owner=fr.home)
         if name in lang.TENSOR_ALLOC_METHODS:
@@ -1506,10 +1532,12 @@ class Resolver:
         if len(parts) == 2 and last in lang.TORCH_FORWARD:
             kind = lang.TORCH_FORWARD[last]
             if kind == "tensor":
-                src = args[0] if args and last.endswith("_like") and "dtype" not in kwargs else None
+                src = args[0] if args and last.endswith("_like") and set(kwargs) <= {"device", "requires_grad",
+                                                                                    "memory_format", "layout"} else None
                 srcs = {a.dtsrc for a in alts(src)} if src is not None else {None}
                 return tensor("alloc", dtsrc=srcs.pop() if len(srcs) == 1 and has_kind(src, ("tensor",)) else None)
-            return V("ctxmgr") if kind == "ctx" else scalar()
+            return V("ctxmgr") if kind == "ctx" else dtype_value() if last in ("get_default_dtype", "promote_types") \
+                else scalar()
         if path in ("torch.autograd.Function",):
             return self.unresolved_call(node, path, fr)
         if setup:
