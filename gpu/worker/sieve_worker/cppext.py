@@ -51,9 +51,19 @@ COMPUTE_METHODS = {
     "sin", "cos", "transpose_", "hardtanh", "leaky_relu", "silu", "mish", "softplus", "dropout", "batch_norm",
     "group_norm", "instance_norm", "avg_pool2d", "max_pool2d", "clone", "t_", "addcmul", "lerp", "triu", "tril"}
 FORBIDDEN_C_CALLS = re.compile(
-    r"\b(system|popen|fopen|freopen|dlopen|dlsym|fork|vfork|execv|execve|execvp|execl|execlp|posix_spawn|"
-    r"posix_spawnp|socket|ptrace|syscall|getenv|setenv|putenv|unlink|rename|chmod|mprotect|dup2|kill|"
-    r"prctl|setuid|setgid|chdir|mkdir|rmdir|symlink|link|truncate|creat|openat)\b")
+    r"\b(system|popen|fopen|freopen|fdopen|dlopen|dlmopen|dlsym|dlvsym|fork|vfork|exec[lv]\w*|fexecve|"
+    r"posix_spawn\w*|wordexp|socket|ptrace|syscall|getenv|setenv|putenv|unlink|unlinkat|rename|renameat|chmod|"
+    r"fchmod|mprotect|mmap|mmap64|dup2|dup3|kill|prctl|setuid|setgid|chdir|mkdir|rmdir|symlink|link|truncate|"
+    r"ftruncate|creat|openat|open64|tmpfile|tmpnam|mkstemp|sendfile|pipe2|clone3|unshare|setns|"
+    r"process_vm_writev|process_vm_readv|__libc_\w+)\b")
+# POSIX names that are also ordinary words (x.clone(), a stream's write()): forbidden when called as a free
+# function (`open(...)`, `::write(...)`), allowed after `.`, `->` or `std::` (std::remove is the algorithm).
+FORBIDDEN_C_FREE_CALLS = re.compile(
+    r"(?<![\w.])(?<!->)(?<!std::)(?:::\s*)?\b(open|read|write|pread|pwrite|readv|writev|clone|remove|close|"
+    r"ioctl|fcntl|access|pipe|splice)\s*\(")
+# Hand-declared C linkage reaches any libc (or CUDA driver) symbol without a header; only kernels may use it.
+EXTERN_C = re.compile(r"\bextern\s*\"C\"(?!\s*(?:__global__|__device__|__constant__|__shared__)\b)")
+HOST_ASM = re.compile(r"\bint\s*\$?0x80\b|\bsysenter\b")
 FILE_STREAMS = re.compile(r"\bstd::(of|if|f)stream\b|\bFILE\s*\*")
 THREAD_WORDS = re.compile(r"\bstd::(thread|async|jthread)\b|\bpthread_create\b|#\s*pragma\s+omp")
 STREAM_WORDS = re.compile(r"\bcudaStreamCreate\w*|\bgetStreamFromPool\b|\bcudaStreamWaitEvent\b")
@@ -195,6 +205,13 @@ def scan(src, node, add, policy):
                                            f"standard library's headers are allowed")
     for m in FORBIDDEN_C_CALLS.finditer(src):
         add("FORBIDDEN_CALL", node, f"the extension calls {m.group(1)}()")
+    for m in FORBIDDEN_C_FREE_CALLS.finditer(src):
+        add("FORBIDDEN_CALL", node, f"the extension calls {m.group(1)}()")
+    if EXTERN_C.search(src):
+        add("FORBIDDEN_CALL", node, 'the extension declares extern "C" functions (only __global__/__device__ '
+                                    'kernels may have C linkage): a hand declaration reaches libc without a header')
+    if HOST_ASM.search(src):
+        add("FORBIDDEN_CALL", node, "the extension makes system calls in inline assembly")
     if FILE_STREAMS.search(src):
         add("FORBIDDEN_CALL", node, "the extension opens files")
     if THREAD_WORDS.search(src):

@@ -105,12 +105,20 @@ def core_op(path):
 
 
 # ---- tensor methods and attributes ---------------------------------------------------------------
-# views, copies and casts: no arithmetic on the data (a cast rounds, a copy copies)
-TENSOR_VIEW_METHODS = {
-    "view", "view_as", "reshape", "reshape_as", "contiguous", "unsqueeze", "squeeze", "permute", "transpose",
-    "t", "expand", "expand_as", "flatten", "unflatten", "narrow", "select", "movedim", "as_strided", "detach",
-    "clone", "to", "cuda", "cpu", "float", "half", "bfloat16", "double", "type_as", "requires_grad_",
-}
+# views: no data moves. Copies and casts are kernels torch runs, and for a transpose, slice, cast or copy task
+# they are the whole computation, so in forward:
+# - TENSOR_COPY_METHODS always count as torch compute;
+# - TENSOR_LAYOUT_METHODS are free on a tensor no reordering view touched (on an input or an allocation they
+#   return it or copy it unchanged) and count as torch compute on one that a TENSOR_REORDER_METHODS view, .T,
+#   .mT, a subscript or a split produced (x.t().contiguous() is the transpose);
+# - the views themselves are free: a kernel that reads a permuted view through its strides does the work.
+TENSOR_REORDER_METHODS = {"permute", "transpose", "t", "expand", "expand_as", "narrow", "select", "movedim",
+                          "as_strided", "swapaxes", "swapdims", "mT"}
+TENSOR_LAYOUT_METHODS = {"contiguous", "reshape", "reshape_as", "flatten", "unflatten"}
+TENSOR_COPY_METHODS = {"clone", "to", "cuda", "cpu", "float", "half", "bfloat16", "double", "type_as", "int",
+                       "long", "short", "bool", "byte", "char"}
+TENSOR_VIEW_METHODS = {"view", "view_as", "unsqueeze", "squeeze", "detach", "requires_grad_"} | \
+    TENSOR_REORDER_METHODS | TENSOR_LAYOUT_METHODS | TENSOR_COPY_METHODS
 TENSOR_SPLIT_METHODS = {"unbind", "split", "chunk"}
 TENSOR_ALLOC_METHODS = {"new_empty", "new_zeros", "new_ones", "new_full", "new_empty_strided"}
 TENSOR_FILL_METHODS = {"fill_", "zero_"}

@@ -18,7 +18,7 @@ class V:
     """An abstract value. kind says what it is; the other fields depend on the kind."""
     __slots__ = ("kind", "path", "const", "origin", "node", "env", "items", "pairs", "extra", "frame", "cls",
                  "attrs", "inner", "args", "kwargs", "hooks", "name", "info", "flagged", "defaults", "alts",
-                 "owner", "kernel", "grid")
+                 "owner", "kernel", "grid", "reordered", "dtsrc")
 
     def __init__(self, kind, **kw):
         self.kind = kind
@@ -36,12 +36,19 @@ UNKNOWN = V("unknown")
 FLAGGED = V("unknown", flagged=True)  # the producer was already reported: no second finding on use
 
 
+def dtype_value():
+    """t.dtype: x.view(d) with it is a bitcast, not a reshape."""
+    return V("scalar", const=NOCONST, info="dtype")
+
+
 def scalar(const=NOCONST):
     return V("scalar", const=const)
 
 
-def tensor(origin="other"):
-    return V("tensor", origin=origin)
+def tensor(origin="other", reordered=False, dtsrc=None):
+    """reordered: a view that moved elements (x.t(), x[:, 1:]): copying it is the computation of some tasks.
+    dtsrc: the forward parameter whose dtype this tensor is known to have (an input, its views, *_like(input))."""
+    return V("tensor", origin=origin, reordered=reordered, dtsrc=dtsrc)
 
 
 def union(values):
@@ -52,11 +59,12 @@ def union(values):
         for a in (v.alts if v.kind == "union" else [v]):
             if a.kind in ("scalar", "unknown"):
                 c = a.const
-                key = (a.kind, c if isinstance(c, (str, int, float, bool, type(None))) else id(c), a.flagged)
+                key = (a.kind, c if isinstance(c, (str, int, float, bool, type(None))) else id(c), a.flagged,
+                       a.info == "dtype")
             else:
                 key = id(a)
             if a.kind == "tensor":
-                key = ("tensor", a.origin)
+                key = ("tensor", a.origin, a.reordered, a.dtsrc)
             if key not in seen:
                 seen.add(key)
                 out.append(a)
@@ -391,7 +399,7 @@ class Resolver:
             elif a.kind == "container":
                 out.append(elements(a))
             elif a.kind == "tensor":
-                out.append(tensor(a.origin))
+                out.append(tensor(a.origin, True, a.dtsrc))
             elif a.kind == "scalar":
                 out.append(scalar())
             elif a.kind == "meta":
@@ -405,7 +413,7 @@ class Resolver:
         if isinstance(t, ast.Attribute):
             for a in alts(base):
                 if a.kind == "instance":
-                    if fr.mode == "forward":
+                    if fr.mode == "forward" and not any(a.owner is f for f in self.frames):
                         self.add("CACHING", node, f"{fr.fname} writes state that outlives the call ({ast.unparse(t)})")
                     else:
                         a.attrs[t.attr] = union([a.attrs.get(t.attr), v]) if t.attr in a.attrs and fr.branch else v
@@ -550,7 +558,7 @@ class Resolver:
         out = []
         for a in alts(v):
             if a.kind == "tensor":
-                out.append(("t", a.origin))
+                out.append(("t", a.origin, a.reordered))
             elif a.kind in ("scalar", "unknown"):
                 out.append((a.kind,))
             else:
@@ -586,7 +594,7 @@ class Resolver:
         rest = []
         for i, p in enumerate(params):
             if fill and not (i == 0 and p in ("self", "cls", "ctx") and args):
-                env[p] = scalar() if fill == "config" else tensor("input")
+                env[p] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p))
             if i < len(args):
                 env[p] = args[i]
             elif p in kwargs:
@@ -600,7 +608,7 @@ class Resolver:
         for p in a.kwonlyargs:
             env[p.arg] = kwargs.get(p.arg, kwdefaults.get(p.arg, UNKNOWN))
             if fill and p.arg not in kwargs:
-                env[p.arg] = scalar() if fill == "config" else tensor("input")
+                env[p.arg] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p.arg))
         if a.kwarg:
             extra = [v for k, v in kwargs.items() if k not in params]
             env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
@@ -630,7 +638,7 @@ class Resolver:
         return result
 
     def instantiate(self, cls, args, kwargs, node, fr, fill=None):
-        inst = V("instance", cls=cls, attrs={})
+        inst = V("instance", cls=cls, attrs={}, owner=fr.home if fr.mode == "forward" else None)
         init, _ = self.class_attr(cls, "__init__")
         if init is not None:
             for f in alts(init):
@@ -922,13 +930,13 @@ class Resolver:
             return self.lib_attr(a.path, name, node, fr)
         if k == "tensor":
             if name in lang.TENSOR_ATTRS:
-                return scalar()
+                return dtype_value() if name == "dtype" else scalar()
             if name in lang.TENSOR_VIEW_ATTRS:
-                return tensor(a.origin)
+                return tensor(a.origin, a.reordered or name != "data", a.dtsrc)
             if name.startswith("_"):
                 self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches the tensor internal .{name}")
                 return FLAGGED
-            return V("tmethod", name=name, origin=a.origin)
+            return V("tmethod", name=name, origin=a.origin, reordered=a.reordered, dtsrc=a.dtsrc)
         if k == "instance":
             if name in a.attrs:
                 return a.attrs[name]
@@ -1043,7 +1051,7 @@ class Resolver:
                 self.torch_op(node, "torch.Tensor.__getitem__", "indexes a tensor with a tensor (a gather in "
                                                                 "torch)", fr)
                 return tensor()
-            return tensor(a.origin)
+            return tensor(a.origin, True, a.dtsrc)
         if k == "container":
             if a.items is not None and not a.extra and key.kind == "scalar" and isinstance(key.const, int) \
                     and not isinstance(key.const, bool) and -len(a.items) <= key.const < len(a.items):
@@ -1080,7 +1088,7 @@ class Resolver:
             if a.kind == "container":
                 out.append(elements(a) or UNKNOWN)
             elif a.kind == "tensor":
-                out.append(tensor(a.origin))
+                out.append(tensor(a.origin, True, a.dtsrc))
             elif a.kind in ("scalar", "meta"):
                 out.append(scalar())
             elif a.kind == "layer" and a.items is not None:
@@ -1257,19 +1265,70 @@ class Resolver:
             return scalar()
         return self.unresolved_call(node, f".{name}() on a container", fr)
 
+    def shape_only(self, node, fr):
+        """Whether x.view(...)'s arguments are plainly a shape, not a dtype (x.view(d) with d a name could be either)."""
+        if not isinstance(node, ast.Call) or node.keywords:
+            return False
+        if len(node.args) >= 2:
+            return True
+
+        def shape(e):
+            return isinstance(e, (ast.Tuple, ast.List, ast.Starred, ast.BinOp)) or \
+                isinstance(e, ast.Constant) and type(e.value) is int or \
+                isinstance(e, ast.UnaryOp) and isinstance(e.operand, ast.Constant) or \
+                isinstance(e, ast.Attribute) and e.attr == "shape" or \
+                isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "size"
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            v = self.lookup(node.args[0].id, fr, node.args[0])
+            return bool(alts(v)) and all(a.kind == "container" or a.kind == "scalar" and a.info != "dtype"
+                                         for a in alts(v))
+        return len(node.args) == 1 and shape(node.args[0])
+
+    def same_type_cast(self, f, node, fr):
+        """x.to(t.dtype), x.to(t.device), x.to(device=..., dtype=...) and x.type_as(t) where x is known to have t's
+        dtype (and every forward tensor is on the GPU: moving one elsewhere is flagged): a no-op, not a copy."""
+        if f.dtsrc is None or not isinstance(node, ast.Call) or not node.args and not node.keywords:
+            return False
+        if any(k.arg not in ("dtype", "device") for k in node.keywords):
+            return False  # copy=True, memory_format=...: a real copy
+
+        def dtsrcs(e):
+            if not isinstance(e, ast.Name):
+                return None
+            v = self.lookup(e.id, fr, e)
+            return {a.dtsrc for a in alts(v)} if alts(v) and all(a.kind == "tensor" for a in alts(v)) else None
+
+        for e in list(node.args) + [k.value for k in node.keywords]:
+            if f.name == "type_as":
+                if dtsrcs(e) != {f.dtsrc}:
+                    return False
+            elif not isinstance(e, ast.Attribute) or e.attr not in ("dtype", "device"):
+                return False
+            elif e.attr == "dtype" and dtsrcs(e.value) != {f.dtsrc}:
+                return False
+            elif e.attr == "device" and dtsrcs(e.value) is None:
+                return False
+        return True
+
     def tensor_method(self, f, args, kwargs, node, fr):
         name = f.name
         if name in lang.TENSOR_META_METHODS:
             return scalar()
-        if name in lang.TENSOR_VIEW_METHODS:
+        if name in ("to", "type_as") and self.same_type_cast(f, node, fr):
+            return tensor(f.origin, f.reordered, f.dtsrc)
+        if name in lang.TENSOR_COPY_METHODS or name in lang.TENSOR_LAYOUT_METHODS and f.reordered:
+            self.torch_op(node, f"torch.Tensor.{name}", f"copies or casts a tensor in torch (.{name}())", fr)
             # a device move makes a tensor the answer chose, not the input (x.cpu().is_cuda is False on the GPU)
             return tensor("other" if name in ("to", "cpu", "cuda") else f.origin)
+        if name in lang.TENSOR_VIEW_METHODS:
+            dtsrc = f.dtsrc if name != "view" or self.shape_only(node, fr) else None  # x.view(torch.int32) bitcasts
+            return tensor(f.origin, f.reordered or name in lang.TENSOR_REORDER_METHODS, dtsrc)
         if name in lang.TENSOR_SPLIT_METHODS:
-            return V("container", items=None, extra=[tensor(f.origin)], owner=fr.home)
+            return V("container", items=None, extra=[tensor(f.origin, True, f.dtsrc)], owner=fr.home)
         if name in lang.TENSOR_ALLOC_METHODS:
             return tensor("alloc")
         if name in lang.TENSOR_FILL_METHODS:
-            return tensor(f.origin)
+            return tensor(f.origin, f.reordered, f.dtsrc)
         if name in lang.HOST_READ_METHODS:
             if fr.mode == "forward":
                 self.torch_op(node, f"torch.Tensor.{name}", f"reads a tensor's values on the host (.{name}())", fr)
@@ -1473,8 +1532,12 @@ class Resolver:
         if len(parts) == 2 and last in lang.TORCH_FORWARD:
             kind = lang.TORCH_FORWARD[last]
             if kind == "tensor":
-                return tensor("alloc")
-            return V("ctxmgr") if kind == "ctx" else scalar()
+                src = args[0] if args and last.endswith("_like") and set(kwargs) <= {"device", "requires_grad",
+                                                                                    "memory_format", "layout"} else None
+                srcs = {a.dtsrc for a in alts(src)} if src is not None else {None}
+                return tensor("alloc", dtsrc=srcs.pop() if len(srcs) == 1 and has_kind(src, ("tensor",)) else None)
+            return V("ctxmgr") if kind == "ctx" else dtype_value() if last in ("get_default_dtype", "promote_types") \
+                else scalar()
         if path in ("torch.autograd.Function",):
             return self.unresolved_call(node, path, fr)
         if setup:

@@ -9,10 +9,12 @@ import hashlib
 import hmac
 import json
 import os
+import queue
 import secrets
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 
@@ -123,13 +125,17 @@ def main():
         proc.stdin.flush()
     send.raw = raw
 
+    # a reader thread: verdicts (stage-0 ones come at once) must not fill the pipe while requests are sent
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in iter(proc.stdout.readline, "")] + [lines.put("")],
+                     daemon=True).start()
     # the verdict channel as the engine checks it (gpu/workerprocess.h): a line without the session key's
     # tag and the next sequence number is dropped and counted (a forged line makes the run fail)
     channel = {"seq": 0, "dropped": [], "key": secrets.token_hex(32)}
 
     def recv():
         while True:
-            line = proc.stdout.readline()
+            line = lines.get()
             if not line:
                 raise SystemExit("the worker closed its stdout")
             parts = line.rstrip("\n").split(" ", 2)

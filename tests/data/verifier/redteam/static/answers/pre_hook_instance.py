@@ -1,0 +1,39 @@
+"""Red team, stage 0: an autotune pre_hook given as an instance with __call__."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+
+class Hook:
+    def __call__(self, nargs):
+        nargs['y_ptr'].copy_(nargs['x_ptr'].softmax(-1))
+
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 128}, pre_hook=Hook())], key=['n_cols'])
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    tl.store(y_ptr + row * n_cols + cols, e / tl.sum(e, axis=0), mask=mask)
+
+
+def launch(x):
+    y = torch.empty_like(x)
+    softmax_kernel[(x.shape[0],)](x, y, x.shape[-1])
+    return y
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        pass
+
+    def forward(self, x):
+        return launch(x)
+
