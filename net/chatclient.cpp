@@ -1,5 +1,7 @@
 #include "chatclient.h"
 
+#include "redaction.h"
+
 #include <QDateTime>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
@@ -51,6 +53,9 @@ ChatClient::ChatClient(ClientOptions options, QObject *parent)
     m_clock.start();
     m_dispatchTimer.setSingleShot(true);
     connect(&m_dispatchTimer, &QTimer::timeout, this, &ChatClient::dispatch);
+    m_options.maxReplyBytes = std::max<qint64>(1024, m_options.maxReplyBytes);
+    m_limitTimer.setInterval(200);
+    connect(&m_limitTimer, &QTimer::timeout, this, &ChatClient::enforceLimits);
 }
 
 ChatClient::~ChatClient() { stop(); }
@@ -78,8 +83,18 @@ QString ChatClient::redact(const QString &text) const
 
 QString ChatClient::excerpt(const QByteArray &body) const
 {
-    QString s = QString::fromUtf8(body.left(300)).simplified();
-    if (body.size() > 300)
+    // The literal key is replaced before the body is cut, so no part of it survives at the cut; a key
+    // still there in another encoding (escaped, split across events) hides the whole body.
+    QByteArray shown = body;
+    if (!m_options.apiKey.isEmpty()) {
+        shown.replace(m_options.apiKey, QByteArrayLiteral("[redacted]"));
+        const std::string key = m_options.apiKey.toStdString();
+        const std::string_view view(shown.constData(), static_cast<size_t>(shown.size()));
+        if (replyCarriesKey(view, false, key) || replyCarriesKey(view, true, key))
+            return QStringLiteral("[body not shown: it carries the API key]");
+    }
+    QString s = QString::fromUtf8(shown.left(300)).simplified();
+    if (shown.size() > 300)
         s += QLatin1String("...");
     return redact(s);
 }
@@ -115,6 +130,8 @@ void ChatClient::start(Job job)
     const size_t mi = static_cast<size_t>(
         std::min_element(m_managerLoad.begin(), m_managerLoad.end()) - m_managerLoad.begin());
     QNetworkReply *reply = m_managers[mi]->post(job.stream ? m_streamRequest : m_jsonRequest, job.body);
+    // One byte more than the cap fits, so a reply over it is seen (enforceLimits) rather than stalled.
+    reply->setReadBufferSize(m_options.maxReplyBytes + 1);
     ++m_managerLoad[mi];
     ++m_requestsSent;
     auto active = std::make_unique<Active>();
@@ -122,6 +139,32 @@ void ChatClient::start(Job job)
     active->manager = mi;
     active->timer.start();
     m_active.emplace(reply, std::move(active));
+    if (!m_limitTimer.isActive())
+        m_limitTimer.start();
+}
+
+void ChatClient::enforceLimits()
+{
+    if (m_active.empty()) {
+        m_limitTimer.stop();
+        return;
+    }
+    std::vector<QNetworkReply *> over;
+    for (auto &[reply, a] : m_active) {
+        if (!a->abortReason.isEmpty())
+            continue;
+        if (reply->bytesAvailable() > m_options.maxReplyBytes)
+            a->abortReason = QStringLiteral("the reply is larger than the %1 MiB limit (--max-reply-mb); cut off")
+                                 .arg(double(m_options.maxReplyBytes) / (1 << 20));
+        else if (m_options.deadlineMs > 0 && a->timer.elapsed() > m_options.deadlineMs)
+            a->abortReason = QStringLiteral("no complete reply within the %1 s deadline (--deadline)")
+                                 .arg(m_options.deadlineMs / 1000.0);
+        else
+            continue;
+        over.push_back(reply);
+    }
+    for (QNetworkReply *reply : over)
+        reply->abort(); // finished() -> onFinished(), which retries with the reason
 }
 
 void ChatClient::onFinished(QNetworkReply *reply)
@@ -136,13 +179,19 @@ void ChatClient::onFinished(QNetworkReply *reply)
     // A stream is decoded once it has ended: nothing shows tokens live, so keeping a decoder per request
     // and waking it per chunk buys nothing. (Qt still hands over each HTTP chunk separately: that is the
     // extra cost of --stream measured in bench/sampler.)
-    if (reply->isOpen())
+    if (reply->isOpen() && a->abortReason.isEmpty())
         a->raw = reply->readAll();
+    if (a->abortReason.isEmpty() && a->raw.size() > m_options.maxReplyBytes)
+        a->abortReason = QStringLiteral("the reply is larger than the %1 MiB limit (--max-reply-mb)")
+                             .arg(double(m_options.maxReplyBytes) / (1 << 20));
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QNetworkReply::NetworkError error = reply->error();
 
-    if (status == 0) {
+    if (!a->abortReason.isEmpty()) {
+        a->raw.clear();
+        retryLater(std::move(a->job), a->abortReason, std::nullopt);
+    } else if (status == 0) {
         // No HTTP answer at all: refused, reset, timed out (transferTimeout aborts with
         // OperationCanceledError; stop() disconnects before aborting, so nothing else cancels here).
         const QString why = error == QNetworkReply::OperationCanceledError
@@ -179,12 +228,18 @@ void ChatClient::onFinished(QNetworkReply *reply)
         m_consecutiveFailures = 0;
         out.id = a->job.id;
         out.raw = std::move(a->raw);
-        if (!m_options.apiKey.isEmpty()) { // a server that echoes the key must not get it into the corpus
+        if (!m_options.apiKey.isEmpty()) {
+            // A server that echoes the key must not get it into the corpus, in any encoding of the reply.
             const std::string key = m_options.apiKey.toStdString();
-            for (std::string *text : {&out.parts.content, &out.parts.reasoning})
-                for (size_t at; (at = text->find(key)) != std::string::npos;)
-                    text->replace(at, key.size(), "[redacted]");
-            out.raw.replace(m_options.apiKey, QByteArrayLiteral("[redacted]"));
+            bool echoed = redactIn(out.parts.content, key);
+            echoed = redactIn(out.parts.reasoning, key) || echoed;
+            echoed = redactIn(out.parts.finishReason, key) || echoed;
+            if (echoed || replyCarriesKey(std::string_view(out.raw.constData(), static_cast<size_t>(out.raw.size())),
+                                          a->job.stream, key)) {
+                out.raw = QByteArray::fromStdString(
+                    redactedReply(out.parts.content, out.parts.reasoning, out.parts.finishReason));
+                qCWarning(lcChat) << "request" << a->job.id << "the endpoint echoed the API key; stored redacted";
+            }
         }
         out.retries = a->job.retries;
         out.latencyMs = a->timer.elapsed();
@@ -232,6 +287,7 @@ void ChatClient::stop()
 {
     m_stopped = true;
     m_dispatchTimer.stop();
+    m_limitTimer.stop();
     m_queue.clear();
     auto active = std::move(m_active);
     m_active.clear();

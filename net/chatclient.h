@@ -6,7 +6,8 @@
 // consecutive errors, or an answer that retrying cannot fix (401, 404, ...), ends in fatal().
 //
 // The API key goes into the Authorization header and nowhere else: every text this class emits is
-// passed through redact() in case a server echoes the header back.
+// passed through redact() in case a server echoes the header back, and a reply that carries the key in
+// any decoding (net/redaction.h) is handed on rebuilt from its decoded text without it.
 #include "backoff.h"
 #include "chatwire.h"
 
@@ -35,6 +36,12 @@ struct ClientOptions {
     double rate = 0;        // new requests per second at most (0 = unlimited)
     int maxFailures = 8;    // consecutive endpoint errors that end the run
     int timeoutMs = 600000; // no bytes for this long = timeout (a reasoning model may think a while)
+    // A whole request, first byte to last, may take this long at most: an endpoint that trickles a byte
+    // now and then never trips timeoutMs. 0 = no deadline.
+    int deadlineMs = 3600000;
+    // A reply larger than this is cut off and retried (a runaway or hostile endpoint); Qt buffers at most
+    // this much per request, so memory stays bounded by concurrency x maxReplyBytes.
+    qint64 maxReplyBytes = qint64(64) << 20;
     BackoffPolicy backoff;
     quint64 seed = 0;       // for the jitter; 0 = from the clock
 };
@@ -86,12 +93,14 @@ private:
         QElapsedTimer timer;
         QByteArray raw;
         size_t manager = 0;
+        QString abortReason; // set when this client aborted the request (deadline, size cap)
     };
     void dispatch();
     void start(Job job);
     void onFinished(QNetworkReply *reply);
     void retryLater(Job job, const QString &reason, std::optional<int> retryAfterMs);
     void failFatal(const QString &message);
+    void enforceLimits();
     QString excerpt(const QByteArray &body) const;
 
     ClientOptions m_options;
@@ -111,6 +120,7 @@ private:
     qint64 m_pauseUntilMs = 0;
     TokenBucket m_bucket;
     QTimer m_dispatchTimer;
+    QTimer m_limitTimer; // checks deadlines and reply sizes of the requests in flight
     std::mt19937_64 m_rng;
 };
 

@@ -2,6 +2,7 @@
 #include "netcommands.h"
 
 #include "processverifier.h"
+#include "serveverifier.h"
 #include "progress.h"
 #include "sampler.h"
 
@@ -45,18 +46,23 @@ Options:
   --concurrency C       requests in flight at most (default 8)
   --rate R              new requests per second at most (default: unlimited)
   --timeout S           seconds without data before a request counts as failed (default 600)
+  --deadline S          seconds a whole request may take, first byte to last (default 3600; 0 = none):
+                        an endpoint that trickles bytes never trips --timeout
+  --max-reply-mb N      a reply larger than N MiB is cut off and retried (default 64)
   --max-failures N      consecutive endpoint errors that stop the run (default 8)
   --backoff-ms MS       first retry delay; doubles per retry up to 60 s, with jitter (default 1000)
   --run-id R            name of the run; the same name resumes it (default: run-<UTC time>)
   --task T              only this task (repeatable; default: every task)
-  --verify-parallel P   first-pass: samples verified at once (default 1)
+  --verify-parallel P   first-pass: samples verified at once (default 1), by one long-lived
+                        'sieve-cli verify {db} --serve' for the whole run (one lock, warm workers)
   --verify-arg ARG      first-pass: extra argument for 'sieve-cli verify' (repeatable, e.g. --verify-arg=--cpu)
-  --verifier-cmd CMD    first-pass: verifier command line instead of 'sieve-cli verify {db} --sample {sample}
-                        --json' ({db} and {sample} are replaced); the verdict is read from the corpus
+  --verifier-cmd CMD    first-pass: a verifier command line run once per attempt instead ({db} and {sample}
+                        are replaced); the verdict is read from the corpus
   --json                print the summary as one JSON object
 
 Endpoint errors (429, 5xx, timeouts, connection resets, malformed or truncated JSON) are retried with
-exponential backoff and jitter, honouring Retry-After, and never consume an attempt. After --max-failures
+exponential backoff and jitter, honouring Retry-After, and never consume an attempt; nor does a failure
+of the verifier (it died, no device): the run stops, and the attempt is verified when it resumes. After --max-failures
 errors in a row the run stops with exit code 1; fix the endpoint and run the same command (same --run-id)
 to resume: finished tasks are skipped, attempts that were in flight are asked again, nothing is counted
 twice. Ctrl-C stops the run resumably (exit code 130).
@@ -98,6 +104,11 @@ int runSample(const cli::Args &args, cli::Context &ctx)
     o.client.concurrency = positive("concurrency", 8);
     o.client.maxFailures = positive("max-failures", 8);
     o.client.timeoutMs = positive("timeout", 600) * 1000;
+    if (const long long d = args.integer("deadline").value_or(3600); d < 0 || d > 7 * 86400)
+        throw cli::UsageError("--deadline expects 0 (none) to 604800 seconds");
+    else
+        o.client.deadlineMs = static_cast<int>(d * 1000);
+    o.client.maxReplyBytes = static_cast<qint64>(positive("max-reply-mb", 64)) << 20;
     o.client.backoff.baseMs = positive("backoff-ms", 1000);
     o.client.rate = args.number("rate").value_or(0);
     o.temperature = args.number("temperature").value_or(1.0);
@@ -131,22 +142,25 @@ int runSample(const cli::Args &args, cli::Context &ctx)
         ctx.err << "sample: $" << keyEnv << " is not set; requests carry no API key\n";
 
     Sampler *samplerPtr = nullptr; // the verdict is read back through the sampler's own connection
-    std::unique_ptr<ProcessVerifier> verifier;
+    std::unique_ptr<AttemptVerifier> verifier;
     if (o.mode == SampleMode::FirstPass) {
-        QStringList cmd;
+        const int parallel = positive("verify-parallel", 1);
         if (auto c = args.value("verifier-cmd")) {
-            cmd = QProcess::splitCommand(QString::fromStdString(*c));
+            const QStringList cmd = QProcess::splitCommand(QString::fromStdString(*c));
             if (cmd.isEmpty())
                 throw cli::UsageError("--verifier-cmd is empty");
+            verifier = std::make_unique<ProcessVerifier>(
+                cmd, QString::fromStdString(o.dbPath), parallel,
+                [&samplerPtr](qint64 id) { return samplerPtr->store()->verifiedStatus(id); });
         } else {
+            // One `sieve-cli verify --serve` for the whole run (net/serveverifier.h).
             QStringList extra;
             for (const auto &a : args.all("verify-arg"))
                 extra << QString::fromStdString(a);
-            cmd = ProcessVerifier::defaultCommand(QCoreApplication::applicationFilePath(), extra);
+            verifier = std::make_unique<ServeVerifier>(
+                ServeVerifier::defaultCommand(QCoreApplication::applicationFilePath(), parallel, extra),
+                QString::fromStdString(o.dbPath));
         }
-        verifier = std::make_unique<ProcessVerifier>(
-            cmd, QString::fromStdString(o.dbPath), positive("verify-parallel", 1),
-            [&samplerPtr](qint64 id) { return samplerPtr->store()->verifiedStatus(id); });
     }
 
     Sampler sampler(o, verifier.get());
@@ -244,6 +258,8 @@ std::vector<cli::Command> netCommands()
               {"concurrency", true},
               {"rate", true},
               {"timeout", true},
+              {"deadline", true},
+              {"max-reply-mb", true},
               {"max-failures", true},
               {"backoff-ms", true},
               {"run-id", true},

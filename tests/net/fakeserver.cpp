@@ -6,6 +6,11 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <vector>
+
 namespace sieve::test {
 
 namespace {
@@ -178,14 +183,85 @@ void FakeServer::handle(QTcpSocket *s, const QByteArray &path, const QByteArray 
     case FakeAction::EchoAuth:
         respond(s, 500, "{\"error\":{\"message\":\"bad header: " + auth + "\"}}");
         return;
+    case FakeAction::SlowLoris: {
+        const QByteArray reply = R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"slow"},"finish_reason":"stop"}]})";
+        s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                 QByteArray::number(reply.size()) + "\r\n\r\n");
+        done();
+        trickle(QPointer<QTcpSocket>(s), reply, a.delayMs > 0 ? a.delayMs : 1000);
+        return;
+    }
+    case FakeAction::Huge: {
+        // Written in pieces as the socket drains, so the server itself does not hold the whole body.
+        const qint64 total = qint64(a.status) << 20;
+        const QByteArray head = "{\"choices\":[{\"message\":{\"content\":\"";
+        const QByteArray tail = "\"}}]}";
+        s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                 QByteArray::number(total) + "\r\n\r\n" + head);
+        done();
+        auto left = std::make_shared<qint64>(total - head.size() - tail.size());
+        QPointer<QTcpSocket> p(s);
+        auto pump = std::make_shared<std::function<void()>>();
+        *pump = [p, left, tail] {
+            if (!p || p->state() != QAbstractSocket::ConnectedState)
+                return;
+            while (*left > 0 && p->bytesToWrite() < (4 << 20)) {
+                const qint64 n = std::min<qint64>(*left, 1 << 20);
+                p->write(QByteArray(n, 'x'));
+                *left -= n;
+            }
+            if (*left == 0) {
+                p->write(tail);
+                *left = -1;
+            }
+        };
+        connect(s, &QTcpSocket::bytesWritten, this, [pump](qint64) { (*pump)(); });
+        (*pump)();
+        return;
+    }
+    case FakeAction::Garbage:
+        respond(s, 200, "<html><body>502 proxy error \xff\xfe</body></html>");
+        return;
+    case FakeAction::NoDoneStream:
+    case FakeAction::EchoKey:
+        answerOk(s, body, stream || a.kind == FakeAction::NoDoneStream, auth.mid(7),
+                 a.kind == FakeAction::NoDoneStream ? QByteArray("nodone") : a.body);
+        return;
     }
 }
 
-void FakeServer::answerOk(QTcpSocket *s, const QByteArray &body, bool stream)
+void FakeServer::trickle(QPointer<QTcpSocket> s, QByteArray rest, int delayMs)
 {
-    const QByteArray content = m_content ? m_content(body, m_okCount) : defaultContent(m_okCount);
+    if (!s || s->state() != QAbstractSocket::ConnectedState || rest.isEmpty())
+        return;
+    s->write(rest.left(1));
+    s->flush();
+    QTimer::singleShot(delayMs, this, [this, s, rest = rest.mid(1), delayMs] { trickle(s, rest, delayMs); });
+}
+
+namespace {
+// `text` with every character of `key` written as a \uXXXX escape inside JSON (a valid encoding of the
+// same string that a byte search for the key misses).
+QByteArray escapeKey(QByteArray json, const QByteArray &key)
+{
+    QByteArray esc;
+    for (char c : key)
+        esc += "\\u" + QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(4, '0');
+    return json.replace(key, esc);
+}
+} // namespace
+
+void FakeServer::answerOk(QTcpSocket *s, const QByteArray &body, bool stream, const QByteArray &key,
+                          const QByteArray &keyEncoding)
+{
+    QByteArray content = m_content ? m_content(body, m_okCount) : defaultContent(m_okCount);
     ++m_okCount;
-    const QString model = QJsonDocument::fromJson(body).object().value(QStringLiteral("model")).toString();
+    QString model = QJsonDocument::fromJson(body).object().value(QStringLiteral("model")).toString();
+    const bool echo = !key.isEmpty() && keyEncoding != "nodone";
+    if (echo && keyEncoding == "field")
+        model = QString::fromUtf8("m " + key);
+    else if (echo)
+        content += "\nYour header was " + key + " (echoed)\n";
     if (!stream) {
         QJsonObject msg{{QStringLiteral("role"), QStringLiteral("assistant")},
                         {QStringLiteral("content"), QString::fromUtf8(content)},
@@ -198,7 +274,18 @@ void FakeServer::answerOk(QTcpSocket *s, const QByteArray &body, bool stream)
                                                   {QStringLiteral("message"), msg},
                                                   {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("completion_tokens"), 42}}}};
-        respond(s, 200, QJsonDocument(reply).toJson(QJsonDocument::Compact));
+        QByteArray json = QJsonDocument(reply).toJson(QJsonDocument::Compact);
+        if (echo && keyEncoding == "escaped")
+            json = escapeKey(json, key);
+        if (echo && keyEncoding == "deflate") {
+            const QByteArray z = qCompress(json).mid(4); // zlib stream without Qt's length prefix
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: deflate\r\n"
+                     "Content-Length: " +
+                     QByteArray::number(z.size()) + "\r\n\r\n" + z);
+            done();
+            return;
+        }
+        respond(s, 200, json);
         return;
     }
     auto event = [&](const QJsonObject &delta, const QJsonValue &finish) {
@@ -209,19 +296,36 @@ void FakeServer::answerOk(QTcpSocket *s, const QByteArray &body, bool stream)
                        QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
                                               {QStringLiteral("delta"), delta},
                                               {QStringLiteral("finish_reason"), finish}}}}};
-        return chunk("data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n");
+        QByteArray json = QJsonDocument(o).toJson(QJsonDocument::Compact);
+        if (echo && keyEncoding == "escaped")
+            json = escapeKey(json, key);
+        return chunk("data: " + json + "\n\n");
     };
     QByteArray out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                      "Transfer-Encoding: chunked\r\n\r\n";
     out += event(QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}}, QJsonValue::Null);
-    // Split reasoning and content into several deltas, as a real server does token by token.
+    // Split reasoning and content into several deltas, as a real server does token by token. An echoed
+    // key is cut in two at its middle, so that no single event carries it.
     for (qsizetype i = 0; i < m_reasoning.size(); i += 7)
         out += event(QJsonObject{{QStringLiteral("reasoning_content"), QString::fromUtf8(m_reasoning.mid(i, 7))}},
                      QJsonValue::Null);
+    const qsizetype keyAt = echo ? content.indexOf(key) : -1;
+    std::vector<qsizetype> cuts;
     for (qsizetype i = 0; i < content.size(); i += 16)
-        out += event(QJsonObject{{QStringLiteral("content"), QString::fromUtf8(content.mid(i, 16))}}, QJsonValue::Null);
+        if (keyAt < 0 || i <= keyAt || i >= keyAt + key.size())
+            cuts.push_back(i);
+    if (keyAt >= 0)
+        cuts.push_back(keyAt + key.size() / 2);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (size_t c = 0; c < cuts.size(); ++c) {
+        const qsizetype end = c + 1 < cuts.size() ? cuts[c + 1] : content.size();
+        out += event(QJsonObject{{QStringLiteral("content"), QString::fromUtf8(content.mid(cuts[c], end - cuts[c]))}},
+                     QJsonValue::Null);
+    }
     out += event(QJsonObject{}, QStringLiteral("stop"));
-    out += chunk(": keep-alive comment\n\ndata: [DONE]\n\n");
+    if (keyEncoding != "nodone")
+        out += chunk(": keep-alive comment\n\ndata: [DONE]\n\n");
     out += "0\r\n\r\n";
     s->write(out);
     done();

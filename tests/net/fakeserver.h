@@ -27,6 +27,13 @@ struct FakeAction {
         CutStream,    // a streamed reply that stops mid-way (no [DONE], no finish_reason)
         Slow,         // a normal reply after delayMs
         EchoAuth,     // 500 whose body repeats the request's Authorization header (a hostile server)
+        SlowLoris,    // 200 headers, then one byte of a valid reply every delayMs (never trips an idle timeout)
+        Huge,         // 200 whose JSON body is `status` MiB (a runaway endpoint)
+        Garbage,      // 200 with a body that is not JSON at all
+        NoDoneStream, // a streamed reply that ends with finish_reason but without `data: [DONE]`
+        EchoKey,      // a normal reply whose content carries the request's key, encoded as `body` says:
+                      // literal | escaped (\uXXXX) | split (across stream deltas) | field (in "model") |
+                      // deflate (Content-Encoding: deflate; a non-streamed body only)
     };
     Kind kind = Ok;
     int status = 200;
@@ -73,7 +80,9 @@ private:
     };
     void onReadyRead(QTcpSocket *s);
     void handle(QTcpSocket *s, const QByteArray &path, const QByteArray &auth, const QByteArray &body);
-    void answerOk(QTcpSocket *s, const QByteArray &body, bool stream);
+    void answerOk(QTcpSocket *s, const QByteArray &body, bool stream, const QByteArray &key = {},
+                  const QByteArray &keyEncoding = {});
+    void trickle(QPointer<QTcpSocket> s, QByteArray rest, int delayMs);
     void respond(QTcpSocket *s, int status, const QByteArray &body, const QByteArray &extraHeaders = {});
     void done();
 

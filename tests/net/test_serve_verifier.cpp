@@ -1,0 +1,187 @@
+// The sampler loop without fragility (#18.6, #21): first-pass attempts are verified by one long-lived
+// `sieve-cli verify --serve` for the whole run (the real verifier on the CPU), so --verify-parallel N
+// never meets the corpus's verify lock; a verifier that is killed, or cannot start, costs no attempt and
+// does not block the resume.
+#include "fakeserver.h"
+#include "nettestutil.h"
+#include "payload.h"
+#include "pythonenv.h"
+#include "sampler.h"
+#include "serveverifier.h"
+
+#include <QTimer>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+
+using namespace sieve;
+using namespace sieve::net;
+using sieve::test::FakeServer;
+
+namespace {
+
+bool havePython()
+{
+    try {
+        gpu::findPythonEnv();
+        return true;
+    } catch (const std::exception &e) {
+        ADD_FAILURE() << "this test needs the verifier's Python (torch, triton): " << e.what();
+        return false;
+    }
+}
+
+void addSoftmaxTask(const std::string &db, const std::string &name)
+{
+    Corpus c = Corpus::open(db);
+    c.db()
+        .prepare("INSERT INTO tasks(task_key, name, level, backend, dtype, created_at) "
+                 "VALUES(?1, ?2, 1, 'triton', 'fp32', 0)")
+        .bind(1, "key-" + name)
+        .bind(2, name)
+        .run();
+    const std::int64_t id = c.db().lastInsertId();
+    c.db()
+        .prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(?1, ?2)")
+        .bind(1, id)
+        .bindBlob(2, payload::pack(test::readFile(test::testData("verifier/tasks/softmax.py"))))
+        .run();
+}
+
+QByteArray rightAnswer()
+{
+    return "```python\n" + QByteArray::fromStdString(test::readFile(test::testData("verifier/answers/softmax.py"))) +
+           "```\n";
+}
+
+std::int64_t count(const std::string &db, const std::string &sql)
+{
+    db::Database d(db, db::Database::Mode::ReadOnly);
+    return d.queryInt(sql).value_or(-1);
+}
+
+SamplerOptions firstPass(const std::string &db, const FakeServer &server)
+{
+    SamplerOptions o;
+    o.dbPath = db;
+    o.client.endpoint = QUrl(QString::fromUtf8(server.baseUrl()));
+    o.client.backoff.baseMs = 10;
+    o.model = "teacher";
+    o.mode = SampleMode::FirstPass;
+    o.attempts = 3;
+    o.runName = "serve";
+    return o;
+}
+
+SamplerSummary run(Sampler &s, int timeoutMs = 240000)
+{
+    SamplerSummary out;
+    bool done = false;
+    QObject::connect(&s, &Sampler::finished, &s, [&](const SamplerSummary &x) {
+        out = x;
+        done = true;
+    });
+    s.start();
+    EXPECT_TRUE(test::spinUntil([&] { return done; }, timeoutMs));
+    return out;
+}
+
+QStringList verifierCommand(int parallel)
+{
+    return ServeVerifier::defaultCommand(QStringLiteral(SIEVE_CLI_PATH), parallel, {QStringLiteral("--cpu")});
+}
+
+} // namespace
+
+TEST(ServeVerifier, ParallelFirstPassUsesOneVerifierForTheRun)
+{
+    if (!havePython())
+        return;
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    Corpus::create(db);
+    for (const char *t : {"sm_a", "sm_b", "sm_c"})
+        addSoftmaxTask(db, t);
+    FakeServer server;
+    ASSERT_NE(server.listen(), 0);
+    server.setContent([](const QByteArray &, int) { return rightAnswer(); });
+    // Through the CLI, as a user runs it: three attempts verified at once.
+    const QStringList args{QStringLiteral("sample"),    QString::fromStdString(db),   QStringLiteral("--endpoint"),
+                           QString::fromUtf8(server.baseUrl()), QStringLiteral("--model"), QStringLiteral("teacher"),
+                           QStringLiteral("--mode"),    QStringLiteral("first-pass"), QStringLiteral("--verify-parallel"),
+                           QStringLiteral("3"),         QStringLiteral("--verify-arg=--cpu"), QStringLiteral("--json")};
+    const auto r = test::runCliServing(args, {}, 280000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["tasks_passed"], 3);
+    EXPECT_EQ(r.err.find("another 'sieve-cli verify'"), std::string::npos) << r.err;
+    // One verifier process for the run: one verification run holds all three verdicts.
+    EXPECT_EQ(count(db, "SELECT count(*) FROM verify_runs"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM verify_runs WHERE json_extract(params_json, '$.serve') = 1"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM verdicts WHERE status = 'PASS'"), 3);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM verify_runs WHERE state = 'finished'"), 1);
+}
+
+TEST(ServeVerifier, KilledVerifierCostsNoAttemptAndDoesNotBlockTheResume)
+{
+    if (!havePython())
+        return;
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    Corpus::create(db);
+    addSoftmaxTask(db, "sm");
+    FakeServer server;
+    ASSERT_NE(server.listen(), 0);
+    server.setContent([](const QByteArray &, int) { return rightAnswer(); });
+    const SamplerOptions o = firstPass(db, server);
+    {
+        ServeVerifier verifier(verifierCommand(1), QString::fromStdString(db));
+        Sampler s(o, &verifier);
+        // kill -9 as soon as it runs (it then holds the lock and has the attempt).
+        QTimer killer;
+        QObject::connect(&killer, &QTimer::timeout, &killer, [&] {
+            if (verifier.pid() > 0 && ::kill(static_cast<pid_t>(verifier.pid()), SIGKILL) == 0)
+                killer.stop();
+        });
+        killer.start(20);
+        const SamplerSummary r = run(s);
+        EXPECT_EQ(r.state, QStringLiteral("failed"));
+        EXPECT_NE(r.error.indexOf(QLatin1String("verified when the run resumes")), -1) << r.error.toStdString();
+    }
+    EXPECT_EQ(server.received(), 1u);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM sample_run_items WHERE status IS NULL"), 1) << "the attempt stays unverified";
+
+    // The resume: a fresh verifier takes the lock the killed one held, verifies the stored attempt, and
+    // no new request is sent.
+    ServeVerifier verifier(verifierCommand(1), QString::fromStdString(db));
+    Sampler s(o, &verifier);
+    const SamplerSummary r = run(s);
+    ASSERT_EQ(r.state, QStringLiteral("finished")) << r.error.toStdString();
+    EXPECT_EQ(r.progress.tasksPassed, 1);
+    EXPECT_EQ(server.received(), 1u);
+    EXPECT_EQ(verifier.starts(), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM samples"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM sample_run_items WHERE status = 'PASS'"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM verify_runs WHERE state IN ('running', 'interrupted')"), 0);
+}
+
+TEST(ServeVerifier, VerifierThatCannotStartConsumesNoAttempt)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    test::makeCorpus(db, {"t"});
+    FakeServer server;
+    ASSERT_NE(server.listen(), 0);
+    ServeVerifier verifier({QStringLiteral("/nonexistent/sieve-cli"), QStringLiteral("verify"), QStringLiteral("{db}")},
+                           QString::fromStdString(db));
+    Sampler s(firstPass(db, server), &verifier);
+    const SamplerSummary r = run(s, 30000);
+    EXPECT_EQ(r.state, QStringLiteral("failed"));
+    EXPECT_NE(r.error.indexOf(QLatin1String("cannot start")), -1) << r.error.toStdString();
+    EXPECT_EQ(server.received(), 1u);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM samples"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM sample_run_items WHERE status IS NULL"), 1);
+}
