@@ -203,7 +203,7 @@ def main():
         with open(args.dump, "w") as f:
             for i, fx in jobs.items():
                 f.write(json.dumps({"fixture": fx["name"], **verdicts[i]}) + "\n")
-    bad = 0
+    bad, gaps = 0, 0
     print(f"{'fixture':35} {'expected':34} {'got':44} {'ms':>7}")
     for i, fx in jobs.items():
         v = verdicts[i]
@@ -243,10 +243,15 @@ def main():
             if flag in v.get("flags", []):
                 problems.append(f"flag {flag} raised")
         ok = ok and not problems
-        bad += not ok
+        # A known gap (`known_gap`: why) is an attack the verifier does not stop yet: reported on every run,
+        # listed in docs/VERIFIER.md's threat model, not counted; once stopped it reads ok and the key goes.
+        gap = not ok and bool(fx.get("known_gap"))
+        gaps += gap
+        bad += not ok and not gap
         got = f"{v['status']} {','.join(v['reasons'][:3])}"
-        print(f"{'ok   ' if ok else 'FAIL '}{fx['name']:30} {exp + ' ' + (reason or ''):34} {got:44} {v['duration_ms']:7d}"
-              + ("" if ok else f"\n      {v['message']}" + "".join(f"\n      {p}" for p in problems)))
+        print(f"{'ok   ' if ok else 'GAP  ' if gap else 'FAIL '}{fx['name']:30} {exp + ' ' + (reason or ''):34} {got:44} {v['duration_ms']:7d}"
+              + ("" if ok else f"\n      {v['message']}" + "".join(f"\n      {p}" for p in problems))
+              + (f"\n      known gap: {fx['known_gap']}" if gap else ""))
         if args.verbose or not ok:
             if v.get("log") and not ok:
                 print("      log: " + v["log"][-1500:].replace("\n", "\n      "))
@@ -262,7 +267,8 @@ def main():
     for p in proto_bad:
         print(f"FAIL protocol: {p}")
     bad += len(proto_bad)
-    print(f"{len(jobs) - bad + len(proto_bad)}/{len(jobs)} fixtures as expected; references {t_refs:.1f} s; total {total:.1f} s "
+    print(f"{len(jobs) - bad - gaps + len(proto_bad)}/{len(jobs)} fixtures as expected"
+          + (f", {gaps} known gaps" if gaps else "") + f"; references {t_refs:.1f} s; total {total:.1f} s "
           f"on {args.device} with --parallel {args.parallel}")
     return 1 if bad else 0
 

@@ -662,6 +662,14 @@ class Worker:
                                     log="\n".join(f"line {f.line}: {f.code}: {f.message}" for f in findings),
                                     findings=[f.to_json() for f in findings])
             job.static_notes = [f.to_json() for f in findings]  # non-fatal: carried into the verdict
+            fallback = next((f for f in findings if f.code == "CPU_FALLBACK_NOTE"), None)
+            if fallback is not None and self.device == "cpu":
+                # On the CPU the answer's CPU-only branch is the one that runs: its torch code would be
+                # verified instead of the kernels the GPU path launches.
+                return self.verdict(job, "UNVERIFIABLE", "static", ["CPU_FALLBACK_ON_CPU"],
+                                    f"line {fallback.line}: the answer has a CPU-only branch, which is what runs on "
+                                    "the CPU: its GPU path can only be verified on a GPU",
+                                    findings=job.static_notes)
         if not task["ready"]["ok"]:
             h = task["ready"]["hygiene"]
             return self.verdict(job, "UNVERIFIABLE", "correct", [x["code"] for x in h],
@@ -1268,9 +1276,13 @@ class Worker:
         """The probe's call: its launches only wrote the secret poison into their output arguments, so an
         output the kernels produced is that poison; one that is anything else was computed without them."""
         if "error" in msg:
-            job.probe = "ok"
-            job.notes.append(f"proof probe: without its kernels the forward fails ({str(msg['error'])[:300]})")
-            return
+            # The probe is a call like the checks: only what the launches write differs. A forward that
+            # fails on it looked at its kernels' results to decide what to do (a canary), which is no proof
+            # that its outputs came from them.
+            job.probe = "sham"
+            return self.probe_failed(job, "with its launches made to write a secret poison value, the forward "
+                                          f"fails ({str(msg['error'])[:300]}): it inspects what its kernels "
+                                          "computed instead of returning it")
         if msg.get("meta") is None:
             return self.read_outputs(job, task, si, label, msg)
         why = transport.check_metas(msg["meta"], self.expected_metas(task, si, label), self.device)
