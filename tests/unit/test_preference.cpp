@@ -271,6 +271,7 @@ TEST(SpeedupBar, KeepsSamplesThatClearItAndCountsTheUntimed)
     for (const auto &x : s.samples)
         kept.insert(x.sampleId);
     EXPECT_EQ(kept, (std::set<std::int64_t>{fast, compileSlow}));
+    EXPECT_EQ(kept.count(untimed), 0u) << "an imported speedup without a timed verdict does not count";
     EXPECT_EQ(s.excluded.at("no timing"), 2);     // untimed, interpreted
     EXPECT_EQ(s.excluded.at("below speedup"), 2); // slow, reverified (its newest verdict: 1.1x)
     o.minSpeedupCompile = 1.0;
