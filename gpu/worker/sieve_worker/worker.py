@@ -9,6 +9,7 @@ import collections
 import hashlib
 import hmac
 import json
+import math
 import os
 import platform
 import secrets
@@ -108,6 +109,17 @@ def mem_available():
     except (OSError, ValueError, IndexError):
         pass
     return 8 << 30
+
+
+def finite_json(x):
+    """x with every NaN and infinity replaced by its name as a string ("nan", "inf", "-inf")."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "nan" if x != x else ("inf" if x > 0 else "-inf")
+    if isinstance(x, dict):
+        return {k: finite_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite_json(v) for v in x]
+    return x
 
 
 def log(*a):
@@ -213,8 +225,12 @@ class Worker:
     # ---- engine I/O ------------------------------------------------------------------------------------
     def emit(self, obj):
         """One protocol line; once hello brought the channel key, tagged "<hmac> <seq> <json>" (see
-        gpu/workerprocess.h): the engine drops any line of stdout without a valid tag."""
-        line = json.dumps(obj)
+        gpu/workerprocess.h): the engine drops any line of stdout without a valid tag. Strict JSON: a NaN
+        or inf (a max error over uninitialised outputs) would make the line unparsable, and the verdict lost."""
+        try:
+            line = json.dumps(obj, allow_nan=False)
+        except ValueError:
+            line = json.dumps(finite_json(obj), allow_nan=False)
         if self.channel_key is not None:
             tag = hmac.new(self.channel_key, f"{self.channel_seq} {line}".encode(), hashlib.sha256).hexdigest()
             line = f"{tag} {self.channel_seq} {line}"
