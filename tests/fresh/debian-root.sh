@@ -6,7 +6,8 @@
 #   root_create [NAME]   a new folder /var/tmp/NAME-XXXXXX (default sieve-root) becomes a minbase root, unpacked from a cached tarball of a debootstrap
 #                        run (made once; debootstrap is installed when missing); it also gets the
 #                        sources, hosts and resolver files of an installed machine
-#   root_mount DIR       /proc, /sys, /dev, /dev/pts, /dev/shm and /run inside it
+#   root_mount DIR       the root onto itself (so "/" is a mount point inside), then /proc, /sys, /dev,
+#                        /dev/pts, /dev/shm and /run inside it
 #   root_bind SRC DST [ro]   SRC (a host path) at DST inside the root, read-only with "ro"
 #   root_release         (also on EXIT) ends the processes still running in the root, unmounts in
 #                        reverse order, and deletes the root only when nothing is mounted below it
@@ -65,6 +66,9 @@ root_mount_one() {  # mount ARGS... TARGET (TARGET is inside the root)
 }
 
 root_mount() {
+  # First the root onto itself: on a real machine or in a container "/" is a mount point, in a bare chroot
+  # it is not, and the verifier's sandbox refuses to run there (its mounts could not be kept private).
+  root_mount_one --bind "$root_dir" "$root_dir"
   root_mount_one -t proc proc "$root_dir/proc"
   root_mount_one -t sysfs sysfs "$root_dir/sys"
   root_mount_one --bind /dev "$root_dir/dev"

@@ -34,6 +34,8 @@ NOBODY = 65534
 # its own, so RLIMIT_NPROC and file ownership are per job; the gid (nogroup) is shared, umask 002, so the
 # shared compiler caches stay writable for all. Without one, every candidate is nobody.
 SANDBOX_UID_BASE = 1_500_000_000
+CHROOT_ROOT = ("the root folder is not a mount point (a chroot?), so the candidate's mounts cannot be kept "
+               "private: run Sieve on the machine, in a container, or bind-mount the chroot onto itself first")
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
             "TRITON_PTXAS_PATH", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "TRITON_LIBCUDA_PATH")
 LIB_DIRS = []  # package folders whose own calls may spawn compilers (ptxas, gcc)
@@ -193,6 +195,16 @@ def probe_landlock(device):
     return None, errors
 
 
+def root_is_mount_point():
+    """Whether "/" is a mount point of this process's namespace (os.path.ismount says yes in a chroot too);
+    a chroot's /proc/self/mountinfo lists only the mounts below its root. True when /proc cannot tell."""
+    try:
+        with open("/proc/self/mountinfo") as f:
+            return any(line.split()[4] == "/" for line in f if len(line.split()) > 4)
+    except OSError:
+        return True
+
+
 def prepare(device="cpu"):
     """Run in the zygote before any candidate: what the kernel offers and what the sandbox will allow."""
     PREPARED["exec"] = compiler_binaries()
@@ -221,6 +233,8 @@ def prepare(device="cpu"):
         missing.append(f"seccomp (no filter for {platform.machine()})")
     if not feats["root"] and not feats["user_namespaces"]:
         missing.append("namespaces (not root and no user namespaces)")
+    if not root_is_mount_point():
+        missing.append("mount namespace (" + CHROOT_ROOT + ")")
     feats["missing"] = missing
     return feats
 
@@ -592,6 +606,10 @@ def apply(ctx, keep_fds, report, ns):
     caches = [d for d in ctx["allowed_dirs"] if d != scratch]
     root = os.geteuid() == 0 and not ns.get("user_namespace")
     if ns.get("mount_namespace"):
+        if not root_is_mount_point():
+            # a chroot: the mount that holds "/" cannot be reached to make it private, so every mount made
+            # below would also appear in the host's namespace; refuse rather than leak
+            raise OSError(errno.EINVAL, CHROOT_ROOT)
         mount(None, "/", None, MS_REC | MS_PRIVATE)
         if ns.get("pid_namespace"):
             mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
