@@ -313,6 +313,214 @@
         <source>Exporting…</source>
         <translation>Export läuft …</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>nicht gesetzt</translation>
+    </message>
+    <message>
+        <source>Chat messages (system, user, assistant)</source>
+        <translation>Chat-Nachrichten (System, Nutzer, Assistent)</translation>
+    </message>
+    <message>
+        <source>Prompt and completion</source>
+        <translation>Prompt und Vervollständigung</translation>
+    </message>
+    <message>
+        <source>In its own field (reasoning_content)</source>
+        <translation>In einem eigenen Feld (reasoning_content)</translation>
+    </message>
+    <message>
+        <source>In &lt;think&gt; tags before the answer</source>
+        <translation>In &lt;think&gt;-Tags vor der Antwort</translation>
+    </message>
+    <message>
+        <source>Left out</source>
+        <translation>Weggelassen</translation>
+    </message>
+    <message>
+        <source>Passed the verifier, not rejected</source>
+        <translation>Vom Prüfer bestanden, nicht abgelehnt</translation>
+    </message>
+    <message>
+        <source>Accepted by a reviewer</source>
+        <translation>Von einem Gutachter angenommen</translation>
+    </message>
+    <message>
+        <source>Passed and accepted</source>
+        <translation>Bestanden und angenommen</translation>
+    </message>
+    <message>
+        <source>keep every member of a cluster</source>
+        <translation>jedes Mitglied eines Clusters behalten</translation>
+    </message>
+    <message>
+        <source>The fraction of tasks held out for validation: by task, never by sample, stratified by difficulty.</source>
+        <translation>Der Anteil der Aufgaben, der zur Validierung zurückgehalten wird: nach Aufgabe, nie nach Probe, nach Schwierigkeit geschichtet.</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>keine Grenze</translation>
+    </message>
+    <message>
+        <source>Accepted, passing, fastest and earliest samples are kept first.</source>
+        <translation>Angenommene, bestandene, schnellste und früheste Proben werden zuerst behalten.</translation>
+    </message>
+    <message>
+        <source>Every hard task, and this fraction of the easy tasks, drawn with the seed.</source>
+        <translation>Jede schwere Aufgabe und dieser Anteil der leichten Aufgaben, mit dem Seed gezogen.</translation>
+    </message>
+    <message>
+        <source>e.g. category=gemm:50 level=*:200</source>
+        <translation>z. B. category=gemm:50 level=*:200</translation>
+    </message>
+    <message>
+        <source>At most N tasks per category or level value (F=V:N, V may be *), separated by spaces.</source>
+        <translation>Höchstens N Aufgaben je Kategorie oder Stufe (F=V:N, V darf * sein), durch Leerzeichen getrennt.</translation>
+    </message>
+    <message>
+        <source>no budget</source>
+        <translation>kein Budget</translation>
+    </message>
+    <message>
+        <source>Rows over this many tokens are left out and listed in the manifest.</source>
+        <translation>Zeilen mit mehr Tokens werden weggelassen und im Manifest aufgeführt.</translation>
+    </message>
+    <message>
+        <source>tokenizer.json of the model to train</source>
+        <translation>tokenizer.json des zu trainierenden Modells</translation>
+    </message>
+    <message>
+        <source>Preview to see how many rows the export will have.</source>
+        <translation>Vorschau zeigt, wie viele Zeilen der Export haben wird.</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenizer</translation>
+    </message>
+    <message>
+        <source>Tokenizer (*.json)</source>
+        <translation>Tokenizer (*.json)</translation>
+    </message>
+    <message>
+        <source>sieve-cli export failed: see the messages below.</source>
+        <translation>sieve-cli export ist fehlgeschlagen: siehe die Meldungen unten.</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Format:</translation>
+    </message>
+    <message>
+        <source>Reasoning:</source>
+        <translation>Begründung:</translation>
+    </message>
+    <message>
+        <source>Validation share:</source>
+        <translation>Validierungsanteil:</translation>
+    </message>
+    <message>
+        <source>Prompt tags:</source>
+        <translation>Prompt-Tags:</translation>
+    </message>
+    <message>
+        <source>Token budget per row:</source>
+        <translation>Token-Budget je Zeile:</translation>
+    </message>
+    <message>
+        <source>Tokenizer:</source>
+        <translation>Tokenizer:</translation>
+    </message>
+    <message>
+        <source>Samples that:</source>
+        <translation>Proben, die:</translation>
+    </message>
+    <message>
+        <source>Duplicates:</source>
+        <translation>Duplikate:</translation>
+    </message>
+    <message>
+        <source>Samples per task:</source>
+        <translation>Proben je Aufgabe:</translation>
+    </message>
+    <message>
+        <source>Share of easy tasks:</source>
+        <translation>Anteil leichter Aufgaben:</translation>
+    </message>
+    <message>
+        <source>Quotas:</source>
+        <translation>Quoten:</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <source>Quotas: &quot;%1&quot; is not F=V:N (F is category or level, N a number of tasks).</source>
+        <translation>Quoten: „%1“ ist nicht F=V:N (F ist category oder level, N eine Anzahl Aufgaben).</translation>
+    </message>
+    <message>
+        <source>Tokenizer: a token budget needs the tokenizer.json that counts the tokens.</source>
+        <translation>Tokenizer: Ein Token-Budget braucht die tokenizer.json, die die Tokens zählt.</translation>
+    </message>
+    <message>
+        <source>sieve-cli printed no manifest: see the messages below.</source>
+        <translation>sieve-cli hat kein Manifest ausgegeben: siehe die Meldungen unten.</translation>
+    </message>
+    <message>
+        <source>%1 train rows and %2 validation rows from %3 samples of %4 tasks; %5 left out (listed under excluded).</source>
+        <translation>%1 Trainings- und %2 Validierungszeilen aus %3 Proben von %4 Aufgaben; %5 weggelassen (unter excluded aufgeführt).</translation>
+    </message>
+    <message>
+        <source>Written: %1</source>
+        <translation>Geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>Conversational prompt and completion (TRL)</source>
+        <translation>Konversationeller Prompt mit Vervollständigung (TRL)</translation>
+    </message>
+    <message>
+        <source>Preference pairs as messages (DPO)</source>
+        <translation>Präferenzpaare als Nachrichten (DPO)</translation>
+    </message>
+    <message>
+        <source>Preference pairs as text</source>
+        <translation>Präferenzpaare als Text</translation>
+    </message>
+    <message>
+        <source>keep sandbox, sham and harness-patching failures as rejected answers</source>
+        <translation>Sandbox-, Schein- und Harness-Manipulationsfehler als abgelehnte Antworten behalten</translation>
+    </message>
+    <message>
+        <source>no bar</source>
+        <translation>keine Schwelle</translation>
+    </message>
+    <message>
+        <source>Keep samples at least this many times faster than eager PyTorch (GPU timings; samples without them are left out).</source>
+        <translation>Proben behalten, die mindestens so viel schneller als PyTorch (eager) sind (GPU-Zeiten; Proben ohne sie werden weggelassen).</translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation>keine Obergrenze</translation>
+    </message>
+    <message>
+        <source>Pairs per task:</source>
+        <translation>Paare je Aufgabe:</translation>
+    </message>
+    <message>
+        <source>Negatives:</source>
+        <translation>Negativbeispiele:</translation>
+    </message>
+    <message>
+        <source>Speedup at least:</source>
+        <translation>Beschleunigung mindestens:</translation>
+    </message>
+    <message>
+        <source>Reasoning: a text format has no field for it; choose &lt;think&gt; tags or none.</source>
+        <translation>Begründung: Ein Textformat hat kein Feld dafür; wählen Sie &lt;think&gt;-Tags oder keine.</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::MainWindow</name>
@@ -747,6 +955,16 @@
             <numerusform>%n zum Filter passende Proben als %1 markieren?</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The review of %n sample(s) could not be saved: %1
+The table shows what the corpus holds; the undo history was cleared.</source>
+        <translation>
+            <numerusform>Die Begutachtung von %n Probe konnte nicht gespeichert werden: %1
+Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelöscht.</numerusform>
+            <numerusform>Die Begutachtung von %n Proben konnte nicht gespeichert werden: %1
+Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelöscht.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::ReviewCommand</name>
@@ -1049,6 +1267,10 @@
         <source>Stopping at the first pass verifies every attempt with sieve-cli, which was not found (%1). Keep all samples instead, or install sieve-cli next to the workbench.</source>
         <translation>Beim ersten Bestehen aufzuhören prüft jeden Versuch mit sieve-cli, das nicht gefunden wurde (%1). Behalten Sie stattdessen alle Proben oder installieren Sie sieve-cli neben der Werkbank.</translation>
     </message>
+    <message>
+        <source>Streaming:</source>
+        <translation>Streaming:</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::SettingsDialog</name>
@@ -1152,6 +1374,10 @@
         <source>Architecture (PTX/SASS view):</source>
         <translation>Architektur (PTX/SASS-Ansicht):</translation>
     </message>
+    <message>
+        <source>Timing:</source>
+        <translation>Zeitmessung:</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::StatsPage</name>
@@ -1185,6 +1411,114 @@
     <message>
         <source>%1%</source>
         <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Aufgaben</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>Proben</translation>
+    </message>
+    <message>
+        <source>Samples without an answer</source>
+        <translation>Proben ohne Antwort</translation>
+    </message>
+    <message>
+        <source>By status</source>
+        <translation>Nach Status</translation>
+    </message>
+    <message>
+        <source>By review</source>
+        <translation>Nach Begutachtung</translation>
+    </message>
+    <message>
+        <source>By backend</source>
+        <translation>Nach Backend</translation>
+    </message>
+    <message>
+        <source>By category</source>
+        <translation>Nach Kategorie</translation>
+    </message>
+    <message>
+        <source>By level</source>
+        <translation>Nach Stufe</translation>
+    </message>
+    <message>
+        <source>By reason</source>
+        <translation>Nach Grund</translation>
+    </message>
+    <message>
+        <source>Per task</source>
+        <translation>Je Aufgabe</translation>
+    </message>
+    <message>
+        <source>Verified</source>
+        <translation>Geprüft</translation>
+    </message>
+    <message>
+        <source>Passed</source>
+        <translation>Bestanden</translation>
+    </message>
+    <message>
+        <source>Tasks verified</source>
+        <translation>Geprüfte Aufgaben</translation>
+    </message>
+    <message>
+        <source>pass@k (share of tasks)</source>
+        <translation>pass@k (Anteil der Aufgaben)</translation>
+    </message>
+    <message>
+        <source>fast_p (share of tasks)</source>
+        <translation>fast_p (Anteil der Aufgaben)</translation>
+    </message>
+    <message>
+        <source>Geometric mean speedup</source>
+        <translation>Geometrisches Mittel der Beschleunigung</translation>
+    </message>
+    <message>
+        <source>Samples with a speedup</source>
+        <translation>Proben mit Beschleunigung</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>Fehlschläge</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Kennzahlen</translation>
+    </message>
+    <message>
+        <source>Metrics by group</source>
+        <translation>Kennzahlen nach Gruppe</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Umfang</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>Angenommen</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>Abgelehnt</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Offen</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Stufe</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "stats.h"
 
 #include <QEvent>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -27,7 +28,7 @@ QString scalarText(const nlohmann::json &v)
     return QString::fromStdString(v.dump());
 }
 
-// Keys are snake_case identifiers; "by_status" reads better as "By status".
+// Keys are snake_case identifiers; one without a label of its own reads "by_x" as "By x".
 QString prettyKey(const QString &key)
 {
     QString s = key;
@@ -72,6 +73,42 @@ StatsPage::StatsPage(DbThread *reader, QWidget *parent)
     retranslateUi();
 }
 
+QString StatsPage::keyLabel(const QString &key)
+{
+    // The figures corpusStats and verificationStats report, named for a reader (and translated).
+    static const QHash<QString, const char *> labels{
+        {QStringLiteral("tasks"), QT_TR_NOOP("Tasks")},
+        {QStringLiteral("samples"), QT_TR_NOOP("Samples")},
+        {QStringLiteral("samples_without_answer"), QT_TR_NOOP("Samples without an answer")},
+        {QStringLiteral("by_status"), QT_TR_NOOP("By status")},
+        {QStringLiteral("by_review"), QT_TR_NOOP("By review")},
+        {QStringLiteral("by_backend"), QT_TR_NOOP("By backend")},
+        {QStringLiteral("by_category"), QT_TR_NOOP("By category")},
+        {QStringLiteral("by_level"), QT_TR_NOOP("By level")},
+        {QStringLiteral("by_reason"), QT_TR_NOOP("By reason")},
+        {QStringLiteral("per_task"), QT_TR_NOOP("Per task")},
+        {QStringLiteral("verified"), QT_TR_NOOP("Verified")},
+        {QStringLiteral("passed"), QT_TR_NOOP("Passed")},
+        {QStringLiteral("tasks_verified"), QT_TR_NOOP("Tasks verified")},
+        {QStringLiteral("pass_at_k"), QT_TR_NOOP("pass@k (share of tasks)")},
+        {QStringLiteral("fast_p"), QT_TR_NOOP("fast_p (share of tasks)")},
+        {QStringLiteral("geomean_speedup"), QT_TR_NOOP("Geometric mean speedup")},
+        {QStringLiteral("speedup_samples"), QT_TR_NOOP("Samples with a speedup")},
+        {QStringLiteral("failures"), QT_TR_NOOP("Failures")},
+        {QStringLiteral("metrics"), QT_TR_NOOP("Metrics")},
+        {QStringLiteral("metrics_by"), QT_TR_NOOP("Metrics by group")},
+        {QStringLiteral("scope"), QT_TR_NOOP("Scope")},
+        {QStringLiteral("task"), QT_TR_NOOP("Task")},
+        {QStringLiteral("accepted"), QT_TR_NOOP("Accepted")},
+        {QStringLiteral("rejected"), QT_TR_NOOP("Rejected")},
+        {QStringLiteral("pending"), QT_TR_NOOP("Pending")},
+        {QStringLiteral("level"), QT_TR_NOOP("Level")},
+        {QStringLiteral("category"), QT_TR_NOOP("Category")},
+    };
+    const auto it = labels.constFind(key);
+    return it == labels.constEnd() ? prettyKey(key) : tr(it.value());
+}
+
 void StatsPage::retranslateUi()
 {
     m_tree->setHeaderLabels({tr("Figure"), tr("Value"), tr("Share")});
@@ -110,7 +147,7 @@ void StatsPage::showStats(nlohmann::json fresh)
                                                       scalarText(stats.value("samples", nlohmann::json(0)))));
     QTreeWidgetItem *firstGroup = nullptr;
     for (const auto &[key, value] : stats.items()) {
-        addNode(nullptr, QString::fromStdString(key), value, samples, "/" + key);
+        addNode(nullptr, QString::fromStdString(key), value, samples, "/" + key, false);
         if (!firstGroup && allNumbers(value))
             firstGroup = m_tree->topLevelItem(m_tree->topLevelItemCount() - 1);
     }
@@ -121,18 +158,22 @@ void StatsPage::showStats(nlohmann::json fresh)
 }
 
 void StatsPage::addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total,
-                        const std::string &path)
+                        const std::string &path, bool verbatim)
 {
     auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_tree);
-    item->setText(0, parent ? key : prettyKey(key));
+    // The keys of a "by_x" group are values (a status, a category): shown as they are, like list labels.
+    item->setText(0, verbatim ? key : keyLabel(key));
     item->setData(0, Qt::UserRole, key);
+    const bool group = key.startsWith(QLatin1String("by_"));
     if (value.is_object()) {
+        // A by_x group partitions something countable: its members get their share of the group's sum.
+        // Other objects (pass@k, fast_p, per-task rows) hold rates or mixed figures: shares would be noise.
         double sum = 0;
-        if (allNumbers(value))
+        if (group && allNumbers(value))
             for (const auto &[k, v] : value.items())
                 sum += v.get<double>();
         for (const auto &[k, v] : value.items())
-            addNode(item, QString::fromStdString(k), v, sum > 0 ? sum : total, path + "/" + k);
+            addNode(item, QString::fromStdString(k), v, sum, path + "/" + k, group);
         item->setExpanded(!parent);
     } else if (value.is_array()) {
         item->setText(1, tr("%n entries", nullptr, int(value.size())));
@@ -143,7 +184,7 @@ void StatsPage::addNode(QTreeWidgetItem *parent, const QString &key, const nlohm
             new QTreeWidgetItem(item); // placeholder that makes the item expandable
     } else {
         item->setText(1, scalarText(value));
-        if (parent && value.is_number() && total > 0 && parent->parent() == nullptr)
+        if (parent && value.is_number() && total > 0)
             item->setText(2, tr("%1%").arg(100.0 * value.get<double>() / total, 0, 'f', 1));
     }
 }
@@ -167,7 +208,7 @@ void StatsPage::fillArray(QTreeWidgetItem *item)
                     label = QString::fromStdString(v.get<std::string>());
                     break;
                 }
-        addNode(item, label, element, total, path.toStdString() + "/" + std::to_string(index++));
+        addNode(item, label, element, 0, path.toStdString() + "/" + std::to_string(index++), true);
     }
 }
 

@@ -24,6 +24,8 @@ public:
     void showStats(nlohmann::json stats); // kept: taken by value so a fresh result moves in
     QTreeWidget *tree() const { return m_tree; }
     Chart *chart() const { return m_chart; }
+    // What a figure's key (pass_at_k, samples_without_answer...) is called in the window.
+    static QString keyLabel(const QString &key);
 
 Q_SIGNALS:
     void statsShown();
@@ -36,7 +38,7 @@ private:
     static constexpr int kPathRole = Qt::UserRole + 1;  // JSON pointer of an array not filled in yet
     static constexpr int kTotalRole = Qt::UserRole + 2; // the total its shares are relative to
     void addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total,
-                 const std::string &path);
+                 const std::string &path, bool verbatim);
     void fillArray(QTreeWidgetItem *item);
     void chartItem(QTreeWidgetItem *item);
 

@@ -157,7 +157,9 @@ GuiCorpus::GuiCorpus()
             "(2, 1, 3, 'FAIL_MISMATCH', 'correct', '[\"MISMATCH\"]', 'Output differs from the reference on shape 0.', "
             "'cpu', 1, 1, 1.0, NULL, NULL, NULL, NULL, '[]', 455, 1700000160)");
     db.prepare("INSERT INTO verdict_payloads(verdict_id, log) VALUES(2, ?1)")
-        .bindBlob(1, payload::pack("Traceback (most recent call last):\n  File \"sample.py\", line 12, in relu_kernel\n"
+        .bindBlob(1, payload::pack("Traceback (most recent call last):\n"
+                                   "  File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1751, in _call_impl\n"
+                                   "  File \"/tmp/sieve-scratch/job-3-411-5120/sieve_candidate_3.py\", line 12, in relu_kernel\n"
                                    "    y = tl.where(x > 0, x, 0.0)\nAssertionError: max abs error 0.5 > atol\n"))
         .run();
     for (int seed = 0; seed < 5; ++seed)

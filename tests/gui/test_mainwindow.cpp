@@ -6,7 +6,6 @@
 #include "comparisonview.h"
 #include "corpus.h"
 #include "detailspane.h"
-#include "exportdialog.h"
 #include "mainwindow.h"
 #include "nvrtclibrary.h"
 #include "ptxview.h"
@@ -162,6 +161,7 @@ TEST_F(Workbench, VerdictLogLinksJumpIntoTheCode)
     EXPECT_GT(find<QTreeWidget>("verdictEnvironment")->topLevelItemCount(), 2);
     auto *log = find<QTextBrowser>("verdictLog");
     EXPECT_TRUE(log->toHtml().contains(QStringLiteral("line:12")));
+    EXPECT_FALSE(log->toHtml().contains(QStringLiteral("line:1751"))); // torch's frame is no link into the answer
     details->setCurrentIndex(DetailsPane::VerdictTab);
     test::screenshot(window.get(), QStringLiteral("03-verdict"));
 
@@ -331,23 +331,6 @@ TEST_F(Workbench, StatusFilterCountsComeFromTheCountTableUntilAVerdictMakesItSta
     status->setCurrentIndex(status->findData(QStringLiteral("PASS")));
     EXPECT_EQ(samples()->totalCount(), -1); // counting in SQL
     ASSERT_TRUE(waitFor([&] { return samples()->totalCount() == 4; })); // the fake CLI wrote nothing
-}
-
-TEST_F(Workbench, ExportDialogShowsTheDryRunDistribution)
-{
-    const QString cli = test::fakeCli(dir, {QStringLiteral("export")},
-                                      QStringLiteral("{\"rows\":3,\"by_split\":{\"train\":2,\"validation\":1},"
-                                                     "\"by_level\":{\"1\":3}}\n"));
-    ExportDialog dialog(corpus.path, cli, window.get());
-    dialog.findChild<QLineEdit *>(QStringLiteral("exportOutDir"))->setText(dir.filePath(QStringLiteral("out")));
-    auto *run = dialog.findChild<QWidget *>(QStringLiteral("exportRunButton"));
-    EXPECT_FALSE(run->isEnabled()); // no export before a dry run
-    dialog.show();
-    dialog.preview();
-    ASSERT_TRUE(waitFor([&] { return dialog.distribution()->topLevelItemCount() == 3; }));
-    EXPECT_TRUE(run->isEnabled());
-    EXPECT_FALSE(dialog.distribution()->findItems(QStringLiteral("by_split"), Qt::MatchExactly).isEmpty());
-    test::screenshot(&dialog, QStringLiteral("08-export"));
 }
 
 TEST_F(Workbench, GermanTranslationCoversTheMenus)

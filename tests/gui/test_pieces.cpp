@@ -69,13 +69,44 @@ TEST(LineDiff, DisjointFilesAreAllChanged)
 
 TEST(LogLinks, FindsPythonAndCompilerLineReferences)
 {
-    const QString log = QStringLiteral("  File \"sample.py\", line 12, in f\nkernel.cu(33): error: x\n<string>:7:3: bad");
+    const QString log = QStringLiteral("  File \"/scratch/job-3/sieve_candidate_3.py\", line 12, in f\n"
+                                       "sieve_input.cu(33): error: x\n<string>:7:3: bad\nline 30: TORCH_OP_IN_FORWARD");
     const QList<LogLineRef> refs = findLineRefs(log);
-    ASSERT_EQ(refs.size(), 3);
+    ASSERT_EQ(refs.size(), 4);
     EXPECT_EQ(refs[0].line, 12);
     EXPECT_EQ(refs[1].line, 33);
     EXPECT_EQ(refs[2].line, 7);
+    EXPECT_EQ(refs[3].line, 30);
+    for (const LogLineRef &r : refs)
+        EXPECT_TRUE(r.inAnswer) << r.line;
     EXPECT_TRUE(logToHtml(log).contains(QStringLiteral("<a href='line:12'>line 12</a>")));
+    EXPECT_TRUE(logToHtml(log).contains(QStringLiteral("<a href='line:30'>line 30</a>")));
+}
+
+TEST(LogLinks, LibraryFramesAreNoLinksIntoTheAnswer)
+{
+    // A traceback through torch and Triton, and nvcc on the files load_inline writes: none of those
+    // line numbers is a line of the answer.
+    const QString log = QStringLiteral(
+        "  File \"/root/.cache/sieve/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1751, in _call_impl\n"
+        "  File \"/scratch/job-9/sieve_candidate_9.py\", line 41, in forward\n"
+        "  File \"/venv/site-packages/triton/runtime/jit.py\", line 330, in <lambda>\n"
+        "/tmp/ext/relu/cuda.cu(17): error: identifier \"x\" is undefined\n"
+        "/usr/include/c10/util/Exception.h(12): note\n");
+    const QList<LogLineRef> refs = findLineRefs(log);
+    ASSERT_EQ(refs.size(), 5);
+    EXPECT_FALSE(refs[0].inAnswer);
+    EXPECT_TRUE(refs[1].inAnswer);
+    EXPECT_EQ(refs[1].line, 41);
+    EXPECT_FALSE(refs[2].inAnswer);
+    EXPECT_FALSE(refs[3].inAnswer);
+    EXPECT_EQ(refs[3].file, QStringLiteral("/tmp/ext/relu/cuda.cu"));
+    EXPECT_FALSE(refs[4].inAnswer);
+    const QString html = logToHtml(log);
+    EXPECT_EQ(html.count(QStringLiteral("<a href=")), 1) << html.toStdString();
+    EXPECT_TRUE(html.contains(QStringLiteral("<a href='line:41'>line 41</a>")));
+    EXPECT_FALSE(html.contains(QStringLiteral("line:1751")));
+    EXPECT_TRUE(html.contains(QStringLiteral("<span style='color:#808080'>line 1751</span>")));
 }
 
 TEST(LogLinks, EscapesTheLogText)
@@ -168,7 +199,10 @@ TEST(StatsPage, RendersEveryKeyWithValuesAndShares)
     EXPECT_EQ(byStatus.first()->child(1)->text(0), QStringLiteral("PASS"));
     EXPECT_EQ(byStatus.first()->child(1)->text(1), QStringLiteral("4"));
     EXPECT_EQ(byStatus.first()->child(1)->text(2), QStringLiteral("40.0%"));
-    EXPECT_EQ(tree->findItems(QStringLiteral("Pass at k"), Qt::MatchExactly).first()->child(0)->text(1), QStringLiteral("0.25"));
+    QTreeWidgetItem *passAtK = tree->findItems(QStringLiteral("pass@k (share of tasks)"), Qt::MatchExactly).first();
+    EXPECT_EQ(passAtK->child(0)->text(1), QStringLiteral("0.25"));
+    EXPECT_EQ(passAtK->child(0)->text(2), QString()); // a rate has no share of anything
+    EXPECT_EQ(tree->findItems(QStringLiteral("Samples"), Qt::MatchExactly).first()->text(2), QString());
 }
 
 TEST(StatsPage, FillsLongListsWhenOpened)

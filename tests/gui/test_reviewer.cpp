@@ -4,14 +4,21 @@
 // that explain themselves, the compare view's limits. Drives the real window by object name.
 #include "workbench.h"
 
+#include "exportdialog.h"
+#include "language.h"
 #include "reviewbar.h"
 #include "settingsdialog.h"
+#include "statspage.h"
 #include "taskmodel.h"
 #include "verdictpanel.h"
 
 #include "verifyrunner.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QTreeWidget>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -23,6 +30,10 @@
 #include <QUndoStack>
 #include <QLabel>
 #include <QLineEdit>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLibraryInfo>
+#include <QPlainTextEdit>
 
 using namespace sieve;
 using namespace sieve::ui;
@@ -241,4 +252,145 @@ TEST_F(Reviewer, AFailedWriteLeavesTheWindowShowingWhatTheDatabaseHolds)
         return true;
     }));
     EXPECT_EQ(undo->count(), 0); // no step left that would not match the database
+}
+
+namespace {
+QTreeWidgetItem *child(QTreeWidgetItem *item, const QString &key)
+{
+    for (int i = 0; item && i < item->childCount(); ++i)
+        if (item->child(i)->text(0) == key)
+            return item->child(i);
+    return nullptr;
+}
+QTreeWidgetItem *topLevel(QTreeWidget *tree, const QString &key)
+{
+    const auto found = tree->findItems(key, Qt::MatchExactly);
+    return found.isEmpty() ? nullptr : found.first();
+}
+} // namespace
+
+TEST_F(Reviewer, ExportDialogRunsTheRealCliWithItsOptionsAndPreviewsTheManifest)
+{
+    // The real sieve-cli, whose manifest is indented JSON over many lines.
+    ExportDialog dialog(corpus.path, QStringLiteral(SIEVE_CLI_PATH), window.get());
+    EXPECT_TRUE(unlabelledRows(&dialog).isEmpty()) << unlabelledRows(&dialog).join(QLatin1Char(' ')).toStdString();
+    const QString out = dir.filePath(QStringLiteral("sft"));
+    dialog.findChild<QLineEdit *>(QStringLiteral("exportOutDir"))->setText(out);
+    auto *format = dialog.findChild<QComboBox *>(QStringLiteral("exportFormat"));
+    auto *reasoning = dialog.findChild<QComboBox *>(QStringLiteral("exportReasoning"));
+    EXPECT_EQ(reasoning->currentData().toString(), QStringLiteral("think")); // the CLI's default
+    reasoning->setCurrentIndex(reasoning->findData(QStringLiteral("field")));
+    auto *pairs = dialog.findChild<QSpinBox *>(QStringLiteral("exportMaxPairs"));
+    EXPECT_FALSE(pairs->isEnabled()); // pairs mean something only for the preference formats
+    format->setCurrentIndex(format->findData(QStringLiteral("preference")));
+    EXPECT_TRUE(pairs->isEnabled());
+    format->setCurrentIndex(format->findData(QStringLiteral("prompt-completion")));
+    // A text row has no field for reasoning: the dialog moves it into <think> tags, as the CLI would.
+    EXPECT_EQ(reasoning->currentData().toString(), QStringLiteral("think"));
+    dialog.findChild<QSpinBox *>(QStringLiteral("exportMaxPerTask"))->setValue(1);
+    dialog.findChild<QCheckBox *>(QStringLiteral("exportTag_level"))->setChecked(true);
+    auto *run = dialog.findChild<QPushButton *>(QStringLiteral("exportRunButton"));
+    auto *summary = dialog.findChild<QLabel *>(QStringLiteral("exportSummary"));
+    EXPECT_FALSE(run->isEnabled()); // no export before a dry run
+    dialog.show();
+    dialog.preview();
+    ASSERT_TRUE(waitFor([&] { return run->isEnabled(); }, 20000))
+        << dialog.findChild<QPlainTextEdit *>(QStringLiteral("exportLog"))->toPlainText().toStdString();
+    QTreeWidget *tree = dialog.distribution();
+    QTreeWidgetItem *params = topLevel(tree, QStringLiteral("parameters"));
+    ASSERT_NE(params, nullptr) << "the multi-line manifest was not read";
+    EXPECT_EQ(child(params, QStringLiteral("format"))->text(1), QStringLiteral("prompt-completion"));
+    EXPECT_EQ(child(params, QStringLiteral("reasoning"))->text(1), QStringLiteral("think"));
+    EXPECT_EQ(child(params, QStringLiteral("max_per_task"))->text(1), QStringLiteral("1"));
+    EXPECT_EQ(child(child(params, QStringLiteral("tags")), QStringLiteral("1"))->text(1), QStringLiteral("level"));
+    ASSERT_NE(topLevel(tree, QStringLiteral("counts")), nullptr);
+    // Three tasks with passing samples, one sample each (max per task 1).
+    EXPECT_EQ(child(topLevel(tree, QStringLiteral("selection")), QStringLiteral("samples"))->text(1), QStringLiteral("3"));
+    EXPECT_TRUE(summary->text().contains(QStringLiteral("from 3 samples of 3 tasks"))) << summary->text().toStdString();
+    EXPECT_FALSE(QDir(out).exists()); // a dry run writes nothing
+    test::screenshot(&dialog, QStringLiteral("08-export"));
+
+    // A change after the preview makes it stale: no export of options nobody previewed.
+    dialog.findChild<QSpinBox *>(QStringLiteral("exportSeed"))->setValue(7);
+    EXPECT_FALSE(run->isEnabled());
+    dialog.runExport();
+    EXPECT_FALSE(QDir(out).exists());
+    dialog.preview();
+    ASSERT_TRUE(waitFor([&] { return run->isEnabled(); }, 20000));
+    dialog.runExport();
+    ASSERT_TRUE(waitFor([&] { return summary->text().startsWith(QStringLiteral("Written")); }, 20000))
+        << summary->text().toStdString();
+    QFile manifest(out + QStringLiteral("/manifest.json"));
+    ASSERT_TRUE(manifest.open(QIODevice::ReadOnly));
+    const QJsonObject written = QJsonDocument::fromJson(manifest.readAll()).object();
+    EXPECT_EQ(written.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("seed")).toInt(), 7);
+    EXPECT_EQ(written.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("format")).toString(),
+              QStringLiteral("prompt-completion"));
+    EXPECT_TRUE(QFile::exists(out + QStringLiteral("/train.jsonl")));
+}
+
+TEST_F(Reviewer, ExportDialogNamesTheFieldOfABadOption)
+{
+    ExportOptions o;
+    o.quotas = {QStringLiteral("category=gemm:5"), QStringLiteral("colour=red:2")};
+    EXPECT_TRUE(ExportDialog::problem(o).contains(QStringLiteral("colour=red:2")));
+    o.quotas = {QStringLiteral("level=*:20")};
+    EXPECT_TRUE(ExportDialog::problem(o).isEmpty());
+    o.format = QStringLiteral("preference-text");
+    o.reasoning = QStringLiteral("field");
+    EXPECT_TRUE(ExportDialog::problem(o).startsWith(QStringLiteral("Reasoning:")));
+    o.reasoning = QStringLiteral("none");
+    o.minSpeedup = 1.5;
+    o.hostileNegatives = true;
+    const QString pairArgs = ExportDialog::arguments(QStringLiteral("c.sieve"), QStringLiteral("out"), o, true).join(QLatin1Char(' '));
+    EXPECT_TRUE(pairArgs.contains(QStringLiteral("--min-speedup 1.5 --max-pairs-per-task 4 --hostile-negatives")))
+        << pairArgs.toStdString();
+    o = ExportOptions{};
+    o.quotas = {QStringLiteral("level=*:20")};
+    o.maxTokens = 4096;
+    EXPECT_TRUE(ExportDialog::problem(o).startsWith(QStringLiteral("Tokenizer:")));
+    o.tokenizer = QStringLiteral("/models/tokenizer.json");
+    EXPECT_TRUE(ExportDialog::problem(o).isEmpty());
+    const QStringList args = ExportDialog::arguments(QStringLiteral("c.sieve"), QStringLiteral("out"), o, false);
+    EXPECT_EQ(args.mid(0, 3), (QStringList{QStringLiteral("export"), QStringLiteral("c.sieve"), QStringLiteral("out")}));
+    EXPECT_TRUE(args.join(QLatin1Char(' ')).contains(QStringLiteral("--quota level=*:20 --max-tokens 4096 --tokenizer /models/tokenizer.json")))
+        << args.join(QLatin1Char(' ')).toStdString();
+    EXPECT_FALSE(args.contains(QStringLiteral("--dry-run")));
+    // A warning line before the manifest does not hide it.
+    EXPECT_EQ(ExportDialog::manifestOf(QStringLiteral("warning: x\n{\n  \"counts\": {}\n}\n")).keys(), QStringList{QStringLiteral("counts")});
+    EXPECT_TRUE(ExportDialog::manifestOf(QStringLiteral("no json")).isEmpty());
+
+    ExportDialog dialog(corpus.path, QStringLiteral(SIEVE_CLI_PATH), window.get());
+    dialog.findChild<QLineEdit *>(QStringLiteral("exportOutDir"))->setText(dir.filePath(QStringLiteral("sft")));
+    dialog.findChild<QLineEdit *>(QStringLiteral("exportQuotas"))->setText(QStringLiteral("category gemm 5"));
+    dialog.preview();
+    EXPECT_TRUE(dialog.findChild<QLabel *>(QStringLiteral("exportState"))->text().startsWith(QStringLiteral("Quotas:")));
+}
+
+TEST_F(Reviewer, GermanReachesQtsOwnDialogButtons)
+{
+    // Qt's own strings (standard buttons) come from Qt's translations (qt6-translations-l10n).
+    SettingsDialog dialog(*settings, window.get());
+    auto *box = dialog.findChild<QDialogButtonBox *>(QStringLiteral("settingsButtons"));
+    ASSERT_NE(box, nullptr);
+    QAbstractButton *cancel = box->button(QDialogButtonBox::Cancel);
+    ASSERT_NE(cancel, nullptr);
+    EXPECT_EQ(cancel->text().remove(QLatin1Char('&')), QStringLiteral("Cancel"));
+    ASSERT_EQ(language::install(*qApp, QStringLiteral("de")), QStringLiteral("de"));
+    EXPECT_TRUE(waitFor([&] { return cancel->text().remove(QLatin1Char('&')) == QStringLiteral("Abbrechen"); }))
+        << cancel->text().toStdString() << " (is qtbase_de.qm installed in " 
+        << QLibraryInfo::path(QLibraryInfo::TranslationsPath).toStdString() << "?)";
+    test::screenshot(&dialog, QStringLiteral("14-settings-german"));
+    // The statistics' figures and the export dialog's options are German too.
+    EXPECT_EQ(StatsPage::keyLabel(QStringLiteral("samples_without_answer")), QStringLiteral("Proben ohne Antwort"));
+    EXPECT_EQ(StatsPage::keyLabel(QStringLiteral("pass_at_k")), QStringLiteral("pass@k (Anteil der Aufgaben)"));
+    ExportDialog exportDialog(corpus.path, QStringLiteral(SIEVE_CLI_PATH), window.get());
+    QStringList labels;
+    for (QLabel *l : exportDialog.findChildren<QLabel *>())
+        labels << l->text();
+    EXPECT_TRUE(labels.contains(QStringLiteral("Validierungsanteil:"))) << labels.join(QLatin1Char('|')).toStdString();
+    EXPECT_EQ(exportDialog.findChild<QComboBox *>(QStringLiteral("exportFormat"))->itemText(1),
+              QStringLiteral("Prompt und Vervollständigung"));
+    language::install(*qApp, QStringLiteral("en"));
+    EXPECT_TRUE(waitFor([&] { return cancel->text().remove(QLatin1Char('&')) == QStringLiteral("Cancel"); }));
 }
