@@ -179,7 +179,6 @@ void StatsPage::addNode(QTreeWidgetItem *parent, const QString &key, const nlohm
         item->setText(1, tr("%n entries", nullptr, int(value.size())));
         // Arrays (per-task rows: thousands) fill in when opened, so showing the page stays cheap.
         item->setData(0, kPathRole, QString::fromStdString(path));
-        item->setData(1, kTotalRole, total);
         if (!value.empty())
             new QTreeWidgetItem(item); // placeholder that makes the item expandable
     } else {
@@ -197,7 +196,6 @@ void StatsPage::fillArray(QTreeWidgetItem *item)
     item->setData(0, kPathRole, QVariant());
     qDeleteAll(item->takeChildren());
     const nlohmann::json &value = m_stats.at(nlohmann::json::json_pointer(path.toStdString()));
-    const double total = item->data(1, kTotalRole).toDouble();
     size_t index = 0;
     for (const auto &element : value) {
         // Label each entry by its first text field (e.g. the task name of per_task rows).

@@ -36,7 +36,6 @@ protected:
 private:
     void retranslateUi();
     static constexpr int kPathRole = Qt::UserRole + 1;  // JSON pointer of an array not filled in yet
-    static constexpr int kTotalRole = Qt::UserRole + 2; // the total its shares are relative to
     void addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total,
                  const std::string &path, bool verbatim);
     void fillArray(QTreeWidgetItem *item);
