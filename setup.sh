@@ -41,7 +41,7 @@ phase_summary() {
 trap phase_summary EXIT
 
 apt_packages=(build-essential cmake ninja-build ccache pkg-config
-  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqscintilla2-qt6-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqscintilla2-qt6-dev libdtl-dev
   libgl1-mesa-dev libsqlite3-dev sqlite3 nlohmann-json3-dev libsimdjson-dev libzstd-dev liblz4-dev libxxhash-dev libssl-dev
   libgtest-dev libgmock-dev python3 python3-venv xvfb xauth)
 # `./setup.sh test` also runs sharded verification through a real single-node Slurm (ctest label slurm).

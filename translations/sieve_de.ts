@@ -203,6 +203,32 @@
         <source>PyTorch module</source>
         <translation>PyTorch-Modul</translation>
     </message>
+    <message>
+        <source>Previous change (Alt+Up)</source>
+        <translation>Vorige Änderung (Alt+Hoch)</translation>
+    </message>
+    <message>
+        <source>Next change (Alt+Down)</source>
+        <translation>Nächste Änderung (Alt+Runter)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n change(s)</source>
+        <translation>
+            <numerusform>%n Änderung</numerusform>
+            <numerusform>%n Änderungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>change %1 of %2</source>
+        <translation>Änderung %1 von %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more selected sample(s) not shown: at most %1 side by side</source>
+        <translation>
+            <numerusform>%n weitere ausgewählte Probe nicht gezeigt: höchstens %1 nebeneinander</numerusform>
+            <numerusform>%n weitere ausgewählte Proben nicht gezeigt: höchstens %1 nebeneinander</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::DetailsPane</name>
@@ -257,6 +283,10 @@
     <message>
         <source>&amp;PTX/SASS</source>
         <translation>&amp;PTX/SASS</translation>
+    </message>
+    <message>
+        <source>Which of the compared samples the reasoning, verdict, timing and history tabs show</source>
+        <translation>Welche der verglichenen Proben die Reiter Begründung, Urteil, Zeiten und Verlauf zeigen</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,8 @@
 #include <QInputDialog>
 #include <QMenu>
 
+#include <algorithm>
+
 namespace sieve::ui {
 
 CodeEditor::CodeEditor(QWidget *parent) : QsciScintilla(parent)
@@ -53,6 +55,11 @@ void CodeEditor::applySettings()
     markerDefine(RightArrow, JumpMarker);
     setMarkerBackgroundColor(QColor(0xc6, 0x28, 0x28), JumpMarker);
     setMarkerForegroundColor(QColor(0xc6, 0x28, 0x28), JumpMarker);
+    // Filler rows (alignment with another variant) are hatched grey annotations; changed characters
+    // inside a changed line get a box.
+    setAnnotationDisplay(AnnotationStandard);
+    indicatorDefine(FullBoxIndicator, kInlineIndicator);
+    setIndicatorForegroundColor(QColor(0xf0, 0xa0, 0x30, 110), kInlineIndicator);
     setWrapMode(WrapNone);
     setBraceMatching(SloppyBraceMatch);
     setFolding(NoFoldStyle);
@@ -82,6 +89,45 @@ void CodeEditor::setChangedLines(const std::vector<bool> &changed)
         if (changed[i])
             markerAdd(int(i), ChangedMarker);
 }
+
+void CodeEditor::setFillerRows(const std::vector<int> &fillersBefore)
+{
+    clearAnnotations();
+    // Set here, not at construction: a lexer set later restyles everything.
+    SendScintilla(SCI_STYLESETBACK, kFillerStyle, QColor(0xee, 0xee, 0xee));
+    SendScintilla(SCI_STYLESETFORE, kFillerStyle, QColor(0xee, 0xee, 0xee));
+    std::vector<int> after(size_t(std::max(lines(), 1)), 0); // rows after line l
+    for (size_t k = 0; k < fillersBefore.size(); ++k) {
+        if (fillersBefore[k] <= 0)
+            continue;
+        const int line = std::clamp(int(k) - 1, 0, int(after.size()) - 1);
+        after[size_t(line)] += fillersBefore[k];
+    }
+    for (size_t l = 0; l < after.size(); ++l)
+        if (after[l] > 0)
+            annotate(int(l), QStringList(after[l], QStringLiteral(" ")).join(QLatin1Char('\n')), kFillerStyle);
+}
+
+void CodeEditor::setInlineChanges(const std::vector<CharRange> &ranges)
+{
+    clearIndicatorRange(0, 0, std::max(lines() - 1, 0), lineLength(std::max(lines() - 1, 0)), kInlineIndicator);
+    m_inline.clear();
+    for (const CharRange &r : ranges) {
+        fillIndicatorRange(r.line, r.from, r.line, r.to, kInlineIndicator);
+        m_inline << r;
+    }
+}
+
+int CodeEditor::displayRow(int line) const
+{
+    // Rows of the lines above plus their annotations (Scintilla counts annotation lines as display lines).
+    int row = 0;
+    for (int l = 0; l < line && l < lines(); ++l)
+        row += 1 + int(const_cast<CodeEditor *>(this)->SendScintilla(SCI_ANNOTATIONGETLINES, l));
+    return row;
+}
+
+void CodeEditor::scrollToRow(int row) { setFirstVisibleLine(std::max(0, row - 3)); }
 
 QList<int> CodeEditor::changedLines() const
 {

@@ -24,7 +24,8 @@ QStringList linesOf(const QString &code) { return code.split(QLatin1Char('\n'));
 
 ComparisonView::ComparisonView(QWidget *parent)
     : QWidget(parent), m_splitter(new QSplitter(Qt::Horizontal, this)), m_referenceButton(new QToolButton(this)),
-      m_syncButton(new QToolButton(this)), m_find(new QLineEdit(this)), m_summary(new QLabel(this))
+      m_syncButton(new QToolButton(this)), m_prevButton(new QToolButton(this)), m_nextButton(new QToolButton(this)),
+      m_find(new QLineEdit(this)), m_summary(new QLabel(this))
 {
     setObjectName(QStringLiteral("comparisonView"));
     m_splitter->setObjectName(QStringLiteral("comparisonSplitter"));
@@ -40,6 +41,15 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_syncButton->setChecked(true);
     connect(m_syncButton, &QToolButton::toggled, this, &ComparisonView::setSyncScrolling);
 
+    m_prevButton->setObjectName(QStringLiteral("previousChangeButton"));
+    m_nextButton->setObjectName(QStringLiteral("nextChangeButton"));
+    m_prevButton->setArrowType(Qt::UpArrow);
+    m_nextButton->setArrowType(Qt::DownArrow);
+    m_prevButton->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    m_nextButton->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    connect(m_prevButton, &QToolButton::clicked, this, [this] { nextChange(false); });
+    connect(m_nextButton, &QToolButton::clicked, this, [this] { nextChange(true); });
+
     m_find->setObjectName(QStringLiteral("findEdit"));
     m_find->setClearButtonEnabled(true);
     m_find->setMaximumWidth(320);
@@ -53,6 +63,8 @@ ComparisonView::ComparisonView(QWidget *parent)
     bar->addWidget(m_referenceButton);
     bar->addWidget(m_syncButton);
     bar->addSpacing(12);
+    bar->addWidget(m_prevButton);
+    bar->addWidget(m_nextButton);
     bar->addWidget(m_summary, 1);
     bar->addWidget(m_find);
 
@@ -70,8 +82,10 @@ void ComparisonView::retranslateUi()
     m_referenceButton->setToolTip(tr("Show the task's PyTorch reference module next to the samples"));
     m_syncButton->setText(tr("Sync Scrolling"));
     m_find->setPlaceholderText(tr("Find in code (Enter: next, Shift+Enter: previous)"));
+    m_prevButton->setToolTip(tr("Previous change (Alt+Up)"));
+    m_nextButton->setToolTip(tr("Next change (Alt+Down)"));
     if (!m_samples.isEmpty())
-        showSamples(QList<SampleDetail>(m_samples)); // titles and the diff summary are composed text
+        showSamples(QList<SampleDetail>(m_samples), int(m_samples.size()) + m_omitted); // composed text
 }
 
 void ComparisonView::changeEvent(QEvent *event)
@@ -113,16 +127,23 @@ void ComparisonView::clear()
     m_referenceCode.clear();
     m_summary->clear();
     m_samples.clear();
+    m_changeRows.clear();
+    m_change = -1;
+    m_diffText.clear();
+    m_omitted = 0;
+    m_prevButton->setEnabled(false);
+    m_nextButton->setEnabled(false);
 }
 
-void ComparisonView::showSamples(const QList<SampleDetail> &samples)
+void ComparisonView::showSamples(const QList<SampleDetail> &samples, int selected)
 {
     const bool wantReference = m_referenceButton->isChecked();
     clear();
     m_samples = samples.mid(0, kMaxVariants);
-    const int n = std::min<int>(int(samples.size()), kMaxVariants);
+    const int n = int(m_samples.size());
+    m_omitted = std::max(0, std::max(selected, int(samples.size())) - n);
     for (int i = 0; i < n; ++i) {
-        const SampleDetail &s = samples.at(i);
+        const SampleDetail &s = m_samples.at(i);
         CodeEditor *e = CodeEditor::create(s.row.backend, s.code);
         e->setObjectName(QStringLiteral("codeEditor%1").arg(i));
         QString subtitle = QStringLiteral("#%1 · %2").arg(s.row.id).arg(s.row.status);
@@ -135,26 +156,65 @@ void ComparisonView::showSamples(const QList<SampleDetail> &samples)
                 [this, e](int value) { syncFrom(e, value); });
     }
     if (n > 1) {
-        const QStringList a = linesOf(samples.at(0).code);
-        std::vector<bool> changedA(a.size(), false);
+        QList<QStringList> others;
+        for (int i = 1; i < n; ++i)
+            others << linesOf(m_samples.at(i).code);
+        const Alignment al = alignVariants(linesOf(m_samples.at(0).code), others);
+        std::vector<bool> changedA(al.diffs.front().changedA.size(), false);
+        std::vector<CharRange> inlineA;
         QStringList parts;
         for (int i = 1; i < n; ++i) {
-            const LineDiff d = diffLines(a, linesOf(samples.at(i).code));
+            const LineDiff &d = al.diffs[size_t(i - 1)];
             for (size_t l = 0; l < changedA.size(); ++l)
                 changedA[l] = changedA[l] || d.changedA[l];
+            inlineA.insert(inlineA.end(), d.inlineA.begin(), d.inlineA.end());
             m_editors[i]->setChangedLines(d.changedB);
+            m_editors[i]->setInlineChanges(d.inlineB);
+            m_editors[i]->setFillerRows(al.fillers[size_t(i)]);
             const auto changed = std::count(d.changedB.begin(), d.changedB.end(), true);
             parts << tr("%1: %n line(s) differ from A", nullptr, int(changed)).arg(QChar(char16_t(u'A' + i)));
         }
         m_editors[0]->setChangedLines(changedA);
-        m_summary->setText(parts.join(QStringLiteral(" · ")));
+        m_editors[0]->setInlineChanges(inlineA);
+        m_editors[0]->setFillerRows(al.fillers.front());
+        m_changeRows = al.changeRows;
+        m_diffText = parts.join(QStringLiteral(" · "));
     }
+    m_prevButton->setEnabled(!m_changeRows.empty());
+    m_nextButton->setEnabled(!m_changeRows.empty());
+    m_summary->setText(summaryText());
     m_splitter->setSizes(QList<int>(m_splitter->count(), 1000));
-    if (!samples.isEmpty())
-        m_referenceCode = samples.first().reference;
+    if (!m_samples.isEmpty())
+        m_referenceCode = m_samples.first().reference;
     m_referenceButton->setEnabled(!m_referenceCode.isEmpty());
     if (wantReference && !m_referenceCode.isEmpty())
         setReferenceVisible(true);
+}
+
+QString ComparisonView::summaryText() const
+{
+    QStringList parts;
+    if (!m_diffText.isEmpty())
+        parts << m_diffText;
+    if (!m_changeRows.empty())
+        parts << (m_change < 0 ? tr("%n change(s)", nullptr, int(m_changeRows.size()))
+                               : tr("change %1 of %2").arg(m_change + 1).arg(m_changeRows.size()));
+    if (m_omitted > 0)
+        parts << tr("%n more selected sample(s) not shown: at most %1 side by side", nullptr, m_omitted).arg(kMaxVariants);
+    return parts.join(QStringLiteral(" · "));
+}
+
+void ComparisonView::nextChange(bool forward)
+{
+    if (m_changeRows.empty() || m_editors.isEmpty())
+        return;
+    const int count = int(m_changeRows.size());
+    m_change = m_change < 0 ? (forward ? 0 : count - 1) : (m_change + (forward ? 1 : count - 1)) % count;
+    m_editors.first()->scrollToRow(m_changeRows[size_t(m_change)]); // the others follow (sync scrolling)
+    if (!m_sync)
+        for (CodeEditor *e : std::as_const(m_editors))
+            e->scrollToRow(m_changeRows[size_t(m_change)]);
+    m_summary->setText(summaryText());
 }
 
 bool ComparisonView::isReferenceVisible() const { return m_referenceColumn != nullptr; }
@@ -178,10 +238,10 @@ void ComparisonView::setReferenceVisible(bool visible)
     m_referenceButton->setChecked(isReferenceVisible());
 }
 
-void ComparisonView::jumpToLine(int line)
+void ComparisonView::jumpToLine(int line, int variant)
 {
-    if (!m_editors.isEmpty())
-        m_editors.first()->jumpToLine(line);
+    if (CodeEditor *e = m_editors.value(variant))
+        e->jumpToLine(line);
 }
 
 void ComparisonView::syncFrom(CodeEditor *source, int firstLine)

@@ -1,9 +1,12 @@
 #pragma once
-// Two or three samples of one task side by side (variants A/B/C), each in its own editor, with
-// changed lines marked against A and scrolling kept in step; the task's reference one click away.
+// Two or three samples of one task side by side (variants A/B/C), each in its own editor: aligned (filler
+// rows keep matching lines on one row), changed lines marked against A with the changed characters boxed,
+// previous/next change, scrolling kept in step; the task's reference one click away.
 #include "corpustypes.h"
 
 #include <QWidget>
+
+#include <vector>
 
 class QLabel;
 class QLineEdit;
@@ -21,7 +24,8 @@ public:
     static constexpr int kMaxVariants = 3;
     explicit ComparisonView(QWidget *parent = nullptr);
 
-    void showSamples(const QList<SampleDetail> &samples);
+    // More than kMaxVariants: the first ones are shown and the view says how many were left out.
+    void showSamples(const QList<SampleDetail> &samples, int selected = -1);
     void clear();
     int editorCount() const { return int(m_editors.size()); }
     CodeEditor *editor(int i) const { return m_editors.value(i); }
@@ -29,8 +33,13 @@ public:
     bool isReferenceVisible() const;
     void setReferenceVisible(bool visible);
     void setSyncScrolling(bool on) { m_sync = on; }
-    // The verdict's log points into the sample it belongs to: variant A.
-    void jumpToLine(int line);
+    // The verdict's log points into the sample it belongs to (variant 0 = A).
+    void jumpToLine(int line, int variant = 0);
+    // Changes (hunks against A), as rows of A; the current one is -1 before any navigation.
+    const std::vector<int> &changeRows() const { return m_changeRows; }
+    int currentChange() const { return m_change; }
+    void nextChange(bool forward = true);
+    QString summaryText() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -44,6 +53,8 @@ private:
     QSplitter *m_splitter;
     QToolButton *m_referenceButton;
     QToolButton *m_syncButton;
+    QToolButton *m_prevButton;
+    QToolButton *m_nextButton;
     QLineEdit *m_find;
     QLabel *m_summary;
     QList<CodeEditor *> m_editors;
@@ -52,6 +63,10 @@ private:
     QWidget *m_referenceColumn = nullptr;
     QString m_referenceCode;
     QList<SampleDetail> m_samples; // what is shown, for a re-render in another language
+    std::vector<int> m_changeRows;
+    int m_change = -1;
+    QString m_diffText;
+    int m_omitted = 0;
     bool m_sync = true;
     bool m_syncing = false;
 };

@@ -8,18 +8,21 @@
 #include "timingpanel.h"
 #include "verdictpanel.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QDateTime>
 #include <QFontDatabase>
 #include <QPlainTextEdit>
 #include <QTreeWidget>
 
+#include <algorithm>
+
 namespace sieve::ui {
 
 DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
     : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView), m_reasoning(new QPlainTextEdit),
       m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget),
-      m_ptx(new PtxView)
+      m_ptx(new PtxView), m_variant(new QComboBox)
 {
     setObjectName(QStringLiteral("detailsTabs"));
     setDocumentMode(true);
@@ -31,10 +34,15 @@ DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent
                           static_cast<QWidget *>(m_verdict), static_cast<QWidget *>(m_timing),
                           static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
         addTab(page, QString());
+    m_variant->setObjectName(QStringLiteral("variantSelector"));
+    m_variant->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_variant->hide();
+    setCornerWidget(m_variant, Qt::TopRightCorner);
+    connect(m_variant, &QComboBox::activated, this, &DetailsPane::showVariant);
     retranslateUi();
     connect(m_verdict, &VerdictPanel::lineActivated, this, [this](int line) {
         setCurrentIndex(CodeTab);
-        m_comparison->jumpToLine(line);
+        m_comparison->jumpToLine(line, currentVariant());
     });
 }
 
@@ -50,9 +58,11 @@ void DetailsPane::retranslateUi()
     m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
     // The verdict and the history are composed from data: render them again in the new language (the
     // comparison, the charts and the PTX view do so themselves).
+    m_variant->setToolTip(tr("Which of the compared samples the reasoning, verdict, timing and history tabs show"));
     if (!m_details.isEmpty()) {
-        m_verdict->showVerdict(m_details.first().verdict);
-        showHistory(m_details.first().history);
+        const SampleDetail &d = m_details.at(currentVariant());
+        m_verdict->showVerdict(d.verdict);
+        showHistory(d.history);
     }
 }
 
@@ -74,11 +84,14 @@ void DetailsPane::clear()
     m_timing->showTimings({});
     m_history->clear();
     m_ptx->clear();
+    m_variant->clear();
+    m_variant->hide();
 }
 
 void DetailsPane::showSamples(const QList<qint64> &ids)
 {
     m_ids = ids.mid(0, ComparisonView::kMaxVariants);
+    m_selected = int(ids.size());
     const quint64 job = ++m_job;
     if (m_ids.isEmpty()) {
         clear();
@@ -101,26 +114,41 @@ void DetailsPane::showSamples(const QList<qint64> &ids)
 void DetailsPane::apply(QList<SampleDetail> details)
 {
     m_details = std::move(details);
-    m_comparison->showSamples(m_details);
+    m_comparison->showSamples(m_details, m_selected);
     m_ptx->showSamples(m_details);
+    m_variant->clear();
+    for (int i = 0; i < m_details.size(); ++i)
+        m_variant->addItem(QStringLiteral("%1: %2").arg(QChar(char16_t(u'A' + i))).arg(m_details.at(i).row.name));
+    m_variant->setVisible(m_details.size() > 1);
     if (m_details.isEmpty())
         return;
-    const SampleDetail &first = m_details.first();
-    m_reasoning->setPlainText(first.reasoning);
-    m_verdict->showVerdict(first.verdict);
-    m_timing->showTimings(first.verdict);
-    showHistory(first.history);
-    if (first.row.taskId != m_spreadTask) {
-        m_spreadTask = first.row.taskId;
+    showVariant(0);
+    Q_EMIT detailsShown();
+}
+
+int DetailsPane::currentVariant() const { return std::clamp(m_variant->currentIndex(), 0, std::max(0, int(m_details.size()) - 1)); }
+
+void DetailsPane::showVariant(int index)
+{
+    if (index < 0 || index >= m_details.size())
+        return;
+    if (m_variant->currentIndex() != index)
+        m_variant->setCurrentIndex(index);
+    const SampleDetail &d = m_details.at(index);
+    m_reasoning->setPlainText(d.reasoning);
+    m_verdict->showVerdict(d.verdict);
+    m_timing->showTimings(d.verdict);
+    showHistory(d.history);
+    if (d.row.taskId != m_spreadTask) {
+        m_spreadTask = d.row.taskId;
         const quint64 job = ++m_spreadJob;
         m_aggregates->post(
             this, [task = m_spreadTask](const db::Database &db) { return queries::taskSpeedups(db, task); },
-            [this, job, name = first.taskName](QList<double> speedups) {
+            [this, job, name = d.taskName](QList<double> speedups) {
                 if (job == m_spreadJob)
                     m_timing->showTaskSpread(name, speedups);
             });
     }
-    Q_EMIT detailsShown();
 }
 
 void DetailsPane::showHistory(const QList<ReviewEntry> &history)

@@ -5,6 +5,7 @@
 
 #include <QTabWidget>
 
+class QComboBox;
 class QPlainTextEdit;
 class QTreeWidget;
 
@@ -24,8 +25,11 @@ public:
     // Per-sample loads go to `reader`; task- and corpus-wide figures to `aggregates`.
     DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent = nullptr);
 
-    // Shows up to three samples; the first is the one whose verdict, reasoning and history show.
+    // Shows up to three samples side by side (the view says how many more were selected); the reasoning,
+    // verdict, timing and history tabs show one of them, chosen in the variant selector (A first).
     void showSamples(const QList<qint64> &ids);
+    void showVariant(int index);
+    int currentVariant() const;
     void refresh() { showSamples(m_ids); }
     void refreshCorpusCharts();
     void clear();
@@ -53,7 +57,9 @@ private:
     TimingPanel *m_timing;
     QTreeWidget *m_history;
     PtxView *m_ptx;
+    QComboBox *m_variant;
     QList<qint64> m_ids;
+    int m_selected = 0;
     QList<SampleDetail> m_details;
     qint64 m_spreadTask = -1;
     quint64 m_job = 0;

@@ -67,6 +67,63 @@ TEST(LineDiff, DisjointFilesAreAllChanged)
     EXPECT_EQ(d.common, 0);
 }
 
+TEST(LineDiff, InsertedLinesGetFillerRowsOnTheOtherSide)
+{
+    const QStringList a{QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};
+    const QStringList b{QStringLiteral("x"), QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("y"), QStringLiteral("z")};
+    const Alignment al = alignVariants(a, {b});
+    ASSERT_EQ(al.fillers.size(), 2u);
+    EXPECT_EQ(al.fillers[0], (std::vector<int>{0, 2, 0, 0})); // two empty rows in A before y
+    EXPECT_EQ(al.fillers[1], (std::vector<int>{0, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(al.changeRows, std::vector<int>{1});
+    ASSERT_EQ(al.diffs[0].hunks.size(), 1u);
+    EXPECT_EQ(al.diffs[0].hunks[0].bCount, 2);
+    // A deletion is the mirror image: the filler is on B's side.
+    const Alignment del = alignVariants(b, {a});
+    EXPECT_EQ(del.fillers[1], (std::vector<int>{0, 2, 0, 0}));
+}
+
+TEST(LineDiff, AnEditedLineGetsItsChangedCharacters)
+{
+    const LineDiff d = diffLines({QStringLiteral("def f(x):"), QStringLiteral("    return x + 1")},
+                                 {QStringLiteral("def f(x):"), QStringLiteral("    return x + 2")});
+    ASSERT_EQ(d.inlineA.size(), 1u);
+    EXPECT_EQ(d.inlineA[0].line, 1);
+    EXPECT_EQ(d.inlineA[0].from, 15);
+    EXPECT_EQ(d.inlineA[0].to, 16);
+    ASSERT_EQ(d.inlineB.size(), 1u);
+    EXPECT_EQ(d.inlineB[0].from, 15);
+    // A rewritten line is changed as a whole: no character boxes that would mean nothing.
+    const LineDiff r = diffLines({QStringLiteral("a = torch.relu(x)")}, {QStringLiteral("launch[grid](y, n)")});
+    EXPECT_TRUE(r.inlineA.empty());
+    EXPECT_TRUE(r.changedA[0]);
+}
+
+TEST(LineDiff, ThreeVariantsLineUpOnACommonLine)
+{
+    // B inserts one line and C two before q: A gets two empty rows, B one, C none; q is on row 3 in all.
+    const QStringList a{QStringLiteral("p"), QStringLiteral("q")};
+    const QStringList b{QStringLiteral("p"), QStringLiteral("b1"), QStringLiteral("q")};
+    const QStringList c{QStringLiteral("p"), QStringLiteral("c1"), QStringLiteral("c2"), QStringLiteral("q")};
+    const Alignment al = alignVariants(a, {b, c});
+    EXPECT_EQ(al.fillers[0], (std::vector<int>{0, 2, 0}));
+    EXPECT_EQ(al.fillers[1], (std::vector<int>{0, 0, 1, 0}));
+    EXPECT_EQ(al.fillers[2], (std::vector<int>{0, 0, 0, 0, 0}));
+    auto rowOf = [](const std::vector<int> &fill, int line) {
+        int row = 0;
+        for (int k = 0; k <= line; ++k)
+            row += fill[size_t(k)] + (k < line ? 1 : 0);
+        return row;
+    };
+    EXPECT_EQ(rowOf(al.fillers[0], 1), 3);
+    EXPECT_EQ(rowOf(al.fillers[1], 2), 3);
+    EXPECT_EQ(rowOf(al.fillers[2], 3), 3);
+    // An edit in B next to C's insertion starts on the row of the line it replaces.
+    const QStringList b2{QStringLiteral("p2"), QStringLiteral("q")};
+    const Alignment edit = alignVariants(a, {b2, c});
+    EXPECT_EQ(edit.fillers[1], (std::vector<int>{0, 2, 0})); // p2 on p's row, then C's two rows, then q
+}
+
 TEST(LogLinks, FindsPythonAndCompilerLineReferences)
 {
     const QString log = QStringLiteral("  File \"/scratch/job-3/sieve_candidate_3.py\", line 12, in f\n"

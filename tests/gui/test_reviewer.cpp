@@ -4,6 +4,9 @@
 // that explain themselves, the compare view's limits. Drives the real window by object name.
 #include "workbench.h"
 
+#include "codeeditor.h"
+#include "comparisonview.h"
+#include "detailspane.h"
 #include "exportdialog.h"
 #include "language.h"
 #include "reviewbar.h"
@@ -18,7 +21,10 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -393,4 +399,81 @@ TEST_F(Reviewer, GermanReachesQtsOwnDialogButtons)
               QStringLiteral("Prompt und Vervollständigung"));
     language::install(*qApp, QStringLiteral("en"));
     EXPECT_TRUE(waitFor([&] { return cancel->text().remove(QLatin1Char('&')) == QStringLiteral("Cancel"); }));
+}
+
+namespace {
+SampleDetail variant(qint64 id, const QString &name, const QString &code)
+{
+    SampleDetail d;
+    d.row.id = id;
+    d.row.name = name;
+    d.row.status = QStringLiteral("PASS");
+    d.row.backend = QStringLiteral("triton");
+    d.code = code;
+    return d;
+}
+} // namespace
+
+TEST_F(Reviewer, CompareViewAlignsVariantsBoxesChangedCharactersAndStepsThroughChanges)
+{
+    const QString a = QStringLiteral("import triton\n\n@triton.jit\ndef k(x_ptr, n):\n    pid = tl.program_id(0)\n"
+                                     "    x = tl.load(x_ptr + pid)\n    tl.store(x_ptr + pid, x * 2)\n\nclass ModelNew:\n    pass\n");
+    // B adds a mask (two lines) and changes the factor; the class stays as it is.
+    const QString b = QStringLiteral("import triton\n\n@triton.jit\ndef k(x_ptr, n):\n    pid = tl.program_id(0)\n"
+                                     "    mask = pid < n\n    other = 0.0\n    x = tl.load(x_ptr + pid, mask=mask)\n"
+                                     "    tl.store(x_ptr + pid, x * 3)\n\nclass ModelNew:\n    pass\n");
+    auto *view = find<ComparisonView>("comparisonView");
+    window->show();
+    view->showSamples({variant(101, QStringLiteral("a"), a), variant(102, QStringLiteral("b"), b)});
+    ASSERT_EQ(view->editorCount(), 2);
+    CodeEditor *ea = view->editor(0), *eb = view->editor(1);
+    // "class ModelNew:" is line 8 of A and line 10 of B: on one row.
+    EXPECT_EQ(ea->displayRow(8), eb->displayRow(10));
+    EXPECT_EQ(ea->displayRow(8), 10);
+    EXPECT_EQ(ea->displayRow(0), eb->displayRow(0));
+    // The edited store line: only "2" and "3" are boxed.
+    bool boxed = false;
+    for (const CharRange &r : eb->inlineChanges())
+        boxed = boxed || (r.line == 8 && eb->text(8).mid(r.from, r.to - r.from) == QStringLiteral("3"));
+    EXPECT_TRUE(boxed);
+    // Changes: the mask lines (and the edited load), then the store; Alt+Down steps, wrapping around.
+    ASSERT_GE(view->changeRows().size(), 1u);
+    auto *next = view->findChild<QToolButton *>(QStringLiteral("nextChangeButton"));
+    ASSERT_TRUE(next->isEnabled());
+    next->click();
+    EXPECT_EQ(view->currentChange(), 0);
+    EXPECT_TRUE(view->summaryText().contains(QStringLiteral("change 1 of"))) << view->summaryText().toStdString();
+    view->nextChange(false);
+    EXPECT_EQ(view->currentChange(), int(view->changeRows().size()) - 1);
+    test::screenshot(view, QStringLiteral("15-compare-aligned"));
+
+    // A fourth selected sample is not dropped silently.
+    view->showSamples({variant(1, QStringLiteral("a"), a), variant(2, QStringLiteral("b"), b),
+                       variant(3, QStringLiteral("c"), a), variant(4, QStringLiteral("d"), b)});
+    EXPECT_EQ(view->editorCount(), 3);
+    EXPECT_TRUE(view->summaryText().contains(QStringLiteral("1 more selected sample"))) << view->summaryText().toStdString();
+}
+
+TEST_F(Reviewer, VerdictAndTimingFollowTheChosenVariant)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluFast), rowOfSample(GuiCorpus::kReluMismatch)});
+    auto *details = find<DetailsPane>("detailsTabs");
+    auto *selector = find<QComboBox>("variantSelector");
+    ASSERT_TRUE(waitFor([&] { return details->details().size() == 2; }));
+    EXPECT_TRUE(selector->isVisible());
+    ASSERT_EQ(selector->count(), 2);
+    auto *status = find<QLabel>("verdictStatus");
+    ASSERT_TRUE(waitFor([&] { return status->text().contains(QStringLiteral("PASS")); })) << status->text().toStdString();
+    details->showVariant(1);
+    EXPECT_TRUE(status->text().contains(QStringLiteral("FAIL_MISMATCH"))) << status->text().toStdString();
+    EXPECT_EQ(details->currentVariant(), 1);
+    // A log link of B's verdict jumps into B's code.
+    auto *log = find<QTextBrowser>("verdictLog");
+    Q_EMIT log->anchorClicked(QUrl(QStringLiteral("line:2")));
+    EXPECT_EQ(details->comparison()->editor(1)->jumpLine(), 2);
+    EXPECT_EQ(details->comparison()->editor(0)->jumpLine(), -1);
+    details->setCurrentIndex(DetailsPane::VerdictTab);
+    test::screenshot(window.get(), QStringLiteral("16-verdict-of-b"));
 }
