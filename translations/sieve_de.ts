@@ -1639,14 +1639,6 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
         <translation>torch.compile</translation>
     </message>
     <message>
-        <source>Time per shape (no timings recorded)</source>
-        <translation>Zeit je Form (keine Zeiten erfasst)</translation>
-    </message>
-    <message>
-        <source>Median time per shape</source>
-        <translation>Median-Zeit je Form</translation>
-    </message>
-    <message>
         <source>ms</source>
         <translation>ms</translation>
     </message>
@@ -1680,6 +1672,34 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     <message>
         <source>speedup from</source>
         <translation>Beschleunigung ab</translation>
+    </message>
+    <message>
+        <source>Median time per shape (hover a bar for its spread)</source>
+        <translation>Medianzeit je Form (Balken zeigen beim Überfahren die Streuung)</translation>
+    </message>
+    <message>
+        <source>%1, shape %2: median %3 ms over %4 runs</source>
+        <translation>%1, Form %2: Median %3 ms über %4 Läufe</translation>
+    </message>
+    <message>
+        <source>%1, shape %2: median %3 ms, ± %4 ms (standard deviation) over %5 runs</source>
+        <translation>%1, Form %2: Median %3 ms, ± %4 ms (Standardabweichung) über %5 Läufe</translation>
+    </message>
+    <message>
+        <source>Not timed: this sample has not been verified yet</source>
+        <translation>Nicht gemessen: Diese Probe wurde noch nicht geprüft</translation>
+    </message>
+    <message>
+        <source>Not timed: verified on the CPU (Triton&apos;s interpreter), where times mean nothing; verify on a GPU</source>
+        <translation>Nicht gemessen: auf der CPU geprüft (Tritons Interpreter), wo Zeiten nichts bedeuten; auf einer GPU prüfen</translation>
+    </message>
+    <message>
+        <source>Not timed: only samples that pass every check are timed (this one is %1)</source>
+        <translation>Nicht gemessen: Nur Proben, die jede Prüfung bestehen, werden gemessen (diese ist %1)</translation>
+    </message>
+    <message>
+        <source>Not timed: the run that verified it had timing turned off</source>
+        <translation>Nicht gemessen: Der prüfende Lauf hatte die Zeitmessung abgeschaltet</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@ namespace sieve::ui {
 struct ChartSeries {
     QString name;
     QList<double> values; // one per category; NaN: no bar
+    QStringList tips;     // one per category, shown when the bar is hovered (empty: name and value)
 };
 
 struct ChartData {
@@ -28,6 +29,8 @@ public:
     static Chart *createBarChart(QWidget *parent = nullptr);
     virtual void setData(const ChartData &data) = 0;
     const ChartData &data() const { return m_data; }
+    // What hovering bar `index` of series `series` shows.
+    QString tipFor(int series, int index) const;
 
 protected:
     explicit Chart(QWidget *parent) : QWidget(parent) {}

@@ -5,6 +5,8 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -13,6 +15,18 @@
 namespace sieve::ui {
 
 Chart *Chart::createBarChart(QWidget *parent) { return new QtBarChart(parent); }
+
+QString Chart::tipFor(int series, int index) const
+{
+    if (series < 0 || series >= m_data.series.size())
+        return {};
+    const ChartSeries &s = m_data.series.at(series);
+    if (index >= 0 && index < s.tips.size() && !s.tips.at(index).isEmpty())
+        return s.tips.at(index);
+    if (index < 0 || index >= s.values.size() || std::isnan(s.values.at(index)))
+        return {};
+    return QStringLiteral("%1, %2: %3").arg(s.name, m_data.categories.value(index)).arg(s.values.at(index), 0, 'g', 4);
+}
 
 QtBarChart::QtBarChart(QWidget *parent) : Chart(parent), m_view(new QChartView(this))
 {
@@ -44,6 +58,15 @@ void QtBarChart::setData(const ChartData &data)
         }
         series->append(set);
     }
+    connect(series, &QBarSeries::hovered, this, [this, series](bool on, int index, QBarSet *set) {
+        if (!on) {
+            QToolTip::hideText();
+            return;
+        }
+        const QString tip = tipFor(int(series->barSets().indexOf(set)), index);
+        if (!tip.isEmpty())
+            QToolTip::showText(QCursor::pos(), tip, m_view);
+    });
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(data.categories);

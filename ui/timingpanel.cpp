@@ -1,5 +1,7 @@
 #include "timingpanel.h"
 
+#include <cmath>
+
 #include "chart.h"
 #include "corpusqueries.h"
 
@@ -54,22 +56,46 @@ void TimingPanel::showTimings(const VerdictInfo &verdict)
     for (const TimingRow &t : verdict.timings)
         byShape[t.shapeIndex][t.which] = t.medianMs;
     ChartData data;
-    data.title = verdict.timings.isEmpty() ? tr("Time per shape (no timings recorded)") : tr("Median time per shape");
+    data.title = verdict.timings.isEmpty() ? whyNoTimings(verdict) : tr("Median time per shape (hover a bar for its spread)");
     data.valueAxisTitle = tr("ms");
     for (const auto &[shape, _] : byShape)
         data.categories << tr("shape %1").arg(shape);
+    std::map<std::pair<int, QString>, const TimingRow *> rows;
+    for (const TimingRow &t : verdict.timings)
+        rows[{t.shapeIndex, t.which}] = &t;
     for (int w = 0; w < whichOrder.size(); ++w) {
-        ChartSeries s{names.at(w), {}};
+        ChartSeries s{names.at(w), {}, {}};
         bool any = false;
         for (const auto &[shape, values] : byShape) {
             const auto it = values.find(whichOrder.at(w));
             s.values << (it == values.end() ? kNoValue : it->second);
             any = any || it != values.end();
+            const auto row = rows.find({shape, whichOrder.at(w)});
+            if (row == rows.end()) {
+                s.tips << QString();
+                continue;
+            }
+            const TimingRow &t = *row->second;
+            s.tips << (std::isnan(t.stdMs)
+                           ? tr("%1, shape %2: median %3 ms over %4 runs").arg(names.at(w)).arg(shape).arg(t.medianMs, 0, 'g', 4).arg(t.runs)
+                           : tr("%1, shape %2: median %3 ms, ± %4 ms (standard deviation) over %5 runs")
+                                 .arg(names.at(w)).arg(shape).arg(t.medianMs, 0, 'g', 4).arg(t.stdMs, 0, 'g', 2).arg(t.runs));
         }
         if (any)
             data.series << s;
     }
     m_perShape->setData(data);
+}
+
+QString TimingPanel::whyNoTimings(const VerdictInfo &verdict)
+{
+    if (!verdict.present)
+        return tr("Not timed: this sample has not been verified yet");
+    if (verdict.interpreted || verdict.device == QLatin1String("cpu"))
+        return tr("Not timed: verified on the CPU (Triton's interpreter), where times mean nothing; verify on a GPU");
+    if (verdict.status != QLatin1String("PASS"))
+        return tr("Not timed: only samples that pass every check are timed (this one is %1)").arg(verdict.status);
+    return tr("Not timed: the run that verified it had timing turned off");
 }
 
 void TimingPanel::showTaskSpread(const QString &taskName, const QList<double> &speedups)

@@ -21,6 +21,8 @@ public:
     Chart *perShapeChart() const { return m_perShape; }
     Chart *taskSpreadChart() const { return m_taskSpread; }
     Chart *corpusChart() const { return m_corpus; }
+    // Why a verdict has no timings (not verified, the CPU, a failure, timing off), for the empty chart.
+    static QString whyNoTimings(const VerdictInfo &verdict);
 
 protected:
     void changeEvent(QEvent *event) override;

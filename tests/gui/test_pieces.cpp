@@ -8,6 +8,8 @@
 #include "loglinks.h"
 #include "reviewstore.h"
 #include "settings.h"
+#include "chart.h"
+#include "timingpanel.h"
 
 #include <QSignalSpy>
 
@@ -122,6 +124,38 @@ TEST(LineDiff, ThreeVariantsLineUpOnACommonLine)
     const QStringList b2{QStringLiteral("p2"), QStringLiteral("q")};
     const Alignment edit = alignVariants(a, {b2, c});
     EXPECT_EQ(edit.fillers[1], (std::vector<int>{0, 2, 0})); // p2 on p's row, then C's two rows, then q
+}
+
+TEST(TimingPanel, AnEmptyChartSaysWhyAndBarsShowTheirSpread)
+{
+    TimingPanel panel;
+    VerdictInfo v;
+    panel.showTimings(v);
+    EXPECT_TRUE(panel.perShapeChart()->data().title.contains(QStringLiteral("not been verified")));
+    v.present = true;
+    v.status = QStringLiteral("PASS");
+    v.device = QStringLiteral("cpu");
+    v.interpreted = true;
+    panel.showTimings(v);
+    EXPECT_TRUE(panel.perShapeChart()->data().title.contains(QStringLiteral("CPU"))) << panel.perShapeChart()->data().title.toStdString();
+    v.device = QStringLiteral("NVIDIA H200");
+    v.interpreted = false;
+    v.status = QStringLiteral("FAIL_MISMATCH");
+    panel.showTimings(v);
+    EXPECT_TRUE(panel.perShapeChart()->data().title.contains(QStringLiteral("FAIL_MISMATCH")));
+    // Every timed shape is a group; hovering a bar gives its median, spread and runs.
+    v.status = QStringLiteral("PASS");
+    v.timings = {TimingRow{0, QStringLiteral("candidate"), 0.067, 0.004, 100}, TimingRow{0, QStringLiteral("eager"), 0.028, 0.001, 100},
+                 TimingRow{1, QStringLiteral("candidate"), 0.5, kNoValue, 20}};
+    panel.showTimings(v);
+    const ChartData &d = panel.perShapeChart()->data();
+    EXPECT_EQ(d.categories.size(), 2);
+    EXPECT_EQ(d.series.size(), 2); // candidate and eager; no compile timings
+    const QString tip = panel.perShapeChart()->tipFor(0, 0);
+    EXPECT_TRUE(tip.contains(QStringLiteral("0.067")) && tip.contains(QStringLiteral("± 0.004")) && tip.contains(QStringLiteral("100 runs")))
+        << tip.toStdString();
+    EXPECT_TRUE(panel.perShapeChart()->tipFor(0, 1).contains(QStringLiteral("20 runs")));
+    EXPECT_TRUE(panel.perShapeChart()->tipFor(1, 1).isEmpty()); // eager was not timed on shape 1
 }
 
 TEST(LogLinks, FindsPythonAndCompilerLineReferences)
