@@ -84,18 +84,31 @@ def has_kind(v, kinds, depth=0):
     for a in alts(v):
         if a.kind in kinds:
             return True
-        if a.kind == "container" and depth < 4 and has_kind(elements(a), kinds, depth + 1):
+        if a.kind == "container" and depth < 4 and has_kind(members(a), kinds, depth + 1):
             return True
     return False
 
 
 def elements(c):
+    """What subscripting a container can yield (a dict's values)."""
     vals = list(c.items or []) + [v for _, v in (c.pairs or [])] + list(c.extra or [])
     return union(vals)
 
 
+def keys(c):
+    return union([k for k, _ in (c.pairs or [])] + list(c.extra or [])) if c.pairs is not None else elements(c)
+
+
+def members(c):
+    """Everything a container holds, a dict's keys included: iterating a dict (`for k in d`, `sum(d)`,
+    `k, = d`, `list(d)`) yields its keys, which may be tensors."""
+    return union([elements(c)] + [k for k, _ in (c.pairs or [])])
+
+
 MAX_STEPS = 50_000      # statements and calls followed per answer: stage 0 runs in the trusted worker
 MAX_CONST = 1 << 20      # longest folded string constant
+MAX_LOOP_PASSES = 8      # passes over a loop body (or comprehension) to reach its fixpoint
+MAX_CONSTS = 8           # distinct constants a rebound name keeps before it is just "a scalar"
 
 
 class Budget(Exception):
@@ -195,6 +208,9 @@ class Resolver:
             v = UNKNOWN
         if fr.branch and name in fr.env:
             v = union([fr.env[name], v])
+            consts = [a for a in alts(v) if a.kind == "scalar" and a.const is not NOCONST and a.info != "dtype"]
+            if len(consts) > MAX_CONSTS:
+                v = union([a for a in alts(v) if a not in consts] + [scalar()])
         fr.env[name] = v
 
     # ---- module ---------------------------------------------------------------------------------
@@ -231,22 +247,20 @@ class Resolver:
             it = self.eval(s.iter, fr)
             elem = self.iterate(it, s.iter, fr)
             fr.branch += 1
-            for _ in range(2):  # a second pass only when the first changed what names hold
-                before = self.snapshot(fr)
+
+            def one_pass():
                 self.assign(s.target, elem, fr, s, local_only=True)
                 self.exec_block(s.body, fr)
-                if self.snapshot(fr) == before:
-                    break
+            self.fixpoint(one_pass, fr, s)
             self.exec_block(s.orelse, fr)
             fr.branch -= 1
         elif isinstance(s, ast.While):
             fr.branch += 1
-            for _ in range(2):
-                before = self.snapshot(fr)
+
+            def one_pass():
                 self.truth(self.eval(s.test, fr), s.test, fr)
                 self.exec_block(s.body, fr)
-                if self.snapshot(fr) == before:
-                    break
+            self.fixpoint(one_pass, fr, s)
             self.exec_block(s.orelse, fr)
             fr.branch -= 1
         elif isinstance(s, ast.If):
@@ -300,6 +314,18 @@ class Resolver:
                 if a.name != "*":
                     self.bind(a.asname or a.name, V("lib", path=f"{mod}.{a.name}"), fr)
         # Pass, Break, Continue, Global, Nonlocal (whole-file pass), Match (whole-file pass)
+
+    def fixpoint(self, one_pass, fr, node):
+        """Runs a loop body until what its names hold stops changing (each pass can move a value one
+        rebinding further: f0 = f1; f1 = f2; f2 = torch reaches f0 on the third). A loop that has not
+        settled after MAX_LOOP_PASSES is refused: stage 0 cannot tell what it calls."""
+        for _ in range(MAX_LOOP_PASSES):
+            before = self.settled(fr)
+            one_pass()
+            if self.settled(fr) == before:
+                return
+        self.add("UNRESOLVED_VALUE", node, f"{fr.fname} has a loop whose values stage 0 cannot follow to a fixpoint "
+                                           f"within {MAX_LOOP_PASSES} passes")
 
     def snapshot(self, fr):
         """What the names of a frame hold, containers' sizes included (an append changes what c[-1] is)."""
@@ -397,7 +423,7 @@ class Resolver:
                     and len(a.items) == n and i is not None:
                 out.append(a.items[i])
             elif a.kind == "container":
-                out.append(elements(a))
+                out.append(keys(a))
             elif a.kind == "tensor":
                 out.append(tensor(a.origin, True, a.dtsrc))
             elif a.kind == "scalar":
@@ -510,7 +536,8 @@ class Resolver:
     def make_class(self, s, fr):
         bases = [self.eval(b, fr) for b in s.bases]
         cls = V("class", node=s, name=s.name, attrs={}, args=bases, env=fr)
-        cframe = Frame(cls.attrs, None, "setup", cls=cls, fname=s.name)
+        cframe = Frame(cls.attrs, None, fr.mode, cls=cls, fname=s.name)
+        cframe.home = fr.home
         cframe.parent = None
         # class bodies see module names, not their own as closures; run them with a frame whose parent
         # chain ends at the enclosing frame
@@ -554,16 +581,65 @@ class Resolver:
         return None, None
 
     # ---- calls of the answer's own code ---------------------------------------------------------
-    def sig(self, v):
+    def sig(self, v, depth=0):
+        """A call's memo key for an argument. Containers, instances and ctx objects are mutable: the key
+        holds their current contents too, so a helper called again after `fns[0] = ...` or `box.f = ...`
+        is followed again."""
         out = []
         for a in alts(v):
             if a.kind == "tensor":
                 out.append(("t", a.origin, a.reordered))
             elif a.kind in ("scalar", "unknown"):
                 out.append((a.kind,))
+            elif a.kind in ("container", "instance", "ctx") and depth < 3:
+                held = list(a.items or []) + [x for kv in (a.pairs or []) for x in kv] + list(a.extra or []) + \
+                    [x for kv in sorted((a.attrs or {}).items(), key=lambda kv: kv[0]) for x in kv]
+                out.append((a.kind, a, tuple(x if isinstance(x, str) else self.sig(x, depth + 1) for x in held)))
             else:
                 out.append((a.kind, a))  # the value itself: an id could be reused once it is freed
         return tuple(out)
+
+    def shape(self, v, depth=0):
+        """What a value is, without which object it is: a loop body that makes a fresh list or lambda on
+        every pass has settled once the shapes of what its names hold stop changing."""
+        out = set()
+        for a in alts(v):
+            k = a.kind
+            if k == "tensor":
+                out.add(("t", a.origin, a.reordered, a.dtsrc))
+            elif k in ("scalar", "unknown"):
+                c = a.const
+                out.add((k, c if isinstance(c, (str, int, float, bool, type(None))) else None, a.flagged,
+                         a.info == "dtype"))
+            elif depth >= 3:
+                out.add((k,))
+            elif k in ("container", "instance", "ctx"):
+                held = list(a.items or []) + [x for kv in (a.pairs or []) for x in kv] + list(a.extra or [])
+                out.add((k, id(a.cls.node) if a.cls is not None else None,
+                         frozenset(self.shape(x, depth + 1) for x in held),
+                         frozenset((n, self.shape(x, depth + 1)) for n, x in (a.attrs or {}).items())))
+            elif k == "func":
+                out.add((k, id(a.node), self.shape(union((a.defaults or ([], {}))[0]), depth + 1)))
+            elif k in ("bound", "partial", "static", "classm", "prop"):
+                out.add((k, self.shape(a.inner, depth + 1), frozenset(self.shape(x, depth + 1) for x in a.args or []),
+                         frozenset((n, self.shape(x, depth + 1)) for n, x in (a.kwargs or {}).items())))
+            elif k == "lib":
+                out.add((k, a.path))
+            elif k == "tmethod":
+                out.add((k, a.name, a.origin, a.reordered))
+            else:
+                out.add((k, id(a)))
+        return frozenset(out)
+
+    def settled(self, fr):
+        """What a loop body's names hold, by shape (see shape())."""
+        f, out = fr, {}
+        while f is not None:
+            out.update({(id(f), k): self.shape(v) for k, v in f.env.items()})
+            f = f.parent
+        for k, v in self.module.items():
+            out[("m", k)] = self.shape(v)
+        return out
 
     def call_func(self, fv, args, kwargs, node, fr, fill=None):
         """Runs a function of the answer with these argument values (fill: 'config' or 'input' makes
@@ -649,6 +725,9 @@ class Resolver:
     def call_instance(self, inst, args, kwargs, node, fr):
         cls = inst.cls
         for name in ("__call__",) + (("forward",) if self.is_module_class(cls) else ()):
+            if name == "forward" and "forward" in (inst.attrs or {}):
+                # nn.Module.__call__ runs self.forward: an instance attribute shadows the class's method
+                return self.call_value(inst.attrs["forward"], args, kwargs, node, fr)
             m, _ = self.class_attr(cls, name)
             if m is not None:
                 return self.call_value(self.bind_method(m, inst), args, kwargs, node, fr)
@@ -734,7 +813,13 @@ class Resolver:
         extra = []
         for k, v in zip(e.keys, e.values):
             if k is None:
-                extra.append(elements(self.eval(v, fr)) if self.eval(v, fr).kind == "container" else UNKNOWN)
+                d = self.eval(v, fr)
+                for a in alts(d):
+                    if a.kind == "container" and a.pairs is not None:
+                        pairs += list(a.pairs)
+                        extra += list(a.extra or [])
+                    else:
+                        extra.append(members(a) if a.kind == "container" else UNKNOWN)
             else:
                 pairs.append((self.eval(k, fr), self.eval(v, fr)))
         return V("container", pairs=pairs, extra=extra, owner=fr.home)
@@ -743,13 +828,18 @@ class Resolver:
         sub = Frame({}, fr, fr.mode, cls=fr.cls, fname=fr.fname)
         sub.branch = 1
         sub.home = fr.home
-        for g in e.generators:
-            elem = self.iterate(self.eval(g.iter, sub), g.iter, sub)
-            self.assign(g.target, elem, sub, g)
-            for c in g.ifs:
-                self.truth(self.eval(c, sub), c, sub)
-        vals = [self.eval(x, sub) for x in elts]
-        return vals
+        vals = []
+
+        def one_pass():
+            for g in e.generators:
+                elem = self.iterate(self.eval(g.iter, sub), g.iter, sub)
+                self.assign(g.target, elem, sub, g)
+                for c in g.ifs:
+                    self.truth(self.eval(c, sub), c, sub)
+            vals[:] = [union([old, self.eval(x, sub)]) for old, x in
+                       zip(vals or [None] * len(elts), elts)]
+        self.fixpoint(one_pass, sub, e)
+        return [v or UNKNOWN for v in vals]
 
     def ev_ListComp(self, e, fr):
         vals = self.comprehension(e, fr, [e.elt])
@@ -817,7 +907,7 @@ class Resolver:
                 and isinstance(l.const, str) and isinstance(r.const, str):
             return scalar(l.const + r.const) if len(l.const) + len(r.const) <= MAX_CONST else scalar()
         if l.kind == "container" and r.kind == "container" and isinstance(op, ast.Add):
-            return V("container", items=None, extra=[elements(l), elements(r)], owner=fr.home)
+            return V("container", items=None, extra=[members(l), members(r)], owner=fr.home)
         if l.kind == "lib" or r.kind == "lib":  # typing unions (int | None) and the like
             return scalar()
         return scalar()
@@ -1086,7 +1176,7 @@ class Resolver:
         out = []
         for a in alts(v):
             if a.kind == "container":
-                out.append(elements(a) or UNKNOWN)
+                out.append(keys(a) or UNKNOWN)
             elif a.kind == "tensor":
                 out.append(tensor(a.origin, True, a.dtsrc))
             elif a.kind in ("scalar", "meta"):
@@ -1223,7 +1313,7 @@ class Resolver:
     def check_launch_args(self, args, kwargs, node, fr, name):
         vals = list(args) + list(kwargs.values())
         for v in list(vals):
-            vals += [elements(a) for a in alts(v) if a.kind == "container" and elements(a) is not None][:8]
+            vals += [members(a) for a in alts(v) if a.kind == "container" and members(a) is not None][:8]
         for v in vals:
             for a in alts(v):
                 if a.kind == "unknown" and not a.flagged:
@@ -1244,11 +1334,16 @@ class Resolver:
                 hit = self.subscript(c, key, node, fr)
                 return union([hit] + list(args[1:]))
             if name in ("items",):
-                return V("container", items=None, extra=[V("container", items=[scalar(), elements(c) or UNKNOWN],
+                return V("container", items=None, extra=[V("container", items=[keys(c) or UNKNOWN,
+                                                                               elements(c) or UNKNOWN],
                                                                owner=None)], owner=None)
             if name in ("values",):
                 return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=None)
+            if name == "keys":
+                return V("container", items=None, extra=[keys(c) or UNKNOWN], owner=None)
             if name == "copy":
+                if c.pairs is not None:
+                    return V("container", pairs=list(c.pairs), extra=list(c.extra or []), owner=fr.home)
                 return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=fr.home)
             return scalar()
         if name in lang.CONTAINER_WRITE_METHODS:
@@ -1256,11 +1351,13 @@ class Resolver:
                 self.add("CACHING", node, f"{fr.fname} mutates a container that outlives the call (.{name})")
             if name in ("append", "add", "insert", "extend", "update", "setdefault"):
                 vals = list(args[-1:]) if name != "extend" and name != "update" else \
-                    [elements(a) if a.kind == "container" else UNKNOWN for a in args]
+                    [members(a) if a.kind == "container" else UNKNOWN for a in args]
                 if name == "setdefault" and len(args) > 1:
                     vals = [args[1]]
                 c.extra = (c.extra or []) + [v for v in vals if v is not None]
-            if name in ("pop", "popitem"):
+            if name == "popitem":
+                return V("container", items=[keys(c) or UNKNOWN, elements(c) or UNKNOWN], owner=fr.home)
+            if name == "pop":
                 return elements(c) or UNKNOWN
             return scalar()
         return self.unresolved_call(node, f".{name}() on a container", fr)
@@ -1454,8 +1551,16 @@ class Resolver:
                 return V("container", items=list(a0.items), owner=fr.home)
             return V("container", items=None, extra=[self.iterate(a0, node, fr)], owner=fr.home)
         if name == "dict":
-            return V("container", pairs=[(scalar(k), v) for k, v in kwargs.items()],
-                     extra=[elements(a) for a in args if a.kind == "container"], owner=fr.home)
+            pairs, extra = [(scalar(k), v) for k, v in kwargs.items() if k not in ("*", "**")], []
+            for a in args:
+                for c in alts(a):
+                    if c.kind == "container" and c.pairs is not None:
+                        pairs += list(c.pairs)
+                        extra += list(c.extra or [])
+                    else:  # an iterable of (key, value) pairs
+                        el = self.iterate(c, node, fr)
+                        pairs.append((self.unpack(el, 0, 2), self.unpack(el, 1, 2)))
+            return V("container", pairs=pairs, extra=extra, owner=fr.home)
         if name == "enumerate" and args:
             return V("container", items=None, extra=[V("container", items=[scalar(), self.iterate(args[0], node, fr)],
                                                          owner=None)], owner=fr.home)
@@ -1585,6 +1690,16 @@ class Resolver:
         inst = self.instantiate(model, [], {}, self.tree, fr, fill="config")
         ffr = Frame({}, None, "forward", fname="ModelNew")
         entries = []
+        own = inst.attrs.get("forward") if self.is_module_class(model) else None
+        if own is not None:
+            # self.forward = ... in __init__: nn.Module.__call__ runs that, not the class's forward
+            for f in alts(own):
+                if f.kind == "func":
+                    self.call_func(f, [], {}, f.node, ffr, fill="input")
+                elif f.kind == "bound" and f.inner.kind == "func":
+                    self.call_func(f.inner, list(f.args), {}, f.inner.node, ffr, fill="input")
+                else:
+                    self.call_value(f, [tensor("input")], {}, model.node, ffr)
         for name in ("forward", "__call__"):
             m, _ = self.class_attr(model, name)
             if m is not None:
