@@ -667,26 +667,38 @@ class Resolver:
         params = [p.arg for p in a.posonlyargs + a.args]
         defaults, kwdefaults = fv.defaults or ([], {})
         first_default = len(params) - len(defaults)
-        rest = []
+        # f(*xs) with xs of unknown length: from the star on, any parameter may get any of its elements or
+        # what follows it (or keep its default); f(**d) with unknown keys: any parameter may get d's values
+        star = next((i for i, v in enumerate(args) if v.kind == "star"), None)
+        loose = union([v.inner if v.kind == "star" else v for v in args[star:]]) if star is not None else None
+        dstar = union([members(c) if c.kind == "container" else UNKNOWN for c in alts(kwargs.get("**"))]) \
+            if "**" in kwargs else None
         for i, p in enumerate(params):
+            dflt = defaults[i - first_default] if i >= first_default else None
             if fill and not (i == 0 and p in ("self", "cls", "ctx") and args):
                 env[p] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p))
-            if i < len(args):
+            if star is not None and i >= star:
+                env[p] = union([loose, kwargs.get(p), dstar, dflt]) or UNKNOWN
+            elif i < len(args):
                 env[p] = args[i]
             elif p in kwargs:
                 env[p] = kwargs[p]
+            elif dstar is not None:
+                env[p] = union([dstar, dflt]) or UNKNOWN
             elif p not in env:
-                env[p] = defaults[i - first_default] if i >= first_default else UNKNOWN
-        rest = args[len(params):]
+                env[p] = dflt if dflt is not None else UNKNOWN
+        rest = args[len(params):] if star is None else [loose]
         if a.vararg:
-            items = list(rest) if not fill else [scalar() if fill == "config" else tensor("input")]
+            items = unstar(rest) if not fill else [scalar() if fill == "config" else tensor("input")]
             env[a.vararg.arg] = V("container", items=None, extra=items, owner=None, frame=True)
         for p in a.kwonlyargs:
             env[p.arg] = kwargs.get(p.arg, kwdefaults.get(p.arg, UNKNOWN))
+            if dstar is not None and p.arg not in kwargs:
+                env[p.arg] = union([dstar, kwdefaults.get(p.arg)])
             if fill and p.arg not in kwargs:
                 env[p.arg] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p.arg))
         if a.kwarg:
-            extra = [v for k, v in kwargs.items() if k not in params]
+            extra = [v for k, v in kwargs.items() if k not in params and k != "**"] + ([dstar] if dstar else [])
             env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
         parent = fv.env if fv.env is not self.modframe else None
         sub = Frame(env, parent, mode, cls=fv.cls, fname=fv.name if fv.name != "<lambda>" else "a lambda")
@@ -974,16 +986,26 @@ class Resolver:
         args, kwargs = [], {}
         for a in e.args:
             if isinstance(a, ast.Starred):
-                args.append(self.iterate(self.eval(a.value, fr), a, fr))
+                v = self.eval(a.value, fr)
+                if v.kind == "container" and v.items is not None and not v.extra and not v.pairs:
+                    args += list(v.items)  # f(*(x, y)): the elements land on the parameters in order
+                else:  # which parameters they land on is not known: see call_func
+                    args.append(V("star", inner=self.iterate(v, a, fr)))
             else:
                 args.append(self.eval(a, fr))
         for k in e.keywords:
             v = self.eval(k.value, fr)
             if k.arg is None:
-                kwargs["**"] = v
+                if v.kind == "container" and v.pairs is not None and not v.extra and \
+                        all(kk.kind == "scalar" and isinstance(kk.const, str) for kk, _ in v.pairs):
+                    for kk, vv in v.pairs:  # f(**{"q": g}): a keyword argument q=g
+                        kwargs[kk.const] = union([kwargs.get(kk.const), vv])
+                else:
+                    kwargs["**"] = union([kwargs.get("**"), v])
             else:
                 kwargs[k.arg] = v
-        self.check_fn_values(args + list(kwargs.values()), fv, e, fr)
+        self.check_fn_values(unstar(args) + [v for k, v in kwargs.items() if k != "**"] +
+                             [members(a) for a in alts(kwargs.get("**")) if a.kind == "container"], fv, e, fr)
         return union([self.call_value(f, args, kwargs, e, fr) for f in alts(fv)]) or UNKNOWN
 
     def check_fn_values(self, vals, callee, node, fr):
@@ -1190,6 +1212,8 @@ class Resolver:
     # ---- calling values -----------------------------------------------------------------------
     def call_value(self, f, args, kwargs, node, fr):
         k = f.kind
+        if k not in ("func", "bound", "static", "partial", "union", "class", "instance", "apply"):
+            args = unstar(args)
         if k == "lib":
             return self.call_lib(f.path, args, kwargs, node, fr)
         if k == "func":
@@ -1229,7 +1253,7 @@ class Resolver:
         if k == "tmethod":
             return self.tensor_method(f, args, kwargs, node, fr)
         if k == "cmethod":
-            return self.container_method(f, args, node, fr)
+            return self.container_method(f, args, node, fr, kwargs)
         if k == "smethod":
             return scalar()
         if k == "apply":
@@ -1326,8 +1350,21 @@ class Resolver:
                                                        f"{' ' + a.path if a.kind == 'lib' else ''} to {name}; "
                                                        f"kernels take tensors, numbers and dtypes")
 
-    def container_method(self, f, args, node, fr):
+    def callback(self, fn, args, node, fr):
+        """A function of the answer that a library call runs (sorted/min/max/list.sort key=, the function of
+        itertools.accumulate, a defaultdict's factory, a dataclass field's default_factory): followed as a call
+        with these arguments, so what it does is judged like any other call."""
+        out = []
+        for f in alts(fn):
+            if f.kind == "scalar" and f.const is None:
+                continue  # key=None
+            out.append(self.call_value(f, list(args), {}, node, fr))
+        return union(out)
+
+    def container_method(self, f, args, node, fr, kwargs=None):
         c, name = f.inner, f.name
+        if kwargs and "key" in kwargs:
+            self.callback(kwargs["key"], [members(c) or UNKNOWN], node, fr)
         if name in lang.CONTAINER_READ_METHODS:
             if name == "get":
                 key = args[0] if args else scalar()
@@ -1493,17 +1530,30 @@ class Resolver:
         if root == "itertools" and len(parts) == 2 and last in lang.ITERTOOLS_OK:
             if any(has_kind(v, ("tensor",)) for v in args):
                 self.torch_op(node, path, f"applies {path}() to tensors", fr)
+            made = []
+            if last == "accumulate":
+                fn = kwargs.get("func", args[1] if len(args) > 1 else None)
+                if fn is not None:
+                    elem = union([self.iterate(args[0], node, fr) if args else None, kwargs.get("initial")])
+                    res = self.callback(fn, [elem or UNKNOWN, elem or UNKNOWN], node, fr)
+                    made = [res] if res is not None else []
             return V("container", items=None,
-                     extra=[V("container", items=None, extra=[self.iterate(a, node, fr) for a in args], owner=None)],
-                     owner=fr.home)
+                     extra=[V("container", items=None, extra=[self.iterate(a, node, fr) for a in args], owner=None)]
+                     + made, owner=fr.home)
         if root == "typing" and len(parts) == 2 and last == "cast" and len(args) == 2:
             return args[1]  # typing.get_type_hints and friends evaluate strings: not allowed
         if root == "dataclasses" and last in lang.DATACLASSES_OK:
             if last == "dataclass":
                 return V("decorator", name="identity", hooks=[]) if not args else args[0]
-            return scalar()
+            made = self.callback(kwargs["default_factory"], [], node, fr) if "default_factory" in kwargs else None
+            return union([kwargs.get("default"), made, scalar()])
         if root == "collections" and last in ("OrderedDict", "defaultdict"):
-            return V("container", pairs=[], extra=[], owner=fr.home)
+            fn = args[0] if last == "defaultdict" and args else None
+            made = self.callback(fn, [], node, fr) if fn is not None else None  # what a missing key yields
+            d = self.call_builtin("dict", args[1:] if last == "defaultdict" else args, kwargs, node, fr)
+            if made is not None:
+                d.extra = list(d.extra or []) + [made]
+            return d
         if root in lang.FORBIDDEN_ATTRS or root in lang.THREAD_MODULES:
             self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}")
             return FLAGGED
@@ -1534,6 +1584,10 @@ class Resolver:
                     self.add("CACHING", node, f"{fr.fname} writes state that outlives the call (setattr)")
             return scalar()
         if name in lang.SCALAR_BUILTINS:
+            if name in ("sorted", "min", "max") and "key" in kwargs:
+                elem = self.iterate(args[0], node, fr) if len(args) == 1 else union(args)
+                self.callback(kwargs["key"], [elem or UNKNOWN], node, fr)
+                kwargs = {k: v for k, v in kwargs.items() if k != "key"}
             ok = self.scalar_args(f"builtins.{name}", args, kwargs, node, fr)
             if name in ("range", "sorted"):
                 return V("container", items=None, extra=[scalar()] if name == "range" else
@@ -1726,6 +1780,11 @@ class Resolver:
 
 TORCH_FORBIDDEN_CALLS = {"manual_seed", "seed", "initial_seed", "set_rng_state", "get_rng_state", "load", "save",
                          "compile", "use_deterministic_algorithms", "fork_rng", "hub", "load_library"}
+
+
+def unstar(args):
+    """The argument values of a call, a star's elements in its place."""
+    return [a.inner if a.kind == "star" else a for a in args]
 
 
 def is_torch_value(path):
