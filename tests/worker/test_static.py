@@ -313,6 +313,53 @@ class Language(Base):
             static.check(answer("        return launch(x)\n"), policy="lenient")
 
 
+class Indirection(Base):
+    """Ways to reach torch that stage 0 once missed (tests/data/verifier/redteam/static has whole answers)."""
+    def test_dict_keys_are_what_iteration_yields(self):
+        self.rejects(answer("        launch(x)\n        (k,) = {x: 0}\n        return k * 2\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        launch(x)\n        return sum({x: 0, launch(x): 1})\n"), "TORCH_OP_IN_FORWARD")
+        self.accepts(answer("        for name, fn in {'a': launch}.items():\n            y = fn(x)\n        return y\n"))
+
+    def test_instance_forward_shadows_the_class(self):
+        self.rejects(answer("        return launch(x)\n", init="        self.forward = torch.relu\n"),
+                     "TORCH_OP_IN_FORWARD")
+        self.accepts(answer("        return launch(x)\n", init="        self.forward = launch\n"))
+
+    def test_class_body_in_forward_is_forward(self):
+        self.rejects(answer("        launch(x)\n        class T:\n            y = torch.relu(x)\n        return T.y\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_memo_sees_mutation(self):
+        self.rejects(answer("        fns = [launch]\n        run(fns, x)\n        fns[0] = torch.relu\n"
+                            "        return run(fns, x)\n", pre="\n\ndef run(fns, x):\n    return fns[0](x)\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_loops_reach_a_fixpoint(self):
+        self.rejects(answer("        f0 = f1 = f2 = launch\n        for i in range(3):\n            y = f0(x)\n"
+                            "            f0 = f1\n            f1 = f2\n            f2 = torch.relu\n        return y\n"),
+                     "TORCH_OP_IN_FORWARD")
+        self.accepts(answer("        ys = []\n        for i in range(4):\n            tmp = [x, i]\n"
+                            "            ys.append(launch(tmp[0]))\n        return ys[-1]\n"))
+
+    def test_star_and_double_star_reach_defaults(self):
+        pre = "\n\ndef ident(t):\n    return t\n\n\ndef apply(p, q=ident):\n    return q(p)\n"
+        self.rejects(answer("        launch(x)\n        xs = [x, torch.relu]\n        return apply(*xs)\n", pre=pre),
+                     "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        launch(x)\n        return apply(x, **{'q': torch.relu})\n", pre=pre),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_library_callbacks_are_followed(self):
+        for call in ("max([0], key=lambda i: torch.relu(x))", "sorted([0], key=lambda i: torch.relu(x))",
+                     "collections.defaultdict(lambda: torch.relu(x))['k']"):
+            with self.subTest(call=call):
+                self.rejects(answer(f"        launch(x)\n        return {call}\n", pre="\nimport collections\n"),
+                             "TORCH_OP_IN_FORWARD")
+
+    def test_modelnew_bound_to_a_layer(self):
+        self.rejects(answer("        return launch(x)\n", post="\n\nif torch.cuda.is_available():\n"
+                                                          "    ModelNew = nn.ReLU\n"), "TORCH_OP_IN_FORWARD")
+
+
 class Extensions(Base):
     def test_flags(self):
         for flags in (", extra_cflags=['-fplugin=/tmp/x.so']", ", extra_ldflags=['-Wl,-rpath,/tmp']",
@@ -340,6 +387,27 @@ class Extensions(Base):
                      "INCLUDE_FORBIDDEN", backend="cuda")
         self.rejects(CUDA.replace("{flags}", "").replace("cuda_sources=SRC", "cuda_sources=SRC.lower()"),
                      "EXTENSION_SOURCE", backend="cuda")
+
+    def test_renamed_torch_names(self):
+        base = CUDA.replace("{flags}", "")
+        for head, call in (("using namespace at;", "add(a, b)"), ("namespace T = at;", "T::add(a, b)"),
+                           ("using at::add;", "add(a, b)"), ("#define AT at", "AT::add(a, b)"),
+                           ("#define CALL(o, m, x) o.m(x)", "CALL(a, add, b)")):
+            with self.subTest(head=head):
+                code = base.replace("#include <torch/extension.h>", "#include <torch/extension.h>\n" + head) \
+                    .replace("    auto c = torch::empty_like(a);", f"    auto c = torch::empty_like(a);\n    c = {call};")
+                self.rejects(code, "EXTENSION_SOURCE", backend="cuda")
+
+    def test_tensor_methods_default_deny(self):
+        base = CUDA.replace("{flags}", "")
+        for call in ("a.logaddexp(b)", "a.operator+(b)"):
+            with self.subTest(call=call):
+                self.rejects(base.replace("    auto c = torch::empty_like(a);",
+                                          f"    auto c = torch::empty_like(a);\n    c = {call};"),
+                             "TORCH_OP_IN_FORWARD", backend="cuda")
+        self.accepts(base.replace("    auto c = torch::empty_like(a);",
+                                  "    auto c = torch::empty_like(a);\n    auto n2 = a.numel() + b.size(0);"),
+                     backend="cuda")
 
     def test_load_from_files(self):
         self.rejects(CUDA.replace("{flags}", "").replace("load_inline(name", "torch.utils.cpp_extension.load(name"),

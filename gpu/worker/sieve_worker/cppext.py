@@ -71,7 +71,34 @@ GRAPH_WORDS = re.compile(r"\bcudaGraph\w*|\bcudaStreamBeginCapture\b|\bCUDAGraph
 ATEN_CALL = re.compile(r"\b(?:torch|at)((?:::\w+)+)\s*(?:<[^<>()]*>)?\s*\(")
 METHOD_CALL = re.compile(r"[\w\)\]]\s*(?:\.|->)\s*(\w+)\s*\(")
 CUBLAS = re.compile(r"\b(?:cublas|cublasLt|cudnn)[A-Z]\w*\s*\(")
-TENSOR_DECL = re.compile(r"\b(?:torch|at)::Tensor\s*&?\s*(\w+)|\bauto\s+(\w+)\s*=\s*(?:torch|at)::")
+TENSOR_DECL = re.compile(r"\b(?:torch|at)::Tensor\s*(?:const\s*)?&{0,2}\s*(?:const\s+)?(\w+)|"
+                         r"\bauto\s*&{0,2}\s*(\w+)\s*=\s*(?:torch|at)::")
+# names that stand for torch's namespaces or ATen's functions where a token scan cannot see them used:
+# `using namespace at;` (then `add(a, b)`), `using at::add;`, `namespace T = at;`, `using T = torch::Tensor;`,
+# `typedef at::Tensor T;`
+SCOPE_ALIAS = re.compile(r"\busing\s+namespace\s+(?:::\s*)?(?:torch|at|c10|ATen)\b|"
+                         r"\bnamespace\s+\w+\s*=\s*(?:::\s*)?(?:torch|at|c10)\b|"
+                         r"\busing\s+(?:::\s*)?(?:torch|at|c10)\s*::|"
+                         r"\busing\s+\w+\s*=\s*(?:typename\s+)?(?:::\s*)?(?:torch|at|c10)\s*::|"
+                         r"\btypedef\s+(?:typename\s+)?(?:::\s*)?(?:torch|at|c10)\s*::")
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?((?:[^\n\\]|\\\n|\\)*)", re.M)
+# an ATen function named without being called (&at::add, a macro argument CALL(at::add), a function pointer)
+ATEN_REF = re.compile(r"\b(?:torch|at)((?:\s*::\s*\w+)+)(?!\s*(?:[(<\w]|::))")
+ATEN_NAMESPACES = {"cuda", "native", "detail", "indexing", "nn", "functional", "autograd", "jit", "utils", "nullopt"}
+# what host code may do with a tensor it holds by name: metadata, raw pointers, views of it, fresh buffers
+TENSOR_OK_METHODS = {
+    "data_ptr", "mutable_data_ptr", "const_data_ptr", "size", "sizes", "stride", "strides", "numel", "dim",
+    "ndimension", "is_cuda", "is_contiguous", "scalar_type", "dtype", "device", "options", "get_device",
+    "element_size", "itemsize", "nbytes", "defined", "is_floating_point", "storage_offset", "accessor",
+    "packed_accessor", "packed_accessor32", "packed_accessor64", "generic_packed_accessor", "layout",
+    "requires_grad", "is_same_size", "suggest_memory_format", "is_non_overlapping_and_dense", "type",
+    "contiguous", "view", "unsqueeze", "squeeze", "expand", "zero_", "fill_", "new_empty", "new_zeros",
+    "is_complex", "has_storage", "numel", "sym_size", "sym_numel", "toString", "name", "is_sparse",
+    "to", "cuda"}  # a device move of a buffer the function allocated (torch::zeros(...).to(device))
+# methods that return a tensor aliasing (or copying) the one they are called on
+TENSOR_VIEWS = {"contiguous", "view", "reshape", "unsqueeze", "squeeze", "expand", "t", "transpose", "permute",
+                "flatten", "narrow", "select", "slice", "detach", "clone", "to", "cuda", "float", "half", "as_strided",
+                "view_as", "reshape_as", "expand_as", "zero_", "fill_"}
 FUNC_HEAD = re.compile(r"\(([^()]*)\)\s*(?:const\s*)?\{")  # linear: no backtracking over names
 MAX_SOURCE = 1 << 20
 
@@ -88,6 +115,14 @@ def tensor_functions(src):
             i += 1
         body = src[m.end():i]
         names = {n for d in TENSOR_DECL.finditer(m.group(1) + ";" + body) for n in d.groups() if n}
+        for _ in range(3):  # auto y = x; auto y = x.contiguous(); torch::Tensor& y = x: y is a tensor too
+            more = {d.group(1) for d in re.finditer(r"\bauto\s*&{0,2}\s*(\w+)\s*=\s*(\w+)\s*(?:;|(?:\.|->)\s*(\w+)\s*\()",
+                                                  body)
+                    if d.group(2) in names and (d.group(3) is None or d.group(3) in TENSOR_VIEWS)}
+            if more <= names:
+                break
+            names |= more
+        names.discard("const")
         out.append((body, names))
     return out
 INCLUDE = re.compile(r"^\s*#\s*include\s*([<\"])([^>\"]*)[>\"]", re.M)
@@ -229,6 +264,33 @@ def scan(src, node, add, policy):
         if name in ATEN_OK or parts[0] in ("cuda", "detail") or (name[:1] == "k" and name[1:2].isupper()):
             continue
         report(add, node, policy, f"at::{name}", name in CORE_ATEN, f"the extension calls torch's {'::'.join(parts)}")
+    if SCOPE_ALIAS.search(src):
+        add("EXTENSION_SOURCE", node, f"the extension renames torch's namespaces or functions "
+                                      f"({SCOPE_ALIAS.search(src).group(0).strip()}): unqualified names could be ATen "
+                                      f"ops stage 0 cannot see; write torch::/at:: in full")
+    for m in DEFINE.finditer(src):
+        params = [p.strip() for p in (m.group(2) or "()")[1:-1].split(",") if p.strip()]
+        body = m.group(3)
+        if re.search(r"\b(?:torch|at|c10|ATen)\b(?!\s*::\s*\w)", body):
+            add("EXTENSION_SOURCE", node, f"the macro {m.group(1)} stands for a torch namespace (names stage 0 "
+                                          f"cannot read)")
+        for prm in params:
+            if prm == "..." or not IDENT.fullmatch(prm):
+                continue
+            if re.search(r"(?:\.|->|::)\s*" + prm + r"\b|\b" + prm + r"\s*::", body):
+                add("EXTENSION_SOURCE", node, f"the macro {m.group(1)} builds a method or namespace name from its "
+                                              f"parameter {prm} (names stage 0 cannot read)")
+    if re.search(r"(?:\.|->)\s*operator\b", src):
+        add("TORCH_OP_IN_FORWARD", node, "the extension calls an operator method explicitly (a.operator+(b)): "
+                                         "ATen's operators on tensors are torch doing the work", op="at::Tensor::operator")
+    for m in ATEN_REF.finditer(src):
+        parts = [p.strip() for p in m.group(1).split("::") if p.strip()]
+        name = parts[-1]
+        if name in ATEN_OK or name in ATEN_NAMESPACES or not name[:1].islower() or \
+                (name[:1] == "k" and name[1:2].isupper()):
+            continue
+        report(add, node, policy, f"at::{name}", name in CORE_ATEN,
+               f"the extension names torch's {'::'.join(parts)} without calling it (a function value)")
     for m in METHOD_CALL.finditer(src):
         name = m.group(1)
         if name in COMPUTE_METHODS:
@@ -238,6 +300,11 @@ def scan(src, node, add, policy):
     # in host functions that take tensors, for names declared there as tensors.
     for body, names in tensor_functions(src):
         for n in sorted(names):
+            for mm in re.finditer(r"(?<![\w.])" + n + r"\s*(?:\.|->)\s*(\w+)\s*(?:<[^<>()]*>)?\s*\(", body):
+                if mm.group(1) not in TENSOR_OK_METHODS and mm.group(1) not in COMPUTE_METHODS:
+                    report(add, node, policy, f"at::Tensor::{mm.group(1)}", mm.group(1) in CORE_ATEN,
+                           f"the extension calls the tensor method {n}.{mm.group(1)}(), which is not metadata, a "
+                           f"pointer or a view: ATen does that work")
             op = re.search(r"(?:\breturn\b|[=(,?:])\s*-?\s*" + n + r"\s*[-+*/%]\s*[\w(]|(?<![\w.>:])" + n +
                            r"\s*[-+*/%]=|[-+*/%]\s*" + n + r"\s*[;),]", body)
             if op:

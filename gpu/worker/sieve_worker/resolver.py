@@ -84,18 +84,31 @@ def has_kind(v, kinds, depth=0):
     for a in alts(v):
         if a.kind in kinds:
             return True
-        if a.kind == "container" and depth < 4 and has_kind(elements(a), kinds, depth + 1):
+        if a.kind == "container" and depth < 4 and has_kind(members(a), kinds, depth + 1):
             return True
     return False
 
 
 def elements(c):
+    """What subscripting a container can yield (a dict's values)."""
     vals = list(c.items or []) + [v for _, v in (c.pairs or [])] + list(c.extra or [])
     return union(vals)
 
 
+def keys(c):
+    return union([k for k, _ in (c.pairs or [])] + list(c.extra or [])) if c.pairs is not None else elements(c)
+
+
+def members(c):
+    """Everything a container holds, a dict's keys included: iterating a dict (`for k in d`, `sum(d)`,
+    `k, = d`, `list(d)`) yields its keys, which may be tensors."""
+    return union([elements(c)] + [k for k, _ in (c.pairs or [])])
+
+
 MAX_STEPS = 50_000      # statements and calls followed per answer: stage 0 runs in the trusted worker
 MAX_CONST = 1 << 20      # longest folded string constant
+MAX_LOOP_PASSES = 8      # passes over a loop body (or comprehension) to reach its fixpoint
+MAX_CONSTS = 8           # distinct constants a rebound name keeps before it is just "a scalar"
 
 
 class Budget(Exception):
@@ -195,6 +208,9 @@ class Resolver:
             v = UNKNOWN
         if fr.branch and name in fr.env:
             v = union([fr.env[name], v])
+            consts = [a for a in alts(v) if a.kind == "scalar" and a.const is not NOCONST and a.info != "dtype"]
+            if len(consts) > MAX_CONSTS:
+                v = union([a for a in alts(v) if a not in consts] + [scalar()])
         fr.env[name] = v
 
     # ---- module ---------------------------------------------------------------------------------
@@ -231,22 +247,20 @@ class Resolver:
             it = self.eval(s.iter, fr)
             elem = self.iterate(it, s.iter, fr)
             fr.branch += 1
-            for _ in range(2):  # a second pass only when the first changed what names hold
-                before = self.snapshot(fr)
+
+            def one_pass():
                 self.assign(s.target, elem, fr, s, local_only=True)
                 self.exec_block(s.body, fr)
-                if self.snapshot(fr) == before:
-                    break
+            self.fixpoint(one_pass, fr, s)
             self.exec_block(s.orelse, fr)
             fr.branch -= 1
         elif isinstance(s, ast.While):
             fr.branch += 1
-            for _ in range(2):
-                before = self.snapshot(fr)
+
+            def one_pass():
                 self.truth(self.eval(s.test, fr), s.test, fr)
                 self.exec_block(s.body, fr)
-                if self.snapshot(fr) == before:
-                    break
+            self.fixpoint(one_pass, fr, s)
             self.exec_block(s.orelse, fr)
             fr.branch -= 1
         elif isinstance(s, ast.If):
@@ -300,6 +314,18 @@ class Resolver:
                 if a.name != "*":
                     self.bind(a.asname or a.name, V("lib", path=f"{mod}.{a.name}"), fr)
         # Pass, Break, Continue, Global, Nonlocal (whole-file pass), Match (whole-file pass)
+
+    def fixpoint(self, one_pass, fr, node):
+        """Runs a loop body until what its names hold stops changing (each pass can move a value one
+        rebinding further: f0 = f1; f1 = f2; f2 = torch reaches f0 on the third). A loop that has not
+        settled after MAX_LOOP_PASSES is refused: stage 0 cannot tell what it calls."""
+        for _ in range(MAX_LOOP_PASSES):
+            before = self.settled(fr)
+            one_pass()
+            if self.settled(fr) == before:
+                return
+        self.add("UNRESOLVED_VALUE", node, f"{fr.fname} has a loop whose values stage 0 cannot follow to a fixpoint "
+                                           f"within {MAX_LOOP_PASSES} passes")
 
     def snapshot(self, fr):
         """What the names of a frame hold, containers' sizes included (an append changes what c[-1] is)."""
@@ -397,7 +423,7 @@ class Resolver:
                     and len(a.items) == n and i is not None:
                 out.append(a.items[i])
             elif a.kind == "container":
-                out.append(elements(a))
+                out.append(keys(a))
             elif a.kind == "tensor":
                 out.append(tensor(a.origin, True, a.dtsrc))
             elif a.kind == "scalar":
@@ -510,7 +536,8 @@ class Resolver:
     def make_class(self, s, fr):
         bases = [self.eval(b, fr) for b in s.bases]
         cls = V("class", node=s, name=s.name, attrs={}, args=bases, env=fr)
-        cframe = Frame(cls.attrs, None, "setup", cls=cls, fname=s.name)
+        cframe = Frame(cls.attrs, None, fr.mode, cls=cls, fname=s.name)
+        cframe.home = fr.home
         cframe.parent = None
         # class bodies see module names, not their own as closures; run them with a frame whose parent
         # chain ends at the enclosing frame
@@ -554,16 +581,65 @@ class Resolver:
         return None, None
 
     # ---- calls of the answer's own code ---------------------------------------------------------
-    def sig(self, v):
+    def sig(self, v, depth=0):
+        """A call's memo key for an argument. Containers, instances and ctx objects are mutable: the key
+        holds their current contents too, so a helper called again after `fns[0] = ...` or `box.f = ...`
+        is followed again."""
         out = []
         for a in alts(v):
             if a.kind == "tensor":
                 out.append(("t", a.origin, a.reordered))
             elif a.kind in ("scalar", "unknown"):
                 out.append((a.kind,))
+            elif a.kind in ("container", "instance", "ctx") and depth < 3:
+                held = list(a.items or []) + [x for kv in (a.pairs or []) for x in kv] + list(a.extra or []) + \
+                    [x for kv in sorted((a.attrs or {}).items(), key=lambda kv: kv[0]) for x in kv]
+                out.append((a.kind, a, tuple(x if isinstance(x, str) else self.sig(x, depth + 1) for x in held)))
             else:
                 out.append((a.kind, a))  # the value itself: an id could be reused once it is freed
         return tuple(out)
+
+    def shape(self, v, depth=0):
+        """What a value is, without which object it is: a loop body that makes a fresh list or lambda on
+        every pass has settled once the shapes of what its names hold stop changing."""
+        out = set()
+        for a in alts(v):
+            k = a.kind
+            if k == "tensor":
+                out.add(("t", a.origin, a.reordered, a.dtsrc))
+            elif k in ("scalar", "unknown"):
+                c = a.const
+                out.add((k, c if isinstance(c, (str, int, float, bool, type(None))) else None, a.flagged,
+                         a.info == "dtype"))
+            elif depth >= 3:
+                out.add((k,))
+            elif k in ("container", "instance", "ctx"):
+                held = list(a.items or []) + [x for kv in (a.pairs or []) for x in kv] + list(a.extra or [])
+                out.add((k, id(a.cls.node) if a.cls is not None else None,
+                         frozenset(self.shape(x, depth + 1) for x in held),
+                         frozenset((n, self.shape(x, depth + 1)) for n, x in (a.attrs or {}).items())))
+            elif k == "func":
+                out.add((k, id(a.node), self.shape(union((a.defaults or ([], {}))[0]), depth + 1)))
+            elif k in ("bound", "partial", "static", "classm", "prop"):
+                out.add((k, self.shape(a.inner, depth + 1), frozenset(self.shape(x, depth + 1) for x in a.args or []),
+                         frozenset((n, self.shape(x, depth + 1)) for n, x in (a.kwargs or {}).items())))
+            elif k == "lib":
+                out.add((k, a.path))
+            elif k == "tmethod":
+                out.add((k, a.name, a.origin, a.reordered))
+            else:
+                out.add((k, id(a)))
+        return frozenset(out)
+
+    def settled(self, fr):
+        """What a loop body's names hold, by shape (see shape())."""
+        f, out = fr, {}
+        while f is not None:
+            out.update({(id(f), k): self.shape(v) for k, v in f.env.items()})
+            f = f.parent
+        for k, v in self.module.items():
+            out[("m", k)] = self.shape(v)
+        return out
 
     def call_func(self, fv, args, kwargs, node, fr, fill=None):
         """Runs a function of the answer with these argument values (fill: 'config' or 'input' makes
@@ -591,26 +667,38 @@ class Resolver:
         params = [p.arg for p in a.posonlyargs + a.args]
         defaults, kwdefaults = fv.defaults or ([], {})
         first_default = len(params) - len(defaults)
-        rest = []
+        # f(*xs) with xs of unknown length: from the star on, any parameter may get any of its elements or
+        # what follows it (or keep its default); f(**d) with unknown keys: any parameter may get d's values
+        star = next((i for i, v in enumerate(args) if v.kind == "star"), None)
+        loose = union([v.inner if v.kind == "star" else v for v in args[star:]]) if star is not None else None
+        dstar = union([members(c) if c.kind == "container" else UNKNOWN for c in alts(kwargs.get("**"))]) \
+            if "**" in kwargs else None
         for i, p in enumerate(params):
+            dflt = defaults[i - first_default] if i >= first_default else None
             if fill and not (i == 0 and p in ("self", "cls", "ctx") and args):
                 env[p] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p))
-            if i < len(args):
+            if star is not None and i >= star:
+                env[p] = union([loose, kwargs.get(p), dstar, dflt]) or UNKNOWN
+            elif i < len(args):
                 env[p] = args[i]
             elif p in kwargs:
                 env[p] = kwargs[p]
+            elif dstar is not None:
+                env[p] = union([dstar, dflt]) or UNKNOWN
             elif p not in env:
-                env[p] = defaults[i - first_default] if i >= first_default else UNKNOWN
-        rest = args[len(params):]
+                env[p] = dflt if dflt is not None else UNKNOWN
+        rest = args[len(params):] if star is None else [loose]
         if a.vararg:
-            items = list(rest) if not fill else [scalar() if fill == "config" else tensor("input")]
+            items = unstar(rest) if not fill else [scalar() if fill == "config" else tensor("input")]
             env[a.vararg.arg] = V("container", items=None, extra=items, owner=None, frame=True)
         for p in a.kwonlyargs:
             env[p.arg] = kwargs.get(p.arg, kwdefaults.get(p.arg, UNKNOWN))
+            if dstar is not None and p.arg not in kwargs:
+                env[p.arg] = union([dstar, kwdefaults.get(p.arg)])
             if fill and p.arg not in kwargs:
                 env[p.arg] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p.arg))
         if a.kwarg:
-            extra = [v for k, v in kwargs.items() if k not in params]
+            extra = [v for k, v in kwargs.items() if k not in params and k != "**"] + ([dstar] if dstar else [])
             env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
         parent = fv.env if fv.env is not self.modframe else None
         sub = Frame(env, parent, mode, cls=fv.cls, fname=fv.name if fv.name != "<lambda>" else "a lambda")
@@ -649,6 +737,9 @@ class Resolver:
     def call_instance(self, inst, args, kwargs, node, fr):
         cls = inst.cls
         for name in ("__call__",) + (("forward",) if self.is_module_class(cls) else ()):
+            if name == "forward" and "forward" in (inst.attrs or {}):
+                # nn.Module.__call__ runs self.forward: an instance attribute shadows the class's method
+                return self.call_value(inst.attrs["forward"], args, kwargs, node, fr)
             m, _ = self.class_attr(cls, name)
             if m is not None:
                 return self.call_value(self.bind_method(m, inst), args, kwargs, node, fr)
@@ -734,7 +825,13 @@ class Resolver:
         extra = []
         for k, v in zip(e.keys, e.values):
             if k is None:
-                extra.append(elements(self.eval(v, fr)) if self.eval(v, fr).kind == "container" else UNKNOWN)
+                d = self.eval(v, fr)
+                for a in alts(d):
+                    if a.kind == "container" and a.pairs is not None:
+                        pairs += list(a.pairs)
+                        extra += list(a.extra or [])
+                    else:
+                        extra.append(members(a) if a.kind == "container" else UNKNOWN)
             else:
                 pairs.append((self.eval(k, fr), self.eval(v, fr)))
         return V("container", pairs=pairs, extra=extra, owner=fr.home)
@@ -743,13 +840,18 @@ class Resolver:
         sub = Frame({}, fr, fr.mode, cls=fr.cls, fname=fr.fname)
         sub.branch = 1
         sub.home = fr.home
-        for g in e.generators:
-            elem = self.iterate(self.eval(g.iter, sub), g.iter, sub)
-            self.assign(g.target, elem, sub, g)
-            for c in g.ifs:
-                self.truth(self.eval(c, sub), c, sub)
-        vals = [self.eval(x, sub) for x in elts]
-        return vals
+        vals = []
+
+        def one_pass():
+            for g in e.generators:
+                elem = self.iterate(self.eval(g.iter, sub), g.iter, sub)
+                self.assign(g.target, elem, sub, g)
+                for c in g.ifs:
+                    self.truth(self.eval(c, sub), c, sub)
+            vals[:] = [union([old, self.eval(x, sub)]) for old, x in
+                       zip(vals or [None] * len(elts), elts)]
+        self.fixpoint(one_pass, sub, e)
+        return [v or UNKNOWN for v in vals]
 
     def ev_ListComp(self, e, fr):
         vals = self.comprehension(e, fr, [e.elt])
@@ -817,7 +919,7 @@ class Resolver:
                 and isinstance(l.const, str) and isinstance(r.const, str):
             return scalar(l.const + r.const) if len(l.const) + len(r.const) <= MAX_CONST else scalar()
         if l.kind == "container" and r.kind == "container" and isinstance(op, ast.Add):
-            return V("container", items=None, extra=[elements(l), elements(r)], owner=fr.home)
+            return V("container", items=None, extra=[members(l), members(r)], owner=fr.home)
         if l.kind == "lib" or r.kind == "lib":  # typing unions (int | None) and the like
             return scalar()
         return scalar()
@@ -884,16 +986,26 @@ class Resolver:
         args, kwargs = [], {}
         for a in e.args:
             if isinstance(a, ast.Starred):
-                args.append(self.iterate(self.eval(a.value, fr), a, fr))
+                v = self.eval(a.value, fr)
+                if v.kind == "container" and v.items is not None and not v.extra and not v.pairs:
+                    args += list(v.items)  # f(*(x, y)): the elements land on the parameters in order
+                else:  # which parameters they land on is not known: see call_func
+                    args.append(V("star", inner=self.iterate(v, a, fr)))
             else:
                 args.append(self.eval(a, fr))
         for k in e.keywords:
             v = self.eval(k.value, fr)
             if k.arg is None:
-                kwargs["**"] = v
+                if v.kind == "container" and v.pairs is not None and not v.extra and \
+                        all(kk.kind == "scalar" and isinstance(kk.const, str) for kk, _ in v.pairs):
+                    for kk, vv in v.pairs:  # f(**{"q": g}): a keyword argument q=g
+                        kwargs[kk.const] = union([kwargs.get(kk.const), vv])
+                else:
+                    kwargs["**"] = union([kwargs.get("**"), v])
             else:
                 kwargs[k.arg] = v
-        self.check_fn_values(args + list(kwargs.values()), fv, e, fr)
+        self.check_fn_values(unstar(args) + [v for k, v in kwargs.items() if k != "**"] +
+                             [members(a) for a in alts(kwargs.get("**")) if a.kind == "container"], fv, e, fr)
         return union([self.call_value(f, args, kwargs, e, fr) for f in alts(fv)]) or UNKNOWN
 
     def check_fn_values(self, vals, callee, node, fr):
@@ -1086,7 +1198,7 @@ class Resolver:
         out = []
         for a in alts(v):
             if a.kind == "container":
-                out.append(elements(a) or UNKNOWN)
+                out.append(keys(a) or UNKNOWN)
             elif a.kind == "tensor":
                 out.append(tensor(a.origin, True, a.dtsrc))
             elif a.kind in ("scalar", "meta"):
@@ -1100,6 +1212,8 @@ class Resolver:
     # ---- calling values -----------------------------------------------------------------------
     def call_value(self, f, args, kwargs, node, fr):
         k = f.kind
+        if k not in ("func", "bound", "static", "partial", "union", "class", "instance", "apply"):
+            args = unstar(args)
         if k == "lib":
             return self.call_lib(f.path, args, kwargs, node, fr)
         if k == "func":
@@ -1139,7 +1253,7 @@ class Resolver:
         if k == "tmethod":
             return self.tensor_method(f, args, kwargs, node, fr)
         if k == "cmethod":
-            return self.container_method(f, args, node, fr)
+            return self.container_method(f, args, node, fr, kwargs)
         if k == "smethod":
             return scalar()
         if k == "apply":
@@ -1223,7 +1337,7 @@ class Resolver:
     def check_launch_args(self, args, kwargs, node, fr, name):
         vals = list(args) + list(kwargs.values())
         for v in list(vals):
-            vals += [elements(a) for a in alts(v) if a.kind == "container" and elements(a) is not None][:8]
+            vals += [members(a) for a in alts(v) if a.kind == "container" and members(a) is not None][:8]
         for v in vals:
             for a in alts(v):
                 if a.kind == "unknown" and not a.flagged:
@@ -1236,19 +1350,37 @@ class Resolver:
                                                        f"{' ' + a.path if a.kind == 'lib' else ''} to {name}; "
                                                        f"kernels take tensors, numbers and dtypes")
 
-    def container_method(self, f, args, node, fr):
+    def callback(self, fn, args, node, fr):
+        """A function of the answer that a library call runs (sorted/min/max/list.sort key=, the function of
+        itertools.accumulate, a defaultdict's factory, a dataclass field's default_factory): followed as a call
+        with these arguments, so what it does is judged like any other call."""
+        out = []
+        for f in alts(fn):
+            if f.kind == "scalar" and f.const is None:
+                continue  # key=None
+            out.append(self.call_value(f, list(args), {}, node, fr))
+        return union(out)
+
+    def container_method(self, f, args, node, fr, kwargs=None):
         c, name = f.inner, f.name
+        if kwargs and "key" in kwargs:
+            self.callback(kwargs["key"], [members(c) or UNKNOWN], node, fr)
         if name in lang.CONTAINER_READ_METHODS:
             if name == "get":
                 key = args[0] if args else scalar()
                 hit = self.subscript(c, key, node, fr)
                 return union([hit] + list(args[1:]))
             if name in ("items",):
-                return V("container", items=None, extra=[V("container", items=[scalar(), elements(c) or UNKNOWN],
+                return V("container", items=None, extra=[V("container", items=[keys(c) or UNKNOWN,
+                                                                               elements(c) or UNKNOWN],
                                                                owner=None)], owner=None)
             if name in ("values",):
                 return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=None)
+            if name == "keys":
+                return V("container", items=None, extra=[keys(c) or UNKNOWN], owner=None)
             if name == "copy":
+                if c.pairs is not None:
+                    return V("container", pairs=list(c.pairs), extra=list(c.extra or []), owner=fr.home)
                 return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=fr.home)
             return scalar()
         if name in lang.CONTAINER_WRITE_METHODS:
@@ -1256,11 +1388,13 @@ class Resolver:
                 self.add("CACHING", node, f"{fr.fname} mutates a container that outlives the call (.{name})")
             if name in ("append", "add", "insert", "extend", "update", "setdefault"):
                 vals = list(args[-1:]) if name != "extend" and name != "update" else \
-                    [elements(a) if a.kind == "container" else UNKNOWN for a in args]
+                    [members(a) if a.kind == "container" else UNKNOWN for a in args]
                 if name == "setdefault" and len(args) > 1:
                     vals = [args[1]]
                 c.extra = (c.extra or []) + [v for v in vals if v is not None]
-            if name in ("pop", "popitem"):
+            if name == "popitem":
+                return V("container", items=[keys(c) or UNKNOWN, elements(c) or UNKNOWN], owner=fr.home)
+            if name == "pop":
                 return elements(c) or UNKNOWN
             return scalar()
         return self.unresolved_call(node, f".{name}() on a container", fr)
@@ -1396,17 +1530,30 @@ class Resolver:
         if root == "itertools" and len(parts) == 2 and last in lang.ITERTOOLS_OK:
             if any(has_kind(v, ("tensor",)) for v in args):
                 self.torch_op(node, path, f"applies {path}() to tensors", fr)
+            made = []
+            if last == "accumulate":
+                fn = kwargs.get("func", args[1] if len(args) > 1 else None)
+                if fn is not None:
+                    elem = union([self.iterate(args[0], node, fr) if args else None, kwargs.get("initial")])
+                    res = self.callback(fn, [elem or UNKNOWN, elem or UNKNOWN], node, fr)
+                    made = [res] if res is not None else []
             return V("container", items=None,
-                     extra=[V("container", items=None, extra=[self.iterate(a, node, fr) for a in args], owner=None)],
-                     owner=fr.home)
+                     extra=[V("container", items=None, extra=[self.iterate(a, node, fr) for a in args], owner=None)]
+                     + made, owner=fr.home)
         if root == "typing" and len(parts) == 2 and last == "cast" and len(args) == 2:
             return args[1]  # typing.get_type_hints and friends evaluate strings: not allowed
         if root == "dataclasses" and last in lang.DATACLASSES_OK:
             if last == "dataclass":
                 return V("decorator", name="identity", hooks=[]) if not args else args[0]
-            return scalar()
+            made = self.callback(kwargs["default_factory"], [], node, fr) if "default_factory" in kwargs else None
+            return union([kwargs.get("default"), made, scalar()])
         if root == "collections" and last in ("OrderedDict", "defaultdict"):
-            return V("container", pairs=[], extra=[], owner=fr.home)
+            fn = args[0] if last == "defaultdict" and args else None
+            made = self.callback(fn, [], node, fr) if fn is not None else None  # what a missing key yields
+            d = self.call_builtin("dict", args[1:] if last == "defaultdict" else args, kwargs, node, fr)
+            if made is not None:
+                d.extra = list(d.extra or []) + [made]
+            return d
         if root in lang.FORBIDDEN_ATTRS or root in lang.THREAD_MODULES:
             self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {path}")
             return FLAGGED
@@ -1437,6 +1584,10 @@ class Resolver:
                     self.add("CACHING", node, f"{fr.fname} writes state that outlives the call (setattr)")
             return scalar()
         if name in lang.SCALAR_BUILTINS:
+            if name in ("sorted", "min", "max") and "key" in kwargs:
+                elem = self.iterate(args[0], node, fr) if len(args) == 1 else union(args)
+                self.callback(kwargs["key"], [elem or UNKNOWN], node, fr)
+                kwargs = {k: v for k, v in kwargs.items() if k != "key"}
             ok = self.scalar_args(f"builtins.{name}", args, kwargs, node, fr)
             if name in ("range", "sorted"):
                 return V("container", items=None, extra=[scalar()] if name == "range" else
@@ -1454,8 +1605,16 @@ class Resolver:
                 return V("container", items=list(a0.items), owner=fr.home)
             return V("container", items=None, extra=[self.iterate(a0, node, fr)], owner=fr.home)
         if name == "dict":
-            return V("container", pairs=[(scalar(k), v) for k, v in kwargs.items()],
-                     extra=[elements(a) for a in args if a.kind == "container"], owner=fr.home)
+            pairs, extra = [(scalar(k), v) for k, v in kwargs.items() if k not in ("*", "**")], []
+            for a in args:
+                for c in alts(a):
+                    if c.kind == "container" and c.pairs is not None:
+                        pairs += list(c.pairs)
+                        extra += list(c.extra or [])
+                    else:  # an iterable of (key, value) pairs
+                        el = self.iterate(c, node, fr)
+                        pairs.append((self.unpack(el, 0, 2), self.unpack(el, 1, 2)))
+            return V("container", pairs=pairs, extra=extra, owner=fr.home)
         if name == "enumerate" and args:
             return V("container", items=None, extra=[V("container", items=[scalar(), self.iterate(args[0], node, fr)],
                                                          owner=None)], owner=fr.home)
@@ -1585,6 +1744,16 @@ class Resolver:
         inst = self.instantiate(model, [], {}, self.tree, fr, fill="config")
         ffr = Frame({}, None, "forward", fname="ModelNew")
         entries = []
+        own = inst.attrs.get("forward") if self.is_module_class(model) else None
+        if own is not None:
+            # self.forward = ... in __init__: nn.Module.__call__ runs that, not the class's forward
+            for f in alts(own):
+                if f.kind == "func":
+                    self.call_func(f, [], {}, f.node, ffr, fill="input")
+                elif f.kind == "bound" and f.inner.kind == "func":
+                    self.call_func(f.inner, list(f.args), {}, f.inner.node, ffr, fill="input")
+                else:
+                    self.call_value(f, [tensor("input")], {}, model.node, ffr)
         for name in ("forward", "__call__"):
             m, _ = self.class_attr(model, name)
             if m is not None:
@@ -1611,6 +1780,11 @@ class Resolver:
 
 TORCH_FORBIDDEN_CALLS = {"manual_seed", "seed", "initial_seed", "set_rng_state", "get_rng_state", "load", "save",
                          "compile", "use_deterministic_algorithms", "fork_rng", "hub", "load_library"}
+
+
+def unstar(args):
+    """The argument values of a call, a star's elements in its place."""
+    return [a.inner if a.kind == "star" else a for a in args]
 
 
 def is_torch_value(path):

@@ -466,6 +466,15 @@ def check(code, backend="triton", policy="strict"):
         res.run_module()
         model = res.module.get("ModelNew")
         models = [a for a in resolver.alts(model) if a.kind == "class"]
+        for a in resolver.alts(model):
+            if a.kind == "class" or not models:
+                continue
+            # `ModelNew = Real if c else nn.Softmax`: the harness builds whichever it is bound to
+            what = a.path if a.kind == "lib" else a.kind
+            if a.kind == "lib" and a.path.split(".")[0] == "torch":
+                add("TORCH_OP_IN_FORWARD", tree, f"ModelNew may be bound to {what}: torch would be the model", op=a.path)
+            else:
+                add("UNRESOLVED_VALUE", tree, f"ModelNew may be bound to a {what}, not a class of the answer")
         if not models:
             add("NO_MODELNEW", tree, "the answer defines no class ModelNew")
         else:

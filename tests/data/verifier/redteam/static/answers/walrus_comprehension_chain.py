@@ -1,0 +1,34 @@
+"""Red team, stage 0: the same chain through walruses in a comprehension."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    tl.store(y_ptr + row * n_cols + cols, e / tl.sum(e, axis=0), mask=mask)
+
+
+def launch(x):
+    y = torch.empty_like(x)
+    softmax_kernel[(x.shape[0],)](x, y, x.shape[-1], BLOCK=triton.next_power_of_2(x.shape[-1]))
+    return y
+
+def sm(t):
+    return F.softmax(t, dim=-1)
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        f0 = launch
+        f1 = launch
+        f2 = launch
+        ys = [(f0(x), f0 := f1, f1 := f2, f2 := sm)[0] for i in range(3)]
+        return ys[-1]
