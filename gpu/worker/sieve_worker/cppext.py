@@ -188,6 +188,10 @@ def check_load_inline(node, args, kwargs, add, policy):
             add("EXTENSION_FLAGS", node, f"load_inline({key}=...) is not a literal list of strings")
             continue
         for f in flags:
+            # KernelBench's own example passes extra_cflags=[""] and extra_ldflags=[""], and models copy it:
+            # an empty flag adds nothing to the command line
+            if not f.strip():
+                continue
             if not any(p.fullmatch(f) for p in pats):
                 add("EXTENSION_FLAGS", node, f"load_inline {key} flag {f!r} is outside the allowlist "
                                              f"(docs/VERIFIER.md, Stage 0)")
