@@ -142,6 +142,14 @@
         <source>Open two or three selected members side by side</source>
         <translation>Zwei oder drei ausgewählte Mitglieder nebeneinander öffnen</translation>
     </message>
+    <message>
+        <source>&amp;Keep Representative, Reject the Rest</source>
+        <translation>&amp;Repräsentant behalten, den Rest ablehnen</translation>
+    </message>
+    <message>
+        <source>Reject every other member of this cluster as a duplicate of its representative (undo with Ctrl+Z)</source>
+        <translation>Jedes andere Mitglied dieses Clusters als Duplikat seines Repräsentanten ablehnen (rückgängig mit Strg+Z)</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::CodeEditor</name>
@@ -748,6 +756,10 @@
     <message>
         <source>Import one format at a time: %1 is not %2.</source>
         <translation>Bitte immer nur ein Format importieren: %1 ist nicht %2.</translation>
+    </message>
+    <message>
+        <source>duplicate of #%1 (cluster %2)</source>
+        <translation>Duplikat von #%1 (Cluster %2)</translation>
     </message>
 </context>
 <context>

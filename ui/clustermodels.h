@@ -34,6 +34,7 @@ public:
     Q_ENUM(Role)
     explicit ClusterMemberModel(QObject *parent = nullptr);
     void setMembers(QList<ClusterMember> rows);
+    const QList<ClusterMember> &members() const { return m_rows; }
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;

@@ -34,6 +34,8 @@ void ClusterPage::retranslateUi()
     m_compare->setText(tr("&Compare Selected"));
     m_compare->setToolTip(tr("Open two or three selected members side by side"));
     m_empty->setText(tr("No duplicate clusters in this corpus yet. Run <tt>sieve-cli dedup</tt> to find them."));
+    m_keep->setText(tr("&Keep Representative, Reject the Rest"));
+    m_keep->setToolTip(tr("Reject every other member of this cluster as a duplicate of its representative (undo with Ctrl+Z)"));
 }
 
 void ClusterPage::changeEvent(QEvent *event)
@@ -46,7 +48,7 @@ void ClusterPage::changeEvent(QEvent *event)
 ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     : QWidget(parent), m_reader(reader), m_clusters(new ClusterModel(this)), m_members(new ClusterMemberModel(this)),
       m_clusterView(new QTableView), m_memberView(new QTableView), m_compare(new QPushButton),
-      m_empty(new QLabel)
+      m_keep(new QPushButton), m_empty(new QLabel)
 {
     setObjectName(QStringLiteral("clusterPage"));
     m_clusterView->setObjectName(QStringLiteral("clusterView"));
@@ -55,6 +57,9 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     m_empty->setObjectName(QStringLiteral("clusterEmptyLabel"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_compare->setEnabled(false);
+    m_keep->setObjectName(QStringLiteral("keepRepresentativeButton"));
+    m_keep->setEnabled(false);
+    connect(m_keep, &QPushButton::clicked, this, &ClusterPage::keepRepresentative);
     retranslateUi();
 
     m_clusterView->setModel(m_clusters);
@@ -66,8 +71,10 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
 
     connect(m_clusterView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
-                if (current.isValid())
-                    loadMembers(current.data(ClusterModel::IdRole).toLongLong());
+                if (current.isValid()) {
+                    m_cluster = current.data(ClusterModel::IdRole).toLongLong();
+                    loadMembers(m_cluster);
+                }
             });
     connect(m_memberView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         const auto n = selectedMembers().size();
@@ -84,6 +91,7 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     rv->addWidget(m_memberView, 1);
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
+    buttons->addWidget(m_keep);
     buttons->addWidget(m_compare);
     rv->addLayout(buttons);
     auto *split = new QSplitter(Qt::Horizontal);
@@ -108,6 +116,8 @@ void ClusterPage::refresh()
             m_clusters->setClusters(std::move(rows));
             m_clusterView->resizeColumnsToContents();
             m_members->setMembers({});
+            m_keep->setEnabled(false);
+            m_cluster = -1;
             if (m_clusters->rowCount() > 0)
                 m_clusterView->selectRow(0);
         });
@@ -115,15 +125,40 @@ void ClusterPage::refresh()
 
 void ClusterPage::loadMembers(qint64 clusterId)
 {
-    const quint64 job = ++m_job;
+    const quint64 job = ++m_memberJob;
     m_reader->post(
         this, [clusterId](const db::Database &db) { return queries::clusterMembers(db, clusterId); },
         [this, job](QList<ClusterMember> rows) {
-            if (job != m_job)
+            if (job != m_memberJob)
                 return;
             m_members->setMembers(std::move(rows));
             m_memberView->resizeColumnsToContents();
+            bool hasRepresentative = false;
+            for (const ClusterMember &m : m_members->members())
+                hasRepresentative = hasRepresentative || m.representative;
+            m_keep->setEnabled(hasRepresentative && m_members->members().size() > 1);
         });
+}
+
+void ClusterPage::reloadMembers()
+{
+    if (m_cluster >= 0)
+        loadMembers(m_cluster);
+}
+
+void ClusterPage::keepRepresentative()
+{
+    qint64 representative = -1;
+    QList<QPair<qint64, QString>> duplicates;
+    for (const ClusterMember &m : m_members->members()) {
+        if (m.representative)
+            representative = m.sampleId;
+        else if (m.review != QLatin1String("rejected"))
+            duplicates << qMakePair(m.sampleId, m.review);
+    }
+    if (representative < 0 || duplicates.isEmpty())
+        return;
+    Q_EMIT rejectDuplicatesRequested(representative, m_cluster, duplicates);
 }
 
 QList<qint64> ClusterPage::selectedMembers() const

@@ -1,6 +1,8 @@
 #pragma once
 // Dedup clusters: the clusters on the left, the members of the chosen one on the right; any two or
-// three members open in the comparison.
+// three members open in the comparison; one action keeps the representative and rejects the rest as
+// duplicates (one undoable step on the review page's history).
+#include <QPair>
 #include <QWidget>
 
 class QLabel;
@@ -19,6 +21,8 @@ class ClusterPage final : public QWidget {
 public:
     ClusterPage(DbThread *reader, QWidget *parent = nullptr);
     void refresh();
+    void reloadMembers(); // the current cluster's members again (their reviews changed)
+    void keepRepresentative();
     ClusterModel *clusterModel() const { return m_clusters; }
     ClusterMemberModel *memberModel() const { return m_members; }
     QTableView *clusterView() const { return m_clusterView; }
@@ -26,6 +30,8 @@ public:
 
 Q_SIGNALS:
     void compareRequested(const QList<qint64> &sampleIds);
+    // Reject `duplicates` (with their reviews before) as duplicates of `representative`.
+    void rejectDuplicatesRequested(qint64 representative, qint64 cluster, const QList<QPair<qint64, QString>> &duplicates);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -41,8 +47,11 @@ private:
     QTableView *m_clusterView;
     QTableView *m_memberView;
     QPushButton *m_compare;
+    QPushButton *m_keep;
+    qint64 m_cluster = -1;
     QLabel *m_empty;
     quint64 m_job = 0;
+    quint64 m_memberJob = 0;
 };
 
 } // namespace sieve::ui

@@ -11,6 +11,7 @@
 #include "language.h"
 #include "ptxview.h"
 #include "reviewbar.h"
+#include "reviewcommand.h"
 #include "samplemodel.h"
 #include "samplepane.h"
 #include "samplerdialog.h"
@@ -114,6 +115,14 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     connect(detailDelay, &QTimer::timeout, this, [this] { m_details->showSamples(m_samples->selectedSampleIds()); });
     connect(m_samples, &SamplePane::selectionChanged, detailDelay, qOverload<>(&QTimer::start));
     connect(m_tasks, &TaskPane::selectionChanged, m_samples, &SamplePane::setTasks);
+    connect(m_clusters, &ClusterPage::rejectDuplicatesRequested, this,
+            [this](qint64 representative, qint64 cluster, const QList<QPair<qint64, QString>> &duplicates) {
+                QList<PriorReview> prior;
+                for (const auto &[id, review] : duplicates)
+                    prior << PriorReview{id, review};
+                m_samples->reviewBar()->decideSamples(prior, QStringLiteral("rejected"), QStringLiteral("duplicate"),
+                                                      tr("duplicate of #%1 (cluster %2)").arg(representative).arg(cluster));
+            });
     connect(m_clusters, &ClusterPage::compareRequested, this, [this](const QList<qint64> &ids) {
         m_pages->setCurrentIndex(ReviewPage);
         m_details->setCurrentIndex(DetailsPane::CodeTab);
@@ -129,6 +138,7 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
                 m_details->refresh();
                 break;
             }
+        m_clusters->reloadMembers(); // a cluster's duplicates may have been rejected (or that undone)
         taskRefresh->start();
     });
     connect(m_samples->reviewBar(), &ReviewBar::writeFailed, this, &MainWindow::showError);

@@ -227,6 +227,14 @@ void ReviewBar::decide(const QString &decision)
     }
 }
 
+void ReviewBar::decideSamples(const QList<PriorReview> &prior, const QString &decision, const QString &reason,
+                              const QString &note)
+{
+    if (prior.isEmpty())
+        return;
+    m_undo->push(new ReviewCommand(prior, decision, reason, note, [this](const QList<ReviewWrite> &w) { apply(w); }));
+}
+
 void ReviewBar::decideMatching(const QString &decision)
 {
     const QString reason = m_reason->currentData().toString();

@@ -16,6 +16,7 @@ namespace sieve::ui {
 class DbThread;
 class SampleModel;
 struct ReviewWrite;
+struct PriorReview;
 
 class ReviewBar final : public QWidget {
     Q_OBJECT
@@ -41,6 +42,9 @@ public:
 
     void decide(const QString &decision);
     void decideMatching(const QString &decision);
+    // One undoable step over the given samples (from another page, e.g. a cluster's duplicates).
+    void decideSamples(const QList<PriorReview> &prior, const QString &decision, const QString &reason,
+                       const QString &note);
     void moveToUnreviewed(int direction);
     void setReason(int index); // 0: none, 1–9: reasons()
     // The review keys act on the Review page's selection only: off while another page is shown.

@@ -4,6 +4,7 @@
 // that explain themselves, the compare view's limits. Drives the real window by object name.
 #include "workbench.h"
 
+#include "clustermodels.h"
 #include "codeeditor.h"
 #include "comparisonview.h"
 #include "detailspane.h"
@@ -21,6 +22,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QTableView>
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -476,4 +478,33 @@ TEST_F(Reviewer, VerdictAndTimingFollowTheChosenVariant)
     EXPECT_EQ(details->comparison()->editor(0)->jumpLine(), -1);
     details->setCurrentIndex(DetailsPane::VerdictTab);
     test::screenshot(window.get(), QStringLiteral("16-verdict-of-b"));
+}
+
+TEST_F(Reviewer, KeepTheRepresentativeRejectsTheRestOfTheClusterInOneUndoableStep)
+{
+    window->pages()->setCurrentIndex(MainWindow::ClustersPage);
+    auto *members = find<QTableView>("clusterMemberView");
+    ASSERT_TRUE(waitFor([&] { return members->model()->rowCount() == 2; }));
+    auto *keep = find<QPushButton>("keepRepresentativeButton");
+    ASSERT_TRUE(waitFor([&] { return keep->isEnabled(); }));
+    test::screenshot(window.get(), QStringLiteral("17-cluster-keep"));
+    QTest::mouseClick(keep, Qt::LeftButton);
+    // Sample 1 is the duplicate, sample 2 the representative (GuiCorpus).
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("rejected"); }));
+    EXPECT_EQ(dbValue("SELECT reason FROM reviews WHERE sample_id=1 ORDER BY id DESC LIMIT 1"), QStringLiteral("duplicate"));
+    EXPECT_TRUE(dbValue("SELECT note FROM reviews WHERE sample_id=1 ORDER BY id DESC LIMIT 1").contains(QStringLiteral("#2")));
+    EXPECT_NE(dbValue("SELECT review FROM samples WHERE id=2"), QStringLiteral("rejected"));
+    // The member table shows it, and one undo step takes it back.
+    ASSERT_TRUE(waitFor([&] {
+        for (int r = 0; r < members->model()->rowCount(); ++r)
+            if (members->model()->index(r, 0).data(ClusterMemberModel::IdRole).toLongLong() == 1)
+                return members->model()->index(r, 5).data().toString().contains(QStringLiteral("reject"), Qt::CaseInsensitive);
+        return false;
+    }));
+    auto *undo = window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"));
+    ASSERT_EQ(undo->count(), 1);
+    undo->undo();
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") != QStringLiteral("rejected"); }));
+    undo->redo();
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("rejected"); }));
 }
