@@ -1060,6 +1060,14 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
         <source>Review</source>
         <translation>Begutachtung</translation>
     </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Gutachter</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::SamplePane</name>

@@ -88,10 +88,10 @@ void bindWhere(db::Statement &st, const Where &w)
         st.bind(i++, t);
 }
 
-const char *const kSortColumns[ColCount] = {"s.id",      "s.name",  "s.status",     "s.speedup",
+const char *const kSortColumns[kSortableColumns] = {"s.id",      "s.name",  "s.status",     "s.speedup",
                                             "s.attempt", "s.model", "s.cluster_id", "s.review"};
 
-int sortColumn(const SampleQuery &q) { return q.sortColumn >= 0 && q.sortColumn < ColCount ? q.sortColumn : 0; }
+int sortColumn(const SampleQuery &q) { return q.sortColumn >= 0 && q.sortColumn < kSortableColumns ? q.sortColumn : 0; }
 
 std::string orderBy(const SampleQuery &q)
 {
@@ -103,8 +103,13 @@ std::string orderBy(const SampleQuery &q)
     return std::string(" ORDER BY ") + kSortColumns[c] + dir + ", s.id" + dir;
 }
 
+// The latest review's reviewer and reason: an index lookup per row of the page (reviews_sample).
 const char *kSampleColumns = "s.id, s.task_id, s.name, s.status, s.speedup, s.attempt, s.model, s.cluster_id, "
-                             "s.review, s.backend";
+                             "s.review, s.backend, "
+                             "(SELECT r.reviewer FROM reviews r WHERE r.sample_id = s.id ORDER BY r.id DESC LIMIT 1), "
+                             "(SELECT r.reason FROM reviews r WHERE r.sample_id = s.id ORDER BY r.id DESC LIMIT 1)";
+
+constexpr int kSampleColumnCount = 12; // what kSampleColumns selects, read by sampleRow
 
 SampleRow sampleRow(const db::Statement &st)
 {
@@ -119,6 +124,8 @@ SampleRow sampleRow(const db::Statement &st)
     r.cluster = st.isNull(7) ? -1 : st.int64(7);
     r.review = qs(st, 8);
     r.backend = qs(st, 9);
+    r.reviewer = qs(st, 10);
+    r.reason = qs(st, 11);
     return r;
 }
 } // namespace
@@ -351,10 +358,11 @@ SampleDetail detail(const db::Database &db, qint64 sampleId)
         if (!st.step())
             return d;
         d.row = sampleRow(st);
-        d.taskName = qs(st, 10);
-        d.code = unpacked(st, 11);
-        d.reasoning = unpacked(st, 12);
-        d.reference = unpacked(st, 13);
+        const int next = kSampleColumnCount; // the columns after sampleRow's
+        d.taskName = qs(st, next);
+        d.code = unpacked(st, next + 1);
+        d.reasoning = unpacked(st, next + 2);
+        d.reference = unpacked(st, next + 3);
     }
     {
         db::Statement st = db.prepare(

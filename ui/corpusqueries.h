@@ -14,7 +14,11 @@ class Database;
 namespace sieve::ui::queries {
 
 // Columns of the sample table; the order is the one the view shows.
-enum SampleColumn { ColId, ColName, ColStatus, ColSpeedup, ColAttempt, ColModel, ColCluster, ColReview, ColCount };
+enum SampleColumn { ColId, ColName, ColStatus, ColSpeedup, ColAttempt, ColModel, ColCluster, ColReview, ColReviewer,
+                    ColReason, ColCount };
+// The columns a sort can use (kept by an index each); the latest review's reviewer and reason are read
+// per row of a page and do not sort.
+constexpr int kSortableColumns = ColReviewer;
 
 QList<TaskRow> tasks(const db::Database &db);
 QStringList distinctStatuses(const db::Database &db);

@@ -49,6 +49,8 @@ struct SampleRow {
     qint64 cluster = -1;
     QString review;
     QString backend;
+    QString reviewer; // of the latest review
+    QString reason;   // of the latest review (a reason code; "undo" when it took one back)
 };
 
 struct CheckRow {

@@ -161,14 +161,15 @@ void ReviewBar::setReason(int index)
 
 void ReviewBar::apply(const QList<ReviewWrite> &writes)
 {
-    QHash<QString, QList<qint64>> byDecision;
+    QHash<QPair<QString, QString>, QList<qint64>> byDecision;
     QList<qint64> ids;
     for (const ReviewWrite &w : writes) {
-        byDecision[w.decision] << w.sampleId;
+        byDecision[{w.decision, w.reason}] << w.sampleId;
         ids << w.sampleId;
     }
     for (auto it = byDecision.cbegin(); it != byDecision.cend(); ++it)
-        m_model->setReview(it.value(), it.key());
+        m_model->setReview(it.value(), it.key().first, it.key().second.isNull() ? QStringLiteral("") : it.key().second,
+                           m_reviewer);
     m_writer->post(
         this,
         [writes, who = m_reviewer](db::Database &db) {

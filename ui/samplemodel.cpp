@@ -2,6 +2,7 @@
 
 #include "language.h"
 #include "dbthread.h"
+#include "reviewbar.h"
 #include "statusstyle.h"
 
 #include <cmath>
@@ -134,15 +135,22 @@ void SampleModel::appendPage(QList<SampleRow> rows)
     Q_EMIT pageLoaded(int(rows.size()));
 }
 
-void SampleModel::setReview(const QList<qint64> &ids, const QString &decision)
+void SampleModel::setReview(const QList<qint64> &ids, const QString &decision, const QString &reason,
+                            const QString &reviewer)
 {
     for (qint64 id : ids) {
         const int row = rowOf(id);
-        if (row < 0 || m_rows[row].review == decision)
+        if (row < 0)
             continue;
-        m_rows[row].review = decision;
-        const QModelIndex i = index(row, queries::ColReview);
-        Q_EMIT dataChanged(i, i);
+        SampleRow &r = m_rows[row];
+        if (r.review == decision && (reason.isNull() || r.reason == reason))
+            continue;
+        r.review = decision;
+        if (!reason.isNull()) {
+            r.reason = reason;
+            r.reviewer = reviewer;
+        }
+        Q_EMIT dataChanged(index(row, queries::ColReview), index(row, queries::ColReason));
     }
 }
 
@@ -158,6 +166,18 @@ void SampleModel::setStatus(qint64 sampleId, const QString &status, double speed
 
 int SampleModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 int SampleModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : queries::ColCount; }
+
+namespace {
+QString reasonLabel(const QString &code)
+{
+    if (code.isEmpty() || code == QLatin1String("undo"))
+        return {};
+    for (const ReviewBar::Reason &r : ReviewBar::reasons())
+        if (r.code == code)
+            return r.label;
+    return code;
+}
+} // namespace
 
 QVariant SampleModel::data(const QModelIndex &index, int role) const
 {
@@ -176,6 +196,8 @@ QVariant SampleModel::data(const QModelIndex &index, int role) const
         case queries::ColModel: return r.model;
         case queries::ColCluster: return r.cluster >= 0 ? QVariant(r.cluster) : QVariant();
         case queries::ColReview: return reviewText(r.review);
+        case queries::ColReviewer: return r.review.isEmpty() || r.review == QLatin1String("none") ? QString() : r.reviewer;
+        case queries::ColReason: return r.review.isEmpty() || r.review == QLatin1String("none") ? QString() : reasonLabel(r.reason);
         }
         return {};
     case Qt::ForegroundRole:
@@ -220,6 +242,8 @@ QVariant SampleModel::headerData(int section, Qt::Orientation orientation, int r
     case queries::ColModel: return tr("Teacher");
     case queries::ColCluster: return tr("Cluster");
     case queries::ColReview: return tr("Review");
+    case queries::ColReviewer: return tr("Reviewer");
+    case queries::ColReason: return tr("Reason");
     }
     return {};
 }
@@ -252,7 +276,7 @@ void SampleModel::fetchMore(const QModelIndex &parent)
 
 void SampleModel::sort(int column, Qt::SortOrder order)
 {
-    if (column < 0 || column >= queries::ColCount)
+    if (column < 0 || column >= queries::kSortableColumns)
         return;
     if (m_query.sortColumn == column && m_query.order == order && !m_rows.isEmpty())
         return;

@@ -52,7 +52,9 @@ public:
     void reopenTail();
 
     // Live updates from review and verification; rows not loaded yet pick the change up from SQL.
-    void setReview(const QList<qint64> &ids, const QString &decision);
+    // A review written: the decision, and (when given) the reason and reviewer the row shows.
+    void setReview(const QList<qint64> &ids, const QString &decision, const QString &reason = QString(),
+                   const QString &reviewer = QString());
     void setStatus(qint64 sampleId, const QString &status, double speedup);
 
     int rowCount(const QModelIndex &parent = {}) const override;

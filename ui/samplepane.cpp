@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QSignalBlocker>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -56,6 +57,15 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_view->setColumnWidth(queries::ColModel, 96);
     m_view->setColumnWidth(queries::ColCluster, 56);
     m_view->setColumnWidth(queries::ColReview, 76);
+    m_view->setColumnWidth(queries::ColReviewer, 88);
+    m_view->setColumnWidth(queries::ColReason, 150);
+    // The reviewer and reason columns do not sort (no index): a click on them keeps the current order.
+    connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this](int column, Qt::SortOrder) {
+        if (column >= queries::kSortableColumns) {
+            const QSignalBlocker block(m_view->horizontalHeader());
+            m_view->horizontalHeader()->setSortIndicator(m_model->query().sortColumn, m_model->query().order);
+        }
+    });
     // The decision is what a reviewer scans for: keep it next to the status, always in view.
     m_view->horizontalHeader()->moveSection(queries::ColReview, queries::ColStatus + 1);
 

@@ -185,10 +185,10 @@ TEST(Queries, KeysetPagesMatchOneBigQueryForEverySortOrder)
                     "CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 11) / 4.0 END, CASE WHEN i % 4 = 0 THEN NULL ELSE i % 6 END, "
                     "0 FROM n");
     }
-    static const char *const columns[queries::ColCount] = {"id",      "name",  "status",     "speedup",
+    static const char *const columns[queries::kSortableColumns] = {"id",      "name",  "status",     "speedup",
                                                            "attempt", "model", "cluster_id", "review"};
     OpenReader reader(corpus.path);
-    for (int column = 0; column < queries::ColCount; ++column)
+    for (int column = 0; column < queries::kSortableColumns; ++column)
         for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
             SampleQuery q;
             q.sortColumn = column;

@@ -6,6 +6,7 @@
 
 #include "clustermodels.h"
 #include "codeeditor.h"
+#include "corpusqueries.h"
 #include "comparisonview.h"
 #include "detailspane.h"
 #include "exportdialog.h"
@@ -22,6 +23,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QHeaderView>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolButton>
@@ -507,4 +509,30 @@ TEST_F(Reviewer, KeepTheRepresentativeRejectsTheRestOfTheClusterInOneUndoableSte
     ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") != QStringLiteral("rejected"); }));
     undo->redo();
     ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("rejected"); }));
+}
+
+TEST_F(Reviewer, TheSampleTableShowsTheLatestReviewsReviewerAndReason)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    const int row = rowOfSample(GuiCorpus::kReluMismatch);
+    selectRows({row});
+    QTest::keyClick(sampleView(), Qt::Key_1); // reason 1: incorrect output
+    QTest::keyClick(sampleView(), Qt::Key_R);
+    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=3") == QStringLiteral("rejected"); }));
+    auto cell = [&](int column) { return samples()->index(rowOfSample(GuiCorpus::kReluMismatch), column).data().toString(); };
+    EXPECT_EQ(cell(queries::ColReviewer), QStringLiteral("tester"));
+    EXPECT_EQ(cell(queries::ColReason), QStringLiteral("Incorrect output"));
+    // Read back from the corpus (a fresh page), not only the row the window updated.
+    samples()->setQuery(samples()->query());
+    ASSERT_TRUE(waitFor([&] { return samples()->rowCount() == 4 && rowOfSample(GuiCorpus::kReluMismatch) >= 0; }));
+    EXPECT_EQ(cell(queries::ColReviewer), QStringLiteral("tester"));
+    EXPECT_EQ(cell(queries::ColReason), QStringLiteral("Incorrect output"));
+    EXPECT_EQ(samples()->headerData(queries::ColReason, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Reason"));
+    // A click on the reason header keeps the order (those columns do not sort).
+    const int before = samples()->query().sortColumn;
+    sampleView()->horizontalHeader()->setSortIndicator(queries::ColReason, Qt::AscendingOrder);
+    EXPECT_EQ(samples()->query().sortColumn, before);
+    EXPECT_EQ(sampleView()->horizontalHeader()->sortIndicatorSection(), before);
+    test::screenshot(window.get(), QStringLiteral("18-reviewer-reason"));
 }
