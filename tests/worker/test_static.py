@@ -414,6 +414,66 @@ class Extensions(Base):
                      "FORBIDDEN_CALL", backend="cuda")
 
 
+class RealAnswers(Base):
+    """Idioms of real model-written KernelBench answers (tests/data/verifier/redteam/static/answers/real_*.py),
+    each with the nearby construct that still computes in torch."""
+
+    def test_cuda_of_gpu_tensor(self):
+        self.accepts(answer("        return launch(x.cuda())\n"))
+        self.accepts(answer("        return launch(x.contiguous().cuda(non_blocking=True))\n"))
+        self.rejects(answer("        return launch(x.cuda(1))\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return launch(x.cuda(memory_format=torch.channels_last))\n"),
+                     "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return launch(x.t().cuda().contiguous())\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_move_to_own_device(self):
+        self.accepts(answer("        x = self.lin(x)\n        x = x.to(x.device)\n        return launch(x)\n",
+                            init="        self.lin = nn.Linear(4, 4)\n"), policy="kernelbench")
+        self.rejects(answer("        x = self.lin(x)\n        x = x.to(x.dtype)\n        return launch(x)\n",
+                            init="        self.lin = nn.Linear(4, 4)\n"), "TORCH_OP_IN_FORWARD", policy="kernelbench")
+        self.rejects(answer("        return launch(x.to(x.device, torch.float16))\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_method_on_optional_none(self):
+        init = "        self.b = nn.Parameter(torch.zeros(4)) if 1 > 0 else None\n"
+        self.accepts(answer("        b = self.b\n        if b is not None:\n            b = b.contiguous()\n"
+                            "        return launch(x)\n", init=init))
+        self.accepts(answer("        return launch(x) if self.d is None else self.d(x)\n",
+                            init="        self.d = None\n"))
+        # the tensor alternative is still judged
+        self.rejects(answer("        b = self.b\n        if b is not None:\n            b = b.exp()\n"
+                            "        return launch(b)\n", init=init), "TORCH_OP_IN_FORWARD")
+
+    def test_layers_built_in_a_loop(self):
+        init = ("        self.layers = nn.ModuleList()\n        n = 4\n        for m in [8, 8, 4]:\n"
+                "            self.layers.append(nn.Linear(n, m))\n            n = m\n")
+        self.accepts(answer("        for layer in self.layers:\n            x = layer(x)\n        return launch(x)\n",
+                            init=init), policy="kernelbench")
+        self.rejects(answer("        for layer in self.layers:\n            x = layer(x)\n        return x\n",
+                            init=init), "TORCH_CORE_OP", policy="kernelbench")
+
+    def test_fan_in_helper(self):
+        init = ("        self.w = nn.Parameter(torch.empty(4, 4))\n"
+                "        fan_in, _ = nn.init._calculate_fan_in_and_fan_out(self.w)\n"
+                "        nn.init.uniform_(self.w, -1 / math.sqrt(fan_in), 1 / math.sqrt(fan_in))\n")
+        self.accepts(answer("        return launch(x)\n", init=init, pre="import math\n"))
+        self.rejects(answer("        return launch(x)\n", init="        nn.init._no_grad_fill_(torch.empty(2), 0)\n"),
+                     "FORBIDDEN_ATTR")
+
+    def test_extension_idioms(self):
+        base = CUDA.replace("{flags}", "{flags}")
+        for flags in (', extra_cflags=[""], extra_ldflags=[""]', ", extra_include_paths=[]",
+                      ", extra_ldflags=['-lcublas']"):
+            with self.subTest(flags=flags):
+                self.accepts(base.replace("{flags}", flags), backend="cuda")
+        plain = base.replace("{flags}", "")
+        self.accepts(plain.replace("#include <torch/extension.h>", "#include <torch/extension.h>\n#include <cublas_v2.h>"),
+                     backend="cuda")
+        self.accepts(plain.replace("    return c;", "    return c.view_as(a);"), backend="cuda")
+        for body in ("    cublasHandle_t h;\n    cublasCreate(&h);", "    auto f = &cublasSgemm_v2;"):
+            with self.subTest(body=body):
+                self.rejects(plain.replace("    return c;", body + "\n    return c;"), "TORCH_CORE_OP", backend="cuda")
+
+
 class Suites(unittest.TestCase):
     """Every answer of the fixture suites gets its stage-0 outcome, fast."""
 

@@ -26,7 +26,7 @@ CFLAG_PATTERNS = [re.compile(p) for p in (
     r"--fmad=(true|false)", r"-march=native", r"-DNDEBUG", r"--extended-lambda", r"-Xcompiler=-fPIC")]
 LDFLAG_PATTERNS = [re.compile(p) for p in (r"-lcuda", r"-lcudart", r"-lcublas", r"-lcublasLt")]
 INCLUDE_OK = re.compile(
-    r"(torch/|ATen/|c10/|cuda|cub/|cooperative_groups|mma\.h|crt/|curand|math_constants\.h|thrust/|"
+    r"(torch/|ATen/|c10/|cuda|cub/|cublas_v2\.h$|cublas_api\.h$|cublasLt\.h$|cooperative_groups|mma\.h|crt/|curand|math_constants\.h|thrust/|"
     r"vector$|cmath$|math\.h$|algorithm$|limits$|cstdint$|stdint\.h$|cstdio$|stdio\.h$|float\.h$|cfloat$|"
     r"type_traits$|utility$|array$|tuple$|iostream$|cassert$|assert\.h$|climits$|limits\.h$|string$|"
     r"cstddef$|stddef\.h$|functional$|numeric$|initializer_list$|cstring$|pybind11/|cstdlib$|stdlib\.h$|"
@@ -71,6 +71,9 @@ GRAPH_WORDS = re.compile(r"\bcudaGraph\w*|\bcudaStreamBeginCapture\b|\bCUDAGraph
 ATEN_CALL = re.compile(r"\b(?:torch|at)((?:::\w+)+)\s*(?:<[^<>()]*>)?\s*\(")
 METHOD_CALL = re.compile(r"[\w\)\]]\s*(?:\.|->)\s*(\w+)\s*\(")
 CUBLAS = re.compile(r"\b(?:cublas|cublasLt|cudnn)[A-Z]\w*\s*\(")
+# a cuBLAS function named without a call (&cublasSgemm_v2, a function pointer); its types (cublasHandle_t) are
+# not calls
+CUBLAS_REF = re.compile(r"\b(?:cublas|cudnn)[A-Z]\w*\b(?<!_t)(?!\s*\()")
 TENSOR_DECL = re.compile(r"\b(?:torch|at)::Tensor\s*(?:const\s*)?&{0,2}\s*(?:const\s+)?(\w+)|"
                          r"\bauto\s*&{0,2}\s*(\w+)\s*=\s*(?:torch|at)::")
 # names that stand for torch's namespaces or ATen's functions where a token scan cannot see them used:
@@ -94,6 +97,7 @@ TENSOR_OK_METHODS = {
     "requires_grad", "is_same_size", "suggest_memory_format", "is_non_overlapping_and_dense", "type",
     "contiguous", "view", "unsqueeze", "squeeze", "expand", "zero_", "fill_", "new_empty", "new_zeros",
     "is_complex", "has_storage", "numel", "sym_size", "sym_numel", "toString", "name", "is_sparse",
+    "view_as",  # x.view_as(y): x.view(y.sizes()), no data moves
     "to", "cuda"}  # a device move of a buffer the function allocated (torch::zeros(...).to(device))
 # methods that return a tensor aliasing (or copying) the one they are called on
 TENSOR_VIEWS = {"contiguous", "view", "reshape", "unsqueeze", "squeeze", "expand", "t", "transpose", "permute",
@@ -173,6 +177,9 @@ def check_load_inline(node, args, kwargs, add, policy):
             continue
         bound[k] = v
     for k in bound:
+        # extra_include_paths=[] (models write it out empty) names no path
+        if k == "extra_include_paths" and consts(bound[k]) == []:
+            continue
         if k not in ALLOWED_KWARGS:
             add("EXTENSION_FLAGS", node, f"load_inline({k}=...) is not allowed: no include paths, build folders "
                                          f"or other files reach the build")
@@ -316,6 +323,9 @@ def scan(src, node, add, policy):
                        f"the extension applies ATen's operators to the tensor {n} ({op.group(0).strip()})")
     for m in CUBLAS.finditer(src):
         report(add, node, policy, "cublas", True, f"the extension calls {m.group(0).rstrip('( ')}")
+    for m in CUBLAS_REF.finditer(src):
+        report(add, node, policy, "cublas", True, f"the extension names {m.group(0)} without calling it (a "
+                                                  f"function value)")
 
 
 def report(add, node, policy, op, core, desc):

@@ -34,6 +34,9 @@ LIB_FORBIDDEN = {
 }
 # torch.utils is allowed only for cpp_extension
 TORCH_UTILS_ALLOWED = {"cpp_extension"}
+# private names of a library that are part of the language: nn.Linear's own reset_parameters uses
+# _calculate_fan_in_and_fan_out (two ints from a tensor's dim() and size()), and answers copy it
+PRIVATE_OK = {"torch.nn.init._calculate_fan_in_and_fan_out"}
 
 # ---- builtins ------------------------------------------------------------------------------------
 DYNAMIC_BUILTINS = {"exec", "eval", "compile", "__import__"}

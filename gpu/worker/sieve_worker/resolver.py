@@ -34,6 +34,10 @@ class V:
 NOCONST = object()  # a scalar whose value stage 0 does not know
 UNKNOWN = V("unknown")
 FLAGGED = V("unknown", flagged=True)  # the producer was already reported: no second finding on use
+# what `None.attr` and `None(...)` give: nothing, they raise (AttributeError, TypeError) and an answer has no
+# try/except, so the forward fails there. `b.contiguous()` where b may be None (an optional bias) is a call
+# on the tensor alternative only.
+RAISES = V("unknown", flagged=True)
 
 
 def dtype_value():
@@ -627,6 +631,11 @@ class Resolver:
                 out.add((k, a.path))
             elif k == "tmethod":
                 out.add((k, a.name, a.origin, a.reordered))
+            elif k == "layer":
+                # a torch layer made on each pass (layers.append(nn.Linear(n, m)) in a loop) is the same kind
+                # of value every time: what it is, not which object
+                out.add((k, a.path, frozenset(self.shape(x, depth + 1) for x in a.items or [])
+                         if a.items is not None else None))
             else:
                 out.add((k, id(a)))
         return frozenset(out)
@@ -1095,6 +1104,8 @@ class Resolver:
         if k == "container":
             return V("cmethod", inner=a, name=name)
         if k == "scalar":
+            if a.const is None and not name.startswith("__"):
+                return RAISES
             if name in lang.SCALAR_METHODS:
                 return V("smethod", name=name)
             return scalar()
@@ -1140,7 +1151,7 @@ class Resolver:
         root = path.split(".")[0]
         if name == "__init__":
             return V("noop")  # nn.Module.__init__(self)
-        private = name.startswith("_") and not path.startswith("torch.ops.")  # aten's own _softmax is an op
+        private = name.startswith("_") and not path.startswith("torch.ops.") and new not in lang.PRIVATE_OK
         if root in ("torch", "triton", "math", "typing", "functools", "itertools", "operator", "dataclasses",
                     "collections") and (name in lang.FORBIDDEN_ATTRS or private):
             self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches {new}, which is outside stage 0's language")
@@ -1298,6 +1309,8 @@ class Resolver:
             return self.unresolved_call(node, f"nn.Module.{f.name}", fr)
         if k == "unknown" and f.flagged:
             return FLAGGED
+        if k == "scalar" and f.const is None:
+            return RAISES  # None(...): self.downsample(x) where downsample may be None
         if k == "union":
             return union([self.call_value(a, args, kwargs, node, fr) for a in f.alts])
         if k == "super":
@@ -1420,8 +1433,9 @@ class Resolver:
 
     def same_type_cast(self, f, node, fr):
         """x.to(t.dtype), x.to(t.device), x.to(device=..., dtype=...) and x.type_as(t) where x is known to have t's
-        dtype (and every forward tensor is on the GPU: moving one elsewhere is flagged): a no-op, not a copy."""
-        if f.dtsrc is None or not isinstance(node, ast.Call) or not node.args and not node.keywords:
+        dtype (and every forward tensor is on the GPU: moving one elsewhere is flagged): a no-op, not a copy.
+        A move to t.device alone needs no dtype knowledge (x = self.conv(x); x.to(x.device))."""
+        if not isinstance(node, ast.Call) or not node.args and not node.keywords:
             return False
         if any(k.arg not in ("dtype", "device") for k in node.keywords):
             return False  # copy=True, memory_format=...: a real copy
@@ -1434,21 +1448,32 @@ class Resolver:
 
         for e in list(node.args) + [k.value for k in node.keywords]:
             if f.name == "type_as":
-                if dtsrcs(e) != {f.dtsrc}:
+                if f.dtsrc is None or dtsrcs(e) != {f.dtsrc}:
                     return False
             elif not isinstance(e, ast.Attribute) or e.attr not in ("dtype", "device"):
                 return False
-            elif e.attr == "dtype" and dtsrcs(e.value) != {f.dtsrc}:
+            elif e.attr == "dtype" and (f.dtsrc is None or dtsrcs(e.value) != {f.dtsrc}):
                 return False
             elif e.attr == "device" and dtsrcs(e.value) is None:
                 return False
         return True
+
+    def cuda_noop(self, node):
+        """x.cuda() and x.cuda(non_blocking=...) compute nothing: .cuda() of a GPU tensor (an input, a view of
+        one, what a kernel wrote, a parameter the harness moved) returns it unchanged, whatever its strides,
+        and a host tensor forward holds was made from numbers (torch.zeros(n), set-up values): moving it is an
+        allocation. Reading an input on the host (.cpu(), .tolist()) is refused where it happens. A device
+        argument (x.cuda(1)) or memory_format= may copy."""
+        return isinstance(node, ast.Call) and not node.args and \
+            all(k.arg == "non_blocking" and isinstance(k.value, ast.Constant) for k in node.keywords)
 
     def tensor_method(self, f, args, kwargs, node, fr):
         name = f.name
         if name in lang.TENSOR_META_METHODS:
             return scalar()
         if name in ("to", "type_as") and self.same_type_cast(f, node, fr):
+            return tensor(f.origin, f.reordered, f.dtsrc)
+        if name == "cuda" and self.cuda_noop(node):
             return tensor(f.origin, f.reordered, f.dtsrc)
         if name in lang.TENSOR_COPY_METHODS or name in lang.TENSOR_LAYOUT_METHODS and f.reordered:
             self.torch_op(node, f"torch.Tensor.{name}", f"copies or casts a tensor in torch (.{name}())", fr)
@@ -1629,7 +1654,7 @@ class Resolver:
             self.add("DYNAMIC_CODE", node, f"{fr.fname} calls getattr() with a computed attribute name")
             return FLAGGED
         if name == "slice":
-            return scalar(None)
+            return scalar()  # not None: a slice has attributes (.start, .indices())
         if name in lang.FORBIDDEN_BUILTINS:
             self.add("FORBIDDEN_CALL", node, f"{fr.fname} calls {name}(), which is not part of stage 0's language")
             return FLAGGED
@@ -1667,6 +1692,8 @@ class Resolver:
             if len(parts) == 3 and last in lang.TORCH_CUDA_FORWARD:
                 return V("ctxmgr") if lang.TORCH_CUDA_FORWARD[last] == "ctx" else scalar()
             return self.unresolved_call(node, path, fr)
+        if path == "torch.nn.init._calculate_fan_in_and_fan_out":
+            return V("container", items=[scalar(), scalar()], owner=fr.home)  # (fan_in, fan_out): shape only
         if path.startswith("torch.nn.init."):
             if setup:
                 return tensor("param")

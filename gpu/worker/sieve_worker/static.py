@@ -134,7 +134,7 @@ class FilePass:
                 self.add("THREADS", node, f"imports {full}")
             elif full in lang.ALLOWED_MODULES:
                 continue
-            elif a.name in lang.FORBIDDEN_ATTRS or a.name.startswith("_") or \
+            elif a.name in lang.FORBIDDEN_ATTRS or a.name.startswith("_") and full not in lang.PRIVATE_OK or \
                     a.name in lang.LIB_FORBIDDEN.get(mod, ()) or \
                     (mod == "torch.utils" and a.name not in lang.TORCH_UTILS_ALLOWED):
                 self.add("FORBIDDEN_IMPORT", node, f"imports {full}, which is outside stage 0's language")
@@ -181,7 +181,7 @@ class FilePass:
         full = f"{base}.{a}"
         if root in ("torch", "triton", "math", "typing", "functools", "itertools", "operator", "dataclasses",
                     "collections"):
-            private = a.startswith("_") and not base.startswith("torch.ops.")
+            private = a.startswith("_") and not base.startswith("torch.ops.") and full not in lang.PRIVATE_OK
             if a in lang.FORBIDDEN_ATTRS or private or a in lang.LIB_FORBIDDEN.get(base, ()) or \
                     (base == "torch.utils" and a not in lang.TORCH_UTILS_ALLOWED):
                 self.add("FORBIDDEN_ATTR", node, f"reaches {full}, which is outside stage 0's language")
