@@ -365,6 +365,8 @@ void VerificationEngine::Slot::sendJob(Job &job)
         msg["skip_static"] = true;
     m_worker->send(msg.dump());
     job.sent = true;
+    if (m_engine.m_observer)
+        m_engine.m_observer->sampleSent(job.ref.id, m_index);
     job.since = Clock::now();
     job.budgetS = t.compile + t.correct + (timing ? t.timing + queue : 0) + opts().watchdogMargin();
     job.code.clear();

@@ -156,7 +156,10 @@ public:
     // A worker came up (env from its hello) or went away (message says why).
     virtual void workerStarted(int /*worker*/, const nlohmann::json & /*env*/) {}
     virtual void workerLost(int /*worker*/, const std::string & /*why*/) {}
+    // Taken by a worker (its task's reference may still be in preparation)...
     virtual void sampleStarted(std::int64_t /*sampleId*/, int /*worker*/) {}
+    // ...and handed to it, to run now.
+    virtual void sampleSent(std::int64_t /*sampleId*/, int /*worker*/) {}
     // After the verdict was queued for the corpus writer.
     virtual void sampleFinished(const VerdictRecord & /*verdict*/, const RunCounts & /*counts*/) {}
     virtual void runFinished(const RunSummary & /*summary*/) {}

@@ -38,13 +38,15 @@ std::int64_t count(Corpus &c, const std::string &sql)
 }
 
 // Kills the worker with SIGKILL as soon as the slow sample is running.
-class KillWhenStarted : public gpu::VerifyObserver {
+class KillWhenSent : public gpu::VerifyObserver {
 public:
     // `times`: how many of the victim's starts end in a kill of its worker.
-    KillWhenStarted(std::int64_t victim, int times = 1) : m_victim(victim), m_left(times) {}
+    KillWhenSent(std::int64_t victim, int times = 1) : m_victim(victim), m_left(times) {}
     gpu::VerificationEngine *engine = nullptr;
     std::atomic<bool> killed{false};
-    void sampleStarted(std::int64_t sampleId, int) override
+    // When the sample is handed to the worker, not when it is taken: a kill while the task's reference is
+    // still being prepared (slow on a loaded machine) is a death without the sample in flight.
+    void sampleSent(std::int64_t sampleId, int) override
     {
         if (sampleId != m_victim || m_left.fetch_sub(1) <= 0)
             return;
@@ -80,7 +82,7 @@ TEST(VerifyEngine, WorkerKilledMidRunRetriesItsInFlightSample)
     o.parallel = 1; // one at a time: only the victim is in flight when the worker is killed
     o.cacheDir = tmp.file("cache");
     o.timeouts.compile = o.timeouts.correct = 30;
-    KillWhenStarted observer(ids.at("infinite_loop"));
+    KillWhenSent observer(ids.at("infinite_loop"));
     gpu::VerificationEngine engine(o);
     observer.engine = &engine;
     engine.setObserver(&observer);
@@ -117,7 +119,7 @@ TEST(VerifyEngine, SampleInFlightAtThreeWorkerDeathsIsACrash)
     o.parallel = 1;
     o.cacheDir = tmp.file("cache");
     o.timeouts.compile = o.timeouts.correct = 60;
-    KillWhenStarted observer(ids.at("infinite_loop"), 1000);
+    KillWhenSent observer(ids.at("infinite_loop"), 1000);
     gpu::VerificationEngine engine(o);
     observer.engine = &engine;
     engine.setObserver(&observer);

@@ -6,6 +6,7 @@
 #include "hashing.h"
 #include "payload.h"
 #include "test_verify_support.h"
+#include "nvrtclibrary.h"
 #include "testutil.h"
 #include "verificationengine.h"
 
@@ -43,6 +44,8 @@ std::string suiteKey()
     std::sort(files.begin(), files.end());
     for (const auto &p : files)
         all += p.filename().string() + readFile(p.string());
+    // What the machine offers decides verdicts too (raw CUDA without NVRTC): a cache per environment.
+    all += gpu::NvrtcLibrary::get() != nullptr ? "nvrtc" : "no-nvrtc";
     struct stat st {};
     if (stat("/proc/self/exe", &st) == 0)
         all += std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime);
