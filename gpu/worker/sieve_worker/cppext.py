@@ -103,8 +103,40 @@ TENSOR_OK_METHODS = {
 TENSOR_VIEWS = {"contiguous", "view", "reshape", "unsqueeze", "squeeze", "expand", "t", "transpose", "permute",
                 "flatten", "narrow", "select", "slice", "detach", "clone", "to", "cuda", "float", "half", "as_strided",
                 "view_as", "reshape_as", "expand_as", "zero_", "fill_"}
+# views after which .contiguous() / .clone() copies data into a new order (a broadcast, a transpose)
+REORDERING = {"expand", "expand_as", "t", "transpose", "permute", "as_strided"}
+# what the arguments of .to() may name: a device only (a dtype or another tensor's options is a cast)
+CAST_TOKEN = re.compile(r"\bk(?!CUDA\b|CPU\b)[A-Z]\w*|dtype|scalar_type|options|ScalarType|TensorOptions|"
+                        r"\b(?:float|double|half|int|long|bool)\b")
+CHAIN_CALL = re.compile(r"\s*(?:\.|->)\s*(\w+)\s*(?:<[^<>()]*>)?\s*\(")
 FUNC_HEAD = re.compile(r"\(([^()]*)\)\s*(?:const\s*)?\{")  # linear: no backtracking over names
 MAX_SOURCE = 1 << 20
+
+
+def call_args(body, open_at):
+    """The text between the parenthesis at open_at and its match, and the index after the match."""
+    depth, i = 0, open_at
+    while i < len(body):
+        depth += {"(": 1, ")": -1}.get(body[i], 0)
+        i += 1
+        if depth == 0:
+            return body[open_at + 1:i - 1], i
+    return body[open_at + 1:], len(body)
+
+
+def chained_calls(body, start):
+    """(method, args) of each call in the chain that starts at body[start] (a '.' or '->' after a tensor name),
+    as long as each call returns a tensor (a view, a move); a metadata call (.sizes(), .data_ptr()) ends it."""
+    out = []
+    while len(out) < 32:
+        m = CHAIN_CALL.match(body, start)
+        if not m:
+            break
+        args, start = call_args(body, m.end() - 1)
+        out.append((m.group(1), args))
+        if m.group(1) not in TENSOR_VIEWS:
+            break
+    return out
 
 
 def tensor_functions(src):
@@ -310,12 +342,32 @@ def scan(src, node, add, policy):
     # ATen's operators on tensor variables (a + b, out *= 2) are torch doing the work. A token scan sees them
     # in host functions that take tensors, for names declared there as tensors.
     for body, names in tensor_functions(src):
+        # names bound to a reordering view of a tensor (auto e = a.expand(...)): a copy of them is a kernel
+        reordered = set()
+        for _ in range(3):  # auto e = a.unsqueeze(0).expand(s); auto f = e.view(...): both reordered
+            for d in re.finditer(r"\bauto\s*&{0,2}\s*(\w+)\s*=\s*(\w+)(?=\s*(?:\.|->))", body):
+                if d.group(2) in names and (d.group(2) in reordered or
+                                            any(m in REORDERING for m, _ in chained_calls(body, d.end()))):
+                    reordered.add(d.group(1))
         for n in sorted(names):
-            for mm in re.finditer(r"(?<![\w.])" + n + r"\s*(?:\.|->)\s*(\w+)\s*(?:<[^<>()]*>)?\s*\(", body):
-                if mm.group(1) not in TENSOR_OK_METHODS and mm.group(1) not in COMPUTE_METHODS:
-                    report(add, node, policy, f"at::Tensor::{mm.group(1)}", mm.group(1) in CORE_ATEN,
-                           f"the extension calls the tensor method {n}.{mm.group(1)}(), which is not metadata, a "
-                           f"pointer or a view: ATen does that work")
+            for mm in re.finditer(r"(?<![\w.])" + n + r"(?=\s*(?:\.|->))", body):
+                # every call of the chain on it: x.contiguous().t(), x.expand(s).contiguous(), x.to(kHalf)
+                seen_reorder = n in reordered
+                for method, args in chained_calls(body, mm.end()):
+                    what = f"{n}...{method}()" if method else n
+                    if method not in TENSOR_OK_METHODS and method not in COMPUTE_METHODS:
+                        report(add, node, policy, f"at::Tensor::{method}", method in CORE_ATEN,
+                               f"the extension calls the tensor method {what}, which is not metadata, a "
+                               f"pointer or a view: ATen does that work")
+                    elif method in ("to", "cuda") and CAST_TOKEN.search(args):
+                        report(add, node, policy, "at::Tensor::to", False,
+                               f"the extension casts the tensor {n} ({method}({args.strip()[:60]})): a dtype "
+                               f"conversion is ATen doing the work; only a move to a device is glue")
+                    elif method in ("contiguous", "clone") and seen_reorder:
+                        report(add, node, policy, f"at::Tensor::{method}", False,
+                               f"the extension copies a broadcast or reordered view of {n} ({what}): ATen's "
+                               f"copy kernel does that work")
+                    seen_reorder = seen_reorder or method in REORDERING
             op = re.search(r"(?:\breturn\b|[=(,?:])\s*-?\s*" + n + r"\s*[-+*/%]\s*[\w(]|(?<![\w.>:])" + n +
                            r"\s*[-+*/%]=|[-+*/%]\s*" + n + r"\s*[;),]", body)
             if op:

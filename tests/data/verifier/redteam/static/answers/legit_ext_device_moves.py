@@ -1,0 +1,32 @@
+"""Legitimate: a.to(a.device()) and a.cuda().contiguous() are glue; the kernel adds."""
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+cuda_src = r'''
+#include <torch/extension.h>
+
+__global__ void add_kernel(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+torch::Tensor add_cuda(torch::Tensor a, torch::Tensor b) {
+    auto x = a.to(a.device()).contiguous();
+    auto y = b.cuda().contiguous();
+    auto c = torch::empty_like(x);
+    int n = x.numel();
+    add_kernel<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), c.data_ptr<float>(), n);
+    return c.view(a.sizes());
+}
+'''
+cpp_src = "torch::Tensor add_cuda(torch::Tensor a, torch::Tensor b);"
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ext = load_inline(name="rt_ext", cpp_sources=cpp_src, cuda_sources=cuda_src, functions=["add_cuda"])
+
+    def forward(self, a, b):
+        return self.ext.add_cuda(a, b)
