@@ -9,23 +9,17 @@ add_source = r"""
 #include <torch/extension.h>
 #include <cuda_runtime.h>
 
-__global__ void elementwise_add_kernel(const float* a, const float* b, float* out, int size) {
-    int idx = blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx < size) {
-        out[idx] = a[idx] + b[idx];
-    }
+__global__ void elementwise_add_kernel(const float* x, const float* y, float* z, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        z[i] = x[i] + y[i];
 }
 
 torch::Tensor elementwise_add_cuda(torch::Tensor a, torch::Tensor b) {
-    auto size = a.numel();
-    auto out = torch::zeros_like(a);
-
-    const int block_size = 256;
-    const int num_blocks = (size + block_size - 1) / block_size;
-
-    elementwise_add_kernel<<<num_blocks, block_size>>>(a.data_ptr<float>(), b.data_ptr<float>(), out.data_ptr<float>(), size);
-
-    return out;
+    auto z = torch::empty_like(a);
+    const int n = a.numel();
+    const int blocks = (n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024;
+    elementwise_add_kernel<<<blocks, 256>>>(a.data_ptr<float>(), b.data_ptr<float>(), z.data_ptr<float>(), n);
+    return z;
 }
 """
 
