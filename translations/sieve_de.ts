@@ -237,6 +237,10 @@
             <numerusform>%n weitere ausgewählte Proben nicht gezeigt: höchstens %1 nebeneinander</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Select a sample to see its code, or two or three to compare them side by side.</source>
+        <translation>Wählen Sie eine Probe, um ihren Code zu sehen, oder zwei oder drei, um sie nebeneinander zu vergleichen.</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::DetailsPane</name>
@@ -1106,6 +1110,34 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
             <numerusform>%n Proben, %1 geladen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Save View</source>
+        <translation>Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>Name of the view (filter, sort and columns):</source>
+        <translation>Name der Ansicht (Filter, Sortierung und Spalten):</translation>
+    </message>
+    <message>
+        <source>(no saved view)</source>
+        <translation>(keine gespeicherte Ansicht)</translation>
+    </message>
+    <message>
+        <source>Saved views: a filter, a sort and the columns shown</source>
+        <translation>Gespeicherte Ansichten: ein Filter, eine Sortierung und die gezeigten Spalten</translation>
+    </message>
+    <message>
+        <source>Save View…</source>
+        <translation>Ansicht speichern …</translation>
+    </message>
+    <message>
+        <source>Save the filter, sort and columns under a name</source>
+        <translation>Filter, Sortierung und Spalten unter einem Namen speichern</translation>
+    </message>
+    <message>
+        <source>Delete View</source>
+        <translation>Ansicht löschen</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::SamplerDialog</name>
@@ -1642,6 +1674,10 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
             <numerusform>%1 von %n Aufgabe, %2 Proben</numerusform>
             <numerusform>%1 von %n Aufgaben, %2 Proben</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Reading the corpus&apos;s tasks…</source>
+        <translation>Die Aufgaben des Korpus werden gelesen …</translation>
     </message>
 </context>
 <context>

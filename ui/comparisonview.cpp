@@ -25,7 +25,7 @@ QStringList linesOf(const QString &code) { return code.split(QLatin1Char('\n'));
 ComparisonView::ComparisonView(QWidget *parent)
     : QWidget(parent), m_splitter(new QSplitter(Qt::Horizontal, this)), m_referenceButton(new QToolButton(this)),
       m_syncButton(new QToolButton(this)), m_prevButton(new QToolButton(this)), m_nextButton(new QToolButton(this)),
-      m_find(new QLineEdit(this)), m_summary(new QLabel(this))
+      m_find(new QLineEdit(this)), m_summary(new QLabel(this)), m_empty(new QLabel(this))
 {
     setObjectName(QStringLiteral("comparisonView"));
     m_splitter->setObjectName(QStringLiteral("comparisonSplitter"));
@@ -72,7 +72,12 @@ ComparisonView::ComparisonView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(bar);
+    m_empty->setObjectName(QStringLiteral("compareEmptyLabel"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    layout->addWidget(m_empty, 1);
     layout->addWidget(m_splitter, 1);
+    m_splitter->hide();
     retranslateUi();
 }
 
@@ -82,6 +87,7 @@ void ComparisonView::retranslateUi()
     m_referenceButton->setToolTip(tr("Show the task's PyTorch reference module next to the samples"));
     m_syncButton->setText(tr("Sync Scrolling"));
     m_find->setPlaceholderText(tr("Find in code (Enter: next, Shift+Enter: previous)"));
+    m_empty->setText(tr("Select a sample to see its code, or two or three to compare them side by side."));
     m_prevButton->setToolTip(tr("Previous change (Alt+Up)"));
     m_nextButton->setToolTip(tr("Next change (Alt+Down)"));
     if (!m_samples.isEmpty())
@@ -133,6 +139,8 @@ void ComparisonView::clear()
     m_omitted = 0;
     m_prevButton->setEnabled(false);
     m_nextButton->setEnabled(false);
+    m_splitter->hide();
+    m_empty->show();
 }
 
 void ComparisonView::showSamples(const QList<SampleDetail> &samples, int selected)
@@ -183,6 +191,8 @@ void ComparisonView::showSamples(const QList<SampleDetail> &samples, int selecte
     m_prevButton->setEnabled(!m_changeRows.empty());
     m_nextButton->setEnabled(!m_changeRows.empty());
     m_summary->setText(summaryText());
+    m_splitter->setVisible(n > 0);
+    m_empty->setVisible(n == 0);
     m_splitter->setSizes(QList<int>(m_splitter->count(), 1000));
     if (!m_samples.isEmpty())
         m_referenceCode = m_samples.first().reference;

@@ -57,6 +57,7 @@ private:
     QToolButton *m_nextButton;
     QLineEdit *m_find;
     QLabel *m_summary;
+    QLabel *m_empty; // what to do while nothing is shown
     QList<CodeEditor *> m_editors;
     QList<QWidget *> m_columns;
     CodeEditor *m_reference = nullptr;

@@ -98,6 +98,7 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
 
     m_errorHandler = [this](const QString &message) { QMessageBox::warning(this, tr("Sieve"), message); };
     m_samples->reviewBar()->setReviewer(settings.effectiveReviewer());
+    m_samples->setSettings(&m_settings);
     m_details->ptxView()->setArch(settings.cudaArch.value());
     connect(&settings, &Settings::changed, this, [this](const QString &key) {
         if (key == m_settings.reviewer.key())
@@ -514,6 +515,7 @@ void MainWindow::onOpened()
 void MainWindow::reloadTasks()
 {
     const quint64 job = ++m_taskJob;
+    m_tasks->setLoading(true); // a large corpus takes seconds: say so rather than "0 tasks"
     m_aggregates->post(
         this, [](const db::Database &db) { return queries::tasks(db); },
         [this, job](QList<TaskRow> rows) {

@@ -6,8 +6,15 @@
 
 #include "reviewbar.h"
 #include "samplemodel.h"
+#include "settings.h"
 
 #include <QComboBox>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QToolButton>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QSignalBlocker>
@@ -25,7 +32,7 @@ namespace sieve::ui {
 SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     : QWidget(parent), m_model(new SampleModel(reader, this)), m_view(new QTableView), m_status(new QComboBox),
       m_reviewFilter(new QComboBox), m_search(new QLineEdit), m_count(new QLabel), m_review(nullptr),
-      m_searchDelay(new QTimer(this))
+      m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton), m_deleteView(new QToolButton)
 {
     setObjectName(QStringLiteral("samplePane"));
     m_view->setObjectName(QStringLiteral("sampleView"));
@@ -78,6 +85,34 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
 
     m_review = new ReviewBar(reader, writer, m_model, m_view, this);
 
+    m_views->setObjectName(QStringLiteral("savedViews"));
+    m_views->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_saveView->setObjectName(QStringLiteral("saveViewButton"));
+    m_deleteView->setObjectName(QStringLiteral("deleteViewButton"));
+    m_views->setEnabled(false);
+    m_saveView->setEnabled(false);
+    m_deleteView->setEnabled(false);
+    connect(m_views, &QComboBox::activated, this, [this](int index) {
+        if (index > 0)
+            applyView(m_views->itemText(index));
+        m_deleteView->setEnabled(index > 0);
+    });
+    connect(m_saveView, &QToolButton::clicked, this, [this] {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Save View"), tr("Name of the view (filter, sort and columns):"),
+                                                   QLineEdit::Normal, m_views->currentIndex() > 0 ? m_views->currentText() : QString(), &ok)
+                                 .trimmed();
+        if (ok && !name.isEmpty())
+            saveView(name);
+    });
+    connect(m_deleteView, &QToolButton::clicked, this, [this] {
+        if (m_views->currentIndex() > 0)
+            deleteView(m_views->currentText());
+    });
+    // The header's context menu shows and hides columns (part of a saved view).
+    m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view->horizontalHeader(), &QHeaderView::customContextMenuRequested, this, &SamplePane::showColumnMenu);
+
     connect(m_status, &QComboBox::currentIndexChanged, this, &SamplePane::applyFilters);
     connect(m_reviewFilter, &QComboBox::currentIndexChanged, this, &SamplePane::applyFilters);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
@@ -92,8 +127,15 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     filters->addWidget(m_search, 1);
     filters->addWidget(m_status);
     filters->addWidget(m_reviewFilter);
+    auto *views = new QHBoxLayout;
+    views->setContentsMargins(0, 0, 0, 0);
+    views->addWidget(m_views);
+    views->addWidget(m_saveView);
+    views->addWidget(m_deleteView);
+    views->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 4);
+    layout->addLayout(views);
     layout->addLayout(filters);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_review);
@@ -109,6 +151,13 @@ void SamplePane::retranslateUi()
     m_reviewFilter->setItemText(2, tr("Accepted"));
     m_reviewFilter->setItemText(3, tr("Rejected"));
     m_search->setPlaceholderText(tr("Filter by sample or teacher"));
+    if (m_views->count() == 0)
+        m_views->addItem(QString());
+    m_views->setItemText(0, tr("(no saved view)"));
+    m_views->setToolTip(tr("Saved views: a filter, a sort and the columns shown"));
+    m_saveView->setText(tr("Save View…"));
+    m_saveView->setToolTip(tr("Save the filter, sort and columns under a name"));
+    m_deleteView->setText(tr("Delete View"));
     updateCount();
 }
 
@@ -164,6 +213,126 @@ void SamplePane::updateCount()
     m_count->setText(total < 0 ? tr("Counting…")
                                : tr("%n sample(s), %1 loaded", nullptr, int(std::min<qint64>(total, INT_MAX)))
                                      .arg(m_model->rowCount()));
+}
+
+namespace {
+QJsonArray viewsOf(const Settings *settings)
+{
+    return settings ? QJsonDocument::fromJson(settings->savedViews.value()).array() : QJsonArray();
+}
+} // namespace
+
+void SamplePane::setSettings(Settings *settings)
+{
+    m_settings = settings;
+    m_views->setEnabled(settings != nullptr);
+    m_saveView->setEnabled(settings != nullptr);
+    reloadViewNames();
+}
+
+QStringList SamplePane::savedViewNames() const
+{
+    QStringList names;
+    for (const QJsonValue &v : viewsOf(m_settings))
+        names << v.toObject().value(QStringLiteral("name")).toString();
+    return names;
+}
+
+void SamplePane::reloadViewNames(const QString &current)
+{
+    const QSignalBlocker block(m_views);
+    while (m_views->count() > 1)
+        m_views->removeItem(1);
+    for (const QString &n : savedViewNames())
+        m_views->addItem(n);
+    m_views->setCurrentIndex(std::max(0, m_views->findText(current)));
+    m_deleteView->setEnabled(m_views->currentIndex() > 0);
+}
+
+void SamplePane::saveView(const QString &name)
+{
+    if (!m_settings || name.isEmpty())
+        return;
+    const SampleQuery &q = m_model->query();
+    QJsonObject view{{QStringLiteral("name"), name},
+                     {QStringLiteral("status"), m_status->currentData().toString()},
+                     {QStringLiteral("review"), m_reviewFilter->currentData().toString()},
+                     {QStringLiteral("text"), m_search->text()},
+                     {QStringLiteral("sort"), q.sortColumn},
+                     {QStringLiteral("order"), q.order == Qt::AscendingOrder ? QStringLiteral("asc") : QStringLiteral("desc")},
+                     {QStringLiteral("header"), QString::fromLatin1(m_view->horizontalHeader()->saveState().toBase64())}};
+    QJsonArray views;
+    for (const QJsonValue &v : viewsOf(m_settings))
+        if (v.toObject().value(QStringLiteral("name")).toString() != name)
+            views.append(v);
+    views.append(view);
+    m_settings->savedViews.setValue(QJsonDocument(views).toJson(QJsonDocument::Compact));
+    reloadViewNames(name);
+}
+
+bool SamplePane::applyView(const QString &name)
+{
+    for (const QJsonValue &v : viewsOf(m_settings)) {
+        const QJsonObject o = v.toObject();
+        if (o.value(QStringLiteral("name")).toString() != name)
+            continue;
+        // The header first (columns, widths), then the sort and the filters: one query at the end.
+        m_view->horizontalHeader()->restoreState(QByteArray::fromBase64(o.value(QStringLiteral("header")).toString().toLatin1()));
+        {
+            const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search);
+            const QString status = o.value(QStringLiteral("status")).toString();
+            if (!status.isEmpty() && m_status->findData(status) < 0)
+                m_status->addItem(status, status); // a status this corpus has none of yet
+            m_status->setCurrentIndex(std::max(0, m_status->findData(status)));
+            m_reviewFilter->setCurrentIndex(std::max(0, m_reviewFilter->findData(o.value(QStringLiteral("review")).toString())));
+            m_search->setText(o.value(QStringLiteral("text")).toString());
+        }
+        const Qt::SortOrder order = o.value(QStringLiteral("order")).toString() == QLatin1String("asc") ? Qt::AscendingOrder
+                                                                                                    : Qt::DescendingOrder;
+        const int column = o.value(QStringLiteral("sort")).toInt();
+        SampleQuery q = m_model->query();
+        q.sortColumn = column;
+        q.order = order;
+        q.status = m_status->currentData().toString();
+        q.review = m_reviewFilter->currentData().toString();
+        q.text = m_search->text().trimmed();
+        {
+            const QSignalBlocker block(m_view->horizontalHeader());
+            m_view->horizontalHeader()->setSortIndicator(column, order);
+        }
+        m_model->setQuery(q);
+        reloadViewNames(name);
+        return true;
+    }
+    return false;
+}
+
+void SamplePane::deleteView(const QString &name)
+{
+    if (!m_settings)
+        return;
+    QJsonArray views;
+    for (const QJsonValue &v : viewsOf(m_settings))
+        if (v.toObject().value(QStringLiteral("name")).toString() != name)
+            views.append(v);
+    m_settings->savedViews.setValue(QJsonDocument(views).toJson(QJsonDocument::Compact));
+    reloadViewNames();
+}
+
+void SamplePane::setColumnVisible(int column, bool visible) { m_view->horizontalHeader()->setSectionHidden(column, !visible); }
+
+void SamplePane::showColumnMenu(const QPoint &pos)
+{
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("columnsMenu"));
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        QAction *a = menu.addAction(m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        a->setCheckable(true);
+        a->setChecked(!m_view->horizontalHeader()->isSectionHidden(c));
+        a->setEnabled(c != queries::ColName); // the sample's name always shows
+        connect(a, &QAction::toggled, this, [this, c](bool on) { setColumnVisible(c, on); });
+    }
+    menu.exec(m_view->horizontalHeader()->mapToGlobal(pos));
 }
 
 } // namespace sieve::ui

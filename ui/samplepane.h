@@ -1,8 +1,10 @@
 #pragma once
-// The sample table with its SQL-side filters (status, review, text), its count and the review bar.
+// The sample table with its SQL-side filters (status, review, text), its count and the review bar, and
+// saved views: a named filter + sort + columns (order, widths, hidden ones), kept in the settings.
 #include <QWidget>
 
 class QComboBox;
+class QToolButton;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -12,6 +14,7 @@ namespace sieve::ui {
 
 class DbThread;
 class ReviewBar;
+class Settings;
 class SampleModel;
 
 class SamplePane final : public QWidget {
@@ -27,6 +30,15 @@ public:
     void setStatuses(const QStringList &statuses);
     QList<qint64> selectedSampleIds() const;
 
+    // Saved views (need setSettings): save the current one under a name (replacing one of that name),
+    // apply or delete one by name.
+    void setSettings(Settings *settings);
+    QStringList savedViewNames() const;
+    void saveView(const QString &name);
+    bool applyView(const QString &name);
+    void deleteView(const QString &name);
+    void setColumnVisible(int column, bool visible);
+
 Q_SIGNALS:
     void selectionChanged(const QList<qint64> &sampleIds);
 
@@ -37,6 +49,8 @@ private:
     void retranslateUi();
     void applyFilters();
     void updateCount();
+    void reloadViewNames(const QString &current = QString());
+    void showColumnMenu(const QPoint &pos);
 
     SampleModel *m_model;
     QTableView *m_view;
@@ -46,6 +60,10 @@ private:
     QLabel *m_count;
     ReviewBar *m_review;
     QTimer *m_searchDelay;
+    QComboBox *m_views;
+    QToolButton *m_saveView;
+    QToolButton *m_deleteView;
+    Settings *m_settings = nullptr;
     QList<qint64> m_tasks;
     bool m_tasksFiltered = false;
 };

@@ -60,6 +60,8 @@ public:
     Setting<QByteArray> windowGeometry{this, "ui/window_geometry", QByteArray()};
     Setting<QByteArray> windowState{this, "ui/window_state", QByteArray()};
     Setting<QByteArray> reviewSplitter{this, "ui/review_splitter", QByteArray()};
+    // The sample table's saved views: a JSON array of {name, status, review, text, sort, order, header}.
+    Setting<QByteArray> savedViews{this, "review/saved_views", QByteArray()};
 
     void addRecentCorpus(const QString &path);
     QString effectiveReviewer() const;

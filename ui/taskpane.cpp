@@ -134,6 +134,7 @@ void TaskPane::setTasks(QList<TaskRow> rows)
 {
     const QList<qint64> selected = selectedTaskIds();
     const QSignalBlocker block(this);
+    m_loading = false;
     m_model->setTasks(std::move(rows));
     QItemSelection sel;
     for (int r = 0; r < m_proxy->rowCount(); ++r) {
@@ -186,8 +187,18 @@ QList<qint64> TaskPane::selectedTaskIds() const
     return ids;
 }
 
+void TaskPane::setLoading(bool loading)
+{
+    m_loading = loading;
+    updateCount();
+}
+
 void TaskPane::updateCount()
 {
+    if (m_loading && m_model->rowCount() == 0) {
+        m_count->setText(tr("Reading the corpus's tasks…"));
+        return;
+    }
     qint64 samples = 0;
     for (int r = 0; r < m_proxy->rowCount(); ++r)
         samples += m_proxy->index(r, 0).data(TaskModel::SamplesRole).toLongLong();

@@ -25,6 +25,7 @@ public:
     QList<qint64> selectedTaskIds() const;
     // Replaces the list (fresh counts) and keeps the selection without announcing it again.
     void setTasks(QList<TaskRow> rows);
+    void setLoading(bool loading); // until setTasks: the count line says the tasks are being read
     void refreshFilters();
 
     // The tasks whose samples the sample table shows: the selected ones, else while a filter is set the
@@ -41,6 +42,7 @@ protected:
 private:
     void retranslateUi();
     void updateCount();
+    bool m_loading = false;
     void announce();
     QList<qint64> m_announced;
     bool m_announcedFiltered = false;

@@ -12,9 +12,11 @@
 #include "exportdialog.h"
 #include "language.h"
 #include "reviewbar.h"
+#include "samplepane.h"
 #include "settingsdialog.h"
 #include "statspage.h"
 #include "taskmodel.h"
+#include "taskpane.h"
 #include "verdictpanel.h"
 
 #include "verifyrunner.h"
@@ -535,4 +537,66 @@ TEST_F(Reviewer, TheSampleTableShowsTheLatestReviewsReviewerAndReason)
     EXPECT_EQ(samples()->query().sortColumn, before);
     EXPECT_EQ(sampleView()->horizontalHeader()->sortIndicatorSection(), before);
     test::screenshot(window.get(), QStringLiteral("18-reviewer-reason"));
+}
+
+TEST_F(Reviewer, SavedViewsKeepFilterSortAndColumnsAcrossSessions)
+{
+    auto *pane = find<SamplePane>("samplePane");
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    // A view: passing samples, fastest first, without the attempt column.
+    auto *status = find<QComboBox>("statusFilter");
+    status->setCurrentIndex(status->findData(QStringLiteral("PASS")));
+    sampleView()->sortByColumn(queries::ColSpeedup, Qt::DescendingOrder);
+    pane->setColumnVisible(queries::ColAttempt, false);
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 2; }));
+    pane->saveView(QStringLiteral("fastest passing"));
+    EXPECT_EQ(pane->savedViewNames(), QStringList{QStringLiteral("fastest passing")});
+    test::screenshot(window.get(), QStringLiteral("19-saved-view"));
+
+    // Everything back to the defaults, then the view again.
+    status->setCurrentIndex(0);
+    sampleView()->sortByColumn(queries::ColId, Qt::AscendingOrder);
+    pane->setColumnVisible(queries::ColAttempt, true);
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    ASSERT_TRUE(pane->applyView(QStringLiteral("fastest passing")));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 2; }));
+    EXPECT_EQ(status->currentData().toString(), QStringLiteral("PASS"));
+    EXPECT_EQ(samples()->query().sortColumn, int(queries::ColSpeedup));
+    EXPECT_EQ(samples()->query().order, Qt::DescendingOrder);
+    EXPECT_TRUE(sampleView()->horizontalHeader()->isSectionHidden(queries::ColAttempt));
+    EXPECT_EQ(samples()->index(0, 0).data(SampleModel::IdRole).toLongLong(), GuiCorpus::kReluFaster); // 2.10x first
+    EXPECT_EQ(find<QComboBox>("savedViews")->currentText(), QStringLiteral("fastest passing"));
+
+    // Kept in the settings: another window (a later session) has it; deleting removes it there too.
+    settings->sync();
+    Settings again(dir.filePath(QStringLiteral("settings.ini")));
+    MainWindow second(again);
+    EXPECT_EQ(second.findChild<SamplePane *>(QStringLiteral("samplePane"))->savedViewNames(),
+              QStringList{QStringLiteral("fastest passing")});
+    pane->deleteView(QStringLiteral("fastest passing"));
+    EXPECT_TRUE(pane->savedViewNames().isEmpty());
+    EXPECT_EQ(find<QComboBox>("savedViews")->count(), 1);
+}
+
+TEST_F(Reviewer, EmptyPanesSayWhatToDo)
+{
+    // Nothing selected: the code pane says how to fill it, rather than showing blank editors.
+    auto *view = find<ComparisonView>("comparisonView");
+    view->clear();
+    auto *empty = find<QLabel>("compareEmptyLabel");
+    EXPECT_FALSE(empty->isHidden());
+    EXPECT_TRUE(empty->text().contains(QStringLiteral("Select a sample")));
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({0});
+    ASSERT_TRUE(waitFor([&] { return view->editorCount() == 1; }));
+    EXPECT_TRUE(empty->isHidden());
+    // A corpus whose tasks are still being read says so, not "0 tasks".
+    TaskPane pane;
+    pane.setLoading(true);
+    QStringList texts;
+    for (QLabel *l : pane.findChildren<QLabel *>())
+        texts << l->text();
+    EXPECT_TRUE(texts.contains(QStringLiteral("Reading the corpus's tasks…"))) << texts.join(QLatin1Char('|')).toStdString();
 }
