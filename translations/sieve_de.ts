@@ -1138,6 +1138,14 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
         <source>Delete View</source>
         <translation>Ansicht löschen</translation>
     </message>
+    <message>
+        <source>Search code and reasoning</source>
+        <translation>Code und Begründung durchsuchen</translation>
+    </message>
+    <message>
+        <source>Samples whose code or reasoning contains this text (any case); within a task it is quick, over a whole large corpus it takes seconds</source>
+        <translation>Proben, deren Code oder Begründung diesen Text enthält (Groß-/Kleinschreibung egal); innerhalb einer Aufgabe schnell, über ein ganzes großes Korpus dauert es Sekunden</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::SamplerDialog</name>

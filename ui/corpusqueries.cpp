@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sqlite3.h>
+
+#include <algorithm>
 #include <cmath>
 
 namespace sieve::ui::queries {
@@ -40,6 +43,36 @@ QStringList jsonList(const QString &text)
     return out;
 }
 
+// sieve_payload_contains(blob, text): whether the unpacked payload contains text, ignoring ASCII case.
+void payloadContains(sqlite3_context *ctx, int, sqlite3_value **argv)
+{
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_int(ctx, 0);
+        return;
+    }
+    const auto *blob = static_cast<const char *>(sqlite3_value_blob(argv[0]));
+    const std::string_view packed(blob ? blob : "", size_t(sqlite3_value_bytes(argv[0])));
+    const auto *needleText = reinterpret_cast<const char *>(sqlite3_value_text(argv[1]));
+    const std::string_view needle(needleText ? needleText : "", size_t(sqlite3_value_bytes(argv[1])));
+    thread_local std::string text;
+    try {
+        payload::unpackInto(packed, text);
+    } catch (const std::exception &) {
+        sqlite3_result_int(ctx, 0); // an unreadable payload matches nothing (the detail view reports it)
+        return;
+    }
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    const auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(),
+                                [&](char a, char b) { return lower(a) == lower(b); });
+    sqlite3_result_int(ctx, it != text.end() ? 1 : 0);
+}
+
+void prepareConnection(const db::Database &db)
+{
+    sqlite3_create_function_v2(db.handle(), "sieve_payload_contains", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                               payloadContains, nullptr, nullptr, nullptr);
+}
+
 // WHERE clause and its parameters, shared by the count, the page and the bulk query so that the three
 // always agree on what "the filter" means.
 struct Where {
@@ -69,6 +102,14 @@ Where where(const SampleQuery &q)
     if (!q.review.isEmpty()) {
         parts.push_back("s.review = ?");
         w.texts.push_back(q.review.toStdString());
+    }
+    if (!q.codeText.isEmpty()) {
+        // Payloads are compressed per row: sieve_payload_contains unpacks and searches each (registered on
+        // the connection by prepareConnection). Fast within a task; a whole large corpus takes seconds.
+        parts.push_back("EXISTS (SELECT 1 FROM sample_payloads p WHERE p.sample_id = s.id AND "
+                        "(sieve_payload_contains(p.code, ?) OR sieve_payload_contains(p.reasoning, ?)))");
+        w.texts.push_back(q.codeText.toStdString());
+        w.texts.push_back(q.codeText.toStdString());
     }
     if (!q.text.isEmpty()) {
         parts.push_back("(s.name LIKE ? OR s.model LIKE ?)");
@@ -164,6 +205,7 @@ QStringList distinctStatuses(const db::Database &db)
 
 qint64 countSamples(const db::Database &db, const SampleQuery &q)
 {
+    prepareConnection(db);
     const Where w = where(q);
     db::Statement st = db.prepare("SELECT count(*) FROM samples s" + w.sql);
     bindWhere(st, w);
@@ -280,6 +322,7 @@ PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded)
 
 QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit)
 {
+    prepareConnection(db);
     if (partlyIndexed(sortColumn(q)) && (start.keyset || start.offset == 0))
         return partlyIndexedSamples(db, q, start, limit);
     Where w = where(q);
@@ -312,6 +355,7 @@ QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const Pag
 
 QList<QPair<qint64, QString>> matchingReviews(const db::Database &db, const SampleQuery &q)
 {
+    prepareConnection(db);
     const Where w = where(q);
     db::Statement st = db.prepare("SELECT s.id, s.review FROM samples s" + w.sql + orderBy(q));
     bindWhere(st, w);

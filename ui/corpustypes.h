@@ -33,6 +33,7 @@ struct SampleQuery {
     QString status;        // empty: any
     QString review;        // empty: any
     QString text;          // substring of the sample name or the teacher model
+    QString codeText;      // substring (any case) of the sample's code or reasoning
     int sortColumn = 0;
     Qt::SortOrder order = Qt::AscendingOrder;
     bool operator==(const SampleQuery &) const = default;

@@ -39,7 +39,10 @@ void SampleModel::setQuery(const SampleQuery &query)
 
 namespace {
 // Queries the status table can answer: at most a status filter over the whole corpus.
-bool tableAnswers(const SampleQuery &q) { return q.taskIds.isEmpty() && !q.tasksFiltered && q.review.isEmpty() && q.text.isEmpty(); }
+bool tableAnswers(const SampleQuery &q)
+{
+    return q.taskIds.isEmpty() && !q.tasksFiltered && q.review.isEmpty() && q.text.isEmpty() && q.codeText.isEmpty();
+}
 
 qint64 countIn(const QHash<QString, qint64> &counts, const QString &status)
 {

@@ -31,7 +31,7 @@ namespace sieve::ui {
 
 SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     : QWidget(parent), m_model(new SampleModel(reader, this)), m_view(new QTableView), m_status(new QComboBox),
-      m_reviewFilter(new QComboBox), m_search(new QLineEdit), m_count(new QLabel), m_review(nullptr),
+      m_reviewFilter(new QComboBox), m_search(new QLineEdit), m_codeSearch(new QLineEdit), m_count(new QLabel), m_review(nullptr),
       m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton), m_deleteView(new QToolButton)
 {
     setObjectName(QStringLiteral("samplePane"));
@@ -39,6 +39,8 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_status->setObjectName(QStringLiteral("statusFilter"));
     m_reviewFilter->setObjectName(QStringLiteral("reviewFilter"));
     m_search->setObjectName(QStringLiteral("sampleSearch"));
+    m_codeSearch->setObjectName(QStringLiteral("codeSearch"));
+    m_codeSearch->setClearButtonEnabled(true);
     m_count->setObjectName(QStringLiteral("sampleCount"));
 
     m_view->setModel(m_model);
@@ -116,6 +118,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     connect(m_status, &QComboBox::currentIndexChanged, this, &SamplePane::applyFilters);
     connect(m_reviewFilter, &QComboBox::currentIndexChanged, this, &SamplePane::applyFilters);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_codeSearch, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_searchDelay, &QTimer::timeout, this, &SamplePane::applyFilters);
     connect(m_model, &SampleModel::totalCountChanged, this, &SamplePane::updateCount);
     connect(m_model, &SampleModel::pageLoaded, this, &SamplePane::updateCount);
@@ -125,6 +128,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     auto *filters = new QHBoxLayout;
     filters->setContentsMargins(0, 0, 0, 0);
     filters->addWidget(m_search, 1);
+    filters->addWidget(m_codeSearch, 1);
     filters->addWidget(m_status);
     filters->addWidget(m_reviewFilter);
     auto *views = new QHBoxLayout;
@@ -151,6 +155,9 @@ void SamplePane::retranslateUi()
     m_reviewFilter->setItemText(2, tr("Accepted"));
     m_reviewFilter->setItemText(3, tr("Rejected"));
     m_search->setPlaceholderText(tr("Filter by sample or teacher"));
+    m_codeSearch->setPlaceholderText(tr("Search code and reasoning"));
+    m_codeSearch->setToolTip(tr("Samples whose code or reasoning contains this text (any case); within a task it is "
+                                "quick, over a whole large corpus it takes seconds"));
     if (m_views->count() == 0)
         m_views->addItem(QString());
     m_views->setItemText(0, tr("(no saved view)"));
@@ -194,6 +201,7 @@ void SamplePane::applyFilters()
     q.status = m_status->currentData().toString();
     q.review = m_reviewFilter->currentData().toString();
     q.text = m_search->text().trimmed();
+    q.codeText = m_codeSearch->text().trimmed();
     m_model->setQuery(q);
 }
 
@@ -258,6 +266,7 @@ void SamplePane::saveView(const QString &name)
                      {QStringLiteral("status"), m_status->currentData().toString()},
                      {QStringLiteral("review"), m_reviewFilter->currentData().toString()},
                      {QStringLiteral("text"), m_search->text()},
+                     {QStringLiteral("code"), m_codeSearch->text()},
                      {QStringLiteral("sort"), q.sortColumn},
                      {QStringLiteral("order"), q.order == Qt::AscendingOrder ? QStringLiteral("asc") : QStringLiteral("desc")},
                      {QStringLiteral("header"), QString::fromLatin1(m_view->horizontalHeader()->saveState().toBase64())}};
@@ -279,13 +288,14 @@ bool SamplePane::applyView(const QString &name)
         // The header first (columns, widths), then the sort and the filters: one query at the end.
         m_view->horizontalHeader()->restoreState(QByteArray::fromBase64(o.value(QStringLiteral("header")).toString().toLatin1()));
         {
-            const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search);
+            const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search), b4(m_codeSearch);
             const QString status = o.value(QStringLiteral("status")).toString();
             if (!status.isEmpty() && m_status->findData(status) < 0)
                 m_status->addItem(status, status); // a status this corpus has none of yet
             m_status->setCurrentIndex(std::max(0, m_status->findData(status)));
             m_reviewFilter->setCurrentIndex(std::max(0, m_reviewFilter->findData(o.value(QStringLiteral("review")).toString())));
             m_search->setText(o.value(QStringLiteral("text")).toString());
+            m_codeSearch->setText(o.value(QStringLiteral("code")).toString());
         }
         const Qt::SortOrder order = o.value(QStringLiteral("order")).toString() == QLatin1String("asc") ? Qt::AscendingOrder
                                                                                                     : Qt::DescendingOrder;
@@ -296,6 +306,7 @@ bool SamplePane::applyView(const QString &name)
         q.status = m_status->currentData().toString();
         q.review = m_reviewFilter->currentData().toString();
         q.text = m_search->text().trimmed();
+        q.codeText = m_codeSearch->text().trimmed();
         {
             const QSignalBlocker block(m_view->horizontalHeader());
             m_view->horizontalHeader()->setSortIndicator(column, order);

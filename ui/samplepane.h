@@ -57,6 +57,7 @@ private:
     QComboBox *m_status;
     QComboBox *m_reviewFilter;
     QLineEdit *m_search;
+    QLineEdit *m_codeSearch;
     QLabel *m_count;
     ReviewBar *m_review;
     QTimer *m_searchDelay;

@@ -600,3 +600,25 @@ TEST_F(Reviewer, EmptyPanesSayWhatToDo)
         texts << l->text();
     EXPECT_TRUE(texts.contains(QStringLiteral("Reading the corpus's tasks…"))) << texts.join(QLatin1Char('|')).toStdString();
 }
+
+TEST_F(Reviewer, SearchFindsSamplesByTheirCodeAndReasoning)
+{
+    // Payloads are compressed per row: the search unpacks them in SQLite (sieve_payload_contains).
+    auto *code = find<QLineEdit>("codeSearch");
+    code->setText(QStringLiteral("TL.MAXIMUM")); // any case; only kReluA's code has it (samples 1, 4, 8)
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 3; })) << samples()->totalCount();
+    QList<qint64> ids;
+    for (int r = 0; r < samples()->rowCount(); ++r)
+        ids << samples()->index(r, 0).data(SampleModel::IdRole).toLongLong();
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(ids, (QList<qint64>{1, 4, 8}));
+    // The reasoning too, and together with the other filters.
+    code->setText(QStringLiteral("sample 5."));
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 1 && samples()->rowCount() == 1; }));
+    EXPECT_EQ(samples()->index(0, 0).data(SampleModel::IdRole).toLongLong(), 5);
+    code->setText(QStringLiteral("tl.maximum"));
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 2; })) << samples()->totalCount(); // 1 and 4
+    code->clear();
+    ASSERT_TRUE(waitFor([this] { return samples()->totalCount() == 4; }));
+}
