@@ -6,8 +6,8 @@
 #   root_create [NAME]   a new folder /var/tmp/NAME-XXXXXX (default sieve-root) becomes a minbase root, unpacked from a cached tarball of a debootstrap
 #                        run (made once; debootstrap is installed when missing); it also gets the
 #                        sources, hosts and resolver files of an installed machine
-#   root_mount DIR       the root onto itself (so "/" is a mount point inside), then /proc, /sys, /dev,
-#                        /dev/pts, /dev/shm and /run inside it
+#   root_mount DIR       the root onto itself (so "/" is a mount point inside), then /proc, /sys (with
+#                        the host's /sys/fs/cgroup), /dev, /dev/pts, /dev/shm and /run inside it
 #   root_bind SRC DST [ro]   SRC (a host path) at DST inside the root, read-only with "ro"
 #   root_release         (also on EXIT) ends the processes still running in the root, unmounts in
 #                        reverse order, and deletes the root only when nothing is mounted below it
@@ -71,6 +71,10 @@ root_mount() {
   root_mount_one --bind "$root_dir" "$root_dir"
   root_mount_one -t proc proc "$root_dir/proc"
   root_mount_one -t sysfs sysfs "$root_dir/sys"
+  # A booted machine has its cgroup filesystem there (slurmd 22.05 will not start without one).
+  if mountpoint -q /sys/fs/cgroup && [ -d "$root_dir/sys/fs/cgroup" ]; then
+    root_mount_one --bind /sys/fs/cgroup "$root_dir/sys/fs/cgroup"
+  fi
   root_mount_one --bind /dev "$root_dir/dev"
   root_mount_one --bind /dev/pts "$root_dir/dev/pts"
   root_mount_one -t tmpfs -o mode=1777 tmpfs "$root_dir/dev/shm"
