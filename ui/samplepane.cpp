@@ -193,7 +193,7 @@ void SamplePane::setStatuses(const QStringList &statuses)
     m_status->setCurrentIndex(std::max(0, m_status->findData(current)));
 }
 
-void SamplePane::applyFilters()
+SampleQuery SamplePane::filteredQuery() const
 {
     SampleQuery q = m_model->query();
     q.taskIds = m_tasks;
@@ -202,8 +202,10 @@ void SamplePane::applyFilters()
     q.review = m_reviewFilter->currentData().toString();
     q.text = m_search->text().trimmed();
     q.codeText = m_codeSearch->text().trimmed();
-    m_model->setQuery(q);
+    return q;
 }
+
+void SamplePane::applyFilters() { m_model->setQuery(filteredQuery()); }
 
 QList<qint64> SamplePane::selectedSampleIds() const
 {
@@ -300,13 +302,9 @@ bool SamplePane::applyView(const QString &name)
         const Qt::SortOrder order = o.value(QStringLiteral("order")).toString() == QLatin1String("asc") ? Qt::AscendingOrder
                                                                                                     : Qt::DescendingOrder;
         const int column = o.value(QStringLiteral("sort")).toInt();
-        SampleQuery q = m_model->query();
+        SampleQuery q = filteredQuery();
         q.sortColumn = column;
         q.order = order;
-        q.status = m_status->currentData().toString();
-        q.review = m_reviewFilter->currentData().toString();
-        q.text = m_search->text().trimmed();
-        q.codeText = m_codeSearch->text().trimmed();
         {
             const QSignalBlocker block(m_view->horizontalHeader());
             m_view->horizontalHeader()->setSortIndicator(column, order);

@@ -1,6 +1,8 @@
 #pragma once
 // The sample table with its SQL-side filters (status, review, text), its count and the review bar, and
 // saved views: a named filter + sort + columns (order, widths, hidden ones), kept in the settings.
+#include "corpustypes.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -48,6 +50,7 @@ protected:
 private:
     void retranslateUi();
     void applyFilters();
+    SampleQuery filteredQuery() const; // the model's query with the pane's filters
     void updateCount();
     void reloadViewNames(const QString &current = QString());
     void showColumnMenu(const QPoint &pos);
