@@ -16,6 +16,7 @@
 #include <QMenu>
 #include <QToolButton>
 #include <QHBoxLayout>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QSignalBlocker>
 #include <QLabel>
@@ -40,6 +41,8 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_reviewFilter->setObjectName(QStringLiteral("reviewFilter"));
     m_search->setObjectName(QStringLiteral("sampleSearch"));
     m_codeSearch->setObjectName(QStringLiteral("codeSearch"));
+    m_status->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_reviewFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_codeSearch->setClearButtonEnabled(true);
     m_count->setObjectName(QStringLiteral("sampleCount"));
 
@@ -165,6 +168,13 @@ void SamplePane::retranslateUi()
     m_saveView->setText(tr("Save View…"));
     m_saveView->setToolTip(tr("Save the filter, sort and columns under a name"));
     m_deleteView->setText(tr("Delete View"));
+    // Headers and filters in the new language fit (German words are long): no "Begutachtun" cut off.
+    const QFontMetrics fm(m_view->horizontalHeader()->font());
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        const int need = fm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()) + 28;
+        if (m_view->columnWidth(c) < need)
+            m_view->setColumnWidth(c, need);
+    }
     updateCount();
 }
 

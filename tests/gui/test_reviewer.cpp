@@ -35,6 +35,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QProcess>
 #include <QPushButton>
@@ -393,6 +394,23 @@ TEST_F(Reviewer, GermanReachesQtsOwnDialogButtons)
         << cancel->text().toStdString() << " (is qtbase_de.qm installed in " 
         << QLibraryInfo::path(QLibraryInfo::TranslationsPath).toStdString() << "?)";
     test::screenshot(&dialog, QStringLiteral("14-settings-german"));
+    // The sample table's headers and filters fit their German words (they were cut off).
+    EXPECT_TRUE(waitFor([&] {
+        return samples()->headerData(queries::ColReview, Qt::Horizontal, Qt::DisplayRole).toString() == QStringLiteral("Begutachtung");
+    }));
+    const QFontMetrics fm(sampleView()->horizontalHeader()->font());
+    EXPECT_TRUE(waitFor([&] {
+        for (int c = 0; c < samples()->columnCount(); ++c)
+            if (sampleView()->columnWidth(c) < fm.horizontalAdvance(samples()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()))
+                return false;
+        return true;
+    }));
+    for (const char *name : {"statusFilter", "reviewFilter"}) {
+        auto *combo = find<QComboBox>(name);
+        EXPECT_TRUE(waitFor([&] { return combo->width() >= combo->sizeHint().width(); }))
+            << name << " " << combo->width() << " < " << combo->sizeHint().width();
+    }
+    test::screenshot(window.get(), QStringLiteral("20-german-table"));
     // The statistics' figures and the export dialog's options are German too.
     EXPECT_EQ(StatsPage::keyLabel(QStringLiteral("samples_without_answer")), QStringLiteral("Proben ohne Antwort"));
     EXPECT_EQ(StatsPage::keyLabel(QStringLiteral("pass_at_k")), QStringLiteral("pass@k (Anteil der Aufgaben)"));
