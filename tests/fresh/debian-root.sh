@@ -73,7 +73,7 @@ root_mount() {
   root_mount_one -t sysfs sysfs "$root_dir/sys"
   # A booted machine has its cgroup filesystem there (slurmd 22.05 will not start without one).
   if mountpoint -q /sys/fs/cgroup && [ -d "$root_dir/sys/fs/cgroup" ]; then
-    root_mount_one --bind /sys/fs/cgroup "$root_dir/sys/fs/cgroup"
+    root_mount_one --rbind /sys/fs/cgroup "$root_dir/sys/fs/cgroup" # with its hierarchies (cgroup v1)
   fi
   root_mount_one --bind /dev "$root_dir/dev"
   root_mount_one --bind /dev/pts "$root_dir/dev/pts"
