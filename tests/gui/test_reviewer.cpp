@@ -421,6 +421,8 @@ TEST_F(Reviewer, GermanReachesQtsOwnDialogButtons)
     EXPECT_TRUE(labels.contains(QStringLiteral("Validierungsanteil:"))) << labels.join(QLatin1Char('|')).toStdString();
     EXPECT_EQ(exportDialog.findChild<QComboBox *>(QStringLiteral("exportFormat"))->itemText(1),
               QStringLiteral("Prompt und Vervollständigung"));
+    exportDialog.show();
+    test::screenshot(&exportDialog, QStringLiteral("21-export-german"));
     language::install(*qApp, QStringLiteral("en"));
     EXPECT_TRUE(waitFor([&] { return cancel->text().remove(QLatin1Char('&')) == QStringLiteral("Cancel"); }));
 }
