@@ -56,7 +56,9 @@ deb $root_mirror bookworm main
 deb $root_mirror bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOF
-  printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' > "$root_dir/etc/hosts"
+  # as Debian's installer writes it: the machine's own name resolves (slurmctld looks it up)
+  printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n' "$(hostname)" \
+    > "$root_dir/etc/hosts"
   cp -L /etc/resolv.conf "$root_dir/etc/resolv.conf"
 }
 
