@@ -124,6 +124,16 @@ def call_args(body, open_at):
     return body[open_at + 1:], len(body)
 
 
+def cast_args(body, args):
+    """What .to(args) names: a bare local (auto device = torch::kHalf) stands for what it was set to."""
+    m = re.fullmatch(r"\s*(\w+)\s*", args)
+    if m:
+        d = re.search(r"\b" + m.group(1) + r"\s*=\s*([^;]+);", body)
+        if d:
+            return d.group(1)
+    return args
+
+
 def chained_calls(body, start):
     """(method, args) of each call in the chain that starts at body[start] (a '.' or '->' after a tensor name),
     as long as each call returns a tensor (a view, a move); a metadata call (.sizes(), .data_ptr()) ends it."""
@@ -359,7 +369,7 @@ def scan(src, node, add, policy):
                         report(add, node, policy, f"at::Tensor::{method}", method in CORE_ATEN,
                                f"the extension calls the tensor method {what}, which is not metadata, a "
                                f"pointer or a view: ATen does that work")
-                    elif method in ("to", "cuda") and CAST_TOKEN.search(args):
+                    elif method in ("to", "cuda") and CAST_TOKEN.search(cast_args(body, args)):
                         report(add, node, policy, "at::Tensor::to", False,
                                f"the extension casts the tensor {n} ({method}({args.strip()[:60]})): a dtype "
                                f"conversion is ATen doing the work; only a move to a device is glue")
