@@ -93,7 +93,8 @@ Runs:
 
 Output:
   --json              one JSON object per verdict on stdout ({"sample","name","task","status","reasons",
-                      "message","speedup"}), then {"summary":{...}}; progress goes to stderr
+                      "message","speedup","phases"}: phases is where the sample's time went, in seconds),
+                      then {"summary":{...}}; progress goes to stderr
   --quiet             no progress
 
 Exit codes: 0 run finished, 1 the run could not start or its workers kept failing (what was verified
@@ -217,6 +218,8 @@ public:
             nlohmann::json row = {{"sample", v.sampleId}, {"name", v.sampleName}, {"task", v.taskName},
                                   {"status", v.status},   {"reasons", v.reasons},  {"message", v.message}};
             row["speedup"] = v.speedup ? nlohmann::json(*v.speedup) : nlohmann::json();
+            if (v.details.is_object() && v.details.contains("phases"))
+                row["phases"] = v.details.at("phases"); // where the sample's time went (the worker's clock)
             m_ctx.out << row.dump() << '\n' << std::flush;
         }
         if (m_progress)

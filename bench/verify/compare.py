@@ -35,6 +35,30 @@ def smi_mean(path):
     return (statistics.mean(vals), len(vals)) if vals else (None, 0)
 
 
+PHASES = [("wait", "stage 0 and admission"), ("start", "process start (zygote fork, sandbox)"),
+          ("context", "CUDA context and the task"), ("compile", "the answer's import"),
+          ("first_call", "first call (Triton compiles here)"), ("checks", "other checks"), ("probe", "proof probe"),
+          ("compare", "the worker comparing outputs"), ("share", "GPU-share measurement"),
+          ("queue", "waiting for the timing lock"), ("timing", "timing"), ("exit", "process exit")]
+
+
+def phase_lines(rows):
+    """The per-stage breakdown of where candidates' time went: per phase, the median over the samples that
+    reached it and its share of the summed total (from the verdicts' `phases`, the worker's clock)."""
+    rows = [r["phases"] for r in rows if isinstance(r.get("phases"), dict)]
+    if not rows:
+        return ["  (no verdict carries phases)"]
+    total = sum(r.get("total", 0) for r in rows)
+    out = [f"  {len(rows)} samples through a child; per sample total median "
+           f"{statistics.median(r.get('total', 0) for r in rows):.2f} s, sum {total:.1f} s"]
+    for key, what in PHASES:
+        vals = [r[key] for r in rows if key in r]
+        if vals:
+            out.append(f"  {key:<10} median {statistics.median(vals):7.3f} s  sum {sum(vals):8.1f} s "
+                       f"({100 * sum(vals) / total if total else 0:4.1f}%)  {what}")
+    return out
+
+
 def main():
     out = sys.argv[1]
     samples = lines(os.path.join(out, "samples.jsonl"))
@@ -105,6 +129,9 @@ def main():
         print(f"  sieve where the time went: per-sample child time median {statistics.median(durations):.0f} ms, "
               f"sum {sum(durations) / 1000:.1f} s = {100 * busy_slots:.0f}% of {parallel} worker slots x wall; "
               f"worker start + references: first verdict written {first} s after the run started")
+    print("per-stage breakdown of the candidates' time (seconds, worker's clock):")
+    for line in phase_lines(sieve_rows):
+        print(line)
     summary = {"samples": n, "sieve_wall_s": s_wall, "baseline_wall_s": b_wall, "sieve_samples_per_min": s_rate,
                "baseline_samples_per_min": b_rate, "ratio": s_rate / b_rate, "agreement": agree, "compared": compared,
                "disagreements": disagree, "sieve_by_status": by_status, "sieve_pass": sieve_pass,

@@ -12,6 +12,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import phase_lines  # noqa: E402
+
 
 def lines(path):
     if not os.path.exists(path):
@@ -121,6 +124,9 @@ def main():
     print(f"\nagreement on {compared} samples both verified: {agree} ({100 * agree / compared:.1f}%)" if compared else
           "\nno sample verified by both")
     print(f"disagreements ({len(dis)}):" + "".join("\n  " + d for d in dis))
+    print("\nper-stage breakdown of the candidates' time (seconds, worker's clock):")
+    for line in phase_lines(list(sieve.values())):
+        print(line)
     res["agreement"] = {"compared": compared, "agree": agree, "disagreements": dis}
 
     ex = []

@@ -1,9 +1,13 @@
 """Output comparison in the worker (outside the candidate's process).
 
 Arrays may be views of the candidate's shared buffer and of memory-mapped reference files of many GB, so
-everything works on flat chunks of CHUNK elements: memory stays bounded whatever the output size. 0-d
+everything works on flat chunks of CHUNK elements: memory stays bounded whatever the output size, and an
+output of more than PARALLEL_MIN elements is cut into spans compared by one thread each. 0-d
 outputs (a loss) are arrays of one element like any other.
 """
+import concurrent.futures
+import os
+
 import numpy as np
 
 from .transport import poison_value  # noqa: F401  (shared with the candidate's launch hook)
@@ -29,6 +33,64 @@ def chunks(a):
         yield i, flat[i:i + CHUNK]
 
 
+PARALLEL_MIN = 1 << 24  # elements: a larger output is compared by several threads (numpy frees the GIL)
+
+
+def spans(n):
+    """[(lo, hi)]: n elements cut into one span per thread (CHUNK multiples), or one span when n is small."""
+    threads = max(1, min(16, os.cpu_count() or 1)) if n >= PARALLEL_MIN else 1
+    step = -(-max(n, 1) // threads)
+    step = -(-step // CHUNK) * CHUNK
+    return [(lo, min(n, lo + step)) for lo in range(0, max(n, 1), step)]
+
+
+def over_spans(fn, n):
+    """[fn(lo, hi)] over spans(n), in threads when there are several. The pool lives only for this call: no
+    thread is left behind when the worker forks its next child."""
+    sp = spans(n)
+    if len(sp) == 1:
+        return [fn(*sp[0])]
+    with concurrent.futures.ThreadPoolExecutor(len(sp), thread_name_prefix="sieve-compare") as ex:
+        return list(ex.map(lambda s: fn(*s), sp))
+
+
+def _compare_span(rd, rflat, cd, cflat, lo, hi, atol, rtol):
+    """(max abs, max rel, mismatches, NaN/inf mismatches) of elements lo..hi."""
+    max_abs = max_rel = 0.0
+    bad_all = bad_nf_all = 0
+    for off in range(lo, max(hi, lo + 1), CHUNK):
+        end = min(hi, off + CHUNK)
+        if end <= off:
+            break
+        rv = as_values(rd, rflat[off:end])
+        cv = as_values(cd, cflat[off:end])
+        if cv.dtype != rv.dtype:
+            cv = cv.astype(np.result_type(rv.dtype, cv.dtype))
+            rv = rv.astype(cv.dtype, copy=False)
+        with np.errstate(all="ignore"):
+            diff = np.abs(rv - cv)
+            ar = np.abs(rv)
+            if np.isfinite(diff).all():  # both finite everywhere: no masks, no copies
+                bad = int(np.count_nonzero(diff > atol + rtol * ar))
+                bad_nf = 0
+                max_abs = max(max_abs, float(diff.max()))
+                max_rel = max(max_rel, float((diff / np.maximum(ar, 1e-12)).max()))
+            else:
+                rfin, cfin = np.isfinite(rv), np.isfinite(cv)
+                both = rfin & cfin
+                # NaN/inf positions: a match only when both sides hold the same non-finite value
+                same_nf = (np.isnan(rv) & np.isnan(cv)) | ((rv == cv) & ~rfin)
+                bad_nf = int(np.count_nonzero(~both & ~same_nf))
+                d, rb = diff[both], ar[both]
+                bad = int(np.count_nonzero(d > atol + rtol * rb))
+                if d.size:
+                    max_abs = max(max_abs, float(d.max()))
+                    max_rel = max(max_rel, float((d / np.maximum(rb, 1e-12)).max()))
+        bad_all += bad
+        bad_nf_all += bad_nf
+    return max_abs, max_rel, bad_all, bad_nf_all
+
+
 def compare(ref, cand, atol, rtol):
     """ref, cand: lists of (dtype name, ndarray). Returns the check dict of the protocol (less indices)."""
     res = {"ok": True, "max_abs": 0.0, "max_rel": 0.0, "mismatches": 0, "nonfinite_mismatches": 0}
@@ -45,34 +107,11 @@ def compare(ref, cand, atol, rtol):
             notes.append(f"output {i} has shape {list(c.shape)}, the reference {list(r.shape)}")
             res["mismatches"] += max(r.size, c.size)
             continue
-        cflat = c.reshape(-1)
-        for off, rc in chunks(r):
-            if rc.size == 0:
-                break
-            rv = as_values(rd, rc)
-            cv = as_values(cd, cflat[off:off + rc.size])
-            if cv.dtype != rv.dtype:
-                cv = cv.astype(np.result_type(rv.dtype, cv.dtype))
-                rv = rv.astype(cv.dtype, copy=False)
-            with np.errstate(all="ignore"):
-                diff = np.abs(rv - cv)
-                ar = np.abs(rv)
-                if np.isfinite(diff).all():  # both finite everywhere: no masks, no copies
-                    bad = int(np.count_nonzero(diff > atol + rtol * ar))
-                    bad_nf = 0
-                    res["max_abs"] = max(res["max_abs"], float(diff.max()))
-                    res["max_rel"] = max(res["max_rel"], float((diff / np.maximum(ar, 1e-12)).max()))
-                else:
-                    rfin, cfin = np.isfinite(rv), np.isfinite(cv)
-                    both = rfin & cfin
-                    # NaN/inf positions: a match only when both sides hold the same non-finite value
-                    same_nf = (np.isnan(rv) & np.isnan(cv)) | ((rv == cv) & ~rfin)
-                    bad_nf = int(np.count_nonzero(~both & ~same_nf))
-                    d, rb = diff[both], ar[both]
-                    bad = int(np.count_nonzero(d > atol + rtol * rb))
-                    if d.size:
-                        res["max_abs"] = max(res["max_abs"], float(d.max()))
-                        res["max_rel"] = max(res["max_rel"], float((d / np.maximum(rb, 1e-12)).max()))
+        rflat, cflat = r.reshape(-1), c.reshape(-1)
+        for max_abs, max_rel, bad, bad_nf in over_spans(
+                lambda lo, hi: _compare_span(rd, rflat, cd, cflat, lo, hi, atol, rtol), rflat.size):
+            res["max_abs"] = max(res["max_abs"], max_abs)
+            res["max_rel"] = max(res["max_rel"], max_rel)
             res["mismatches"] += bad
             res["nonfinite_mismatches"] += bad_nf
             if bad or bad_nf:
@@ -94,12 +133,15 @@ def is_poison(dtype, a, poison):
     want = poison_value(dtype, poison)
     if dtype in ("float16", "float32"):
         want = float(np.array([want], dtype=np.float16 if dtype == "float16" else np.float32)[0])
-    for _, ch in chunks(a):
-        v = as_values(dtype, ch)
-        with np.errstate(all="ignore"):
-            if not np.all((v == first) | (np.isnan(v) & np.isnan(first))):
-                return False, ("differs from the poison its kernels were made to write: something else "
-                               "computed it")
+    def same(lo, hi):
+        for off in range(lo, hi, CHUNK):
+            v = as_values(dtype, flat[off:min(hi, off + CHUNK)])
+            with np.errstate(all="ignore"):
+                if not np.all((v == first) | (np.isnan(v) & np.isnan(first))):
+                    return False
+        return True
+    if not all(over_spans(same, flat.size)):
+        return False, "differs from the poison its kernels were made to write: something else computed it"
     if first == want or (dtype == "bfloat16" and abs(first - want) <= 1e-2 * abs(want)):
         return True, "the poison"
     if a.size > 1 and np.isfinite(first):

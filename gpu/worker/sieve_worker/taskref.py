@@ -4,11 +4,13 @@ Used by the worker (reference child) and by the candidate child, so both build i
 seed -> get_init_inputs() -> Model(...) -> seed -> get_inputs().
 """
 import ast
+import collections
 import hashlib
 import importlib.util
 import json
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -255,46 +257,37 @@ def ref_exists(path):
     return os.path.exists(path + ".json")
 
 
+RECOMPUTE_BYTES = 1 << 30  # on a GPU, a call's outputs over this are judged where they are made (judge.py)
+BIG_REF_BYTES = 256 << 20  # a reference computation over this (inputs + outputs) runs alone (big_lock)
+
+
+def setup_device(device):
+    """The reference's numerics, wherever it runs (the reference child and the judge): full fp32."""
+    import torch
+    if device.type == "cuda":
+        torch.cuda.set_device(device)
+        torch.backends.cuda.matmul.allow_tf32 = False  # the reference in full fp32, as on the CPU
+        torch.backends.cudnn.allow_tf32 = False
+
+
+def take_lock(path):
+    """Blocks until this process holds the lock file at path (held until it exits)."""
+    import fcntl
+    fcntl.flock(os.open(path, os.O_RDWR | os.O_CREAT, 0o600), fcntl.LOCK_EX)
+
+
+def room_for(nbytes, device):
+    """Whether the device has room for another nbytes (a second run's outputs) with a margin."""
+    if device.type != "cuda":
+        return True
+    import torch
+    free, _ = torch.cuda.mem_get_info(device)
+    return free > nbytes * 1.25 + (1 << 30)
+
+
 def secret_seed():
     """An input seed the sample cannot derive: drawn from the OS per worker session, task and seed label."""
     return int.from_bytes(os.urandom(8), "little") >> 2
-
-
-def _stats(outs):
-    """(largest finite |value|, any non-finite) of a list of (dtype, array), chunk by chunk."""
-    from .compare import as_values, chunks
-    maxabs, nonfinite = 0.0, False
-    for d, a in outs:
-        for _, ch in chunks(a):
-            if ch.size == 0:
-                break
-            v = as_values(d, ch)
-            if v.dtype.kind == "c":
-                v = np.abs(v)
-            fin = np.isfinite(v)
-            if not fin.all():
-                nonfinite = True
-            if fin.any():
-                maxabs = max(maxabs, float(np.abs(v[fin]).max()))
-    return maxabs, nonfinite
-
-
-def _equal(a, b):
-    from .compare import chunks
-    if a.shape != b.shape:
-        return False
-    bf = b.reshape(-1)
-    return all(np.array_equal(ch, bf[i:i + ch.size], equal_nan=ch.dtype.kind in "fc") for i, ch in chunks(a))
-
-
-def _flat(a):
-    """Every element the same (a broadcast constant). A 0-d or one-element output (a loss) is not flat:
-    whether it depends on the inputs is judged across seeds."""
-    from .compare import chunks
-    if a.size <= 1:
-        return False
-    first = a.reshape(-1)[0]
-    return all(np.all(ch == first) for _, ch in chunks(a))
 
 
 def compute_references(req, task_path, cache_dir):
@@ -322,10 +315,8 @@ def compute_references(req, task_path, cache_dir):
     max_bytes = int(req.get("max_task_bytes", 1 << 30))
     disk_left = int(req.get("ref_disk_bytes", 1 << 62))
     device = torch.device(req.get("ref_device", "cpu"))
-    if device.type == "cuda":
-        torch.cuda.set_device(device)
-        torch.backends.cuda.matmul.allow_tf32 = False  # the reference in full fp32, as on the CPU
-        torch.backends.cudnn.allow_tf32 = False
+    setup_device(device)
+    big_lock = req.get("big_lock")
     judge = hygiene.Judge(atol, rtol)
     found = hygiene.static_findings(code)
     if found:  # a missing module or a download: running the reference would only fail
@@ -354,67 +345,106 @@ def compute_references(req, task_path, cache_dir):
                                                                 f"input elements): scaled down to {small}"})
                 sh["scaled_from"] = sh["shape"]
                 sh["shape"] = small
-    metas, footprints = [], []
+    metas, footprints, recompute = [], [], []
+    locked = for_disk = False
     for si, sh in enumerate(shapes):
         judge.shape(si, sh["shape"], sh["origin"], sh.get("scaled_from"))
         apply_shape(mod, sh["shape"])
         per_seed, err, foot = [], None, None
+        spent = collections.Counter()  # where this shape's reference time goes (logged: bench breakdowns)
+        t_shape = time.monotonic()
         try:
             # on the meta device (GPU mode: real sizes; the worker imported the meta registrations once, so
             # this costs milliseconds); CPU-mode shapes are scaled down and the real run below checks them
             est = meta_footprint(mod, mod.Model, secrets[0], style) if device.type != "cpu" else None
+            # references that are large to keep are not kept: the judge recomputes them for each check
+            hold = None
             if est is not None:
                 if est[0] + est[1] > max_bytes:
                     raise MemoryError(f"one call's inputs and outputs take {est[0] + est[1]} bytes; "
                                       f"{max_bytes} are available on the device")
-                if est[1] * len(seeds) > disk_left:
-                    raise MemoryError(f"its references take {est[1] * len(seeds)} bytes; {max(0, disk_left)} "
-                                      f"bytes of disk are left for references")
+                hold = est[1] * len(seeds) > disk_left or est[1] > RECOMPUTE_BYTES
+                for_disk |= est[1] <= RECOMPUTE_BYTES and est[1] * len(seeds) > disk_left
+            if big_lock and not locked and (est is None or est[0] + est[1] > BIG_REF_BYTES):
+                take_lock(big_lock)  # one large reference at a time on the device (unknown = large)
+                locked = True
             for seed, secret in zip(seeds, secrets):
                 path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
                 model = build(mod, mod.Model, secret, style).to(device).eval()
                 inputs = device_inputs(mod, secret, device)
                 nbytes = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
+                spent["build"] += time.monotonic() - t_shape
+                t = time.monotonic()
                 with torch.no_grad():
                     raw = flatten_outputs(model(*inputs))
+                    if device.type == "cuda":
+                        torch.cuda.synchronize(device)
+                    spent["forward"] += time.monotonic() - t
                     out_bytes = sum(t.numel() * t.element_size() for t in raw)
                     nbytes += out_bytes
                     if nbytes > max_bytes:
                         raise MemoryError(f"one call's inputs and outputs take {nbytes} bytes; {max_bytes} are "
                                           "available on the device")
-                    if out_bytes > disk_left:
-                        raise MemoryError(f"its references take {out_bytes * len(seeds)} bytes; "
-                                          f"{max(0, disk_left)} bytes of disk are left for references")
-                    save_ref(path, [to_numpy(t) for t in raw])
-                    if seed == seeds[0]:
-                        again = [to_numpy(t) for t in flatten_outputs(model(*inputs))]
+                    if hold is None:  # no meta estimate: decided on the first real outputs
+                        big = device.type == "cuda" and out_bytes > RECOMPUTE_BYTES
+                        hold = big or out_bytes * len(seeds) > disk_left
+                        for_disk |= hold and not big
+                    # hygiene where the outputs are (the device): statistics, and a second run compared
+                    t = time.monotonic()
+                    judge.add(si, seed, raw)
+                    det_here = seed == seeds[0] and room_for(out_bytes, device)
+                    if det_here:
+                        again = flatten_outputs(model(*inputs))
+                        if hygiene.differ(raw, again, atol, rtol):
+                            judge.nondeterministic(si)
+                        del again
+                    spent["judge"] += time.monotonic() - t
+                    if hold:
+                        per_seed.append([(str(x.dtype).replace("torch.", ""), list(x.shape)) for x in raw])
+                    else:
+                        t = time.monotonic()
+                        host = [to_numpy(x) for x in raw]
+                        spent["to_host"] += time.monotonic() - t
+                        t = time.monotonic()
+                        save_ref(path, host)
+                        del host
+                        spent["save"] += time.monotonic() - t
+                        per_seed.append(ref_meta(path))
+                    if seed == seeds[0] and not det_here and not hold:
+                        # no room on the device for a second set of outputs: compared on the host instead
+                        t = time.monotonic()
+                        again = [to_numpy(x) for x in flatten_outputs(model(*inputs))]
                         if hygiene.differ([a for _, a in load_ref(path)], [a for _, a in again], atol, rtol):
                             judge.nondeterministic(si)
                         del again
+                        spent["determinism_host"] += time.monotonic() - t
                     if foot is None:
                         pb = sum(t.numel() * t.element_size()
                                  for t in list(model.parameters()) + list(model.buffers()))
                         foot = {"in": nbytes - out_bytes, "out": out_bytes, "params": pb}
                 del raw, inputs, model
-                disk_left -= out_bytes
-                outs = load_ref(path)
-                judge.add(si, seed, [a for _, a in outs])
-                per_seed.append(outs)
+                if not hold:
+                    disk_left -= out_bytes
+                t_shape = time.monotonic()
         except torch.cuda.OutOfMemoryError as e:
             err = judge.failed(si, MemoryError(f"the reference ran out of device memory: {e}"[:400]))
             judge.shapes[si]["seeds"] = {}
         except Exception as e:  # the task's own code failed on this shape (MemoryError: REF_TOO_LARGE)
             err = judge.failed(si, e)
             judge.shapes[si]["seeds"] = {}
+        print(f"reference {req.get('task_key')} shape {si}: " + ", ".join(f"{k} {v:.2f} s" for k, v in spent.items())
+              + (f", {foot['out']} output bytes per call" if foot else ""), file=sys.stderr, flush=True)
         if err:
             if sh["origin"] == "module":
                 return {"shapes": [], "dropped_shapes": [], "hygiene": [err], "ok": False}
             dropped.append({"shape": sh["shape"], "reason": f"{err['code']}: {err['message']}"})
             continue
         kept.append(sh["shape"])
-        metas.append([[[d, list(a.shape)] for d, a in outs] for outs in per_seed])
+        recompute.append(bool(hold))
+        metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
         footprints.append(foot)
     found, ok, _ = judge.result()
     return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
-            "metas": metas, "footprint": footprints}
+            "metas": metas, "footprint": footprints,
+            "recompute": recompute, "recompute_for_disk": for_disk}

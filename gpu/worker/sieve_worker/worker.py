@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, native, static, taskref, transport
+from . import WORKER_VERSION, compare, hygiene, judge, native, static, taskref, transport
 
 REF_TIMING_TIMEOUT = 900
 MAX_INFRA_RETRIES = 3
@@ -31,7 +31,10 @@ HOST_RESERVE = 4 << 30  # host memory never promised to children (the worker, th
 GPU_RESERVE = 2 << 30  # GPU memory never promised (contexts, the reference timing child, fragmentation)
 CHILD_HOST_BASE = 1 << 30  # a candidate child's own host memory beside its outputs (interpreter, torch, CUDA)
 CHILD_GPU_BASE = 1 << 30  # its CUDA context, workspaces, Triton's scratch
+CHUNK_TEMP = 3 << 30  # the judge's context and its float64 temporaries of one chunk (judge.CHUNK)
 REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds references
+REF_PARALLEL = 4  # reference children at once on a GPU (those of large tasks take turns: taskref.take_lock)
+JUDGE_TIMEOUT = 900  # seconds for the judge to recompute a reference and compare one call's outputs
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
@@ -175,6 +178,35 @@ class Job:
         self.retries = 0
         self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
         self.raw = b""
+        self.marks = {}  # first time (monotonic, worker's clock) of each event of the child's life: phases()
+        self.spent = {"checks": 0.0, "probe": 0.0, "compare": 0.0}  # summed over calls
+        self.call_sent = None
+        self.judged = set()  # shapes whose checks the judge made
+
+    def mark(self, name):
+        self.marks.setdefault(name, time.monotonic())
+
+    def phases(self):
+        """Where the job's time went, in seconds, from the worker's own clock (the candidate reports none of
+        it): waiting for admission and references, starting the sandboxed process, its CUDA context and task,
+        compile (module import and the first call, where Triton compiles), the other checks and the probe
+        (round trips of the calls), the worker's comparing, the GPU-share measurement, waiting for and
+        holding the timing lock, and the process's exit."""
+        m = self.marks
+        if "spawn" not in m:
+            return None
+
+        def span(a, b):
+            return round(m[b] - m[a], 4) if a in m and b in m else None
+        first = self.spent.get("first_call", 0.0)
+        out = {"wait": round(m["spawn"] - self.started, 4), "start": span("spawn", "sandbox"),
+               "context": span("sandbox", "compile"), "compile": span("compile", "ready"),
+               "first_call": round(first, 4), "checks": round(self.spent["checks"], 4),
+               "probe": round(self.spent["probe"], 4), "compare": round(self.spent["compare"], 4),
+               "share": span("proof", "queue") if "queue" in m else span("proof", "done"),
+               "queue": span("queue", "timing"), "timing": span("timing", "done"), "exit": span("done", "exit"),
+               "total": round(m.get("exit", time.monotonic()) - self.started, 4)}
+        return {k: v for k, v in out.items() if v is not None}
 
 
 class TrustedChild:
@@ -209,8 +241,10 @@ class Worker:
         self.running = {}  # fd -> Job
         self.reftimers = {}  # (task_key, sig) -> RefTimer
         self.pending_refs = set()  # task keys whose references are being computed or wait for their turn
-        self.ref_running = False
+        self.ref_running = 0  # reference children now (REF_PARALLEL at most; a large one runs alone)
+        self.ref_parallel = 1 if device == "cpu" else max(1, min(REF_PARALLEL, (os.cpu_count() or 1) // 4))
         self.ref_waiting = []  # start_reference arguments, in order
+        self.judge = judge.Client(device, JUDGE_TIMEOUT)  # compares where references are too large to keep
         self.trusted = {}  # fd -> TrustedChild
         self.sel = selectors.DefaultSelector()
         self.inbuf = b""
@@ -523,15 +557,16 @@ class Worker:
         return freed
 
     def start_reference(self, key, sig, msg, path, retried=False, announce=True):
-        """References run in a trusted child while the loop goes on serving other tasks' samples, one task
-        at a time per worker (a reference child holds a call's inputs and outputs twice, on the device and
-        on the host, and is not counted in admission); a lock per task in the cache dir makes workers of
+        """References run in trusted children while the loop goes on serving other tasks' samples, up to
+        ref_parallel at once; a reference child is not counted in admission, so one whose call takes more
+        than taskref.BIG_REF_BYTES (or whose size the meta device cannot tell) waits for the worker's
+        big-reference lock: large ones run one at a time. A lock per task in the cache dir makes workers of
         other GPUs that share it take turns on the same task."""
         self.pending_refs.add(key)
-        if self.ref_running:
+        if self.ref_running >= self.ref_parallel:
             self.ref_waiting.append((key, sig, msg, path, retried, announce))
             return
-        self.ref_running = True
+        self.ref_running += 1
         lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
 
         def work():
@@ -546,20 +581,19 @@ class Worker:
         req = dict(msg)
         if not msg.get("_disk_explicit"):
             req["ref_disk_bytes"] = self.ref_disk_free()
+        req["big_lock"] = os.path.join(self.session_dir, "big-reference.lock")
 
         def done(summary, timed_out):
             self.pending_refs.discard(key)
-            self.ref_running = False
+            self.ref_running -= 1
             if self.ref_waiting:
                 self.start_reference(*self.ref_waiting.pop(0))
             if summary is None or "error" in summary:
                 summary = {"ok": False, "shapes": [], "dropped_shapes": [],
                            "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
-            short = [x.get("message", "") for x in summary.get("hygiene", []) if x.get("code") == "REF_TOO_LARGE"]
-            short += [x.get("reason", "") for x in summary.get("dropped_shapes", [])]
-            if not retried and not msg.get("_disk_explicit") and any("of disk" in m for m in short) \
+            if not retried and not msg.get("_disk_explicit") and summary.get("recompute_for_disk") \
                     and self.evict_refs(key) > 0:
-                # what it dropped for want of disk may fit now: once more, with the room measured again
+                # what it left to the judge for want of disk may fit now: once more, with the room measured
                 for p in self.task_ref_paths({"req": msg, "summary": summary}) if summary.get("code_hash") else ():
                     taskref.remove_ref(p)
                 return self.start_reference(key, sig, msg, path, retried=True, announce=announce)
@@ -605,7 +639,10 @@ class Worker:
         if req.get("timing"):  # three input sets of shape 0, a fresh copy per call, the kept timed output
             f0 = foot[0]
             big = max(big, 4 * f0["in"] + 3 * f0["out"] + 2 * f0["params"])
-        return CHILD_HOST_BASE + out_buf + 2 * params, CHILD_GPU_BASE + big
+        # the judge recomputes the reference of a recompute shape beside the candidate, one call at a time
+        held = [f for f, r in zip(s.get("footprint", []), s.get("recompute", [])) if f and r]
+        judge_bytes = max((f["in"] + f["out"] + f["params"] + CHUNK_TEMP for f in held), default=0)
+        return CHILD_HOST_BASE + out_buf + 2 * params, CHILD_GPU_BASE + big + judge_bytes
 
     def admit(self, job):
         """Whether a queued job may start now: its footprint fits beside what running children were
@@ -644,6 +681,9 @@ class Worker:
             v["sandbox"] = job.sandbox
         if getattr(job, "fp32_precision", None):
             v["fp32_precision"] = job.fp32_precision
+        phases = job.phases()
+        if phases:
+            v["phases"] = phases
         v.update(extra)
         notes = getattr(job, "static_notes", None)  # stage 0's non-fatal findings (CPU_FALLBACK_NOTE, ...)
         if notes and "findings" not in extra:
@@ -798,6 +838,7 @@ class Worker:
         sr, sw = os.pipe2(os.O_CLOEXEC)
         job.status_fd, job.status_buf, job.sandbox, job.wait_status, job.status_error = sr, b"", None, None, None
         job.pid = None
+        job.mark("spawn")
         try:
             self.zygote_spawn(ctx, fds, sw)
         except (OSError, RuntimeError) as e:
@@ -1133,6 +1174,7 @@ class Worker:
             cmd = {"do": "call", "si": si, "seed": s["secret_seeds"][s["seeds"].index(label)]}
             if probe:
                 cmd["poison"] = job.poison
+            job.call_sent = time.monotonic()
             return self.send_command(job, cmd)
         job.call = None
         cmd = {"do": "end", "share_seed": taskref.secret_seed()}
@@ -1150,6 +1192,7 @@ class Worker:
             if stage not in ("compile", "correct", "proof", "queue", "timing"):
                 return self.invalid(job, f"an unknown stage {str(stage)[:40]!r}")
             job.stage = stage
+            job.mark(stage)
             key = {"proof": "correct"}.get(job.stage, job.stage)
             job.deadline = time.monotonic() + float(job.timeouts.get(key, 3600 if key == "queue" else 120))
         elif t == "violation":
@@ -1158,17 +1201,24 @@ class Worker:
             self.fail(job, "FAIL_SANDBOX", job.stage, [v["code"]], f"the sample tried something the sandbox forbids: "
                       f"{v['detail']}")
         elif t == "ready":
+            job.mark("ready")
             self.next_call(job)
         elif t == "output":
             t0 = time.monotonic()
+            if job.call_sent is not None and job.call is not None:
+                which = "first_call" if "first_call" not in job.spent else ("probe" if job.call[2] else "checks")
+                job.spent[which] = job.spent.get(which, 0.0) + t0 - job.call_sent
+                job.call_sent = None
             self.on_output(job, msg)
+            job.spent["compare"] += time.monotonic() - t0
             if job.deadline is not None:
                 job.deadline += time.monotonic() - t0  # the worker's comparing is not the sample's time
-            if job.failure is None:
+            if job.failure is None and job.infra is None:
                 self.next_call(job)
         elif t == "timed_output":
             t0 = time.monotonic()
             self.on_timed_output(job, msg)
+            job.spent["compare"] += time.monotonic() - t0
             if job.deadline is not None:
                 job.deadline += time.monotonic() - t0
         elif t == "share":
@@ -1191,6 +1241,7 @@ class Worker:
             for x in job.timings:
                 x["which"] = "candidate"
         elif t == "done":
+            job.mark("done")
             job.done = {"launches": int(msg.get("launches") or 0) if str(msg.get("launches", 0)).isdigit() else 0,
                         "kernels": [str(k)[:200] for k in (msg.get("kernels") or [])[:64]]}
         elif t == "note":
@@ -1200,6 +1251,7 @@ class Worker:
                 job.notes.append(f"state_dict copy: missing {str(msg.get('missing'))[:300]}, "
                                  f"unexpected {str(msg.get('unexpected'))[:300]}")
         elif t == "sandbox":
+            job.mark("sandbox")
             job.notes.append(f"sandbox: {str(msg.get('applied'))[:1000]}")
         elif t == "profile" and msg.get("error"):
             job.notes.append(f"profiler: {str(msg['error'])[:300]}")
@@ -1260,8 +1312,10 @@ class Worker:
         cand, entry = self.read_outputs(job, task, si, label, msg)
         if cand is None:
             return
-        res = compare.compare(self.reference(task, si, label), cand, atol, rtol)
+        res = self.check(job, task, si, label, cand, msg)
         del cand
+        if res is None:
+            return
         entry.update(res)
         job.checks.append(entry)
         if not res["ok"]:
@@ -1275,6 +1329,29 @@ class Worker:
         if msg.get("overlap") is False:
             job.notes.append(f"shape {si} seed {label}: an output's memory was not passed to any of the sample's "
                              "kernels")
+
+    def check(self, job, task, si, label, cand, msg):
+        """The check dict for one call's outputs: against the stored reference here, or, for a recompute
+        shape, by the judge on the device. A judge that fails is the harness's fault: the job is retried
+        (job.infra), never failed; returns None then."""
+        s = task["summary"]
+        if not (s.get("recompute") or [False] * (si + 1))[si]:
+            return compare.compare(self.reference(task, si, label), cand, s["atol"], s["rtol"])
+        req = {"task_path": task["path"], "code_hash": s["code_hash"], "shape": s["shapes"][si],
+               "secret": s["secret_seeds"][s["seeds"].index(label)],
+               "style": task["req"].get("init_inputs_style", "kernelbench"), "atol": s["atol"], "rtol": s["rtol"],
+               "metas": self.expected_metas(task, si, label)}
+        if si not in job.judged:
+            job.judged.add(si)
+            job.notes.append(f"shape {si}: compared on the device by the judge (its references are too large to "
+                             "keep: recomputed for each check)")
+        try:
+            return self.judge.compare(req, job.buffer.fd)
+        except RuntimeError as e:
+            log(f"job {job.job}: {e}")
+            job.infra = str(e)[:500]
+            self.kill(job)
+            return None
 
     def mismatch(self, job, si, label, res, atol, rtol, what=""):
         reasons = []
@@ -1336,8 +1413,10 @@ class Worker:
         cand, entry = self.read_outputs(job, task, 0, label, msg)
         if cand is None:
             return
-        res = compare.compare(self.reference(task, 0, label), cand, s["atol"], s["rtol"])
+        res = self.check(job, task, 0, label, cand, msg)
         del cand
+        if res is None:
+            return
         if not res["ok"]:
             return self.mismatch(job, 0, label, res, s["atol"], s["rtol"], what="a timed call, ")
         job.notes.append(f"a timed call's output (seed {label}) matches the reference")
@@ -1364,12 +1443,12 @@ class Worker:
                     self.invalid(job, "an unterminated message")
                 self.finish(job)
                 return
-            if job.failure is not None:
-                continue  # the verdict is decided; whatever else comes is not read
+            if job.failure is not None or job.infra is not None:
+                continue  # the verdict is decided (or the job retried); whatever else comes is not read
             try:
                 for msg in job.reader.feed(data):
                     self.on_message(job, msg)
-                    if job.failure is not None:
+                    if job.failure is not None or job.infra is not None:
                         break
             except transport.StreamInvalid as e:
                 self.invalid(job, str(e))
@@ -1391,6 +1470,7 @@ class Worker:
         self.promised_gpu -= job.gpu_bytes
         self.kill(job)  # whatever is left of the group
         st = self.reap(job)
+        job.mark("exit")
         logtext = ""
         try:
             with open(job.log_path, "rb") as f:
@@ -1408,11 +1488,11 @@ class Worker:
                 again = Job(job.req)
                 again.retries = job.retries + 1
                 self.queue.insert(0, again)
-                log(f"job {job.job}: the child could not start CUDA ({job.infra}); retry {again.retries}")
+                log(f"job {job.job}: the harness failed ({job.infra}); retry {again.retries}")
                 return
-            return self.verdict(job, "UNVERIFIABLE", "compile", ["DEVICE_UNAVAILABLE"],
-                                f"the GPU could not be used ({job.infra}) in {job.retries + 1} attempts; "
-                                "nothing of the sample ran", log=logall)
+            return self.verdict(job, "UNVERIFIABLE", job.stage, ["DEVICE_UNAVAILABLE"],
+                                f"the verifier could not use the GPU ({job.infra}) in {job.retries + 1} attempts: "
+                                "the harness's fault, not the sample's", log=logall)
         if job.native and not job.failure:
             return self.native_result(job, st, logall)
         self.conclude(job, st, logall)
@@ -1564,3 +1644,4 @@ class Worker:
         if self.session_dir:
             shutil.rmtree(self.session_dir, ignore_errors=True)  # its seeds were this session's secret
         self.stop_zygote()
+        self.judge.stop()

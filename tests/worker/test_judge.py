@@ -1,0 +1,69 @@
+"""The judge's comparison (judge.compare_flat, torch) gives the figures of the worker's own (compare.compare,
+numpy) on the same outputs: NaN and inf placement, bf16/fp16/fp64/int/bool/complex, sizes around the chunk.
+Needs torch (the verifier's venv); runs on the CPU."""
+import unittest
+
+import numpy as np
+import torch
+
+from sieve_worker import compare, judge
+
+
+def figures(res):
+    return (res["max_abs"], res["max_rel"], res["mismatches"], res["nonfinite_mismatches"])
+
+
+class JudgeCompare(unittest.TestCase):
+    def check(self, r, c, atol=1e-4, rtol=1e-4):
+        name = str(r.dtype).replace("torch.", "")
+        as_np = (lambda t: t.view(torch.int16).numpy().view(np.uint16)) if r.dtype == torch.bfloat16 else \
+            (lambda t: t.numpy())
+        want = compare.compare([(name, as_np(r))], [(name, as_np(c))], atol, rtol)
+        got = judge.compare_flat(r.reshape(-1), c.reshape(-1), atol, rtol)
+        self.assertEqual(figures(want)[2:], got[2:], name)
+        self.assertAlmostEqual(figures(want)[0], got[0], places=6)
+        self.assertAlmostEqual(figures(want)[1], got[1], delta=1e-6 * max(1.0, got[1]))
+        return got
+
+    def test_floats_with_nonfinite(self):
+        g = torch.Generator().manual_seed(0)
+        for dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64):
+            r = torch.randn(10007, generator=g).to(dtype)
+            c = (r.double() + 1e-3 * torch.randn(10007, generator=g, dtype=torch.float64)).to(dtype)
+            r[5], c[5] = float("nan"), float("nan")  # same NaN: a match
+            r[6], c[7] = float("inf"), float("nan")  # each a non-finite mismatch
+            c[100] = 7
+            got = self.check(r, c, 1e-2, 1e-2)
+            self.assertGreater(got[2], 0)
+            self.assertEqual(got[3], 2)
+
+    def test_equal_is_clean(self):
+        r = torch.linspace(-3, 3, 5000)
+        self.assertEqual(self.check(r, r.clone()), (0.0, 0.0, 0, 0))
+
+    def test_ints_bools_complex_and_empty(self):
+        r = torch.arange(-50, 50)
+        c = r.clone()
+        c[3] += 1
+        self.assertEqual(self.check(r, c)[2], 1)
+        b = torch.tensor([True, False, True])
+        self.assertEqual(self.check(b, torch.tensor([True, True, True]))[2], 1)
+        z = torch.randn(300, dtype=torch.complex64)
+        self.check(z, z * (1 + 1e-3))
+        self.assertEqual(self.check(torch.empty(0), torch.empty(0)), (0.0, 0.0, 0, 0))
+
+    def test_across_chunks(self):
+        old = judge.CHUNK
+        judge.CHUNK = 1000
+        try:
+            r = torch.randn(4321)
+            c = r.clone()
+            c[999], c[1000], c[4320] = 9, float("nan"), -9
+            got = self.check(r, c)
+            self.assertEqual((got[2], got[3]), (2, 1))
+        finally:
+            judge.CHUNK = old
+
+
+if __name__ == "__main__":
+    unittest.main()
