@@ -144,6 +144,7 @@ private:
 
     bool startWorker();
     bool takeWork();
+    void prefetchTasks();
     bool loadJob(Job &job);
     void sendTask(std::int64_t taskId);
     void sendJob(Job &job);
@@ -263,7 +264,34 @@ bool VerificationEngine::Slot::takeWork()
         if (!j.sent)
             j.since = Clock::now();
     }
+    prefetchTasks();
     return took;
+}
+
+// A job whose task's references are not ready holds one of the `parallel` slots while it waits, and the
+// queue is ordered by task: without a look ahead the worker would compute references a few tasks at a time
+// and idle in between. The next tasks in the queue are announced now (the worker computes their references
+// in the background, several at once), up to kTasksAhead waiting at a time.
+void VerificationEngine::Slot::prefetchTasks()
+{
+    constexpr std::size_t kTasksAhead = 8, kScan = 4096;
+    std::size_t waiting = 0;
+    for (const auto &[id, ts] : m_tasks)
+        waiting += ts.ready ? 0 : 1;
+    std::vector<std::int64_t> ahead;
+    {
+        std::lock_guard lock(m_sh.mutex);
+        std::size_t scanned = 0;
+        for (auto it = m_sh.queue.begin(); it != m_sh.queue.end() && scanned < kScan; ++it, ++scanned) {
+            if (waiting + ahead.size() >= kTasksAhead)
+                break;
+            const std::int64_t t = it->taskId;
+            if (!m_tasks.count(t) && !m_sh.brokenTasks.count(t) && std::find(ahead.begin(), ahead.end(), t) == ahead.end())
+                ahead.push_back(t);
+        }
+    }
+    for (std::int64_t t : ahead)
+        sendTask(t);
 }
 
 bool VerificationEngine::Slot::loadJob(Job &job)
