@@ -91,9 +91,24 @@ def _compare_span(rd, rflat, cd, cflat, lo, hi, atol, rtol):
     return max_abs, max_rel, bad_all, bad_nf_all
 
 
+def new_result():
+    return {"ok": True, "max_abs": 0.0, "max_rel": 0.0, "mismatches": 0, "nonfinite_mismatches": 0}
+
+
+def add_figures(res, figures):
+    """Folds (max abs, max rel, mismatches, NaN/inf mismatches) of some elements into a check dict."""
+    max_abs, max_rel, bad, bad_nf = figures
+    res["max_abs"] = max(res["max_abs"], max_abs)
+    res["max_rel"] = max(res["max_rel"], max_rel)
+    res["mismatches"] += bad
+    res["nonfinite_mismatches"] += bad_nf
+    if bad or bad_nf:
+        res["ok"] = False
+
+
 def compare(ref, cand, atol, rtol):
     """ref, cand: lists of (dtype name, ndarray). Returns the check dict of the protocol (less indices)."""
-    res = {"ok": True, "max_abs": 0.0, "max_rel": 0.0, "mismatches": 0, "nonfinite_mismatches": 0}
+    res = new_result()
     notes = []
     if len(ref) != len(cand):
         res["ok"] = False
@@ -108,14 +123,9 @@ def compare(ref, cand, atol, rtol):
             res["mismatches"] += max(r.size, c.size)
             continue
         rflat, cflat = r.reshape(-1), c.reshape(-1)
-        for max_abs, max_rel, bad, bad_nf in over_spans(
-                lambda lo, hi: _compare_span(rd, rflat, cd, cflat, lo, hi, atol, rtol), rflat.size):
-            res["max_abs"] = max(res["max_abs"], max_abs)
-            res["max_rel"] = max(res["max_rel"], max_rel)
-            res["mismatches"] += bad
-            res["nonfinite_mismatches"] += bad_nf
-            if bad or bad_nf:
-                res["ok"] = False
+        for figures in over_spans(lambda lo, hi: _compare_span(rd, rflat, cd, cflat, lo, hi, atol, rtol),
+                                  rflat.size):
+            add_figures(res, figures)
     if notes:
         res["note"] = "; ".join(notes)
     return res

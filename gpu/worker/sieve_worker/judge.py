@@ -86,11 +86,12 @@ class Judge:
 
     def compare(self, req, fd):
         """The check dict of compare.compare for the candidate's outputs in the buffer behind fd."""
+        from .compare import add_figures, new_result
         from .transport import layout
         torch = self.torch
         metas = [(d, list(s)) for d, s in req["metas"]]
         refs = self.reference(req)
-        res = {"ok": True, "max_abs": 0.0, "max_rel": 0.0, "mismatches": 0, "nonfinite_mismatches": 0}
+        res = new_result()
         got = [(str(t.dtype).replace("torch.", ""), list(t.shape)) for t in refs]
         if got != metas:  # the reference as computed now is not the one the checks were promised
             raise RuntimeError(f"the reference's outputs changed: {got} instead of {metas}")
@@ -105,15 +106,9 @@ class Judge:
                 if r.numel() == 0:
                     continue
                 c = torch.frombuffer(buf, dtype=r.dtype, count=r.numel(), offset=off)
-                m_abs, m_rel, bad, bad_nf = compare_flat(r.reshape(-1), c, req["atol"], req["rtol"],
-                                                         load=lambda x: x.to(self.device))
+                add_figures(res, compare_flat(r.reshape(-1), c, req["atol"], req["rtol"],
+                                              load=lambda x: x.to(self.device)))
                 del c
-                res["max_abs"] = max(res["max_abs"], m_abs)
-                res["max_rel"] = max(res["max_rel"], m_rel)
-                res["mismatches"] += bad
-                res["nonfinite_mismatches"] += bad_nf
-                if bad or bad_nf:
-                    res["ok"] = False
         finally:
             del refs
             if buf is not None:
