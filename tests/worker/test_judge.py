@@ -65,5 +65,27 @@ class JudgeCompare(unittest.TestCase):
             judge.CHUNK = old
 
 
+class JudgeProcess(unittest.TestCase):
+    def test_holds_no_inherited_fd(self):
+        """The judge lives long: it must not keep other jobs' buffers or pipes open (a memfd of GBs, a pipe
+        end whose job would never see EOF)."""
+        import os
+        r, w = os.pipe()
+        client = judge.Client("cpu", 30)
+        try:
+            client.start()
+            buf = os.memfd_create("probe")
+            with self.assertRaises(RuntimeError):  # a request it cannot use: answered, so it is running
+                client.compare({}, buf)
+            os.close(buf)
+            held = {os.readlink(f"/proc/{client.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{client.pid}/fd")}
+            mine = {os.readlink(f"/proc/self/fd/{fd}") for fd in (r, w)}
+            self.assertFalse(held & mine, held)
+        finally:
+            client.stop()
+            os.close(r)
+            os.close(w)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -162,6 +162,7 @@ class Client:
                 os.setpgid(0, 0)
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
                 from . import sandbox
+                sandbox.close_fds_except(child.fileno())  # no other job's buffer or pipe lives on in here
                 sandbox.set_pdeathsig()
                 serve(child, self.device)
             except BaseException as e:

@@ -67,6 +67,19 @@ def set_pdeathsig():
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+def close_fds_except(*keep):
+    """In a trusted fork of the worker: closes every inherited fd above stderr but keep. A long-lived fork
+    must not hold other jobs' output buffers (GBs of memfd each) or pipe ends past their jobs; stdin, the
+    engine's channel, becomes /dev/null."""
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    last = 3
+    for fd in sorted(set(keep)):
+        if fd >= 3:
+            os.closerange(last, fd)
+            last = fd + 1
+    os.closerange(last, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
+
+
 def unshare(flags):
     _check(_libc().unshare(ctypes.c_int(flags)), f"unshare({flags:#x})")
 

@@ -34,7 +34,8 @@ CHILD_GPU_BASE = 1 << 30  # its CUDA context, workspaces, Triton's scratch
 CHUNK_TEMP = 3 << 30  # the judge's context and its float64 temporaries of one chunk (judge.CHUNK)
 REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds references
 REF_PARALLEL = 4  # reference children at once on a GPU (those of large tasks take turns: taskref.take_lock)
-JUDGE_TIMEOUT = 900  # seconds for the judge to recompute a reference and compare one call's outputs
+JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (the
+# worker's loop waits meanwhile: a judge that takes longer is killed and the job retried)
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
@@ -489,6 +490,7 @@ class Worker:
                 os.close(r)
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
                 from . import sandbox
+                sandbox.close_fds_except(w)  # other jobs' buffers and pipes are not this child's to hold
                 sandbox.set_pdeathsig()  # never outlive a worker that was killed
                 try:
                     res = work()
