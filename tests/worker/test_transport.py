@@ -202,6 +202,39 @@ class ReferenceQueueTest(unittest.TestCase):
         self.assertEqual(w.pending_refs, set())
 
 
+    def test_several_reference_children_on_a_gpu(self):
+        import tempfile
+        w = worker.Worker("cpu", 2)
+        w.ref_parallel = 3  # what a GPU worker with 12 or more cores gets
+        w.cache_dir = w.session_dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(w.cache_dir, "refs"))
+        forks = []
+        w.fork_trusted = lambda work, timeout, on_done: forks.append(on_done)
+        w.emit = lambda m: None
+        for key in "abcde":
+            w.start_reference(key, "sig", {"task_key": key}, "/nonexistent.py")
+        self.assertEqual(len(forks), 3)
+        forks[0]({"ok": True, "shapes": [{}], "dropped_shapes": [], "hygiene": []}, False)
+        self.assertEqual(len(forks), 4)
+        self.assertEqual(w.ref_running, 3)
+
+
+class AdmissionTest(unittest.TestCase):
+    def test_a_retry_after_a_full_device_runs_alone(self):
+        w = worker.Worker("cpu", 4)
+        w.host_budget = 1 << 40
+        s = {"metas": [[[["float32", [4]]]]], "footprint": [{"in": 16, "out": 16, "params": 0}]}
+        w.tasks["t"] = {"ready": {"ok": True}, "req": {"task_key": "t"}, "summary": s}
+        job = worker.Job({"task_key": "t"})
+        job.alone = True
+        w.running = {}
+        self.assertTrue(w.admit(job))
+        w.running = {99: object()}
+        self.assertFalse(w.admit(job))
+        job.alone = False
+        self.assertTrue(w.admit(job))
+
+
 class TimingTest(unittest.TestCase):
     def test_measure_keeps_the_picked_call_with_its_input_set(self):
         import time

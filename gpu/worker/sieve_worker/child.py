@@ -104,6 +104,8 @@ class Child:
         self.no_grad = torch.no_grad
         self.call = lambda m, a: m(*a)
         self.equal = torch.equal
+        self.oom_type = torch.cuda.OutOfMemoryError
+        self.reserved = torch.cuda.max_memory_reserved if not self.interpreted else (lambda d=None: 0)
         device = torch.device(ctx["device"])
         if device.type == "cuda":
             # Triton launches on the current device, and a candidate's "cuda" means the current device:
@@ -188,6 +190,8 @@ class Child:
                     self.send({"t": "output", "si": si, "seed": seed, "error": f"{type(e).__name__}: {e}"[:500]})
                     in_forward = False
                     continue
+                if self.device_full(e):
+                    return
                 code = classify(e, self.interpreted)
                 self.error("correct" if in_forward and code != "COMPILE_ERROR" else "compile", code, e)
                 return
@@ -197,9 +201,23 @@ class Child:
             try:
                 self.timing(task, models.get(0), cmd)
             except BaseException as e:
-                self.error("timing", classify(e, False), e)
+                if not self.device_full(e):
+                    self.error("timing", classify(e, False), e)
                 return
         self.send({"t": "done", "launches": hook.launches, "kernels": sorted(hook.names)})
+
+    def device_full(self, exc):
+        """A CUDA out-of-memory while this process held no more than the worker admitted it for: the device
+        was full of others' memory, the harness's fault, not the sample's. Says so (the worker retries the
+        job alone) and returns True; a sample that outgrew its admission is its own fault (False)."""
+        if self.interpreted or not isinstance(exc, self.oom_type):
+            return False
+        held, promise = self.reserved(self.device), int(self.ctx.get("gpu_promise") or 0)
+        if held > promise:
+            return False
+        self.send({"t": "infra", "oom": True,
+                   "message": f"CUDA out of memory with {held} bytes held, within the {promise} admitted"})
+        return True
 
     def send_outputs(self, header, out, inputs, saved):
         """Writes a call's outputs into the shared buffer and notes what they are; the worker checks the

@@ -177,6 +177,7 @@ class Job:
         self.logfd = None
         self.infra = None  # the child could not start CUDA before running anything of the sample
         self.retries = 0
+        self.alone = False  # admitted only when nothing else runs (a retry after the device was full)
         self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
         self.raw = b""
         self.marks = {}  # first time (monotonic, worker's clock) of each event of the child's life: phases()
@@ -660,6 +661,8 @@ class Worker:
         if task is None or not task["ready"]["ok"] or job.req.get("backend") == "nki":
             return True  # answered without a child
         host, gpu = self.footprint(task, job.req)
+        if job.alone and self.running:
+            return False
         if self.running:
             if self.promised_host + host > self.host_budget or mem_available() - HOST_RESERVE < host:
                 return False
@@ -790,6 +793,7 @@ class Worker:
                "nproc": int(limits["processes"]) * self.parallel + 64,
                "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes"),
                "out_size": job.buffer.size, "poison_bytes": job.buffer.size if self.device != "cpu" else 0,
+               "gpu_promise": job.gpu_bytes,
                "timing_limits": {k: float(v) if k == "max_seconds" else int(v)
                                  for k, v in (req.get("timing_limits") or {}).items()
                                  if k in ("max_runs", "max_seconds")}}
@@ -1233,6 +1237,7 @@ class Worker:
                 job.error["stage"] = job.stage
         elif t == "infra":
             job.infra = str(msg.get("message", ""))[:500]
+            job.alone = msg.get("oom") is True  # the device was full: the retry runs with nothing beside it
         elif t == "timings":
             tm = msg.get("timings")
             if not isinstance(tm, list) or not all(isinstance(x, dict) and isinstance(x.get("median_ms"), (int, float))
@@ -1489,6 +1494,7 @@ class Worker:
             if job.retries < MAX_INFRA_RETRIES:
                 again = Job(job.req)
                 again.retries = job.retries + 1
+                again.alone = job.alone
                 self.queue.insert(0, again)
                 log(f"job {job.job}: the harness failed ({job.infra}); retry {again.retries}")
                 return
