@@ -410,6 +410,11 @@ def compute_references(req, task_path, cache_dir):
                         del host
                         spent["save"] += time.monotonic() - t
                         per_seed.append(ref_meta(path))
+                    if seed == seeds[0] and not det_here and hold:
+                        judge.notes.append({"code": "REF_DETERMINISM_UNCHECKED", "message": (
+                            f"shape {hygiene.fmt_shape(sh['shape'])}: no room on the device for a second run of "
+                            "the reference, and its outputs are too large to compare on the host: whether it is "
+                            "deterministic was not checked")})
                     if seed == seeds[0] and not det_here and not hold:
                         # no room on the device for a second set of outputs: compared on the host instead
                         t = time.monotonic()
