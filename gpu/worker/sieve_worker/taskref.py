@@ -273,7 +273,15 @@ def setup_device(device):
 def take_lock(path):
     """Blocks until this process holds the lock file at path (held until it exits)."""
     import fcntl
-    fcntl.flock(os.open(path, os.O_RDWR | os.O_CREAT, 0o600), fcntl.LOCK_EX)
+    fcntl.flock(os.open(path, os.O_RDWR | os.O_CREAT, 0o644), fcntl.LOCK_EX)
+
+
+def left_to_judge(out_bytes, n_seeds, disk_left, device):
+    """(recompute?, for want of disk?) for a shape whose call returns out_bytes: a reference over
+    RECOMPUTE_BYTES on a GPU, or one whose seeds would not fit the disk, is not kept (the judge recomputes it)."""
+    big = device.type == "cuda" and out_bytes > RECOMPUTE_BYTES
+    short = out_bytes * n_seeds > disk_left
+    return big or short, short and not big
 
 
 def room_for(nbytes, device):
@@ -363,8 +371,8 @@ def compute_references(req, task_path, cache_dir):
                 if est[0] + est[1] > max_bytes:
                     raise MemoryError(f"one call's inputs and outputs take {est[0] + est[1]} bytes; "
                                       f"{max_bytes} are available on the device")
-                hold = est[1] * len(seeds) > disk_left or est[1] > RECOMPUTE_BYTES
-                for_disk |= est[1] <= RECOMPUTE_BYTES and est[1] * len(seeds) > disk_left
+                hold, short = left_to_judge(est[1], len(seeds), disk_left, device)
+                for_disk |= short
             if big_lock and not locked and (est is None or est[0] + est[1] > BIG_REF_BYTES):
                 take_lock(big_lock)  # one large reference at a time on the device (unknown = large)
                 locked = True
@@ -386,9 +394,8 @@ def compute_references(req, task_path, cache_dir):
                         raise MemoryError(f"one call's inputs and outputs take {nbytes} bytes; {max_bytes} are "
                                           "available on the device")
                     if hold is None:  # no meta estimate: decided on the first real outputs
-                        big = device.type == "cuda" and out_bytes > RECOMPUTE_BYTES
-                        hold = big or out_bytes * len(seeds) > disk_left
-                        for_disk |= hold and not big
+                        hold, short = left_to_judge(out_bytes, len(seeds), disk_left, device)
+                        for_disk |= short
                     # hygiene where the outputs are (the device): statistics, and a second run compared
                     t = time.monotonic()
                     judge.add(si, seed, raw)

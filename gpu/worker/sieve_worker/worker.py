@@ -573,8 +573,7 @@ class Worker:
         lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
 
         def work():
-            import fcntl
-            fcntl.flock(os.open(lock, os.O_RDWR | os.O_CREAT, 0o644), fcntl.LOCK_EX)
+            taskref.take_lock(lock)
             try:
                 return taskref.compute_references(req, path, self.session_dir)
             except BaseException as e:
