@@ -3,6 +3,48 @@
 
 namespace sieve::lexer_restructure {
 
+namespace {
+
+// Parentheses after this token may group an expression (not call, cast or enclose a C++ condition) ...
+bool groupsAfter(const RawToken *left)
+{
+    if (!left)
+        return true;
+    if (left->kind == Kind::Local || left->kind == Kind::Global)
+        return false; // a call
+    if (left->kind != Kind::Fixed)
+        return true; // the start of a line
+    switch (left->role) {
+    case Role::Operator:
+    case Role::Assign:
+    case Role::AugAssign:
+    case Role::Comma:
+    case Role::Open:
+    case Role::Colon:
+    case Role::Question:
+    case Role::At:
+    case Role::KwReturn:
+    case Role::KwIn:
+    case Role::KwNot:
+    case Role::KwElse:
+    case Role::Semicolon:
+    case Role::LBrace:
+    case Role::RBrace:
+        return true;
+    case Role::KwIf:
+        return left->prec != 0; // Python's `if (a):` and the ternary; not C++'s if (...)
+    default:
+        return false;
+    }
+}
+// ... and before this one: not (f)(x) nor a cast (float)x.
+bool groupsBefore(const RawToken *right)
+{
+    return !right || (right->kind == Kind::Fixed && right->role != Role::None && right->role != Role::Open);
+}
+
+} // namespace
+
 Restructurer::Impl::DepEntry &Restructurer::Impl::dep(std::uint32_t name)
 {
     if (depStamp[name] != depEpoch) {
@@ -53,6 +95,117 @@ bool Restructurer::Impl::needsParens(const RawToken *leftLeft, const RawToken *l
             return !((left->flags & Associative) && op == left->hash);
     }
     return false;
+}
+
+void Restructurer::Impl::dropRedundantParens(std::vector<std::uint32_t> &seq)
+{
+    const std::size_t n = seq.size();
+    frames.clear();
+    if (dropped.size() < n)
+        dropped.resize(n, 0); // all 0: the positions set last time were cleared below
+    bool any = false;
+    const std::uint64_t open = tok(lparen).hash, close = tok(rparen).hash;
+    auto before = [&](std::size_t i) { // the token before position i that stays, or n
+        while (i > 0 && dropped[i - 1])
+            --i;
+        return i > 0 ? i - 1 : n;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        const RawToken &t = tok(seq[i]);
+        const bool fixed = t.kind == Kind::Fixed;
+        if (fixed && (t.role == Role::Open || t.role == Role::LBrace)) {
+            if (t.hash == open) {
+                const std::size_t l = before(i);
+                const RawToken *left = l < n ? &tok(seq[l]) : nullptr;
+                if (groupsAfter(left)) {
+                    Frame f;
+                    f.at = i;
+                    f.left = left;
+                    const std::size_t ll = l < n ? before(l) : n;
+                    f.leftLeft = ll < n ? &tok(seq[ll]) : nullptr;
+                    f.atDepth0 = frames.empty() || frames.back().nested == 0;
+                    frames.push_back(f);
+                    continue;
+                }
+            }
+            if (!frames.empty())
+                ++frames.back().nested;
+            continue;
+        }
+        if (frames.empty())
+            continue;
+        Frame &f = frames.back();
+        if (fixed && (t.role == Role::Close || t.role == Role::RBrace)) {
+            if (f.nested > 0) { // a call's or a subscript's inside the group
+                if (--f.nested == 0)
+                    f.operand = true;
+                continue;
+            }
+            const Frame g = f;
+            frames.pop_back();
+            bool drop = false;
+            if (t.hash == close && g.at + 1 < i && g.plain) {
+                const RawToken *right = i + 1 < n ? &tok(seq[i + 1]) : nullptr;
+                drop = groupsBefore(right) && !needsParens(g.leftLeft, g.left, right, g.weakest, g.op);
+            }
+            if (drop) {
+                dropped[g.at] = dropped[i] = 1;
+                any = true;
+            }
+            if (!frames.empty() && g.atDepth0) {
+                Frame &up = frames.back();
+                if (drop) { // its operators are now the enclosing group's
+                    up.plain &= g.plain;
+                    if (g.weakest < up.weakest) {
+                        up.weakest = g.weakest;
+                        up.op = g.op;
+                    } else if (g.weakest == up.weakest && g.weakest < PPrimary && g.op != up.op) {
+                        up.op = 0;
+                    }
+                }
+                up.operand = true;
+            }
+            continue;
+        }
+        if (f.nested > 0)
+            continue;
+        if (!fixed) {
+            f.operand = true;
+            continue;
+        }
+        if (t.role == Role::Dot)
+            continue; // x.y stays an operand
+        if (t.role == Role::Comma || t.role == Role::KwFor || t.role == Role::KwReturn ||
+            t.role == Role::Assign || t.role == Role::AugAssign || t.role == Role::KwBarrier ||
+            t.role == Role::Semicolon) {
+            f.plain = false;
+            f.operand = false;
+            continue;
+        }
+        std::uint8_t prec = t.prec;
+        if (prec == 0) {
+            f.operand = t.role == Role::None; // a kept name or a literal
+            continue;
+        }
+        if (!f.operand && t.role == Role::Operator)
+            prec = PUnary; // -x, ~x, *p
+        if (prec < f.weakest) {
+            f.weakest = prec;
+            f.op = t.hash;
+        } else if (prec == f.weakest && f.op != t.hash) {
+            f.op = 0;
+        }
+        f.operand = false;
+    }
+    if (!any)
+        return;
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!dropped[i])
+            seq[w++] = seq[i];
+        dropped[i] = 0;
+    }
+    seq.resize(w);
 }
 
 void Restructurer::Impl::inlineBlock(const Block &b)
@@ -222,8 +375,8 @@ std::uint64_t Restructurer::Impl::keyRange(std::uint32_t b, std::uint32_t e, std
         }
         namePool.push_back(nameKey(t));
         std::uint64_t &v = values[nameKey(t)];
-        if (v == 0)
-            v = mix(h, 0x6E65774E616D65ULL) | 1;
+        if (v == 0) // where it first appears; but in a block that is reordered, that could be anywhere
+            v = keyingReordered ? (t.kind == Kind::Local ? 0x667265654CULL : 0x6672656547ULL) : mix(h, 0x6E65774E616D65ULL) | 1;
         h = mix(h, v);
     };
     walk(b, e, f);
@@ -252,11 +405,14 @@ std::uint64_t Restructurer::Impl::processBlock(std::uint32_t id)
 {
     inlineBlock(blocks[id]);
     const Block b = blocks[id];
+    const bool outer = keyingReordered;
+    keyingReordered = b.reorder;
     for (std::uint32_t k = 0; k < b.count; ++k) {
         Stmt &s = stmts[blockStmts[b.first + k]];
         if (!s.removed) // an inlined one is keyed where it is used
             s.key = statementKey(s);
     }
+    keyingReordered = outer;
     const std::uint32_t orderFirst = static_cast<std::uint32_t>(order.size());
     std::size_t n = 0;
     for (std::uint32_t k = 0; k < b.count; ++k)
@@ -425,6 +581,7 @@ void Restructurer::Impl::run(std::vector<RawToken> &toks, bool python, std::uint
     out.clear();
     out.reserve(n);
     emitBlock(top, out);
+    dropRedundantParens(out);
 }
 
 Restructurer::Restructurer() : m_impl(std::make_unique<Impl>()) {}

@@ -160,6 +160,20 @@ struct Restructurer::Impl
         bool barrier, writes, all, removed;
     };
     std::vector<Move> moves;
+    struct Frame
+    { // an open bracket in dropRedundantParens
+        std::size_t at;
+        const RawToken *leftLeft, *left;
+        std::uint64_t op = 0; // the weakest operator when it is the only one that weak, else 0
+        std::uint8_t weakest = PPrimary;
+        bool candidate = false;   // a '(' that may go
+        bool plain = true;        // no tuple, generator or yield at the group's depth
+        bool operand = false;     // the previous token ends an operand (an operator after it is binary)
+        bool atDepth0 = true;     // directly inside the enclosing group, not inside a call within it
+        std::uint32_t nested = 0; // open calls and subscripts inside the group
+    };
+    std::vector<Frame> frames;
+    std::vector<std::uint8_t> dropped;
     std::size_t inlineBudget = 0; // tokens that inlining may still add: copies of E are not free
     std::uint32_t lparen = 0, rparen = 0;
     std::uint32_t loopBegin = ~0u; // while parsing, see enterLoop
@@ -286,6 +300,15 @@ struct Restructurer::Impl
     static bool needsParens(const RawToken *leftLeft, const RawToken *left, const RawToken *right,
                             std::uint8_t bind, std::uint64_t op);
 
+    // Drops the parentheses of the canonical sequence that precedence makes redundant, so that
+    // `(a // b) * c` and `a // b * c`, or an inlined `x * (y * z)` and `x * y * z`, read the same. Only
+    // groups in an expression: not a call's, a subscript's, a tuple's or a C++ `if (...)`. One pass: a
+    // group is decided when it closes, from its neighbours and the weakest operator at its own depth
+    // (a dropped inner group's operators count as its own); its neighbours are parentheses only when it
+    // sits directly inside another group, which then decides with the inner operators. Other brackets
+    // only count as nesting in the group around them.
+    void dropRedundantParens(std::vector<std::uint32_t> &seq);
+
     void inlineBlock(const Block &b);
 
     // Whether the use of a temporary at token `at` of statement u may become E: an operand that is read,
@@ -351,10 +374,12 @@ struct Restructurer::Impl
     // ---- keys and the canonical order ---------------------------------------------------------------
 
     // A statement's key hashes its tokens (with what was inlined into it) with each name replaced by its
-    // value: for a name that a statement defined, that statement's key; for a parameter, a loop variable
-    // or a name used before any definition, a hash of where it first appeared. So keys depend neither on
-    // what names are called nor on the order of independent statements.
+    // value: for a name that a statement defined, that statement's key; for a parameter (or any name first
+    // seen in a block that is not reordered), a hash of where it first appeared; for another name used
+    // before any definition, one value of its kind. So keys depend neither on what names are called nor
+    // on the order of independent statements.
     std::uint64_t keyRange(std::uint32_t b, std::uint32_t e, std::uint64_t h);
+    bool keyingReordered = false; // the statements being keyed belong to a block that is reordered
 
     // Also gathers the statement's names (nested ones and what was inlined included) for its block's
     // dependences: [namesBegin, namesEnd) of namePool.

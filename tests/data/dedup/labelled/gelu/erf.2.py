@@ -9,7 +9,7 @@ def _gelu_exact(X, Y, N, BLOCK_SIZE: tl.constexpr):
     idx = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
     valid = idx < N
     v = tl.load(X + idx, mask=valid).to(tl.float32)
-    tl.store(Y + idx, v * 0.5 * (1.0 + tl.erf(v * 0.7071067811865476)), mask=valid)
+    tl.store(Y + idx, v * (0.5 * (1.0 + tl.erf(v * 0.7071067811865476))), mask=valid)
 
 
 class ModelNew(torch.nn.Module):

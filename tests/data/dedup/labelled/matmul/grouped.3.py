@@ -9,7 +9,7 @@ def gemm_l2_grouped(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_b
     pid = tl.program_id(0)
     num_pid_n = tl.cdiv(N, BLOCK_N)
     num_pid_in_group = GROUP_M * num_pid_n
-    first_pid_m = pid // num_pid_in_group * GROUP_M
+    first_pid_m = (pid // num_pid_in_group) * GROUP_M
     group_size_m = min(tl.cdiv(M, BLOCK_M) - first_pid_m, GROUP_M)
     pid_n = (pid % num_pid_in_group) // group_size_m
     pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m

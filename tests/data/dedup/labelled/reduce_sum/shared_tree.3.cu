@@ -5,7 +5,7 @@ __global__ void sum_reduce(const float* __restrict__ input, float* output, int c
     __shared__ float partial[128];
     unsigned int t = threadIdx.x;
     unsigned int g = blockIdx.x * blockDim.x + threadIdx.x;
-    partial[t] = (g < count) ? input[g] : 0.0f;
+    partial[t] = g < count ? input[g] : 0.0f;
     __syncthreads();
     for (unsigned int step = blockDim.x / 2; step > 0; step >>= 1) {
         if (t < step) {
