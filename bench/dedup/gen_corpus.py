@@ -111,10 +111,13 @@ def chain_lines(rng, spec, names, cuda, indent):
     """The op chain as (statement lines, result expression per op); restructured when spec asks."""
     ops = spec["chain"]
     first = len(names)
+    # Uses as written: some templates name an argument twice (tl.where(a > 0, a, b)).
     uses = [0] * (first + len(ops))
+    marks = ["\x00%d\x00" % k for k in range(first + len(ops))]
     for op in ops:
-        for a in op[2:]:
-            uses[a] += 1
+        text = expr(op, marks, cuda)
+        for a in set(op[2:]):
+            uses[a] += text.count(marks[a])
     inline = set()
     if spec.get("restructure"):  # an op used once, and not the result, is written into its use
         inline = {first + i for i in range(len(ops) - 1) if uses[first + i] == 1}
