@@ -124,7 +124,7 @@ unsigned dedupThreads(unsigned requested)
 }
 
 struct DedupIndex::Batch {
-    std::vector<std::uint64_t> exact;
+    std::vector<std::uint64_t> exact, tokens;
     std::vector<std::uint32_t> counts;
     std::vector<std::uint32_t> shingles;
     std::vector<std::uint64_t> bands;
@@ -151,7 +151,8 @@ void DedupIndex::fingerprintRange(const std::vector<DedupDocument> &docs, std::s
     for (std::size_t d = lo; d < hi; ++d) {
         lexer.normalise(docs[d].code, docs[d].language, norm, false);
         const auto group = static_cast<std::uint64_t>(docs[d].group);
-        out.exact.push_back(mix(XXH3_64bits(norm.tokens.data(), norm.tokens.size() * sizeof(std::uint64_t)), group));
+        out.exact.push_back(mix(norm.canonical, group)); // restructured renderings are exact duplicates
+        out.tokens.push_back(mix(XXH3_64bits(norm.tokens.data(), norm.tokens.size() * sizeof(std::uint64_t)), group));
         shingleSet(norm.tokens, m_params.shingle, sh);
         out.counts.push_back(static_cast<std::uint32_t>(sh.size()));
         out.shingles.insert(out.shingles.end(), sh.begin(), sh.end());
@@ -175,6 +176,7 @@ void DedupIndex::add(const std::vector<DedupDocument> &docs)
     });
     for (Batch &b : parts) {
         m_exact.insert(m_exact.end(), b.exact.begin(), b.exact.end());
+        m_tokens.insert(m_tokens.end(), b.tokens.begin(), b.tokens.end());
         for (std::uint32_t c : b.counts)
             m_offsets.push_back(m_offsets.back() + c);
         m_shingles.insert(m_shingles.end(), b.shingles.begin(), b.shingles.end());
@@ -188,13 +190,16 @@ void DedupIndex::add(const std::vector<DedupDocument> &docs)
 
 double DedupIndex::similarity(std::size_t i, std::size_t j) const
 {
+    if (m_exact[i] == m_exact[j] && m_group[i] == m_group[j])
+        return 1.0;
     return jaccard(m_shingles.data() + m_offsets[i], m_offsets[i + 1] - m_offsets[i], m_shingles.data() + m_offsets[j],
                    m_offsets[j + 1] - m_offsets[j]);
 }
 
 std::size_t DedupIndex::memoryBytes() const
 {
-    return m_group.capacity() * 8 + m_exact.capacity() * 8 + m_offsets.capacity() * 8 + m_shingles.capacity() * 4 +
+    return m_group.capacity() * 8 + m_exact.capacity() * 8 + m_tokens.capacity() * 8 + m_offsets.capacity() * 8 +
+           m_shingles.capacity() * 4 +
            m_bands.capacity() * 8 + m_sketch.capacity();
 }
 
@@ -205,23 +210,29 @@ DedupResult DedupIndex::run() const
     DedupResult result;
     result.duplicateOf.resize(n);
 
-    // Exact duplicates: the same token stream in the same group. Only the first of each goes on to LSH,
-    // so a task with a hundred identical samples costs one bucket entry, not a hundred squared pairs.
+    // Exact duplicates: the same canonical tokens in the same group. LSH sees the first document of each
+    // token stream in source order, so that a task with a hundred identical samples costs one bucket entry,
+    // not a hundred squared pairs, while each restructured rendering (its own shingles) still finds its
+    // own near duplicates.
     std::vector<std::uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return m_exact[a] != m_exact[b] ? m_exact[a] < m_exact[b] : a < b;
-    });
-    std::vector<std::uint32_t> canonical;
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::uint32_t d = order[k];
-        if (k > 0 && m_exact[order[k - 1]] == m_exact[d] && m_group[order[k - 1]] == m_group[d]) {
-            result.duplicateOf[d] = result.duplicateOf[order[k - 1]];
-        } else {
-            result.duplicateOf[d] = d;
-            canonical.push_back(d);
+    auto firstOfEach = [&](const std::vector<std::uint64_t> &key, auto &&onDuplicate, auto &&onFirst) {
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return key[a] != key[b] ? key[a] < key[b] : a < b;
+        });
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::uint32_t d = order[k];
+            if (k > 0 && key[order[k - 1]] == key[d] && m_group[order[k - 1]] == m_group[d])
+                onDuplicate(d, order[k - 1]);
+            else
+                onFirst(d);
         }
-    }
+    };
+    firstOfEach(
+        m_exact, [&](std::uint32_t d, std::uint32_t prev) { result.duplicateOf[d] = result.duplicateOf[prev]; },
+        [&](std::uint32_t d) { result.duplicateOf[d] = d; });
+    std::vector<std::uint32_t> canonical;
+    firstOfEach(m_tokens, [](std::uint32_t, std::uint32_t) {}, [&](std::uint32_t d) { canonical.push_back(d); });
     std::sort(canonical.begin(), canonical.end());
     order = {};
 
@@ -286,8 +297,8 @@ DedupResult DedupIndex::run() const
                             for (std::size_t e = 0; e < b && !seen; ++e)
                                 seen = ka[e] == kc[e];
                             const std::uint32_t c = keys[lo + y].doc;
-                            if (seen || m_group[a] != m_group[c])
-                                continue;
+                            if (seen || m_group[a] != m_group[c] || m_exact[a] == m_exact[c])
+                                continue; // checked in an earlier band, another task, or an exact duplicate
                             ++checked[t];
                             double sim;
                             if (jaccardAtLeast(shingles(a), shingleCount(a), shingles(c), shingleCount(c),

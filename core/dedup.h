@@ -1,7 +1,8 @@
 #pragma once
-// Near-duplicate detection over normalised code: exact duplicates by a hash of the token stream, near
-// duplicates by MinHash + LSH banding with every candidate confirmed by exact Jaccard on the shingle
-// sets, clusters by union-find. Documents carry a group (the task for per-task scope, 0 for global);
+// Near-duplicate detection over normalised code: exact duplicates by a hash of the canonical token stream
+// (restructuring undone, lexer_restructure.h), near duplicates by MinHash + LSH banding over shingles of
+// the tokens in source order, every candidate confirmed by exact Jaccard on the shingle sets, clusters by
+// union-find. Documents carry a group (the task for per-task scope, 0 for global);
 // documents of different groups are never compared.
 #include "lexer.h"
 #include "minhash.h"
@@ -42,8 +43,8 @@ struct DedupPair {
 };
 
 struct DedupResult {
-    std::vector<DedupPair> pairs;           // confirmed near-duplicate pairs among exact-distinct documents
-    std::vector<std::uint32_t> duplicateOf; // per document: the first document with the same tokens (itself if none)
+    std::vector<DedupPair> pairs;           // confirmed near-duplicate pairs of documents that are not exact duplicates
+    std::vector<std::uint32_t> duplicateOf; // per document: the first document with the same canonical tokens (itself if none)
     std::vector<std::uint32_t> cluster;     // per document: the lowest index in its cluster
     std::size_t candidates = 0;             // band collisions (a pair counts once per band it shares)
     std::size_t prefiltered = 0;            // distinct pairs that passed the signature prefilter, checked exactly
@@ -61,6 +62,7 @@ public:
     std::size_t size() const { return m_group.size(); }
 
     DedupResult run() const;
+    // Exact Jaccard of the shingle sets; 1 for exact duplicates (the same canonical tokens).
     double similarity(std::size_t i, std::size_t j) const;
     // Document i's sorted shingle set (for benchmarks and ground truth).
     const std::uint32_t *shingles(std::size_t i) const { return m_shingles.data() + m_offsets[i]; }
@@ -75,7 +77,8 @@ private:
     LshParams m_lsh;
     MinHasher m_hasher;
     std::vector<std::int64_t> m_group;
-    std::vector<std::uint64_t> m_exact;     // hash of the normalised tokens, mixed with the group
+    std::vector<std::uint64_t> m_exact;     // hash of the canonical tokens, mixed with the group
+    std::vector<std::uint64_t> m_tokens;    // hash of the tokens in source order, mixed with the group
     std::vector<std::uint64_t> m_offsets{0}; // into m_shingles
     std::vector<std::uint32_t> m_shingles;
     std::vector<std::uint64_t> m_bands;      // lsh.bands hashes per document, mixed with the group

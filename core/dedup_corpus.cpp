@@ -264,12 +264,16 @@ std::vector<std::int64_t> refreshRepresentatives(Corpus &corpus, const std::vect
         setRep.bind(1, cid).bind(2, rows[rep].id).run();
         setRep.reset();
         std::vector<std::vector<std::uint32_t>> sets(rows.size());
+        std::vector<std::uint64_t> canonical(rows.size());
         for (std::size_t i = 0; i < rows.size(); ++i) {
             lexer.normalise(rows[i].code, CodeLanguage::Auto, norm, false);
             shingleSet(norm.tokens, shingle, sets[i]);
+            canonical[i] = norm.canonical;
         }
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            const double s = jaccard(sets[i].data(), sets[i].size(), sets[rep].data(), sets[rep].size());
+        for (std::size_t i = 0; i < rows.size(); ++i) { // as DedupIndex::similarity: 1 for exact duplicates
+            const double s = canonical[i] == canonical[rep]
+                                 ? 1.0
+                                 : jaccard(sets[i].data(), sets[i].size(), sets[rep].data(), sets[rep].size());
             setSim.bind(1, rows[i].id).bind(2, s).run();
             setSim.reset();
         }

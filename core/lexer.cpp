@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <array>
+#include <numeric>
 #include <cstring>
 
 namespace sieve {
@@ -20,6 +21,8 @@ std::uint64_t hashText(std::string_view text)
 namespace {
 
 using lexer_tokens::hashText;
+using lexer_restructure::Kind;
+using lexer_restructure::RawToken;
 
 // The fixed tokens that replace what normalisation removes or buckets.
 struct Fixed {
@@ -97,39 +100,61 @@ size_t operatorLength(std::string_view s, size_t i, bool cuda)
 } // namespace
 
 struct Lexer::State {
-    NormalisedCode &out;
-    bool wantText;
-    std::uint32_t nextLocal = 0;
-    int textIndent = 0;
-    bool textLineStart = true;
+    std::vector<RawToken> &raw;
+    std::vector<std::uint64_t> &tokens;   // the source-order stream, numbered as it is lexed
+    std::vector<std::string_view> *texts; // null without wantText
+    std::uint32_t epoch = 0;              // of the current function's locals
+    bool cuda = false;                    // lexing C++ (a .cu file or the source inside a load_inline string)
 
-    void emit(std::uint64_t h, std::string_view text)
+    void push(const RawToken &t, std::string_view text)
     {
-        out.tokens.push_back(h);
-        if (!wantText)
-            return;
-        if (textLineStart) {
-            out.text.append(static_cast<size_t>(textIndent) * 4, ' ');
-            textLineStart = false;
-        } else {
-            out.text += ' ';
-        }
-        out.text += text;
+        raw.push_back(t);
+        if (t.kind != Kind::CudaBegin && t.kind != Kind::CudaEnd && t.kind != Kind::Local && t.kind != Kind::Global)
+            tokens.push_back(t.hash);
+        if (texts)
+            texts->push_back(text);
     }
-    void newline(std::uint64_t h, bool render)
+    void literal(std::uint64_t h, std::string_view text)
     {
-        out.tokens.push_back(h);
-        if (wantText && render) {
-            out.text += '\n';
-            textLineStart = true;
-        }
+        RawToken t;
+        t.hash = h;
+        t.flags = lexer_restructure::Literal;
+        push(t, text);
+    }
+    void kept(std::uint64_t h, std::string_view ident)
+    {
+        RawToken t;
+        t.hash = h;
+        lexer_restructure::classifyName(ident, h, cuda, t);
+        push(t, ident);
+    }
+    void op(std::string_view text)
+    {
+        RawToken t;
+        t.hash = opHash(text);
+        lexer_restructure::classifyOperator(text, cuda, t);
+        push(t, text);
+    }
+    void name(Kind kind, std::uint32_t id, std::uint64_t numbered)
+    {
+        RawToken t;
+        t.hash = id;
+        t.kind = kind;
+        t.epoch = epoch;
+        push(t, {});
+        tokens.push_back(numbered);
+    }
+    void layout(Kind kind, std::uint64_t h)
+    {
+        RawToken t;
+        t.hash = h;
+        t.kind = kind;
+        push(t, {});
     }
     void breakLine()
     {
-        if (wantText && !textLineStart) {
-            out.text += '\n';
-            textLineStart = true;
-        }
+        if (!raw.empty())
+            raw.back().flags |= lexer_restructure::BreakAfter;
     }
     // Numbers: 0, 1 and 2 carry meaning (axis, stride, halves); 3..15 are one bucket; 16 and above
     // (block sizes, warps, tile widths) another, so BLOCK=512 and BLOCK=1024 look the same.
@@ -137,7 +162,7 @@ struct Lexer::State {
     {
         const Fixed &f = fixed();
         if (isFloat) {
-            emit(f.flt, "FLOAT");
+            literal(f.flt, "FLOAT");
             return;
         }
         std::uint64_t v = 0;
@@ -165,15 +190,15 @@ struct Lexer::State {
             v = v * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
         }
         if (v == 0)
-            emit(f.zero, "0");
+            literal(f.zero, "0");
         else if (v == 1)
-            emit(f.one, "1");
+            literal(f.one, "1");
         else if (v == 2)
-            emit(f.two, "2");
+            literal(f.two, "2");
         else if (v < 16)
-            emit(f.numSmall, "NUM_SMALL");
+            literal(f.numSmall, "NUM_SMALL");
         else
-            emit(f.numBig, "NUM_BIG");
+            literal(f.numBig, "NUM_BIG");
     }
 };
 
@@ -243,26 +268,122 @@ Lexer::Lexer() = default;
 void Lexer::emitLocal(std::uint64_t identHash, Scope scope, State &st)
 {
     std::uint32_t index;
-    bool global = true;
+    bool added;
+    Kind kind = Kind::Global;
     if (scope == Scope::Global) {
-        bool added;
         index = m_globals.intern(identHash, added);
     } else if (m_locals.find(identHash, index)) {
-        global = false;
+        kind = Kind::Local;
     } else if (!m_globals.find(identHash, index)) {
-        bool added;
         index = m_locals.intern(identHash, added);
-        global = false;
+        kind = Kind::Local;
     }
-    static thread_local std::vector<std::uint64_t> hashes[2];
-    std::vector<std::uint64_t> &table = hashes[global ? 1 : 0];
+    // A dense id per name (a local's per function), so that later passes index arrays instead of hashing.
+    const std::uint64_t key = kind == Kind::Local ? (identHash ^ (0x9E3779B97F4A7C15ULL * (st.epoch + 1))) : identHash;
+    st.name(kind, m_ids.intern(key ? key : 1, added), nameHash(kind == Kind::Global, index));
+}
+
+std::uint64_t Lexer::nameHash(bool global, std::uint32_t index)
+{
+    std::vector<std::uint64_t> &table = m_nameHashes[global ? 1 : 0];
+    if (index < table.size())
+        return table[index];
     const char prefix = global ? 'g' : 'v';
     while (table.size() <= index)
         table.push_back(hashText(prefix + std::to_string(table.size())));
-    if (st.wantText)
-        st.emit(table[index], prefix + std::to_string(index));
-    else
-        st.emit(table[index], {});
+    return table[index];
+}
+
+void Lexer::newFunctionScope(State &st)
+{
+    m_locals.clear();
+    ++st.epoch;
+}
+
+void Lexer::number(const std::vector<std::uint32_t> &order, std::uint64_t *hash, std::string *text)
+{
+    m_number.assign(m_ids.size(), ~0u);
+    std::uint32_t counts[2] = {0, 0};
+    std::uint64_t h = hash ? *hash : 0;
+    auto put = [&](std::uint64_t v) { h = ((h ^ v) * 0x9E3779B97F4A7C15ULL) ^ (h >> 29); };
+    std::uint32_t epoch = ~0u;
+    auto numbered = [&](const RawToken &t) {
+        // A function's own names restart with each function; module-level names are shared.
+        const bool global = t.kind == Kind::Global;
+        if (!global && t.epoch != epoch) {
+            counts[0] = 0;
+            epoch = t.epoch;
+        }
+        std::uint32_t &index = m_number[t.hash];
+        if (index == ~0u)
+            index = counts[global ? 1 : 0]++;
+        return index;
+    };
+    if (!text) { // the common case: the hash alone
+        for (const std::uint32_t idx : order) {
+            const RawToken &t = m_raw[idx];
+            if (t.kind == Kind::Local || t.kind == Kind::Global)
+                put(nameHash(t.kind == Kind::Global, numbered(t)));
+            else if (t.kind != Kind::CudaBegin && t.kind != Kind::CudaEnd)
+                put(t.hash);
+        }
+        *hash = h;
+        return;
+    }
+    int indent = 0;
+    bool lineStart = true;
+    std::string name;
+    auto render = [&](std::string_view t) {
+        if (lineStart) {
+            text->append(static_cast<size_t>(std::max(indent, 0)) * 4, ' ');
+            lineStart = false;
+        } else {
+            *text += ' ';
+        }
+        *text += t;
+    };
+    auto breakLine = [&] {
+        if (!lineStart) {
+            *text += '\n';
+            lineStart = true;
+        }
+    };
+    for (const std::uint32_t idx : order) {
+        const RawToken &t = m_raw[idx];
+        switch (t.kind) {
+        case Kind::Local:
+        case Kind::Global: {
+            const bool global = t.kind == Kind::Global;
+            const std::uint32_t index = numbered(t);
+            put(nameHash(global, index));
+            name = (global ? 'g' : 'v') + std::to_string(index);
+            render(name);
+            break;
+        }
+        case Kind::Newline:
+            put(t.hash);
+            *text += '\n';
+            lineStart = true;
+            break;
+        case Kind::Indent:
+        case Kind::Dedent:
+            put(t.hash);
+            indent += t.kind == Kind::Indent ? 1 : -1;
+            break;
+        case Kind::CudaBegin:
+        case Kind::CudaEnd:
+            breakLine();
+            break;
+        case Kind::Fixed:
+            put(t.hash);
+            render(idx < m_texts.size() ? m_texts[idx] : t.role == lexer_restructure::Role::Open ? "(" : ")");
+            break;
+        }
+        if (t.flags & lexer_restructure::BreakAfter)
+            breakLine();
+    }
+    if (hash)
+        *hash = h;
 }
 
 CodeLanguage Lexer::detect(std::string_view s)
@@ -302,15 +423,32 @@ void Lexer::normalise(std::string_view source, CodeLanguage language, Normalised
 {
     out.tokens.clear();
     out.text.clear();
+    out.canonicalText.clear();
     m_locals.clear();
     m_globals.clear();
-    State st{out, wantText};
+    m_ids.clear();
+    m_cudaFunctions.clear();
+    m_raw.clear();
+    m_raw.reserve(source.size() / 3);
+    m_texts.clear();
+    out.tokens.reserve(source.size() / 3);
+    State st{m_raw, out.tokens, wantText ? &m_texts : nullptr};
     if (language == CodeLanguage::Auto)
         language = detect(source);
-    if (language == CodeLanguage::Python)
+    if (language == CodeLanguage::Python) {
         lexPython(source, st);
-    else
+    } else {
+        st.cuda = true;
         lexCuda(source, st);
+    }
+    if (wantText) {
+        m_order.resize(m_raw.size());
+        std::iota(m_order.begin(), m_order.end(), 0u);
+        number(m_order, nullptr, &out.text);
+    }
+    m_restructurer.run(m_raw, language == CodeLanguage::Python, m_ids.size(), m_order);
+    out.canonical = 0x6361636E6F6E ^ m_order.size();
+    number(m_order, &out.canonical, wantText ? &out.canonicalText : nullptr);
 }
 
 void Lexer::lexPython(std::string_view s, State &st)
@@ -335,8 +473,7 @@ void Lexer::lexPython(std::string_view s, State &st)
         while (i < n && s[i] != '\n')
             ++i;
     };
-    auto token = [&](std::uint64_t h, std::string_view text, Prev kind) {
-        st.emit(h, text);
+    auto token = [&](Prev kind) {
         lineHasTokens = true;
         prev = kind;
     };
@@ -360,13 +497,12 @@ void Lexer::lexPython(std::string_view s, State &st)
             }
             if (col > indents.back()) {
                 indents.push_back(col);
-                st.newline(f.indent, false);
+                st.layout(Kind::Indent, f.indent);
             }
             while (col < indents.back() && indents.size() > 1) {
                 indents.pop_back();
-                st.newline(f.dedent, false);
+                st.layout(Kind::Dedent, f.dedent);
             }
-            st.textIndent = static_cast<int>(indents.size()) - 1;
             lineIndent = col;
             if (funcIndent >= 0 && col <= funcIndent)
                 funcIndent = -1;
@@ -380,7 +516,8 @@ void Lexer::lexPython(std::string_view s, State &st)
             ++i;
             if (depth == 0) {
                 if (lineHasTokens)
-                    st.newline(f.nl, true);
+                    st.layout(Kind::Newline, f.nl);
+                lineHasTokens = false; // so that the end of the file adds no second newline
                 atLineStart = true;
             }
             continue;
@@ -444,13 +581,16 @@ void Lexer::lexPython(std::string_view s, State &st)
             }
             if (body.find("__global__") != std::string_view::npos) {
                 // load_inline's CUDA source: its structure is the kernel, so lex it instead of hiding it.
-                st.breakLine();
+                st.layout(Kind::CudaBegin, 0);
+                st.cuda = true;
                 lexCuda(body, st);
-                st.breakLine();
+                st.cuda = false;
+                st.layout(Kind::CudaEnd, 0);
                 lineHasTokens = true;
                 prev = Prev::Other;
             } else {
-                token(f.str, "STR", Prev::Other);
+                st.literal(f.str, "STR");
+                token(Prev::Other);
             }
             lastWasSelf = lastKept = false;
             continue;
@@ -496,8 +636,11 @@ void Lexer::lexPython(std::string_view s, State &st)
             const std::uint64_t h = hashText(ident);
             i = identEnd;
             bool keep, kwarg = false;
+            std::uint32_t cudaIndex;
             if (prev == Prev::Dot)
-                keep = !dotAfterSelf; // attributes are API (x.to, .shape) except the module's own members
+                // Attributes are API (x.to, .shape) except the module's own members and the functions
+                // of its load_inline source (self.ext.add_cuda names the C++ add_cuda).
+                keep = !dotAfterSelf && !m_cudaFunctions.find(h, cudaIndex);
             else if (importLine || lexer_names::pythonKept(ident, h))
                 keep = true;
             else {
@@ -518,10 +661,9 @@ void Lexer::lexPython(std::string_view s, State &st)
                 pendingScope = funcIndent < 0;
             }
             if (keep)
-                st.emit(h, ident);
+                st.kept(h, ident);
             else
-                emitLocal(h, (funcIndent < 0 || kwarg || (prev == Prev::Dot && dotAfterSelf)) ? Scope::Global : Scope::Local,
-                          st);
+                emitLocal(h, (funcIndent < 0 || kwarg || prev == Prev::Dot) ? Scope::Global : Scope::Local, st);
             lastKept = keep;
             lineHasTokens = true;
             prev = Prev::Other;
@@ -539,7 +681,7 @@ void Lexer::lexPython(std::string_view s, State &st)
                 defParamDepth = depth;
                 pendingDef = false;
                 if (pendingScope) {
-                    m_locals.clear();
+                    newFunctionScope(st);
                     funcIndent = lineIndent;
                     pendingScope = false;
                 }
@@ -560,14 +702,15 @@ void Lexer::lexPython(std::string_view s, State &st)
         }
         if (len == 1 && c == ':' && depth == 0)
             pendingDef = false;
-        token(opHash(op), op, kind);
+        st.op(op);
+        token(kind);
         lastWasSelf = lastKept = false;
     }
     if (lineHasTokens)
-        st.newline(f.nl, true);
+        st.layout(Kind::Newline, f.nl);
     while (indents.size() > 1) {
         indents.pop_back();
-        st.newline(f.dedent, false);
+        st.layout(Kind::Dedent, f.dedent);
     }
 }
 
@@ -602,7 +745,7 @@ void Lexer::lexCuda(std::string_view s, State &st)
             const size_t e = s.find('>', i);
             const size_t end = e == std::string_view::npos ? n : e + 1;
             const std::string_view header = s.substr(i, end - i);
-            st.emit(hashText(header), header);
+            st.literal(hashText(header), header);
             st.breakLine();
             i = end;
             afterInclude = false;
@@ -613,7 +756,7 @@ void Lexer::lexCuda(std::string_view s, State &st)
             while (j < n && s[j] != c && s[j] != '\n')
                 j += (s[j] == '\\') ? 2 : 1;
             i = std::min(j + 1, n);
-            st.emit(c == '"' ? f.str : f.chr, c == '"' ? "STR" : "CHR");
+            st.literal(c == '"' ? f.str : f.chr, c == '"' ? "STR" : "CHR");
             afterMember = false;
             continue;
         }
@@ -656,10 +799,19 @@ void Lexer::lexCuda(std::string_view s, State &st)
             const std::string_view ident = s.substr(i, j - i);
             const std::uint64_t h = hashText(ident);
             i = j;
-            if (afterMember || lexer_names::cudaKept(ident, h))
-                st.emit(h, ident);
-            else
-                emitLocal(h, (braces == 0 && parens == 0) ? Scope::Global : Scope::Local, st);
+            if (afterMember || lexer_names::cudaKept(ident, h)) {
+                st.kept(h, ident);
+            } else {
+                const bool top = braces == 0 && parens == 0;
+                emitLocal(h, top ? Scope::Global : Scope::Local, st);
+                size_t k = i;
+                while (k < n && (s[k] == ' ' || s[k] == '\t'))
+                    ++k;
+                if (top && k < n && s[k] == '(') {
+                    bool added;
+                    m_cudaFunctions.intern(h, added);
+                }
+            }
             afterInclude = ident == "include";
             afterMember = false;
             continue;
@@ -667,7 +819,7 @@ void Lexer::lexCuda(std::string_view s, State &st)
         const size_t len = operatorLength(s, i, true);
         const std::string_view op = s.substr(i, len);
         i += len;
-        st.emit(opHash(op), op);
+        st.op(op);
         afterMember = op == "." || op == "->" || op == "::";
         if (len == 1) {
             if (c == '(' || c == '[')
@@ -677,11 +829,9 @@ void Lexer::lexCuda(std::string_view s, State &st)
             else if (c == '{')
                 ++braces;
             else if (c == '}' && braces > 0 && --braces == 0)
-                m_locals.clear();
+                newFunctionScope(st);
             else if (c == ';' && braces == 0 && parens == 0)
-                m_locals.clear();
-            if (c == ';' || c == '{' || c == '}')
-                st.breakLine();
+                newFunctionScope(st);
         }
     }
 }

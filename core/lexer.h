@@ -2,7 +2,12 @@
 // Normalises kernel source for dedup: comments, docstrings and whitespace go; local identifiers are
 // renamed v0, v1, ... in order of appearance while API names (tl.*, torch.*, CUDA built-ins, keywords,
 // attribute names) stay; numbers are bucketed so that block sizes 512 and 1024 collide; strings become
-// STR. Two samples that differ only cosmetically normalise to the same token stream.
+// STR. Two samples that differ only cosmetically normalise to the same token stream. A second, canonical
+// stream inlines single-use temporaries and puts independent statements in a canonical order before
+// the renaming (lexer_restructure.h): samples that also differ by such restructuring get the same
+// canonical hash.
+#include "lexer_restructure.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,8 +22,10 @@ enum class CodeLanguage {
 };
 
 struct NormalisedCode {
-    std::vector<std::uint64_t> tokens; // one 64-bit hash per normalised token
+    std::vector<std::uint64_t> tokens; // one 64-bit hash per normalised token, in source order
+    std::uint64_t canonical = 0;       // hash of the canonical (restructured) token stream
     std::string text;                  // the normalised tokens as text (only when asked for)
+    std::string canonicalText;         // the canonical stream as text (only when asked for)
 };
 
 // Reusable per thread: keeps its rename table between calls to avoid allocations. Not thread-safe.
@@ -44,6 +51,7 @@ private:
         std::uint32_t intern(std::uint64_t key, bool &added);
         bool find(std::uint64_t key, std::uint32_t &index) const;
         void clear();
+        std::uint32_t size() const { return m_count; }
 
     private:
         void grow();
@@ -55,12 +63,27 @@ private:
 
     void lexPython(std::string_view src, State &st);
     void lexCuda(std::string_view src, State &st);
-    // Emits the canonical name of a local identifier: a function's own names (v0, v1, ...) restart with
-    // each function so that two functions reusing a parameter name stay independent; module-level names
-    // (g0, g1, ...: kernels, helpers, globals, self.* members) are shared by all functions.
+    // Emits a local identifier, resolved to one of the function's own names (numbered v0, v1, ... once
+    // restructured, restarting with each function so that two functions reusing a parameter name stay
+    // independent) or a module-level name (g0, g1, ...: kernels, helpers, globals, self.* members,
+    // shared by all functions).
     void emitLocal(std::uint64_t identHash, Scope scope, State &st);
+    void newFunctionScope(State &st);
+    // Numbers the names of m_raw's tokens taken in this order: mixes their hashes into *hash and renders
+    // them into text, each when not null.
+    void number(const std::vector<std::uint32_t> &order, std::uint64_t *hash, std::string *text);
+    // The hash of v<index> or g<index>.
+    std::uint64_t nameHash(bool global, std::uint32_t index);
 
     NameTable m_locals, m_globals;
+    NameTable m_cudaFunctions; // functions at the top of C++ source (a load_inline string's)
+    NameTable m_ids;           // a dense id per name; a local's key includes its function
+    std::vector<std::uint32_t> m_number; // number(): a name's index, by dense id
+    std::vector<std::uint64_t> m_nameHashes[2]; // the hashes of v0, v1, ... and g0, g1, ...
+    std::vector<lexer_restructure::RawToken> m_raw;
+    std::vector<std::string_view> m_texts; // per raw token, with wantText
+    std::vector<std::uint32_t> m_order;
+    lexer_restructure::Restructurer m_restructurer;
 };
 
 namespace lexer_tokens {

@@ -98,7 +98,7 @@ bool cudaKept(std::string_view ident, std::uint64_t hash)
         "sinf", "cosf", "floorf", "ceilf", "fmaf", "roundf", "isnan", "isinf", "make_float2", "make_float4",
         "make_int2", "make_int4", "make_half2", "cub", "wmma", "nvcuda", "cooperative_groups", "cg",
         // host side: the torch extension API
-        "torch", "at", "c10", "std", "Tensor", "TensorOptions", "PYBIND11_MODULE", "m", "def", "TORCH_EXTENSION_NAME",
+        "torch", "at", "c10", "std", "Tensor", "TensorOptions", "PYBIND11_MODULE", "def", "TORCH_EXTENSION_NAME",
         "AT_DISPATCH_FLOATING_TYPES", "AT_DISPATCH_FLOATING_TYPES_AND_HALF", "TORCH_CHECK",
         "C10_CUDA_KERNEL_LAUNCH_CHECK",
     };

@@ -9,6 +9,12 @@
 // Ground truth: by default an exact all-pairs join (every pair with J >= T, no sampling; feasible up to
 // about 1e5 files). --family-truth instead checks every pair inside each planted family exactly, plus a
 // uniform sample of 2,000,000 other pairs to estimate what lies outside the families (for 1e6 files).
+// label_quality: by gen_corpus's labels, the share of planted-family pairs that share a cluster, for
+// pairs of unedited renderings (cosmetic), of which one is restructured, and of which one has a structural
+// edit; and the share of the pairs Sieve linked (confirmed near pairs, pairs of an exact-duplicate group)
+// that are of one planted family.
+// A reader thread parses the next batch of JSON lines while the index fingerprints this one; the JSON
+// stage's CPU is that thread's, its wall time mostly overlaps the fingerprinting.
 // Writes OUT_DIR/shingles.bin (n, offsets[n+1] u64, values u32), OUT_DIR/canon.bin (duplicateOf u32[n]),
 // OUT_DIR/truth.bin (canonical pairs with J >= T, u32 pairs) and prints one JSON object.
 #include "dedup.h"
@@ -35,6 +41,15 @@ namespace {
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // User + system CPU seconds of this process: the machine is shared, so wall time alone misleads.
+// This thread's alone (the JSON reader runs beside the fingerprinting).
+double threadCpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 double cpuSeconds()
 {
     rusage u{};
@@ -177,62 +192,84 @@ int main(int argc, char **argv)
     const auto t0 = Clock::now();
     DedupIndex index(params);
     std::vector<std::int64_t> families; // planted family per file, -1 when none (read, not timed apart)
-    double parseS = 0, addS = 0, addCpu = 0;
+    std::vector<std::uint8_t> kinds;    // per file: 1 = a structural edit, 2 = restructured
+    double parseS = 0, addS = 0, readCpu = 0; // parseS: the reader's wall time, mostly beside addS
     {
         std::ifstream in(argv[1]);
         if (!in) {
             std::cerr << "cannot read " << argv[1] << "\n";
             return 1;
         }
+        // A reader thread parses the next batch of lines while the index fingerprints this one.
+        struct Batch {
+            std::vector<std::string> codes;
+            std::vector<std::int64_t> groups, families;
+            std::vector<std::uint8_t> kinds; // per file: 1 structural edit, 2 restructured (gen_corpus's fields)
+        };
         simdjson::ondemand::parser parser;
-        std::vector<std::string> codes;
-        std::vector<std::int64_t> groups;
-        families.reserve(1 << 20);
         std::string line;
         std::size_t lineNo = 0;
-        auto flush = [&] {
-            const auto ta = Clock::now();
-            const double ca = cpuSeconds();
-            std::vector<DedupDocument> docs;
-            docs.reserve(codes.size());
-            for (std::size_t k = 0; k < codes.size(); ++k)
-                docs.push_back({codes[k], CodeLanguage::Auto, groups[k]});
-            index.add(docs);
-            codes.clear();
-            groups.clear();
-            addS += since(ta);
-            addCpu += cpuSeconds() - ca;
+        bool failed = false;
+        families.reserve(1 << 20);
+        auto read = [&](Batch &b) {
+            const auto tp = Clock::now();
+            const double c0 = threadCpuSeconds();
+            b.codes.clear();
+            b.groups.clear();
+            b.families.clear();
+            b.kinds.clear();
+            while (b.codes.size() < 50000 && std::getline(in, line)) {
+                ++lineNo;
+                line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
+                auto doc = parser.iterate(simdjson::padded_string_view(line.data(), line.size(), line.capacity()));
+                std::string_view code;
+                std::int64_t group = 0;
+                if (doc["group"].get_int64().get(group) || doc["code"].get_string().get(code)) {
+                    std::cerr << argv[1] << ":" << lineNo << ": no 'group' or 'code' field\n";
+                    failed = true;
+                    break;
+                }
+                b.codes.emplace_back(code);
+                std::int64_t family = -1;
+                if (doc["family"].get_int64().get(family))
+                    family = -1;
+                b.families.push_back(family);
+                std::string_view edit;
+                bool restructured = false;
+                std::uint8_t kind = 0;
+                if (!doc["edit"].get_string().get(edit) && edit != "none")
+                    kind |= 1;
+                if (!doc["restructured"].get_bool().get(restructured) && restructured)
+                    kind |= 2;
+                b.kinds.push_back(kind);
+                if (tasks > 0) { // per-task scope: a planted family stays in one task, other files spread at random
+                    std::uint64_t h = family >= 0 ? static_cast<std::uint64_t>(family) : (std::uint64_t{1} << 40) + lineNo;
+                    h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ULL;
+                    group = static_cast<std::int64_t>((h ^ (h >> 29)) % static_cast<std::uint64_t>(tasks));
+                }
+                b.groups.push_back(group);
+            }
+            parseS += since(tp);
+            readCpu += threadCpuSeconds() - c0;
         };
-        auto tp = Clock::now();
-        while (std::getline(in, line)) {
-            ++lineNo;
-            line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
-            auto doc = parser.iterate(simdjson::padded_string_view(line.data(), line.size(), line.capacity()));
-            std::string_view code;
-            std::int64_t group = 0;
-            if (doc["group"].get_int64().get(group) || doc["code"].get_string().get(code)) {
-                std::cerr << argv[1] << ":" << lineNo << ": no 'group' or 'code' field\n";
-                return 1;
-            }
-            codes.emplace_back(code);
-            std::int64_t family = -1;
-            if (doc["family"].get_int64().get(family))
-                family = -1;
-            families.push_back(family);
-            if (tasks > 0) { // per-task scope: a planted family stays in one task, other files spread at random
-                std::uint64_t h = family >= 0 ? static_cast<std::uint64_t>(family) : (std::uint64_t{1} << 40) + lineNo;
-                h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ULL;
-                group = static_cast<std::int64_t>((h ^ (h >> 29)) % static_cast<std::uint64_t>(tasks));
-            }
-            groups.push_back(group);
-            if (codes.size() == 50000) {
-                parseS += since(tp);
-                flush();
-                tp = Clock::now();
-            }
+        Batch current, next;
+        read(current);
+        while (!failed && !current.codes.empty()) {
+            std::thread reader([&] { read(next); });
+            const auto ta = Clock::now();
+            std::vector<DedupDocument> docs;
+            docs.reserve(current.codes.size());
+            for (std::size_t k = 0; k < current.codes.size(); ++k)
+                docs.push_back({current.codes[k], CodeLanguage::Auto, current.groups[k]});
+            index.add(docs);
+            families.insert(families.end(), current.families.begin(), current.families.end());
+            kinds.insert(kinds.end(), current.kinds.begin(), current.kinds.end());
+            addS += since(ta);
+            reader.join();
+            std::swap(current, next);
         }
-        parseS += since(tp);
-        flush();
+        if (failed)
+            return 1;
     }
     const double loadS = since(t0);
     const auto t1 = Clock::now();
@@ -284,7 +321,7 @@ int main(int argc, char **argv)
     std::printf("  \"sieve_cpu_seconds\": %.3f,\n", totalCpu);
     std::printf("  \"sieve_cpu_seconds_by_stage\": {\"read_and_parse_json\": %.3f, \"normalise_shingle_minhash\": %.3f, "
                 "\"lsh_verify_cluster\": %.3f},\n",
-                loadCpu - addCpu, addCpu, totalCpu - loadCpu);
+                readCpu, loadCpu - readCpu, totalCpu - loadCpu);
     std::printf("  \"sieve_seconds\": {\"total\": %.3f, \"read_and_parse_json\": %.3f, \"normalise_shingle_minhash\": "
                 "%.3f, \"lsh_verify_cluster\": %.3f},\n",
                 totalS, parseS, addS, runS);
@@ -293,6 +330,60 @@ int main(int argc, char **argv)
                 "\"largest_bucket\": %zu, \"prefilter_passed\": %zu, \"confirmed_pairs\": %zu,\n",
                 index.memoryBytes(), static_cast<unsigned long long>(exactPairs), r.candidates, r.largestBucket,
                 r.prefiltered, r.pairs.size());
+    {
+        // By label, which the Jaccard truth below cannot see: is each pair of a planted family clustered
+        // (by the kind of its members), and how many linked pairs are of one family.
+        std::vector<std::pair<std::int64_t, std::uint32_t>> byFamily;
+        for (std::size_t d = 0; d < n; ++d)
+            if (families[d] >= 0)
+                byFamily.push_back({families[d], static_cast<std::uint32_t>(d)});
+        std::sort(byFamily.begin(), byFamily.end());
+        std::uint64_t pairs[3] = {0, 0, 0}, together[3] = {0, 0, 0}; // cosmetic, restructured, edited
+        for (std::size_t i = 0; i < byFamily.size();) {
+            std::size_t j = i;
+            while (j < byFamily.size() && byFamily[j].first == byFamily[i].first)
+                ++j;
+            for (std::size_t x = i; x < j; ++x)
+                for (std::size_t y = x + 1; y < j; ++y) {
+                    const std::uint32_t a = byFamily[x].second, b = byFamily[y].second;
+                    const int k = ((kinds[a] | kinds[b]) & 1) ? 2 : ((kinds[a] | kinds[b]) & 2) ? 1 : 0;
+                    ++pairs[k];
+                    together[k] += r.cluster[a] == r.cluster[b];
+                }
+            i = j;
+        }
+        // Precision by label over what Sieve linked directly: its confirmed near-duplicate pairs and the
+        // pairs inside each exact-duplicate group (clusters chain links, so at 1e6 files a global cluster
+        // can hold thousands of files and its pairs would say little).
+        std::uint64_t linked = 0, oneFamily = 0;
+        auto link = [&](std::uint32_t a, std::uint32_t b) {
+            ++linked;
+            oneFamily += families[a] >= 0 && families[a] == families[b];
+        };
+        for (const DedupPair &p : r.pairs)
+            link(p.a, p.b);
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> byExact;
+        for (std::size_t d = 0; d < n; ++d)
+            byExact.push_back({r.duplicateOf[d], static_cast<std::uint32_t>(d)});
+        std::sort(byExact.begin(), byExact.end());
+        for (std::size_t i = 0; i < byExact.size();) {
+            std::size_t j = i;
+            while (j < byExact.size() && byExact[j].first == byExact[i].first)
+                ++j;
+            for (std::size_t x = i; x < j; ++x)
+                for (std::size_t y = x + 1; y < j; ++y)
+                    link(byExact[x].second, byExact[y].second);
+            i = j;
+        }
+        auto share = [](std::uint64_t a, std::uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 1.0; };
+        std::printf("  \"label_quality\": {\"cosmetic_pairs\": %llu, \"cosmetic_recall\": %.5f, \"restructured_pairs\": %llu, "
+                    "\"restructured_recall\": %.5f, \"edited_pairs\": %llu, \"edited_recall\": %.5f, "
+                    "\"linked_pairs\": %llu, \"linked_pairs_of_one_family\": %.5f},\n",
+                    static_cast<unsigned long long>(pairs[0]), share(together[0], pairs[0]),
+                    static_cast<unsigned long long>(pairs[1]), share(together[1], pairs[1]),
+                    static_cast<unsigned long long>(pairs[2]), share(together[2], pairs[2]),
+                    static_cast<unsigned long long>(linked), share(oneFamily, linked));
+    }
     if (!truth) {
         std::printf("  \"truth\": null\n}\n");
         return 0;

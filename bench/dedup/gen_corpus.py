@@ -4,10 +4,13 @@
 Each file comes from a random program spec (template + random op chain + shape of the wrapper) rendered
 with random identifiers, block sizes, epsilons, comments and docstrings. A fraction of specs are planted
 as families: every member is a fresh rendering of the same spec (cosmetic differences only) and, with
-some probability, one small structural edit (an op changed, a statement added or dropped). Output: JSONL
-rows {"id", "group", "family", "edit", "code"}; family is -1 for files that were not planted.
+some probability, one small structural edit (an op changed, a statement added or dropped). With
+--restructure-probability P a member is also, with probability P, restructured: temporaries of the op
+chain that are used once are written into their use, and the loads and chain statements come in another
+order that keeps their dependences (the same program). Output: JSONL rows {"id", "group", "family",
+"edit", "restructured", "code"}; family is -1 for files that were not planted.
 
-Usage: gen_corpus.py OUT.jsonl N [--seed S] [--planted-share F]
+Usage: gen_corpus.py OUT.jsonl N [--seed S] [--planted-share F] [--restructure-probability P]
 """
 import argparse
 import json
@@ -104,6 +107,54 @@ def expr(op, names, cuda):
     return "%s(%s, %s)" % (f, a, b)
 
 
+def chain_lines(rng, spec, names, cuda, indent):
+    """The op chain as (statement lines, result expression per op); restructured when spec asks."""
+    ops = spec["chain"]
+    first = len(names)
+    # Uses as written: some templates name an argument twice (tl.where(a > 0, a, b)).
+    uses = [0] * (first + len(ops))
+    marks = ["\x00%d\x00" % k for k in range(first + len(ops))]
+    for op in ops:
+        text = expr(op, marks, cuda)
+        for a in set(op[2:]):
+            uses[a] += text.count(marks[a])
+    inline = set()
+    if spec.get("restructure"):  # an op used once, and not the result, is written into its use
+        inline = {first + i for i in range(len(ops) - 1) if uses[first + i] == 1}
+    exprs, stmts = list(names), []
+    for i, op in enumerate(ops):
+        e = expr(op, exprs, cuda)
+        if first + i in inline:
+            exprs.append("(%s)" % e)
+            continue
+        v = ident(rng, spec["_used"])
+        exprs.append(v)
+        deps = {a for a in op[2:]}
+        stmts.append((first + i, deps, ("%sfloat %s = %s;" if cuda else "%s%s = %s") % (indent, v, e)))
+    if spec.get("restructure"):  # another order that keeps every statement after what it reads
+        stmts = topological_shuffle(rng, stmts, inline, ops, first)
+    return [line for _, _, line in stmts], exprs
+
+
+def topological_shuffle(rng, stmts, inline, ops, first):
+    # A statement depends on the statements whose values it reads, through inlined ops too.
+    def reads(i):
+        out = set()
+        for a in ops[i - first][2:]:
+            out |= reads(a) if a in inline else ({a} if a >= first else set())
+        return out
+    pending = {i: reads(i) for i, _, _ in stmts}
+    by_id = {i: (i, d, line) for i, d, line in stmts}
+    done, out = set(), []
+    while pending:
+        ready = sorted(i for i, r in pending.items() if r <= done)
+        pick = rng.choice(ready)
+        out.append(by_id[pick])
+        done.add(pick)
+        del pending[pick]
+    return out
+
+
 def render_triton(rng, spec):
     used = set()
     kern = ident(rng, used) + rng.choice(["_kernel", "_kern", "", "_fwd"])
@@ -134,13 +185,21 @@ def render_triton(rng, spec):
         lines.append("    %s = %s * %s + tl.arange(0, %s)" % (offs, pid, block, block))
         lines.append("    %s = %s < %s" % (mask, offs, n))
         base = offs
-    names = []
+    names, loads = [], []
     for p in ins:
         v = ident(rng, used)
-        maybe_comment(rng, "    ", lines, False)
-        lines.append("    %s = tl.load(%s_ptr + %s, mask=%s, other=%s).to(tl.float32)" %
+        if not spec.get("restructure"):  # the random draws in their old order: old corpora stay the same
+            maybe_comment(rng, "    ", lines, False)
+        loads.append("    %s = tl.load(%s_ptr + %s, mask=%s, other=%s).to(tl.float32)" %
                      (v, p, base, mask, rng.choice(["0.0", "0.", "0"])))
         names.append(v)
+        if not spec.get("restructure"):
+            lines.append(loads[-1])
+    if spec.get("restructure"):
+        rng.shuffle(loads)  # independent loads in another order
+        for line in loads:
+            maybe_comment(rng, "    ", lines, False)
+            lines.append(line)
     indent = "    "
     if spec["template"] == "tri_matmul":
         acc, kk = ident(rng, used), ident(rng, used)
@@ -152,11 +211,18 @@ def render_triton(rng, spec):
         it = ident(rng, used)
         lines.append("    for %s in range(0, %d):" % (it, rng.choice([2, 4, 8])))
         indent = "        "
-    for op in spec["chain"]:
-        v = ident(rng, used)
-        maybe_comment(rng, indent, lines, False)
-        lines.append("%s%s = %s" % (indent, v, expr(op, names, False)))
-        names.append(v)
+    if spec.get("restructure"):
+        spec["_used"] = used
+        chain, names = chain_lines(rng, spec, names, False, indent)
+        for line in chain:
+            maybe_comment(rng, indent, lines, False)
+            lines.append(line)
+    else:
+        for op in spec["chain"]:
+            v = ident(rng, used)
+            maybe_comment(rng, indent, lines, False)
+            lines.append("%s%s = %s" % (indent, v, expr(op, names, False)))
+            names.append(v)
     last = names[-1]
     if spec["template"] == "tri_row":
         r = ident(rng, used)
@@ -205,16 +271,32 @@ def render_cuda(rng, spec):
     lines.append("    if (%s < %s) {" % (i, n))
     indent = "        "
     names = []
-    for p in ins:
-        v = ident(rng, used)
-        maybe_comment(rng, indent, lines, True)
-        lines.append("%sfloat %s = %s[%s];" % (indent, v, p, i))
-        names.append(v)
-    for op in spec["chain"]:
-        v = ident(rng, used)
-        maybe_comment(rng, indent, lines, True)
-        lines.append("%sfloat %s = %s;" % (indent, v, expr(op, names, True)))
-        names.append(v)
+    if spec.get("restructure"):
+        loads = []
+        for p in ins:
+            v = ident(rng, used)
+            loads.append("%sfloat %s = %s[%s];" % (indent, v, p, i))
+            names.append(v)
+        rng.shuffle(loads)
+        for line in loads:
+            maybe_comment(rng, indent, lines, True)
+            lines.append(line)
+        spec["_used"] = used
+        chain, names = chain_lines(rng, spec, names, True, indent)
+        for line in chain:
+            maybe_comment(rng, indent, lines, True)
+            lines.append(line)
+    else:
+        for p in ins:
+            v = ident(rng, used)
+            maybe_comment(rng, indent, lines, True)
+            lines.append("%sfloat %s = %s[%s];" % (indent, v, p, i))
+            names.append(v)
+        for op in spec["chain"]:
+            v = ident(rng, used)
+            maybe_comment(rng, indent, lines, True)
+            lines.append("%sfloat %s = %s;" % (indent, v, expr(op, names, True)))
+            names.append(v)
     if spec["template"] == "cu_reduce":
         lines.append("%s%s[threadIdx.x] = %s;" % (indent, sh, names[-1]))
         lines.append("%s__syncthreads();" % indent)
@@ -256,6 +338,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--planted-share", type=float, default=0.2, help="share of files in planted families")
     ap.add_argument("--edit-probability", type=float, default=0.6)
+    ap.add_argument("--restructure-probability", type=float, default=0.0,
+                    help="share of planted members also restructured (inlined temporaries, another order)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     written = 0
@@ -268,13 +352,15 @@ def main():
                 for _ in range(size):
                     s = {**spec, "chain": list(spec["chain"])}
                     edit = edit_spec(rng, s) if rng.random() < a.edit_probability else "none"
+                    # Drawn only when asked for, so that corpora made without it stay the same.
+                    s["restructure"] = a.restructure_probability > 0 and rng.random() < a.restructure_probability
                     f.write(json.dumps({"id": written, "group": 0, "family": family, "edit": edit,
-                                        "code": render(rng, s)}) + "\n")
+                                        "restructured": s["restructure"], "code": render(rng, s)}) + "\n")
                     written += 1
                 family += 1
             else:
                 f.write(json.dumps({"id": written, "group": 0, "family": -1, "edit": "none",
-                                    "code": render(rng, spec)}) + "\n")
+                                    "restructured": False, "code": render(rng, spec)}) + "\n")
                 written += 1
 
 

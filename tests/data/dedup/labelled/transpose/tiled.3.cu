@@ -1,0 +1,29 @@
+#include <cuda_runtime.h>
+
+#define T 32
+#define R 8
+
+__global__ void transpose_tiled(const float* __restrict__ a, float* __restrict__ b, int m, int n) {
+    __shared__ float s[T][T + 1];
+    int row = blockIdx.y * T + threadIdx.y;   // read: row-major tile of a
+    int col = blockIdx.x * T + threadIdx.x;
+    for (int i = 0; i < T; i += R) {
+        if (col < n && row + i < m) {
+            s[threadIdx.y + i][threadIdx.x] = a[(row + i) * n + col];
+        }
+    }
+    __syncthreads();
+    col = blockIdx.y * T + threadIdx.x;       // write: the transposed tile
+    row = blockIdx.x * T + threadIdx.y;
+    for (int i = 0; i < T; i += R) {
+        if (col < m && row + i < n) {
+            b[(row + i) * m + col] = s[threadIdx.x][threadIdx.y + i];
+        }
+    }
+}
+
+void launch_transpose(const float* a, float* b, int m, int n, cudaStream_t stream) {
+    dim3 grid((n + T - 1) / T, (m + T - 1) / T);
+    dim3 block(T, R);
+    transpose_tiled<<<grid, block, 0, stream>>>(a, b, m, n);
+}
