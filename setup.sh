@@ -4,16 +4,22 @@
 #                       (with no display: run the same job through sieve-cli and print a summary)
 #   ./setup.sh test     install what is missing, build everything, and run the whole test suite
 #   ./setup.sh build    install what is missing and build everything
+#   ./setup.sh sanitize install what is missing, build the fuzzer and the unit tests with ASan+UBSan
+#                       (preset sanitize: Clang, no Qt) and run them (ctest -L 'fuzz|unit'); any report
+#                       fails
 # The demo builds only what it runs (sieve and sieve-cli); at the end every mode prints how long each
 # phase took.
 # Environment: SIEVE_VENV (default ~/.cache/sieve/venv), SIEVE_BUILD_DIR (default build/dev),
-#              SIEVE_PRESET (default dev), SIEVE_SKIP_INSTALL=1 to skip apt/pip.
+#              SIEVE_PRESET (default dev; sanitize for the sanitize mode), SIEVE_SKIP_INSTALL=1 to skip
+#              apt/pip, SIEVE_FUZZ_CASES (sanitize: cases per fuzz target, default 3000 as in ctest).
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-demo}
-case "$mode" in demo|test|build) ;; *) echo "usage: $0 [demo|test|build]" >&2; exit 2;; esac
+case "$mode" in demo|test|build|sanitize) ;; *) echo "usage: $0 [demo|test|build|sanitize]" >&2; exit 2;; esac
 
-preset=${SIEVE_PRESET:-dev}
+default_preset=dev
+[ "$mode" = sanitize ] && default_preset=sanitize
+preset=${SIEVE_PRESET:-$default_preset}
 build_dir=${SIEVE_BUILD_DIR:-build/$preset}
 export SIEVE_VENV=${SIEVE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sieve/venv}
 
@@ -46,6 +52,10 @@ apt_packages=(build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev python3 python3-venv xvfb xauth)
 # `./setup.sh test` also runs sharded verification through a real single-node Slurm (ctest label slurm).
 if [ "$mode" = test ]; then apt_packages+=(slurmctld slurmd slurm-client munge); fi
+# `./setup.sh sanitize` builds with Clang: one runtime for ASan and UBSan, so both write their reports to
+# log_path (GCC's separate libubsan ignores it), and a cold build takes about a third less CPU than GCC's.
+# llvm-14 brings llvm-symbolizer (file:line in the reports), libclang-rt-14-dev the sanitizer runtimes.
+if [ "$mode" = sanitize ]; then apt_packages+=(clang libclang-rt-14-dev llvm-14); fi
 py_packages=(torch triton numpy tokenizers datasketch)
 
 install_apt() {
@@ -80,7 +90,9 @@ install_venv() {
 build() {
   phase configure
   log "configuring ($preset) in $build_dir"
-  cmake --preset "$preset" -B "$build_dir" >/dev/null
+  local defs=()
+  [ "$mode" = sanitize ] && defs+=(-DSIEVE_FUZZ_CASES="${SIEVE_FUZZ_CASES:-3000}")
+  cmake --preset "$preset" -B "$build_dir" "${defs[@]}" >/dev/null
   phase build
   local targets=()
   if [ "$mode" = demo ]; then
@@ -88,6 +100,8 @@ build() {
     targets=(--target sieve-cli)
     grep -q '^SIEVE_BUILD_GUI:BOOL=ON' "$build_dir/CMakeCache.txt" && targets+=(sieve)
   fi
+  # What the sanitized run executes: the fuzzer and the unit tests (they build sieve-cli and run it).
+  [ "$mode" = sanitize ] && targets=(--target sieve_fuzz sieve_unit_tests)
   log "building ${targets[*]:+${targets[*]:1} }($preset) in $build_dir"
   cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"
 }
@@ -107,6 +121,25 @@ case "$mode" in
   test)
     log "running the test suite (GPU tests skip without a GPU)"
     ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)"
+    ;;
+  sanitize)
+    # Every sanitized process the tests start (sieve-cli children included) writes its report to a file
+    # here, so a report fails the run even where a test expected that child to exit non-zero.
+    reports="$(cd "$build_dir" && pwd)/sanitizer-reports"
+    rm -rf "$reports"; mkdir -p "$reports"
+    sym=$(command -v llvm-symbolizer || ls /usr/lib/llvm-*/bin/llvm-symbolizer 2>/dev/null | tail -1 || true)
+    export ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=$reports/asan${sym:+:external_symbolizer_path=$sym}"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan${sym:+:external_symbolizer_path=$sym}"
+    log "running the fuzz and unit tests under ASan+UBSan (label python: no C++ of ours, skipped)"
+    rc=0
+    ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)" -L 'fuzz|unit' -LE python || rc=$?
+    if [ -n "$(ls -A "$reports")" ]; then
+      for f in "$reports"/*; do printf '\n==> %s\n' "$f" >&2; cat "$f" >&2; done
+      log "sanitizer reports: $(ls "$reports" | wc -l) (in $reports)"
+      rc=1
+    fi
+    [ "$rc" -eq 0 ] && log "sanitizers: no reports"
+    exit "$rc"
     ;;
   demo)
     demo="$build_dir/demo.sieve"

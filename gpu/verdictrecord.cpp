@@ -1,17 +1,48 @@
 // Turning a worker's verdict message into the record the corpus writer stores.
 #include "verifytypes.h"
 
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
 namespace sieve::gpu {
 
 namespace {
+// nlohmann's get<integer>() is a plain cast: from a float out of the type's range ("runs": 2e24) that is
+// undefined behaviour, from an integer out of range (a shape_index of 2^40) a silent wrap. A number
+// that does not fit its field is a wrongly typed field. Floats that fit are truncated, as before.
+template <typename T> std::optional<T> integral(const nlohmann::json &v)
+{
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<std::uint64_t>();
+        return std::in_range<T>(u) ? std::optional<T>(static_cast<T>(u)) : std::nullopt;
+    }
+    if (v.is_number_integer()) {
+        const auto i = v.get<std::int64_t>();
+        return std::in_range<T>(i) ? std::optional<T>(static_cast<T>(i)) : std::nullopt;
+    }
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        const double hi = std::ldexp(1.0, std::numeric_limits<T>::digits); // exclusive; -hi is T's minimum
+        const bool fits = std::is_signed_v<T> ? d >= -hi && d < hi : d > -1.0 && d < hi; // NaN fits nothing
+        return fits ? std::optional<T>(static_cast<T>(d)) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
 template <typename T> std::optional<T> opt(const nlohmann::json &j, const char *key)
 {
     if (!j.contains(key) || j.at(key).is_null())
         return std::nullopt;
-    try {
-        return j.at(key).get<T>();
-    } catch (const nlohmann::json::exception &) {
-        return std::nullopt; // a wrongly typed optional field is dropped, not fatal: the rest is still a verdict
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        return integral<T>(j.at(key));
+    } else {
+        try {
+            return j.at(key).get<T>();
+        } catch (const nlohmann::json::exception &) {
+            return std::nullopt; // a wrongly typed optional field is dropped, not fatal: the rest is still a verdict
+        }
     }
 }
 
