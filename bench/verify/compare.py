@@ -39,7 +39,8 @@ PHASES = [("wait", "stage 0 and admission"), ("start", "process start (zygote fo
           ("context", "CUDA context and the task"), ("compile", "the answer's import"),
           ("first_call", "first call (Triton compiles here)"), ("checks", "other checks"), ("probe", "proof probe"),
           ("compare", "the worker comparing outputs"), ("share", "GPU-share measurement"),
-          ("queue", "waiting for the timing lock"), ("timing", "timing"), ("exit", "process exit")]
+          ("queue", "waiting for the timing lock"), ("timing", "timing"), ("exit", "process exit"),
+          ("ref_timing_wait", "verdict waiting for the task's reference timing (after exit)")]
 
 
 def phase_lines(rows):

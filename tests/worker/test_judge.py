@@ -1,6 +1,7 @@
 """The judge's comparison (judge.compare_flat, torch) gives the figures of the worker's own (compare.compare,
 numpy) on the same outputs: NaN and inf placement, bf16/fp16/fp64/int/bool/complex, sizes around the chunk.
 Needs torch (the verifier's venv); runs on the CPU."""
+import os
 import unittest
 
 import numpy as np
@@ -85,6 +86,48 @@ class JudgeProcess(unittest.TestCase):
             client.stop()
             os.close(r)
             os.close(w)
+
+
+def reuse_after_collect(req, fds):
+    """A handler (runs in the server): opens files until one gets fd number req["n"], lets the garbage
+    collector run, and says whether that file is still open."""
+    import gc
+    opened = []
+    while not opened or opened[-1] < req["n"]:
+        opened.append(os.open(os.devnull, os.O_RDONLY))
+    gc.collect()
+    try:
+        os.fstat(req["n"])
+        return {"open": req["n"] in opened}
+    except OSError:
+        return {"open": False}
+
+
+class Garbage:
+    pass
+
+
+class TrustedServerTest(unittest.TestCase):
+    def test_the_parents_garbage_never_closes_a_servers_fd(self):
+        """Garbage of the worker's that holds an fd (a finished job's buffer in a reference cycle) must not
+        close, when it is collected in a server, the fd that took its number there."""
+        import gc
+        from sieve_worker import trusted
+        gc.disable()
+        try:
+            g = Garbage()
+            g.me, g.f = g, open(os.devnull)
+            n = g.f.fileno()
+            del g
+            srv = trusted.Server("probe", lambda: reuse_after_collect)
+            try:
+                out = srv.call({"n": n}, timeout=30)
+            finally:
+                srv.stop()
+        finally:
+            gc.enable()
+            gc.collect()
+        self.assertEqual(out, {"res": {"open": True}})
 
 
 if __name__ == "__main__":

@@ -179,47 +179,83 @@ class EvictionTest(unittest.TestCase):
         self.assertTrue(all(taskref.ref_exists(p) for p in w.task_ref_paths(w.tasks["busy"])))
 
 
+class FakeServer:
+    """A task server that answers when the test says so (the pool's bookkeeping without processes)."""
+
+    def __init__(self, sent):
+        self.sent, self.busy, self.pid, self.answer = sent, False, None, None
+        self.r, self.w = os.pipe()
+
+    def send(self, req):
+        self.sent.append((self, req))
+
+    def fileno(self):
+        return self.r
+
+    def poll(self):
+        return {"res": self.answer}
+
+    def stop(self):
+        pass
+
+
 class ReferenceQueueTest(unittest.TestCase):
-    def test_one_reference_child_at_a_time(self):
+    OK = {"ok": True, "shapes": [{}], "dropped_shapes": [], "hygiene": []}
+
+    def worker(self, parallel):
         import tempfile
         w = worker.Worker("cpu", 2)
+        w.ref_parallel = parallel
         w.cache_dir = w.session_dir = tempfile.mkdtemp()
         os.makedirs(os.path.join(w.cache_dir, "refs"))
-        forks, emitted = [], []
-        w.fork_trusted = lambda work, timeout, on_done: forks.append(on_done)
+        sent = []
+        w.new_server = lambda: FakeServer(sent)
+        return w, sent
+
+    def answer(self, w, srv, res):
+        srv.answer = res
+        w.read_asked(w.trusted[srv.fileno()])
+
+    def test_one_task_server_on_the_cpu(self):
+        w, sent = self.worker(1)
+        emitted = []
         w.emit = emitted.append
         for key in ("a", "b", "c"):
             w.start_reference(key, "sig", {"task_key": key}, "/nonexistent.py")
-        self.assertEqual(len(forks), 1)
+        self.assertEqual(len(sent), 1)
         self.assertEqual(w.pending_refs, {"a", "b", "c"})
-        ok = {"ok": True, "shapes": [{}], "dropped_shapes": [], "hygiene": []}
-        forks[0](ok, False)
-        self.assertEqual(len(forks), 2)
+        self.answer(w, sent[0][0], self.OK)
+        self.assertEqual(len(sent), 2)
+        self.assertIs(sent[1][0], sent[0][0])  # the same server takes the next task
         self.assertEqual([m["task_key"] for m in emitted], ["a"])
-        forks[1](ok, False)
-        forks[2](ok, False)
+        self.answer(w, sent[1][0], self.OK)
+        self.answer(w, sent[2][0], self.OK)
         self.assertEqual([m["task_key"] for m in emitted], ["a", "b", "c"])
         self.assertEqual(w.pending_refs, set())
+        self.assertEqual(len(w.ref_servers), 1)
 
-
-    def test_several_reference_children_on_a_gpu(self):
-        import tempfile
-        w = worker.Worker("cpu", 2)
-        w.ref_parallel = 3  # what a GPU worker with 12 or more cores gets
-        w.cache_dir = w.session_dir = tempfile.mkdtemp()
-        os.makedirs(os.path.join(w.cache_dir, "refs"))
-        forks = []
-        w.fork_trusted = lambda work, timeout, on_done: forks.append(on_done)
+    def test_several_task_servers_on_a_gpu_references_first(self):
+        w, sent = self.worker(3)  # what a GPU worker with 12 or more cores gets
         w.emit = lambda m: None
+        timed = []
+        w.ask({"op": "timing"}, 60, lambda res, t: timed.append(res))
         for key in "abcde":
             w.start_reference(key, "sig", {"task_key": key}, "/nonexistent.py")
-        self.assertEqual(len(forks), 3)
-        forks[0]({"ok": True, "shapes": [{}], "dropped_shapes": [], "hygiene": []}, False)
-        self.assertEqual(len(forks), 4)
-        self.assertEqual(w.ref_running, 3)
+        self.assertEqual([r["op"] for _, r in sent], ["timing", "references", "references"])
+        self.assertEqual(len(w.ref_servers), 3)
+        w.ask({"op": "timing"}, 60, lambda res, t: timed.append(res), gpu=5)
+        self.answer(w, sent[0][0], {"timings": []})  # the timing's server takes task c, not the second timing
+        self.assertEqual(timed, [{"timings": []}])
+        self.assertEqual(sent[3][1].get("task_key"), "c")
+        self.assertEqual(w.promised_gpu, 0)
+        for i in (1, 2, 3):  # a, b, c done: d, e, then the second timing
+            self.answer(w, sent[i][0], self.OK)
+        self.assertEqual([r.get("task_key") for _, r in sent][4:6], ["d", "e"])
+        self.assertEqual([r["op"] for _, r in sent][-1], "timing")  # after every reference
+        self.assertEqual(w.promised_gpu, 5)  # held while it runs
 
 
-class AdmissionTest(unittest.TestCase):
+class RetryAloneTest(unittest.TestCase):
     def test_a_retry_after_a_full_device_runs_alone(self):
         w = worker.Worker("cpu", 4)
         w.host_budget = 1 << 40
@@ -262,6 +298,65 @@ class TimingTest(unittest.TestCase):
         for k, idx, v in seen:
             self.assertEqual(v, 2.0 * idx)  # each kept output belongs to the input set it names
         self.assertEqual(sorted({k for k, _, _ in seen}), list(range(len(seen))))
+
+
+TASK = """import torch
+{top}
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+def get_inputs():
+    return [torch.randn(8)]
+def get_init_inputs():
+    return []
+"""
+
+
+class ReferenceServerTest(unittest.TestCase):
+    """References of several tasks come from one trusted server process (one device context), which task
+    code cannot leave in a state the next task sees; a server that dies is replaced, and only its task
+    fails."""
+
+    def run_tasks(self, w, tops):
+        done = {}
+        w.emit = lambda m: done.__setitem__(m["task_key"], m)
+        pids = []
+        for i, top in enumerate(tops):
+            path = os.path.join(w.cache_dir, f"task{i}.py")
+            code = TASK.format(top=top)
+            with open(path, "w") as f:
+                f.write(code)
+            w.start_reference(f"t{i}", "sig", {"task_key": f"t{i}", "reference_code": code, "ref_device": "cpu"},
+                              path)
+            while f"t{i}" not in done:
+                for key, _ in w.sel.select(60):
+                    w.read_asked(key.data)
+            pids.append([s.pid for s in w.ref_servers])
+        return done, pids
+
+    def test_tasks_share_a_server_and_not_their_state(self):
+        import tempfile
+        w = worker.Worker("cpu", 2)
+        w.cache_dir = w.session_dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(w.cache_dir, "refs"))
+        try:
+            done, pids = self.run_tasks(w, ["torch.set_default_dtype(torch.float64)", "", "import os; os._exit(3)",
+                                            ""])
+        finally:
+            for srv in w.ref_servers:
+                srv.stop()
+        self.assertTrue(done["t0"]["ok"], done["t0"])
+        self.assertEqual(w.tasks["t0"]["summary"]["metas"][0][0][0][0], "float64")
+        self.assertTrue(done["t1"]["ok"], done["t1"])
+        # the default dtype task 0 set is not task 1's: its outputs are float32 again
+        self.assertEqual(w.tasks["t1"]["summary"]["metas"][0][0][0][0], "float32")
+        self.assertEqual(pids[0], pids[1])  # one process for both
+        self.assertFalse(done["t2"]["ok"])
+        self.assertIn("crashed", done["t2"]["hygiene"][0]["message"])
+        self.assertTrue(done["t3"]["ok"], done["t3"])  # a fresh server after the one that died
+        self.assertEqual(len(pids[3]), 1)
+        self.assertNotEqual(pids[3], pids[0])
+        self.assertEqual(w.ref_waiting, [])
 
 
 def dead_pid():

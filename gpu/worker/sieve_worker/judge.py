@@ -5,18 +5,15 @@ references that would not fit the disk). Nothing of such a reference is stored: 
 builds the task's inputs from the check's secret seed, runs the reference, and compares the candidate's
 outputs (read from the job's shared buffer, passed as an fd) chunk by chunk on the device.
 
-The worker forks the judge before it has touched CUDA and talks to it over a socket pair: one JSON line per
-request, the buffer's fd attached (SCM_RIGHTS), one JSON line per answer. The judge never sees candidate
-code or a candidate process, only the bytes of its outputs; it holds no state between requests but loaded
-task modules.
+The judge is a trusted.Server: forked before the worker has touched CUDA, one JSON line per request with
+the buffer's fd attached (SCM_RIGHTS), one JSON line per answer. It never sees candidate code or a
+candidate process, only the bytes of its outputs; it holds no state between requests but loaded task
+modules.
 """
-import json
 import mmap
 import os
-import socket
-import sys
 
-from . import taskref
+from . import taskref, trusted
 
 CHUNK = 1 << 26  # elements compared at a time: float64 temporaries of a whole 6 GB output would not fit
 
@@ -116,91 +113,41 @@ class Judge:
         return res
 
 
-def serve(sock, device):
-    """The judge's loop (in the forked process): one request, one answer, until the worker closes."""
-    judge = None
-    pending = b""
-    while True:
-        fds = []
-        while b"\n" not in pending:
-            data, got, _, _ = socket.recv_fds(sock, 1 << 16, 4)
-            fds += got
-            if not data:
-                return
-            pending += data
-        line, pending = pending.split(b"\n", 1)
+def handler(device):
+    """The judge's request handler (trusted.serve): one compare per request, the buffer's fd attached."""
+    judge = Judge(device)
+
+    def handle(req, fds):
         try:
-            req = json.loads(line)
-            if judge is None:
-                judge = Judge(device)
             if len(fds) != 1:
                 raise RuntimeError(f"a request with {len(fds)} buffers")
-            out = {"res": judge.compare(req, fds[0])}
-        except BaseException as e:  # the worker decides what a failure of the harness means
-            out = {"error": f"{type(e).__name__}: {e}"[:1000]}
+            return judge.compare(req, fds[0])
         finally:
-            for fd in fds:
-                os.close(fd)
-            if judge is not None and judge.device.type == "cuda":
+            if judge.device.type == "cuda":
                 judge.torch.cuda.empty_cache()  # the candidates need the room between checks
-        sock.sendall((json.dumps(out) + "\n").encode())
+    return handle
 
 
 class Client:
     """Worker side: forks the judge on first use (before this process ever touches CUDA) and asks it."""
 
     def __init__(self, device, timeout):
-        self.device, self.timeout = device, timeout
-        self.pid = self.sock = None
+        self.timeout = timeout
+        self.server = trusted.Server("judge", lambda: handler(device))
+
+    @property
+    def pid(self):
+        return self.server.pid
 
     def start(self):
-        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        pid = os.fork()
-        if pid == 0:
-            try:
-                parent.close()
-                os.setpgid(0, 0)
-                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
-                from . import sandbox
-                sandbox.close_fds_except(child.fileno())  # no other job's buffer or pipe lives on in here
-                sandbox.set_pdeathsig()
-                serve(child, self.device)
-            except BaseException as e:
-                print(f"judge: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
-            finally:
-                os._exit(0)
-        child.close()
-        parent.settimeout(self.timeout)
-        self.pid, self.sock, self.buf = pid, parent, b""
+        self.server.start()
 
     def compare(self, req, fd):
         """The check dict, or raises RuntimeError (the judge failed: the harness's fault, not the sample's)."""
-        if self.sock is None:
-            self.start()
-        try:
-            socket.send_fds(self.sock, [(json.dumps(req) + "\n").encode()], [fd])
-            while b"\n" not in self.buf:
-                data = self.sock.recv(1 << 16)
-                if not data:
-                    raise RuntimeError("the judge exited")
-                self.buf += data
-        except (OSError, RuntimeError) as e:
-            self.stop()
-            raise RuntimeError(f"the judge failed: {e}") from None
-        line, self.buf = self.buf.split(b"\n", 1)
-        out = json.loads(line)
+        out = self.server.call(req, [fd], self.timeout)
         if "error" in out:
             raise RuntimeError(f"the judge could not compare: {out['error']}")
         return out["res"]
 
     def stop(self):
-        if self.sock is not None:
-            self.sock.close()
-            self.sock = None
-        if self.pid:
-            try:
-                os.kill(self.pid, 9)
-                os.waitpid(self.pid, 0)
-            except OSError:
-                pass
-            self.pid = None
+        self.server.stop()

@@ -1,5 +1,5 @@
 """Reference timing: the task's `Model` timed eager and under `torch.compile`, once per task and worker
-session, in a trusted child forked from the worker (never in a candidate's process, so a candidate that
+session, in a task server of the worker (trusted.TaskServer, never in a candidate's process, so a candidate that
 patches torch cannot touch the figures it is compared with).
 
 Same method, same inputs as the candidate's timing (shape 0, the input sets of the first three (secret) seeds, the
@@ -18,7 +18,7 @@ def run(ctx, lock_fd):
     torch.set_num_threads(4)
     device = torch.device(ctx["device"])
     torch.cuda.set_device(device)  # Inductor's and Triton's kernels launch on the current device
-    task = taskref.load_module(ctx["task_path"], "sieve_reftiming_task")
+    task = taskref.load_module(ctx["task_path"], "sieve_task_timing")
     taskref.apply_shape(task, ctx["shape"])
     seeds = ctx["seeds"]  # the secret seeds of the candidate's three timing input sets
     model = taskref.build(task, task.Model, seeds[0], ctx["style"]).to(device).eval()

@@ -1,10 +1,11 @@
 """Task modules: loading, shape overrides, derived shapes, inputs, reference outputs and task hygiene.
 
-Used by the worker (reference child) and by the candidate child, so both build inputs the same way:
+Used by the worker's task servers (trusted.TaskServer) and by the candidate child, so both build inputs the same way:
 seed -> get_init_inputs() -> Model(...) -> seed -> get_inputs().
 """
 import ast
 import collections
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -271,9 +272,11 @@ def setup_device(device):
 
 
 def take_lock(path):
-    """Blocks until this process holds the lock file at path (held until it exits)."""
+    """Blocks until this process holds the lock file at path; returns its fd (closing it releases it)."""
     import fcntl
-    fcntl.flock(os.open(path, os.O_RDWR | os.O_CREAT, 0o644), fcntl.LOCK_EX)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
 
 
 def left_to_judge(out_bytes, n_seeds, disk_left, device):
@@ -299,7 +302,7 @@ def secret_seed():
 
 
 def compute_references(req, task_path, cache_dir):
-    """Runs in a trusted forked child: computes references for every shape and seed on the worker's device
+    """Runs in a task server (trusted.TaskServer): computes references for every shape and seed on the worker's device
     (inputs made there, see device_inputs) and returns the summary the worker turns into task_ready.
 
     Seeds: the request's seeds are labels; the inputs of label k come from a secret seed drawn here
@@ -308,6 +311,11 @@ def compute_references(req, task_path, cache_dir):
     not fit the disk budget (`ref_disk_bytes`) is dropped, and the task's own shape then is REF_TOO_LARGE
     with the bytes it needs. `max_task_bytes` bounds one call's inputs + outputs (the device's memory),
     estimated on the meta device before anything is allocated."""
+    with contextlib.ExitStack() as held:  # the big-reference lock, if taken, until the task is done
+        return _references(req, task_path, cache_dir, held)
+
+
+def _references(req, task_path, cache_dir, held):
     import torch
     torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
     code = req["reference_code"]
@@ -374,7 +382,7 @@ def compute_references(req, task_path, cache_dir):
                 hold, short = left_to_judge(est[1], len(seeds), disk_left, device)
                 for_disk |= short
             if big_lock and not locked and (est is None or est[0] + est[1] > BIG_REF_BYTES):
-                take_lock(big_lock)  # one large reference at a time on the device (unknown = large)
+                held.callback(os.close, take_lock(big_lock))  # one large reference at a time (unknown = large)
                 locked = True
             for seed, secret in zip(seeds, secrets):
                 path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
@@ -460,3 +468,4 @@ def compute_references(req, task_path, cache_dir):
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
             "metas": metas, "footprint": footprints,
             "recompute": recompute, "recompute_for_disk": for_disk}
+

@@ -21,19 +21,20 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, native, static, taskref, transport
+from . import WORKER_VERSION, compare, hygiene, judge, native, static, taskref, transport, trusted
 
 REF_TIMING_TIMEOUT = 900
 MAX_INFRA_RETRIES = 3
 
 REF_OPEN = 16  # memory-mapped reference sets kept open
 HOST_RESERVE = 4 << 30  # host memory never promised to children (the worker, the engine, the OS)
-GPU_RESERVE = 2 << 30  # GPU memory never promised (contexts, the reference timing child, fragmentation)
+GPU_RESERVE = 4 << 30  # GPU memory never promised (the trusted servers' contexts, the reference timing
+# child, fragmentation)
 CHILD_HOST_BASE = 1 << 30  # a candidate child's own host memory beside its outputs (interpreter, torch, CUDA)
 CHILD_GPU_BASE = 1 << 30  # its CUDA context, workspaces, Triton's scratch
 CHUNK_TEMP = 3 << 30  # the judge's context and its float64 temporaries of one chunk (judge.CHUNK)
 REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds references
-REF_PARALLEL = 4  # reference children at once on a GPU (those of large tasks take turns: taskref.take_lock)
+REF_PARALLEL = 4  # reference servers of a GPU worker (those of large tasks take turns: taskref.take_lock)
 JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (the
 # worker's loop waits meanwhile: a judge that takes longer is killed and the job retried)
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
@@ -193,7 +194,7 @@ class Job:
         it): waiting for admission and references, starting the sandboxed process, its CUDA context and task,
         compile (module import and the first call, where Triton compiles), the other checks and the probe
         (round trips of the calls), the worker's comparing, the GPU-share measurement, waiting for and
-        holding the timing lock, and the process's exit."""
+        holding the timing lock, the process's exit, and waiting for the task's reference timing."""
         m = self.marks
         if "spawn" not in m:
             return None
@@ -207,17 +208,18 @@ class Job:
                "probe": round(self.spent["probe"], 4), "compare": round(self.spent["compare"], 4),
                "share": span("proof", "queue") if "queue" in m else span("proof", "done"),
                "queue": span("queue", "timing"), "timing": span("timing", "done"), "exit": span("done", "exit"),
-               "total": round(m.get("exit", time.monotonic()) - self.started, 4)}
+               "ref_timing_wait": span("parked", "unparked"),
+               "total": round(m.get("unparked", m.get("exit", time.monotonic())) - self.started, 4)}
         return {k: v for k, v in out.items() if v is not None}
 
 
-class TrustedChild:
-    """A trusted child forked from the worker (references, reference timing): its one JSON result comes
-    on a pipe; on_done(result or None, timed_out) runs in the loop when it ends."""
+class Asked:
+    """A request out to a task server (trusted.Server running trusted.TaskServer): on_done(answer or None,
+    timed_out) runs in the loop when its answer comes, the server dies or the deadline passes."""
 
-    def __init__(self, pid, fd, deadline, on_done):
-        self.pid, self.fd, self.deadline, self.on_done = pid, fd, deadline, on_done
-        self.data = b""
+    def __init__(self, server, deadline, on_done, gpu):
+        self.server, self.deadline, self.on_done, self.gpu = server, deadline, on_done, gpu
+        self.pid = server.pid
 
 
 class RefTimer:
@@ -243,11 +245,12 @@ class Worker:
         self.running = {}  # fd -> Job
         self.reftimers = {}  # (task_key, sig) -> RefTimer
         self.pending_refs = set()  # task keys whose references are being computed or wait for their turn
-        self.ref_running = 0  # reference children now (REF_PARALLEL at most; a large one runs alone)
         self.ref_parallel = 1 if device == "cpu" else max(1, min(REF_PARALLEL, (os.cpu_count() or 1) // 4))
-        self.ref_waiting = []  # start_reference arguments, in order
+        self.ref_servers = []  # task servers (trusted.TaskServer), started as they are needed: ref_parallel
+        self.ref_waiting = []  # (request, timeout, on_done) for references, waiting for a free task server
+        self.timing_waiting = []  # the same for reference timings and task checks (after references)
         self.judge = judge.Client(device, JUDGE_TIMEOUT)  # compares where references are too large to keep
-        self.trusted = {}  # fd -> TrustedChild
+        self.trusted = {}  # fd -> Asked: requests out to the task servers
         self.sel = selectors.DefaultSelector()
         self.inbuf = b""
         self.quit = False
@@ -290,6 +293,7 @@ class Worker:
                 self.check_task(msg)  # hygiene alone (sieve-cli tasks check); answers with task_checked
             elif op == "verify":
                 self.queue.append(Job(msg))
+                self.time_ahead(msg)
             elif op == "cancel":
                 self.cancel(msg.get("job"))
             elif op == "shutdown":
@@ -454,7 +458,7 @@ class Worker:
         self.start_reference(key, sig, msg, path)
 
     def check_task(self, msg):
-        """Hygiene alone at the task's own shapes, on this worker's device, in a trusted child (hygiene.py);
+        """Hygiene alone at the task's own shapes, on this worker's device, in a task server (hygiene.py);
         nothing is cached and no verify state changes. Answered with task_checked."""
         if self.cache_dir is None:
             self.hello({})
@@ -468,9 +472,7 @@ class Worker:
         if self.device == "cpu":
             req.setdefault("cpu_max_elements", 1 << 16)
         device = self.device
-
-        def work():
-            return hygiene.check_task(req, path, device)
+        req.update(op="check", task_path=path)
 
         def done(res, timed_out):
             if res is None or "error" in res:
@@ -479,54 +481,36 @@ class Worker:
                        "hygiene": [{"code": "REF_FAILED", "message": f"the hygiene check {why}"}]}
             self.emit({"op": "task_checked", "task_key": key, **res})
 
-        self.fork_trusted(work, float(msg.get("reference_timeout", 600)), done)
+        self.ask(req, float(msg.get("reference_timeout", 600)), done)
 
-    def fork_trusted(self, work, timeout, on_done):
-        """Runs work() (returns a JSON-able dict) in a forked trusted child while the loop goes on."""
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.setpgid(0, 0)
-                os.close(r)
-                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
-                from . import sandbox
-                sandbox.close_fds_except(w)  # other jobs' buffers and pipes are not this child's to hold
-                sandbox.set_pdeathsig()  # never outlive a worker that was killed
-                try:
-                    res = work()
-                except BaseException as e:
-                    res = {"error": f"{type(e).__name__}: {e}"[:500]}
-                write_all(w, json.dumps(res).encode())
-            finally:
-                os._exit(0)
-        os.close(w)
-        os.set_blocking(r, False)
-        child = TrustedChild(pid, r, time.monotonic() + timeout, on_done)
-        self.trusted[r] = child
-        self.sel.register(r, selectors.EVENT_READ, child)
-
-    def read_trusted(self, child, timed_out=False):
+    def read_asked(self, ask, timed_out=False):
+        """A task server's answer (or its death, or its deadline: then it is stopped, and a fresh one serves
+        the next request); the server, free again, takes the next waiting request."""
+        srv, answer = ask.server, None
         if not timed_out:
-            data, eof = drain(child.fd)
-            child.data += data
-            if not eof:
+            try:
+                answer = srv.poll()
+            except (RuntimeError, ValueError):
+                answer = False
+            if answer is None:
                 return
-        self.sel.unregister(child.fd)
-        del self.trusted[child.fd]
-        os.close(child.fd)
-        try:
-            os.killpg(child.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        os.waitpid(child.pid, 0)
-        result = None
-        if not timed_out:
-            try:
-                result = json.loads(child.data)
-            except ValueError:
-                pass
-        child.on_done(result if isinstance(result, dict) else None, timed_out)
+        fd = srv.fileno()
+        self.sel.unregister(fd)
+        del self.trusted[fd]
+        srv.busy = False
+        self.promised_gpu -= ask.gpu
+        if timed_out or answer is False or not isinstance(answer, dict):
+            srv.stop()
+            answer = None
+        elif "error" in answer:
+            answer = {"error": answer["error"]}
+        else:
+            answer = answer.get("res")
+        for waiting in (self.ref_waiting, self.timing_waiting):
+            if waiting:
+                self.send_to(srv, *waiting.pop(0))
+                break
+        ask.on_done(answer if isinstance(answer, dict) else None, timed_out)
 
     def ref_disk_free(self):
         try:
@@ -560,39 +544,26 @@ class Worker:
         return freed
 
     def start_reference(self, key, sig, msg, path, retried=False, announce=True):
-        """References run in trusted children while the loop goes on serving other tasks' samples, up to
-        ref_parallel at once; a reference child is not counted in admission, so one whose call takes more
+        """References are computed by the worker's reference servers (taskref.ReferenceServer: trusted, one
+        device context each for the whole session) while the loop goes on serving other tasks' samples, up
+        to ref_parallel tasks at once; a reference is not counted in admission, so one whose call takes more
         than taskref.BIG_REF_BYTES (or whose size the meta device cannot tell) waits for the worker's
         big-reference lock: large ones run one at a time. A lock per task in the cache dir makes workers of
         other GPUs that share it take turns on the same task."""
         self.pending_refs.add(key)
-        if self.ref_running >= self.ref_parallel:
-            self.ref_waiting.append((key, sig, msg, path, retried, announce))
-            return
-        self.ref_running += 1
-        lock = os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock")
-
-        def work():
-            taskref.take_lock(lock)
-            try:
-                return taskref.compute_references(req, path, self.session_dir)
-            except BaseException as e:
-                return {"ok": False, "shapes": [], "dropped_shapes": [],
-                        "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"}]}
-
-        req = dict(msg)
+        req = dict(msg, op="references")
         if not msg.get("_disk_explicit"):
             req["ref_disk_bytes"] = self.ref_disk_free()
-        req["big_lock"] = os.path.join(self.session_dir, "big-reference.lock")
+        req.update(big_lock=os.path.join(self.session_dir, "big-reference.lock"), task_path=path,
+                   cache_dir=self.session_dir,
+                   task_lock=os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock"))
 
         def done(summary, timed_out):
             self.pending_refs.discard(key)
-            self.ref_running -= 1
-            if self.ref_waiting:
-                self.start_reference(*self.ref_waiting.pop(0))
             if summary is None or "error" in summary:
+                why = "timed out" if timed_out else (summary or {}).get("error") or "crashed"
                 summary = {"ok": False, "shapes": [], "dropped_shapes": [],
-                           "hygiene": [{"code": "REF_FAILED", "message": "the reference crashed or timed out"}]}
+                           "hygiene": [{"code": "REF_FAILED", "message": f"the reference {why}"}]}
             if not retried and not msg.get("_disk_explicit") and summary.get("recompute_for_disk") \
                     and self.evict_refs(key) > 0:
                 # what it left to the judge for want of disk may fit now: once more, with the room measured
@@ -605,8 +576,40 @@ class Worker:
             self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary}
             if announce:
                 self.emit(ready)
+            for job in [j for j in self.queue if j.req.get("task_key") == key]:
+                self.time_ahead(job.req)
 
-        self.fork_trusted(work, float(msg.get("reference_timeout", 600)), done)
+        self.ask(req, float(msg.get("reference_timeout", 600)), done)
+
+    def ask(self, req, timeout, on_done, gpu=0):
+        """Sends req to an idle task server (trusted.TaskServer; a new one while fewer than ref_parallel
+        run), or queues it: references first (samples wait for them), then reference timings and task
+        checks. While it runs it holds a promise of gpu bytes in admission; on_done(answer or None,
+        timed_out) runs in the loop when the answer comes."""
+        srv = next((s for s in self.ref_servers if not s.busy), None)
+        if srv is None and len(self.ref_servers) < self.ref_parallel:
+            srv = self.new_server()
+            self.ref_servers.append(srv)
+        if srv is None:
+            (self.ref_waiting if req["op"] == "references" else self.timing_waiting).append((req, timeout, on_done, gpu))
+            return
+        self.send_to(srv, req, timeout, on_done, gpu)
+
+    def new_server(self):
+        device = self.device
+        return trusted.Server(f"task server {len(self.ref_servers)}", lambda: trusted.TaskServer(device))
+
+    def send_to(self, srv, req, timeout, on_done, gpu):
+        try:
+            srv.send(req)
+        except OSError:  # it died while idle: a fresh one
+            srv.stop()
+            srv.send(req)
+        srv.busy = True
+        self.promised_gpu += gpu
+        ask = Asked(srv, time.monotonic() + timeout, on_done, gpu)
+        self.trusted[srv.fileno()] = ask
+        self.sel.register(srv.fileno(), selectors.EVENT_READ, ask)
 
     def reference(self, task, si, seed):
         """Reference outputs of (shape si, seed label), memory-mapped from this session's folder."""
@@ -1085,6 +1088,15 @@ class Worker:
         job.notes.append(res.get("message", ""))
         return self.conclude(job, st, log)
 
+    def time_ahead(self, req):
+        """A timed sample of a task whose references are ready: the task's reference timing starts now, not
+        when the sample reaches its timing stage (the sample's verdict waits for it; it takes an Inductor
+        compile, seconds, where a candidate's checks take a fraction of one)."""
+        task = self.tasks.get(req.get("task_key"))
+        if req.get("timing") and self.device != "cpu" and task and task["ready"]["ok"] and not task.get("evicted") \
+                and task["summary"].get("shapes"):
+            self.ensure_ref_timing(task)
+
     def ensure_ref_timing(self, task):
         key = (task["req"]["task_key"], task["sig"])
         if key in self.reftimers:
@@ -1097,29 +1109,29 @@ class Worker:
                "style": task["req"].get("init_inputs_style", "kernelbench"), "device": self.device,
                "l2_bytes": (self.env or {}).get("l2_bytes")}
 
-        def work():
-            os.environ.update({"TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
-                               "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
-                               "TORCHINDUCTOR_COMPILE_THREADS": "1"})
-            from . import reftiming
-            return reftiming.run(ctx, os.open(self.lock_path, os.O_RDWR))
+        req = {"op": "timing", "ctx": ctx, "lock_path": self.lock_path,
+               "env": {"TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
+                       "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
+                       "TORCHINDUCTOR_COMPILE_THREADS": "1"}}
 
         # it holds three input sets, a fresh copy and the outputs on the GPU beside the candidates: promised too
         f = (summary.get("footprint") or [None])[0] or {"in": 0, "out": 0, "params": 0}
         promise = CHILD_GPU_BASE + 4 * f["in"] + 2 * f["out"] + f["params"] if self.device != "cpu" else 0
-        self.promised_gpu += promise
+        t0 = time.monotonic()
 
         def done(result, timed_out):
-            self.promised_gpu -= promise
             if result is None:
                 result = {"error": f"timed out after {REF_TIMING_TIMEOUT} s" if timed_out
-                          else "the reference timing child died"}
+                          else "the task server died"}
             rt.result = result
             parked, rt.parked = rt.parked, []
+            log(f"reference timing {key[0]}: {time.monotonic() - t0:.2f} s (compile {result.get('compile_seconds')} s, "
+                f"lock wait {result.get('lock_wait_seconds')} s), {len(parked)} verdicts waited for it")
             for job, st, logall in parked:
+                job.mark("unparked")
                 self.conclude(job, st, logall)
 
-        self.fork_trusted(work, REF_TIMING_TIMEOUT, done)
+        self.ask(req, REF_TIMING_TIMEOUT, done, gpu=promise)
 
     def kill(self, job):
         """SIGKILL to the candidate: PID 1 of its PID namespace, so everything it started dies with it."""
@@ -1556,6 +1568,7 @@ class Worker:
             task = self.tasks.get(job.req.get("task_key"))
             rt = self.reftimers.get((task["req"]["task_key"], task["sig"])) if task else None
             if rt is not None and rt.result is None:
+                job.mark("parked")
                 rt.parked.append((job, st, logall))
                 return
             if rt is not None:
@@ -1597,7 +1610,7 @@ class Worker:
         now = time.monotonic()
         for child in list(self.trusted.values()):
             if now > child.deadline:
-                self.read_trusted(child, timed_out=True)
+                self.read_asked(child, timed_out=True)
         for job in list(self.running.values()):
             if job.deadline and now > job.deadline and not job.timed_out and job.failure is None:
                 job.timed_out = True
@@ -1636,8 +1649,8 @@ class Worker:
                         line, self.inbuf = self.inbuf.split(b"\n", 1)
                         if line.strip():
                             self.handle(line.decode("utf-8", "replace"))
-                elif isinstance(key.data, TrustedChild):
-                    self.read_trusted(key.data)
+                elif isinstance(key.data, Asked):
+                    self.read_asked(key.data)
                 else:
                     self.read_child(key.data)
             self.check_deadlines()
@@ -1652,3 +1665,5 @@ class Worker:
             shutil.rmtree(self.session_dir, ignore_errors=True)  # its seeds were this session's secret
         self.stop_zygote()
         self.judge.stop()
+        for srv in self.ref_servers:
+            srv.stop()

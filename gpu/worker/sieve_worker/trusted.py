@@ -1,0 +1,202 @@
+"""Long-lived trusted processes of the worker: the judge (judge.py) and the task servers (TaskServer:
+references, reference timing, task checks). Each is forked from the worker before the worker touches CUDA, holds no fd of
+the worker's but its own end of a socket pair, makes its device context once and keeps it for the whole
+session, and answers one JSON line per request (fds attached by SCM_RIGHTS) with one JSON line:
+{"res": ...} or {"error": "..."}. No candidate code and no candidate process ever reaches one: they see
+task code (the corpus's reference) and, for the judge, the bytes of a candidate's outputs.
+
+A process per task (the first design) paid for a CUDA context per task: 3-7 s under load, most of a
+reference's time, and for each reference timing Inductor's import besides (bench/RESULTS.md, "Persistent
+task servers").
+"""
+import gc
+import json
+import os
+import socket
+import sys
+
+
+def serve(sock, handler):
+    """The server's loop (in the forked process): one request, one answer, until the worker closes."""
+    pending = b""
+    while True:
+        fds = []
+        while b"\n" not in pending:
+            data, got, _, _ = socket.recv_fds(sock, 1 << 16, 4)
+            fds += got
+            if not data:
+                return
+            pending += data
+        line, pending = pending.split(b"\n", 1)
+        try:
+            out = {"res": handler(json.loads(line), fds)}
+        except BaseException as e:  # the worker decides what a failure of the harness means
+            out = {"error": f"{type(e).__name__}: {e}"[:1000]}
+        finally:
+            for fd in fds:
+                os.close(fd)
+        sock.sendall((json.dumps(out) + "\n").encode())
+
+
+class Server:
+    """Worker side of one trusted server: forks it on start() (make_handler() runs in the child, once,
+    before the first request is read: that is where the device context is made), sends requests and reads
+    answers, blocking (call) or from the worker's event loop (send, then poll when the socket is readable)."""
+
+    def __init__(self, name, make_handler):
+        self.name, self.make_handler = name, make_handler
+        self.pid = self.sock = None
+        self.buf = b""
+        self.busy = False
+
+    def start(self):
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                parent.close()
+                os.setpgid(0, 0)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
+                from . import sandbox
+                # The worker's garbage that holds fds (a finished job's buffer in a cycle) is collected
+                # here, before its fds are closed under it: collected later, it would close whatever fd
+                # took its number by then (a lock, this socket). What is alive stays alive (frozen).
+                gc.collect()
+                gc.freeze()
+                sandbox.close_fds_except(child.fileno())  # no job's buffer or pipe lives on in here
+                sandbox.set_pdeathsig()  # never outlive a worker that was killed
+                serve(child, self.make_handler())
+            except BaseException as e:
+                print(f"{self.name}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+            finally:
+                os._exit(0)
+        child.close()
+        self.pid, self.sock, self.buf = pid, parent, b""
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def send(self, req, fds=()):
+        if self.sock is None:
+            self.start()
+        self.sock.settimeout(30)  # a request is small; a server that does not take it in 30 s is stuck
+        data = (json.dumps(req) + "\n").encode()
+        if fds:
+            n = socket.send_fds(self.sock, [data], list(fds))
+            if n < len(data):
+                self.sock.sendall(data[n:])
+        else:
+            self.sock.sendall(data)
+
+    def poll(self):
+        """The answer if a whole one has arrived (None if not yet); RuntimeError if the server is gone."""
+        self.sock.settimeout(0)
+        try:
+            while b"\n" not in self.buf:
+                data = self.sock.recv(1 << 20)
+                if not data:
+                    raise RuntimeError(f"the {self.name} exited")
+                self.buf += data
+        except (BlockingIOError, InterruptedError):
+            return None
+        except OSError as e:
+            raise RuntimeError(f"the {self.name} failed: {e}") from None
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def call(self, req, fds=(), timeout=None):
+        """Sends req and waits up to timeout s for the answer: RuntimeError (and the server stopped) if it
+        exits or does not answer in time."""
+        try:
+            self.send(req, fds)
+            self.sock.settimeout(timeout)
+            while b"\n" not in self.buf:
+                data = self.sock.recv(1 << 20)
+                if not data:
+                    raise RuntimeError(f"the {self.name} exited")
+                self.buf += data
+        except (OSError, RuntimeError) as e:
+            self.stop()
+            raise RuntimeError(f"the {self.name} failed: {e}") from None
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def stop(self):
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        if self.pid:
+            try:
+                os.killpg(self.pid, 9)
+            except OSError:
+                pass
+            try:
+                os.waitpid(self.pid, 0)
+            except OSError:
+                pass
+            self.pid = None
+        self.buf, self.busy = b"", False
+
+
+class TaskServer:
+    """The request handler of a task server: runs the task's own code (the corpus's reference, never a
+    candidate's) for one request at a time, in one process and one device context for the whole session.
+    Requests, by "op":
+      references  taskref.compute_references: the request as in task_prepare, with task_path, cache_dir
+                  (where references go) and task_lock (a lock file per task, shared by the workers of other
+                  GPUs, held while it computes)
+      timing      reftiming.run: its ctx, with lock_path (the GPU's timing lock) and env (Inductor's and
+                  Triton's cache folders, set before Inductor is first imported)
+      check       hygiene.check_task: the request as in check_task, with task_path
+    Between requests it leaves nothing of the last task behind that the next could see or trip on: the
+    task module is dropped from sys.modules, torch's defaults that task code may change are set again,
+    compiled graphs are dropped, the device's cache is emptied (the candidates need the room), and the
+    locks are released."""
+
+    def __init__(self, device):
+        import torch
+        from . import taskref
+        self.torch, self.taskref = torch, taskref
+        self.device = torch.device(device)
+        taskref.setup_device(self.device)
+        if self.device.type == "cuda":
+            torch.zeros(1, device=self.device)  # the context now, before the first task waits for it
+
+    def __call__(self, req, fds):
+        torch, taskref = self.torch, self.taskref
+        before = set(sys.modules)
+        torch.set_default_dtype(torch.float32)
+        torch.set_grad_enabled(True)
+        taskref.setup_device(self.device)
+        op = req.get("op")
+        try:
+            if op == "references":
+                lock = taskref.take_lock(req["task_lock"])
+                try:
+                    return taskref.compute_references(req, req["task_path"], req["cache_dir"])
+                except BaseException as e:
+                    return {"ok": False, "shapes": [], "dropped_shapes": [],
+                            "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"[:1000]}]}
+                finally:
+                    os.close(lock)
+            if op == "timing":
+                os.environ.update(req["env"])
+                from . import reftiming
+                lock = os.open(req["lock_path"], os.O_RDWR)
+                try:
+                    return reftiming.run(req["ctx"], lock)
+                finally:
+                    os.close(lock)
+                    if "torch._dynamo" in sys.modules:
+                        sys.modules["torch._dynamo"].reset()  # this task's compiled graphs
+            if op == "check":
+                from . import hygiene
+                return hygiene.check_task(req, req["task_path"], str(self.device))
+            raise ValueError(f"unknown op {op!r}")
+        finally:
+            for name in set(sys.modules) - before:
+                if name.startswith("sieve_task"):
+                    del sys.modules[name]
+            gc.collect()
+            if self.device.type == "cuda":
+                torch.cuda.empty_cache()
