@@ -6,6 +6,7 @@ from torch.utils.cpp_extension import load_inline as li
 cuda_src = """
 #include <torch/extension.h>
 #include <cuda_runtime.h>
+#include <ATen/cuda/CUDAContext.h>
 
 __global__ void add_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
