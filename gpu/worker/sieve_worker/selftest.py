@@ -107,7 +107,9 @@ def main():
     env["PYTHONPATH"] = pkg_dir + os.pathsep + env.get("PYTHONPATH", "")
     tmp = tempfile.mkdtemp(prefix="sieve-selftest-")
     os.chmod(tmp, 0o755)  # children may run as nobody: they must reach the cache and scratch folders
-    for fx in chosen:
+    for fx in chosen:  # "{cache}" in must_not_exist: the worker's cache folder of this run
+        if fx.get("must_not_exist"):
+            fx["must_not_exist"] = fx["must_not_exist"].replace("{cache}", os.path.join(tmp, "cache"))
         p = fx.get("must_not_exist")
         if p and os.path.exists(p):
             os.remove(p)

@@ -319,6 +319,11 @@ class Worker:
             os.makedirs(d, exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "tasks"), 0o755)
         os.chmod(os.path.join(self.cache_dir, "refs"), 0o700)  # reference outputs: this uid only
+        # the reference timing's compiler caches: its torch.compile loads what is there (Triton's launchers
+        # are shared objects), so no candidate may write them: this uid only, apart from the shared ones
+        for d in ("inductor", "triton"):
+            os.makedirs(os.path.join(self.cache_dir, "trusted", d), exist_ok=True)
+        os.chmod(os.path.join(self.cache_dir, "trusted"), 0o700)
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
         # shared compiler caches, written through by children running as nobody: world-writable, sticky
@@ -1110,8 +1115,8 @@ class Worker:
                "l2_bytes": (self.env or {}).get("l2_bytes")}
 
         req = {"op": "timing", "ctx": ctx, "lock_path": self.lock_path,
-               "env": {"TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
-                       "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
+               "env": {"TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "trusted", "inductor"),
+                       "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "trusted", "triton"),
                        "TORCHINDUCTOR_COMPILE_THREADS": "1"}}
 
         # it holds three input sets, a fresh copy and the outputs on the GPU beside the candidates: promised too
