@@ -88,21 +88,25 @@ class Server:
         else:
             self.sock.sendall(data)
 
+    def read_line(self):
+        """One whole answer from the socket as it is set (blocking with a timeout, or not blocking)."""
+        while b"\n" not in self.buf:
+            data = self.sock.recv(1 << 20)
+            if not data:
+                raise RuntimeError(f"the {self.name} exited")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
     def poll(self):
         """The answer if a whole one has arrived (None if not yet); RuntimeError if the server is gone."""
         self.sock.settimeout(0)
         try:
-            while b"\n" not in self.buf:
-                data = self.sock.recv(1 << 20)
-                if not data:
-                    raise RuntimeError(f"the {self.name} exited")
-                self.buf += data
+            return self.read_line()
         except (BlockingIOError, InterruptedError):
             return None
         except OSError as e:
             raise RuntimeError(f"the {self.name} failed: {e}") from None
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
 
     def call(self, req, fds=(), timeout=None):
         """Sends req and waits up to timeout s for the answer: RuntimeError (and the server stopped) if it
@@ -110,16 +114,10 @@ class Server:
         try:
             self.send(req, fds)
             self.sock.settimeout(timeout)
-            while b"\n" not in self.buf:
-                data = self.sock.recv(1 << 20)
-                if not data:
-                    raise RuntimeError(f"the {self.name} exited")
-                self.buf += data
+            return self.read_line()
         except (OSError, RuntimeError) as e:
             self.stop()
             raise RuntimeError(f"the {self.name} failed: {e}") from None
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
 
     def stop(self):
         if self.sock is not None:

@@ -28,13 +28,12 @@ MAX_INFRA_RETRIES = 3
 
 REF_OPEN = 16  # memory-mapped reference sets kept open
 HOST_RESERVE = 4 << 30  # host memory never promised to children (the worker, the engine, the OS)
-GPU_RESERVE = 4 << 30  # GPU memory never promised (the trusted servers' contexts, the reference timing
-# child, fragmentation)
+GPU_RESERVE = 4 << 30  # GPU memory never promised (the task servers' and the judge's contexts, fragmentation)
 CHILD_HOST_BASE = 1 << 30  # a candidate child's own host memory beside its outputs (interpreter, torch, CUDA)
 CHILD_GPU_BASE = 1 << 30  # its CUDA context, workspaces, Triton's scratch
 CHUNK_TEMP = 3 << 30  # the judge's context and its float64 temporaries of one chunk (judge.CHUNK)
 REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds references
-REF_PARALLEL = 4  # reference servers of a GPU worker (those of large tasks take turns: taskref.take_lock)
+REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: taskref.take_lock)
 JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (the
 # worker's loop waits meanwhile: a judge that takes longer is killed and the job retried)
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
@@ -54,11 +53,6 @@ def transport_write(fd, data):
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
-
-
-def write_all(fd, data):
-    while data:
-        data = data[os.write(fd, data):]
 
 
 def drain(fd):
@@ -219,7 +213,6 @@ class Asked:
 
     def __init__(self, server, deadline, on_done, gpu):
         self.server, self.deadline, self.on_done, self.gpu = server, deadline, on_done, gpu
-        self.pid = server.pid
 
 
 class RefTimer:
@@ -549,8 +542,8 @@ class Worker:
         return freed
 
     def start_reference(self, key, sig, msg, path, retried=False, announce=True):
-        """References are computed by the worker's reference servers (taskref.ReferenceServer: trusted, one
-        device context each for the whole session) while the loop goes on serving other tasks' samples, up
+        """References are computed by the worker's task servers (trusted.TaskServer: trusted, one device
+        context each for the whole session) while the loop goes on serving other tasks' samples, up
         to ref_parallel tasks at once; a reference is not counted in admission, so one whose call takes more
         than taskref.BIG_REF_BYTES (or whose size the meta device cannot tell) waits for the worker's
         big-reference lock: large ones run one at a time. A lock per task in the cache dir makes workers of
@@ -1661,11 +1654,6 @@ class Worker:
             self.check_deadlines()
         for job in list(self.running.values()):
             self.kill(job)
-        for child in list(self.trusted.values()):
-            try:
-                os.killpg(child.pid, signal.SIGKILL)
-            except OSError:
-                pass
         if self.session_dir:
             shutil.rmtree(self.session_dir, ignore_errors=True)  # its seeds were this session's secret
         self.stop_zygote()
