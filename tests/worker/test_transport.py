@@ -158,6 +158,27 @@ class SessionTest(unittest.TestCase):
         self.assertTrue(os.path.isdir(other))  # another host's worker may be alive
 
 
+class CandidateCacheTest(unittest.TestCase):
+    def test_one_cache_per_answer_code(self):
+        import stat
+        import tempfile
+        import time
+        w = worker.Worker("cpu", 2)
+        w.cache_dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(w.cache_dir, "candidates"))
+        a, a2, b = w.candidate_caches("code A"), w.candidate_caches("code A"), w.candidate_caches("code B")
+        self.assertEqual(a, a2)  # a re-verified answer finds its kernels and extensions
+        for var in ("TRITON_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR", "TORCH_EXTENSIONS_DIR"):
+            self.assertNotEqual(a[var], b[var])
+            self.assertNotEqual(os.path.dirname(a[var]), os.path.dirname(b[var]))
+            self.assertEqual(stat.S_IMODE(os.stat(a[var]).st_mode), 0o1777)
+        old = os.path.dirname(b["TRITON_CACHE_DIR"])
+        os.utime(old, (time.time() - 20 * 86400,) * 2)
+        worker.remove_unused_caches(os.path.join(w.cache_dir, "candidates"), worker.CANDIDATE_CACHE_DAYS)
+        self.assertFalse(os.path.exists(old))
+        self.assertTrue(os.path.isdir(a["TRITON_CACHE_DIR"]))
+
+
 class EvictionTest(unittest.TestCase):
     def test_idle_tasks_evicted_busy_kept(self):
         import tempfile

@@ -32,7 +32,8 @@ import sys
 NOBODY = 65534
 # With a mount namespace (the scratch folder is the candidate's own tmpfs) each candidate gets a uid of
 # its own, so RLIMIT_NPROC and file ownership are per job; the gid (nogroup) is shared, umask 002, so the
-# shared compiler caches stay writable for all. Without one, every candidate is nobody.
+# answer's compiler caches (one per code, worker.candidate_caches) stay writable when it runs again.
+# Without one, every candidate is nobody.
 SANDBOX_UID_BASE = 1_500_000_000
 CHROOT_ROOT = ("the root folder is not a mount point (a chroot?), so the candidate's mounts cannot be kept "
                "private: run Sieve on the machine, in a container, or bind-mount the chroot onto itself first")

@@ -107,12 +107,13 @@ def main():
     env["PYTHONPATH"] = pkg_dir + os.pathsep + env.get("PYTHONPATH", "")
     tmp = tempfile.mkdtemp(prefix="sieve-selftest-")
     os.chmod(tmp, 0o755)  # children may run as nobody: they must reach the cache and scratch folders
-    for fx in chosen:  # "{cache}" in must_not_exist: the worker's cache folder of this run
-        if fx.get("must_not_exist"):
-            fx["must_not_exist"] = fx["must_not_exist"].replace("{cache}", os.path.join(tmp, "cache"))
-        p = fx.get("must_not_exist")
-        if p and os.path.exists(p):
-            os.remove(p)
+    for fx in chosen:  # must_not_exist: a path or a list; "{cache}" in it is the worker's cache folder of this run
+        paths = fx.get("must_not_exist") or []
+        fx["must_not_exist"] = [p.replace("{cache}", os.path.join(tmp, "cache"))
+                                for p in ([paths] if isinstance(paths, str) else paths)]
+        for p in fx["must_not_exist"]:
+            if os.path.exists(p):
+                os.remove(p)
     t_start = time.monotonic()
     proc = subprocess.Popen([args.python, "-m", "sieve_worker", "--device", args.device, "--parallel",
                              str(args.parallel)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
@@ -220,9 +221,7 @@ def main():
         secret = fx.get("log_must_not_contain")
         if secret and (secret in v.get("log", "") or secret in json.dumps(v)):
             problems.append("planted secret leaked into the log")
-        p = fx.get("must_not_exist")
-        if p and os.path.exists(p):
-            problems.append(f"{p} was written")
+        problems += [f"{p} was written" for p in fx["must_not_exist"] if os.path.exists(p)]
         for needle in fx.get("sandbox_fds_without") or []:
             held = [f for f in (v.get("sandbox") or {}).get("fds", []) if needle in f]
             if held or not (v.get("sandbox") or {}).get("fds"):

@@ -98,6 +98,25 @@ def remove_stale_sessions(root):
             continue
 
 
+CANDIDATE_CACHE_DAYS = 14
+
+
+def remove_unused_caches(root, days):
+    """Answers' compiler caches (Worker.candidate_caches) that no job used for `days` days."""
+    cutoff = time.time() - days * 86400
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for n in names:
+        p = os.path.join(root, n)
+        try:
+            if os.stat(p).st_mtime < cutoff:
+                shutil.rmtree(p, ignore_errors=True)
+        except OSError:
+            continue
+
+
 def mem_available():
     """The host's MemAvailable (bytes), from /proc/meminfo."""
     try:
@@ -319,11 +338,13 @@ class Worker:
         os.chmod(os.path.join(self.cache_dir, "trusted"), 0o700)
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
-        # shared compiler caches, written through by children running as nobody: world-writable, sticky
-        for d in ("triton", "inductor", "extensions"):
-            p = os.path.join(self.cache_dir, d)
-            os.makedirs(p, exist_ok=True)
-            os.chmod(p, 0o1777)
+        # the candidates' compiler caches: one folder per answer's code (candidate_caches), under a parent
+        # the sandbox uids may traverse but not list or write; the zygote's own cache is this uid's only
+        os.makedirs(os.path.join(self.cache_dir, "candidates"), exist_ok=True)
+        os.chmod(os.path.join(self.cache_dir, "candidates"), 0o711)
+        remove_unused_caches(os.path.join(self.cache_dir, "candidates"), CANDIDATE_CACHE_DAYS)
+        os.makedirs(os.path.join(self.cache_dir, "zygote", "triton"), exist_ok=True)
+        os.chmod(os.path.join(self.cache_dir, "zygote"), 0o700)
         # Keyed by host and physical GPU: with CUDA_VISIBLE_DEVICES (Slurm) "cuda:0" of two processes may be
         # two GPUs, and a cache dir on a shared home is seen by every node.
         phys = self.physical_gpu().replace("/", "_").replace(":", "")
@@ -770,10 +791,7 @@ class Worker:
         seeds = summary["seeds"]
         timeouts = {"compile": 120, "correct": 120, "timing": 120, **(req.get("timeouts") or {})}
         limits = {"memory_mb": 16384, "processes": 64, **(req.get("limits") or {})}
-        env = {"TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
-               "TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
-               "TORCH_EXTENSIONS_DIR": os.path.join(self.cache_dir, "extensions"),
-               "TORCHINDUCTOR_COMPILE_THREADS": "1"}
+        env = {**self.candidate_caches(req.get("code", "")), "TORCHINDUCTOR_COMPILE_THREADS": "1"}
         if self.device == "cpu":
             env["TRITON_INTERPRET"] = "1"
         # one shared buffer for the job, as large as the largest call's outputs (transport.py)
@@ -819,6 +837,24 @@ class Worker:
         job.fd, job.ctl, job.scratch, job.log_path = r, cw, scratch, logp
         # the child gets its own descriptor of the buffer (closed here after the spawn, like the others)
         return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd, "out": os.dup(job.buffer.fd)}
+
+    def candidate_caches(self, code):
+        """The compiler caches of an answer: cache_dir/candidates/<hash of its code>/{triton,inductor,
+        extensions}, as environment variables. An answer can plant entries only where the same code looks
+        (it could do the same by running), never under another answer's kernels; a re-verified answer keeps
+        its compiled kernels and extensions. The folders are world-writable and sticky: each job runs as a
+        uid of its own."""
+        root = os.path.join(self.cache_dir, "candidates", hashlib.sha256(code.encode()).hexdigest()[:32])
+        env = {}
+        for var, d in (("TRITON_CACHE_DIR", "triton"), ("TORCHINDUCTOR_CACHE_DIR", "inductor"),
+                       ("TORCH_EXTENSIONS_DIR", "extensions")):
+            p = os.path.join(root, d)
+            os.makedirs(p, exist_ok=True)
+            os.chmod(p, 0o1777)
+            env[var] = p
+        os.chmod(root, 0o755)
+        os.utime(root)  # last use, for remove_unused_caches
+        return env
 
     def launch_candidate(self, job, ctx, fds):
         """Has the zygote fork the candidate with ctx and fds (closed here afterwards); child.main(ctx, fds)
@@ -873,9 +909,7 @@ class Worker:
         env.update({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
                     "HOME": "/nonexistent",
-                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "triton"),
-                    "TORCHINDUCTOR_CACHE_DIR": os.path.join(self.cache_dir, "inductor"),
-                    "TORCH_EXTENSIONS_DIR": os.path.join(self.cache_dir, "extensions")})
+                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
         if self.device == "cpu":
             env["TRITON_INTERPRET"] = "1"  # read when triton is imported
         elif "TRITON_LIBCUDA_PATH" not in env:

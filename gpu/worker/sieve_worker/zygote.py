@@ -96,6 +96,23 @@ def spawn(sock, msg, fdlist):
     os._exit(code)
 
 
+def preload_triton_driver():
+    """Triton builds its CUDA utilities (driver.c, with gcc) the first time a process uses its driver, into
+    TRITON_CACHE_DIR. Every answer has a compiler cache of its own, so the zygote builds them once, into
+    its own cache, and its forks inherit the loaded module and the driver object. Nothing here touches CUDA
+    (a fork after that would be poisoned): the driver is made directly, not through is_active()."""
+    try:
+        from triton.backends.nvidia.driver import CudaDriver
+        from triton.runtime.driver import driver
+        d = CudaDriver()
+        driver._default = d
+        driver.set_active(d)
+        return True
+    except Exception as e:  # another Triton: each candidate builds them itself, as before
+        print(f"[sieve_zygote] Triton's driver not preloaded: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+        return False
+
+
 def main():
     fd = int(sys.argv[1])
     device = sys.argv[sys.argv.index("--device") + 1] if "--device" in sys.argv else "cpu"
@@ -118,6 +135,8 @@ def main():
     import torch.nn.functional  # noqa: F401
     from . import child  # noqa: F401  (and with it hooks, taskref, timing)
     features = sandbox.prepare(device)  # on a GPU: probes landlock with CUDA in throw-away children
+    if device != "cpu":
+        features["triton_driver_preloaded"] = preload_triton_driver()
     leaked = []
     for n in os.listdir("/proc/self/fd"):
         try:

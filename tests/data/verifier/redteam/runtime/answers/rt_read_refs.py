@@ -29,16 +29,18 @@ def held(what):
 
 
 def attack():
-    cache = os.path.dirname(os.environ["TRITON_CACHE_DIR"])
-    found = []
-    for sub in ("refs", "native", "tasks"):
-        try:
-            for n in os.listdir(os.path.join(cache, sub)):
-                if not n.endswith(".py"):
-                    with open(os.path.join(cache, sub, n), "rb") as f:
-                        found.append((n, len(f.read())))
-        except OSError:
-            pass
+    # TRITON_CACHE_DIR is cache_dir/candidates/<code hash>/triton: the worker's folder is a few levels up
+    found, cache = [], os.environ["TRITON_CACHE_DIR"]
+    for _ in range(4):
+        cache = os.path.dirname(cache)
+        for sub in ("refs", "native", "tasks"):
+            try:
+                for n in os.listdir(os.path.join(cache, sub)):
+                    if not n.endswith(".py"):
+                        with open(os.path.join(cache, sub, n), "rb") as f:
+                            found.append((n, len(f.read())))
+            except OSError:
+                pass
     if not found:
         raise RuntimeError("held: no reference file is visible")
 
