@@ -129,6 +129,33 @@ class TrustedServerTest(unittest.TestCase):
             gc.collect()
         self.assertEqual(out, {"res": {"open": True}})
 
+    def test_a_request_asks_the_worker_for_room_and_waits(self):
+        """Within a request a handler may ask for device memory (trusted.ask_room): the question reaches the
+        worker's side as a line of its own, and the request goes on with what the worker granted."""
+        import time
+        from sieve_worker import trusted
+        srv = trusted.Server("room", RoomAsker)
+        try:
+            srv.send({"want": 1234})
+            deadline, got = time.monotonic() + 30, None
+            while got is None and time.monotonic() < deadline:
+                got = srv.poll()
+                time.sleep(0.01)
+            self.assertEqual(got, {"need_gpu": 1234})
+            srv.reply({"granted": 1000})
+            srv.sock.settimeout(30)
+            self.assertEqual(srv.read_line(), {"res": {"granted": 1000}})
+        finally:
+            srv.stop()
+
+
+class RoomAsker:
+    def __init__(self):
+        self.room = None
+
+    def __call__(self, req, fds):
+        return {"granted": self.room(req["want"])}
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -204,7 +204,7 @@ class FakeServer:
     """A task server that answers when the test says so (the pool's bookkeeping without processes)."""
 
     def __init__(self, sent):
-        self.sent, self.busy, self.pid, self.answer = sent, False, None, None
+        self.sent, self.busy, self.pid, self.answer, self.replies = sent, False, None, None, []
         self.r, self.w = os.pipe()
 
     def send(self, req):
@@ -214,7 +214,10 @@ class FakeServer:
         return self.r
 
     def poll(self):
-        return {"res": self.answer}
+        return self.answer if isinstance(self.answer, dict) and "need_gpu" in self.answer else {"res": self.answer}
+
+    def reply(self, obj):
+        self.replies.append(obj)
 
     def stop(self):
         pass
@@ -274,6 +277,40 @@ class ReferenceQueueTest(unittest.TestCase):
         self.assertEqual([r.get("task_key") for _, r in sent][4:6], ["d", "e"])
         self.assertEqual([r["op"] for _, r in sent][-1], "timing")  # after every reference
         self.assertEqual(w.promised_gpu, 5)  # held while it runs
+
+
+class ReferenceRoomTest(unittest.TestCase):
+    def test_a_large_reference_waits_for_its_device_memory(self):
+        w, sent = ReferenceQueueTest().worker(2)
+        w.emit = lambda m: None
+        w.gpu_budget, w.promised_gpu, w.host_budget = 100, 70, 1 << 40  # candidates running hold 70
+        w.start_reference("big", "sig", {"task_key": "big"}, "/nonexistent.py")
+        srv = sent[0][0]
+        srv.answer = {"need_gpu": 50}
+        w.read_asked(w.trusted[srv.fileno()])
+        self.assertEqual(srv.replies, [])  # 70 + 50 > 100: it waits
+        self.assertEqual(w.room_wanted(), 50)
+        w.tasks["t"] = {"ready": {"ok": True}, "req": {"task_key": "t"}, "summary": {"metas": [[]]}, "sig": "x"}
+        w.running = {1: object()}
+        w.footprint = lambda task, req: (1, 10)
+        self.assertFalse(w.admit(worker.Job({"task_key": "t"})))  # 70 + 50 + 10 > 100: not before it
+        w.promised_gpu -= 30  # a candidate finished
+        w.grant_room()
+        self.assertEqual(srv.replies, [{"granted": 50}])
+        self.assertEqual(w.promised_gpu, 90)
+        ReferenceQueueTest().answer(w, srv, ReferenceQueueTest.OK)
+        self.assertEqual(w.promised_gpu, 40)  # released with the answer
+        self.assertEqual(w.room_wanted(), 0)
+
+    def test_larger_than_the_budget_runs_when_nothing_else_is_promised(self):
+        w, sent = ReferenceQueueTest().worker(1)
+        w.emit = lambda m: None
+        w.gpu_budget, w.promised_gpu = 100, 0
+        w.start_reference("huge", "sig", {"task_key": "huge"}, "/nonexistent.py")
+        srv = sent[0][0]
+        srv.answer = {"need_gpu": 500}
+        w.read_asked(w.trusted[srv.fileno()])
+        self.assertEqual(srv.replies, [{"granted": 500}])
 
 
 class RetryAloneTest(unittest.TestCase):

@@ -301,7 +301,7 @@ def secret_seed():
     return int.from_bytes(os.urandom(8), "little") >> 2
 
 
-def compute_references(req, task_path, cache_dir):
+def compute_references(req, task_path, cache_dir, room=None):
     """Runs in a task server (trusted.TaskServer): computes references for every shape and seed on the worker's device
     (inputs made there, see device_inputs) and returns the summary the worker turns into task_ready.
 
@@ -310,12 +310,14 @@ def compute_references(req, task_path, cache_dir):
     cache_dir/refs (the worker session's own folder), one .npy per output; a shape whose references would
     not fit the disk budget (`ref_disk_bytes`) is dropped, and the task's own shape then is REF_TOO_LARGE
     with the bytes it needs. `max_task_bytes` bounds one call's inputs + outputs (the device's memory),
-    estimated on the meta device before anything is allocated."""
+    estimated on the meta device before anything is allocated. room(nbytes), when given (a task server
+    on a GPU), asks the worker's admission for the device memory of a large reference and waits for it,
+    so that it does not run beside candidates that were promised the same memory."""
     with contextlib.ExitStack() as held:  # the big-reference lock, if taken, until the task is done
-        return _references(req, task_path, cache_dir, held)
+        return _references(req, task_path, cache_dir, held, room)
 
 
-def _references(req, task_path, cache_dir, held):
+def _references(req, task_path, cache_dir, held, room=None):
     import torch
     torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
     code = req["reference_code"]
@@ -363,6 +365,7 @@ def _references(req, task_path, cache_dir, held):
                 sh["shape"] = small
     metas, footprints, recompute = [], [], []
     locked = for_disk = False
+    granted = 0  # device memory admission promised this request (room); it grows to the largest shape's need
     for si, sh in enumerate(shapes):
         judge.shape(si, sh["shape"], sh["origin"], sh.get("scaled_from"))
         apply_shape(mod, sh["shape"])
@@ -384,6 +387,12 @@ def _references(req, task_path, cache_dir, held):
             if big_lock and not locked and (est is None or est[0] + est[1] > BIG_REF_BYTES):
                 held.callback(os.close, take_lock(big_lock))  # one large reference at a time (unknown = large)
                 locked = True
+            if room is not None and est is not None and device.type == "cuda" and est[0] + est[1] > BIG_REF_BYTES:
+                # inputs, outputs and the determinism rerun's outputs, with the inputs' clones: twice one call,
+                # as a candidate's footprint counts it
+                need = 2 * (est[0] + est[1])
+                if need > granted:
+                    granted += room(need - granted)
             for seed, secret in zip(seeds, secrets):
                 path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
                 model = build(mod, mod.Model, secret, style).to(device).eval()

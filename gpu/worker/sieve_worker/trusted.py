@@ -16,8 +16,24 @@ import socket
 import sys
 
 
+def ask_room(sock, nbytes):
+    """From inside a request: asks the worker for nbytes of device memory (its admission promises them to
+    this request until it answers) and waits until it grants them; returns the bytes granted."""
+    sock.sendall((json.dumps({"need_gpu": int(nbytes)}) + "\n").encode())
+    line = b""
+    while not line.endswith(b"\n"):
+        data = sock.recv(1 << 12)
+        if not data:
+            raise RuntimeError("the worker closed the task server's socket")
+        line += data
+    return int(json.loads(line).get("granted", 0))
+
+
 def serve(sock, handler):
-    """The server's loop (in the forked process): one request, one answer, until the worker closes."""
+    """The server's loop (in the forked process): one request, one answer, until the worker closes. A
+    handler with a `room` attribute gets ask_room for this socket there."""
+    if hasattr(handler, "room"):
+        handler.room = lambda nbytes: ask_room(sock, nbytes)
     pending = b""
     while True:
         fds = []
@@ -98,6 +114,11 @@ class Server:
         line, self.buf = self.buf.split(b"\n", 1)
         return json.loads(line)
 
+    def reply(self, obj):
+        """An answer to the server's own question within a request (ask_room)."""
+        self.sock.settimeout(30)
+        self.sock.sendall((json.dumps(obj) + "\n").encode())
+
     def poll(self):
         """The answer if a whole one has arrived (None if not yet); RuntimeError if the server is gone."""
         self.sock.settimeout(0)
@@ -156,6 +177,7 @@ class TaskServer:
         from . import taskref
         self.torch, self.taskref = torch, taskref
         self.device = torch.device(device)
+        self.room = None  # set by serve: asks the worker for device memory within a request
         taskref.setup_device(self.device)
         if self.device.type == "cuda":
             torch.zeros(1, device=self.device)  # the context now, before the first task waits for it
@@ -171,7 +193,7 @@ class TaskServer:
             if op == "references":
                 lock = taskref.take_lock(req["task_lock"])
                 try:
-                    return taskref.compute_references(req, req["task_path"], req["cache_dir"])
+                    return taskref.compute_references(req, req["task_path"], req["cache_dir"], room=self.room)
                 except BaseException as e:
                     return {"ok": False, "shapes": [], "dropped_shapes": [],
                             "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"[:1000]}]}

@@ -232,6 +232,7 @@ class Asked:
 
     def __init__(self, server, deadline, on_done, gpu):
         self.server, self.deadline, self.on_done, self.gpu = server, deadline, on_done, gpu
+        self.need = 0  # device memory it asked for within the request and waits for (Worker.grant_room)
 
 
 class RefTimer:
@@ -260,6 +261,7 @@ class Worker:
         self.ref_parallel = 1 if device == "cpu" else max(1, min(REF_PARALLEL, (os.cpu_count() or 1) // 4))
         self.ref_servers = []  # task servers (trusted.TaskServer), started as they are needed: ref_parallel
         self.ref_waiting = []  # (request, timeout, on_done) for references, waiting for a free task server
+        self.room_waiting = []  # Asked requests waiting for device memory within their request (grant_room)
         self.timing_waiting = []  # the same for reference timings and task checks (after references)
         self.judge = judge.Client(device, JUDGE_TIMEOUT)  # compares where references are too large to keep
         self.trusted = {}  # fd -> Asked: requests out to the task servers
@@ -513,11 +515,19 @@ class Worker:
                 answer = False
             if answer is None:
                 return
+            if isinstance(answer, dict) and "need_gpu" in answer and "res" not in answer:
+                # a large reference asks for its device memory before it allocates (trusted.ask_room)
+                ask.need = max(0, int(answer["need_gpu"]) if isinstance(answer["need_gpu"], int) else 0)
+                self.room_waiting.append(ask)
+                return self.grant_room()
+        if ask in self.room_waiting:
+            self.room_waiting.remove(ask)
         fd = srv.fileno()
         self.sel.unregister(fd)
         del self.trusted[fd]
         srv.busy = False
         self.promised_gpu -= ask.gpu
+        self.grant_room()
         if timed_out or answer is False or not isinstance(answer, dict):
             srv.stop()
             answer = None
@@ -530,6 +540,28 @@ class Worker:
                 self.send_to(srv, *waiting.pop(0))
                 break
         ask.on_done(answer if isinstance(answer, dict) else None, timed_out)
+
+    def grant_room(self):
+        """Grants task servers' requests for device memory in the order they came, each when it fits beside
+        what is promised (or when nothing else is promised: one larger than the budget waits for the
+        device to be idle, not forever); called whenever a promise ends."""
+        while self.room_waiting:
+            ask = self.room_waiting[0]
+            others = self.promised_gpu - ask.gpu
+            if self.gpu_budget is not None and others > 0 and self.promised_gpu + ask.need > self.gpu_budget:
+                return
+            self.room_waiting.pop(0)
+            self.promised_gpu += ask.need
+            ask.gpu += ask.need
+            try:
+                ask.server.reply({"granted": ask.need})
+            except OSError:
+                pass  # its death is read next
+            log(f"{ask.need} bytes of device memory promised to a reference (promised now {self.promised_gpu})")
+
+    def room_wanted(self):
+        """Device memory task servers wait for: new candidates are not admitted into it."""
+        return sum(a.need for a in self.room_waiting)
 
     def ref_disk_free(self):
         try:
@@ -687,7 +719,7 @@ class Worker:
         if self.running:
             if self.promised_host + host > self.host_budget or mem_available() - HOST_RESERVE < host:
                 return False
-            if self.gpu_budget is not None and self.promised_gpu + gpu > self.gpu_budget:
+            if self.gpu_budget is not None and self.promised_gpu + self.room_wanted() + gpu > self.gpu_budget:
                 return False
         job.host_bytes, job.gpu_bytes = host, gpu
         return True
@@ -1518,6 +1550,7 @@ class Worker:
             job.buffer = None
         self.promised_host -= job.host_bytes
         self.promised_gpu -= job.gpu_bytes
+        self.grant_room()
         self.kill(job)  # whatever is left of the group
         st = self.reap(job)
         job.mark("exit")
