@@ -349,19 +349,22 @@ class Child:
         taskref.apply_shape(task, ctx["shapes"][0])
         seeds = t["seeds"]
         sets = [self.inputs_for(task, sd) for sd in seeds]
-        # The model holds the weights of one input set's seed (a reference model's parameters depend on its
-        # seed, as in the checks): the kept call is one on that set, chosen uniformly among its calls
-        # (reservoir sampling), so its output is comparable with that seed's reference. Which set it is,
-        # and which of its calls, the answer cannot tell.
-        own = int.from_bytes(os.urandom(2), "little") % len(seeds)
-        ref_model = taskref.build(task, task.Model, seeds[own], ctx["style"])
-        model.load_state_dict(ref_model.state_dict(), strict=False)
-        del ref_model
+        # Each input set is called with the weights of its own seed's reference, as in the checks (a
+        # reference model's parameters depend on its seed), so every timed call is comparable with its
+        # seed's reference: the kept one is drawn uniformly among all of them (reservoir sampling), and no
+        # call is one the answer could tell is never compared.
+        weights = []
+        for sd in seeds:
+            ref_model = taskref.build(task, task.Model, sd, ctx["style"]).to(self.device)
+            weights.append(ref_model.state_dict())
+            del ref_model
         kept, seen = {}, [0]
 
+        def load(idx):
+            if weights[idx]:
+                model.load_state_dict(weights[idx], strict=False)
+
         def keep(k, idx, out):
-            if idx != own:
-                return
             seen[0] += 1
             if int.from_bytes(os.urandom(4), "little") % seen[0] == 0:
                 kept["out"] = self.torch.utils._pytree.tree_map(
@@ -373,7 +376,7 @@ class Child:
         try:
             results = [{"shape_index": 0, "which": "candidate",
                         **timing.measure(self.tools, model, sets, call=self.forward_counted_timed, keep=keep,
-                                       **self.ctx.get("timing_limits", {}))}]
+                                         before=load, **self.ctx.get("timing_limits", {}))}]
         finally:
             fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
         self.send({"t": "timings", "timings": results})

@@ -57,11 +57,12 @@ def call(tools, fn, args, flush_buf, poison_bytes=0):
     return out, tools.elapsed(start, end)
 
 
-def measure(tools, fn, input_sets, call=None, keep=None, max_runs=MAX_RUNS, max_seconds=MAX_SECONDS):
+def measure(tools, fn, input_sets, call=None, keep=None, max_runs=MAX_RUNS, max_seconds=MAX_SECONDS, before=None):
     """Times fn on fresh clones of the input sets (max_runs, max_seconds: the run's caps, sieve-cli verify
     --timing-max-runs/--timing-budget-ms). call(fn, args) -> (out, ms) makes each call (default:
     the module's call with its own flush buffer); keep(k, idx, out) sees every call's output (the candidate's
-    timing keeps one at random to compare); k counts calls, idx is the input set."""
+    timing keeps one at random to compare); k counts calls, idx is the input set; before(idx) runs before each call on set idx, outside the
+    timed region."""
     import torch
     if call is None:
         flush_buf = flush_buffer(tools)
@@ -74,6 +75,8 @@ def measure(tools, fn, input_sets, call=None, keep=None, max_runs=MAX_RUNS, max_
     times = []
     k = 0
     for k in range(WARMUP):
+        if before:
+            before(k % len(input_sets))
         out, _ = call(fn, fresh(k))
         if keep:
             keep(k, k % len(input_sets), out)
@@ -81,6 +84,8 @@ def measure(tools, fn, input_sets, call=None, keep=None, max_runs=MAX_RUNS, max_
     deadline = tools.perf() + max_seconds
     while True:
         k += 1
+        if before:
+            before(len(times) % len(input_sets))
         out, ms = call(fn, fresh(len(times)))
         if keep:
             keep(k, len(times) % len(input_sets), out)
