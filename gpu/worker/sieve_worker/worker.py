@@ -517,7 +517,8 @@ class Worker:
                 return
             if isinstance(answer, dict) and "need_gpu" in answer and "res" not in answer:
                 # a large reference asks for its device memory before it allocates (trusted.ask_room)
-                ask.need = max(0, int(answer["need_gpu"]) if isinstance(answer["need_gpu"], int) else 0)
+                n = answer["need_gpu"]
+                ask.need = n if isinstance(n, int) and n > 0 else 0
                 self.room_waiting.append(ask)
                 return self.grant_room()
         if ask in self.room_waiting:
