@@ -14,7 +14,9 @@
 # Environment: ONLY (a regular expression on problem file names), MAX_PROBLEMS (per level), LEVELS (1,2),
 # PARALLEL (Sieve's --parallel; unset = sieve-cli's default, which is what the benchmark measures),
 # SIEVE_ARGS (more verify options), BASELINE_BUDGET_S (default 0 = every sample; the baseline starts no
-# new sample after that), PHASE=all|build|tasks|sieve|baseline|report (same OUT_DIR each time).
+# new sample after that), PHASE=all|build|tasks|sieve|baseline|report (same OUT_DIR each time), SIEVE_LIMIT_S
+# (stop verify with SIGTERM after this many seconds; `verify` resumes the run when started again),
+# RESUME=1 (sieve phase: append to the verdicts, wall time and memory samples of an earlier part of the run).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -34,9 +36,9 @@ mkdir -p "$out"
 # Host memory in use (MemTotal - MemAvailable) and GPU 0's memory.used, sampled until stopped.
 sample_mem() {
   local tag="$1"
-  ( while :; do awk -v t="$(date +%s.%N)" '/MemTotal/{tot=$2}/MemAvailable/{av=$2}END{printf "%s,%d\n", t, (tot-av)/1024}' /proc/meminfo; sleep 0.5; done ) > "$out/${tag}_host_mem.csv" 2>/dev/null &
+  ( while :; do awk -v t="$(date +%s.%N)" '/MemTotal/{tot=$2}/MemAvailable/{av=$2}END{printf "%s,%d\n", t, (tot-av)/1024}' /proc/meminfo; sleep 0.5; done ) >> "$out/${tag}_host_mem.csv" 2>/dev/null &
   echo $! > "$out/${tag}_host_mem.pid"
-  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv,noheader,nounits -i 0 -lms 500 > "$out/${tag}_gpu_mem.csv" 2>/dev/null &
+  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv,noheader,nounits -i 0 -lms 500 >> "$out/${tag}_gpu_mem.csv" 2>/dev/null &
   echo $! > "$out/${tag}_gpu_mem.pid"
 }
 stop_mem() { for f in "$out/$1"_host_mem.pid "$out/$1"_gpu_mem.pid; do kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; done; }
@@ -75,14 +77,16 @@ if runs tasks; then
 fi
 
 if runs sieve; then
-  echo "== sieve-cli verify --gpus 0 ${PARALLEL:+--parallel $PARALLEL} ${SIEVE_ARGS:-}" >&2
+  echo "== sieve-cli verify --gpus 0 ${PARALLEL:+--parallel $PARALLEL} ${SIEVE_ARGS:-}${RESUME:+ (resumed)}" >&2
+  if [ -z "${RESUME:-}" ]; then rm -f "$out"/sieve.jsonl "$out"/sieve_time.json "$out"/sieve_*_mem.csv; fi
+  prev=0; [ -f "$out/sieve_time.json" ] && prev=$(python3 -c "import json; print(json.load(open('$out/sieve_time.json'))['sieve_wall_s'])")
   sample_mem sieve
   t0=$(now)
-  "$cli" verify "$out/corpus.db" --gpus 0 ${PARALLEL:+--parallel "$PARALLEL"} ${SIEVE_ARGS:-} --json \
-    --cache-dir "$(mktemp -d /tmp/sieve-kb-cache.XXXXXX)" > "$out/sieve.jsonl" 2> "$out/sieve.stderr" || tail -20 "$out/sieve.stderr"
+  ${SIEVE_LIMIT_S:+timeout -s TERM -k 60 "$SIEVE_LIMIT_S"} "$cli" verify "$out/corpus.db" --gpus 0 ${PARALLEL:+--parallel "$PARALLEL"} ${SIEVE_ARGS:-} --json \
+    --cache-dir "$(mktemp -d /tmp/sieve-kb-cache.XXXXXX)" >> "$out/sieve.jsonl" 2>> "$out/sieve.stderr" || tail -20 "$out/sieve.stderr"
   t1=$(now)
   stop_mem sieve
-  echo "{\"sieve_wall_s\": $(python3 -c "print($t1 - $t0)")}" > "$out/sieve_time.json"
+  echo "{\"sieve_wall_s\": $(python3 -c "print($prev + $t1 - $t0)")}" > "$out/sieve_time.json"
   tail -1 "$out/sieve.jsonl"
 fi
 

@@ -157,5 +157,41 @@ class RoomAsker:
         return {"granted": self.room(req["want"])}
 
 
+TASK_RELU = """import torch
+import torch.nn as nn
+N = 1 << 20
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+def get_inputs():
+    return [torch.randn(N)]
+def get_init_inputs():
+    return []
+"""
+
+
+@unittest.skipUnless(torch.cuda.is_available(), "needs a CUDA device")
+class HygieneRoomTest(unittest.TestCase):
+    def test_a_large_task_check_asks_for_its_device_memory_first(self):
+        """`tasks check` on the GPU asks the worker's admission for a large shape's memory before it
+        allocates (as references do), so checks of 6 GB tasks do not run side by side past the device."""
+        import tempfile
+        from sieve_worker import hygiene, taskref
+        asked = []
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "relu.py")
+            with open(path, "w") as f:
+                f.write(TASK_RELU)
+            old, taskref.BIG_REF_BYTES = taskref.BIG_REF_BYTES, 1 << 20
+            try:
+                res = hygiene.check_task({"reference_code": TASK_RELU, "task_key": "relu", "shapes": [{"N": 1 << 19}]},
+                                         path, "cuda:0", room=lambda n: asked.append(n) or n)
+            finally:
+                taskref.BIG_REF_BYTES = old
+        self.assertTrue(res["ok"], res)
+        # the module's shape (4 MB in, 4 MB out) asks for twice one call; the smaller listed one fits in it
+        self.assertEqual(asked, [2 * (4 << 20) * 2])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -236,14 +236,16 @@ def static_findings(code):
     return out
 
 
-def check_task(req, task_path, device):
+def check_task(req, task_path, device, room=None):
     """Hygiene alone, for `sieve-cli tasks check` (worker op `check_task`): runs the reference on `device`
     at the task's own shapes (the module's, the task's listed ones or a derived one), every seed, twice on
     the first, and rules with Judge. Nothing is cached: this pass judges the task, `verify` computes its
     references. On a GPU the inputs are made there (torch's default device): their values differ from
     the CPU's but not their distribution, which is all hygiene looks at, and a 6 GB input costs no host
     memory. On the CPU shapes shrink as the CPU verifier's do (cpu_max_elements) and what could not be
-    judged at the shipped shape is said (REF_UNJUDGED_AT_SCALE)."""
+    judged at the shipped shape is said (REF_UNJUDGED_AT_SCALE). room(nbytes), when given (a task server's
+    ask_room), asks the worker's admission for a large shape's device memory before it is allocated, as
+    references do: a check holds one call's inputs and outputs and a second run's outputs."""
     import time
     import torch
     from . import taskref
@@ -292,12 +294,19 @@ def check_task(req, task_path, device):
             if small != sh["shape"]:
                 sh["scaled_from"], sh["shape"] = sh["shape"], small
     extra, peaks = [], {}
+    granted = 0  # device memory admission promised this check (room); it grows to the largest shape's need
     for si, sh in enumerate(shapes):
         judge.shape(si, sh["shape"], sh["origin"], sh.get("scaled_from"))
         taskref.apply_shape(mod, sh["shape"])
         if gpu:
             torch.cuda.empty_cache()
             torch.cuda.reset_peak_memory_stats()
+            if room is not None and str(device).startswith("cuda"):
+                est = taskref.meta_footprint(mod, mod.Model, seeds[0], style)
+                if est is not None and est[0] + est[1] > taskref.BIG_REF_BYTES:
+                    need = 2 * (est[0] + est[1]) + est[2]
+                    if need > granted:
+                        granted += room(need - granted)
         try:
             with torch.device(device) if gpu else _null():
                 for seed in seeds:

@@ -211,7 +211,7 @@ class TaskServer:
                         sys.modules["torch._dynamo"].reset()  # this task's compiled graphs
             if op == "check":
                 from . import hygiene
-                return hygiene.check_task(req, req["task_path"], str(self.device))
+                return hygiene.check_task(req, req["task_path"], str(self.device), room=self.room)
             raise ValueError(f"unknown op {op!r}")
         finally:
             for name in set(sys.modules) - before:
