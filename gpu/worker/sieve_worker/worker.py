@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, native, static, taskref, transport, trusted
+from . import WORKER_VERSION, compare, hygiene, judge, native, probes, static, taskref, transport, trusted
 
 REF_TIMING_TIMEOUT = 900
 MAX_INFRA_RETRIES = 3
@@ -115,18 +115,6 @@ def remove_unused_caches(root, days):
                 shutil.rmtree(p, ignore_errors=True)
         except OSError:
             continue
-
-
-def mem_available():
-    """The host's MemAvailable (bytes), from /proc/meminfo."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 8 << 30
 
 
 def finite_json(x):
@@ -349,7 +337,7 @@ class Worker:
         os.chmod(os.path.join(self.cache_dir, "zygote"), 0o700)
         # Keyed by host and physical GPU: with CUDA_VISIBLE_DEVICES (Slurm) "cuda:0" of two processes may be
         # two GPUs, and a cache dir on a shared home is seen by every node.
-        phys = self.physical_gpu().replace("/", "_").replace(":", "")
+        phys = probes.physical_gpu(self.device).replace("/", "_").replace(":", "")
         self.lock_path = os.path.join(self.cache_dir, f"gpu-{platform.node() or 'host'}-{phys}.lock")
         open(self.lock_path, "a").close()
         os.chmod(self.lock_path, 0o666)
@@ -364,7 +352,7 @@ class Worker:
                                         f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")
         os.makedirs(self.session_dir, mode=0o700)
         self.start_zygote(wait=False)  # its imports overlap with the environment's
-        self.env = self.environment()
+        self.env = probes.environment(self.device)
         self.env["fp32_precision"] = prec
         z = self.zygote_ready()
         self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
@@ -373,7 +361,7 @@ class Worker:
             log("sandbox: this kernel lacks " + "; ".join(z["features"]["missing"]))
         # what children may be promised: the host's available memory now (the worker is idle) less a reserve,
         # and the GPU's free memory (measured by the device probe child) less a reserve
-        self.host_budget = max(1 << 30, mem_available() - HOST_RESERVE)
+        self.host_budget = max(1 << 30, probes.mem_available() - HOST_RESERVE)
         if self.device != "cpu":
             free = int(self.env.get("gpu_free_bytes") or 0)
             self.gpu_budget = max(1 << 30, free - GPU_RESERVE) if free else None
@@ -384,67 +372,6 @@ class Worker:
                 setattr(self, attr, min(v, getattr(self, attr) or v))
         self.env["memory_budget"] = {"host_bytes": self.host_budget, "gpu_bytes": self.gpu_budget}
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
-
-    def physical_gpu(self):
-        """The GPU nvidia-smi knows as this worker's device: CUDA_VISIBLE_DEVICES renumbers from 0."""
-        if self.device == "cpu":
-            return "cpu"
-        idx = self.device.split(":")[1] if ":" in self.device else "0"
-        visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
-        if visible and idx.isdigit() and int(idx) < len(visible):
-            return visible[int(idx)]
-        return idx
-
-    def environment(self):
-        import numpy
-        import torch
-        import triton
-        env = {"python": platform.python_version(), "torch": torch.__version__, "triton": triton.__version__,
-               "numpy": numpy.__version__, "device": self.device, "interpreted": self.device == "cpu"}
-        if self.device != "cpu":
-            idx = self.physical_gpu()
-            env["physical_gpu"] = idx
-            try:
-                out = subprocess.run(["nvidia-smi", "-i", idx, "--query-gpu=name,driver_version,memory.total",
-                                      "--format=csv,noheader"], capture_output=True, text=True, timeout=30).stdout
-                name, driver, mem = [x.strip() for x in out.strip().split(",")]
-                env.update({"gpu": name, "driver": driver, "gpu_memory": mem})
-            except Exception as e:
-                env["gpu_error"] = str(e)
-            env["cuda"] = torch.version.cuda
-            import torch._meta_registrations  # noqa: F401  (once here, not in every reference child)
-            env.update(self.probe_device())
-        return env
-
-    def probe_device(self):
-        """L2 size and capability from a short-lived child: the worker itself must not initialise CUDA."""
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(r)
-            try:
-                import torch
-                p = torch.cuda.get_device_properties(torch.device(self.device))
-                free, total = torch.cuda.mem_get_info(torch.device(self.device))
-                info = {"l2_bytes": int(getattr(p, "L2_cache_size", 0)), "gpu_total_bytes": int(p.total_memory),
-                        "gpu_free_bytes": int(free), "capability": f"{p.major}.{p.minor}"}
-            except Exception as e:
-                info = {"device_error": str(e)}
-            os.write(w, json.dumps(info).encode())
-            os._exit(0)
-        os.close(w)
-        data = b""
-        while True:
-            chunk = os.read(r, 65536)
-            if not chunk:
-                break
-            data += chunk
-        os.close(r)
-        os.waitpid(pid, 0)
-        try:
-            return json.loads(data)
-        except ValueError:
-            return {"device_error": "device probe failed"}
 
     # ---- tasks --------------------------------------------------------------------------------------------
     def task(self, msg):
@@ -718,7 +645,7 @@ class Worker:
         if job.alone and self.running:
             return False
         if self.running:
-            if self.promised_host + host > self.host_budget or mem_available() - HOST_RESERVE < host:
+            if self.promised_host + host > self.host_budget or probes.mem_available() - HOST_RESERVE < host:
                 return False
             if self.gpu_budget is not None and self.promised_gpu + self.room_wanted() + gpu > self.gpu_budget:
                 return False
