@@ -21,10 +21,9 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, native, probes, static, taskref, transport, trusted
+from . import WORKER_VERSION, compare, hygiene, judge, native, probes, rules, static, taskref, transport, trusted
 
 REF_TIMING_TIMEOUT = 900
-MAX_INFRA_RETRIES = 3
 
 REF_OPEN = 16  # memory-mapped reference sets kept open
 HOST_RESERVE = 4 << 30  # host memory never promised to children (the worker, the engine, the OS)
@@ -37,15 +36,6 @@ REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: t
 JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (the
 # worker's loop waits meanwhile: a judge that takes longer is killed and the job retried)
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
-PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
-
-
-def summary_secrets(task):
-    return (task or {}).get("summary", {}).get("secret_seeds", [])
-
-
-def summary_labels(task):
-    return (task or {}).get("summary", {}).get("seeds", [])
 
 
 def transport_write(fd, data):
@@ -130,11 +120,6 @@ def finite_json(x):
 
 def log(*a):
     print("[sieve_worker]", *a, file=sys.stderr, flush=True)
-
-
-def status_of(code):
-    return {"COMPILE_ERROR": "FAIL_COMPILE", "RUNTIME_ERROR": "FAIL_RUNTIME", "OUT_OF_BOUNDS": "FAIL_RUNTIME",
-            "ILLEGAL_ADDRESS": "FAIL_RUNTIME", "MEMORY_LIMIT": "FAIL_SANDBOX", "SANDBOX": "FAIL_SANDBOX"}.get(code, "FAIL_RUNTIME")
 
 
 class Job:
@@ -677,6 +662,10 @@ class Worker:
             v["flags"] = list(dict.fromkeys(list(v.get("flags") or []) + [n["code"] for n in notes]))
         self.emit(v)
 
+    def decide(self, job, v):
+        """Emits the verdict a rule decided (rules.Verdict)."""
+        return self.verdict(job, v.status, v.stage, v.reasons, v.message, **v.extra)
+
     def start_job(self, job):
         job.started = time.monotonic()
         req = job.req
@@ -696,22 +685,13 @@ class Worker:
                 self.emit({"op": "error", "message": f"verify job {job.job}: unknown policy {policy!r}"})
                 return
             findings = static.check(code, backend, policy)
-            bad = static.fatal(findings)
-            if bad:
-                first = bad[0]
-                return self.verdict(job, "FAIL_STATIC", "static", [f.code for f in bad],
-                                    f"line {first.line}: {first.message}",
-                                    log="\n".join(f"line {f.line}: {f.code}: {f.message}" for f in findings),
-                                    findings=[f.to_json() for f in findings])
+            v = rules.static_failure(findings)
+            if v is not None:
+                return self.decide(job, v)
             job.static_notes = [f.to_json() for f in findings]  # non-fatal: carried into the verdict
-            fallback = next((f for f in findings if f.code == "CPU_FALLBACK_NOTE"), None)
-            if fallback is not None and self.device == "cpu":
-                # On the CPU the answer's CPU-only branch is the one that runs: its torch code would be
-                # verified instead of the kernels the GPU path launches.
-                return self.verdict(job, "UNVERIFIABLE", "static", ["CPU_FALLBACK_ON_CPU"],
-                                    f"line {fallback.line}: the answer has a CPU-only branch, which is what runs on "
-                                    "the CPU: its GPU path can only be verified on a GPU",
-                                    findings=job.static_notes)
+            v = rules.cpu_fallback(findings, self.device, job.static_notes)
+            if v is not None:
+                return self.decide(job, v)
         if not task["ready"]["ok"]:
             h = task["ready"]["hygiene"]
             return self.verdict(job, "UNVERIFIABLE", "correct", [x["code"] for x in h],
@@ -1056,12 +1036,9 @@ class Worker:
         except (ValueError, IndexError):
             if job.timed_out or job.cancelled:
                 return self.conclude(job, st, logall)
-            why = (f"signal {signal.Signals(os.WTERMSIG(st)).name}" if os.WIFSIGNALED(st)
-                   else f"exit status {os.WEXITSTATUS(st)}")
-            return self.verdict(job, "CRASH", job.stage, ["SIGNAL"],
-                                f"native verification ended ({why}) without a result", log=logall)
+            return self.decide(job, rules.native_no_result(st, job.stage, logall))
         job.checks = res.get("checks") or []
-        label_of = dict(zip(summary_secrets(self.tasks.get(job.req.get("task_key"))), summary_labels(
+        label_of = dict(zip(rules.summary_secrets(self.tasks.get(job.req.get("task_key"))), rules.summary_labels(
             self.tasks.get(job.req.get("task_key")))))
         for c in job.checks:
             if isinstance(c, dict) and c.get("seed") in label_of:
@@ -1143,6 +1120,10 @@ class Worker:
         if job.failure is None:
             job.failure = (status, stage, reasons, message)
         self.kill(job)
+
+    def fail_with(self, job, v):
+        """fail() with a rule's verdict (rules.py): decided now, emitted when the child is gone."""
+        return self.fail(job, v.status, v.stage, v.reasons, v.message)
 
     def cancel(self, jid):
         for job in list(self.running.values()):
@@ -1328,14 +1309,9 @@ class Worker:
             return
         entry.update(res)
         job.checks.append(entry)
-        if not res["ok"]:
-            return self.mismatch(job, si, label, res, atol, rtol)
-        if msg.get("mutated"):
-            return self.fail(job, "FAIL_MISMATCH", "correct", ["INPUT_MUTATED"],
-                             f"shape {si} seed {label}: the forward changed its inputs")
-        if launches == 0:
-            return self.fail(job, "FAIL_SHAM", "proof", ["KERNEL_NOT_RUN"],
-                             f"shape {si} seed {label}: the outputs match but none of the sample's kernels ran")
+        v = rules.checked_call(si, label, res, atol, rtol, msg.get("mutated"), launches)
+        if v is not None:
+            return self.fail_with(job, v)
         if msg.get("overlap") is False:
             job.notes.append(f"shape {si} seed {label}: an output's memory was not passed to any of the sample's "
                              "kernels")
@@ -1362,18 +1338,6 @@ class Worker:
             job.infra = str(e)[:500]
             self.kill(job)
             return None
-
-    def mismatch(self, job, si, label, res, atol, rtol, what=""):
-        reasons = []
-        if res["mismatches"] or res.get("note"):
-            reasons.append("MISMATCH")
-        if res["nonfinite_mismatches"]:
-            reasons.append("NONFINITE_MISMATCH")
-        msg = (f"{what}shape {si} seed {label}: {res['mismatches']} values outside atol={atol:g} rtol={rtol:g} "
-               f"(max abs {res['max_abs']:.3g}), {res['nonfinite_mismatches']} NaN/inf mismatches")
-        if res.get("note"):
-            msg = f"{what}shape {si} seed {label}: {res['note']}"
-        return self.fail(job, "FAIL_MISMATCH", "correct", reasons, msg)
 
     def on_probe(self, job, task, si, label, msg):
         """The probe's call: its launches only wrote the secret poison into their output arguments, so an
@@ -1428,7 +1392,7 @@ class Worker:
         if res is None:
             return
         if not res["ok"]:
-            return self.mismatch(job, 0, label, res, s["atol"], s["rtol"], what="a timed call, ")
+            return self.fail_with(job, rules.mismatch(0, label, res, s["atol"], s["rtol"], what="a timed call, "))
         job.notes.append(f"a timed call's output (seed {label}) matches the reference")
 
     def read_child(self, job):
@@ -1495,67 +1459,28 @@ class Worker:
         notes = "\n".join(job.notes)
         logall = "\n".join(x for x in (notes, logtext) if x)
         if job.infra and not job.cancelled:
-            if job.retries < MAX_INFRA_RETRIES:
+            if job.retries < rules.MAX_INFRA_RETRIES:
                 again = Job(job.req)
                 again.retries = job.retries + 1
                 again.alone = job.alone
                 self.queue.insert(0, again)
                 log(f"job {job.job}: the harness failed ({job.infra}); retry {again.retries}")
                 return
-            return self.verdict(job, "UNVERIFIABLE", job.stage, ["DEVICE_UNAVAILABLE"],
-                                f"the verifier could not use the GPU ({job.infra}) in {job.retries + 1} attempts: "
-                                "the harness's fault, not the sample's", log=logall)
+            return self.decide(job, rules.harness_failed(job.infra, job.stage, job.retries + 1, logall))
         if job.native and not job.failure:
             return self.native_result(job, st, logall)
         self.conclude(job, st, logall)
 
     def conclude(self, job, st, logall):
-        if job.cancelled:
-            return self.verdict(job, "CANCELLED", job.stage, [], "cancelled", log=logall)
-        if job.violations:
-            v = job.violations
-            return self.verdict(job, "FAIL_SANDBOX", job.stage, [x["code"] for x in v],
-                                f"the sample tried something the sandbox forbids: {v[0]['detail']}",
-                                log="\n".join(x["detail"] for x in v) + "\n" + logall)
-        if job.timed_out:
-            return self.verdict(job, "TIMEOUT", job.stage, ["STAGE_TIMEOUT"],
-                                f"the {job.stage} stage ran past its {job.timeouts.get(job.stage, 120)} s limit",
-                                log=logall)
-        if job.failure:
-            status, stage, reasons, message = job.failure
-            return self.verdict(job, status, stage, reasons, message, log=logall)
-        if job.error:
-            e = job.error
-            code = e["code"]
-            if code == "SANDBOX":
-                code = "WRITE_OUTSIDE_SCRATCH"
-            stage = "compile" if code == "COMPILE_ERROR" else e["stage"]
-            return self.verdict(job, status_of(code), stage, [code], e["message"],
-                                log=e.get("traceback", "") + "\n" + logall)
-        if job.done is None:
-            if os.WIFSIGNALED(st):
-                sig = os.WTERMSIG(st)
-                if sig == signal.SIGXCPU:
-                    return self.verdict(job, "TIMEOUT", job.stage, ["STAGE_TIMEOUT"], "CPU time limit reached",
-                                        log=logall)
-                if sig == signal.SIGXFSZ:
-                    return self.verdict(job, "FAIL_SANDBOX", job.stage, ["WRITE_OUTSIDE_SCRATCH"],
-                                        "file size limit reached", log=logall)
-                return self.verdict(job, "CRASH", job.stage, ["SIGNAL"],
-                                    f"the candidate process died from signal {signal.Signals(sig).name} "
-                                    f"in the {job.stage} stage", log=logall)
-            return self.verdict(job, "CRASH", job.stage, ["SIGNAL"],
-                                f"the candidate process exited ({os.WEXITSTATUS(st)}) without a result", log=logall)
+        """Decides the verdict of a job whose child is gone (rules.py), unless it was timed and the task's
+        reference timing is still running: then it waits, parked on the task's RefTimer."""
+        v = rules.ended_early(job, st, logall)
+        if v is not None:
+            return self.decide(job, v)
         job.launches = max(job.launches, job.done.get("launches", 0))
-        if job.seen != job.expected_keys:
-            return self.verdict(job, "FAIL_RUNTIME", job.stage, ["RUNTIME_ERROR"],
-                                f"only {len(job.checks)} of {job.expected} checks came back", log=logall)
-        if job.launches == 0:
-            return self.verdict(job, "FAIL_SHAM", "proof", ["KERNEL_NOT_RUN"], "none of the sample's kernels ran",
-                                log=logall)
-        if job.probe != "ok":
-            return self.verdict(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"], "the proof probe did not run",
-                                log=logall)
+        v = rules.unproven(job, logall)
+        if v is not None:
+            return self.decide(job, v)
         if job.timings:
             # the candidate was timed: its verdict waits for the task's reference timing
             task = self.tasks.get(job.req.get("task_key"))
@@ -1573,31 +1498,7 @@ class Worker:
                     ref_notes.append(f"reference timing failed: {r['error']}")
                 if ref_notes:
                     logall = "\n".join(ref_notes + [logall])
-        extra = {"kernels": job.done.get("kernels", [])}
-        flags, speedup = [], None
-        if job.timings:
-            by = {t["which"]: t for t in job.timings}
-            cand = by.get("candidate")
-            if cand and by.get("eager"):
-                speedup = by["eager"]["median_ms"] / cand["median_ms"] if cand["median_ms"] > 0 else None
-                if speedup and speedup > 10:
-                    flags.append("SPEEDUP_OVER_10X")
-            gpu = (self.env or {}).get("gpu", "")
-            peak = next((v for k, v in PEAK_BANDWIDTH.items() if k in gpu), 8e12)
-            if cand and job.bytes_moved:
-                floor_ms = job.bytes_moved / peak * 1e3
-                extra["roofline_floor_ms"] = floor_ms
-                if cand["median_ms"] < floor_ms:
-                    return self.verdict(job, "FAIL_SHAM", "timing", ["BELOW_ROOFLINE"],
-                                        f"{cand['median_ms']:.4f} ms is below the memory roofline floor "
-                                        f"{floor_ms:.4f} ms for {job.bytes_moved} bytes", log=logall,
-                                        speedup=speedup, flags=flags, **extra)
-        n = len(job.checks)
-        msg = f"matches the reference on {n} shape/seed checks; {job.launches} launches of its own kernels"
-        if self.device == "cpu":
-            msg += " (CPU-interpreted, not timed)"
-        return self.verdict(job, "PASS", "timing" if job.timings else "proof", [], msg, log=logall,
-                            speedup=speedup, flags=flags, **extra)
+        return self.decide(job, rules.passed(job, logall, (self.env or {}).get("gpu", ""), self.device))
 
     def check_deadlines(self):
         now = time.monotonic()

@@ -1,0 +1,187 @@
+"""The verdict rules: what a job's recorded facts (its child's messages, exit status, checks and timings)
+make of it. Pure functions, no I/O and no state of the worker, so each rule is tested on its own
+(tests/worker/test_rules.py, without torch); the worker (worker.py) gathers the facts and emits what they
+decide.
+
+A rule returns a Verdict, or None where it has nothing to say and the next rule decides. A "job" argument is
+anything with the attributes worker.Job records (a types.SimpleNamespace in the tests).
+"""
+import collections
+import os
+import signal
+
+from . import static  # stdlib only, like this module
+
+MAX_INFRA_RETRIES = 3
+PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
+
+# extra: the verdict line's further fields (log, speedup, flags, kernels, ...), in the order they are emitted
+Verdict = collections.namedtuple("Verdict", "status stage reasons message extra")
+
+
+def verdict(status, stage, reasons, message, **extra):
+    return Verdict(status, stage, reasons, message, extra)
+
+
+def summary_secrets(task):
+    return (task or {}).get("summary", {}).get("secret_seeds", [])
+
+
+def summary_labels(task):
+    return (task or {}).get("summary", {}).get("seeds", [])
+
+
+def status_of(code):
+    return {"COMPILE_ERROR": "FAIL_COMPILE", "RUNTIME_ERROR": "FAIL_RUNTIME", "OUT_OF_BOUNDS": "FAIL_RUNTIME",
+            "ILLEGAL_ADDRESS": "FAIL_RUNTIME", "MEMORY_LIMIT": "FAIL_SANDBOX", "SANDBOX": "FAIL_SANDBOX"}.get(code, "FAIL_RUNTIME")
+
+
+def static_failure(findings):
+    """FAIL_STATIC for stage 0's fatal findings (static.check), named by the first; None if none is fatal."""
+    bad = static.fatal(findings)
+    if not bad:
+        return None
+    first = bad[0]
+    return verdict("FAIL_STATIC", "static", [f.code for f in bad], f"line {first.line}: {first.message}",
+                   log="\n".join(f"line {f.line}: {f.code}: {f.message}" for f in findings),
+                   findings=[f.to_json() for f in findings])
+
+
+def cpu_fallback(findings, device, notes):
+    """On the CPU the answer's CPU-only branch is the one that runs: its torch code would be verified instead
+    of the kernels the GPU path launches."""
+    fallback = next((f for f in findings if f.code == "CPU_FALLBACK_NOTE"), None)
+    if fallback is None or device != "cpu":
+        return None
+    return verdict("UNVERIFIABLE", "static", ["CPU_FALLBACK_ON_CPU"],
+                   f"line {fallback.line}: the answer has a CPU-only branch, which is what runs on "
+                   "the CPU: its GPU path can only be verified on a GPU", findings=notes)
+
+
+def mismatch(si, label, res, atol, rtol, what=""):
+    """FAIL_MISMATCH for a check (compare.compare's dict) whose outputs differ from the reference."""
+    reasons = []
+    if res["mismatches"] or res.get("note"):
+        reasons.append("MISMATCH")
+    if res["nonfinite_mismatches"]:
+        reasons.append("NONFINITE_MISMATCH")
+    msg = (f"{what}shape {si} seed {label}: {res['mismatches']} values outside atol={atol:g} rtol={rtol:g} "
+           f"(max abs {res['max_abs']:.3g}), {res['nonfinite_mismatches']} NaN/inf mismatches")
+    if res.get("note"):
+        msg = f"{what}shape {si} seed {label}: {res['note']}"
+    return verdict("FAIL_MISMATCH", "correct", reasons, msg)
+
+
+def checked_call(si, label, res, atol, rtol, mutated, launches):
+    """What one call's compared outputs decide: a mismatch first, then inputs the forward changed, then
+    outputs that match without any of the sample's kernels running; None when the call passes."""
+    if not res["ok"]:
+        return mismatch(si, label, res, atol, rtol)
+    if mutated:
+        return verdict("FAIL_MISMATCH", "correct", ["INPUT_MUTATED"],
+                       f"shape {si} seed {label}: the forward changed its inputs")
+    if launches == 0:
+        return verdict("FAIL_SHAM", "proof", ["KERNEL_NOT_RUN"],
+                       f"shape {si} seed {label}: the outputs match but none of the sample's kernels ran")
+    return None
+
+
+def harness_failed(infra, stage, attempts, logall):
+    """A job the harness could not run (job.infra) in `attempts` attempts: never the sample's fault."""
+    return verdict("UNVERIFIABLE", stage, ["DEVICE_UNAVAILABLE"],
+                   f"the verifier could not use the GPU ({infra}) in {attempts} attempts: "
+                   "the harness's fault, not the sample's", log=logall)
+
+
+def native_no_result(st, stage, logall):
+    """cuda-verify ended without its JSON line: whatever it was doing, the process crashed."""
+    why = (f"signal {signal.Signals(os.WTERMSIG(st)).name}" if os.WIFSIGNALED(st)
+           else f"exit status {os.WEXITSTATUS(st)}")
+    return verdict("CRASH", stage, ["SIGNAL"], f"native verification ended ({why}) without a result", log=logall)
+
+
+def ended_early(job, st, logall):
+    """The verdict of a job whose child did not report done, or whose fate was decided before: in order of
+    precedence cancelled, a sandbox violation, a timeout, a failure decided while it ran (job.failure), the
+    child's own error report, then its death (wait status st). None once the child reported done."""
+    if job.cancelled:
+        return verdict("CANCELLED", job.stage, [], "cancelled", log=logall)
+    if job.violations:
+        v = job.violations
+        return verdict("FAIL_SANDBOX", job.stage, [x["code"] for x in v],
+                       f"the sample tried something the sandbox forbids: {v[0]['detail']}",
+                       log="\n".join(x["detail"] for x in v) + "\n" + logall)
+    if job.timed_out:
+        return verdict("TIMEOUT", job.stage, ["STAGE_TIMEOUT"],
+                       f"the {job.stage} stage ran past its {job.timeouts.get(job.stage, 120)} s limit", log=logall)
+    if job.failure:
+        status, stage, reasons, message = job.failure
+        return verdict(status, stage, reasons, message, log=logall)
+    if job.error:
+        e = job.error
+        code = e["code"]
+        if code == "SANDBOX":
+            code = "WRITE_OUTSIDE_SCRATCH"
+        stage = "compile" if code == "COMPILE_ERROR" else e["stage"]
+        return verdict(status_of(code), stage, [code], e["message"], log=e.get("traceback", "") + "\n" + logall)
+    if job.done is None:
+        return died(st, job.stage, logall)
+    return None
+
+
+def died(st, stage, logall):
+    """A candidate gone without a result: the CPU and file-size limits have their own verdicts."""
+    if os.WIFSIGNALED(st):
+        sig = os.WTERMSIG(st)
+        if sig == signal.SIGXCPU:
+            return verdict("TIMEOUT", stage, ["STAGE_TIMEOUT"], "CPU time limit reached", log=logall)
+        if sig == signal.SIGXFSZ:
+            return verdict("FAIL_SANDBOX", stage, ["WRITE_OUTSIDE_SCRATCH"], "file size limit reached", log=logall)
+        return verdict("CRASH", stage, ["SIGNAL"],
+                       f"the candidate process died from signal {signal.Signals(sig).name} in the {stage} stage",
+                       log=logall)
+    return verdict("CRASH", stage, ["SIGNAL"], f"the candidate process exited ({os.WEXITSTATUS(st)}) without a result",
+                   log=logall)
+
+
+def unproven(job, logall):
+    """A child that reported done still fails without every check back, with no launch of its own kernels,
+    or without the proof probe; None when all three hold."""
+    if job.seen != job.expected_keys:
+        return verdict("FAIL_RUNTIME", job.stage, ["RUNTIME_ERROR"],
+                       f"only {len(job.checks)} of {job.expected} checks came back", log=logall)
+    if job.launches == 0:
+        return verdict("FAIL_SHAM", "proof", ["KERNEL_NOT_RUN"], "none of the sample's kernels ran", log=logall)
+    if job.probe != "ok":
+        return verdict("FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"], "the proof probe did not run", log=logall)
+    return None
+
+
+def passed(job, logall, gpu, device):
+    """The verdict of a proven job: PASS (with its speedup over eager when timed), or FAIL_SHAM when its
+    timing is below the memory roofline of the GPU (named as in the environment; an unknown one gets a
+    generous 8 TB/s) for the bytes the reference moves."""
+    extra = {"kernels": job.done.get("kernels", [])}
+    flags, speedup = [], None
+    if job.timings:
+        by = {t["which"]: t for t in job.timings}
+        cand = by.get("candidate")
+        if cand and by.get("eager"):
+            speedup = by["eager"]["median_ms"] / cand["median_ms"] if cand["median_ms"] > 0 else None
+            if speedup and speedup > 10:
+                flags.append("SPEEDUP_OVER_10X")
+        peak = next((v for k, v in PEAK_BANDWIDTH.items() if k in gpu), 8e12)
+        if cand and job.bytes_moved:
+            floor_ms = job.bytes_moved / peak * 1e3
+            extra["roofline_floor_ms"] = floor_ms
+            if cand["median_ms"] < floor_ms:
+                return verdict("FAIL_SHAM", "timing", ["BELOW_ROOFLINE"],
+                               f"{cand['median_ms']:.4f} ms is below the memory roofline floor "
+                               f"{floor_ms:.4f} ms for {job.bytes_moved} bytes", log=logall,
+                               speedup=speedup, flags=flags, **extra)
+    n = len(job.checks)
+    msg = f"matches the reference on {n} shape/seed checks; {job.launches} launches of its own kernels"
+    if device == "cpu":
+        msg += " (CPU-interpreted, not timed)"
+    return verdict("PASS", "timing" if job.timings else "proof", [], msg, log=logall,
+                   speedup=speedup, flags=flags, **extra)
