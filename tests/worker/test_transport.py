@@ -10,7 +10,7 @@ import unittest
 import numpy as np
 import torch
 
-from sieve_worker import compare, transport, worker
+from sieve_worker import compare, launch, transport, worker
 
 
 class BufferTest(unittest.TestCase):
@@ -107,7 +107,7 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(part["nonfinite_mismatches"], 1)
 
     def test_poison(self):
-        v = worker.poison_secret()
+        v = launch.poison_secret()
         x = np.random.default_rng(2).standard_normal(1000).astype(np.float32)
         p = np.full(1000, v, np.float32)
         self.assertTrue(compare.is_poison("float32", p, v)[0])
@@ -166,7 +166,7 @@ class CandidateCacheTest(unittest.TestCase):
         w = worker.Worker("cpu", 2)
         w.cache_dir = tempfile.mkdtemp()
         os.makedirs(os.path.join(w.cache_dir, "candidates"))
-        a, a2, b = w.candidate_caches("code A"), w.candidate_caches("code A"), w.candidate_caches("code B")
+        a, a2, b = (launch.candidate_caches(w.cache_dir, c) for c in ("code A", "code A", "code B"))
         self.assertEqual(a, a2)  # a re-verified answer finds its kernels and extensions
         for var in ("TRITON_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR", "TORCH_EXTENSIONS_DIR"):
             self.assertNotEqual(a[var], b[var])
@@ -174,7 +174,7 @@ class CandidateCacheTest(unittest.TestCase):
             self.assertEqual(stat.S_IMODE(os.stat(a[var]).st_mode), 0o1777)
         old = os.path.dirname(b["TRITON_CACHE_DIR"])
         os.utime(old, (time.time() - 20 * 86400,) * 2)
-        worker.remove_unused_caches(os.path.join(w.cache_dir, "candidates"), worker.CANDIDATE_CACHE_DAYS)
+        launch.remove_unused_caches(os.path.join(w.cache_dir, "candidates"), launch.CANDIDATE_CACHE_DAYS)
         self.assertFalse(os.path.exists(old))
         self.assertTrue(os.path.isdir(a["TRITON_CACHE_DIR"]))
 

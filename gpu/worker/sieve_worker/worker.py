@@ -4,6 +4,10 @@ runs static checks, forks one sandboxed child per candidate, compares its output
 Single-threaded on purpose: an event loop over stdin and the children's pipes (forking from a process
 with live threads invites deadlocks in the child). The worker never initialises CUDA (children do) and
 never runs torch compute itself (references run in a forked child, so no OpenMP pool exists at fork).
+
+This module is the loop and the protocol: requests in, verdicts out, the job queue and its admission, the
+task servers that compute references. What each child gets and how it starts is launch.py's (the trust
+boundary); what a job's results make of it, rules.py's (pure functions); what the machine is, probes.py's.
 """
 import collections
 import hashlib
@@ -15,13 +19,11 @@ import platform
 import secrets
 import selectors
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, native, probes, rules, static, taskref, transport, trusted
+from . import WORKER_VERSION, compare, hygiene, judge, launch, log, native, probes, rules, static, taskref, \
+    transport, trusted
 
 REF_TIMING_TIMEOUT = 900
 
@@ -35,7 +37,6 @@ REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds 
 REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: taskref.take_lock)
 JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (the
 # worker's loop waits meanwhile: a judge that takes longer is killed and the job retried)
-FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 
 
 def transport_write(fd, data):
@@ -60,13 +61,6 @@ def drain(fd):
         chunks.append(data)
 
 
-def poison_secret():
-    """The probe's poison value: secret per job, finite in every float dtype, large enough that a torch
-    result added to or multiplied by it is never mistaken for it."""
-    r = secrets.randbits(32)
-    return (-1 if r & 1 else 1) * (1000.0 + (r >> 1) % 29000 + ((r >> 16) % 97) / 128.0)
-
-
 def remove_stale_sessions(root):
     """Reference folders of worker sessions on this host that died without cleaning up (SIGKILL by the
     engine's watchdog): their seeds are useless to anyone, their GBs are not."""
@@ -88,25 +82,6 @@ def remove_stale_sessions(root):
             continue
 
 
-CANDIDATE_CACHE_DAYS = 14
-
-
-def remove_unused_caches(root, days):
-    """Answers' compiler caches (Worker.candidate_caches) that no job used for `days` days."""
-    cutoff = time.time() - days * 86400
-    try:
-        names = os.listdir(root)
-    except OSError:
-        return
-    for n in names:
-        p = os.path.join(root, n)
-        try:
-            if os.stat(p).st_mtime < cutoff:
-                shutil.rmtree(p, ignore_errors=True)
-        except OSError:
-            continue
-
-
 def finite_json(x):
     """x with every NaN and infinity replaced by its name as a string ("nan", "inf", "-inf")."""
     if isinstance(x, float) and not math.isfinite(x):
@@ -116,10 +91,6 @@ def finite_json(x):
     if isinstance(x, (list, tuple)):
         return [finite_json(v) for v in x]
     return x
-
-
-def log(*a):
-    print("[sieve_worker]", *a, file=sys.stderr, flush=True)
 
 
 class Job:
@@ -243,7 +214,7 @@ class Worker:
         self.quit = False
         self.env = None
         self.lock_path = None
-        self.zygote = self.zygote_sock = self.zygote_info = None
+        self.zygote = None  # launch.Zygote, from hello on
         self.fp32_precision = "deployed"
         self.channel_key = None  # bytes, from the hello request (stdin): never in the environment
         self.channel_seq = 0
@@ -317,7 +288,7 @@ class Worker:
         # the sandbox uids may traverse but not list or write; the zygote's own cache is this uid's only
         os.makedirs(os.path.join(self.cache_dir, "candidates"), exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "candidates"), 0o711)
-        remove_unused_caches(os.path.join(self.cache_dir, "candidates"), CANDIDATE_CACHE_DAYS)
+        launch.remove_unused_caches(os.path.join(self.cache_dir, "candidates"), launch.CANDIDATE_CACHE_DAYS)
         os.makedirs(os.path.join(self.cache_dir, "zygote", "triton"), exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "zygote"), 0o700)
         # Keyed by host and physical GPU: with CUDA_VISIBLE_DEVICES (Slurm) "cuda:0" of two processes may be
@@ -327,19 +298,22 @@ class Worker:
         open(self.lock_path, "a").close()
         os.chmod(self.lock_path, 0o666)
         prec = msg.get("fp32_precision", "deployed")
-        if prec not in FP32_PRECISIONS:
+        if prec not in launch.FP32_PRECISIONS:
             self.emit({"op": "error", "message": f"hello: field fp32_precision must be one of "
-                                                 f"{list(FP32_PRECISIONS)}, not {prec!r}"})
+                                                 f"{list(launch.FP32_PRECISIONS)}, not {prec!r}"})
             prec = "deployed"
         self.fp32_precision = prec
         remove_stale_sessions(os.path.join(self.cache_dir, "refs"))
         self.session_dir = os.path.join(self.cache_dir, "refs",
                                         f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")
         os.makedirs(self.session_dir, mode=0o700)
-        self.start_zygote(wait=False)  # its imports overlap with the environment's
+        if self.zygote is not None:
+            self.zygote.stop()
+        self.zygote = launch.Zygote(self.device, self.cache_dir)
+        self.zygote.start(wait=False)  # its imports overlap with the environment's
         self.env = probes.environment(self.device)
         self.env["fp32_precision"] = prec
-        z = self.zygote_ready()
+        z = self.zygote.ready()
         self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
                                "zygote_cuda_initialized": z["cuda_initialized"], "zygote_fds": z["fds"]}
         if z["features"]["missing"]:
@@ -701,331 +675,11 @@ class Worker:
             return self.verdict(job, "UNVERIFIABLE", "compile", ["BF16_ON_INTERPRETER"],
                                 "bf16 cannot run on the CPU interpreter")
         if raw_cuda:
-            return self.fork_native(job, task)
+            return launch.fork_native(self, job, task)
         if self.device == "cpu" and backend == "cuda":
             return self.verdict(job, "UNVERIFIABLE", "compile", ["BACKEND_UNSUPPORTED"],
                                 "CUDA answers need a GPU")
-        self.fork_child(job, task)
-
-    def fork_child(self, job, task):
-        ctx, fds = self.candidate_ctx(job, task)
-        self.launch_candidate(job, ctx, fds)
-
-    def candidate_ctx(self, job, task):
-        """The candidate's context (JSON-able: paths, shapes, limits; no seeds, no references) and the fds it
-        gets, by name ("result", "ctl", "lock", "log", "out": the shared output buffer); the worker's ends are
-        kept on the job. launch_candidate hands the fds over and closes them here."""
-        req = job.req
-        scratch = os.path.join(self.scratch_root, f"job-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}")
-        os.makedirs(scratch, mode=0o700)
-        name = f"sieve_candidate_{job.job}"
-        cand = os.path.join(scratch, f"{name}.py")
-        with open(cand, "w") as f:
-            f.write(req.get("code", ""))
-        logp = os.path.join(scratch, "child.log")
-        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-        if os.geteuid() == 0:
-            for p in (scratch, cand, logp):
-                os.chown(p, 65534, 65534)
-        summary = task["summary"]
-        seeds = summary["seeds"]
-        timeouts = {"compile": 120, "correct": 120, "timing": 120, **(req.get("timeouts") or {})}
-        limits = {"memory_mb": 16384, "processes": 64, **(req.get("limits") or {})}
-        env = {**self.candidate_caches(req.get("code", "")), "TORCHINDUCTOR_COMPILE_THREADS": "1"}
-        if self.device == "cpu":
-            env["TRITON_INTERPRET"] = "1"
-        # one shared buffer for the job, as large as the largest call's outputs (transport.py)
-        out_size = max((transport.layout([(d, sh) for d, sh in m])[1] for per_shape in summary["metas"]
-                        for m in per_shape), default=0)
-        job.buffer = transport.Buffer(out_size)
-        if self.device == "cpu":
-            # CPU mode caps the address space: the buffer's mapping must fit under it
-            limits["memory_mb"] = int(limits["memory_mb"]) + (job.buffer.size >> 20) + 1
-        ctx = {"scratch": scratch, "candidate_path": cand, "candidate_module": name, "task_path": task["path"],
-               "style": task["req"].get("init_inputs_style", "kernelbench"), "shapes": summary["shapes"],
-               "device": self.device if self.device != "cpu" else "cpu",
-               "limits": limits, "backend": req.get("backend", "triton"),
-               "allowed_dirs": [scratch, env["TRITON_CACHE_DIR"], env["TORCHINDUCTOR_CACHE_DIR"],
-                                env["TORCH_EXTENSIONS_DIR"]],
-               "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
-               "nproc": int(limits["processes"]) * self.parallel + 64,
-               "threads": 1 if self.device == "cpu" else 4, "l2_bytes": (self.env or {}).get("l2_bytes"),
-               "out_size": job.buffer.size, "poison_bytes": job.buffer.size if self.device != "cpu" else 0,
-               "gpu_promise": job.gpu_bytes,
-               "timing_limits": {k: float(v) if k == "max_seconds" else int(v)
-                                 for k, v in (req.get("timing_limits") or {}).items()
-                                 if k in ("max_runs", "max_seconds")}}
-        job.want_timing = bool(req.get("timing")) and self.device != "cpu"
-        if job.want_timing:
-            self.ensure_ref_timing(task)
-        # the calls, in a secret order: every (shape, seed) check, and for Triton answers one probe (a call
-        # like any other, on the inputs of a random check, whose launches only write poison)
-        plan = [(si, sd, False) for si in range(len(summary["shapes"])) for sd in seeds]
-        if req.get("backend", "triton") != "cuda":
-            si, sd, _ = plan[secrets.randbelow(len(plan))]
-            plan.append((si, sd, True))
-        secrets.SystemRandom().shuffle(plan)
-        job.plan = plan
-        job.poison = poison_secret()
-        job.expected = len(summary["shapes"]) * len(seeds)
-        job.expected_keys = {(si, sd) for si in range(len(summary["shapes"])) for sd in seeds}
-        job.timeouts = timeouts
-        r, w = os.pipe2(os.O_CLOEXEC)
-        cr, cw = os.pipe2(os.O_CLOEXEC)
-        lock_fd = os.open(self.lock_path, os.O_RDWR | os.O_CLOEXEC)
-        os.set_blocking(r, False)
-        job.fd, job.ctl, job.scratch, job.log_path = r, cw, scratch, logp
-        # the child gets its own descriptor of the buffer (closed here after the spawn, like the others)
-        return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd, "out": os.dup(job.buffer.fd)}
-
-    def candidate_caches(self, code):
-        """The compiler caches of an answer: cache_dir/candidates/<hash of its code>/{triton,inductor,
-        extensions}, as environment variables. An answer can plant entries only where the same code looks
-        (it could do the same by running), never under another answer's kernels; a re-verified answer keeps
-        its compiled kernels and extensions. The folders are world-writable and sticky: each job runs as a
-        uid of its own."""
-        root = os.path.join(self.cache_dir, "candidates", hashlib.sha256(code.encode()).hexdigest()[:32])
-        env = {}
-        for var, d in (("TRITON_CACHE_DIR", "triton"), ("TORCHINDUCTOR_CACHE_DIR", "inductor"),
-                       ("TORCH_EXTENSIONS_DIR", "extensions")):
-            p = os.path.join(root, d)
-            os.makedirs(p, exist_ok=True)
-            os.chmod(p, 0o1777)
-            env[var] = p
-        os.chmod(root, 0o755)
-        os.utime(root)  # last use, for remove_unused_caches
-        return env
-
-    def launch_candidate(self, job, ctx, fds):
-        """Has the zygote fork the candidate with ctx and fds (closed here afterwards); child.main(ctx, fds)
-        gets the same names mapped to its own fd numbers. The candidate never is a fork of this process."""
-        prec = job.req.get("fp32_precision", self.fp32_precision)
-        if prec not in FP32_PRECISIONS:
-            for fd in fds.values():
-                os.close(fd)
-            os.close(job.fd)
-            os.close(job.ctl)
-            shutil.rmtree(job.scratch, ignore_errors=True)
-            return self.verdict(job, "UNVERIFIABLE", "compile", ["BAD_REQUEST"],
-                                f"verify request: field fp32_precision must be one of {list(FP32_PRECISIONS)}, "
-                                f"not {prec!r}")
-        job.fp32_precision = prec
-        ctx = dict(ctx)
-        ctx["env"] = {k: v for k, v in ctx["env"].items() if k != "TRITON_F32_DEFAULT"}
-        if prec == "ieee" and self.device != "cpu":
-            ctx["env"]["TRITON_F32_DEFAULT"] = "ieee"
-        ctx["hide_roots"] = [self.cache_dir, self.scratch_root]
-        from .sandbox import SANDBOX_UID_BASE
-        ctx["sandbox_uid"] = SANDBOX_UID_BASE + (job.job if isinstance(job.job, int) else os.getpid()) % 65536
-        sr, sw = os.pipe2(os.O_CLOEXEC)
-        job.status_fd, job.status_buf, job.sandbox, job.wait_status, job.status_error = sr, b"", None, None, None
-        job.pid = None
-        job.mark("spawn")
-        try:
-            self.zygote_spawn(ctx, fds, sw)
-        except (OSError, RuntimeError) as e:
-            job.status_error = f"the zygote could not start the candidate: {e}"
-            log(f"job {job.job}: {job.status_error}")
-        finally:
-            os.close(sw)
-            for fd in fds.values():
-                os.close(fd)
-        self.read_status(job, until_pid=True)
-        job.deadline = time.monotonic() + job.timeouts["compile"]
-        self.promised_host += job.host_bytes
-        self.promised_gpu += job.gpu_bytes
-        self.running[job.fd] = job
-        self.sel.register(job.fd, selectors.EVENT_READ, job)
-
-    # ---- the zygote: where candidates come from ----------------------------------------------------------
-    def start_zygote(self, wait=True):
-        """A fresh interpreter (python -m sieve_worker.zygote) with a scrubbed environment and no fd of this
-        process but its socket; it imports torch and triton once and forks every candidate."""
-        from . import sandbox
-        if self.zygote is not None:
-            self.stop_zygote()
-        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {k: os.environ[k] for k in sandbox.KEEP_ENV if k in os.environ}
-        env.update({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
-                    "HOME": "/nonexistent",
-                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
-        if self.device == "cpu":
-            env["TRITON_INTERPRET"] = "1"  # read when triton is imported
-        elif "TRITON_LIBCUDA_PATH" not in env:
-            # Triton finds libcuda with `/sbin/ldconfig -p`, a shell script on some systems: the candidate may
-            # not exec a shell, so the (trusted) worker looks it up once, as Triton would
-            try:
-                out = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, timeout=30).stdout
-                dirs = [os.path.dirname(line.split()[-1]) for line in out.splitlines() if "libcuda.so.1" in line]
-                if dirs:
-                    env["TRITON_LIBCUDA_PATH"] = dirs[0]
-            except (OSError, subprocess.SubprocessError) as e:
-                log(f"ldconfig -p: {e}")
-        t0 = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.zygote", str(theirs.fileno()),
-                                 "--device", self.device], env=env, pass_fds=(theirs.fileno(),), close_fds=True,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd="/",
-                                start_new_session=True)
-        theirs.close()
-        self.zygote, self.zygote_sock, self.zygote_info, self.zygote_t0 = proc, mine, None, t0
-        return self.zygote_ready() if wait else None
-
-    def zygote_ready(self):
-        if self.zygote_info is not None:
-            return self.zygote_info
-        self.zygote_sock.settimeout(300)
-        try:
-            ready = json.loads(self.zygote_sock.recv(1 << 20) or b"{}")
-        except (OSError, ValueError) as e:
-            ready = {"error": str(e)}
-        self.zygote_sock.settimeout(None)
-        if ready.get("op") != "ready":
-            self.zygote.kill()
-            self.zygote.wait()
-            self.zygote = None
-            raise RuntimeError(f"the zygote did not start: {ready}")
-        ready["start_s"] = round(time.monotonic() - self.zygote_t0, 3)
-        self.zygote_info = ready
-        return ready
-
-    def stop_zygote(self):
-        if self.zygote is None:
-            return
-        try:
-            self.zygote_sock.close()
-        except OSError:
-            pass
-        try:
-            self.zygote.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.zygote.kill()
-            self.zygote.wait()
-        self.zygote = None
-
-    def zygote_spawn(self, ctx, fds, status_w):
-        """Sends one spawn request with the fds attached (SCM_RIGHTS); restarts a dead zygote once."""
-        names = list(fds) + ["status"]
-        msg = json.dumps({"op": "spawn", "ctx": ctx, "names": names}).encode()
-        for attempt in (0, 1):
-            if self.zygote is None or self.zygote.poll() is not None:
-                log("the zygote is not running; starting it")
-                self.start_zygote()
-            self.zygote_ready()
-            try:
-                socket.send_fds(self.zygote_sock, [msg], [fds[n] for n in names[:-1]] + [status_w])
-                return
-            except OSError as e:
-                if attempt:
-                    raise
-                log(f"spawn request failed ({e}); restarting the zygote")
-                self.zygote = None
-
-    def read_status(self, job, until_pid=False):
-        """Reads the job's status pipe (JSON lines from the zygote's intermediate and the sandbox) until the
-        candidate's pid is known (until_pid) or the pipe's end (the candidate and its intermediate gone)."""
-        import select
-        while not (until_pid and (job.pid or job.status_error)):
-            if not select.select([job.status_fd], [], [], 60)[0]:
-                job.status_error = job.status_error or "no word from the zygote in 60 s"
-                return
-            try:
-                data = os.read(job.status_fd, 65536)
-            except OSError:
-                data = b""
-            if not data:
-                return
-            job.status_buf += data
-            while b"\n" in job.status_buf:
-                line, job.status_buf = job.status_buf.split(b"\n", 1)
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if "pid" in rec and not job.pid:
-                    job.pid = int(rec["pid"])
-                elif "status" in rec:
-                    job.wait_status = int(rec["status"])
-                elif "applied" in rec:
-                    job.sandbox = rec["applied"]
-                elif "error" in rec:
-                    job.status_error = str(rec["error"])
-
-    def reap(self, job):
-        """The candidate's wait status once it is gone (killed first by kill()), from the zygote's
-        intermediate; a sandbox that could not be set up is the machine's failure, not the sample's."""
-        if getattr(job, "status_fd", None) is None:  # a trusted fork of this process (the native path)
-            _, st = os.waitpid(job.pid, 0)
-            return st
-        self.read_status(job)
-        os.close(job.status_fd)
-        job.status_fd = None
-        if job.sandbox is None and job.failure is None and not job.cancelled:
-            why = job.status_error or "the sandbox was not set up"
-            job.failure = ("UNVERIFIABLE", "compile", ["SANDBOX_UNAVAILABLE"],
-                           f"the candidate's sandbox could not be set up ({why}); nothing of the sample ran")
-        return job.wait_status if job.wait_status is not None else signal.SIGKILL
-
-    def fork_native(self, job, task):
-        """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
-        task, shared on disk), then becomes `sieve-cli cuda-verify` (exec) in a narrowed process; the
-        verdict comes back as one JSON object on its stdout (native.py, gpu/nativeverify.h)."""
-        req = job.req
-        cli = os.environ.get("SIEVE_CLI") or shutil.which("sieve-cli")
-        if not cli:
-            return self.verdict(job, "UNVERIFIABLE", "compile", ["NATIVE_UNAVAILABLE"],
-                                "raw CUDA answers are verified by sieve-cli cuda-verify, and no sieve-cli was found "
-                                "(set SIEVE_CLI)")
-        summary = task["summary"]
-        timeouts = {"compile": 120, "correct": 120, "timing": 120, **(req.get("timeouts") or {})}
-        timing = bool(req.get("timing")) and self.device != "cpu"
-        scratch = os.path.join(self.scratch_root, f"native-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}")
-        os.makedirs(scratch, mode=0o700)
-        logp = os.path.join(scratch, "native.log")
-        logfd = os.open(logp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        ctx = {"cli": cli, "scratch": scratch, "cache_dir": self.cache_dir, "task_path": task["path"],
-               "task_key": task["req"]["task_key"], "sig": task["sig"] + os.path.basename(self.session_dir),
-               "shapes": summary["shapes"], "ref_dir": self.session_dir, "device": self.device,
-               "code_hash": summary["code_hash"],
-               "seeds": summary["secret_seeds"], "style": task["req"].get("init_inputs_style", "kernelbench"),
-               "code": req.get("code", ""), "gpu": self.device != "cpu",
-               "device_index": int(self.device.split(":")[1]) if ":" in self.device else 0,
-               "atol": summary["atol"], "rtol": summary["rtol"], "launch_timeout": timeouts["correct"],
-               "timing_runs": int((req.get("timing_limits") or {}).get("max_runs", 100)) if timing else 0,
-               "lock_path": self.lock_path,
-               "cpu_seconds": int(sum(timeouts.values()) + 30)}
-        if timing:
-            self.ensure_ref_timing(task)
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.setpgid(0, 0)
-                os.close(r)
-                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-                os.dup2(w, 1)
-                os.dup2(logfd, 2)
-                native.exec_verify(ctx)
-            except BaseException as e:
-                os.write(2, f"native verification could not start: {type(e).__name__}: {e}\n".encode())
-            finally:
-                os._exit(4)
-        try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
-        os.close(w)
-        os.close(logfd)
-        os.set_blocking(r, False)
-        job.native = True
-        job.expected = len(summary["shapes"]) * len(summary["seeds"])
-        job.timeouts = timeouts
-        job.pid, job.fd, job.ctl, job.scratch, job.log_path = pid, r, None, scratch, logp
-        # cuda-verify waits for the GPU lock itself (the 'queue' stage of a Python child): its budget too
-        job.deadline = time.monotonic() + timeouts["compile"] + timeouts["correct"] + \
-            (timeouts["timing"] + float(timeouts.get("queue", 0)) if timing else 0)
-        self.running[r] = job
-        self.sel.register(r, selectors.EVENT_READ, job)
+        launch.fork_child(self, job, task)
 
     def native_result(self, job, st, logall):
         """Turns cuda-verify's JSON into the job's state, then decides like any other sample."""
@@ -1102,24 +756,10 @@ class Worker:
 
         self.ask(req, REF_TIMING_TIMEOUT, done, gpu=promise)
 
-    def kill(self, job):
-        """SIGKILL to the candidate: PID 1 of its PID namespace, so everything it started dies with it."""
-        pid = job.pid
-        if not pid:
-            return
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-
     def fail(self, job, status, stage, reasons, message):
         if job.failure is None:
             job.failure = (status, stage, reasons, message)
-        self.kill(job)
+        launch.kill(job)
 
     def fail_with(self, job, v):
         """fail() with a rule's verdict (rules.py): decided now, emitted when the child is gone."""
@@ -1129,7 +769,7 @@ class Worker:
         for job in list(self.running.values()):
             if job.job == jid:
                 job.cancelled = True
-                self.kill(job)
+                launch.kill(job)
                 return
         for job in list(self.queue):
             if job.job == jid:
@@ -1336,7 +976,7 @@ class Worker:
         except RuntimeError as e:
             log(f"job {job.job}: {e}")
             job.infra = str(e)[:500]
-            self.kill(job)
+            launch.kill(job)
             return None
 
     def on_probe(self, job, task, si, label, msg):
@@ -1443,8 +1083,8 @@ class Worker:
         self.promised_host -= job.host_bytes
         self.promised_gpu -= job.gpu_bytes
         self.grant_room()
-        self.kill(job)  # whatever is left of the group
-        st = self.reap(job)
+        launch.kill(job)  # whatever is left of the group
+        st = launch.reap(job)
         job.mark("exit")
         logtext = ""
         try:
@@ -1508,7 +1148,7 @@ class Worker:
         for job in list(self.running.values()):
             if job.deadline and now > job.deadline and not job.timed_out and job.failure is None:
                 job.timed_out = True
-                self.kill(job)
+                launch.kill(job)
 
     def serve(self):
         os.set_blocking(0, False)
@@ -1549,10 +1189,11 @@ class Worker:
                     self.read_child(key.data)
             self.check_deadlines()
         for job in list(self.running.values()):
-            self.kill(job)
+            launch.kill(job)
         if self.session_dir:
             shutil.rmtree(self.session_dir, ignore_errors=True)  # its seeds were this session's secret
-        self.stop_zygote()
+        if self.zygote is not None:
+            self.zygote.stop()
         self.judge.stop()
         for srv in self.ref_servers:
             srv.stop()
