@@ -20,6 +20,10 @@ import sys
 import time
 import traceback
 
+# the worker's own modules: none of them is imported here, so no candidate inherits any of their state
+WORKER_MODULES = ("sieve_worker.worker", "sieve_worker.launch", "sieve_worker.rules", "sieve_worker.probes",
+                  "sieve_worker.static", "sieve_worker.compare")
+
 MAX_MSG = 1 << 20
 MAX_FDS = 16
 
@@ -147,8 +151,7 @@ def main():
             leaked.append(f"{n}:{target}")
     ready = {"op": "ready", "pid": os.getpid(), "import_s": round(time.monotonic() - t0, 3), "features": features,
              "cuda_initialized": bool(torch.cuda.is_initialized()),
-             "modules_of_worker": sorted(m for m in sys.modules if m in ("sieve_worker.worker", "sieve_worker.static",
-                                                                         "sieve_worker.compare")),
+             "modules_of_worker": sorted(m for m in sys.modules if m in WORKER_MODULES),
              "fds": leaked}
     sock.send(json.dumps(ready).encode())
     while True:
