@@ -237,7 +237,7 @@ def test_a_compile_error_is_in_the_compile_stage_wherever_it_was_reported():
 def test_a_write_the_sandbox_refused_is_reported_as_one():
     err = {"stage": "correct", "code": "SANDBOX", "message": "PermissionError: sieve sandbox"}
     v = rules.ended_early(job(error=err, done=None), exited(1), "")
-    assert (v.stage, v.reasons) == ("correct", ["WRITE_OUTSIDE_SCRATCH"])
+    assert (v.status, v.stage, v.reasons) == ("FAIL_SANDBOX", "correct", ["WRITE_OUTSIDE_SCRATCH"])
 
 
 def test_a_cpu_limit_is_a_timeout():

@@ -120,10 +120,11 @@ def ended_early(job, st, logall):
     if job.error:
         e = job.error
         code = e["code"]
+        status = status_of(code)  # a refusal of the sandbox's is FAIL_SANDBOX under its reason's name
         if code == "SANDBOX":
             code = "WRITE_OUTSIDE_SCRATCH"
         stage = "compile" if code == "COMPILE_ERROR" else e["stage"]
-        return verdict(status_of(code), stage, [code], e["message"], log=e.get("traceback", "") + "\n" + logall)
+        return verdict(status, stage, [code], e["message"], log=e.get("traceback", "") + "\n" + logall)
     if job.done is None:
         return died(st, job.stage, logall)
     return None
