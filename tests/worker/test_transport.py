@@ -279,6 +279,39 @@ class ReferenceQueueTest(unittest.TestCase):
         self.assertEqual(w.promised_gpu, 5)  # held while it runs
 
 
+class ReferenceDiskTest(unittest.TestCase):
+    def test_references_side_by_side_share_the_disk_instead_of_each_taking_it(self):
+        """Four references starting at once each measured the same free space and each kept half of it:
+        twice the disk between them. Now each gets a part of what is not promised yet, and what one was
+        promised returns with its answer."""
+        q = ReferenceQueueTest()
+        w, sent = q.worker(4)
+        w.emit = lambda m: None
+        w.ref_disk_free = lambda: 800  # the share of the free space (REF_DISK_SHARE of it)
+        for key in "abcde":
+            w.start_reference(key, "sig", {"task_key": key}, "/nonexistent.py")
+        grants = [r["ref_disk_bytes"] for _, r in sent]
+        self.assertEqual(len(grants), 4)  # the fifth waits for a server
+        self.assertLessEqual(sum(grants), 800)
+        self.assertEqual(grants, [200, 200, 200, 200])
+        self.assertEqual(w.disk_promised, 800)
+        w.ref_disk_free = lambda: 700  # task a wrote 100 of its 200 (counted twice until it ends)
+        q.answer(w, sent[0][0], q.OK)  # a done: its server takes e with what a left
+        self.assertEqual(sent[4][1]["task_key"], "e")
+        self.assertEqual(sent[4][1]["ref_disk_bytes"], 100)
+        for srv, _ in sent[1:]:
+            q.answer(w, srv, q.OK)
+        self.assertEqual(w.disk_promised, 0)
+
+    def test_an_explicit_disk_budget_is_left_as_it_is(self):
+        q = ReferenceQueueTest()
+        w, sent = q.worker(2)
+        w.emit = lambda m: None
+        w.start_reference("a", "sig", {"task_key": "a", "ref_disk_bytes": 5, "_disk_explicit": True}, "/x.py")
+        self.assertEqual(sent[0][1]["ref_disk_bytes"], 5)
+        self.assertEqual(w.disk_promised, 0)
+
+
 class ReferenceRoomTest(unittest.TestCase):
     def test_a_large_reference_waits_for_its_device_memory(self):
         w, sent = ReferenceQueueTest().worker(2)

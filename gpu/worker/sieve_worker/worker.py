@@ -177,6 +177,7 @@ class Asked:
     def __init__(self, server, deadline, on_done, gpu):
         self.server, self.deadline, self.on_done, self.gpu = server, deadline, on_done, gpu
         self.need = 0  # device memory it asked for within the request and waits for (Worker.grant_room)
+        self.disk = None  # a reference's share of the disk, promised while it runs (Worker.send_to)
 
 
 class RefTimer:
@@ -199,6 +200,7 @@ class Worker:
         self.session_dir = None  # this session's references (secret seeds: nothing to share with others)
         self.host_budget = self.gpu_budget = None
         self.promised_host = self.promised_gpu = 0
+        self.disk_promised = 0  # disk promised to reference computations running (disk_grant)
         self.running = {}  # fd -> Job
         self.reftimers = {}  # (task_key, sig) -> RefTimer
         self.pending_refs = set()  # task keys whose references are being computed or wait for their turn
@@ -414,6 +416,8 @@ class Worker:
         del self.trusted[fd]
         srv.busy = False
         self.promised_gpu -= ask.gpu
+        if ask.disk is not None:
+            self.disk_promised -= ask.disk
         self.grant_room()
         if timed_out or answer is False or not isinstance(answer, dict):
             srv.stop()
@@ -449,6 +453,13 @@ class Worker:
     def room_wanted(self):
         """Device memory task servers wait for: new candidates are not admitted into it."""
         return sum(a.need for a in self.room_waiting)
+
+    def disk_grant(self):
+        """The disk a reference computation starting now may fill: the share of the free space not yet
+        promised to the ones running, split with the task servers that may start beside it. What a finished
+        one wrote shows in the free space; what a running one wrote counts twice until it ends (safe)."""
+        running = sum(1 for a in self.trusted.values() if a.disk is not None)
+        return max(0, self.ref_disk_free() - self.disk_promised) // max(1, self.ref_parallel - running)
 
     def ref_disk_free(self):
         try:
@@ -490,8 +501,6 @@ class Worker:
         other GPUs that share it take turns on the same task."""
         self.pending_refs.add(key)
         req = dict(msg, op="references")
-        if not msg.get("_disk_explicit"):
-            req["ref_disk_bytes"] = self.ref_disk_free()
         req.update(big_lock=os.path.join(self.session_dir, "big-reference.lock"), task_path=path,
                    cache_dir=self.session_dir,
                    task_lock=os.path.join(self.cache_dir, "refs", hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock"))
@@ -538,6 +547,12 @@ class Worker:
         return trusted.Server(f"task server {len(self.ref_servers)}", lambda: trusted.TaskServer(device))
 
     def send_to(self, srv, req, timeout, on_done, gpu):
+        disk = None
+        if req.get("op") == "references" and not req.get("_disk_explicit"):
+            # references computed side by side each get a part of the disk's share, not all of it: four
+            # tasks that each keep 15 GB once filled a 64 GB disk (each measured the same free space)
+            disk = self.disk_grant()
+            req = dict(req, ref_disk_bytes=disk)
         try:
             srv.send(req)
         except OSError:  # it died while idle: a fresh one
@@ -546,6 +561,9 @@ class Worker:
         srv.busy = True
         self.promised_gpu += gpu
         ask = Asked(srv, time.monotonic() + timeout, on_done, gpu)
+        if disk is not None:
+            ask.disk = disk
+            self.disk_promised += disk
         self.trusted[srv.fileno()] = ask
         self.sel.register(srv.fileno(), selectors.EVENT_READ, ask)
 
