@@ -258,7 +258,10 @@ class ReferenceQueueTest(unittest.TestCase):
         self.assertEqual(w.pending_refs, set())
         self.assertEqual(len(w.ref_servers), 1)
 
-    def test_several_task_servers_on_a_gpu_references_first(self):
+    def test_several_task_servers_on_a_gpu_timings_first(self):
+        """A reference timing has verdicts waiting for it (parked) or a sample about to need it; the
+        references queued behind it are of tasks further on. On KernelBench's level 1 (large references one at
+        a time) timings behind every reference held correct samples back for minutes."""
         w, sent = self.worker(3)  # what a GPU worker with 12 or more cores gets
         w.emit = lambda m: None
         timed = []
@@ -267,17 +270,19 @@ class ReferenceQueueTest(unittest.TestCase):
             w.start_reference(key, "sig", {"task_key": key}, "/nonexistent.py")
         self.assertEqual([r["op"] for _, r in sent], ["timing", "references", "references"])
         self.assertEqual(len(w.ref_servers), 3)
+        w.ask({"op": "check"}, 60, lambda res, t: None)  # a task check waits behind the references
         w.ask({"op": "timing"}, 60, lambda res, t: timed.append(res), gpu=5)
-        self.answer(w, sent[0][0], {"timings": []})  # the timing's server takes task c, not the second timing
+        self.answer(w, sent[0][0], {"timings": []})  # the timing's server takes the second timing, not task c
         self.assertEqual(timed, [{"timings": []}])
-        self.assertEqual(sent[3][1].get("task_key"), "c")
-        self.assertEqual(w.promised_gpu, 0)
-        for i in (1, 2, 3):  # a, b, c done: d, e, then the second timing
-            self.answer(w, sent[i][0], self.OK)
-        self.assertEqual([r.get("task_key") for _, r in sent][4:6], ["d", "e"])
-        self.assertEqual([r["op"] for _, r in sent][-1], "timing")  # after every reference
+        self.assertEqual(sent[3][1]["op"], "timing")
         self.assertEqual(w.promised_gpu, 5)  # held while it runs
-
+        for i in (1, 2, 3):  # a, b and the second timing done: c, d, e
+            self.answer(w, sent[i][0], self.OK if i < 3 else {"timings": []})
+        self.assertEqual([r.get("task_key") for _, r in sent][4:7], ["c", "d", "e"])
+        self.assertEqual(w.promised_gpu, 0)
+        for i in (4, 5, 6):
+            self.answer(w, sent[i][0], self.OK)
+        self.assertEqual(sent[-1][1]["op"], "check")  # after every reference
 
 class ReferenceDiskTest(unittest.TestCase):
     def test_references_side_by_side_share_the_disk_instead_of_each_taking_it(self):

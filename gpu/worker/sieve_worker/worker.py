@@ -208,7 +208,7 @@ class Worker:
         self.ref_servers = []  # task servers (trusted.TaskServer), started as they are needed: ref_parallel
         self.ref_waiting = []  # (request, timeout, on_done) for references, waiting for a free task server
         self.room_waiting = []  # Asked requests waiting for device memory within their request (grant_room)
-        self.timing_waiting = []  # the same for reference timings and task checks (after references)
+        self.timing_waiting = []  # the same for reference timings (before references) and task checks (after)
         self.judge = judge.Client(device, JUDGE_TIMEOUT)  # compares where references are too large to keep
         self.trusted = {}  # fd -> Asked: requests out to the task servers
         self.sel = selectors.DefaultSelector()
@@ -426,11 +426,20 @@ class Worker:
             answer = {"error": answer["error"]}
         else:
             answer = answer.get("res")
+        self.next_request(srv)
+        ask.on_done(answer if isinstance(answer, dict) else None, timed_out)
+
+    def next_request(self, srv):
+        """What a task server that is free again takes: a reference timing first (verdicts are parked
+        waiting for it, or a sample about to need it), then references (samples wait for them), then task
+        checks. On KernelBench's level 1, timings behind the references of the other tasks in flight
+        (large ones one at a time) held finished samples back for minutes."""
+        timing = next((i for i, r in enumerate(self.timing_waiting) if r[0].get("op") == "timing"), None)
+        if timing is not None:
+            return self.send_to(srv, *self.timing_waiting.pop(timing))
         for waiting in (self.ref_waiting, self.timing_waiting):
             if waiting:
-                self.send_to(srv, *waiting.pop(0))
-                break
-        ask.on_done(answer if isinstance(answer, dict) else None, timed_out)
+                return self.send_to(srv, *waiting.pop(0))
 
     def grant_room(self):
         """Grants task servers' requests for device memory in the order they came, each when it fits beside
@@ -530,9 +539,9 @@ class Worker:
 
     def ask(self, req, timeout, on_done, gpu=0):
         """Sends req to an idle task server (trusted.TaskServer; a new one while fewer than ref_parallel
-        run), or queues it: references first (samples wait for them), then reference timings and task
-        checks. While it runs it holds a promise of gpu bytes in admission; on_done(answer or None,
-        timed_out) runs in the loop when the answer comes."""
+        run), or queues it (next_request says in what order they are taken). While it runs it holds a
+        promise of gpu bytes in admission; on_done(answer or None, timed_out) runs in the loop when the
+        answer comes."""
         srv = next((s for s in self.ref_servers if not s.busy), None)
         if srv is None and len(self.ref_servers) < self.ref_parallel:
             srv = self.new_server()
