@@ -1,4 +1,4 @@
-#include "cli.h"
+#include "core/cli/cli.h"
 #include "gpucommands.h"
 #ifdef SIEVE_HAVE_NET
 #include "netcommands.h"

@@ -1,9 +1,9 @@
 // sieve-cli augment: task variants across shapes and dtypes (core/augment.h), each kept only after
 // its reference ran in the verifier worker (the `task` op: hygiene, fits the device). One worker serves
 // every variant of the command.
-#include "augment.h"
-#include "cli.h"
-#include "corpus.h"
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+#include "core/tasks/augment.h"
 #include "pythonenv.h"
 #include "workerprocess.h"
 

@@ -1,14 +1,14 @@
 // compile and devices: NVRTC and the CUDA driver from the command line.
-#include "cli.h"
-#include "corpus.h"
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 #include "cudadriver.h"
-#include "nativeverify.h"
 #include "cudadriverlauncher.h"
 #include "cudasourcemanifest.h"
+#include "nativeverify.h"
 #include "nvrtccheck.h"
 #include "nvrtclibrary.h"
 #include "nvrtcsass.h"
-#include "payload.h"
 
 #include <nlohmann/json.hpp>
 

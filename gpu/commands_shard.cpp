@@ -1,6 +1,6 @@
 // sieve-cli merge and sieve-cli slurm-script: the two ends of a sharded verification on a cluster.
-#include "cli.h"
-#include "corpus.h"
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
 #include "shard.h"
 #include "shardmerge.h"
 #include "slurmscript.h"

@@ -1,5 +1,5 @@
 #pragma once
-#include "cli.h"
+#include "core/cli/cli.h"
 
 namespace sieve::gpu {
 // Commands of the gpu layer (verify, compile, ...), appended to the core's by sieve-cli.

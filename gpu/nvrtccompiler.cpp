@@ -1,7 +1,7 @@
 #include "nvrtccompiler.h"
 
+#include "core/util/hashing.h"
 #include "cudadriver.h"
-#include "hashing.h"
 #include "nvrtccache.h"
 #include "nvrtclibrary.h"
 

@@ -1,9 +1,9 @@
 #include "shard.h"
 
-#include "corpus.h"
-#include "hashing.h"
+#include "core/db/corpus.h"
+#include "core/db/unixtime.h"
+#include "core/util/hashing.h"
 #include "verifyrun.h"
-#include "unixtime.h"
 
 #include <chrono>
 #include <filesystem>

@@ -1,9 +1,9 @@
 #include "shardmerge.h"
 
-#include "corpus.h"
+#include "core/db/corpus.h"
+#include "core/db/unixtime.h"
 #include "shard.h"
 #include "verdictstore.h"
-#include "unixtime.h"
 
 #include <algorithm>
 #include <chrono>

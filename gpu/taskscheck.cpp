@@ -1,13 +1,13 @@
 // sieve-cli tasks check: task hygiene alone. One verifier worker runs each task's reference on a device
 // (a GPU at the task's real shapes, or the CPU on shrunk ones) through the worker op `check_task`, and the
 // findings are stored per task in task_hygiene (core/taskhygiene.h). No sample is verified.
-#include "cli.h"
-#include "corpus.h"
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/db/unixtime.h"
+#include "core/tasks/taskhygiene.h"
 #include "gpucommands.h"
-#include "payload.h"
 #include "pythonenv.h"
-#include "taskhygiene.h"
-#include "unixtime.h"
 #include "verifytypes.h"
 #include "workerprocess.h"
 

@@ -1,6 +1,6 @@
 #include "verdictstore.h"
 
-#include "payload.h"
+#include "core/db/payload.h"
 
 #include <map>
 

@@ -2,7 +2,7 @@
 // The SQL of the verdict tables (verdicts, verdict_payloads, verdict_checks, verdict_timings) in one
 // place: the verify run's writer thread stores verdicts with it, and `sieve-cli merge` reads them from
 // shard results files and stores them again in the corpus.
-#include "database.h"
+#include "core/db/database.h"
 #include "verifytypes.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "verdictwriter.h"
 
+#include "core/db/unixtime.h"
 #include "verdictstore.h"
-#include "unixtime.h"
 
 namespace sieve::gpu {
 

@@ -3,7 +3,7 @@
 // flags and the run's environment; it batches them into transactions (at most kBatch records or
 // kMaxDelay between commits) so that a crash loses at most the last fraction of a second, and SQLite
 // sees one writer.
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "verifytypes.h"
 
 #include <chrono>

@@ -1,7 +1,7 @@
 #include "verificationengine.h"
 
-#include "corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 #include "pythonenv.h"
 #include "scratchdir.h"
 #include "verdictwriter.h"

@@ -1,8 +1,8 @@
 // sieve-cli verify: runs the verification engine over a corpus, with progress, resume and a summary.
-#include "cli.h"
-#include "corpus.h"
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+#include "core/util/progress.h"
 #include "gpucommands.h"
-#include "progress.h"
 #include "shard.h"
 #include "verificationengine.h"
 #include "verifyrun.h"

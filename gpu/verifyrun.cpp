@@ -1,7 +1,7 @@
 #include "verifyrun.h"
 
-#include "corpus.h"
-#include "unixtime.h"
+#include "core/db/corpus.h"
+#include "core/db/unixtime.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
 #include "workerprocess.h"
 
-#include "hashing.h"
+#include "core/util/hashing.h"
 
 #include <cerrno>
 #include <csignal>

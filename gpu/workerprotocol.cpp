@@ -1,6 +1,6 @@
 #include "workerprotocol.h"
 
-#include "jsondepth.h"
+#include "core/util/jsondepth.h"
 
 namespace sieve::gpu {
 

@@ -1,6 +1,6 @@
 #include "promptsource.h"
 
-#include "prompttemplate.h"
+#include "core/prompt/prompttemplate.h"
 
 #include <map>
 

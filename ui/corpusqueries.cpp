@@ -1,7 +1,7 @@
 #include "corpusqueries.h"
 
-#include "database.h"
-#include "payload.h"
+#include "core/db/database.h"
+#include "core/db/payload.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // A named thread that owns one connection to the corpus. The GUI posts work (a callable taking the
 // database) and a completion (called back on the receiver's thread with the plain value the work
 // returned). The holder quits and waits for the thread in its destructor, so no work outlives it.
-#include "corpus.h"
+#include "core/db/corpus.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,7 +1,7 @@
 #include "reviewstore.h"
 
-#include "database.h"
-#include "review.h"
+#include "core/db/database.h"
+#include "core/review/review.h"
 
 #include <stdexcept>
 

@@ -1,8 +1,8 @@
 #include "statspage.h"
 
 #include "chart.h"
+#include "core/select/stats.h"
 #include "dbthread.h"
-#include "stats.h"
 
 #include <QEvent>
 #include <QHash>

@@ -8,8 +8,8 @@
 #include "fakeserver.h"
 #include "sampler.h"
 
-#include "corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -9,10 +9,10 @@
 //   sieve_fuzz TARGET [--cases N] [--seed S] [--hang-ms MS] [--save DIR]
 //   TARGET: answer | sieve | kernelbook | cuda-archive | kernelbench-jsonl | kernelbench-file |
 //           worker-line | completion | sse
-#include "answer.h"
 #include "chatwire.h"
-#include "corpus.h"
-#include "importer.h"
+#include "core/db/corpus.h"
+#include "core/import/importer.h"
+#include "core/prompt/answer.h"
 #include "redaction.h"
 #include "verifytypes.h"
 #include "workerprotocol.h"

@@ -2,7 +2,7 @@
 #include "guitest.h"
 
 #include "clustermodels.h"
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "corpusqueries.h"
 #include "dbthread.h"
 #include "samplemodel.h"

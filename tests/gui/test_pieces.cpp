@@ -2,13 +2,13 @@
 // writes and the CLI overview parser.
 #include "guitest.h"
 
+#include "chart.h"
 #include "cliprocess.h"
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "linediff.h"
 #include "loglinks.h"
 #include "reviewstore.h"
 #include "settings.h"
-#include "chart.h"
 #include "timingpanel.h"
 
 #include <QSignalSpy>

@@ -4,7 +4,7 @@
 // is retried and redacted, and the sample list reloads at the end; Stop leaves the run resumable.
 #include "guitest.h"
 
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "fakeserver.h"
 #include "mainwindow.h"
 #include "samplemodel.h"

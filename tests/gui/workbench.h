@@ -2,7 +2,7 @@
 // The GUI tests' fixture: a real main window on a real corpus file (GuiCorpus), found by object name.
 #include "guitest.h"
 
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "mainwindow.h"
 #include "samplemodel.h"
 #include "settings.h"

@@ -1,6 +1,6 @@
 #include "nettestutil.h"
 
-#include "payload.h"
+#include "core/db/payload.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // Shared by the net tests: a corpus with a few tasks, spinning the event loop until something holds,
 // a verifier whose verdicts the test decides, and running sieve-cli while the in-process server serves.
 #include "attemptverifier.h"
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "testutil.h"
 
 #include <QString>

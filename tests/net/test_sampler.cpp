@@ -1,7 +1,7 @@
 // The sampling loop against the fake server: attempt accounting, resume, key hygiene.
+#include "core/db/payload.h"
 #include "fakeserver.h"
 #include "nettestutil.h"
-#include "payload.h"
 #include "sampler.h"
 
 #include <gtest/gtest.h>

@@ -2,9 +2,9 @@
 // `sieve-cli verify --serve` for the whole run (the real verifier on the CPU), so --verify-parallel N
 // never meets the corpus's verify lock; a verifier that is killed, or cannot start, costs no attempt and
 // does not block the resume.
+#include "core/db/payload.h"
 #include "fakeserver.h"
 #include "nettestutil.h"
-#include "payload.h"
 #include "pythonenv.h"
 #include "sampler.h"
 #include "serveverifier.h"

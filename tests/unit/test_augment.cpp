@@ -1,9 +1,9 @@
 // Task augmentation: variants across shapes and dtypes linked to their family, the export's split
 // keeping a family together, statistics per family, and `sieve-cli augment` checking each variant's
 // reference in the real verifier worker (CPU interpreter).
-#include "augment.h"
-#include "export.h"
-#include "stats.h"
+#include "core/export/export.h"
+#include "core/select/stats.h"
+#include "core/tasks/augment.h"
 #include "test_export_fixture.h"
 #include "test_verify_support.h"
 #include "testutil.h"

@@ -1,6 +1,6 @@
-#include "corpus.h"
-#include "hashing.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/util/hashing.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // The samples indices that a bulk import drops and builds again (schema::dropSampleIndices /
 // ensureSampleIndices) must come back exactly as the schema made them, and a large import that checks
 // names and keys in memory meanwhile must decide every record as the indexed path does.
-#include "corpus.h"
-#include "importer.h"
+#include "core/db/corpus.h"
+#include "core/import/importer.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

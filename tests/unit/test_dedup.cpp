@@ -1,5 +1,5 @@
-#include "dedup.h"
-#include "minhash.h"
+#include "core/dedup/dedup.h"
+#include "core/dedup/minhash.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

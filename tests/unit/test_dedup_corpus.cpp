@@ -1,6 +1,6 @@
-#include "corpus.h"
-#include "dedup_corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/dedup/dedup_corpus.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "difficulty.h"
+#include "core/select/difficulty.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
 

@@ -1,9 +1,9 @@
 // Expert iteration: difficulty and statistics scoped to a model, a sampling run and a held-out task
 // list, and pass@1 before/after (sieve-cli stats --compare), on a real corpus file.
-#include "corpus.h"
-#include "difficulty.h"
-#include "selection.h"
-#include "stats.h"
+#include "core/db/corpus.h"
+#include "core/select/difficulty.h"
+#include "core/select/selection.h"
+#include "core/select/stats.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
 

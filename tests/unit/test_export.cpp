@@ -1,9 +1,9 @@
-#include "export.h"
-#include "hashing.h"
-#include "review.h"
+#include "core/export/export.h"
+#include "core/review/review.h"
+#include "core/tokenizer/tokenizer.h"
+#include "core/util/hashing.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
-#include "tokenizer.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

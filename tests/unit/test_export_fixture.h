@@ -2,8 +2,8 @@
 // A small real corpus built through the core API (the importers are not used, so these tests stand
 // alone): tasks with reference modules, samples with code, reasoning, attempts and statuses, and
 // verdict rows where the statistics need them.
-#include "corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 
 #include <optional>
 #include <string>

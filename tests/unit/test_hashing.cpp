@@ -1,4 +1,4 @@
-#include "hashing.h"
+#include "core/util/hashing.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // Hostile inputs (issue #21): each case once made an import or answer extraction crash, hang, abort or
 // store something invalid. Every one must now end in a per-record rejection naming the path, with the
 // rest of the input committed and the import finished.
-#include "answer.h"
-#include "corpus.h"
-#include "importer.h"
-#include "importlock.h"
-#include "jsondepth.h"
+#include "core/db/corpus.h"
+#include "core/import/importer.h"
+#include "core/import/importlock.h"
+#include "core/prompt/answer.h"
+#include "core/util/jsondepth.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

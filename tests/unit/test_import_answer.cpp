@@ -1,4 +1,4 @@
-#include "answer.h"
+#include "core/prompt/answer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The bad-input corpus: every rejected record is reported with file, line and field, and the good
 // records of the same file are still imported.
-#include "corpus.h"
-#include "importer.h"
+#include "core/db/corpus.h"
+#include "core/import/importer.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // sieve-cli import end to end, and the crash case: kill -9 in the middle of an import, then check that
 // the file opens, passes integrity_check, and that a re-run completes without duplicates.
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

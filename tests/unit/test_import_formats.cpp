@@ -1,7 +1,7 @@
 // Each importer on small real files: what lands in which table, and that a second run adds nothing.
-#include "corpus.h"
-#include "importer.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/import/importer.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

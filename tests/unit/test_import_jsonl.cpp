@@ -1,4 +1,4 @@
-#include "jsonlreader.h"
+#include "core/import/jsonlreader.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

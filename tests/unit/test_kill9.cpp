@@ -1,7 +1,7 @@
 // kill -9 at the worst moments (issue #21): an import killed again and again, and a verification whose
 // sieve-cli and then whose worker are killed mid-run. Afterwards nothing is lost or doubled, no process
 // or scratch folder is left behind, and the resumed run ends with the verdicts a clean run gives.
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "test_verify_support.h"
 #include "testutil.h"
 

@@ -1,4 +1,4 @@
-#include "lexer.h"
+#include "core/dedup/lexer.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // The canonical stream (lexer_restructure.h): renderings that differ by inlined temporaries or by the
 // order of independent statements get the same canonical hash; anything that changes what is computed,
 // or in what order it must be, does not.
-#include "dedup.h"
-#include "lexer.h"
+#include "core/dedup/dedup.h"
+#include "core/dedup/lexer.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // Payload dictionaries (core/payload.h): trained by a corpus's first large import, stored in
 // payload_dicts in the same transaction as the first blob that needs one, found again by any process
 // that opens the corpus; used by both codecs (zstd frames, LZ4 blocks).
-#include "corpus.h"
-#include "importer.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/import/importer.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // Preference pairs (--format preference), the speedup bar (--min-speedup), and exports a trainer loads
 // as they are: no empty split file, reasoning in the trained text, TRL's conversational
 // prompt-completion, a content identity and the rebuild from a manifest. All on real corpus files.
-#include "export.h"
-#include "hashing.h"
-#include "preference.h"
+#include "core/export/export.h"
+#include "core/select/preference.h"
+#include "core/util/hashing.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
 

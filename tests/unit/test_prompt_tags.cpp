@@ -1,7 +1,7 @@
 // Metadata tags in prompts, the answer's backend choosing the template, and KernelBench's one-shot
 // template; exported from real corpus files.
-#include "export.h"
-#include "prompttemplate.h"
+#include "core/export/export.h"
+#include "core/prompt/prompttemplate.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
 

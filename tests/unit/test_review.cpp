@@ -1,4 +1,4 @@
-#include "review.h"
+#include "core/review/review.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
 

@@ -1,4 +1,4 @@
-#include "samplepreference.h"
+#include "core/select/samplepreference.h"
 
 #include <gtest/gtest.h>
 

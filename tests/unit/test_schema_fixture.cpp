@@ -1,7 +1,7 @@
 // Fixture files of every earlier schema version must open (and migrate) with their data intact.
 // tests/data/schema/vN.sieve was written by sieve-cli at schema version N (see tests/data/schema/README.md).
-#include "corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Schema step 2 (sample_runs, sample_run_items): a version-1 file migrates in place and keeps its rows.
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

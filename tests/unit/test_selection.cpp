@@ -1,5 +1,5 @@
-#include "review.h"
-#include "selection.h"
+#include "core/review/review.h"
+#include "core/select/selection.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
 

@@ -1,7 +1,7 @@
 // Shards and merging (gpu/shard.h, gpu/shardmerge.h) without the worker: shards are cut from a real
 // corpus, their runs are written through the verify run's own writer, then merged back.
-#include "corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 #include "shard.h"
 #include "shardmerge.h"
 #include "slurmscript.h"

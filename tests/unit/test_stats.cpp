@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "core/select/stats.h"
 #include "test_export_fixture.h"
 #include "testutil.h"
 

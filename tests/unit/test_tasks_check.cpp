@@ -2,8 +2,8 @@
 // real worker (tests/data/tasks_check: a scalar loss that is fine, a broken reference, values below the
 // tolerance, KernelBench's hinge-loss literal, a literal the shrinker cannot see, einops and transformers
 // imports), and `verify --policy` reaching the worker's requests and the run's record.
-#include "corpus.h"
-#include "taskhygiene.h"
+#include "core/db/corpus.h"
+#include "core/tasks/taskhygiene.h"
 #include "test_verify_support.h"
 #include "testutil.h"
 

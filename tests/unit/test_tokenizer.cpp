@@ -1,9 +1,9 @@
 // The C++ tokenizer against the `tokenizers` library: ids for every fixture text with every fixture
 // tokenizer (tests/data/export/make_tokenizers.py wrote both), and clear errors for what it cannot do.
+#include "core/tokenizer/pretokenize.h"
+#include "core/tokenizer/tokenizer.h"
+#include "core/tokenizer/unicode.h"
 #include "testutil.h"
-#include "tokenizer.h"
-#include "tokenizer_pretokenize.h"
-#include "tokenizer_unicode.h"
 
 #include <algorithm>
 #include <functional>

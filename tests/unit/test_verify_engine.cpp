@@ -1,7 +1,7 @@
 // The engine's own promises, with the real worker on the CPU: a dying worker costs no sample (its
 // in-flight one runs again), an interrupted `sieve-cli verify` resumes where it stopped, re-verifying adds a run, and the
 // CLI's --json output carries one line per verdict.
-#include "corpus.h"
+#include "core/db/corpus.h"
 #include "test_verify_support.h"
 #include "testutil.h"
 #include "verificationengine.h"

@@ -2,11 +2,11 @@
 // real corpus file, one test per fixture. The whole suite is verified once (in runs grouped by the
 // fixtures' stage timeouts) and the corpus is shared between the test processes that ctest starts: it is
 // cached in the temp dir under a key of the fixtures, the worker's sources and this binary.
-#include "corpus.h"
-#include "hashing.h"
-#include "payload.h"
-#include "test_verify_support.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/util/hashing.h"
 #include "nvrtclibrary.h"
+#include "test_verify_support.h"
 #include "testutil.h"
 #include "verificationengine.h"
 

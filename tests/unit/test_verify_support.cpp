@@ -1,9 +1,9 @@
 #include "test_verify_support.h"
 
-#include "corpus.h"
-#include "hashing.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/util/hashing.h"
 #include "nvrtclibrary.h"
-#include "payload.h"
 #include "pythonenv.h"
 #include "testutil.h"
 #include "verificationengine.h"

@@ -1,8 +1,8 @@
 // db::WalCheckpointer: a bulk writer's checkpoints run on another connection and thread, and the WAL
 // still rewinds once it reaches its bound.
-#include "corpus.h"
+#include "core/db/corpus.h"
+#include "core/db/walcheckpointer.h"
 #include "testutil.h"
-#include "walcheckpointer.h"
 
 #include <gtest/gtest.h>
 
