@@ -1,5 +1,5 @@
 #include "core/cli/cli.h"
-#include "gpucommands.h"
+#include "gpu/cli/gpucommands.h"
 #ifdef SIEVE_HAVE_NET
 #include "netcommands.h"
 #endif

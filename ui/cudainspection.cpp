@@ -1,7 +1,7 @@
 #include "cudainspection.h"
 
-#include "nvrtccheck.h"
-#include "nvrtcsass.h"
+#include "gpu/nvrtc/nvrtccheck.h"
+#include "gpu/nvrtc/nvrtcsass.h"
 
 #include <QCoreApplication>
 

@@ -13,9 +13,9 @@
 #include "core/db/corpus.h"
 #include "core/import/importer.h"
 #include "core/prompt/answer.h"
+#include "gpu/verify/verifytypes.h"
+#include "gpu/verify/workerprotocol.h"
 #include "redaction.h"
-#include "verifytypes.h"
-#include "workerprotocol.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // GPU expectations of the manifest (expect_gpu) where they differ. Skips without a GPU.
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
-#include "verificationengine.h"
+#include "gpu/verify/verificationengine.h"
 
 // The unit tests' helpers, compiled into this binary too (the GPU suite is a separate executable).
 #include "../unit/test_verify_support.cpp"

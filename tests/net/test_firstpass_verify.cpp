@@ -5,8 +5,8 @@
 // Attempt 1 must fail, attempt 2 pass, and the task end there: no third request, no third sample.
 #include "core/db/payload.h"
 #include "fakeserver.h"
+#include "gpu/verify/pythonenv.h"
 #include "nettestutil.h"
-#include "pythonenv.h"
 
 #include <QElapsedTimer>
 

@@ -4,8 +4,8 @@
 // does not block the resume.
 #include "core/db/payload.h"
 #include "fakeserver.h"
+#include "gpu/verify/pythonenv.h"
 #include "nettestutil.h"
-#include "pythonenv.h"
 #include "sampler.h"
 #include "serveverifier.h"
 

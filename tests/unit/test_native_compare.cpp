@@ -1,5 +1,5 @@
 // The native path's output comparison (gpu/nativeverify.h): the same rules as the worker's compare.py.
-#include "nativeverify.h"
+#include "gpu/cuda/nativeverify.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The NVRTC compiler service: PTX + CUBIN per architecture, ptxas resources, mapped logs, the cache.
-#include "nvrtccompiler.h"
-#include "nvrtclibrary.h"
-#include "nvrtcsass.h"
+#include "gpu/nvrtc/nvrtccompiler.h"
+#include "gpu/nvrtc/nvrtclibrary.h"
+#include "gpu/nvrtc/nvrtcsass.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // sieve-cli compile and devices, end to end as a user runs them.
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
-#include "nvrtclibrary.h"
+#include "gpu/nvrtc/nvrtclibrary.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Raw CUDA answers: the launch manifest, its expressions, and its check against the PTX signature.
-#include "cudasourcemanifest.h"
-#include "nvrtccompiler.h"
-#include "nvrtclibrary.h"
+#include "gpu/cuda/cudasourcemanifest.h"
+#include "gpu/nvrtc/nvrtccompiler.h"
+#include "gpu/nvrtc/nvrtclibrary.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Finding the CUDA of a Python answer (load_inline) with exact line maps, and the NVRTC precheck.
-#include "cudasource.h"
-#include "nvrtccheck.h"
-#include "nvrtclibrary.h"
+#include "gpu/nvrtc/cudasource.h"
+#include "gpu/nvrtc/nvrtccheck.h"
+#include "gpu/nvrtc/nvrtclibrary.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -2,13 +2,13 @@
 // corpus, their runs are written through the verify run's own writer, then merged back.
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
-#include "shard.h"
-#include "shardmerge.h"
-#include "slurmscript.h"
+#include "gpu/shard/shard.h"
+#include "gpu/shard/shardmerge.h"
+#include "gpu/shard/slurmscript.h"
+#include "gpu/verify/verdictwriter.h"
+#include "gpu/verify/verifyrun.h"
 #include "test_verify_support.h"
 #include "testutil.h"
-#include "verdictwriter.h"
-#include "verifyrun.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // A worker's verdict message turned into the record the corpus stores (gpu/verdictrecord.cpp): numbers
 // that do not fit their field are dropped like any wrongly typed field, never cast. Found by the
 // worker-line fuzz target under UBSan: "runs": 1999999999999999999999990 was cast from double to int64.
-#include "verifytypes.h"
+#include "gpu/verify/verifytypes.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // in-flight one runs again), an interrupted `sieve-cli verify` resumes where it stopped, re-verifying adds a run, and the
 // CLI's --json output carries one line per verdict.
 #include "core/db/corpus.h"
+#include "gpu/verify/verificationengine.h"
 #include "test_verify_support.h"
 #include "testutil.h"
-#include "verificationengine.h"
 
 #include <gtest/gtest.h>
 

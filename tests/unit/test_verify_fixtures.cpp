@@ -5,10 +5,10 @@
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/util/hashing.h"
-#include "nvrtclibrary.h"
+#include "gpu/nvrtc/nvrtclibrary.h"
+#include "gpu/verify/verificationengine.h"
 #include "test_verify_support.h"
 #include "testutil.h"
-#include "verificationengine.h"
 
 #include <gtest/gtest.h>
 

@@ -3,10 +3,10 @@
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/util/hashing.h"
-#include "nvrtclibrary.h"
-#include "pythonenv.h"
+#include "gpu/nvrtc/nvrtclibrary.h"
+#include "gpu/verify/pythonenv.h"
+#include "gpu/verify/verificationengine.h"
 #include "testutil.h"
-#include "verificationengine.h"
 
 #include <gtest/gtest.h>
 
