@@ -1,4 +1,4 @@
-#include "promptsource.h"
+#include "net/promptsource.h"
 
 #include "core/prompt/prompttemplate.h"
 

@@ -1,4 +1,4 @@
-#include "samplestore.h"
+#include "net/samplestore.h"
 
 #include "core/db/corpus.h"
 #include "core/db/payload.h"

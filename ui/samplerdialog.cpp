@@ -1,7 +1,7 @@
 #include "samplerdialog.h"
 
-#include "processverifier.h"
-#include "sampler.h"
+#include "net/processverifier.h"
+#include "net/sampler.h"
 #include "settings.h"
 #include "verifyrunner.h"
 

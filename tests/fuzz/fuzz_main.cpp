@@ -9,13 +9,13 @@
 //   sieve_fuzz TARGET [--cases N] [--seed S] [--hang-ms MS] [--save DIR]
 //   TARGET: answer | sieve | kernelbook | cuda-archive | kernelbench-jsonl | kernelbench-file |
 //           worker-line | completion | sse
-#include "chatwire.h"
 #include "core/db/corpus.h"
 #include "core/import/importer.h"
 #include "core/prompt/answer.h"
 #include "gpu/verify/verifytypes.h"
 #include "gpu/verify/workerprotocol.h"
-#include "redaction.h"
+#include "net/chatwire.h"
+#include "net/redaction.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // ChatClient against the fake server: every endpoint error is retried, never surfaced as a reply.
-#include "chatclient.h"
 #include "fakeserver.h"
+#include "net/chatclient.h"
 #include "nettestutil.h"
 
 #include <gtest/gtest.h>

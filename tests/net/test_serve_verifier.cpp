@@ -5,9 +5,9 @@
 #include "core/db/payload.h"
 #include "fakeserver.h"
 #include "gpu/verify/pythonenv.h"
+#include "net/sampler.h"
+#include "net/serveverifier.h"
 #include "nettestutil.h"
-#include "sampler.h"
-#include "serveverifier.h"
 
 #include <QTimer>
 
