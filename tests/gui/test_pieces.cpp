@@ -2,14 +2,14 @@
 // writes and the CLI overview parser.
 #include "guitest.h"
 
-#include "chart.h"
-#include "cliprocess.h"
 #include "core/db/corpus.h"
-#include "linediff.h"
-#include "loglinks.h"
-#include "reviewstore.h"
-#include "settings.h"
-#include "timingpanel.h"
+#include "ui/cli/cliprocess.h"
+#include "ui/compare/linediff.h"
+#include "ui/main/settings.h"
+#include "ui/review/reviewstore.h"
+#include "ui/stats/chart.h"
+#include "ui/verdict/loglinks.h"
+#include "ui/verdict/timingpanel.h"
 
 #include <QSignalSpy>
 
@@ -269,7 +269,7 @@ TEST(CliProcess, ExitCodesHaveNamedMessages)
     EXPECT_TRUE(CliProcess::exitMessage(130, QProcess::NormalExit).contains(QStringLiteral("resumed")));
 }
 
-#include "statspage.h"
+#include "ui/stats/statspage.h"
 
 #include <QTreeWidget>
 

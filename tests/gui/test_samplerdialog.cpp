@@ -6,11 +6,11 @@
 
 #include "core/db/corpus.h"
 #include "fakeserver.h"
-#include "mainwindow.h"
-#include "samplemodel.h"
-#include "samplerdialog.h"
-#include "settings.h"
-#include "taskmodel.h"
+#include "ui/dialogs/samplerdialog.h"
+#include "ui/main/mainwindow.h"
+#include "ui/main/settings.h"
+#include "ui/models/samplemodel.h"
+#include "ui/models/taskmodel.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -3,9 +3,9 @@
 #include "guitest.h"
 
 #include "core/db/corpus.h"
-#include "mainwindow.h"
-#include "samplemodel.h"
-#include "settings.h"
+#include "ui/main/mainwindow.h"
+#include "ui/main/settings.h"
+#include "ui/models/samplemodel.h"
 
 #include <QTableView>
 #include <QTest>
