@@ -5,8 +5,8 @@
 #include "gpu/verify/verificationengine.h"
 
 // The unit tests' helpers, compiled into this binary too (the GPU suite is a separate executable).
-#include "../unit/test_verify_support.cpp"
-#include "../unit/testutil.cpp"
+#include "tests/unit/gpu/test_verify_support.cpp"
+#include "tests/unit/testutil.cpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
 #include "core/db/corpus.h"
 #include "core/db/payload.h"

@@ -1,6 +1,6 @@
 // The real main window, driven by object name: open a corpus, pick a task, compare samples, review by
 // keyboard with undo and redo, follow a log link, verify and export through the sieve-cli seam.
-#include "workbench.h"
+#include "tests/gui/workbench.h"
 
 #include "core/db/corpus.h"
 #include "gpu/nvrtc/nvrtclibrary.h"

@@ -1,5 +1,5 @@
 // Every item model of the workbench under QAbstractItemModelTester, fed from a real corpus.
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
 #include "core/db/corpus.h"
 #include "ui/clusters/clustermodels.h"

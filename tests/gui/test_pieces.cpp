@@ -1,6 +1,6 @@
 // The workbench's GUI-independent pieces: the line diff, log links, the settings registry, the review
 // writes and the CLI overview parser.
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
 #include "core/db/corpus.h"
 #include "ui/cli/cliprocess.h"

@@ -2,7 +2,7 @@
 // keys acting on the page shown, filters narrowing what bulk actions touch, the window showing what
 // the database holds after a failed write, the export dialog's options and preview, empty states
 // that explain themselves, the compare view's limits. Drives the real window by object name.
-#include "workbench.h"
+#include "tests/gui/workbench.h"
 
 #include "ui/clusters/clustermodels.h"
 #include "ui/compare/comparisonview.h"

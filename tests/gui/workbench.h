@@ -1,6 +1,6 @@
 #pragma once
 // The GUI tests' fixture: a real main window on a real corpus file (GuiCorpus), found by object name.
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
 #include "core/db/corpus.h"
 #include "ui/main/mainwindow.h"

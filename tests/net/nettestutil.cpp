@@ -1,4 +1,4 @@
-#include "nettestutil.h"
+#include "tests/net/nettestutil.h"
 
 #include "core/db/payload.h"
 

@@ -3,7 +3,7 @@
 // a verifier whose verdicts the test decides, and running sieve-cli while the in-process server serves.
 #include "core/db/corpus.h"
 #include "net/attemptverifier.h"
-#include "testutil.h"
+#include "tests/unit/testutil.h"
 
 #include <QString>
 #include <QStringList>

@@ -4,9 +4,9 @@
 // the CPU, the verifier's Python venv found through SIEVE_PYTHON / SIEVE_VENV / the default venv).
 // Attempt 1 must fail, attempt 2 pass, and the task end there: no third request, no third sample.
 #include "core/db/payload.h"
-#include "fakeserver.h"
 #include "gpu/verify/pythonenv.h"
-#include "nettestutil.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <QElapsedTimer>
 

@@ -1,8 +1,8 @@
 // The sampling loop against the fake server: attempt accounting, resume, key hygiene.
 #include "core/db/payload.h"
-#include "fakeserver.h"
 #include "net/sampler.h"
-#include "nettestutil.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <gtest/gtest.h>
 

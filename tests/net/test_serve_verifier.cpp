@@ -3,11 +3,11 @@
 // never meets the corpus's verify lock; a verifier that is killed, or cannot start, costs no attempt and
 // does not block the resume.
 #include "core/db/payload.h"
-#include "fakeserver.h"
 #include "gpu/verify/pythonenv.h"
 #include "net/sampler.h"
 #include "net/serveverifier.h"
-#include "nettestutil.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <QTimer>
 
