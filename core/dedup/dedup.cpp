@@ -143,13 +143,13 @@ DedupIndex::DedupIndex(const DedupParams &params)
 void DedupIndex::fingerprintRange(const std::vector<DedupDocument> &docs, std::size_t lo, std::size_t hi,
                                   Batch &out) const
 {
-    Lexer lexer;
+    CodeNormaliser normaliser;
     NormalisedCode norm;
     std::vector<std::uint32_t> sh;
     std::vector<std::uint32_t> sig(static_cast<std::size_t>(m_hasher.permutations()));
     const auto rows = static_cast<std::size_t>(m_lsh.rows);
     for (std::size_t d = lo; d < hi; ++d) {
-        lexer.normalise(docs[d].code, docs[d].language, norm, false);
+        normaliser.normalise(docs[d].code, docs[d].language, norm, false);
         const auto group = static_cast<std::uint64_t>(docs[d].group);
         out.exact.push_back(mix(norm.canonical, group)); // restructured renderings are exact duplicates
         out.tokens.push_back(mix(XXH3_64bits(norm.tokens.data(), norm.tokens.size() * sizeof(std::uint64_t)), group));

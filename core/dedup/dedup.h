@@ -1,11 +1,11 @@
 #pragma once
 // Near-duplicate detection over normalised code: exact duplicates by a hash of the canonical token stream
-// (restructuring undone, lexer_restructure.h), near duplicates by MinHash + LSH banding over shingles of
+// (restructuring undone, normaliser_restructure.h), near duplicates by MinHash + LSH banding over shingles of
 // the tokens in source order, every candidate confirmed by exact Jaccard on the shingle sets, clusters by
 // union-find. Documents carry a group (the task for per-task scope, 0 for global);
 // documents of different groups are never compared.
-#include "core/dedup/lexer.h"
 #include "core/dedup/minhash.h"
+#include "core/dedup/normaliser.h"
 
 #include <cstdint>
 #include <string_view>

@@ -236,7 +236,7 @@ std::vector<std::int64_t> refreshRepresentatives(Corpus &corpus, const std::vect
     db::Transaction tx(db);
     db::Statement setRep = db.prepare("UPDATE clusters SET representative_id = ?2 WHERE id = ?1");
     db::Statement setSim = db.prepare("UPDATE cluster_members SET similarity = ?2 WHERE sample_id = ?1");
-    Lexer lexer;
+    CodeNormaliser normaliser;
     NormalisedCode norm;
     for (std::int64_t cid : clusterIds) {
         db::Statement q = db.prepare("SELECT representative_id, params_json FROM clusters WHERE id = ?1");
@@ -266,7 +266,7 @@ std::vector<std::int64_t> refreshRepresentatives(Corpus &corpus, const std::vect
         std::vector<std::vector<std::uint32_t>> sets(rows.size());
         std::vector<std::uint64_t> canonical(rows.size());
         for (std::size_t i = 0; i < rows.size(); ++i) {
-            lexer.normalise(rows[i].code, CodeLanguage::Auto, norm, false);
+            normaliser.normalise(rows[i].code, CodeLanguage::Auto, norm, false);
             shingleSet(norm.tokens, shingle, sets[i]);
             canonical[i] = norm.canonical;
         }

@@ -1,8 +1,8 @@
 // The restructurer's parser: Python blocks by indentation, C++ blocks by braces, statements with their
 // children (bodies, a load_inline string's C++), and what each statement reads, writes and defines.
-#include "core/dedup/lexer_restructure_impl.h"
+#include "core/dedup/normaliser_restructure_impl.h"
 
-namespace sieve::lexer_restructure {
+namespace sieve::normaliser_restructure {
 
 std::uint32_t Restructurer::Impl::newStmt(bool python)
 {
@@ -438,4 +438,4 @@ void Restructurer::Impl::analyse(std::uint32_t id)
     s.eEnd = last;
 }
 
-} // namespace sieve::lexer_restructure
+} // namespace sieve::normaliser_restructure

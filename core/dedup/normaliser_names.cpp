@@ -1,10 +1,10 @@
-#include "core/dedup/lexer.h"
-#include "core/dedup/lexer_names.h"
+#include "core/dedup/normaliser.h"
+#include "core/dedup/normaliser_names.h"
 
 #include <initializer_list>
 #include <vector>
 
-namespace sieve::lexer_names {
+namespace sieve::normaliser_names {
 
 namespace {
 
@@ -19,7 +19,7 @@ public:
             cap *= 2;
         m_slots.assign(cap, 0);
         for (const char *n : names)
-            insert(lexer_tokens::hashText(n));
+            insert(normaliser_tokens::hashText(n));
     }
     bool contains(std::uint64_t h) const
     {
@@ -108,4 +108,4 @@ bool cudaKept(std::string_view ident, std::uint64_t hash)
            startsWith(ident, "AT_") || startsWith(ident, "TORCH_") || startsWith(ident, "atomic");
 }
 
-} // namespace sieve::lexer_names
+} // namespace sieve::normaliser_names

@@ -1,8 +1,8 @@
-// The canonical stream (lexer_restructure.h): renderings that differ by inlined temporaries or by the
+// The canonical stream (normaliser_restructure.h): renderings that differ by inlined temporaries or by the
 // order of independent statements get the same canonical hash; anything that changes what is computed,
 // or in what order it must be, does not.
 #include "core/dedup/dedup.h"
-#include "core/dedup/lexer.h"
+#include "core/dedup/normaliser.h"
 #include "tests/unit/testutil.h"
 
 #include <gtest/gtest.h>
@@ -16,11 +16,11 @@ using namespace sieve;
 namespace {
 std::uint64_t canon(const std::string &code)
 {
-    return Lexer().normalise(code, CodeLanguage::Auto, false).canonical;
+    return CodeNormaliser().normalise(code, CodeLanguage::Auto, false).canonical;
 }
 std::string canonText(const std::string &code)
 {
-    return Lexer().normalise(code).canonicalText;
+    return CodeNormaliser().normalise(code).canonicalText;
 }
 std::string labelled(const std::string &name)
 {
@@ -55,26 +55,26 @@ def vadd(a, b, c, size, TILE: tl.constexpr):
 )";
 } // namespace
 
-TEST(LexerRestructure, InlinedTemporaryReadsAsTheExpression)
+TEST(CodeNormaliserRestructure, InlinedTemporaryReadsAsTheExpression)
 {
     const std::string split = "def k(x_ptr, y_ptr, n):\n    v = tl.load(x_ptr + n)\n    s = v * 2.0\n"
                               "    tl.store(y_ptr + n, s)\n";
     const std::string inlined =
         "def k(x_ptr, y_ptr, n):\n    tl.store(y_ptr + n, tl.load(x_ptr + n) * 2.0)\n";
     EXPECT_EQ(canon(split), canon(inlined));
-    EXPECT_NE(Lexer().normalise(split).tokens,
-              Lexer().normalise(inlined).tokens); // the source streams differ
+    EXPECT_NE(CodeNormaliser().normalise(split).tokens,
+              CodeNormaliser().normalise(inlined).tokens); // the source streams differ
     EXPECT_NE(canonText(split).find("tl . store ( v1 + v2 , tl . load ( v0 + v2 ) * FLOAT )"),
               std::string::npos)
         << canonText(split);
 }
 
-TEST(LexerRestructure, TemporariesUsedOftenAndWrittenOutAtEachUseAgree)
+TEST(CodeNormaliserRestructure, TemporariesUsedOftenAndWrittenOutAtEachUseAgree)
 {
     EXPECT_EQ(canon(kAddTemps), canon(kAddInline));
 }
 
-TEST(LexerRestructure, ReorderedIndependentLoadsAgree)
+TEST(CodeNormaliserRestructure, ReorderedIndependentLoadsAgree)
 {
     // Each load is used twice and too long to copy, so it stays a statement, and the order is what differs.
     const std::string a =
@@ -87,7 +87,7 @@ TEST(LexerRestructure, ReorderedIndependentLoadsAgree)
     const std::size_t x = b.find("    x = "), w = b.find("    w = "), end = b.find("    tl.store");
     b = b.substr(0, x) + b.substr(w, end - w) + b.substr(x, w - x) + b.substr(end);
     ASSERT_NE(a, b);
-    EXPECT_NE(Lexer().normalise(a).tokens, Lexer().normalise(b).tokens);
+    EXPECT_NE(CodeNormaliser().normalise(a).tokens, CodeNormaliser().normalise(b).tokens);
     EXPECT_EQ(canon(a), canon(b));
     EXPECT_NE(canonText(a).find("= tl . load ("), std::string::npos) << canonText(a); // not inlined
     // Renamed and with another literal as well.
@@ -99,7 +99,7 @@ TEST(LexerRestructure, ReorderedIndependentLoadsAgree)
     EXPECT_EQ(canon(c), canon(a));
 }
 
-TEST(LexerRestructure, ReorderedDependentStatementsDiffer)
+TEST(CodeNormaliserRestructure, ReorderedDependentStatementsDiffer)
 {
     // s reads acc before the update in one and after it in the other: another computation.
     const std::string a = "def k(p, n):\n    acc = tl.load(p)\n    s = acc * 2\n    acc = acc + n\n"
@@ -109,7 +109,7 @@ TEST(LexerRestructure, ReorderedDependentStatementsDiffer)
     EXPECT_NE(canon(a), canon(b));
 }
 
-TEST(LexerRestructure, LoadsKeepTheirPlaceAroundStores)
+TEST(CodeNormaliserRestructure, LoadsKeepTheirPlaceAroundStores)
 {
     // The load after the store may read what was stored: it must not move, nor be inlined, past it.
     const std::string before = "def k(p, q):\n    v = tl.load(p)\n    tl.store(p, 0)\n    tl.store(q, v)\n";
@@ -118,7 +118,7 @@ TEST(LexerRestructure, LoadsKeepTheirPlaceAroundStores)
     EXPECT_NE(canon(before), canon("def k(p, q):\n    tl.store(p, 0)\n    tl.store(q, tl.load(p))\n"));
 }
 
-TEST(LexerRestructure, ATemporaryCarriedAroundALoopIsNotInlined)
+TEST(CodeNormaliserRestructure, ATemporaryCarriedAroundALoopIsNotInlined)
 {
     // The first iteration's use reads the value before the loop; later ones the previous iteration's.
     const std::string carried = "def k(p, n):\n    t = tl.load(p)\n    for i in range(n):\n"
@@ -127,7 +127,7 @@ TEST(LexerRestructure, ATemporaryCarriedAroundALoopIsNotInlined)
     EXPECT_NE(canon(carried), canon(wrong));
 }
 
-TEST(LexerRestructure, ParenthesesFollowPrecedence)
+TEST(CodeNormaliserRestructure, ParenthesesFollowPrecedence)
 {
     // (a + b) * c needs them; x * (y * z) reads as x * y * z; a - (b - c) keeps them.
     EXPECT_EQ(canon("def k(a, b, c):\n    t = a + b\n    return t * c\n"),
@@ -142,7 +142,7 @@ TEST(LexerRestructure, ParenthesesFollowPrecedence)
               canon("def k(a, b, c):\n    return a - b - c\n"));
 }
 
-TEST(LexerRestructure, CudaTemporariesDeclarationsAndBraces)
+TEST(CodeNormaliserRestructure, CudaTemporariesDeclarationsAndBraces)
 {
     const std::string a =
         "__global__ void add(const float* x, const float* y, float* z, int n) {\n"
@@ -176,7 +176,7 @@ TEST(LexerRestructure, CudaTemporariesDeclarationsAndBraces)
     EXPECT_NE(canon(synced), canon(unsynced));
 }
 
-TEST(LexerRestructure, ExtensionFunctionsAreRenamedInThePythonThatCallsThem)
+TEST(CodeNormaliserRestructure, ExtensionFunctionsAreRenamedInThePythonThatCallsThem)
 {
     // self.ext.add_cuda(...) names the C++ add_cuda of the load_inline source: renaming both is cosmetic.
     const std::string a = labelled("vector_add/cuda.1.py");
@@ -186,7 +186,7 @@ TEST(LexerRestructure, ExtensionFunctionsAreRenamedInThePythonThatCallsThem)
     EXPECT_EQ(canon(a), canon(b));
 }
 
-TEST(LexerRestructure, RmsnormVariantsABCStayApartWhileTheirRenderingsFold)
+TEST(CodeNormaliserRestructure, RmsnormVariantsABCStayApartWhileTheirRenderingsFold)
 {
     std::map<std::string, std::uint64_t> byFamily;
     for (const char *family : {"onerow", "blocked", "multirow"}) {
@@ -223,7 +223,7 @@ TEST(LexerRestructure, RmsnormVariantsABCStayApartWhileTheirRenderingsFold)
     EXPECT_NE(r.cluster[5], r.cluster[4]);
 }
 
-TEST(LexerRestructure, EveryTierOneRenderingOfTheLabelledSetFoldsAndNoTwoFamiliesDo)
+TEST(CodeNormaliserRestructure, EveryTierOneRenderingOfTheLabelledSetFoldsAndNoTwoFamiliesDo)
 {
     namespace fs = std::filesystem;
     std::map<std::string, std::uint64_t> family; // task/family -> canonical hash of its first rendering
@@ -246,7 +246,7 @@ TEST(LexerRestructure, EveryTierOneRenderingOfTheLabelledSetFoldsAndNoTwoFamilie
     EXPECT_GE(family.size(), 18u);
 }
 
-TEST(LexerRestructure, SurvivesGarbageAndDeepNesting)
+TEST(CodeNormaliserRestructure, SurvivesGarbageAndDeepNesting)
 {
     // Unbalanced brackets, stray dedents and braces, a thousand nested blocks: never a crash, always the
     // same answer.
@@ -280,8 +280,8 @@ TEST(LexerRestructure, SurvivesGarbageAndDeepNesting)
         for (int i = 0; i < n; ++i)
             s += pieces[rng() % (sizeof pieces / sizeof *pieces)];
         EXPECT_EQ(canon(s), canon(s));
-        EXPECT_EQ(Lexer().normalise(s, CodeLanguage::Cuda, false).canonical,
-                  Lexer().normalise(s, CodeLanguage::Cuda, false).canonical);
+        EXPECT_EQ(CodeNormaliser().normalise(s, CodeLanguage::Cuda, false).canonical,
+                  CodeNormaliser().normalise(s, CodeLanguage::Cuda, false).canonical);
     }
     std::string python = "def f(a):\n", cuda = "void f(int a) {\n";
     for (int d = 1; d < 1000; ++d) {
@@ -291,5 +291,5 @@ TEST(LexerRestructure, SurvivesGarbageAndDeepNesting)
     python += std::string(4000, ' ') + "t = a + 1\n" + std::string(4000, ' ') + "a = t\n";
     cuda += "int t = a + 1; a = t;\n" + std::string(999, '}') + "}\n";
     EXPECT_NE(canon(python), 0u);
-    EXPECT_NE(Lexer().normalise(cuda, CodeLanguage::Cuda, false).canonical, 0u);
+    EXPECT_NE(CodeNormaliser().normalise(cuda, CodeLanguage::Cuda, false).canonical, 0u);
 }

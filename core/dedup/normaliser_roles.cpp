@@ -1,9 +1,9 @@
 // What the restructurer needs to know about a fixed token: its role, flags and binding strength.
-#include "core/dedup/lexer_restructure_impl.h"
+#include "core/dedup/normaliser_restructure_impl.h"
 
 #include <initializer_list>
 
-namespace sieve::lexer_restructure {
+namespace sieve::normaliser_restructure {
 
 namespace {
 
@@ -251,4 +251,4 @@ void classifyName(std::string_view ident, std::uint64_t hash, bool cuda, RawToke
 
 // ---------------------------------------------------------------------------------------------------------
 
-} // namespace sieve::lexer_restructure
+} // namespace sieve::normaliser_restructure

@@ -1,6 +1,6 @@
 #pragma once
-// The dedup lexer's second stage: a canonical form of a kernel that sees through restructuring that
-// keeps the algorithm. On the lexer's token stream, before local names are numbered:
+// The code normaliser's second stage: a canonical form of a kernel that sees through restructuring that
+// keeps the algorithm. On the normaliser's token stream, before local names are numbered:
 //   1. temporaries are inlined: `t = E` (E free of effects) whose t is defined nowhere else and used only
 //      later in the same block, in statements that E can move to (nothing between redefines E's names,
 //      no store between a load and its use, no control flow), is substituted at every use, with
@@ -15,16 +15,16 @@
 // in the tokens but for the dependences, which cost a bit set per statement and are skipped for blocks
 // longer than kMaxOrderedStatements.
 //
-// The canonical form is for exact comparison only (Lexer's NormalisedCode::canonical): a small edit can
-// flip whether a temporary is inlined or move a statement, so near-duplicate detection shingles the
-// tokens in source order.
+// The canonical form is for exact comparison only (CodeNormaliser's NormalisedCode::canonical): a small
+// edit can flip whether a temporary is inlined or move a statement, so near-duplicate detection shingles
+// the tokens in source order.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
 
-namespace sieve::lexer_restructure {
+namespace sieve::normaliser_restructure {
 
 enum class Kind : std::uint8_t {
     Fixed,  // kept as it is: keyword, API name, operator, bucketed literal
@@ -124,4 +124,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-} // namespace sieve::lexer_restructure
+} // namespace sieve::normaliser_restructure

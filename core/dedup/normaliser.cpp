@@ -1,5 +1,5 @@
-#include "core/dedup/lexer.h"
-#include "core/dedup/lexer_names.h"
+#include "core/dedup/normaliser.h"
+#include "core/dedup/normaliser_names.h"
 
 #include <xxhash.h>
 
@@ -9,20 +9,20 @@
 
 namespace sieve {
 
-namespace lexer_tokens {
+namespace normaliser_tokens {
 std::uint64_t hashText(std::string_view text)
 {
     // Zero marks an empty slot in the name tables; no real token may hash to it.
     const std::uint64_t h = XXH3_64bits(text.data(), text.size());
     return h == 0 ? 1 : h;
 }
-} // namespace lexer_tokens
+} // namespace normaliser_tokens
 
 namespace {
 
-using lexer_tokens::hashText;
-using lexer_restructure::Kind;
-using lexer_restructure::RawToken;
+using normaliser_tokens::hashText;
+using normaliser_restructure::Kind;
+using normaliser_restructure::RawToken;
 
 // The fixed tokens that replace what normalisation removes or buckets.
 struct Fixed {
@@ -99,7 +99,7 @@ size_t operatorLength(std::string_view s, size_t i, bool cuda)
 
 } // namespace
 
-struct Lexer::State {
+struct CodeNormaliser::State {
     std::vector<RawToken> &raw;
     std::vector<std::uint64_t> &tokens;   // the source-order stream, numbered as it is lexed
     std::vector<std::string_view> *texts; // null without wantText
@@ -118,21 +118,21 @@ struct Lexer::State {
     {
         RawToken t;
         t.hash = h;
-        t.flags = lexer_restructure::Literal;
+        t.flags = normaliser_restructure::Literal;
         push(t, text);
     }
     void kept(std::uint64_t h, std::string_view ident)
     {
         RawToken t;
         t.hash = h;
-        lexer_restructure::classifyName(ident, h, cuda, t);
+        normaliser_restructure::classifyName(ident, h, cuda, t);
         push(t, ident);
     }
     void op(std::string_view text)
     {
         RawToken t;
         t.hash = opHash(text);
-        lexer_restructure::classifyOperator(text, cuda, t);
+        normaliser_restructure::classifyOperator(text, cuda, t);
         push(t, text);
     }
     void name(Kind kind, std::uint32_t id, std::uint64_t numbered)
@@ -154,7 +154,7 @@ struct Lexer::State {
     void breakLine()
     {
         if (!raw.empty())
-            raw.back().flags |= lexer_restructure::BreakAfter;
+            raw.back().flags |= normaliser_restructure::BreakAfter;
     }
     // Numbers: 0, 1 and 2 carry meaning (axis, stride, halves); 3..15 are one bucket; 16 and above
     // (block sizes, warps, tile widths) another, so BLOCK=512 and BLOCK=1024 look the same.
@@ -202,9 +202,9 @@ struct Lexer::State {
     }
 };
 
-Lexer::NameTable::NameTable() : m_keys(256), m_vals(256), m_stamp(256, 0) {}
+CodeNormaliser::NameTable::NameTable() : m_keys(256), m_vals(256), m_stamp(256, 0) {}
 
-void Lexer::NameTable::clear()
+void CodeNormaliser::NameTable::clear()
 {
     m_count = 0;
     if (++m_epoch == 0) { // wrapped: stale stamps could alias the new epoch
@@ -213,7 +213,7 @@ void Lexer::NameTable::clear()
     }
 }
 
-void Lexer::NameTable::grow()
+void CodeNormaliser::NameTable::grow()
 {
     NameTable bigger;
     bigger.m_keys.assign(m_keys.size() * 2, 0);
@@ -234,7 +234,7 @@ void Lexer::NameTable::grow()
     *this = std::move(bigger);
 }
 
-bool Lexer::NameTable::find(std::uint64_t key, std::uint32_t &index) const
+bool CodeNormaliser::NameTable::find(std::uint64_t key, std::uint32_t &index) const
 {
     const size_t mask = m_keys.size() - 1;
     for (size_t j = key & mask; m_stamp[j] == m_epoch; j = (j + 1) & mask) {
@@ -246,7 +246,7 @@ bool Lexer::NameTable::find(std::uint64_t key, std::uint32_t &index) const
     return false;
 }
 
-std::uint32_t Lexer::NameTable::intern(std::uint64_t key, bool &added)
+std::uint32_t CodeNormaliser::NameTable::intern(std::uint64_t key, bool &added)
 {
     if ((m_count + 1) * 2 >= m_keys.size()) // grow at half load so probes stay short
         grow();
@@ -263,9 +263,9 @@ std::uint32_t Lexer::NameTable::intern(std::uint64_t key, bool &added)
     return m_vals[j];
 }
 
-Lexer::Lexer() = default;
+CodeNormaliser::CodeNormaliser() = default;
 
-void Lexer::emitLocal(std::uint64_t identHash, Scope scope, State &st)
+void CodeNormaliser::emitLocal(std::uint64_t identHash, Scope scope, State &st)
 {
     std::uint32_t index;
     bool added;
@@ -283,7 +283,7 @@ void Lexer::emitLocal(std::uint64_t identHash, Scope scope, State &st)
     st.name(kind, m_ids.intern(key ? key : 1, added), nameHash(kind == Kind::Global, index));
 }
 
-std::uint64_t Lexer::nameHash(bool global, std::uint32_t index)
+std::uint64_t CodeNormaliser::nameHash(bool global, std::uint32_t index)
 {
     std::vector<std::uint64_t> &table = m_nameHashes[global ? 1 : 0];
     if (index < table.size())
@@ -294,13 +294,13 @@ std::uint64_t Lexer::nameHash(bool global, std::uint32_t index)
     return table[index];
 }
 
-void Lexer::newFunctionScope(State &st)
+void CodeNormaliser::newFunctionScope(State &st)
 {
     m_locals.clear();
     ++st.epoch;
 }
 
-void Lexer::number(const std::vector<std::uint32_t> &order, std::uint64_t *hash, std::string *text)
+void CodeNormaliser::number(const std::vector<std::uint32_t> &order, std::uint64_t *hash, std::string *text)
 {
     m_number.assign(m_ids.size(), ~0u);
     std::uint32_t counts[2] = {0, 0};
@@ -376,17 +376,17 @@ void Lexer::number(const std::vector<std::uint32_t> &order, std::uint64_t *hash,
             break;
         case Kind::Fixed:
             put(t.hash);
-            render(idx < m_texts.size() ? m_texts[idx] : t.role == lexer_restructure::Role::Open ? "(" : ")");
+            render(idx < m_texts.size() ? m_texts[idx] : t.role == normaliser_restructure::Role::Open ? "(" : ")");
             break;
         }
-        if (t.flags & lexer_restructure::BreakAfter)
+        if (t.flags & normaliser_restructure::BreakAfter)
             breakLine();
     }
     if (hash)
         *hash = h;
 }
 
-CodeLanguage Lexer::detect(std::string_view s)
+CodeLanguage CodeNormaliser::detect(std::string_view s)
 {
     size_t i = 0;
     while (i < s.size()) {
@@ -404,7 +404,7 @@ CodeLanguage Lexer::detect(std::string_view s)
     return s.find("__global__") != std::string_view::npos ? CodeLanguage::Cuda : CodeLanguage::Python;
 }
 
-CodeLanguage Lexer::fromBackend(std::string_view backend)
+CodeLanguage CodeNormaliser::fromBackend(std::string_view backend)
 {
     // KernelBench CUDA answers are Python files that carry the CUDA source in a string, so a "cuda"
     // backend does not mean a C++ file: let detect() look.
@@ -412,14 +412,14 @@ CodeLanguage Lexer::fromBackend(std::string_view backend)
     return CodeLanguage::Auto;
 }
 
-NormalisedCode Lexer::normalise(std::string_view source, CodeLanguage language, bool wantText)
+NormalisedCode CodeNormaliser::normalise(std::string_view source, CodeLanguage language, bool wantText)
 {
     NormalisedCode out;
     normalise(source, language, out, wantText);
     return out;
 }
 
-void Lexer::normalise(std::string_view source, CodeLanguage language, NormalisedCode &out, bool wantText)
+void CodeNormaliser::normalise(std::string_view source, CodeLanguage language, NormalisedCode &out, bool wantText)
 {
     out.tokens.clear();
     out.text.clear();
@@ -451,7 +451,7 @@ void Lexer::normalise(std::string_view source, CodeLanguage language, Normalised
     number(m_order, &out.canonical, wantText ? &out.canonicalText : nullptr);
 }
 
-void Lexer::lexPython(std::string_view s, State &st)
+void CodeNormaliser::lexPython(std::string_view s, State &st)
 {
     const Fixed &f = fixed();
     const size_t n = s.size();
@@ -641,7 +641,7 @@ void Lexer::lexPython(std::string_view s, State &st)
                 // Attributes are API (x.to, .shape) except the module's own members and the functions
                 // of its load_inline source (self.ext.add_cuda names the C++ add_cuda).
                 keep = !dotAfterSelf && !m_cudaFunctions.find(h, cudaIndex);
-            else if (importLine || lexer_names::pythonKept(ident, h))
+            else if (importLine || normaliser_names::pythonKept(ident, h))
                 keep = true;
             else {
                 // A keyword argument of a call (mask=, other=, axis=) names the callee's parameter.
@@ -714,7 +714,7 @@ void Lexer::lexPython(std::string_view s, State &st)
     }
 }
 
-void Lexer::lexCuda(std::string_view s, State &st)
+void CodeNormaliser::lexCuda(std::string_view s, State &st)
 {
     const Fixed &f = fixed();
     const size_t n = s.size();
@@ -799,7 +799,7 @@ void Lexer::lexCuda(std::string_view s, State &st)
             const std::string_view ident = s.substr(i, j - i);
             const std::uint64_t h = hashText(ident);
             i = j;
-            if (afterMember || lexer_names::cudaKept(ident, h)) {
+            if (afterMember || normaliser_names::cudaKept(ident, h)) {
                 st.kept(h, ident);
             } else {
                 const bool top = braces == 0 && parens == 0;

@@ -1,4 +1,4 @@
-#include "core/dedup/lexer.h"
+#include "core/dedup/normaliser.h"
 #include "tests/unit/testutil.h"
 
 #include <gtest/gtest.h>
@@ -6,16 +6,16 @@
 using namespace sieve;
 
 namespace {
-std::string py(const std::string &code) { return Lexer().normalise(code, CodeLanguage::Python).text; }
-std::string cu(const std::string &code) { return Lexer().normalise(code, CodeLanguage::Cuda).text; }
+std::string py(const std::string &code) { return CodeNormaliser().normalise(code, CodeLanguage::Python).text; }
+std::string cu(const std::string &code) { return CodeNormaliser().normalise(code, CodeLanguage::Cuda).text; }
 std::vector<std::uint64_t> tokens(const std::string &code, CodeLanguage l = CodeLanguage::Auto)
 {
-    return Lexer().normalise(code, l, false).tokens;
+    return CodeNormaliser().normalise(code, l, false).tokens;
 }
 bool has(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 } // namespace
 
-TEST(Lexer, PythonDropsCommentsDocstringsAndBlankLines)
+TEST(CodeNormaliser, PythonDropsCommentsDocstringsAndBlankLines)
 {
     const std::string plain = "def f(a):\n    return a + 1\n";
     const std::string noisy = "# header comment\n\ndef f(a):\n    \"\"\"Adds one.\n\n    Really.\"\"\"\n"
@@ -25,7 +25,7 @@ TEST(Lexer, PythonDropsCommentsDocstringsAndBlankLines)
     EXPECT_FALSE(has(py(noisy), "#"));
 }
 
-TEST(Lexer, PythonKeepsApiNamesAndRenamesLocals)
+TEST(CodeNormaliser, PythonKeepsApiNamesAndRenamesLocals)
 {
     const std::string t = py("@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n"
                              "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
@@ -39,7 +39,7 @@ TEST(Lexer, PythonKeepsApiNamesAndRenamesLocals)
     EXPECT_TRUE(has(t, "def g0 ( v0 , v1 , v2 : tl . constexpr )")) << t;
 }
 
-TEST(Lexer, ConsistentRenamingMakesRenamedCopiesEqual)
+TEST(CodeNormaliser, ConsistentRenamingMakesRenamedCopiesEqual)
 {
     const std::string a = "def f(x, w):\n    s = x * w\n    return s + x\n";
     const std::string b = "def g(inp, weight):\n    tmp = inp * weight\n    return tmp + inp\n";
@@ -48,7 +48,7 @@ TEST(Lexer, ConsistentRenamingMakesRenamedCopiesEqual)
     EXPECT_NE(tokens(a), tokens(c)); // a different data flow is not a rename
 }
 
-TEST(Lexer, EachFunctionHasItsOwnLocals)
+TEST(CodeNormaliser, EachFunctionHasItsOwnLocals)
 {
     // The wrapper reuses the kernel's parameter names in one file and not in the other.
     const std::string a = "def k(x, n):\n    return x + n\ndef run(x, n):\n    return k(n, x)\n";
@@ -56,7 +56,7 @@ TEST(Lexer, EachFunctionHasItsOwnLocals)
     EXPECT_EQ(tokens(a), tokens(b));
 }
 
-TEST(Lexer, NumbersAreBucketed)
+TEST(CodeNormaliser, NumbersAreBucketed)
 {
     EXPECT_EQ(tokens("f(BLOCK=512)\n"), tokens("f(BLOCK=1024)\n"));
     EXPECT_EQ(tokens("f(16, 8192, 0x100)\n"), tokens("f(64, 32, 4096)\n"));
@@ -68,23 +68,23 @@ TEST(Lexer, NumbersAreBucketed)
     EXPECT_TRUE(has(py("x = 3 + 1024 + 1.5\n"), "g0 = NUM_SMALL + NUM_BIG + FLOAT")) << py("x = 3 + 1024 + 1.5\n");
 }
 
-TEST(Lexer, StringsBecomeOneToken)
+TEST(CodeNormaliser, StringsBecomeOneToken)
 {
     EXPECT_EQ(tokens("f(name='a')\n"), tokens("f(name=\"something else\")\n"));
     EXPECT_TRUE(has(py("tl.f(name=r'x', other=b\"\"\"y\"\"\")\n"), "tl . f ( name = STR , other = STR )"))
         << py("tl.f(name=r'x', other=b\"\"\"y\"\"\")\n");
 }
 
-TEST(Lexer, InlineCudaSourceIsLexedAsCuda)
+TEST(CodeNormaliser, InlineCudaSourceIsLexedAsCuda)
 {
-    const std::string t = Lexer().normalise(test::readFile(test::testData("dedup/vector_add_inline.py"))).text;
+    const std::string t = CodeNormaliser().normalise(test::readFile(test::testData("dedup/vector_add_inline.py"))).text;
     EXPECT_TRUE(has(t, "__global__ void")) << t;
     EXPECT_TRUE(has(t, "blockIdx . x * blockDim . x + threadIdx . x")) << t;
     EXPECT_TRUE(has(t, "load_inline ( name = STR")) << t;
     EXPECT_FALSE(has(t, "one thread per element")) << t;
 }
 
-TEST(Lexer, CudaStripsCommentsKeepsBuiltinsRenamesLocals)
+TEST(CodeNormaliser, CudaStripsCommentsKeepsBuiltinsRenamesLocals)
 {
     const std::string t = cu(test::readFile(test::testData("dedup/vector_add.cu")));
     for (const char *kept : {"__global__", "__restrict__", "blockIdx . x", "blockDim . x", "threadIdx . x",
@@ -94,7 +94,7 @@ TEST(Lexer, CudaStripsCommentsKeepsBuiltinsRenamesLocals)
         EXPECT_FALSE(has(t, gone)) << gone << " kept in\n" << t;
 }
 
-TEST(Lexer, CudaIntrinsicsStayAndRenamedCopiesMatch)
+TEST(CodeNormaliser, CudaIntrinsicsStayAndRenamedCopiesMatch)
 {
     const std::string a = "__global__ void k(float* out, const float* in) {\n"
                           "  float v = in[threadIdx.x]; // load\n"
@@ -110,9 +110,9 @@ TEST(Lexer, CudaIntrinsicsStayAndRenamedCopiesMatch)
     EXPECT_TRUE(has(t, "atomicAdd")) << t;
 }
 
-TEST(Lexer, DetectsLanguage)
+TEST(CodeNormaliser, DetectsLanguage)
 {
-    EXPECT_EQ(Lexer::detect(test::readFile(test::testData("dedup/vector_add.cu"))), CodeLanguage::Cuda);
-    EXPECT_EQ(Lexer::detect(test::readFile(test::testData("dedup/rmsnorm_a.py"))), CodeLanguage::Python);
-    EXPECT_EQ(Lexer::detect(test::readFile(test::testData("dedup/vector_add_inline.py"))), CodeLanguage::Python);
+    EXPECT_EQ(CodeNormaliser::detect(test::readFile(test::testData("dedup/vector_add.cu"))), CodeLanguage::Cuda);
+    EXPECT_EQ(CodeNormaliser::detect(test::readFile(test::testData("dedup/rmsnorm_a.py"))), CodeLanguage::Python);
+    EXPECT_EQ(CodeNormaliser::detect(test::readFile(test::testData("dedup/vector_add_inline.py"))), CodeLanguage::Python);
 }

@@ -1,17 +1,18 @@
 #pragma once
-// Internal to the restructurer (lexer_roles.cpp, lexer_structure.cpp, lexer_restructure.cpp): its state and
-// helpers. lexer_structure.cpp parses the tokens into blocks and statements and records what each statement
-// reads, writes and defines; lexer_restructure.cpp inlines, keys, orders and emits them.
-#include "core/dedup/lexer.h"
-#include "core/dedup/lexer_restructure.h"
+// Internal to the restructurer (normaliser_roles.cpp, normaliser_structure.cpp, normaliser_restructure.cpp):
+// its state and helpers. normaliser_structure.cpp parses the tokens into blocks and statements and records
+// what each statement reads, writes and defines; normaliser_restructure.cpp inlines, keys, orders and emits
+// them.
+#include "core/dedup/normaliser.h"
+#include "core/dedup/normaliser_restructure.h"
 
 #include <algorithm>
 #include <array>
 #include <vector>
 
-namespace sieve::lexer_restructure {
+namespace sieve::normaliser_restructure {
 
-using lexer_tokens::hashText;
+using normaliser_tokens::hashText;
 
 inline std::uint64_t mix(std::uint64_t h, std::uint64_t v)
 {
@@ -403,4 +404,4 @@ struct Restructurer::Impl
              std::vector<std::uint32_t> &out);
 };
 
-} // namespace sieve::lexer_restructure
+} // namespace sieve::normaliser_restructure

@@ -1,7 +1,7 @@
 // The canonical form: inlining, keys, the order of each block, the output sequence.
-#include "core/dedup/lexer_restructure_impl.h"
+#include "core/dedup/normaliser_restructure_impl.h"
 
-namespace sieve::lexer_restructure {
+namespace sieve::normaliser_restructure {
 
 namespace {
 
@@ -593,4 +593,4 @@ void Restructurer::run(std::vector<RawToken> &tokens, bool python, std::uint32_t
     m_impl->run(tokens, python, nameCount, order);
 }
 
-} // namespace sieve::lexer_restructure
+} // namespace sieve::normaliser_restructure

@@ -4,9 +4,9 @@
 // attribute names) stay; numbers are bucketed so that block sizes 512 and 1024 collide; strings become
 // STR. Two samples that differ only cosmetically normalise to the same token stream. A second, canonical
 // stream inlines single-use temporaries and puts independent statements in a canonical order before
-// the renaming (lexer_restructure.h): samples that also differ by such restructuring get the same
+// the renaming (normaliser_restructure.h): samples that also differ by such restructuring get the same
 // canonical hash.
-#include "core/dedup/lexer_restructure.h"
+#include "core/dedup/normaliser_restructure.h"
 
 #include <cstdint>
 #include <string>
@@ -29,9 +29,9 @@ struct NormalisedCode {
 };
 
 // Reusable per thread: keeps its rename table between calls to avoid allocations. Not thread-safe.
-class Lexer {
+class CodeNormaliser {
 public:
-    Lexer();
+    CodeNormaliser();
     // Replaces out's contents. With wantText, out.text holds a readable rendering of the tokens.
     void normalise(std::string_view source, CodeLanguage language, NormalisedCode &out, bool wantText = false);
     NormalisedCode normalise(std::string_view source, CodeLanguage language = CodeLanguage::Auto,
@@ -80,15 +80,15 @@ private:
     NameTable m_ids;           // a dense id per name; a local's key includes its function
     std::vector<std::uint32_t> m_number; // number(): a name's index, by dense id
     std::vector<std::uint64_t> m_nameHashes[2]; // the hashes of v0, v1, ... and g0, g1, ...
-    std::vector<lexer_restructure::RawToken> m_raw;
+    std::vector<normaliser_restructure::RawToken> m_raw;
     std::vector<std::string_view> m_texts; // per raw token, with wantText
     std::vector<std::uint32_t> m_order;
-    lexer_restructure::Restructurer m_restructurer;
+    normaliser_restructure::Restructurer m_restructurer;
 };
 
-namespace lexer_tokens {
+namespace normaliser_tokens {
 // Hash of a token's normalised text, as stored in NormalisedCode::tokens.
 std::uint64_t hashText(std::string_view text);
-} // namespace lexer_tokens
+} // namespace normaliser_tokens
 
 } // namespace sieve
