@@ -247,7 +247,7 @@ CREATE INDEX IF NOT EXISTS sample_run_items_sample ON sample_run_items(sample_id
 )SQL");
 }
 
-// Version 3: zstd dictionaries for payloads (core/payload.h). The id is the one zstd writes into every
+// Version 3: zstd dictionaries for payloads (core/db/payload.h). The id is the one zstd writes into every
 // frame made with the dictionary; a blob names its dictionary itself, so no payload column changes.
 void v3(db::Database &db)
 {
@@ -264,7 +264,7 @@ CREATE TABLE IF NOT EXISTS payload_dicts(
 // The samples indices a bulk import may drop and build again at its end: the reviewer's sorts and
 // filters (as v1 made them; speedup and cluster over the samples that have one since v5), the name lookup
 // and, since v4, the content key's uniqueness.
-// tests/unit/test_corpus_indices.cpp compares them after a drop and rebuild.
+// tests/unit/db/test_corpus_indices.cpp compares them after a drop and rebuild.
 struct IndexDef {
     const char *name;
     const char *on;
@@ -408,7 +408,7 @@ CREATE TABLE samples_v4(
 
 // Version 5: samples_speedup and samples_cluster index only the samples that have a speedup or a
 // cluster. Until the verifier and dedup run, none has; an index of their NULLs served no query (a lookup
-// by value, or the values part of a sort, see ui/corpusqueries.cpp) and cost each large import a second.
+// by value, or the values part of a sort, see ui/data/corpusqueries.cpp) and cost each large import a second.
 void v5(db::Database &db)
 {
     db.exec("DROP INDEX IF EXISTS samples_speedup; DROP INDEX IF EXISTS samples_cluster;");
@@ -417,7 +417,7 @@ void v5(db::Database &db)
 
 // Version 6: task hygiene, one row per task: what `sieve-cli tasks check` found running the reference
 // (on a GPU at its real shapes, or shrunk on the CPU), or what the importer found in its imports
-// (core/taskhygiene.h). tasks.flags stays what the importer and the last verify run wrote.
+// (core/tasks/taskhygiene.h). tasks.flags stays what the importer and the last verify run wrote.
 void v6(db::Database &db)
 {
     db.exec(R"SQL(
@@ -447,7 +447,7 @@ bool ensureSampleIndices(db::Database &db)
     if (missing.empty())
         return true;
     try {
-        // One transaction per index: a WAL checkpoint running alongside (core/walcheckpointer.h) copies
+        // One transaction per index: a WAL checkpoint running alongside (core/db/walcheckpointer.h) copies
         // each back while the next one is built.
         IndexBuildSettings settings(db);
         for (const IndexDef *ix : missing) {
@@ -561,8 +561,8 @@ std::string randomHex128()
 
 // A random identity, meta 'corpus_id', given when the file is created or first opened read-write by a
 // Sieve that knows it. A copy keeps it; shard results name it, so that `sieve-cli merge` can tell results
-// of this corpus from another's (gpu/shard.h). Not a schema change: meta is a key-value table, and files
-// without the key work as before.
+// of this corpus from another's (gpu/shard/shard.h). Not a schema change: meta is a key-value table, and
+// files without the key work as before.
 void ensureCorpusId(db::Database &db)
 {
     if (db.queryText("SELECT value FROM meta WHERE key='corpus_id'"))

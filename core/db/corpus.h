@@ -33,7 +33,7 @@ public:
     // SQLite's automatic checkpoint threshold (pages) while tuned for bulk writes.
     static constexpr int kBulkAutoCheckpoint = 4096;
 
-    // Payload dictionaries (core/payload.h): opening a corpus registers all of its own. The newest one's
+    // Payload dictionaries (core/db/payload.h): opening a corpus registers all of its own. The newest one's
     // id, 0 when there is none.
     std::uint32_t payloadDictionary() const;
     // Stores a trained dictionary (inside the caller's transaction, if any) and registers it.
@@ -63,9 +63,9 @@ int version(const db::Database &db);
 // rows up by: samples_name and the content key's uniqueness, samples_key (a named UNIQUE index since v4).
 // A bulk import into a table that is small next to its input drops them and builds them once at the end,
 // which costs a third of updating them row by row (bench/RESULTS.md, Import); with `keyed` it drops
-// samples_name and samples_key too and checks names and keys in memory meanwhile (core/importwriter.h).
-// They are derived data: a killed import leaves them missing, and the next read-write open puts them
-// back (ensureSampleIndices), so queries stay correct meanwhile, only slower.
+// samples_name and samples_key too and checks names and keys in memory meanwhile
+// (core/import/importwriter.h). They are derived data: a killed import leaves them missing, and the next
+// read-write open puts them back (ensureSampleIndices), so queries stay correct meanwhile, only slower.
 void dropSampleIndices(db::Database &db, bool keyed = false);
 // Creates whichever are missing; true when all exist afterwards. Never throws on a busy database
 // (another process's import holds the write lock): it tries again at the next open.

@@ -24,7 +24,7 @@ struct SampleRow {
     std::string code;
 };
 
-// True when a should represent a cluster rather than b: the shared order of core/samplepreference.h.
+// True when a should represent a cluster rather than b: the shared order of core/select/samplepreference.h.
 bool preferred(const SampleRow &a, const SampleRow &b)
 {
     return preferredSample({a.id, a.review, a.status, a.speedup, a.attempt}, {b.id, b.review, b.status, b.speedup, b.attempt});

@@ -3,7 +3,7 @@
 // `samples.cluster_id`, each with a representative. Every sample with code belongs to exactly one
 // cluster (singletons included), so "one per cluster" is a plain query for selection and export.
 //
-// The representative is the first member by the sample preference order of core/samplepreference.h
+// The representative is the first member by the sample preference order of core/select/samplepreference.h
 // (accepted over unreviewed, passing over failing, faster over slower, then the earliest).
 #include "core/db/corpus.h"
 #include "core/dedup/dedup.h"

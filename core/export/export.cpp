@@ -163,7 +163,7 @@ struct SplitCounts {
     }
 };
 
-// Task -> "train" / "validation", by family (core/augment.h: a task and its shape/dtype variants; a
+// Task -> "train" / "validation", by family (core/tasks/augment.h: a task and its shape/dtype variants; a
 // task without variants is a family of one): per difficulty (the family root's when selected, else its
 // first task's by name), families in name order, a seeded shuffle, the first round(F * n) to validation.
 // Never splits one task's samples, nor a family.

@@ -11,7 +11,7 @@
 // Reasoning goes into the answer in <think> tags (default), onto the assistant message as
 // reasoning_content (messages forms only), or is left out. The user prompt is a template from
 // resources/prompts for the answer's backend, filled with the task's reference module; the answer is
-// the kernel file in one ```python fenced block. Preference pairs come from core/preference.h.
+// the kernel file in one ```python fenced block. Preference pairs come from core/select/preference.h.
 // The split is by task, stratified by difficulty, seeded. With a tokenizer, a row's tokens are the
 // sum of its text fields each encoded alone without special tokens (no chat-template overhead); rows
 // over the budget are left out and listed in the manifest. A split without rows has no file.

@@ -298,7 +298,7 @@ void keepFreedMemory()
 }
 
 // A large import into a corpus without a payload dictionary trains one on its first samples
-// (core/payload.h). Packing workers use it from the moment it exists; the writer stores it in the
+// (core/db/payload.h). Packing workers use it from the moment it exists; the writer stores it in the
 // transaction of the first batch written after that, before any blob made with it.
 class DictionaryTrainer {
 public:
@@ -384,7 +384,7 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     report.format = std::string(importFormatName(format));
     for (const auto &p : paths)
         report.files.push_back(ImportFileReport{p});
-    // Held to the end, the index rebuild included (see core/importlock.h).
+    // Held to the end, the index rebuild included (see core/import/importlock.h).
     const ImportLock importLock(corpus.path(), options.onWaitForLock, options.cancelled);
     corpus.tuneForBulkWrites();
     // The UNIQUE key and name indices of a million samples outgrow the default cache; inserting into

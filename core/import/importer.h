@@ -79,7 +79,7 @@ struct ImportOptions {
 
 // Imports `paths` (files; for kernelbench also folders of levelN/ID_Name.py) into `corpus`.
 // Bad records are reported, not thrown; throws only when the corpus itself cannot be written.
-// One import per corpus at a time: a second one waits for the first (core/importlock.h).
+// One import per corpus at a time: a second one waits for the first (core/import/importlock.h).
 ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<std::string> &paths,
                          const ImportOptions &options = {});
 

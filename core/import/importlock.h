@@ -1,6 +1,6 @@
 #pragma once
 // One bulk import at a time per corpus. A large import drops the key index and checks keys in memory
-// against the rows that were there when it started (core/importwriter.h); a second import running
+// against the rows that were there when it started (core/import/importwriter.h); a second import running
 // meanwhile would check against the same stale picture, and both would write the rows they share. So
 // every import holds an exclusive flock(2) on `<corpus>.import-lock` while it writes: the kernel drops
 // it when the process dies, kill -9 included, so a killed import never blocks the next one.

@@ -2,7 +2,7 @@
 // Preference pairs for DPO-style training: each pair is a selected (passing) sample of a task, the
 // "chosen" answer, and a failing sample of the same task, the "rejected" one.
 //
-// The chosen side is the selection (core/selection.h) with every step applied. The rejected side is
+// The chosen side is the selection (core/select/selection.h) with every step applied. The rejected side is
 // the task's samples with a failing verdict and an answer, in classes, better negatives first:
 //   compiled  FAIL_MISMATCH, FAIL_RUNTIME: it built and ran, and computed the wrong thing
 //   static    FAIL_STATIC for a kernel-writing fault (TORCH_OP_IN_FORWARD, NO_KERNEL, ...): a fallback

@@ -12,7 +12,7 @@ namespace sieve {
 
 struct SampleMerit {
     std::int64_t id = 0;
-    std::string_view review; // "accepted", "rejected", "none" (core/review.h)
+    std::string_view review; // "accepted", "rejected", "none" (core/review/review.h)
     std::string_view status; // the verifier status, "PASS" when it passed
     std::optional<double> speedup;
     std::optional<std::int64_t> attempt;

@@ -77,7 +77,7 @@ struct Candidate {
     std::optional<std::int64_t> representativeId;
 };
 
-// Better first: the shared sample preference order (core/samplepreference.h), also the dedup's
+// Better first: the shared sample preference order (core/select/samplepreference.h), also the dedup's
 // representative rule, so that selection's stand-in for an ineligible representative is the next one the
 // dedup would have picked.
 bool better(const SelectedSample &a, const SelectedSample &b)

@@ -8,7 +8,7 @@
 //  1. policy: rejected samples never; then --require passed (PASS, default), accepted (reviewed
 //     accepted, any status) or passed-and-accepted; samples without an answer never;
 //  2. one per cluster: the cluster's representative when it is eligible, otherwise the best eligible
-//     member by the sample preference order of core/samplepreference.h (the dedup's representative
+//     member by the sample preference order of core/select/samplepreference.h (the dedup's representative
 //     rule: accepted, passing, fastest, then earliest); samples outside any cluster stand for themselves;
 //  3. per-task cap: the best samples by the same order;
 //  4. difficulty: with --easy N or --easy-fraction F, all hard tasks plus that many easy tasks drawn
@@ -97,7 +97,7 @@ struct Selection {
 
 Selection selectSamples(const db::Database &db, const SelectionOptions &options);
 
-// The selection's order of merit (core/samplepreference.h): true when a is preferred to b.
+// The selection's order of merit (core/select/samplepreference.h): true when a is preferred to b.
 bool preferredInSelection(const SelectedSample &a, const SelectedSample &b);
 
 // The distribution of a selection: tasks and samples per difficulty, level, category, backend, model.

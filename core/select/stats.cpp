@@ -283,7 +283,7 @@ nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
             r.reasons = it->second;
         rows.push_back(std::move(r));
     }
-    // Families (core/augment.h) that have variants: a task and its shape/dtype variants together.
+    // Families (core/tasks/augment.h) that have variants: a task and its shape/dtype variants together.
     const std::map<std::int64_t, std::string> families = taskFamilies(db);
     std::map<std::string, int> familySize;
     for (const auto &[id, name] : families)

@@ -12,7 +12,7 @@
 //   failures samples.status counts of verified samples that did not pass, and the reason codes of
 //            each sample's latest verdict (verdicts.reasons: a JSON array or comma-separated).
 //
-// A scope (core/difficulty.h: a model, a sampling run, a task list) restricts the verification metrics
+// A scope (core/select/difficulty.h: a model, a sampling run, a task list) restricts the verification metrics
 // (metrics, metrics_by) to its samples; the counts above them stay the corpus's. compareScopes measures
 // two scopes on the same tasks (expert iteration: the base model, then the fine-tuned one, on the
 // held-out tasks): per task n, c and pass@1 = c / n of each, and pass@1 as the mean over tasks of the

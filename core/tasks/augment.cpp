@@ -49,7 +49,8 @@ std::string formatDouble(const std::optional<double> &v)
     return buf;
 }
 
-// As the importers key a task (core/importcommon.cpp), so a variant equal to an imported task is found.
+// As the importers key a task (core/import/importcommon.cpp), so a variant equal to an imported task is
+// found.
 std::string variantKey(const VariantTask &t)
 {
     return hashing::contentKey({"task", t.referenceCode, t.dtype, formatDouble(t.atol), formatDouble(t.rtol),

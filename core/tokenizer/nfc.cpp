@@ -1,4 +1,4 @@
-// Code point classes, UTF-8 and NFC for the tokenizer (tables in tokenizer_unicode.cpp).
+// Code point classes, UTF-8 and NFC for the tokenizer (tables in core/tokenizer/unicode.cpp).
 #include "core/tokenizer/unicode.h"
 
 #include <algorithm>

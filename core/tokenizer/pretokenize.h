@@ -2,7 +2,7 @@
 // Hand-written matchers for the pre-tokenizer regexes that byte-level BPE tokenizers ship. A general
 // regex engine (std::regex has no \p{..}) would be slower than the BPE itself; these follow the
 // leftmost-first alternation of the patterns step by step, with the code point classes read out of
-// the tokenizers library (tokenizer_unicode.cpp), and are checked against it in test_tokenizer.cpp.
+// the tokenizers library (core/tokenizer/unicode.cpp), and are checked against it in test_tokenizer.cpp.
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
 // Unicode data for the tokenizer: the code point classes its pre-tokenizer patterns use (\p{L},
-// \p{N}, \s) and NFC. The tables in tokenizer_unicode.cpp are generated from the `tokenizers` library
+// \p{N}, \s) and NFC. The tables in core/tokenizer/unicode.cpp are generated from the `tokenizers` library
 // itself (tests/data/export/gen_unicode_tables.py), so the classes agree with its regex engine.
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// sieve-cli augment: task variants across shapes and dtypes (core/augment.h), each kept only after
+// sieve-cli augment: task variants across shapes and dtypes (core/tasks/augment.h), each kept only after
 // its reference ran in the verifier worker (the `task` op: hygiene, fits the device). One worker serves
 // every variant of the command.
 #include "core/cli/cli.h"

@@ -1,6 +1,6 @@
 // sieve-cli tasks check: task hygiene alone. One verifier worker runs each task's reference on a device
 // (a GPU at the task's real shapes, or the CPU on shrunk ones) through the worker op `check_task`, and the
-// findings are stored per task in task_hygiene (core/taskhygiene.h). No sample is verified.
+// findings are stored per task in task_hygiene (core/tasks/taskhygiene.h). No sample is verified.
 #include "core/cli/cli.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The workbench's review writes, through core/review.h so that the window and `sieve-cli review` share
+// The workbench's review writes, through core/review/review.h so that the window and `sieve-cli review` share
 // one implementation: each write appends to the `reviews` history and sets `samples.review`, all in one
 // transaction.
 #include <QList>

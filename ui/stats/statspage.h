@@ -1,5 +1,5 @@
 #pragma once
-// Corpus statistics as core/stats.h computes them (corpusStats JSON). Rendered generically: whatever
+// Corpus statistics as core/select/stats.h computes them (corpusStats JSON). Rendered generically: whatever
 // keys the stats grow (pass@k, fast_p, failure taxonomy) show up without a change here; picking a
 // group of counts charts it.
 #include <QWidget>

@@ -1,4 +1,4 @@
-// Payload dictionaries (core/payload.h): trained by a corpus's first large import, stored in
+// Payload dictionaries (core/db/payload.h): trained by a corpus's first large import, stored in
 // payload_dicts in the same transaction as the first blob that needs one, found again by any process
 // that opens the corpus; used by both codecs (zstd frames, LZ4 blocks).
 #include "core/db/corpus.h"

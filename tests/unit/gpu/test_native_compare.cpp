@@ -1,4 +1,4 @@
-// The native path's output comparison (gpu/nativeverify.h): the same rules as the worker's compare.py.
+// The native path's output comparison (gpu/cuda/nativeverify.h): the same rules as the worker's compare.py.
 #include "gpu/cuda/nativeverify.h"
 
 #include <gtest/gtest.h>

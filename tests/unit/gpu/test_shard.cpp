@@ -1,5 +1,5 @@
-// Shards and merging (gpu/shard.h, gpu/shardmerge.h) without the worker: shards are cut from a real
-// corpus, their runs are written through the verify run's own writer, then merged back.
+// Shards and merging (gpu/shard/shard.h, gpu/shard/shardmerge.h) without the worker: shards are cut from a
+// real corpus, their runs are written through the verify run's own writer, then merged back.
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "gpu/shard/shard.h"

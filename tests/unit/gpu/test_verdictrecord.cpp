@@ -1,4 +1,4 @@
-// A worker's verdict message turned into the record the corpus stores (gpu/verdictrecord.cpp): numbers
+// A worker's verdict message turned into the record the corpus stores (gpu/verify/verdictrecord.cpp): numbers
 // that do not fit their field are dropped like any wrongly typed field, never cast. Found by the
 // worker-line fuzz target under UBSan: "runs": 1999999999999999999999990 was cast from double to int64.
 #include "gpu/verify/verifytypes.h"

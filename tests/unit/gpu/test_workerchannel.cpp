@@ -1,5 +1,5 @@
-// The verdict channel between the engine and a worker (gpu/workerprocess.h): only lines tagged with the
-// session key and the next sequence number are opened; forged, replayed, reordered and untagged lines
+// The verdict channel between the engine and a worker (gpu/verify/workerprocess.h): only lines tagged with
+// the session key and the next sequence number are opened; forged, replayed, reordered and untagged lines
 // are not. The known vector was made with Python's hmac module, as the worker computes it.
 #include "gpu/verify/workerprocess.h"
 
