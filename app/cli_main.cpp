@@ -1,7 +1,7 @@
-#include "cli.h"
-#include "gpucommands.h"
+#include "core/cli/cli.h"
+#include "gpu/cli/gpucommands.h"
 #ifdef SIEVE_HAVE_NET
-#include "netcommands.h"
+#include "net/netcommands.h"
 #endif
 
 #include <iostream>

@@ -1,7 +1,7 @@
-#include "language.h"
-#include "mainwindow.h"
-#include "settings.h"
-#include "startupbench.h"
+#include "ui/main/language.h"
+#include "ui/main/mainwindow.h"
+#include "ui/main/settings.h"
+#include "ui/main/startupbench.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

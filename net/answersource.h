@@ -1,8 +1,8 @@
 #pragma once
 // How the sampler pulls the answer and the reasoning out of a reply: exactly as the importers do
-// (core/answer.h: the last fenced block that defines ModelNew outside the reasoning; reasoning from
+// (core/prompt/answer.h: the last fenced block that defines ModelNew outside the reasoning; reasoning from
 // `reasoning_content`/`reasoning` or <think> tags), so teacher samples and imported ones agree.
-#include "answer.h"
+#include "core/prompt/answer.h"
 
 #include <string_view>
 

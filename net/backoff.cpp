@@ -1,4 +1,4 @@
-#include "backoff.h"
+#include "net/backoff.h"
 
 #include <algorithm>
 #include <cmath>

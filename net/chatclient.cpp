@@ -1,6 +1,6 @@
-#include "chatclient.h"
+#include "net/chatclient.h"
 
-#include "redaction.h"
+#include "net/redaction.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>

@@ -8,8 +8,8 @@
 // The API key goes into the Authorization header and nowhere else: every text this class emits is
 // passed through redact() in case a server echoes the header back, and a reply that carries the key in
 // any decoding (net/redaction.h) is handed on rebuilt from its decoded text without it.
-#include "backoff.h"
-#include "chatwire.h"
+#include "net/backoff.h"
+#include "net/chatwire.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

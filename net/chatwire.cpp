@@ -1,4 +1,4 @@
-#include "chatwire.h"
+#include "net/chatwire.h"
 
 #include <simdjson.h>
 

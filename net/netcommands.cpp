@@ -1,10 +1,10 @@
 // sieve-cli sample: teacher sampling from an OpenAI-compatible endpoint into the corpus.
-#include "netcommands.h"
+#include "net/netcommands.h"
 
-#include "processverifier.h"
-#include "serveverifier.h"
-#include "progress.h"
-#include "sampler.h"
+#include "core/util/progress.h"
+#include "net/processverifier.h"
+#include "net/sampler.h"
+#include "net/serveverifier.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

@@ -1,6 +1,6 @@
 #pragma once
 // Commands of the net layer (sieve-cli links them only when Qt is available): `sample`.
-#include "cli.h"
+#include "core/cli/cli.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "processverifier.h"
+#include "net/processverifier.h"
 
 #include <QProcess>
 

@@ -5,7 +5,7 @@
 //
 // Lead: once the VerificationEngine (branch `verifier`) is on main, an in-process implementation can
 // keep one engine and its warm workers for the whole run instead of a process per sample.
-#include "attemptverifier.h"
+#include "net/attemptverifier.h"
 
 #include <QProcessEnvironment>
 #include <QStringList>

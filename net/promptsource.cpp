@@ -1,6 +1,6 @@
-#include "promptsource.h"
+#include "net/promptsource.h"
 
-#include "prompttemplate.h"
+#include "core/prompt/prompttemplate.h"
 
 #include <map>
 
@@ -10,8 +10,8 @@ const char *promptTemplateId() { return "resources/prompts/{system,<backend>}.tx
 
 nlohmann::json renderMessages(const PromptInput &task)
 {
-    // The export's templates and renderer (core/prompttemplate.h), with the values export.cpp passes, so a
-    // training row's prompt is the prompt the teacher was sampled with.
+    // The export's templates and renderer (core/prompt/prompttemplate.h), with the values export.cpp passes,
+    // so a training row's prompt is the prompt the teacher was sampled with.
     std::map<std::string, std::string> v;
     v["reference"] = trimTrailingSpace(task.referenceCode);
     v["task"] = task.taskName;

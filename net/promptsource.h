@@ -1,6 +1,6 @@
 #pragma once
 // Where the sampler's prompts come from: the export's templates (resources/prompts) and renderer
-// (core/prompttemplate.h), one source of truth for sampling and export.
+// (core/prompt/prompttemplate.h), one source of truth for sampling and export.
 #include <nlohmann/json.hpp>
 
 #include <string>

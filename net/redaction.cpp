@@ -1,4 +1,4 @@
-#include "redaction.h"
+#include "net/redaction.h"
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>

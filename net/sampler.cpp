@@ -1,7 +1,7 @@
-#include "sampler.h"
+#include "net/sampler.h"
 
-#include "answersource.h"
-#include "promptsource.h"
+#include "net/answersource.h"
+#include "net/promptsource.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>

@@ -6,9 +6,9 @@
 // Endpoint errors are the client's business (retried, no attempt consumed). A run is recorded in
 // sample_runs under a name; starting the same name again resumes it: stored attempts are skipped,
 // unverified ones verified, and attempts that were in flight are asked again under the same number.
-#include "attemptverifier.h"
-#include "chatclient.h"
-#include "samplestore.h"
+#include "net/attemptverifier.h"
+#include "net/chatclient.h"
+#include "net/samplestore.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "samplestore.h"
+#include "net/samplestore.h"
 
-#include "corpus.h"
-#include "hashing.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "core/util/hashing.h"
 
 #include <chrono>
 

@@ -4,7 +4,7 @@
 //
 // "Nothing counted twice" rests on two keys: an item is (run, task, attempt) and a sample's key is
 // derived from the same triple, and the sample, its payloads and its item go in one transaction.
-#include "corpus.h"
+#include "core/db/corpus.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "serveverifier.h"
+#include "net/serveverifier.h"
 
 #include <nlohmann/json.hpp>
 

@@ -9,7 +9,7 @@
 // emitted for the samples it had, the sampler stops resumably, and those samples stay stored without a
 // verdict, to be verified (by a fresh verifier) when the run resumes. The killed verifier's run is
 // abandoned by the next one (serve runs are never resumed), so it cannot block anything.
-#include "attemptverifier.h"
+#include "net/attemptverifier.h"
 
 #include <QByteArray>
 #include <QProcess>

@@ -17,7 +17,7 @@
 // stage's CPU is that thread's, its wall time mostly overlaps the fingerprinting.
 // Writes OUT_DIR/shingles.bin (n, offsets[n+1] u64, values u32), OUT_DIR/canon.bin (duplicateOf u32[n]),
 // OUT_DIR/truth.bin (canonical pairs with J >= T, u32 pairs) and prints one JSON object.
-#include "dedup.h"
+#include "core/dedup/dedup.h"
 
 #include <simdjson.h>
 

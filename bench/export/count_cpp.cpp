@@ -2,7 +2,7 @@
 // `tokenizers` library (every text field of every row, each encoded alone, prompts included on every
 // row), timing only the counting: the like-for-like half of the ratio.
 // Build: see run.sh (links build/dev/core/libsieve_core.a).
-#include "tokenizer.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <nlohmann/json.hpp>
 

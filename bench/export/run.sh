@@ -45,7 +45,7 @@ timeit "export, no tokenizer"
 timeit "export, tokens + budget 32768" --tokenizer "$tok" --max-tokens 32768
 if [ "${COMPARE:-1}" = 1 ]; then
   # Like for like: Sieve's tokenizer over exactly the texts Python counts (prompts on every row).
-  g++ -O2 -std=c++20 -Icore bench/export/count_cpp.cpp build/dev/core/libsieve_core.a -lsimdjson -lxxhash -lzstd -llz4 -lsqlite3 -lcrypto \
+  g++ -O2 -std=c++20 -I. bench/export/count_cpp.cpp build/dev/core/libsieve_core.a -lsimdjson -lxxhash -lzstd -llz4 -lsqlite3 -lcrypto \
       -o "$work/count_cpp"
   echo "sieve tokenizer on the same texts:"
   "$work/count_cpp" "$work/out" "$tok"

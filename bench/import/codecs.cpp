@@ -2,10 +2,10 @@
 // payloads written one at a time and of `import --compression zstd`) against LZ4 (an import's default),
 // both with a dictionary trained on the first 1,000 texts the way a large import trains one, and both
 // without. Same texts, same process, one after the other, three rounds; prints the median per codec.
-//   g++ -O2 -std=c++20 -Icore bench/import/codecs.cpp build/dev/core/libsieve_core.a \
+//   g++ -O2 -std=c++20 -I. bench/import/codecs.cpp build/dev/core/libsieve_core.a \
 //       -lsimdjson -lxxhash -lzstd -llz4 -lcrypto -o /tmp/sieve_codecs
 //   /tmp/sieve_codecs /tmp/sieve-bench-import/samples.jsonl [ROWS]
-#include "payload.h"
+#include "core/db/payload.h"
 
 #include <simdjson.h>
 

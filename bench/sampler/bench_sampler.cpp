@@ -4,12 +4,12 @@
 // the most requests seen in flight, and the median latency.
 //   bench_sampler [--requests N] [--inflight C] [--latency-ms L] [--mode client|sampler] [--stream]
 //   bench_sampler --serve L      (the child: prints its port, serves until stdin closes)
-#include "chatclient.h"
-#include "fakeserver.h"
-#include "sampler.h"
+#include "net/chatclient.h"
+#include "net/sampler.h"
+#include "tests/net/fakeserver.h"
 
-#include "corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

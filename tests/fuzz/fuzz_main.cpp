@@ -9,13 +9,13 @@
 //   sieve_fuzz TARGET [--cases N] [--seed S] [--hang-ms MS] [--save DIR]
 //   TARGET: answer | sieve | kernelbook | cuda-archive | kernelbench-jsonl | kernelbench-file |
 //           worker-line | completion | sse
-#include "answer.h"
-#include "chatwire.h"
-#include "corpus.h"
-#include "importer.h"
-#include "redaction.h"
-#include "verifytypes.h"
-#include "workerprotocol.h"
+#include "core/db/corpus.h"
+#include "core/import/importer.h"
+#include "core/prompt/answer.h"
+#include "gpu/verify/verifytypes.h"
+#include "gpu/verify/workerprotocol.h"
+#include "net/chatwire.h"
+#include "net/redaction.h"
 
 #include <nlohmann/json.hpp>
 

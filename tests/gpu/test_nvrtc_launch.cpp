@@ -1,6 +1,6 @@
 // Native launches of raw CUDA answers on a real GPU (ctest label "gpu"; skipped without one).
-#include "cudadriverlauncher.h"
-#include "nvrtccompiler.h"
+#include "gpu/cuda/cudadriverlauncher.h"
+#include "gpu/nvrtc/nvrtccompiler.h"
 
 #include <gtest/gtest.h>
 

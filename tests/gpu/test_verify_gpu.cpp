@@ -1,12 +1,12 @@
 // The verifier's fixtures on a real GPU (`--gpus 0`): every fixture except the CPU-only ones, with the
 // GPU expectations of the manifest (expect_gpu) where they differ. Skips without a GPU.
-#include "corpus.h"
-#include "payload.h"
-#include "verificationengine.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "gpu/verify/verificationengine.h"
 
 // The unit tests' helpers, compiled into this binary too (the GPU suite is a separate executable).
-#include "../unit/test_verify_support.cpp"
-#include "../unit/testutil.cpp"
+#include "tests/unit/gpu/test_verify_support.cpp"
+#include "tests/unit/testutil.cpp"
 
 #include <gtest/gtest.h>
 

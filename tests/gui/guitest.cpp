@@ -1,7 +1,7 @@
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
-#include "corpus.h"
-#include "payload.h"
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,22 +1,22 @@
 // The real main window, driven by object name: open a corpus, pick a task, compare samples, review by
 // keyboard with undo and redo, follow a log link, verify and export through the sieve-cli seam.
-#include "workbench.h"
+#include "tests/gui/workbench.h"
 
-#include "codeeditor.h"
-#include "comparisonview.h"
-#include "corpus.h"
-#include "detailspane.h"
-#include "mainwindow.h"
-#include "nvrtclibrary.h"
-#include "ptxview.h"
-#include "reviewbar.h"
-#include "samplemodel.h"
-#include "language.h"
-#include "settings.h"
-#include "settingsdialog.h"
-#include "taskmodel.h"
-#include "taskpane.h"
-#include "verifyrunner.h"
+#include "core/db/corpus.h"
+#include "gpu/nvrtc/nvrtclibrary.h"
+#include "ui/cli/verifyrunner.h"
+#include "ui/compare/comparisonview.h"
+#include "ui/compare/ptxview.h"
+#include "ui/dialogs/settingsdialog.h"
+#include "ui/editors/codeeditor.h"
+#include "ui/main/language.h"
+#include "ui/main/mainwindow.h"
+#include "ui/main/settings.h"
+#include "ui/models/samplemodel.h"
+#include "ui/models/taskmodel.h"
+#include "ui/panes/detailspane.h"
+#include "ui/panes/taskpane.h"
+#include "ui/review/reviewbar.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,13 +1,13 @@
 // Every item model of the workbench under QAbstractItemModelTester, fed from a real corpus.
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
-#include "clustermodels.h"
-#include "corpus.h"
-#include "corpusqueries.h"
-#include "dbthread.h"
-#include "samplemodel.h"
-#include "taskfilterproxy.h"
-#include "taskmodel.h"
+#include "core/db/corpus.h"
+#include "ui/clusters/clustermodels.h"
+#include "ui/data/corpusqueries.h"
+#include "ui/data/dbthread.h"
+#include "ui/models/samplemodel.h"
+#include "ui/models/taskfilterproxy.h"
+#include "ui/models/taskmodel.h"
 
 #include <QAbstractItemModelTester>
 

@@ -1,15 +1,15 @@
 // The workbench's GUI-independent pieces: the line diff, log links, the settings registry, the review
 // writes and the CLI overview parser.
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
-#include "cliprocess.h"
-#include "corpus.h"
-#include "linediff.h"
-#include "loglinks.h"
-#include "reviewstore.h"
-#include "settings.h"
-#include "chart.h"
-#include "timingpanel.h"
+#include "core/db/corpus.h"
+#include "ui/cli/cliprocess.h"
+#include "ui/compare/linediff.h"
+#include "ui/main/settings.h"
+#include "ui/review/reviewstore.h"
+#include "ui/stats/chart.h"
+#include "ui/verdict/loglinks.h"
+#include "ui/verdict/timingpanel.h"
 
 #include <QSignalSpy>
 
@@ -269,7 +269,7 @@ TEST(CliProcess, ExitCodesHaveNamedMessages)
     EXPECT_TRUE(CliProcess::exitMessage(130, QProcess::NormalExit).contains(QStringLiteral("resumed")));
 }
 
-#include "statspage.h"
+#include "ui/stats/statspage.h"
 
 #include <QTreeWidget>
 

@@ -2,24 +2,24 @@
 // keys acting on the page shown, filters narrowing what bulk actions touch, the window showing what
 // the database holds after a failed write, the export dialog's options and preview, empty states
 // that explain themselves, the compare view's limits. Drives the real window by object name.
-#include "workbench.h"
+#include "tests/gui/workbench.h"
 
-#include "clustermodels.h"
-#include "codeeditor.h"
-#include "corpusqueries.h"
-#include "comparisonview.h"
-#include "detailspane.h"
-#include "exportdialog.h"
-#include "language.h"
-#include "reviewbar.h"
-#include "samplepane.h"
-#include "settingsdialog.h"
-#include "statspage.h"
-#include "taskmodel.h"
-#include "taskpane.h"
-#include "verdictpanel.h"
+#include "ui/clusters/clustermodels.h"
+#include "ui/compare/comparisonview.h"
+#include "ui/data/corpusqueries.h"
+#include "ui/dialogs/exportdialog.h"
+#include "ui/dialogs/settingsdialog.h"
+#include "ui/editors/codeeditor.h"
+#include "ui/main/language.h"
+#include "ui/models/taskmodel.h"
+#include "ui/panes/detailspane.h"
+#include "ui/panes/samplepane.h"
+#include "ui/panes/taskpane.h"
+#include "ui/review/reviewbar.h"
+#include "ui/stats/statspage.h"
+#include "ui/verdict/verdictpanel.h"
 
-#include "verifyrunner.h"
+#include "ui/cli/verifyrunner.h"
 
 #include <QAction>
 #include <QApplication>

@@ -2,15 +2,15 @@
 // filled in, a keep-all run against the OpenAI-compatible test server (tests/net/fakeserver.h, served on
 // this thread's event loop) stores samples while the counters move, an endpoint error that echoes the key
 // is retried and redacted, and the sample list reloads at the end; Stop leaves the run resumable.
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
-#include "corpus.h"
-#include "fakeserver.h"
-#include "mainwindow.h"
-#include "samplemodel.h"
-#include "samplerdialog.h"
-#include "settings.h"
-#include "taskmodel.h"
+#include "core/db/corpus.h"
+#include "tests/net/fakeserver.h"
+#include "ui/dialogs/samplerdialog.h"
+#include "ui/main/mainwindow.h"
+#include "ui/main/settings.h"
+#include "ui/models/samplemodel.h"
+#include "ui/models/taskmodel.h"
 
 #include <QAction>
 #include <QComboBox>

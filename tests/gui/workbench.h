@@ -1,11 +1,11 @@
 #pragma once
 // The GUI tests' fixture: a real main window on a real corpus file (GuiCorpus), found by object name.
-#include "guitest.h"
+#include "tests/gui/guitest.h"
 
-#include "corpus.h"
-#include "mainwindow.h"
-#include "samplemodel.h"
-#include "settings.h"
+#include "core/db/corpus.h"
+#include "ui/main/mainwindow.h"
+#include "ui/main/settings.h"
+#include "ui/models/samplemodel.h"
 
 #include <QTableView>
 #include <QTest>

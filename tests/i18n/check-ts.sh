@@ -7,7 +7,8 @@ lupdate=$1 src=$2
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cp "$src/translations/sieve_de.ts" "$tmp/sieve_de.ts"
-"$lupdate" -silent -no-obsolete -locations none "$src/ui" "$src/net" "$src/app/gui_main.cpp" -ts "$tmp/sieve_de.ts" || exit 1
+# -I: the sources include their headers by path from the project root ("ui/main/mainwindow.h").
+"$lupdate" -silent -no-obsolete -locations none -I "$src" "$src/ui" "$src/net" "$src/app/gui_main.cpp" -ts "$tmp/sieve_de.ts" || exit 1
 if grep -q 'type="unfinished"' "$tmp/sieve_de.ts"; then
   echo "strings without German (run: cmake --build build/dev --target update_translations, then translate):"
   grep -B2 'type="unfinished"' "$tmp/sieve_de.ts" | sed -n 's/.*<source>\(.*\)<\/source>.*/  \1/p'

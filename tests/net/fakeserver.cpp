@@ -1,4 +1,4 @@
-#include "fakeserver.h"
+#include "tests/net/fakeserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "nettestutil.h"
+#include "tests/net/nettestutil.h"
 
-#include "payload.h"
+#include "core/db/payload.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

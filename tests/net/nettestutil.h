@@ -1,9 +1,9 @@
 #pragma once
 // Shared by the net tests: a corpus with a few tasks, spinning the event loop until something holds,
 // a verifier whose verdicts the test decides, and running sieve-cli while the in-process server serves.
-#include "attemptverifier.h"
-#include "corpus.h"
-#include "testutil.h"
+#include "core/db/corpus.h"
+#include "net/attemptverifier.h"
+#include "tests/unit/testutil.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
 // ChatClient against the fake server: every endpoint error is retried, never surfaced as a reply.
-#include "chatclient.h"
-#include "fakeserver.h"
-#include "nettestutil.h"
+#include "net/chatclient.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <gtest/gtest.h>
 

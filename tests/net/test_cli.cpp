@@ -1,6 +1,6 @@
 // sieve-cli sample as users run it: exit codes, the summary, the verifier command, key hygiene.
-#include "fakeserver.h"
-#include "nettestutil.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <QProcess>
 

@@ -3,10 +3,10 @@
 // and every attempt goes through `sieve-cli verify DB --sample ID --json --cpu` (Triton's interpreter on
 // the CPU, the verifier's Python venv found through SIEVE_PYTHON / SIEVE_VENV / the default venv).
 // Attempt 1 must fail, attempt 2 pass, and the task end there: no third request, no third sample.
-#include "fakeserver.h"
-#include "nettestutil.h"
-#include "payload.h"
-#include "pythonenv.h"
+#include "core/db/payload.h"
+#include "gpu/verify/pythonenv.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <QElapsedTimer>
 

@@ -1,11 +1,11 @@
 // A faulty or hostile OpenAI-compatible endpoint (issue #21): every fault is retried without costing an
 // attempt or hanging the run, memory stays bounded, and the key never reaches a reply, a message or the
 // corpus in any encoding.
-#include "chatclient.h"
-#include "fakeserver.h"
-#include "nettestutil.h"
-#include "redaction.h"
-#include "sampler.h"
+#include "net/chatclient.h"
+#include "net/redaction.h"
+#include "net/sampler.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <gtest/gtest.h>
 

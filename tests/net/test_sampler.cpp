@@ -1,8 +1,8 @@
 // The sampling loop against the fake server: attempt accounting, resume, key hygiene.
-#include "fakeserver.h"
-#include "nettestutil.h"
-#include "payload.h"
-#include "sampler.h"
+#include "core/db/payload.h"
+#include "net/sampler.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <gtest/gtest.h>
 

@@ -2,12 +2,12 @@
 // `sieve-cli verify --serve` for the whole run (the real verifier on the CPU), so --verify-parallel N
 // never meets the corpus's verify lock; a verifier that is killed, or cannot start, costs no attempt and
 // does not block the resume.
-#include "fakeserver.h"
-#include "nettestutil.h"
-#include "payload.h"
-#include "pythonenv.h"
-#include "sampler.h"
-#include "serveverifier.h"
+#include "core/db/payload.h"
+#include "gpu/verify/pythonenv.h"
+#include "net/sampler.h"
+#include "net/serveverifier.h"
+#include "tests/net/fakeserver.h"
+#include "tests/net/nettestutil.h"
 
 #include <QTimer>
 

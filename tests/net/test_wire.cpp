@@ -1,7 +1,7 @@
 // The wire format and the retry arithmetic, without a network.
-#include "answersource.h"
-#include "backoff.h"
-#include "chatwire.h"
+#include "net/answersource.h"
+#include "net/backoff.h"
+#include "net/chatwire.h"
 
 #include <gtest/gtest.h>
 

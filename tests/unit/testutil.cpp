@@ -1,4 +1,4 @@
-#include "testutil.h"
+#include "tests/unit/testutil.h"
 
 #include <gtest/gtest.h>
 

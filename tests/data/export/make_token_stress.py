@@ -3,7 +3,7 @@
 them with each fixture tokenizer (token_stress.json). Uses the tokenizer files that
 make_tokenizers.py wrote; does not retrain them.
 
-What the texts aim at (core/tokenizer.cpp, core/tokenizer_pretokenize.cpp):
+What the texts aim at (core/tokenizer/tokenizer.cpp, core/tokenizer/pretokenize.cpp):
   - pieces of 14-17 bytes (the short word cache takes up to 15) and words of 30-34 and 100+ symbols
     (scan merging up to 32 symbols, the heap beyond);
   - runs of letters, digits, punctuation and spaces that turn non-ASCII at every offset up to 40

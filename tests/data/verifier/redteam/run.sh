@@ -1,7 +1,7 @@
 #!/bin/sh
 # The red-team suite (issue #15): every answer of attacks/manifest.json through a real worker on the CPU
 # (TRITON_INTERPRET); fails when any verdict differs from the manifest. Exit 77 (skipped) without the
-# verifier's Python (SIEVE_PYTHON, SIEVE_VENV, then the default venv, as gpu/pythonenv.cpp finds it).
+# verifier's Python (SIEVE_PYTHON, SIEVE_VENV, then the default venv, as gpu/verify/pythonenv.cpp finds it).
 if [ -n "$SIEVE_PYTHON" ]; then
     py=$SIEVE_PYTHON
 elif [ -n "$SIEVE_VENV" ]; then

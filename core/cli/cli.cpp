@@ -1,0 +1,210 @@
+#include "core/cli/cli.h"
+
+#include <atomic>
+#include <csignal>
+#include <ostream>
+#include <stdexcept>
+
+namespace sieve::cli {
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+extern "C" void onSignal(int) { g_interrupted.store(true); }
+} // namespace
+
+bool interrupted() { return g_interrupted.load(); }
+
+void installInterruptHandler()
+{
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+std::optional<std::string> Args::value(const std::string &name) const
+{
+    auto it = values.find(name);
+    if (it == values.end() || it->second.empty())
+        return std::nullopt;
+    return it->second.back();
+}
+
+std::string Args::value(const std::string &name, const std::string &fallback) const
+{
+    return value(name).value_or(fallback);
+}
+
+const std::vector<std::string> &Args::all(const std::string &name) const
+{
+    static const std::vector<std::string> none;
+    auto it = values.find(name);
+    return it == values.end() ? none : it->second;
+}
+
+std::optional<long long> Args::integer(const std::string &name) const
+{
+    const auto v = value(name);
+    if (!v)
+        return std::nullopt;
+    size_t used = 0;
+    long long n = 0;
+    try {
+        n = std::stoll(*v, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used != v->size() || v->empty())
+        throw UsageError("--" + name + " expects an integer, got '" + *v + "'");
+    return n;
+}
+
+std::optional<double> Args::number(const std::string &name) const
+{
+    const auto v = value(name);
+    if (!v)
+        return std::nullopt;
+    size_t used = 0;
+    double n = 0;
+    try {
+        n = std::stod(*v, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used != v->size() || v->empty())
+        throw UsageError("--" + name + " expects a number, got '" + *v + "'");
+    return n;
+}
+
+Args parse(const std::vector<std::string> &argv, const std::vector<OptionSpec> &specs)
+{
+    Args args;
+    auto find = [&](const std::string &name) -> const OptionSpec * {
+        for (const auto &s : specs)
+            if (s.name == name)
+                return &s;
+        return nullptr;
+    };
+    auto findShort = [&](char c) -> const OptionSpec * {
+        for (const auto &s : specs)
+            if (s.shortName == c)
+                return &s;
+        return nullptr;
+    };
+    bool onlyPositional = false;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string &a = argv[i];
+        if (onlyPositional || a.size() < 2 || a[0] != '-') {
+            args.positional.push_back(a);
+            continue;
+        }
+        if (a == "--") {
+            onlyPositional = true;
+            continue;
+        }
+        const OptionSpec *spec = nullptr;
+        std::optional<std::string> inlineValue;
+        if (a.rfind("--", 0) == 0) {
+            std::string name = a.substr(2);
+            if (auto eq = name.find('='); eq != std::string::npos) {
+                inlineValue = name.substr(eq + 1);
+                name = name.substr(0, eq);
+            }
+            spec = find(name);
+            if (!spec)
+                throw UsageError("unknown option --" + name);
+        } else {
+            if (a.size() != 2)
+                throw UsageError("unknown option " + a);
+            spec = findShort(a[1]);
+            if (!spec)
+                throw UsageError("unknown option " + a);
+        }
+        if (!spec->takesValue) {
+            if (inlineValue)
+                throw UsageError("--" + spec->name + " takes no value");
+            args.flags.insert(spec->name);
+            continue;
+        }
+        std::string v;
+        if (inlineValue) {
+            v = *inlineValue;
+        } else {
+            if (i + 1 >= argv.size())
+                throw UsageError("--" + spec->name + " needs a value");
+            v = argv[++i];
+        }
+        auto &slot = args.values[spec->name];
+        if (!spec->repeatable && !slot.empty())
+            throw UsageError("--" + spec->name + " given twice");
+        slot.push_back(v);
+    }
+    return args;
+}
+
+namespace {
+void printOverview(const std::vector<Command> &commands, std::ostream &out)
+{
+    out << "Usage: sieve-cli COMMAND [OPTIONS] [ARGS]\n\n"
+           "Curate SFT corpora of GPU kernels: import, verify, dedup, select and export.\n\n"
+           "Commands:\n";
+    for (const auto &c : commands) {
+        out << "  " << c.name;
+        for (size_t i = c.name.size(); i < 14; ++i)
+            out << ' ';
+        out << c.summary << '\n';
+    }
+    out << "\nRun 'sieve-cli COMMAND --help' for a command's options.\n"
+           "Exit codes: 0 ok, 1 failure, 2 usage error, 3 some input records rejected, "
+           "130 interrupted (resumable).\n";
+}
+} // namespace
+
+int dispatch(const std::vector<Command> &commands, int argc, char **argv, std::ostream &out, std::ostream &err)
+{
+    if (argc < 2) {
+        printOverview(commands, err);
+        return Usage;
+    }
+    const std::string name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        printOverview(commands, out);
+        return Ok;
+    }
+    if (name == "--version") {
+        out << "sieve-cli " << SIEVE_VERSION << '\n';
+        return Ok;
+    }
+    const Command *cmd = nullptr;
+    for (const auto &c : commands)
+        if (c.name == name)
+            cmd = &c;
+    if (!cmd) {
+        err << "sieve-cli: unknown command '" << name << "'\n";
+        printOverview(commands, err);
+        return Usage;
+    }
+    std::vector<std::string> rest(argv + 2, argv + argc);
+    for (const auto &a : rest) {
+        if (a == "--help" || a == "-h") {
+            out << cmd->help;
+            return Ok;
+        }
+        if (a == "--")
+            break;
+    }
+    Context ctx{out, err};
+    try {
+        Args args = parse(rest, cmd->options);
+        return cmd->run(args, ctx);
+    } catch (const UsageError &e) {
+        err << "sieve-cli " << name << ": " << e.what() << "\n(see 'sieve-cli " << name << " --help')\n";
+        return Usage;
+    } catch (const std::exception &e) {
+        err << "sieve-cli " << name << ": " << e.what() << '\n';
+        return Failure;
+    }
+}
+
+} // namespace sieve::cli

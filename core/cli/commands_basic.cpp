@@ -1,0 +1,119 @@
+// init, migrate and list: the commands that create, upgrade or read a corpus without importing or verifying.
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+namespace sieve::cli {
+
+namespace {
+
+int runInit(const Args &args, Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw UsageError("expected exactly one argument: the corpus file");
+    Corpus c = Corpus::create(args.positional[0]);
+    ctx.out << "created " << c.path() << " (schema version " << c.schemaVersion() << ")\n";
+    return Ok;
+}
+
+int runMigrate(const Args &args, Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw UsageError("expected exactly one argument: the corpus file");
+    const std::string &path = args.positional[0];
+    int before = 0;
+    {
+        Corpus c = Corpus::open(path, true, true);
+        before = c.schemaVersion();
+    }
+    if (before == Corpus::kSchemaVersion) {
+        ctx.out << path << " is at schema version " << before << " already\n";
+        return Ok;
+    }
+    Corpus c = Corpus::open(path);
+    ctx.out << "migrated " << path << " from schema version " << before << " to " << c.schemaVersion() << "\n";
+    return Ok;
+}
+
+int runList(const Args &args, Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw UsageError("expected exactly one argument: the corpus file");
+    Corpus c = Corpus::open(args.positional[0], true);
+    std::string sql = "SELECT s.id, s.name, t.name, s.backend, s.status, s.review, s.cluster_id, s.speedup, "
+                      "s.model, s.attempt, s.has_answer FROM samples s JOIN tasks t ON t.id = s.task_id";
+    const auto task = args.value("task");
+    const auto status = args.value("status");
+    std::vector<std::string> where;
+    if (task)
+        where.push_back("t.name = ?1");
+    if (status)
+        where.push_back("s.status = ?2");
+    for (size_t i = 0; i < where.size(); ++i)
+        sql += (i == 0 ? " WHERE " : " AND ") + where[i];
+    sql += " ORDER BY s.id";
+    if (auto limit = args.integer("limit"))
+        sql += " LIMIT " + std::to_string(*limit);
+    db::Statement st = c.db().prepare(sql);
+    if (task)
+        st.bind(1, *task);
+    if (status)
+        st.bind(2, *status);
+    const bool json = args.has("json");
+    if (!json)
+        ctx.out << "id\tsample\ttask\tbackend\tstatus\treview\tcluster\tspeedup\n";
+    while (st.step()) {
+        if (json) {
+            nlohmann::json row = {{"id", st.int64(0)},
+                                  {"sample", st.text(1)},
+                                  {"task", st.text(2)},
+                                  {"backend", st.text(3)},
+                                  {"status", st.text(4)},
+                                  {"review", st.text(5)},
+                                  {"cluster", st.isNull(6) ? nlohmann::json() : nlohmann::json(st.int64(6))},
+                                  {"speedup", st.isNull(7) ? nlohmann::json() : nlohmann::json(st.real(7))},
+                                  {"model", st.isNull(8) ? nlohmann::json() : nlohmann::json(st.text(8))},
+                                  {"attempt", st.isNull(9) ? nlohmann::json() : nlohmann::json(st.int64(9))},
+                                  {"has_answer", st.int64(10) != 0}};
+            ctx.out << row.dump() << '\n';
+        } else {
+            ctx.out << st.int64(0) << '\t' << st.textView(1) << '\t' << st.textView(2) << '\t' << st.textView(3)
+                    << '\t' << st.textView(4) << '\t' << st.textView(5) << '\t'
+                    << (st.isNull(6) ? std::string("-") : std::to_string(st.int64(6))) << '\t'
+                    << (st.isNull(7) ? std::string("-") : std::to_string(st.real(7))) << '\n';
+        }
+    }
+    return Ok;
+}
+
+} // namespace
+
+std::vector<Command> basicCommands()
+{
+    return {
+        {"init", "create an empty corpus file",
+         "Usage: sieve-cli init DB\n\nCreates DB, an empty corpus at the current schema version.\n"
+         "Fails if DB already exists.\n",
+         {}, runInit},
+        {"migrate", "bring a corpus made by an earlier Sieve to the current schema",
+         "Usage: sieve-cli migrate DB\n\nMigrates DB to the current schema version in one transaction (the\n"
+         "steps are cumulative; the data stays). Commands that only read a corpus (list, stats, export,\n"
+         "verify --dry-run) refuse an older file until it is migrated; those that write migrate it\n"
+         "themselves. A file at the current version is left as it is.\n",
+         {}, runMigrate},
+        {"list", "list samples (one per line, or JSON lines)",
+         "Usage: sieve-cli list DB [--task T] [--status S] [--limit N] [--json]\n\n"
+         "Lists samples with their task, backend, verification status, review decision and cluster.\n"
+         "  --task T     only samples of task T (its name)\n"
+         "  --status S   only samples whose latest verdict is S (PENDING, PASS, FAIL_...)\n"
+         "  --limit N    at most N rows\n"
+         "  --json       one JSON object per line: id, sample, task, backend, status, review, cluster,\n"
+         "               speedup, model, attempt, has_answer\n",
+         {{"task", true}, {"status", true}, {"limit", true}, {"json"}}, runList},
+    };
+}
+
+} // namespace sieve::cli

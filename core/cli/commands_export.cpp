@@ -1,0 +1,367 @@
+// sieve-cli select (a dry run of the selection) and sieve-cli export (JSONL + manifest).
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+#include "core/export/export.h"
+#include "core/select/selection.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/prompt/prompttemplate.h"
+#include "core/util/hashing.h"
+
+#include <algorithm>
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace sieve::cli {
+
+namespace {
+
+const char *const kSelectionHelp =
+    "Selection (applied in this order):\n"
+    "  --require P        passed (default: passed the verifier, not rejected), accepted (a reviewer\n"
+    "                     accepted it) or passed-and-accepted. Rejected samples never go out.\n"
+    "  --all-in-cluster   keep every member of a dedup cluster (default: one per cluster)\n"
+    "  --max-per-task N   keep at most N samples per task (accepted, passing, fastest, earliest first)\n"
+    "  --easy N           all hard tasks plus N easy tasks drawn at random (others left out)\n"
+    "  --easy-fraction F  the same with a fraction F of the easy tasks\n"
+    "  --quota F=V:N      at most N tasks with category/level V (F: category or level; V may be *);\n"
+    "                     repeatable; tasks are taken in a seeded random order\n"
+    "  --min-speedup X    keep samples whose newest verdict is at least X times faster than eager\n"
+    "                     PyTorch (GPU timings; samples without them are left out as 'no timing')\n"
+    "  --min-speedup-compile X  the same against torch.compile\n"
+    "  --difficulty-model M  difficulty labels (for --easy, the split's strata) from model M's\n"
+    "                     samples only, e.g. the base model's, so a fine-tuned model's run added later\n"
+    "                     does not relabel the tasks\n"
+    "  --difficulty-run R the same from the samples of sampling run R\n"
+    "  --seed S           seed of every random draw (default 0)\n";
+
+std::vector<OptionSpec> selectionOptions()
+{
+    return {{"require", true}, {"all-in-cluster"}, {"max-per-task", true}, {"easy", true},
+            {"easy-fraction", true}, {"quota", true, true}, {"seed", true},
+            {"min-speedup", true}, {"min-speedup-compile", true}, {"difficulty-model", true}, {"difficulty-run", true}};
+}
+
+SelectionOptions selectionFromArgs(const Args &args)
+{
+    SelectionOptions o;
+    if (const auto r = args.value("require")) {
+        const auto p = parseRequire(*r);
+        if (!p)
+            throw UsageError("--require is passed, accepted or passed-and-accepted, not '" + *r + "'");
+        o.require = *p;
+    }
+    o.onePerCluster = !args.has("all-in-cluster");
+    if (const auto n = args.integer("max-per-task")) {
+        if (*n < 0)
+            throw UsageError("--max-per-task must be >= 0");
+        o.maxPerTask = static_cast<int>(*n);
+    }
+    if (args.has("easy") && args.has("easy-fraction"))
+        throw UsageError("give --easy or --easy-fraction, not both");
+    if (const auto n = args.integer("easy")) {
+        if (*n < 0)
+            throw UsageError("--easy must be >= 0");
+        o.easyCount = static_cast<int>(*n);
+    }
+    if (const auto f = args.number("easy-fraction")) {
+        if (*f < 0 || *f > 1)
+            throw UsageError("--easy-fraction must be between 0 and 1");
+        o.easyFraction = *f;
+    }
+    for (const std::string &q : args.all("quota")) {
+        try {
+            o.quotas.push_back(parseQuota(q));
+        } catch (const std::invalid_argument &e) {
+            throw UsageError(e.what());
+        }
+    }
+    if (const auto s = args.integer("seed"))
+        o.seed = static_cast<std::uint64_t>(*s);
+    o.difficultyScope.model = args.value("difficulty-model");
+    o.difficultyScope.run = args.value("difficulty-run");
+    const std::pair<const char *, std::optional<double> *> bars[] = {{"min-speedup", &o.minSpeedup},
+                                                                     {"min-speedup-compile", &o.minSpeedupCompile}};
+    for (const auto &[name, bar] : bars)
+        if (const auto x = args.number(name)) {
+            if (!(*x > 0))
+                throw UsageError(std::string("--") + name + " must be > 0");
+            *bar = *x;
+        }
+    return o;
+}
+
+void printBreakdown(std::ostream &out, const char *title, const nlohmann::json &part, const char *unit)
+{
+    out << title << ":";
+    for (auto it = part.begin(); it != part.end(); ++it)
+        out << "  " << it.key() << "=" << it.value()["tasks"].get<long long>() << "/" << it.value()[unit].get<long long>();
+    out << '\n';
+}
+
+void printSelection(std::ostream &out, const nlohmann::json &s)
+{
+    out << "selected: " << s["tasks"].get<long long>() << " tasks, " << s["samples"].get<long long>() << " samples (of "
+        << s["candidates"].get<long long>() << ")\n";
+    out << "(tasks/samples)\n";
+    for (const char *k : {"by_difficulty", "by_level", "by_category", "by_backend", "by_model"})
+        printBreakdown(out, k + 3, s[k], "samples");
+    out << "excluded:";
+    for (auto it = s["excluded"].begin(); it != s["excluded"].end(); ++it)
+        out << "  " << it.key() << "=" << it.value().get<long long>();
+    out << '\n';
+}
+
+int runSelect(const Args &args, Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw UsageError("expected exactly one argument: the corpus file");
+    const SelectionOptions o = selectionFromArgs(args);
+    Corpus c = Corpus::open(args.positional[0], true);
+    const nlohmann::json s = selectionSummary(selectSamples(c.db(), o));
+    if (args.has("json"))
+        ctx.out << s.dump(2) << '\n';
+    else
+        printSelection(ctx.out, s);
+    return Ok;
+}
+
+ExportOptions optionsFromArgs(const Args &args)
+{
+    ExportOptions o;
+    o.selection = selectionFromArgs(args);
+    if (const auto f = args.value("format")) {
+        const auto p = parseFormat(*f);
+        if (!p)
+            throw UsageError("--format is messages, prompt-completion, chat-prompt-completion, preference or "
+                             "preference-text, not '" + *f + "'");
+        o.format = *p;
+    }
+    if (const auto r = args.value("reasoning")) {
+        const auto p = parseReasoning(*r);
+        if (!p)
+            throw UsageError("--reasoning is think, field or none, not '" + *r + "'");
+        o.reasoning = *p;
+    }
+    if (const auto f = args.number("split")) {
+        if (*f < 0 || *f > 1)
+            throw UsageError("--split (the validation fraction) must be between 0 and 1");
+        o.validationFraction = *f;
+    }
+    if (const auto n = args.integer("max-tokens")) {
+        if (*n <= 0)
+            throw UsageError("--max-tokens must be > 0");
+        o.maxTokens = static_cast<std::size_t>(*n);
+    }
+    o.tokenizerPath = args.value("tokenizer", "");
+    if (o.maxTokens && o.tokenizerPath.empty())
+        throw UsageError("--max-tokens needs --tokenizer FILE (a Hugging Face tokenizer.json)");
+    o.userTemplate = args.value("template", "");
+    o.systemTemplate = args.value("system", "system");
+    if (const auto t = args.value("tags")) {
+        std::stringstream ss(*t);
+        std::string tag;
+        while (std::getline(ss, tag, ',')) {
+            const auto &names = promptTagNames();
+            if (std::find(names.begin(), names.end(), tag) == names.end())
+                throw UsageError("--tags takes backend, target, dtype, shapes, difficulty, level, category; not '" +
+                                 tag + "'");
+            o.tags.push_back(tag);
+        }
+    }
+    const bool preference = o.format == ExportFormat::Preference || o.format == ExportFormat::PreferenceText;
+    if (!preference && (args.has("max-pairs-per-task") || args.has("hostile-negatives")))
+        throw UsageError("--max-pairs-per-task and --hostile-negatives are for --format preference|preference-text");
+    if (const auto n = args.integer("max-pairs-per-task")) {
+        if (*n < 0)
+            throw UsageError("--max-pairs-per-task must be >= 0 (0: no cap)");
+        o.pairs.maxPairsPerTask = static_cast<int>(*n);
+    }
+    o.pairs.keepHostile = args.has("hostile-negatives");
+    return o;
+}
+
+// `export DB OUT --manifest M`: the options of M, the tokenizer given again when M used one, and a
+// check afterwards that the files are M's.
+ExportOptions optionsFromManifest(const Args &args, nlohmann::ordered_json &original)
+{
+    const std::string path = *args.value("manifest");
+    for (const auto &[name, values] : args.values)
+        if (name != "manifest" && name != "tokenizer" && name != "template" && name != "system")
+            throw UsageError("--manifest takes every option from the manifest; --" + name + " cannot be given with it");
+    for (const std::string &flag : args.flags)
+        if (flag != "json")
+            throw UsageError("--manifest takes every option from the manifest; --" + flag + " cannot be given with it");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot read '" + path + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    try {
+        original = nlohmann::ordered_json::parse(ss.str());
+    } catch (const nlohmann::json::parse_error &e) {
+        throw std::runtime_error(path + ": not valid JSON: " + e.what());
+    }
+    ExportOptions o = exportOptionsFromManifest(original, path);
+    const auto &tok = original["parameters"]["tokenizer"];
+    if (!tok.is_null()) {
+        if (!args.has("tokenizer"))
+            throw UsageError(path + " counted tokens with " + tok.value("file", std::string("a tokenizer")) +
+                             " (sha256 " + tok.value("sha256", std::string()) + "): give it with --tokenizer FILE");
+        o.tokenizerPath = *args.value("tokenizer");
+        if (hashing::sha256File(o.tokenizerPath) != tok.value("sha256", std::string()))
+            throw std::runtime_error("'" + o.tokenizerPath + "' is not the tokenizer of " + path + " (its sha256 differs)");
+    } else if (args.has("tokenizer")) {
+        throw UsageError(path + " used no tokenizer; --tokenizer cannot be given");
+    }
+    // Templates given by path are named by their file name in a manifest: give them again.
+    if (const auto t = args.value("template"))
+        o.userTemplate = *t;
+    if (const auto t = args.value("system"))
+        o.systemTemplate = *t;
+    return o;
+}
+
+int runExport(const Args &args, Context &ctx)
+{
+    if (args.positional.size() != 2)
+        throw UsageError("expected the corpus file and the output folder");
+    nlohmann::ordered_json original;
+    const bool rebuild = args.has("manifest");
+    ExportOptions o = rebuild ? optionsFromManifest(args, original) : optionsFromArgs(args);
+    o.dryRun = args.has("dry-run");
+    const ExportResult r = exportCorpus(args.positional[0], args.positional[1], o);
+    const auto &m = r.manifest;
+    if (rebuild) {
+        // Same options, same content: the same files. Name what differs otherwise.
+        std::vector<std::string> diffs;
+        for (const char *k : {"corpus", "templates", "files"})
+            if (m[k] != original[k])
+                diffs.push_back(k);
+        if (!diffs.empty()) {
+            ctx.err << "the rebuilt export differs from " << *args.value("manifest") << " in:";
+            for (const auto &d : diffs)
+                ctx.err << " " << d;
+            ctx.err << "\n";
+            if (m["corpus"] != original["corpus"])
+                ctx.err << "  corpus content: " << original["corpus"].value("content_sha256", std::string()) << " ("
+                        << original["corpus"].value("content_rows", 0) << " rows) then, "
+                        << m["corpus"].value("content_sha256", std::string()) << " (" << m["corpus"].value("content_rows", 0)
+                        << " rows) now: the corpus changed\n";
+            if (m["templates"] != original["templates"])
+                ctx.err << "  templates: " << original["templates"].dump() << " then, " << m["templates"].dump() << " now\n";
+            return Failure;
+        }
+    }
+    if (args.has("json")) {
+        ctx.out << m.dump(2) << '\n';
+        return Ok;
+    }
+    printSelection(ctx.out, nlohmann::json::parse(m["selection"].dump()));
+    if (m.contains("pairs")) {
+        const auto &p = m["pairs"];
+        ctx.out << "pairs: " << p["pairs"].get<long long>() << " (" << p["negatives"].get<long long>()
+                << " negatives; by class:";
+        for (auto it = p["by_class"].begin(); it != p["by_class"].end(); ++it)
+            ctx.out << " " << it.key() << "=" << it.value().get<long long>();
+        ctx.out << "); tasks without a negative: " << p["tasks_without_negative"].get<long long>() << "\n";
+        ctx.out << "negatives left out:";
+        for (auto it = p["excluded_negatives"].begin(); it != p["excluded_negatives"].end(); ++it)
+            ctx.out << "  " << it.key() << "=" << it.value().get<long long>();
+        ctx.out << '\n';
+    }
+    for (const char *split : {"train", "validation"}) {
+        const auto &c = m["counts"][split];
+        ctx.out << split << ": " << c["tasks"].get<long long>() << " tasks, " << c["rows"].get<long long>() << " rows";
+        if (c.contains("tokens"))
+            ctx.out << ", " << c["tokens"].get<long long>() << " tokens";
+        ctx.out << '\n';
+        printBreakdown(ctx.out, "  difficulty", nlohmann::json::parse(c["by_difficulty"].dump()), "rows");
+    }
+    ctx.out << "left out: " << m["excluded"].size() << " rows";
+    for (const auto &e : m["excluded"])
+        if (&e == &m["excluded"][0])
+            ctx.out << " (e.g. " << e["sample"].get<std::string>() << ": " << e["reason"].get<std::string>() << ")";
+    ctx.out << '\n';
+    ctx.out << "corpus content: " << m["corpus"]["content_sha256"].get<std::string>() << '\n';
+    if (o.dryRun) {
+        ctx.out << "dry run: nothing written\n";
+    } else {
+        ctx.out << "wrote " << args.positional[1] << "/{";
+        for (auto it = m["files"].begin(); it != m["files"].end(); ++it)
+            ctx.out << it.key() << ",";
+        ctx.out << "manifest.json} (export " << *r.exportId << ")";
+        for (const char *f : {"train.jsonl", "validation.jsonl"})
+            if (!m["files"].contains(f))
+                ctx.out << "; no " << f << " (no rows)";
+        ctx.out << '\n';
+        if (rebuild)
+            ctx.out << "rebuilt: the files are those of " << *args.value("manifest") << '\n';
+    }
+    return Ok;
+}
+
+} // namespace
+
+Command selectCommand()
+{
+    std::vector<OptionSpec> opts = selectionOptions();
+    opts.push_back({"json"});
+    return {"select", "dry run of a selection recipe: the resulting distribution",
+            std::string("Usage: sieve-cli select DB [selection options] [--json]\n\n"
+                        "Prints the tasks and samples a selection keeps, per difficulty, level, category,\n"
+                        "backend and teacher model, and why the rest was left out. Nothing is stored:\n"
+                        "'sieve-cli export' stores the selection it writes.\n\n") +
+                kSelectionHelp + "  --json             the distribution as JSON\n",
+            opts, runSelect};
+}
+
+Command exportCommand()
+{
+    std::vector<OptionSpec> opts = selectionOptions();
+    for (const char *v : {"format", "reasoning", "split", "max-tokens", "tokenizer", "template", "system", "tags",
+                          "max-pairs-per-task", "manifest"})
+        opts.push_back({v, true});
+    opts.push_back({"hostile-negatives"});
+    opts.push_back({"dry-run"});
+    opts.push_back({"json"});
+    return {"export", "write an SFT set: train/validation JSONL and a manifest",
+            std::string("Usage: sieve-cli export DB OUT_DIR [--format FORMAT] [--reasoning think|field|none]\n"
+                        "         [--split F] [--max-tokens N --tokenizer FILE] [--template NAME|FILE]\n"
+                        "         [--system NAME|FILE|none] [--tags LIST] [--seed S] [--require ...]\n"
+                        "         [--max-pairs-per-task N] [--hostile-negatives] [selection options] [--dry-run] [--json]\n"
+                        "       sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--json]\n\n"
+                        "Writes OUT_DIR/train.jsonl, OUT_DIR/validation.jsonl and OUT_DIR/manifest.json and records\n"
+                        "the export in the corpus. Same corpus content, options and seed give byte-identical files;\n"
+                        "a split without rows gets no file, and an export without any row fails.\n"
+                        "  --format F        messages (system/user/assistant; default), prompt-completion (text),\n"
+                        "                    chat-prompt-completion (TRL's conversational prompt-completion),\n"
+                        "                    preference (prompt/chosen/rejected as messages, for DPO) or\n"
+                        "                    preference-text (the same as plain text)\n"
+                        "  --reasoning R     think (in <think> tags before the answer, in the trained text;\n"
+                        "                    default), field (reasoning_content on the assistant message, for chat\n"
+                        "                    templates that read it; not with text formats) or none\n"
+                        "  --max-pairs-per-task N  preference: at most N pairs per task (default 4; 0: no cap)\n"
+                        "  --hostile-negatives     preference: keep sandbox, sham and harness-patching failures as\n"
+                        "                    negatives (default: left out)\n"
+                        "  --manifest M      make the files of manifest M again, with its options (a tokenizer it\n"
+                        "                    used is given again with --tokenizer and checked); fails naming what\n"
+                        "                    differs when the corpus content or a template changed\n"
+                        "  --split F         the fraction of tasks for validation (default 0.2); by task, never\n"
+                        "                    by sample, stratified by difficulty\n"
+                        "  --max-tokens N    leave out rows over N tokens (listed in the manifest); needs\n"
+                        "  --tokenizer FILE  a Hugging Face tokenizer.json (byte-level BPE); counts equal the\n"
+                        "                    tokenizers library's, summed over the row's text fields\n"
+                        "  --template T      user prompt template (default: resources/prompts/<backend>.txt)\n"
+                        "  --system T        system prompt template (default: system), or none\n"
+                        "  --tags LIST       metadata tags in the prompt: backend,target,dtype,shapes,difficulty,level,category\n"
+                        "  --dry-run         print the distribution, write nothing\n"
+                        "  --json            print the manifest\n\n") +
+                kSelectionHelp,
+            opts, runExport};
+}
+
+} // namespace sieve::cli

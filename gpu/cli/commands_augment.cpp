@@ -1,0 +1,207 @@
+// sieve-cli augment: task variants across shapes and dtypes (core/tasks/augment.h), each kept only after
+// its reference ran in the verifier worker (the `task` op: hygiene, fits the device). One worker serves
+// every variant of the command.
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+#include "core/tasks/augment.h"
+#include "gpu/verify/pythonenv.h"
+#include "gpu/verify/workerprocess.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <ostream>
+
+namespace sieve::gpu {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A verifier worker that answers `task` requests, for checking references outside a verify run.
+class ReferenceChecker {
+public:
+    ReferenceChecker(const std::string &device, int timeoutSeconds) : m_timeout(timeoutSeconds)
+    {
+        const PythonEnv py = findPythonEnv();
+        WorkerProcess::Spec spec;
+        spec.python = py.python;
+        spec.args = {"-m", "sieve_worker", "--device", device, "--parallel", "1"};
+        const char *pp = std::getenv("PYTHONPATH");
+        spec.env["PYTHONPATH"] = py.workerDir + (pp && *pp ? ":" + std::string(pp) : "");
+        spec.env["PYTHONUNBUFFERED"] = "1";
+        if (device == "cpu")
+            spec.env["TRITON_INTERPRET"] = "1";
+        const char *xdg = std::getenv("XDG_CACHE_HOME");
+        const char *home = std::getenv("HOME");
+        const std::string cache = std::string(xdg && *xdg ? xdg : (home && *home ? std::string(home) + "/.cache" : "/tmp")) +
+                                  "/sieve/verify";
+        fs::create_directories(cache);
+        m_scratch = (fs::temp_directory_path() / "sieve-augment-XXXXXX").string();
+        if (!mkdtemp(m_scratch.data()))
+            throw std::runtime_error("cannot create a scratch folder under " + fs::temp_directory_path().string());
+        m_worker = std::make_unique<WorkerProcess>(std::move(spec));
+        m_worker->start();
+        m_worker->send(nlohmann::json{{"op", "hello"}, {"cache_dir", cache}, {"scratch_root", m_scratch}}.dump());
+        const nlohmann::json hello = waitFor("hello", "", 120);
+        m_env = hello.value("env", nlohmann::json::object());
+    }
+    ~ReferenceChecker()
+    {
+        if (m_worker && m_worker->running()) {
+            m_worker->send(R"({"op":"shutdown"})");
+            m_worker->closeInput();
+            m_worker->stop(std::chrono::seconds(5));
+        }
+        std::error_code ec;
+        fs::remove_all(m_scratch, ec);
+    }
+
+    // "" when the worker accepts the reference, else its hygiene messages.
+    std::string check(const VariantTask &t)
+    {
+        nlohmann::json msg = {{"op", "task"},          {"task_key", t.key},     {"name", t.name},
+                              {"dtype", t.dtype},      {"seeds", {0, 1, 2}},    {"reference_timeout", m_timeout},
+                              {"reference_code", t.referenceCode}, {"init_inputs_style", "kernelbench"}};
+        if (t.atol)
+            msg["atol"] = *t.atol;
+        if (t.rtol)
+            msg["rtol"] = *t.rtol;
+        msg["shapes"] = t.shapesJson ? nlohmann::json::parse(*t.shapesJson) : nlohmann::json::array();
+        m_worker->send(msg.dump());
+        const nlohmann::json ready = waitFor("task_ready", t.key, m_timeout + 60);
+        const bool ok = ready.value("ok", false);
+        std::string why;
+        for (const auto &h : ready.value("hygiene", nlohmann::json::array()))
+            if (!ok || h.value("code", std::string()) == "REF_TOO_LARGE")
+                why += (why.empty() ? "" : "; ") + h.value("code", std::string("?")) + ": " + h.value("message", std::string());
+        const auto dropped = ready.value("dropped_shapes", nlohmann::json::array());
+        if (ok && !dropped.empty() && dropped.size() >= msg["shapes"].size() && !msg["shapes"].empty())
+            why = "every shape was dropped: " + dropped.dump();
+        if (!ok && why.empty())
+            why = "the worker rejected the reference";
+        return why;
+    }
+    const nlohmann::json &env() const { return m_env; }
+
+private:
+    nlohmann::json waitFor(const std::string &op, const std::string &key, int seconds)
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+        while (std::chrono::steady_clock::now() < deadline) {
+            std::vector<std::string> lines;
+            const bool alive = m_worker->pump(std::chrono::milliseconds(200), lines);
+            for (const std::string &line : lines) {
+                const auto j = nlohmann::json::parse(line, nullptr, false);
+                if (j.is_object() && j.value("op", std::string()) == op &&
+                    (key.empty() || j.value("task_key", std::string()) == key))
+                    return j;
+            }
+            if (!alive)
+                throw std::runtime_error("the verifier worker " + m_worker->exitDescription() + ": " +
+                                         m_worker->stderrTail());
+        }
+        m_worker->kill();
+        throw std::runtime_error("the verifier worker sent no '" + op + "' within " + std::to_string(seconds) + " s");
+    }
+
+    int m_timeout;
+    std::string m_scratch;
+    std::unique_ptr<WorkerProcess> m_worker;
+    nlohmann::json m_env;
+};
+
+int runAugment(const cli::Args &args, cli::Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw cli::UsageError("expected exactly one argument: the corpus file");
+    const auto task = args.value("task");
+    if (!task)
+        throw cli::UsageError("--task T names the task to make variants of");
+    const auto &shapes = args.all("shapes");
+    const auto &dtypes = args.all("dtypes");
+    if (shapes.empty() && dtypes.empty())
+        throw cli::UsageError("give --shapes and/or --dtypes");
+    std::vector<VariantSpec> specs;
+    try {
+        specs = variantSpecs(shapes, dtypes, args.has("grid"));
+    } catch (const std::invalid_argument &e) {
+        throw cli::UsageError(e.what());
+    }
+    const bool noCheck = args.has("no-check");
+    std::string device = args.has("cpu") ? "cpu" : "cuda:" + args.value("gpu", "0");
+    const auto timeoutArg = args.integer("timeout").value_or(300);
+    if (timeoutArg < 1 || timeoutArg > 86400)
+        throw cli::UsageError("--timeout is seconds between 1 and 86400");
+    const int timeout = static_cast<int>(timeoutArg);
+    if (args.has("cpu") && args.has("gpu"))
+        throw cli::UsageError("--cpu and --gpu exclude each other");
+    Corpus corpus = Corpus::open(args.positional[0]);
+    std::unique_ptr<ReferenceChecker> checker;
+    VariantCheck check;
+    if (!noCheck) {
+        checker = std::make_unique<ReferenceChecker>(device, timeout);
+        check = [&](const VariantTask &t) { return checker->check(t); };
+    }
+    const auto outcomes = augmentTask(corpus, *task, specs, check);
+    nlohmann::json out = nlohmann::json::array();
+    int created = 0, failed = 0;
+    for (const auto &o : outcomes) {
+        created += o.state == "created";
+        failed += o.state == "failed";
+        out.push_back({{"name", o.task.name}, {"state", o.state}, {"message", o.message},
+                       {"task_id", o.taskId ? nlohmann::json(*o.taskId) : nlohmann::json()},
+                       {"dtype", o.task.dtype},
+                       {"shapes", o.task.shapesJson ? nlohmann::json::parse(*o.task.shapesJson) : nlohmann::json()}});
+    }
+    if (args.has("json")) {
+        ctx.out << nlohmann::json({{"task", *task},
+                                   {"checked_on", noCheck ? nlohmann::json() : nlohmann::json(device)},
+                                   {"variants", out}})
+                       .dump(2)
+                << '\n';
+    } else {
+        for (const auto &o : outcomes)
+            ctx.out << o.state << '\t' << o.task.name << (o.message.empty() ? "" : "\t" + o.message) << '\n';
+        ctx.out << created << " created, " << failed << " failed the reference check"
+                << (noCheck ? " (not checked: --no-check)" : " (checked on " + device + ")") << ", "
+                << outcomes.size() - created - failed << " already in the corpus\n";
+    }
+    return failed > 0 ? cli::Failure : cli::Ok;
+}
+
+} // namespace
+
+cli::Command augmentCommand()
+{
+    return {"augment", "task variants across shapes and dtypes, each checked by running its reference",
+            "Usage: sieve-cli augment DB --task T [--shapes S]... [--dtypes D]... [--grid]\n"
+            "         [--cpu | --gpu N] [--timeout S] [--no-check] [--json]\n\n"
+            "Makes variants of task T, each a task of its own linked to T's family (the export's split\n"
+            "keeps a family together; stats group by family). Before a variant is stored its reference\n"
+            "runs in the verifier worker (the task op: hygiene, fits the device); one that fails is not\n"
+            "stored and the command exits 1.\n"
+            "  --shapes S   one shape set: NAME=VALUE,... (module-level constants); ';' joins several\n"
+            "               shapes into one variant (\"M=7,N=1000;M=4096,N=1024\"); repeatable\n"
+            "  --dtypes D   fp32, fp16, bf16 or fp64; repeatable (tolerances: KernelBench's per dtype)\n"
+            "  --grid       every (shape set, dtype) pair instead of one variant per shape set and per dtype\n"
+            "  --cpu        check under the CPU interpreter (default: --gpu 0)\n"
+            "  --timeout S  the reference's time limit (default 300)\n"
+            "  --no-check   store without running the reference (marked unchecked in the output)\n"
+            "  --json       the outcome of every variant as JSON\n",
+            {{"task", true},
+             {"shapes", true, true},
+             {"dtypes", true, true},
+             {"grid"},
+             {"cpu"},
+             {"gpu", true},
+             {"timeout", true},
+             {"no-check"},
+             {"json"}},
+            runAugment};
+}
+
+} // namespace sieve::gpu

@@ -1,0 +1,260 @@
+// sieve-cli merge and sieve-cli slurm-script: the two ends of a sharded verification on a cluster.
+#include "core/cli/cli.h"
+#include "core/db/corpus.h"
+#include "gpu/shard/shard.h"
+#include "gpu/shard/shardmerge.h"
+#include "gpu/shard/slurmscript.h"
+#include "gpu/verify/verifyrun.h"
+
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace sieve::gpu {
+
+namespace {
+
+using cli::Args;
+using cli::UsageError;
+
+const char *kMergeHelp = R"(Usage: sieve-cli merge DB DIR_OR_FILE... [--partial] [--json]
+
+Folds the results of 'sieve-cli verify DB --shard K/N --out DIR' into the corpus DB. Each argument is a
+shard results file (shard-K-of-N.sieve) or a folder holding them. Every shard run becomes a run of DB
+with its own environment and verdicts; samples.status follows the newest verdict.
+
+Each file is checked first: that it is a whole SQLite file (not cut short, no -wal beside it) that
+passes SQLite's integrity check, that it is a shard results file made from this corpus (corpus id, and
+each sample's content key, code and task), that its run finished with a verdict for every sample, and
+that every shard of its job (K = 0..N-1) is among the inputs. A file that fails is reported with the
+reason; then nothing is merged (exit 1) unless --partial is given.
+
+Merging is idempotent: a shard run is keyed by its shard's uid and run id, and merging it again adds
+nothing. Everything is written in one transaction.
+
+  --partial   merge the files that pass even if others do not (the problems are still reported and the
+              exit code is still 1); merge the rest later, when they are whole
+  --json      the report as one JSON object: {"merged":[...],"already_merged":[...],"problems":
+              [{"file","reason"}],"committed"}
+
+Exit codes: 0 merged (or nothing new to merge), 1 some input was missing, incomplete, corrupt or from
+another corpus, 2 usage.
+)";
+
+int runMerge(const Args &args, cli::Context &ctx)
+{
+    if (args.positional.size() < 2)
+        throw UsageError("expected the corpus and at least one shard results folder or file");
+    const std::string db = args.positional[0];
+    const std::vector<std::string> inputs(args.positional.begin() + 1, args.positional.end());
+    MergeOptions o;
+    o.partial = args.has("partial");
+    const MergeReport r = mergeShards(db, inputs, o);
+
+    if (args.has("json")) {
+        nlohmann::json merged = nlohmann::json::array(), already = nlohmann::json::array(),
+                       problems = nlohmann::json::array();
+        for (const auto &m : r.runs) {
+            nlohmann::json j = {{"file", m.file}, {"shard", m.shard}, {"run_uid", m.uid}, {"run", m.corpusRunId}};
+            if (m.alreadyMerged) {
+                already.push_back(j);
+            } else {
+                j["verdicts"] = m.verdicts;
+                j["by_status"] = m.byStatus;
+                merged.push_back(j);
+            }
+        }
+        for (const auto &p : r.problems)
+            problems.push_back({{"file", p.file}, {"reason", p.reason}});
+        ctx.out << nlohmann::json{{"files", r.files},
+                                  {"merged", merged},
+                                  {"already_merged", already},
+                                  {"problems", problems},
+                                  {"committed", r.committed}}
+                       .dump()
+                << '\n';
+    } else {
+        std::uint64_t verdicts = 0, newRuns = 0, oldRuns = 0;
+        for (const auto &m : r.runs) {
+            if (m.alreadyMerged) {
+                ++oldRuns;
+                ctx.out << m.file << ": shard " << m.shard << " run " << m.uid << " was already merged (run "
+                        << m.corpusRunId << ")\n";
+                continue;
+            }
+            ++newRuns;
+            verdicts += m.verdicts;
+            ctx.out << m.file << ": shard " << m.shard << " -> run " << m.corpusRunId << ", " << m.verdicts
+                    << " verdicts (";
+            bool first = true;
+            for (const auto &[status, n] : m.byStatus) {
+                ctx.out << (first ? "" : ", ") << status << " " << n;
+                first = false;
+            }
+            ctx.out << ")\n";
+        }
+        for (const auto &p : r.problems)
+            ctx.err << p.file << ": " << p.reason << '\n';
+        if (r.committed)
+            ctx.out << "merged " << newRuns << " runs (" << verdicts << " verdicts) from " << r.files << " files into "
+                    << db << "; " << oldRuns << " runs were already merged\n";
+        else
+            ctx.err << "nothing merged: " << r.problems.size()
+                    << " problems (fix them, or merge the good files with --partial)\n";
+    }
+    return r.problems.empty() ? cli::Ok : cli::Failure;
+}
+
+const char *kSlurmHelp = R"(Usage: sieve-cli slurm-script DB --shards N --out DIR [OPTIONS]
+
+Writes DIR/sieve-verify.sbatch, an sbatch array job (--array=0-(N-1)) whose task K runs
+  sieve-cli verify DB --shard K/N --out DIR
+so that the N shards of DB's selected samples are verified in parallel, each into its own results file
+DIR/shard-K-of-N.sieve (logs in DIR/logs). DB and DIR must be on a filesystem the nodes see; the nodes
+only read DB. Submit with 'sbatch DIR/sieve-verify.sbatch'; when all tasks are done, fold the results in
+with 'sieve-cli merge DB DIR' (the script's header says so too).
+
+  --shards N           number of array tasks (required)
+  --out DIR            where the script, the shard results and the logs go (required)
+  --gpus-per-task G    GPUs per task (default 1; the task verifies with --gpus 0..G-1 of its allocation)
+  --cpu                no GPUs: verify with the Triton interpreter (verify --cpu)
+  --cpus-per-task C    default 8 (compilation and CPU checks run in parallel)
+  --time T             time limit per task, Slurm's format (default 04:00:00)
+  --partition P        --account A        --mem M        --job-name NAME
+  --sieve-cli PATH     sieve-cli on the nodes (default: this sieve-cli)
+  --all, --task NAME, --python PATH, --parallel P, --timeout S, --cache-dir DIR, --no-timing
+                       passed to every task's verify
+)";
+
+int runSlurmScript(const Args &args, cli::Context &ctx)
+{
+    if (args.positional.size() != 1)
+        throw UsageError("expected exactly one argument: the corpus file");
+    SlurmScriptOptions o;
+    const auto shards = args.integer("shards");
+    if (!shards)
+        throw UsageError("--shards N is required");
+    if (*shards < 1 || *shards > 100000)
+        throw UsageError("--shards must be between 1 and 100000");
+    o.shards = static_cast<int>(*shards);
+    if (!args.has("out"))
+        throw UsageError("--out DIR is required");
+    o.cpu = args.has("cpu");
+    if (o.cpu && args.has("gpus-per-task"))
+        throw UsageError("--cpu and --gpus-per-task exclude each other");
+    if (auto g = args.integer("gpus-per-task")) {
+        if (*g < 1 || *g > 64)
+            throw UsageError("--gpus-per-task must be between 1 and 64");
+        o.gpusPerTask = static_cast<int>(*g);
+    }
+    if (auto c = args.integer("cpus-per-task")) {
+        if (*c < 1 || *c > 4096)
+            throw UsageError("--cpus-per-task must be between 1 and 4096");
+        o.cpusPerTask = static_cast<int>(*c);
+    }
+    o.time = args.value("time", o.time);
+    if (!validSlurmTime(o.time))
+        throw UsageError("--time expects Slurm's format (HH:MM:SS, D-HH:MM:SS, MM, ...); got '" + o.time + "'");
+    o.partition = args.value("partition", "");
+    o.account = args.value("account", "");
+    o.mem = args.value("mem", "");
+    o.jobName = args.value("job-name", o.jobName);
+    for (const std::string *v : {&o.partition, &o.account, &o.mem, &o.jobName})
+        if (v->find_first_of(" \t\n'\"") != std::string::npos)
+            throw UsageError("Slurm options may not contain spaces or quotes: '" + *v + "'");
+
+    o.corpus = fs::absolute(args.positional[0]).lexically_normal().string();
+    o.outDir = fs::absolute(*args.value("out")).lexically_normal().string();
+    if (o.outDir.find_first_of(" \t\n") != std::string::npos)
+        throw UsageError("--out may not contain whitespace (sbatch's #SBATCH --output line cannot quote it)");
+    if (auto p = args.value("sieve-cli")) {
+        o.sieveCli = fs::absolute(*p).lexically_normal().string();
+    } else {
+        std::error_code ec;
+        o.sieveCli = fs::read_symlink("/proc/self/exe", ec).string();
+        if (ec)
+            o.sieveCli = "sieve-cli";
+    }
+    if (args.has("all"))
+        o.verifyArgs.push_back("--all");
+    for (const auto &t : args.all("task")) {
+        o.verifyArgs.push_back("--task");
+        o.verifyArgs.push_back(t);
+    }
+    for (const char *opt : {"python", "parallel", "timeout", "cache-dir"})
+        if (auto v = args.value(opt)) {
+            o.verifyArgs.push_back(std::string("--") + opt);
+            o.verifyArgs.push_back(*v);
+        }
+    if (args.has("no-timing"))
+        o.verifyArgs.push_back("--no-timing");
+
+    // Opened read-write once here, on the submit host: that gives an older corpus its id before the
+    // nodes read it, so every shard names the same corpus.
+    std::uint64_t selected = 0;
+    {
+        Corpus corpus = Corpus::open(o.corpus);
+        SampleSelection sel;
+        sel.all = args.has("all");
+        sel.tasks = args.all("task");
+        std::uint64_t none = 0;
+        selected = pendingSamples(corpus, sel, 0, none).size();
+    }
+    fs::create_directories(fs::path(o.outDir) / "logs");
+    const std::string path = (fs::path(o.outDir) / "sieve-verify.sbatch").string();
+    {
+        std::ofstream out(path, std::ios::trunc);
+        out << slurmScript(o);
+        if (!out)
+            throw std::runtime_error("cannot write '" + path + "'");
+    }
+    fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add);
+    ctx.out << "wrote " << path << ": " << o.shards << " array tasks over " << selected << " selected samples (about "
+            << (selected + o.shards - 1) / o.shards << " per task)\n"
+            << "submit:  sbatch " << shellQuote(path) << '\n'
+            << "then:    " << shellQuote(o.sieveCli) << " merge " << shellQuote(o.corpus) << ' ' << shellQuote(o.outDir)
+            << '\n';
+    return cli::Ok;
+}
+
+} // namespace
+
+cli::Command mergeCommand()
+{
+    return {"merge",
+            "fold shard results (verify --shard) into the corpus, checked and idempotent",
+            kMergeHelp,
+            {{"partial"}, {"json"}},
+            runMerge};
+}
+
+cli::Command slurmScriptCommand()
+{
+    return {"slurm-script",
+            "write an sbatch array script that verifies the corpus in N shards",
+            kSlurmHelp,
+            {{"shards", true},
+             {"out", true},
+             {"gpus-per-task", true},
+             {"cpu"},
+             {"cpus-per-task", true},
+             {"time", true},
+             {"partition", true},
+             {"account", true},
+             {"mem", true},
+             {"job-name", true},
+             {"sieve-cli", true},
+             {"all"},
+             {"task", true, true},
+             {"python", true},
+             {"parallel", true},
+             {"timeout", true},
+             {"cache-dir", true},
+             {"no-timing"}},
+            runSlurmScript};
+}
+
+} // namespace sieve::gpu

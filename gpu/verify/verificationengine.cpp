@@ -1,0 +1,881 @@
+#include "gpu/verify/verificationengine.h"
+
+#include "core/db/corpus.h"
+#include "core/db/payload.h"
+#include "gpu/verify/pythonenv.h"
+#include "gpu/verify/scratchdir.h"
+#include "gpu/verify/verdictwriter.h"
+#include "gpu/verify/verifyrun.h"
+#include "gpu/verify/workerprocess.h"
+#include "gpu/verify/workerprotocol.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace sieve::gpu {
+
+// State the worker slots share: the queue of samples, the counts, the writer, tasks found broken.
+struct VerificationEngine::Shared {
+    std::mutex mutex;
+    std::deque<SampleRef> queue;
+    RunCounts counts;
+    std::uint64_t sessionVerdicts = 0;
+    std::map<std::int64_t, nlohmann::json> brokenTasks; // task id -> hygiene message for its samples
+    std::set<std::int64_t> flaggedTasks;                // tasks whose flags were written in this run
+    std::map<std::int64_t, int> taskDeaths;             // worker deaths while a task's reference ran
+    std::map<std::int64_t, int> sampleDeaths;           // worker deaths while a sample ran (this session)
+    std::unique_ptr<VerdictWriter> writer;
+    std::atomic<std::int64_t> nextJob{1};
+    std::int64_t runId = 0;
+    PythonEnv python;
+    std::string cacheDir, scratchRoot, logDir;
+    std::string fatal; // set by a slot that gave up
+};
+
+namespace {
+
+std::string defaultCacheDir()
+{
+    const char *xdg = std::getenv("XDG_CACHE_HOME");
+    const char *home = std::getenv("HOME");
+    const std::string base = xdg && *xdg ? xdg : (home && *home ? std::string(home) + "/.cache" : "/tmp");
+    return base + "/sieve/verify";
+}
+
+std::vector<std::string> hygieneCodes(const nlohmann::json &hygiene)
+{
+    std::vector<std::string> out;
+    if (hygiene.is_array())
+        for (const auto &h : hygiene)
+            if (h.is_object() && h.contains("code") && h["code"].is_string())
+                out.push_back(h["code"].get<std::string>());
+    if (out.empty())
+        out.push_back("REF_FAILED");
+    return out;
+}
+
+std::string joinCodes(const nlohmann::json &hygiene)
+{
+    std::string s;
+    if (hygiene.is_array())
+        for (const auto &h : hygiene)
+            if (h.is_object() && h.contains("code") && h["code"].is_string()) {
+                s += s.empty() ? "" : ",";
+                s += h["code"].get<std::string>();
+            }
+    return s;
+}
+
+std::string hygieneMessage(const nlohmann::json &hygiene)
+{
+    std::string s;
+    if (hygiene.is_array())
+        for (const auto &h : hygiene)
+            if (h.is_object()) {
+                s += s.empty() ? "" : "; ";
+                s += jsonString(h, "message", jsonString(h, "code", "?"));
+            }
+    return s.empty() ? std::string("the task's reference could not be run") : s;
+}
+
+// The sieve-cli that the worker execs for raw CUDA answers (`cuda-verify`): SIEVE_CLI, else this very
+// executable when it is sieve-cli, else one beside it or in ../app (test binaries in the build tree).
+std::string sieveCliPath()
+{
+    if (const char *v = std::getenv("SIEVE_CLI"); v && *v)
+        return v;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        return {};
+    if (self.filename() == "sieve-cli")
+        return self.string();
+    for (const fs::path &p : {self.parent_path() / "sieve-cli", self.parent_path().parent_path() / "app" / "sieve-cli"})
+        if (fs::exists(p, ec))
+            return p.string();
+    return {};
+}
+
+std::string tail(const std::string &text, size_t max)
+{
+    return text.size() <= max ? text : "..." + text.substr(text.size() - max);
+}
+
+} // namespace
+
+// One worker process and the samples it has in flight. Runs on its own thread.
+class VerificationEngine::Slot {
+public:
+    Slot(VerificationEngine &engine, int index, std::string device)
+        : m_engine(engine), m_sh(*engine.m_shared), m_index(index), m_device(std::move(device)),
+          m_corpus(Corpus::open(engine.m_options.dbPath, true))
+    {
+    }
+
+    void run();
+
+private:
+    struct Job {
+        std::int64_t job = 0;
+        SampleRef ref;
+        std::string sampleName, taskName, taskKey, backend, code;
+        bool sent = false; // false while its task's reference is being prepared
+        Clock::time_point since;
+        double budgetS = 0;
+    };
+    struct TaskState {
+        std::string key, name;
+        bool ready = false;
+        Clock::time_point sentAt;
+        nlohmann::json dropped; // shapes the worker dropped (the reference failed on them), for details
+    };
+
+    bool startWorker();
+    bool takeWork();
+    void prefetchTasks();
+    bool loadJob(Job &job);
+    void sendTask(std::int64_t taskId);
+    void sendJob(Job &job);
+    void handleLine(const std::string &line);
+    void onTaskReady(const nlohmann::json &msg);
+    void onVerdict(const nlohmann::json &msg);
+    void finishJob(Job &job, VerdictRecord v);
+    void syntheticVerdict(Job &job, const std::string &status, const std::string &stage,
+                          std::vector<std::string> reasons, const std::string &message, const std::string &log);
+    void workerDied(const std::string &why, bool ourKill);
+    void watchdog();
+    void requeue(std::vector<Job> jobs);
+    void forgetPid();
+    const VerifyOptions &opts() const { return m_engine.m_options; }
+
+    VerificationEngine &m_engine;
+    Shared &m_sh;
+    int m_index;
+    std::string m_device;
+    Corpus m_corpus; // read-only connection of this thread
+    std::unique_ptr<WorkerProcess> m_worker;
+    bool m_helloSeen = false;
+    std::string m_channelKey;     // this worker session's verdict-channel key (workerprocess.h)
+    std::uint64_t m_channelSeq = 0;
+    Clock::time_point m_startedAt;
+    int m_consecutiveFailures = 0;
+    std::string m_deviceLabel;
+    std::map<std::int64_t, Job> m_inflight;         // job id -> job
+    std::map<std::int64_t, TaskState> m_tasks;      // task id -> what this worker knows of it
+    std::map<std::string, std::int64_t> m_taskIds; // task key -> id
+};
+
+void VerificationEngine::Slot::forgetPid()
+{
+    if (!m_worker)
+        return;
+    std::lock_guard lock(m_engine.m_pidMutex);
+    auto &p = m_engine.m_pids;
+    p.erase(std::remove(p.begin(), p.end(), m_worker->pid()), p.end());
+}
+
+bool VerificationEngine::Slot::startWorker()
+{
+    WorkerProcess::Spec spec;
+    spec.python = m_sh.python.python;
+    spec.args = {"-m", "sieve_worker", "--device", m_device, "--parallel", std::to_string(opts().parallel)};
+    const char *pp = std::getenv("PYTHONPATH");
+    spec.env["PYTHONPATH"] = m_sh.python.workerDir + (pp && *pp ? ":" + std::string(pp) : "");
+    spec.env["PYTHONUNBUFFERED"] = "1";
+    if (opts().cpu)
+        spec.env["TRITON_INTERPRET"] = "1"; // must be set before triton is imported: at process start
+    if (const std::string cli = sieveCliPath(); !cli.empty())
+        spec.env["SIEVE_CLI"] = cli;
+    for (const auto &[k, v] : opts().workerEnv)
+        spec.env[k] = v;
+    spec.stderrLogPath = m_sh.logDir + "/run" + std::to_string(m_sh.runId) + "-worker" + std::to_string(m_index) + ".log";
+    m_worker = std::make_unique<WorkerProcess>(std::move(spec));
+    m_worker->start();
+    {
+        std::lock_guard lock(m_engine.m_pidMutex);
+        m_engine.m_pids.push_back(m_worker->pid());
+    }
+    m_helloSeen = false;
+    m_startedAt = Clock::now();
+    m_tasks.clear();
+    m_taskIds.clear();
+    m_channelKey = newChannelKey();
+    m_channelSeq = 0;
+    m_worker->send(nlohmann::json{{"op", "hello"},
+                                  {"cache_dir", m_sh.cacheDir},
+                                  {"scratch_root", m_sh.scratchRoot},
+                                  {"channel_key", m_channelKey},
+                                  {"fp32_precision", opts().fp32Precision}}
+                       .dump());
+    return true;
+}
+
+// Pulls samples from the shared queue until this worker has `parallel` in flight.
+bool VerificationEngine::Slot::takeWork()
+{
+    bool took = false;
+    while (static_cast<int>(m_inflight.size()) < opts().parallel) {
+        Job job;
+        {
+            std::lock_guard lock(m_sh.mutex);
+            if (m_sh.queue.empty() || !m_sh.fatal.empty())
+                break;
+            job.ref = m_sh.queue.front();
+            m_sh.queue.pop_front();
+        }
+        job.job = m_sh.nextJob.fetch_add(1);
+        took = true;
+        if (!loadJob(job))
+            continue;
+        nlohmann::json broken;
+        {
+            std::lock_guard lock(m_sh.mutex);
+            auto it = m_sh.brokenTasks.find(job.ref.taskId);
+            if (it != m_sh.brokenTasks.end())
+                broken = it->second;
+        }
+        if (!broken.is_null()) {
+            syntheticVerdict(job, "UNVERIFIABLE", "task", hygieneCodes(broken),
+                             "The task is unusable, so no sample of it can be verified: " + hygieneMessage(broken),
+                             broken.dump(2));
+            continue;
+        }
+        if (m_engine.m_observer)
+            m_engine.m_observer->sampleStarted(job.ref.id, m_index);
+        auto [it, inserted] = m_inflight.emplace(job.job, std::move(job));
+        Job &j = it->second;
+        auto t = m_tasks.find(j.ref.taskId);
+        if (t == m_tasks.end())
+            sendTask(j.ref.taskId);
+        else if (t->second.ready)
+            sendJob(j);
+        if (!j.sent)
+            j.since = Clock::now();
+    }
+    prefetchTasks();
+    return took;
+}
+
+// A job whose task's references are not ready holds one of the `parallel` slots while it waits, and the
+// queue is ordered by task: without a look ahead the worker would compute references a few tasks at a time
+// and idle in between. The next tasks in the queue are announced now (the worker computes their references
+// in the background, several at once), up to kTasksAhead waiting at a time.
+void VerificationEngine::Slot::prefetchTasks()
+{
+    constexpr std::size_t kTasksAhead = 8, kScan = 4096;
+    std::size_t waiting = 0;
+    for (const auto &[id, ts] : m_tasks)
+        waiting += ts.ready ? 0 : 1;
+    std::vector<std::int64_t> ahead;
+    {
+        std::lock_guard lock(m_sh.mutex);
+        std::size_t scanned = 0;
+        for (auto it = m_sh.queue.begin(); it != m_sh.queue.end() && scanned < kScan; ++it, ++scanned) {
+            if (waiting + ahead.size() >= kTasksAhead)
+                break;
+            const std::int64_t t = it->taskId;
+            if (!m_tasks.count(t) && !m_sh.brokenTasks.count(t) && std::find(ahead.begin(), ahead.end(), t) == ahead.end())
+                ahead.push_back(t);
+        }
+    }
+    for (std::int64_t t : ahead)
+        sendTask(t);
+}
+
+bool VerificationEngine::Slot::loadJob(Job &job)
+{
+    db::Statement st = m_corpus.db().prepare(
+        "SELECT s.name, s.backend, t.name, t.task_key, p.code FROM samples s JOIN tasks t ON t.id = s.task_id "
+        "LEFT JOIN sample_payloads p ON p.sample_id = s.id WHERE s.id = ?1");
+    st.bind(1, job.ref.id);
+    if (!st.step())
+        return false; // deleted since the run started: nothing to verify
+    job.sampleName = st.text(0);
+    job.backend = st.text(1);
+    job.taskName = st.text(2);
+    job.taskKey = st.text(3);
+    if (!st.isNull(4)) {
+        try {
+            job.code = payload::unpack(st.blob(4));
+        } catch (const std::exception &e) {
+            syntheticVerdict(job, "UNVERIFIABLE", "static", {"CORRUPT_PAYLOAD"},
+                             "The sample's stored code could not be read: " + std::string(e.what()), "");
+            return false;
+        }
+    }
+    return true;
+}
+
+void VerificationEngine::Slot::sendTask(std::int64_t taskId)
+{
+    db::Statement st = m_corpus.db().prepare(
+        "SELECT t.task_key, t.name, t.dtype, t.atol, t.rtol, t.shapes_json, t.source, p.reference_code "
+        "FROM tasks t LEFT JOIN task_payloads p ON p.task_id = t.id WHERE t.id = ?1");
+    st.bind(1, taskId);
+    if (!st.step())
+        throw std::runtime_error("task " + std::to_string(taskId) + " vanished from the corpus during the run");
+    nlohmann::json msg = {{"op", "task"}, {"task_key", st.text(0)}, {"name", st.text(1)}, {"dtype", st.text(2)}};
+    if (!st.isNull(3))
+        msg["atol"] = st.real(3);
+    if (!st.isNull(4))
+        msg["rtol"] = st.real(4);
+    nlohmann::json shapes = nlohmann::json::array();
+    if (!st.isNull(5)) {
+        shapes = nlohmann::json::parse(st.text(5), nullptr, false);
+        if (shapes.is_discarded() || !shapes.is_array())
+            shapes = nlohmann::json::array();
+    }
+    msg["shapes"] = shapes;
+    const bool half = st.text(2) == "fp16" || st.text(2) == "bf16";
+    if (auto a = half ? opts().atolHalf : opts().atolFp32)
+        msg["atol"] = *a;
+    if (auto r = half ? opts().rtolHalf : opts().rtolFp32)
+        msg["rtol"] = *r;
+    nlohmann::json seeds = nlohmann::json::array();
+    for (int s = 0; s < std::max(5, opts().seeds); ++s)
+        seeds.push_back(s);
+    msg["seeds"] = seeds;
+    msg["reference_timeout"] = opts().timeouts.task;
+    std::string source = st.isNull(6) ? std::string() : st.text(6);
+    std::transform(source.begin(), source.end(), source.begin(), [](unsigned char c) { return std::tolower(c); });
+    // KernelBook's get_init_inputs() returns [args, kwargs]; KernelBench's returns the args.
+    msg["init_inputs_style"] = source.find("kernelbook") != std::string::npos ? "kernelbook" : "kernelbench";
+    msg["reference_code"] = st.isNull(7) ? std::string() : payload::unpack(st.blob(7));
+    if (auto o = opts().taskOverrides.find(st.text(1)); o != opts().taskOverrides.end() && o->second.is_object())
+        for (const auto &[k, v] : o->second.items())
+            msg[k] = v;
+    TaskState ts;
+    ts.key = st.text(0);
+    ts.name = st.text(1);
+    ts.sentAt = Clock::now();
+    m_taskIds[ts.key] = taskId;
+    m_tasks[taskId] = ts;
+    m_worker->send(msg.dump());
+}
+
+void VerificationEngine::Slot::sendJob(Job &job)
+{
+    const bool timing = opts().timing && !opts().cpu;
+    const auto &t = opts().timeouts;
+    // Before timing, a child waits for the GPU lock (the worker's 'queue' stage) behind at most the
+    // other parallel-1 children's timing stages.
+    const double queue = timing ? t.timing * std::max(1, opts().parallel - 1) + 30 : 0;
+    nlohmann::json msg = {{"op", "verify"},
+                          {"job", job.job},
+                          {"task_key", job.taskKey},
+                          {"sample_id", job.ref.id},
+                          {"backend", job.backend},
+                          {"code", job.code},
+                          {"timing", timing},
+                          {"policy", opts().policy},
+                          {"timeouts", {{"compile", t.compile}, {"correct", t.correct}, {"timing", t.timing}}},
+                          {"limits", {{"memory_mb", opts().memoryMb}, {"processes", opts().processes}}}};
+    if (timing)
+        msg["timeouts"]["queue"] = queue;
+    if (opts().timingMaxRuns)
+        msg["timing_limits"]["max_runs"] = *opts().timingMaxRuns;
+    if (opts().timingBudgetMs)
+        msg["timing_limits"]["max_seconds"] = *opts().timingBudgetMs / 1000.0;
+    if (std::find(opts().skipStaticSampleIds.begin(), opts().skipStaticSampleIds.end(), job.ref.id) !=
+        opts().skipStaticSampleIds.end())
+        msg["skip_static"] = true;
+    m_worker->send(msg.dump());
+    job.sent = true;
+    if (m_engine.m_observer)
+        m_engine.m_observer->sampleSent(job.ref.id, m_index);
+    job.since = Clock::now();
+    job.budgetS = t.compile + t.correct + (timing ? t.timing + queue : 0) + opts().watchdogMargin();
+    job.code.clear();
+    job.code.shrink_to_fit();
+}
+
+void VerificationEngine::Slot::syntheticVerdict(Job &job, const std::string &status, const std::string &stage,
+                                               std::vector<std::string> reasons, const std::string &message,
+                                               const std::string &log)
+{
+    VerdictRecord v;
+    v.sampleId = job.ref.id;
+    v.status = status;
+    v.stage = stage;
+    v.reasons = std::move(reasons);
+    v.message = message;
+    v.log = log;
+    v.interpreted = opts().cpu;
+    v.details = {{"source", "engine"}, {"status", status}, {"reasons", v.reasons}, {"message", message}};
+    finishJob(job, std::move(v));
+}
+
+void VerificationEngine::Slot::finishJob(Job &job, VerdictRecord v)
+{
+    v.sampleId = job.ref.id;
+    v.taskId = job.ref.taskId;
+    v.sampleName = job.sampleName;
+    v.taskName = job.taskName;
+    v.device = m_deviceLabel.empty() ? m_device : m_deviceLabel;
+    v.worker = m_index;
+    RunCounts snapshot;
+    {
+        std::lock_guard lock(m_sh.mutex);
+        m_sh.counts.done++;
+        m_sh.counts.byStatus[v.status]++;
+        m_sh.sessionVerdicts++;
+        snapshot = m_sh.counts;
+    }
+    VerdictRecord copy = m_engine.m_observer ? v : VerdictRecord{};
+    m_sh.writer->add(std::move(v));
+    if (m_engine.m_observer)
+        m_engine.m_observer->sampleFinished(copy, snapshot);
+}
+
+void VerificationEngine::Slot::handleLine(const std::string &tagged)
+{
+    // Only lines tagged with this session's key count: anything else on the worker's stdout was not
+    // written by its protocol code (a forged verdict, a stray print) and never becomes a verdict.
+    std::string why;
+    const std::optional<std::string> opened = openChannelLine(m_channelKey, m_channelSeq, tagged, why);
+    if (!opened) {
+        if (m_engine.m_observer)
+            m_engine.m_observer->notice("worker " + std::to_string(m_index) + ": dropped a line without a valid " +
+                                        "channel tag (" + why + "): " + tail(tagged, 200));
+        return;
+    }
+    const std::string &line = *opened;
+    std::optional<nlohmann::json> decoded = decodeWorkerLine(line);
+    if (!decoded) {
+        // The protocol allows nothing but JSON objects on stdout: something in the worker printed.
+        if (m_engine.m_observer)
+            m_engine.m_observer->notice("worker " + std::to_string(m_index) + " wrote a non-protocol line: " +
+                                        tail(line, 200));
+        return;
+    }
+    const nlohmann::json msg = std::move(*decoded);
+    const std::string op = jsonString(msg, "op");
+    if (op == "hello") {
+        m_helloSeen = true;
+        nlohmann::json env = msg.contains("env") && msg["env"].is_object() ? msg["env"] : nlohmann::json::object();
+        const std::string gpu = jsonString(env, "gpu");
+        m_deviceLabel = gpu.empty() ? m_device : m_device + " (" + gpu + ")";
+        m_sh.writer->setWorkerEnv(m_index, env, jsonString(msg, "worker_version", "?"));
+        if (m_engine.m_observer)
+            m_engine.m_observer->workerStarted(m_index, env);
+    } else if (op == "task_ready") {
+        onTaskReady(msg);
+    } else if (op == "verdict") {
+        onVerdict(msg);
+    } else if (op == "error") {
+        if (m_engine.m_observer)
+            m_engine.m_observer->notice("worker " + std::to_string(m_index) +
+                                        " rejected a request (an engine/worker bug): " + jsonString(msg, "message"));
+    } else if (m_engine.m_observer) {
+        m_engine.m_observer->notice("worker " + std::to_string(m_index) + " sent an unknown op '" + op + "'");
+    }
+}
+
+void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
+{
+    const std::string key = jsonString(msg, "task_key");
+    auto idIt = m_taskIds.find(key);
+    if (idIt == m_taskIds.end())
+        return;
+    const std::int64_t taskId = idIt->second;
+    const nlohmann::json hygiene = msg.contains("hygiene") && msg["hygiene"].is_array() ? msg["hygiene"] : nlohmann::json::array();
+    const bool ok = msg.contains("ok") && msg["ok"].is_boolean() && msg["ok"].get<bool>();
+    {
+        std::lock_guard lock(m_sh.mutex);
+        m_sh.taskDeaths.erase(taskId);
+        if (m_sh.flaggedTasks.insert(taskId).second)
+            m_sh.writer->setTaskFlags(taskId, joinCodes(hygiene));
+        if (!ok)
+            m_sh.brokenTasks[taskId] = hygiene.empty() ? nlohmann::json::array({{{"code", "REF_FAILED"},
+                                                                                 {"message", "the worker rejected the task"}}})
+                                                       : hygiene;
+    }
+    m_tasks[taskId].ready = true;
+    m_tasks[taskId].dropped = msg.contains("dropped_shapes") ? msg["dropped_shapes"] : nlohmann::json::array();
+    std::vector<std::int64_t> waiting;
+    for (auto &[id, job] : m_inflight)
+        if (!job.sent && job.ref.taskId == taskId)
+            waiting.push_back(id);
+    for (std::int64_t id : waiting) {
+        Job &job = m_inflight.at(id);
+        if (ok) {
+            sendJob(job);
+        } else {
+            Job done = std::move(job);
+            m_inflight.erase(id);
+            syntheticVerdict(done, "UNVERIFIABLE", "task", hygieneCodes(hygiene),
+                             "The task is unusable, so no sample of it can be verified: " + hygieneMessage(hygiene),
+                             msg.dump(2));
+        }
+    }
+}
+
+void VerificationEngine::Slot::onVerdict(const nlohmann::json &msg)
+{
+    const std::int64_t jobId = msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : -1;
+    auto it = m_inflight.find(jobId);
+    if (it == m_inflight.end())
+        return; // an answer to a job the watchdog already gave up on
+    Job job = std::move(it->second);
+    m_inflight.erase(it);
+    m_consecutiveFailures = 0;
+    if (jsonString(msg, "status") == "CANCELLED") {
+        requeue({std::move(job)}); // the engine never cancels single jobs today; if it did, they run again
+        return;
+    }
+    VerdictRecord v = verdictFromMessage(msg);
+    if (auto t = m_tasks.find(job.ref.taskId); t != m_tasks.end() && !v.details.contains("dropped_shapes"))
+        v.details["dropped_shapes"] = t->second.dropped;
+    finishJob(job, std::move(v));
+}
+
+void VerificationEngine::Slot::requeue(std::vector<Job> jobs)
+{
+    std::lock_guard lock(m_sh.mutex);
+    for (auto j = jobs.rbegin(); j != jobs.rend(); ++j)
+        m_sh.queue.push_front(j->ref);
+}
+
+// The worker is gone (it died, or something killed it). That is a fault of the harness, not of the
+// samples it was running: each candidate runs in a child of its own, so its crash is a verdict the worker
+// reports, never the worker's death. The samples go back to the queue and run again on a fresh worker.
+// Only a sample that was in flight at kMaxSampleDeaths deaths is recorded as CRASH (it is the likely
+// killer: a candidate that reaches its worker). Samples still waiting for their task's reference run
+// again too, unless the task's reference keeps killing workers.
+void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
+{
+    constexpr int kMaxSampleDeaths = 3;
+    const std::string errTail = m_worker ? tail(m_worker->stderrTail(), 8000) : std::string();
+    forgetPid();
+    std::vector<Job> crashed, again;
+    {
+        std::lock_guard lock(m_sh.mutex);
+        for (auto &[id, job] : m_inflight) {
+            const bool culprit = job.sent && ++m_sh.sampleDeaths[job.ref.id] >= kMaxSampleDeaths;
+            (culprit ? crashed : again).push_back(std::move(job));
+        }
+    }
+    m_inflight.clear();
+    std::set<std::int64_t> pendingTasks;
+    for (const auto &[taskId, ts] : m_tasks)
+        if (!ts.ready)
+            pendingTasks.insert(taskId);
+    {
+        std::lock_guard lock(m_sh.mutex);
+        for (std::int64_t t : pendingTasks)
+            if (++m_sh.taskDeaths[t] >= 2)
+                m_sh.brokenTasks[t] = nlohmann::json::array(
+                    {{{"code", "REF_CRASHED"},
+                      {"message", "preparing the task's reference killed the worker twice (" + why + ")"}}});
+    }
+    std::vector<std::string> reasons{"WORKER_DIED", "WORKER_DIED_REPEATEDLY"};
+    if (m_worker && m_worker->waitStatus() && WIFSIGNALED(*m_worker->waitStatus()))
+        reasons.insert(reasons.begin(), "SIGNAL");
+    for (Job &job : crashed)
+        syntheticVerdict(job, "CRASH", "worker", reasons,
+                         "The verifier's worker process " + why + " while this sample was running, for the " +
+                             std::to_string(kMaxSampleDeaths) + "th time in this run (it ran again on a fresh worker "
+                             "after each); the sample is recorded as a crash.",
+                         "worker stderr (last lines):\n" + errTail);
+    requeue(std::move(again));
+    if (!ourKill && m_engine.m_observer)
+    {
+        std::string last = errTail;
+        while (!last.empty() && (last.back() == '\n' || last.back() == ' '))
+            last.pop_back();
+        m_engine.m_observer->workerLost(m_index, why + (last.empty() ? "" : "; stderr ends: " + tail(last, 400)));
+    }
+    m_worker.reset();
+    // Deaths that produced no verdict count toward maxConsecutiveWorkerFailures: a harness that keeps
+    // failing (no device, a broken environment) stops the run resumably instead of spinning.
+    if (crashed.empty())
+        ++m_consecutiveFailures;
+}
+
+void VerificationEngine::Slot::watchdog()
+{
+    const auto now = Clock::now();
+    const double helloTimeout = std::max(180.0, opts().timeouts.task);
+    if (!m_helloSeen && std::chrono::duration<double>(now - m_startedAt).count() > helloTimeout) {
+        m_worker->kill();
+        workerDied("did not say hello within " + std::to_string(static_cast<int>(helloTimeout)) + " s", false);
+        return;
+    }
+    std::vector<std::int64_t> overdue;
+    std::set<std::int64_t> hungTasks;
+    for (const auto &[id, job] : m_inflight) {
+        const double age = std::chrono::duration<double>(now - job.since).count();
+        if (job.sent && age > job.budgetS)
+            overdue.push_back(id);
+        if (!job.sent && age > opts().timeouts.task + opts().watchdogMargin())
+            hungTasks.insert(job.ref.taskId);
+    }
+    if (overdue.empty() && hungTasks.empty())
+        return;
+    // A worker that lets a job run past all its stage timeouts is not enforcing them: kill the whole group.
+    m_worker->kill();
+    forgetPid();
+    for (std::int64_t id : overdue) {
+        Job job = std::move(m_inflight.at(id));
+        m_inflight.erase(id);
+        syntheticVerdict(job, "TIMEOUT", "worker", {"STAGE_TIMEOUT", "WORKER_WATCHDOG"},
+                         "The worker gave no verdict within " + std::to_string(static_cast<int>(job.budgetS)) +
+                             " s (all stage timeouts plus a margin); its process group was killed.",
+                         "worker stderr (last lines):\n" + tail(m_worker->stderrTail(), 8000));
+    }
+    if (!hungTasks.empty()) {
+        std::lock_guard lock(m_sh.mutex);
+        for (std::int64_t t : hungTasks)
+            m_sh.brokenTasks[t] = nlohmann::json::array(
+                {{{"code", "REF_TIMEOUT"}, {"message", "preparing the task's reference did not finish in time"}}});
+    }
+    for (std::int64_t t : hungTasks) {
+        std::lock_guard lock(m_sh.mutex);
+        if (m_sh.flaggedTasks.insert(t).second)
+            m_sh.writer->setTaskFlags(t, "REF_TIMEOUT");
+    }
+    // Bystanders: samples that were merely running next to the hung one, and those whose task hung (they
+    // get UNVERIFIABLE from takeWork through brokenTasks) go back to the queue.
+    std::vector<Job> rest;
+    for (auto &[id, job] : m_inflight)
+        rest.push_back(std::move(job));
+    m_inflight.clear();
+    requeue(std::move(rest));
+    m_worker.reset();
+    if (m_engine.m_observer)
+        m_engine.m_observer->notice("worker " + std::to_string(m_index) + " stopped answering; killed and restarted");
+}
+
+void VerificationEngine::Slot::run()
+{
+    std::vector<std::string> lines;
+    for (;;) {
+        if (m_engine.m_cancel.load()) {
+            if (m_worker)
+                m_worker->kill(); // in-flight samples get no verdict; a resume runs them
+            forgetPid();
+            return;
+        }
+        {
+            std::lock_guard lock(m_sh.mutex);
+            if (!m_sh.fatal.empty())
+                break;
+        }
+        if (!m_worker) {
+            bool more;
+            {
+                std::lock_guard lock(m_sh.mutex);
+                more = !m_sh.queue.empty();
+            }
+            if (!more && m_inflight.empty() && !m_engine.waitingForInput())
+                return;
+            if (m_consecutiveFailures >= opts().maxConsecutiveWorkerFailures) {
+                std::lock_guard lock(m_sh.mutex);
+                m_sh.fatal = "worker " + std::to_string(m_index) + " (" + m_device + ") failed " +
+                             std::to_string(m_consecutiveFailures) +
+                             " times in a row without producing a verdict; see " + m_sh.logDir;
+                break;
+            }
+            startWorker();
+        }
+        if (m_helloSeen)
+            takeWork();
+        if (m_helloSeen && m_inflight.empty()) {
+            bool idle;
+            {
+                std::lock_guard lock(m_sh.mutex);
+                idle = m_sh.queue.empty();
+            }
+            if (idle && !m_engine.waitingForInput())
+                break; // (serving, an idle worker stays up and waits for the next sample)
+        }
+        lines.clear();
+        const bool alive = m_worker->pump(std::chrono::milliseconds(100), lines);
+        for (const auto &l : lines)
+            handleLine(l);
+        if (!alive) {
+            workerDied(m_worker->exitDescription(), false);
+            continue;
+        }
+        watchdog();
+    }
+    if (m_worker) {
+        m_worker->send(R"({"op":"shutdown"})");
+        m_worker->stop(std::chrono::seconds(5));
+        forgetPid();
+        m_worker.reset();
+    }
+}
+
+VerificationEngine::VerificationEngine(VerifyOptions options) : m_options(std::move(options)) {}
+
+VerificationEngine::~VerificationEngine() = default;
+
+std::vector<pid_t> VerificationEngine::workerPids() const
+{
+    std::lock_guard lock(m_pidMutex);
+    return m_pids;
+}
+
+void VerificationEngine::submit(std::int64_t sampleId, std::int64_t taskId)
+{
+    std::lock_guard lock(m_feedMutex);
+    m_feed.emplace_back(sampleId, taskId);
+}
+
+void VerificationEngine::closeInput()
+{
+    std::lock_guard lock(m_feedMutex);
+    m_inputClosed = true;
+}
+
+bool VerificationEngine::waitingForInput()
+{
+    if (!m_options.serve)
+        return false;
+    drainFeed();
+    std::lock_guard lock(m_feedMutex);
+    return !m_inputClosed || !m_feed.empty();
+}
+
+void VerificationEngine::drainFeed()
+{
+    if (!m_options.serve || !m_shared)
+        return;
+    std::vector<std::pair<std::int64_t, std::int64_t>> feed;
+    {
+        std::lock_guard lock(m_feedMutex);
+        feed.swap(m_feed);
+    }
+    if (feed.empty())
+        return;
+    std::lock_guard lock(m_shared->mutex);
+    for (const auto &[sampleId, taskId] : feed) {
+        m_shared->queue.push_back(SampleRef{sampleId, taskId});
+        ++m_shared->counts.total;
+    }
+}
+
+RunSummary VerificationEngine::run()
+{
+    const auto t0 = Clock::now();
+    m_shared = std::make_unique<Shared>();
+    Shared &sh = *m_shared;
+    sh.python = findPythonEnv(m_options.python);
+    // A worker that died must not kill us with SIGPIPE when we write to it.
+    signal(SIGPIPE, SIG_IGN);
+
+    RunSummary summary;
+    {
+        Corpus corpus = Corpus::open(m_options.dbPath);
+        if (m_options.serve) {
+            sh.runId = createRun(corpus, m_options);
+        } else if (m_options.resumeRunId) {
+            sh.runId = *m_options.resumeRunId;
+            summary.resumed = true;
+            setRunState(corpus, sh.runId, "running");
+        } else {
+            // A selection with nothing to verify leaves no empty run behind.
+            std::uint64_t none = 0;
+            if (pendingSamples(corpus, m_options.selection, 0, none).empty()) {
+                summary.state = "empty";
+                summary.wallSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+                if (m_observer)
+                    m_observer->runFinished(summary);
+                return summary;
+            }
+            sh.runId = createRun(corpus, m_options);
+        }
+        std::uint64_t done = 0;
+        const auto refs = m_options.serve ? std::vector<SampleRef>{}
+                                          : pendingSamples(corpus, m_options.selection, sh.runId, done);
+        sh.queue.assign(refs.begin(), refs.end());
+        sh.counts.total = done + refs.size();
+        sh.counts.done = done;
+        sh.counts.byStatus = runStatusCounts(corpus, sh.runId);
+    }
+    summary.runId = sh.runId;
+    sh.cacheDir = m_options.cacheDir.empty() ? defaultCacheDir() : m_options.cacheDir;
+    sh.logDir = sh.cacheDir + "/logs";
+    fs::create_directories(sh.logDir);
+    // Removes the folders that killed runs left behind, then makes this run's (core of ScratchDir).
+    auto scratchDir = std::make_unique<ScratchDir>();
+    sh.scratchRoot = scratchDir->path();
+    sh.writer = std::make_unique<VerdictWriter>(m_options.dbPath, sh.runId);
+    if (m_observer)
+        m_observer->runStarted(sh.runId, summary.resumed, sh.counts);
+
+    std::vector<std::unique_ptr<Slot>> slots;
+    if (m_options.cpu) {
+        slots.push_back(std::make_unique<Slot>(*this, 0, "cpu"));
+    } else {
+        for (size_t i = 0; i < m_options.gpus.size(); ++i)
+            slots.push_back(std::make_unique<Slot>(*this, static_cast<int>(i), "cuda:" + std::to_string(m_options.gpus[i])));
+    }
+    std::vector<std::thread> threads;
+    std::vector<std::string> slotErrors(slots.size());
+    std::atomic<int> running{static_cast<int>(slots.size())};
+    for (size_t i = 0; i < slots.size(); ++i) {
+        threads.emplace_back([&, i] {
+            try {
+                slots[i]->run();
+            } catch (const std::exception &e) {
+                slotErrors[i] = e.what();
+                std::lock_guard lock(sh.mutex);
+                if (sh.fatal.empty())
+                    sh.fatal = std::string("worker ") + std::to_string(i) + ": " + e.what();
+            }
+            running.fetch_sub(1);
+        });
+    }
+    while (running.load() > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        drainFeed();
+        if (!m_cancel.load() && ((m_stopCheck && m_stopCheck()) || sh.writer->failed()))
+            m_cancel.store(true);
+    }
+    for (auto &t : threads)
+        t.join();
+    slots.clear(); // kills any worker still alive
+
+    bool queueLeft;
+    {
+        std::lock_guard lock(sh.mutex);
+        queueLeft = !sh.queue.empty();
+        summary.error = sh.fatal;
+    }
+    const bool complete = !m_cancel.load() && summary.error.empty() && !queueLeft;
+    summary.state = complete ? "finished" : "interrupted";
+    try {
+        sh.writer->finish(summary.state);
+    } catch (const std::exception &e) {
+        summary.error = e.what();
+        summary.state = "interrupted";
+    }
+    scratchDir.reset();
+    {
+        std::lock_guard lock(sh.mutex);
+        summary.counts = sh.counts;
+        summary.verdictsThisSession = sh.sessionVerdicts;
+    }
+    summary.wallSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    summary.samplesPerMinute =
+        summary.wallSeconds > 0 ? 60.0 * static_cast<double>(summary.verdictsThisSession) / summary.wallSeconds : 0;
+    if (m_observer)
+        m_observer->runFinished(summary);
+    return summary;
+}
+
+} // namespace sieve::gpu

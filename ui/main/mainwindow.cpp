@@ -1,0 +1,629 @@
+#include "ui/main/mainwindow.h"
+
+#include "ui/cli/cliprocess.h"
+#include "ui/cli/importformat.h"
+#include "ui/cli/verifyrunner.h"
+#include "ui/clusters/clusterpage.h"
+#include "ui/compare/ptxview.h"
+#include "ui/data/corpusqueries.h"
+#include "ui/data/dbthread.h"
+#include "ui/dialogs/exportdialog.h"
+#include "ui/dialogs/samplerdialog.h"
+#include "ui/dialogs/settingsdialog.h"
+#include "ui/main/language.h"
+#include "ui/main/logging.h"
+#include "ui/main/settings.h"
+#include "ui/models/samplemodel.h"
+#include "ui/models/taskmodel.h"
+#include "ui/panes/detailspane.h"
+#include "ui/panes/samplepane.h"
+#include "ui/panes/taskpane.h"
+#include "ui/review/reviewbar.h"
+#include "ui/review/reviewcommand.h"
+#include "ui/stats/statspage.h"
+
+#include <QAction>
+#include <QEvent>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QUndoView>
+#include <QVBoxLayout>
+
+namespace sieve::ui {
+
+namespace {
+bool looksLikeCorpus(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("sieve") || suffix == QLatin1String("db") || suffix == QLatin1String("sqlite");
+}
+} // namespace
+
+MainWindow::MainWindow(Settings &settings, QWidget *parent)
+    : QMainWindow(parent), m_settings(settings), m_reader(new DbThread(QStringLiteral("sieve-db-reader"), this)),
+      m_writer(new DbThread(QStringLiteral("sieve-db-writer"), this)),
+      m_aggregates(new DbThread(QStringLiteral("sieve-db-aggregates"), this)), m_stack(new QStackedWidget),
+      m_pages(new QTabWidget), m_tasks(new TaskPane), m_samples(new SamplePane(m_reader, m_writer)),
+      m_details(new DetailsPane(m_reader, m_aggregates)), m_clusters(new ClusterPage(m_reader)),
+      m_stats(new StatsPage(m_aggregates)),
+      m_cli(new CliCapabilities(this)), m_cliJob(new CliProcess(this)), m_verify(new VerifyRunner(settings, this)),
+      m_corpusLabel(new QLabel), m_progress(new QProgressBar), m_cancel(new QToolButton),
+      m_cliProgram(CliProcess::locate())
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowTitle(tr("Sieve"));
+    setAcceptDrops(true);
+    m_pages->setObjectName(QStringLiteral("pages"));
+    m_stack->setObjectName(QStringLiteral("stack"));
+    m_pages->setDocumentMode(true);
+
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->setObjectName(QStringLiteral("reviewSplitter"));
+    split->addWidget(m_tasks);
+    split->addWidget(m_samples);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 4);
+    split->setStretchFactor(2, 6);
+    split->setSizes({270, 560, 670});
+    if (!settings.reviewSplitter.value().isEmpty())
+        split->restoreState(settings.reviewSplitter.value());
+    connect(split, &QSplitter::splitterMoved, this, [this, split] { m_settings.reviewSplitter.setValue(split->saveState()); });
+    m_pages->addTab(split, QString());
+    m_pages->addTab(m_clusters, QString());
+    m_pages->addTab(m_stats, QString());
+
+    auto *welcome = m_welcome = new QLabel;
+    welcome->setObjectName(QStringLiteral("welcomeLabel"));
+    welcome->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(welcome);
+    m_stack->addWidget(m_pages);
+    setCentralWidget(m_stack);
+
+    m_errorHandler = [this](const QString &message) { QMessageBox::warning(this, tr("Sieve"), message); };
+    m_samples->reviewBar()->setReviewer(settings.effectiveReviewer());
+    m_samples->setSettings(&m_settings);
+    m_details->ptxView()->setArch(settings.cudaArch.value());
+    connect(&settings, &Settings::changed, this, [this](const QString &key) {
+        if (key == m_settings.reviewer.key())
+            m_samples->reviewBar()->setReviewer(m_settings.effectiveReviewer());
+        else if (key == m_settings.cudaArch.key())
+            m_details->ptxView()->setArch(m_settings.cudaArch.value());
+        else if (key == m_settings.language.key())
+            language::install(*QCoreApplication::instance(), m_settings.language.value()); // LanguageChange follows
+    });
+
+    // Details follow the selection, coalesced so that holding J does not queue a load per row.
+    auto *detailDelay = new QTimer(this);
+    detailDelay->setSingleShot(true);
+    detailDelay->setInterval(30);
+    connect(detailDelay, &QTimer::timeout, this, [this] { m_details->showSamples(m_samples->selectedSampleIds()); });
+    connect(m_samples, &SamplePane::selectionChanged, detailDelay, qOverload<>(&QTimer::start));
+    connect(m_tasks, &TaskPane::selectionChanged, m_samples, &SamplePane::setTasks);
+    connect(m_clusters, &ClusterPage::rejectDuplicatesRequested, this,
+            [this](qint64 representative, qint64 cluster, const QList<QPair<qint64, QString>> &duplicates) {
+                QList<PriorReview> prior;
+                for (const auto &[id, review] : duplicates)
+                    prior << PriorReview{id, review};
+                m_samples->reviewBar()->decideSamples(prior, QStringLiteral("rejected"), QStringLiteral("duplicate"),
+                                                      tr("duplicate of #%1 (cluster %2)").arg(representative).arg(cluster));
+            });
+    connect(m_clusters, &ClusterPage::compareRequested, this, [this](const QList<qint64> &ids) {
+        m_pages->setCurrentIndex(ReviewPage);
+        m_details->setCurrentIndex(DetailsPane::CodeTab);
+        m_details->showSamples(ids);
+    });
+    auto *taskRefresh = new QTimer(this);
+    taskRefresh->setSingleShot(true);
+    taskRefresh->setInterval(1000); // counts per task follow reviews without a query per keystroke
+    connect(taskRefresh, &QTimer::timeout, this, &MainWindow::reloadTasks);
+    connect(m_samples->reviewBar(), &ReviewBar::reviewsWritten, this, [this, taskRefresh](const QList<qint64> &ids) {
+        for (qint64 id : ids)
+            if (m_details->sampleIds().contains(id)) {
+                m_details->refresh();
+                break;
+            }
+        m_clusters->reloadMembers(); // a cluster's duplicates may have been rejected (or that undone)
+        taskRefresh->start();
+    });
+    connect(m_samples->reviewBar(), &ReviewBar::writeFailed, this, &MainWindow::showError);
+    connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
+        // A, R, J, K and 1–9 decide on the Review page's selection: not while another page is shown.
+        m_samples->reviewBar()->setActive(page == ReviewPage);
+        if (m_corpusPath.isEmpty())
+            return;
+        if (page == StatisticsPage)
+            m_stats->refresh();
+        else if (page == ClustersPage)
+            m_clusters->refresh();
+    });
+    for (DbThread *t : {m_reader, m_writer, m_aggregates})
+        connect(t, &DbThread::failed, this, &MainWindow::showError);
+
+    // While jobs change the corpus the per-status count table is stale (counts come from SQL); it is read
+    // again at most every two seconds, off the GUI thread. Rows update from the job's own lines.
+    auto *countsRefresh = new QTimer(this);
+    countsRefresh->setSingleShot(true);
+    countsRefresh->setInterval(2000);
+    connect(countsRefresh, &QTimer::timeout, m_samples->model(), &SampleModel::refreshCounts);
+    m_samples->model()->setCountThread(m_aggregates);
+    connect(m_verify, &VerifyRunner::sampleVerified, this, [this, countsRefresh](qint64 id, const QString &status, double speedup) {
+        m_samples->model()->setStatus(id, status, speedup);
+        m_samples->model()->invalidateCounts();
+        if (!countsRefresh->isActive())
+            countsRefresh->start();
+    });
+    // An import appends rows: the table pages in what arrived after its last row once a second.
+    m_importTick = new QTimer(this);
+    m_importTick->setInterval(1000);
+    connect(m_importTick, &QTimer::timeout, this, [this] {
+        m_samples->model()->invalidateCounts();
+        m_samples->model()->reopenTail();
+    });
+    connect(m_verify, &VerifyRunner::progress, this, [this](qint64 done, qint64 total) {
+        m_progress->setRange(0, total > 0 ? int(total) : 0);
+        m_progress->setValue(int(done));
+    });
+    connect(m_verify, &VerifyRunner::finished, this, [this](bool, const QString &message) {
+        m_progress->hide();
+        m_cancel->hide();
+        statusBar()->showMessage(tr("Verification: %1").arg(message), 10000);
+        updateActions();
+        m_details->refresh();
+        reloadTasks();
+    });
+    connect(m_cliJob, &CliProcess::finished, this, [this](int code, const QString &message) {
+        m_importTick->stop();
+        m_progress->hide();
+        m_cancel->hide();
+        statusBar()->showMessage(message, 10000);
+        if (code != 0 && code != 130)
+            showError(message + QStringLiteral("\n\n") + m_cliJob->stderrText().right(2000));
+        updateActions();
+        if (!m_corpusPath.isEmpty())
+            onOpened(); // an import changes everything the panes show
+        Q_EMIT cliFinished(code, message);
+    });
+    connect(m_cli, &CliCapabilities::probed, this, &MainWindow::updateActions);
+
+    buildMenus();
+    buildStatusBar();
+    if (!settings.windowGeometry.value().isEmpty())
+        restoreGeometry(settings.windowGeometry.value());
+    else
+        resize(1480, 900);
+    restoreState(settings.windowState.value());
+    setCliProgram(m_cliProgram);
+    retranslateUi();
+}
+
+template <typename T> T *MainWindow::named(T *object, const char *source)
+{
+    m_texts.append({object, source});
+    return object;
+}
+
+void MainWindow::retranslateUi()
+{
+    for (const auto &[object, source] : std::as_const(m_texts)) {
+        if (!object)
+            continue;
+        const QString text = tr(source);
+        if (auto *menu = qobject_cast<QMenu *>(object))
+            menu->setTitle(text);
+        else if (auto *action = qobject_cast<QAction *>(object))
+            action->setText(text);
+        else if (auto *widget = qobject_cast<QWidget *>(object))
+            widget->setWindowTitle(text);
+    }
+    m_undoTexts();
+    m_undoView->setEmptyLabel(tr("<opened corpus>"));
+    m_pages->setTabText(ReviewPage, tr("Review"));
+    m_pages->setTabText(ClustersPage, tr("Clusters"));
+    m_pages->setTabText(StatisticsPage, tr("Statistics"));
+    m_welcome->setText(tr("<h2>Sieve</h2><p>Open a corpus with <b>File › Open</b> (Ctrl+O),<br>"
+                          "or drop a corpus file onto this window.</p>"));
+    setWindowTitle(m_corpusPath.isEmpty() ? tr("Sieve") : tr("%1 — Sieve").arg(QFileInfo(m_corpusPath).fileName()));
+    updateActions(); // the tooltips that say why an action is off
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setCliProgram(const QString &program)
+{
+    m_cliProgram = program;
+    m_cliJob->setProgram(program);
+    m_verify->process()->setProgram(program);
+    m_cli->probe(program);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
+    QAction *open = named(file->addAction(QString(), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Corpus"), QString(),
+                                                          tr("Sieve corpora (*.sieve *.db *.sqlite);;All files (*)"));
+        if (!path.isEmpty())
+            openCorpus(path);
+    }), QT_TR_NOOP("&Open Corpus…"));
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = named(file->addMenu(QString()), QT_TR_NOOP("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addSeparator();
+    m_importAction = named(file->addAction(QString(), this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Tasks and Samples"));
+        if (!paths.isEmpty())
+            importPaths(paths);
+    }), QT_TR_NOOP("&Import…"));
+    m_importAction->setObjectName(QStringLiteral("importAction"));
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_exportAction = named(file->addAction(QString(), this, [this] {
+        ExportDialog dialog(m_corpusPath, m_cliProgram, this);
+        dialog.exec();
+    }), QT_TR_NOOP("&Export…"));
+    m_exportAction->setObjectName(QStringLiteral("exportAction"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    m_closeAction = named(file->addAction(QString(), this, &MainWindow::closeCorpus), QT_TR_NOOP("&Close Corpus"));
+    m_closeAction->setShortcut(QKeySequence::Close);
+    named(file->addAction(QString(), this, &QWidget::close), QT_TR_NOOP("&Quit"))->setShortcut(QKeySequence::Quit);
+
+    QUndoStack *undo = m_samples->reviewBar()->undoStack();
+    QMenu *edit = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Edit"));
+    // Our own undo and redo actions rather than QUndoStack's: those fix their text prefix at creation,
+    // so they could not follow a language switch.
+    auto *undoAction = new QAction(this);
+    undoAction->setObjectName(QStringLiteral("undoAction"));
+    undoAction->setShortcut(QKeySequence::Undo);
+    undoAction->setEnabled(undo->canUndo());
+    connect(undoAction, &QAction::triggered, undo, &QUndoStack::undo);
+    connect(undo, &QUndoStack::canUndoChanged, undoAction, &QAction::setEnabled);
+    auto *redoAction = new QAction(this);
+    redoAction->setObjectName(QStringLiteral("redoAction"));
+    redoAction->setShortcut(QKeySequence::Redo);
+    redoAction->setEnabled(undo->canRedo());
+    connect(redoAction, &QAction::triggered, undo, &QUndoStack::redo);
+    connect(undo, &QUndoStack::canRedoChanged, redoAction, &QAction::setEnabled);
+    // The texts come with the signals: the stack also announces them from its destructor, when it can
+    // no longer be asked.
+    auto undoText = [undoAction](const QString &text) {
+        undoAction->setText(text.isEmpty() ? tr("&Undo") : tr("&Undo %1").arg(text));
+    };
+    auto redoText = [redoAction](const QString &text) {
+        redoAction->setText(text.isEmpty() ? tr("&Redo") : tr("&Redo %1").arg(text));
+    };
+    connect(undo, &QUndoStack::undoTextChanged, undoAction, undoText);
+    connect(undo, &QUndoStack::redoTextChanged, redoAction, redoText);
+    m_undoTexts = [undo, undoText, redoText] {
+        undoText(undo->undoText());
+        redoText(undo->redoText());
+    };
+    edit->addAction(undoAction);
+    edit->addAction(redoAction);
+    edit->addSeparator();
+    QAction *prefs = named(edit->addAction(QString(), this, [this] {
+        SettingsDialog dialog(m_settings, this);
+        dialog.exec();
+    }), QT_TR_NOOP("&Settings…"));
+    prefs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    prefs->setMenuRole(QAction::PreferencesRole);
+
+    QMenu *review = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Review"));
+    const QList<QAction *> reviewActions = m_samples->reviewBar()->reviewActions();
+    review->addActions(reviewActions.mid(0, 4));
+    QMenu *reasons = named(review->addMenu(QString()), QT_TR_NOOP("Reason"));
+    for (QAction *a : m_samples->reviewBar()->actions())
+        if (a->objectName().startsWith(QLatin1String("reasonAction")))
+            reasons->addAction(a);
+    review->addSeparator();
+    review->addActions(reviewActions.mid(4));
+
+    QMenu *verify = named(menuBar()->addMenu(QString()), QT_TR_NOOP("V&erify"));
+    m_verifySelectedAction = named(verify->addAction(QString(), this, [this] { verifySamples(m_samples->selectedSampleIds()); }),
+                                   QT_TR_NOOP("Verify &Selected"));
+    m_verifySelectedAction->setObjectName(QStringLiteral("verifySelectedAction"));
+    m_verifySelectedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_verifyPendingAction = named(verify->addAction(QString(), this, [this] { verifySamples({}); }), QT_TR_NOOP("Verify All &Pending"));
+    m_verifyPendingAction->setObjectName(QStringLiteral("verifyPendingAction"));
+    m_cancelAction = named(verify->addAction(QString(), this, [this] {
+        m_verify->cancel();
+        m_cliJob->cancel();
+    }), QT_TR_NOOP("&Cancel"));
+    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+
+    QMenu *corpus = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Corpus"));
+    m_sampleAction = named(corpus->addAction(QString(), this, &MainWindow::openSampler), QT_TR_NOOP("Sample from &Teacher…"));
+    m_sampleAction->setObjectName(QStringLiteral("sampleTeacherAction"));
+    m_sampleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+
+    QMenu *view = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
+    const char *const names[] = {QT_TR_NOOP("&Review"), QT_TR_NOOP("&Clusters"), QT_TR_NOOP("&Statistics")};
+    for (int i = 0; i < 3; ++i) {
+        QAction *a = named(view->addAction(QString(), this, [this, i] { m_pages->setCurrentIndex(i); }), names[i]);
+        a->setShortcut(QKeySequence(QKeyCombination(Qt::ControlModifier, Qt::Key(Qt::Key_1 + i))));
+    }
+    view->addSeparator();
+    QAction *refresh = named(view->addAction(QString(), this, &MainWindow::onOpened), QT_TR_NOOP("Re&fresh"));
+    refresh->setShortcut(QKeySequence::Refresh);
+
+    auto *steps = named(new QDockWidget(this), QT_TR_NOOP("Review Steps"));
+    steps->setObjectName(QStringLiteral("reviewStepsDock"));
+    auto *undoView = new QUndoView(undo, steps);
+    undoView->setObjectName(QStringLiteral("undoView"));
+    m_undoView = undoView;
+    steps->setWidget(undoView);
+    addDockWidget(Qt::RightDockWidgetArea, steps);
+    steps->hide();
+    view->addAction(steps->toggleViewAction());
+
+    QMenu *help = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
+    named(help->addAction(QString(), this, [this] {
+        QMessageBox::about(this, tr("About Sieve"),
+                           tr("<h3>Sieve %1</h3><p>A workbench for curating SFT corpora of GPU kernels.</p>")
+                               .arg(QStringLiteral(SIEVE_VERSION)));
+    }), QT_TR_NOOP("&About Sieve"));
+    updateRecentMenu();
+    updateActions();
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_corpusLabel->setObjectName(QStringLiteral("corpusLabel"));
+    m_progress->setObjectName(QStringLiteral("jobProgress"));
+    m_progress->setMaximumWidth(220);
+    m_progress->hide();
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_cancel->setDefaultAction(m_cancelAction);
+    m_cancel->hide();
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    statusBar()->addPermanentWidget(m_corpusLabel);
+}
+
+void MainWindow::updateActions()
+{
+    const bool open = !m_corpusPath.isEmpty();
+    const bool busy = m_cliJob->isRunning() || m_verify->isRunning();
+    auto gate = [&](QAction *a, const char *command) {
+        const bool available = m_cli->has(QString::fromLatin1(command));
+        a->setEnabled(open && available && !busy);
+        // Say why it is off rather than offering a panel that cannot work.
+        a->setToolTip(available ? QString() : tr("Needs a sieve-cli with the '%1' command").arg(QString::fromLatin1(command)));
+    };
+    gate(m_importAction, "import");
+    gate(m_exportAction, "export");
+    gate(m_verifySelectedAction, "verify");
+    gate(m_verifyPendingAction, "verify");
+    m_cancelAction->setEnabled(busy);
+    m_sampleAction->setEnabled(open); // sampling runs in this process; only first-pass calls sieve-cli verify
+    m_closeAction->setEnabled(open);
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = m_settings.recentCorpora.value();
+    for (const QString &path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openCorpus(path); })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::openCorpus(const QString &path)
+{
+    if (!QFileInfo::exists(path)) {
+        showError(tr("The corpus %1 does not exist.").arg(path));
+        return false;
+    }
+    const quint64 job = ++m_openJob;
+    statusBar()->showMessage(tr("Opening %1…").arg(path));
+    // The writer opens first: it migrates an older file before the read-only reader looks at it.
+    m_writer->open(path, false, this, [this, path, job](const QString &error) {
+        if (job != m_openJob)
+            return;
+        if (!error.isEmpty()) {
+            statusBar()->clearMessage();
+            showError(tr("Cannot open %1: %2").arg(path, error));
+            Q_EMIT corpusFailed(error);
+            return;
+        }
+        m_reader->open(path, true, this, [this, path, job](const QString &readError) {
+            if (job != m_openJob)
+                return;
+            if (!readError.isEmpty()) {
+                showError(tr("Cannot open %1: %2").arg(path, readError));
+                Q_EMIT corpusFailed(readError);
+                return;
+            }
+            m_corpusPath = path;
+            m_aggregates->open(path, true, this, [this, job](const QString &aggError) {
+                if (job == m_openJob && !aggError.isEmpty())
+                    showError(aggError);
+            });
+            m_settings.addRecentCorpus(path);
+            updateRecentMenu();
+            setWindowTitle(tr("%1 — Sieve").arg(QFileInfo(path).fileName()));
+            m_corpusLabel->setText(QFileInfo(path).absoluteFilePath());
+            m_samples->reviewBar()->undoStack()->clear();
+            m_stack->setCurrentIndex(1);
+            statusBar()->clearMessage();
+            onOpened();
+            updateActions();
+            Q_EMIT corpusOpened(path);
+        });
+    });
+    return true;
+}
+
+void MainWindow::closeCorpus()
+{
+    ++m_openJob;
+    m_reader->close();
+    m_writer->close();
+    m_aggregates->close();
+    m_corpusPath.clear();
+    m_samples->reviewBar()->undoStack()->clear();
+    m_samples->model()->clear();
+    m_tasks->model()->setTasks({});
+    m_details->clear();
+    m_stack->setCurrentIndex(0);
+    m_corpusLabel->clear();
+    setWindowTitle(tr("Sieve"));
+    updateActions();
+}
+
+void MainWindow::onOpened()
+{
+    // Another file, an import or a refresh: read the count table again, first in the aggregates' queue.
+    m_samples->model()->invalidateCounts();
+    m_samples->model()->refreshCounts();
+    m_samples->setTasks(m_tasks->selectedTaskIds());
+    m_reader->post(
+        this, [](const db::Database &db) { return queries::distinctStatuses(db); },
+        [this](QStringList statuses) { m_samples->setStatuses(statuses); });
+    reloadTasks();
+    m_details->refreshCorpusCharts();
+    m_details->refresh();
+    if (m_pages->currentIndex() == StatisticsPage)
+        m_stats->refresh();
+    if (m_pages->currentIndex() == ClustersPage)
+        m_clusters->refresh();
+}
+
+void MainWindow::reloadTasks()
+{
+    const quint64 job = ++m_taskJob;
+    m_tasks->setLoading(true); // a large corpus takes seconds: say so rather than "0 tasks"
+    m_aggregates->post(
+        this, [](const db::Database &db) { return queries::tasks(db); },
+        [this, job](QList<TaskRow> rows) {
+            if (job != m_taskJob)
+                return;
+            m_tasks->setTasks(std::move(rows));
+            Q_EMIT tasksLoaded();
+        });
+}
+
+void MainWindow::runCli(const QString &what, const QStringList &arguments)
+{
+    qCInfo(lcUi).noquote() << "running" << m_cliProgram << arguments.join(QLatin1Char(' '));
+    statusBar()->showMessage(what);
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancel->show();
+    m_cliJob->start(arguments);
+    updateActions();
+}
+
+void MainWindow::importPaths(const QStringList &paths)
+{
+    if (m_corpusPath.isEmpty() || paths.isEmpty() || !m_cli->has(QStringLiteral("import")))
+        return;
+    const QString format = importFormatOf(paths.first());
+    for (const QString &path : paths)
+        if (importFormatOf(path) != format) {
+            showError(tr("Import one format at a time: %1 is not %2.").arg(path, format));
+            return;
+        }
+    runCli(tr("Importing %n file(s)…", nullptr, int(paths.size())),
+           QStringList{QStringLiteral("import"), m_corpusPath, QStringLiteral("--format"), format} + paths);
+    m_importTick->start();
+}
+
+void MainWindow::verifySamples(const QList<qint64> &ids)
+{
+    if (m_corpusPath.isEmpty() || m_verify->isRunning() || !m_cli->has(QStringLiteral("verify")))
+        return;
+    m_progress->setRange(0, ids.isEmpty() ? 0 : int(ids.size()));
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    statusBar()->showMessage(tr("Verifying…"));
+    m_verify->start(m_corpusPath, ids);
+    updateActions();
+}
+
+void MainWindow::openSampler()
+{
+    if (m_corpusPath.isEmpty())
+        return;
+    if (m_sampler && m_sampler->dbPath() != m_corpusPath && !m_sampler->running())
+        delete m_sampler;
+    if (!m_sampler) {
+        m_sampler = new SamplerDialog(m_corpusPath, m_cliProgram, m_settings, this);
+        // Counts follow the run; the sample list reloads when it ends (not under a reviewer's hands).
+        connect(m_sampler, &SamplerDialog::samplesStored, this, [this] {
+            if (m_sampler && m_sampler->dbPath() == m_corpusPath)
+                reloadTasks();
+        });
+        connect(m_sampler, &SamplerDialog::samplesAdded, this, [this] {
+            if (m_sampler && m_sampler->dbPath() == m_corpusPath)
+                onOpened();
+        });
+    }
+    m_sampler->show();
+    m_sampler->raise();
+    m_sampler->activateWindow();
+}
+
+void MainWindow::showError(const QString &message)
+{
+    qCWarning(lcUi).noquote() << message;
+    statusBar()->showMessage(message, 10000);
+    if (m_errorHandler)
+        m_errorHandler(message);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_settings.windowGeometry.setValue(saveGeometry());
+    m_settings.windowState.setValue(saveState());
+    m_settings.sync();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList files;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    // A corpus file opens; anything else is imported into the open corpus.
+    if (files.size() == 1 && looksLikeCorpus(files.first()))
+        openCorpus(files.first());
+    else
+        importPaths(files);
+}
+
+} // namespace sieve::ui

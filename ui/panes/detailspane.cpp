@@ -1,0 +1,180 @@
+#include "ui/panes/detailspane.h"
+
+#include "ui/compare/comparisonview.h"
+#include "ui/compare/ptxview.h"
+#include "ui/data/corpusqueries.h"
+#include "ui/data/dbthread.h"
+#include "ui/main/statusstyle.h"
+#include "ui/verdict/timingpanel.h"
+#include "ui/verdict/verdictpanel.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QPlainTextEdit>
+#include <QTreeWidget>
+
+#include <algorithm>
+
+namespace sieve::ui {
+
+DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
+    : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView), m_reasoning(new QPlainTextEdit),
+      m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget),
+      m_ptx(new PtxView), m_variant(new QComboBox)
+{
+    setObjectName(QStringLiteral("detailsTabs"));
+    setDocumentMode(true);
+    m_reasoning->setObjectName(QStringLiteral("reasoningView"));
+    m_reasoning->setReadOnly(true);
+    m_history->setObjectName(QStringLiteral("historyView"));
+    m_history->setRootIsDecorated(false);
+    for (QWidget *page : {static_cast<QWidget *>(m_comparison), static_cast<QWidget *>(m_reasoning),
+                          static_cast<QWidget *>(m_verdict), static_cast<QWidget *>(m_timing),
+                          static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
+        addTab(page, QString());
+    m_variant->setObjectName(QStringLiteral("variantSelector"));
+    m_variant->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_variant->hide();
+    setCornerWidget(m_variant, Qt::TopRightCorner);
+    connect(m_variant, &QComboBox::activated, this, &DetailsPane::showVariant);
+    retranslateUi();
+    connect(m_verdict, &VerdictPanel::lineActivated, this, [this](int line) {
+        setCurrentIndex(CodeTab);
+        m_comparison->jumpToLine(line, currentVariant());
+    });
+}
+
+void DetailsPane::retranslateUi()
+{
+    setTabText(CodeTab, tr("&Code"));
+    setTabText(ReasoningTab, tr("R&easoning"));
+    setTabText(VerdictTab, tr("&Verdict"));
+    setTabText(TimingTab, tr("&Timing"));
+    setTabText(HistoryTab, tr("&History"));
+    setTabText(PtxTab, tr("&PTX/SASS"));
+    m_reasoning->setPlaceholderText(tr("The teacher gave no reasoning trace for this sample."));
+    m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
+    // The verdict and the history are composed from data: render them again in the new language (the
+    // comparison, the charts and the PTX view do so themselves).
+    m_variant->setToolTip(tr("Which of the compared samples the reasoning, verdict, timing and history tabs show"));
+    if (!m_details.isEmpty()) {
+        const SampleDetail &d = m_details.at(currentVariant());
+        m_verdict->showVerdict(d.verdict);
+        showHistory(d.history);
+    }
+}
+
+void DetailsPane::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QTabWidget::changeEvent(event);
+}
+
+void DetailsPane::clear()
+{
+    ++m_job;
+    m_ids.clear();
+    m_details.clear();
+    m_comparison->clear();
+    m_reasoning->clear();
+    m_verdict->clear();
+    m_timing->showTimings({});
+    m_history->clear();
+    m_ptx->clear();
+    m_variant->clear();
+    m_variant->hide();
+}
+
+void DetailsPane::showSamples(const QList<qint64> &ids)
+{
+    m_ids = ids.mid(0, ComparisonView::kMaxVariants);
+    m_selected = int(ids.size());
+    const quint64 job = ++m_job;
+    if (m_ids.isEmpty()) {
+        clear();
+        return;
+    }
+    m_reader->post(
+        this,
+        [ids = m_ids](const db::Database &db) {
+            QList<SampleDetail> out;
+            for (qint64 id : ids)
+                out << queries::detail(db, id);
+            return out;
+        },
+        [this, job](QList<SampleDetail> details) {
+            if (job == m_job)
+                apply(std::move(details));
+        });
+}
+
+void DetailsPane::apply(QList<SampleDetail> details)
+{
+    m_details = std::move(details);
+    m_comparison->showSamples(m_details, m_selected);
+    m_ptx->showSamples(m_details);
+    m_variant->clear();
+    for (int i = 0; i < m_details.size(); ++i)
+        m_variant->addItem(QStringLiteral("%1: %2").arg(QChar(char16_t(u'A' + i))).arg(m_details.at(i).row.name));
+    m_variant->setVisible(m_details.size() > 1);
+    if (m_details.isEmpty())
+        return;
+    showVariant(0);
+    Q_EMIT detailsShown();
+}
+
+int DetailsPane::currentVariant() const { return std::clamp(m_variant->currentIndex(), 0, std::max(0, int(m_details.size()) - 1)); }
+
+void DetailsPane::showVariant(int index)
+{
+    if (index < 0 || index >= m_details.size())
+        return;
+    if (m_variant->currentIndex() != index)
+        m_variant->setCurrentIndex(index);
+    const SampleDetail &d = m_details.at(index);
+    m_reasoning->setPlainText(d.reasoning);
+    m_verdict->showVerdict(d.verdict);
+    m_timing->showTimings(d.verdict);
+    showHistory(d.history);
+    if (d.row.taskId != m_spreadTask) {
+        m_spreadTask = d.row.taskId;
+        const quint64 job = ++m_spreadJob;
+        m_aggregates->post(
+            this, [task = m_spreadTask](const db::Database &db) { return queries::taskSpeedups(db, task); },
+            [this, job, name = d.taskName](QList<double> speedups) {
+                if (job == m_spreadJob)
+                    m_timing->showTaskSpread(name, speedups);
+            });
+    }
+}
+
+void DetailsPane::showHistory(const QList<ReviewEntry> &history)
+{
+    m_history->clear();
+    for (const ReviewEntry &e : history) {
+        auto *item = new QTreeWidgetItem(m_history);
+        item->setText(0, QLocale().toString(QDateTime::fromSecsSinceEpoch(e.createdAt), QLocale::ShortFormat));
+        item->setText(1, e.reviewer);
+        item->setText(2, e.decision == QLatin1String("none") ? tr("cleared") : reviewText(e.decision));
+        const QColor c = reviewColor(e.decision);
+        if (c.isValid())
+            item->setForeground(2, c);
+        item->setText(3, e.reason);
+        item->setText(4, e.note);
+    }
+    for (int col = 0; col < 4; ++col)
+        m_history->resizeColumnToContents(col);
+}
+
+void DetailsPane::refreshCorpusCharts()
+{
+    m_spreadTask = -1;
+    m_aggregates->post(
+        this, [](const db::Database &db) { return queries::speedupHistogram(db); },
+        [this](QList<QPair<QString, qint64>> buckets) { m_timing->showCorpusHistogram(buckets); });
+}
+
+} // namespace sieve::ui

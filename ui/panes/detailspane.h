@@ -1,0 +1,69 @@
+#pragma once
+// The right-hand side: the compared code, the reasoning trace, the verdict, timing charts and the review
+// history of the current sample. Loads what it shows on the database thread.
+#include "ui/data/corpustypes.h"
+
+#include <QTabWidget>
+
+class QComboBox;
+class QPlainTextEdit;
+class QTreeWidget;
+
+namespace sieve::ui {
+
+class ComparisonView;
+class DbThread;
+class PtxView;
+class TimingPanel;
+class VerdictPanel;
+
+class DetailsPane final : public QTabWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DetailsPane)
+public:
+    enum Tab { CodeTab, ReasoningTab, VerdictTab, TimingTab, HistoryTab, PtxTab };
+    // Per-sample loads go to `reader`; task- and corpus-wide figures to `aggregates`.
+    DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent = nullptr);
+
+    // Shows up to three samples side by side (the view says how many more were selected); the reasoning,
+    // verdict, timing and history tabs show one of them, chosen in the variant selector (A first).
+    void showSamples(const QList<qint64> &ids);
+    void showVariant(int index);
+    int currentVariant() const;
+    void refresh() { showSamples(m_ids); }
+    void refreshCorpusCharts();
+    void clear();
+    const QList<qint64> &sampleIds() const { return m_ids; }
+    const QList<SampleDetail> &details() const { return m_details; }
+    ComparisonView *comparison() const { return m_comparison; }
+    PtxView *ptxView() const { return m_ptx; }
+
+Q_SIGNALS:
+    void detailsShown();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void apply(QList<SampleDetail> details);
+    void showHistory(const QList<ReviewEntry> &history);
+
+    DbThread *m_reader;
+    DbThread *m_aggregates;
+    ComparisonView *m_comparison;
+    QPlainTextEdit *m_reasoning;
+    VerdictPanel *m_verdict;
+    TimingPanel *m_timing;
+    QTreeWidget *m_history;
+    PtxView *m_ptx;
+    QComboBox *m_variant;
+    QList<qint64> m_ids;
+    int m_selected = 0;
+    QList<SampleDetail> m_details;
+    qint64 m_spreadTask = -1;
+    quint64 m_job = 0;
+    quint64 m_spreadJob = 0;
+};
+
+} // namespace sieve::ui
