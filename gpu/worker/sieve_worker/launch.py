@@ -244,7 +244,7 @@ def kill(job):
 def fork_native(worker, job, task):
     """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
     task, shared on disk), then becomes `sieve-cli cuda-verify` (exec) in a narrowed process; the
-    verdict comes back as one JSON object on its stdout (native.py, gpu/nativeverify.h)."""
+    verdict comes back as one JSON object on its stdout (native.py, gpu/cuda/nativeverify.h)."""
     req = job.req
     cli = os.environ.get("SIEVE_CLI") or shutil.which("sieve-cli")
     if not cli:

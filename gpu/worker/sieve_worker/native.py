@@ -1,5 +1,5 @@
 """Raw CUDA answers (a .cu of extern "C" kernels with a /* sieve:launch ... */ manifest): verified natively by
-`sieve-cli cuda-verify` (gpu/nativeverify.h), with no Python in the candidate's path.
+`sieve-cli cuda-verify` (gpu/cuda/nativeverify.h), with no Python in the candidate's path.
 
 The worker forks a trusted child that materialises the task's inputs and expected outputs as .npy files
 (once per task, shared on disk by every sample of it and by workers of other GPUs), narrows itself

@@ -132,7 +132,7 @@ def main():
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(x) for x in iter(proc.stdout.readline, "")] + [lines.put("")],
                      daemon=True).start()
-    # the verdict channel as the engine checks it (gpu/workerprocess.h): a line without the session key's
+    # the verdict channel as the engine checks it (gpu/verify/workerprocess.h): a line without the session key's
     # tag and the next sequence number is dropped and counted (a forged line makes the run fail)
     channel = {"seq": 0, "dropped": [], "key": secrets.token_hex(32)}
 

@@ -224,7 +224,7 @@ class Worker:
     # ---- engine I/O ------------------------------------------------------------------------------------
     def emit(self, obj):
         """One protocol line; once hello brought the channel key, tagged "<hmac> <seq> <json>" (see
-        gpu/workerprocess.h): the engine drops any line of stdout without a valid tag. Strict JSON: a NaN
+        gpu/verify/workerprocess.h): the engine drops any line of stdout without a valid tag. Strict JSON: a NaN
         or inf (a max error over uninitialised outputs) would make the line unparsable, and the verdict lost."""
         try:
             line = json.dumps(obj, allow_nan=False)
