@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-namespace sieve::net {
+namespace sieve::store {
 
 namespace {
 std::int64_t nowSeconds()
@@ -242,4 +242,4 @@ void SampleStore::finishRun(std::int64_t runId, const std::string &state, const 
         .run();
 }
 
-} // namespace sieve::net
+} // namespace sieve::store
