@@ -29,7 +29,7 @@ Sampler::~Sampler()
         m_client->stop();
 }
 
-nlohmann::json Sampler::paramsJson(const std::vector<TaskRef> &tasks) const
+nlohmann::json Sampler::paramsJson(const std::vector<store::TaskRef> &tasks) const
 {
     // What decides the samples; never the key, the endpoint or the pacing (those may change on resume).
     nlohmann::json p = {{"mode", modeName(m_options.mode)},
@@ -44,13 +44,13 @@ nlohmann::json Sampler::paramsJson(const std::vector<TaskRef> &tasks) const
     else
         p["attempts"] = m_options.attempts;
     nlohmann::json ids = nlohmann::json::array();
-    for (const TaskRef &t : tasks)
+    for (const store::TaskRef &t : tasks)
         ids.push_back(t.id);
     p["task_ids"] = std::move(ids);
     return p;
 }
 
-QByteArray Sampler::requestBody(const TaskRef &task)
+QByteArray Sampler::requestBody(const store::TaskRef &task)
 {
     PromptInput in{task.name, task.backend, task.dtype, m_store->referenceCode(task.id)};
     nlohmann::json body = {{"model", m_options.model},
@@ -73,24 +73,24 @@ void Sampler::start()
         return;
     m_started = true;
     m_wall.start();
-    m_store = std::make_unique<SampleStore>(m_options.dbPath);
+    m_store = std::make_unique<store::SampleStore>(m_options.dbPath);
     if (m_options.runName.empty())
         m_options.runName =
             "run-" + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
-    const std::vector<TaskRef> requested = m_store->resolveTasks(m_options.tasks);
+    const std::vector<store::TaskRef> requested = m_store->resolveTasks(m_options.tasks);
     const QString endpoint = ChatClient::completionsUrl(m_options.client.endpoint).toDisplayString(QUrl::RemoveUserInfo);
     m_run = m_store->openRun(m_options.runName, modeName(m_options.mode), endpoint.toStdString(), m_options.model,
                              paramsJson(requested));
-    std::vector<TaskRef> tasks = requested;
+    std::vector<store::TaskRef> tasks = requested;
     if (m_run.resumed)
         tasks = m_store->tasksByIds(m_run.params.value("task_ids", std::vector<std::int64_t>{}));
 
     std::unordered_map<std::int64_t, size_t> index;
-    for (const TaskRef &t : tasks) {
+    for (const store::TaskRef &t : tasks) {
         index[t.id] = m_tasks.size();
         m_tasks.push_back(TaskState{t, {}, {}, false, false, false, false, false});
     }
-    for (const ItemRecord &item : m_store->items(m_run.id)) {
+    for (const store::ItemRecord &item : m_store->items(m_run.id)) {
         auto it = index.find(item.taskId);
         if (it == index.end() || !item.sampleId)
             continue;
@@ -218,7 +218,7 @@ void Sampler::onReplied(const ChatReply &reply)
     m_jobs.erase(job);
     TaskState &t = m_tasks[ti];
     const Extracted ex = extractAnswer(reply.parts.content, reply.parts.reasoning);
-    AttemptRecord rec;
+    store::AttemptRecord rec;
     rec.runId = m_run.id;
     rec.runName = m_run.name;
     rec.task = t.ref;

@@ -6,9 +6,9 @@
 // Endpoint errors are the client's business (retried, no attempt consumed). A run is recorded in
 // sample_runs under a name; starting the same name again resumes it: stored attempts are skipped,
 // unverified ones verified, and attempts that were in flight are asked again under the same number.
+#include "core/store/samplestore.h"
 #include "net/attemptverifier.h"
 #include "net/chatclient.h"
-#include "net/samplestore.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -80,9 +80,9 @@ public:
     void cancel();
 
     const SamplerProgress &progress() const { return m_progress; }
-    SampleStore *store() { return m_store.get(); }
+    store::SampleStore *store() { return m_store.get(); }
     // The request body for a task (exposed for tests of key hygiene and parameter passing).
-    QByteArray requestBody(const TaskRef &task);
+    QByteArray requestBody(const store::TaskRef &task);
 
 Q_SIGNALS:
     void started(qint64 runId, const QString &runName, bool resumed);
@@ -96,7 +96,7 @@ private:
         std::optional<std::string> status;
     };
     struct TaskState {
-        TaskRef ref;
+        store::TaskRef ref;
         std::map<int, Attempt> stored;
         QByteArray body;
         bool submitted = false; // keep-all: requests queued
@@ -113,13 +113,13 @@ private:
     void finish(const QString &state, const QString &error);
     void checkFinished();
     void emitProgress();
-    nlohmann::json paramsJson(const std::vector<TaskRef> &tasks) const;
+    nlohmann::json paramsJson(const std::vector<store::TaskRef> &tasks) const;
 
     SamplerOptions m_options;
     AttemptVerifier *m_verifier;
-    std::unique_ptr<SampleStore> m_store;
+    std::unique_ptr<store::SampleStore> m_store;
     std::unique_ptr<ChatClient> m_client;
-    RunRecord m_run;
+    store::RunRecord m_run;
     std::vector<TaskState> m_tasks;
     std::unordered_map<quint64, std::pair<size_t, int>> m_jobs;      // request id -> (task, attempt)
     std::unordered_map<qint64, std::pair<size_t, int>> m_verifying;  // sample id -> (task, attempt)

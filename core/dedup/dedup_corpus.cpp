@@ -2,6 +2,7 @@
 #include "core/db/unixtime.h"
 #include "core/dedup/dedup_corpus.h"
 #include "core/select/samplepreference.h"
+#include "core/store/samplerow.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,17 +15,9 @@ namespace sieve {
 
 namespace {
 
-struct SampleRow {
-    std::int64_t id = 0;
-    std::int64_t task = 0;
-    std::string name, taskName, status, review;
-    std::optional<double> speedup;
-    std::optional<std::int64_t> attempt;
-    std::optional<std::int64_t> oldCluster;
-    std::string code;
-};
+using store::SampleRow;
 
-// True when a should represent a cluster rather than b: the shared order of core/select/samplepreference.h.
+// True when a should represent a cluster rather than b: the shared order of core/samplepreference.h.
 bool preferred(const SampleRow &a, const SampleRow &b)
 {
     return preferredSample({a.id, a.review, a.status, a.speedup, a.attempt}, {b.id, b.review, b.status, b.speedup, b.attempt});
@@ -41,8 +34,17 @@ std::string joinIds(const std::vector<std::int64_t> &ids)
 // Samples with code, optionally limited to some tasks (or some samples), by id.
 std::vector<SampleRow> loadSamples(const Corpus &corpus, const std::string &where, bool withCode = true)
 {
-    std::string sql = "SELECT s.id, s.task_id, s.name, t.name, s.status, s.review, s.speedup, s.cluster_id, s.attempt";
-    sql += withCode ? ", p.code" : ", NULL";
+    static const store::SampleColumns kColumns = {
+        store::SampleColumn::Id,      store::SampleColumn::TaskId,  store::SampleColumn::Name,
+        store::SampleColumn::TaskName, store::SampleColumn::Status, store::SampleColumn::Review,
+        store::SampleColumn::Speedup, store::SampleColumn::Cluster, store::SampleColumn::Attempt};
+    static const store::SampleColumns kWithCode = {
+        store::SampleColumn::Id,      store::SampleColumn::TaskId,  store::SampleColumn::Name,
+        store::SampleColumn::TaskName, store::SampleColumn::Status, store::SampleColumn::Review,
+        store::SampleColumn::Speedup, store::SampleColumn::Cluster, store::SampleColumn::Attempt,
+        store::SampleColumn::Code};
+    std::string sql = "SELECT " + (withCode ? kWithCode : kColumns).selectList();
+    sql += withCode ? "" : ", NULL";
     sql += " FROM samples s JOIN tasks t ON t.id = s.task_id JOIN sample_payloads p ON p.sample_id = s.id"
            " WHERE s.has_answer != 0 AND p.code IS NOT NULL";
     if (!where.empty())
@@ -50,21 +52,8 @@ std::vector<SampleRow> loadSamples(const Corpus &corpus, const std::string &wher
     sql += " ORDER BY s.id";
     db::Statement st = corpus.db().prepare(sql);
     std::vector<SampleRow> rows;
-    while (st.step()) {
-        SampleRow r;
-        r.id = st.int64(0);
-        r.task = st.int64(1);
-        r.name = st.text(2);
-        r.taskName = st.text(3);
-        r.status = st.text(4);
-        r.review = st.text(5);
-        r.speedup = st.optReal(6);
-        r.oldCluster = st.optInt64(7);
-        r.attempt = st.optInt64(8);
-        if (withCode)
-            r.code = payload::unpack(st.blob(9));
-        rows.push_back(std::move(r));
-    }
+    while (st.step())
+        rows.push_back((withCode ? kWithCode : kColumns).read(st));
     return rows;
 }
 
@@ -143,7 +132,7 @@ DedupReport clusterRows(Corpus &corpus, const CorpusDedupOptions &o, std::vector
     for (std::size_t lo = 0; lo < rows.size(); lo += batch) {
         std::vector<DedupDocument> docs;
         for (std::size_t i = lo; i < std::min(rows.size(), lo + batch); ++i)
-            docs.push_back({rows[i].code, CodeLanguage::Auto, o.scope == DedupScope::Task ? rows[i].task : 0});
+            docs.push_back({rows[i].code, CodeLanguage::Auto, o.scope == DedupScope::Task ? rows[i].taskId : 0});
         index.add(docs);
         for (std::size_t i = lo; i < std::min(rows.size(), lo + batch); ++i)
             rows[i].code = std::string(); // the fingerprints are all we need from here on
@@ -160,8 +149,8 @@ DedupReport clusterRows(Corpus &corpus, const CorpusDedupOptions &o, std::vector
 
     std::set<std::int64_t> oldIds, claimed;
     for (const SampleRow &r : rows)
-        if (r.oldCluster)
-            oldIds.insert(*r.oldCluster);
+        if (r.cluster)
+            oldIds.insert(*r.cluster);
     std::vector<ClusterInfo> clusters;
     clusters.reserve(groups.size());
     for (const auto &[root, members] : groups) {
@@ -169,8 +158,8 @@ DedupReport clusterRows(Corpus &corpus, const CorpusDedupOptions &o, std::vector
         // Keep the id of the old cluster that most members came from, so that ids stay stable across runs.
         std::map<std::int64_t, int> votes;
         for (std::uint32_t i : members)
-            if (rows[i].oldCluster && !claimed.count(*rows[i].oldCluster))
-                ++votes[*rows[i].oldCluster];
+            if (rows[i].cluster && !claimed.count(*rows[i].cluster))
+                ++votes[*rows[i].cluster];
         int best = 0;
         for (const auto &[id, count] : votes)
             if (count > best) {
@@ -185,7 +174,7 @@ DedupReport clusterRows(Corpus &corpus, const CorpusDedupOptions &o, std::vector
                 rep = i;
         c.representative = rows[rep].id;
         if (o.scope == DedupScope::Task) {
-            c.taskId = rows[rep].task;
+            c.taskId = rows[rep].taskId;
             c.taskName = rows[rep].taskName;
         }
         c.members.push_back({rows[rep].id, rows[rep].name, 1.0});

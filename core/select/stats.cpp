@@ -2,6 +2,7 @@
 
 #include "core/db/corpus.h"
 #include "core/select/difficulty.h"
+#include "core/store/samplerow.h"
 #include "core/tasks/augment.h"
 
 #include <nlohmann/json.hpp>
@@ -28,13 +29,7 @@ nlohmann::json countBy(const db::Database &db, const std::string &sql)
 const int kPassK[] = {1, 5, 10};
 const double kFastP[] = {0, 0.5, 0.8, 1, 1.5, 2};
 
-struct SampleRow {
-    std::int64_t taskId;
-    std::string model;
-    std::string status;
-    std::optional<double> speedup;
-    std::vector<std::string> reasons;
-};
+using store::SampleRow;
 
 std::vector<std::string> parseReasons(const std::string &text)
 {
@@ -273,17 +268,22 @@ nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
         if (!vr.isNull(1))
             reasons[vr.int64(0)] = parseReasons(vr.text(1));
     std::vector<SampleRow> rows;
-    db::Statement sr = db.prepare("SELECT id, task_id, model, status, speedup FROM samples ORDER BY id");
+    static const store::SampleColumns kColumns = {store::SampleColumn::Id, store::SampleColumn::TaskId,
+                                                   store::SampleColumn::Model, store::SampleColumn::Status,
+                                                   store::SampleColumn::Speedup};
+    db::Statement sr = db.prepare("SELECT " + kColumns.selectList() + " FROM samples s ORDER BY id");
     while (sr.step()) {
-        if (!filter.hasSample(sr.int64(0)) || !filter.hasTask(sr.int64(1)))
+        SampleRow r = kColumns.read(sr);
+        if (!filter.hasSample(r.id) || !filter.hasTask(r.taskId))
             continue;
-        SampleRow r{sr.int64(1), sr.isNull(2) ? "(none)" : sr.text(2), sr.text(3), sr.optReal(4), {}};
-        const auto it = reasons.find(sr.int64(0));
+        if (!r.model)
+            r.model = "(none)";
+        const auto it = reasons.find(r.id);
         if (it != reasons.end())
             r.reasons = it->second;
         rows.push_back(std::move(r));
     }
-    // Families (core/tasks/augment.h) that have variants: a task and its shape/dtype variants together.
+    // Families (core/augment.h) that have variants: a task and its shape/dtype variants together.
     const std::map<std::int64_t, std::string> families = taskFamilies(db);
     std::map<std::string, int> familySize;
     for (const auto &[id, name] : families)
@@ -295,7 +295,7 @@ nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
         const auto &info = taskInfo[r.taskId];
         groups[0][info.first].push_back(&r);
         groups[1][info.second].push_back(&r);
-        groups[2][r.model].push_back(&r);
+        groups[2][*r.model].push_back(&r);
         if (const auto f = families.find(r.taskId); f != families.end() && familySize[f->second] > 1)
             groups[3][f->second].push_back(&r);
     }

@@ -2,6 +2,7 @@
 #include "core/cli/cli.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
+#include "core/store/verifyinputstore.h"
 #include "gpu/cuda/cudadriver.h"
 #include "gpu/cuda/cudadriverlauncher.h"
 #include "gpu/cuda/cudasourcemanifest.h"
@@ -47,14 +48,12 @@ std::vector<Input> readInputs(const cli::Args &args)
         if (!dbPath || !sample || !args.positional.empty())
             throw cli::UsageError("use either FILE... or --db DB --sample ID");
         Corpus corpus = Corpus::open(*dbPath, true);
-        auto st = corpus.db().prepare("SELECT s.name, p.code FROM samples s LEFT JOIN sample_payloads p "
-                                      "ON p.sample_id = s.id WHERE s.id = ?1");
-        st.bind(1, static_cast<std::int64_t>(*sample));
-        if (!st.step())
+        const auto s = store::sampleCode(corpus.db(), static_cast<std::int64_t>(*sample));
+        if (!s)
             throw std::runtime_error(*dbPath + ": --sample: no sample with id " + std::to_string(*sample));
-        if (st.isNull(1))
+        if (!s->code)
             throw std::runtime_error(*dbPath + ": sample " + std::to_string(*sample) + " has no code");
-        return {{payload::unpack(st.blob(1)), "sample-" + std::to_string(*sample) + "(" + st.text(0) + ")"}};
+        return {{payload::unpack(*s->code), "sample-" + std::to_string(*sample) + "(" + s->name + ")"}};
     }
     if (args.positional.empty())
         throw cli::UsageError("expected FILE... or --db DB --sample ID");

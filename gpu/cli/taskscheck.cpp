@@ -1,10 +1,11 @@
 // sieve-cli tasks check: task hygiene alone. One verifier worker runs each task's reference on a device
 // (a GPU at the task's real shapes, or the CPU on shrunk ones) through the worker op `check_task`, and the
-// findings are stored per task in task_hygiene (core/tasks/taskhygiene.h). No sample is verified.
+// findings are stored per task in task_hygiene (core/taskhygiene.h). No sample is verified.
 #include "core/cli/cli.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
+#include "core/store/verifyinputstore.h"
 #include "core/tasks/taskhygiene.h"
 #include "gpu/cli/gpucommands.h"
 #include "gpu/verify/pythonenv.h"
@@ -79,31 +80,28 @@ std::string defaultCheckCacheDir()
 std::vector<TaskItem> loadTasks(Corpus &corpus, const std::vector<std::string> &names, double timeout)
 {
     std::vector<TaskItem> out;
-    db::Statement st = corpus.db().prepare(
-        "SELECT t.id, t.task_key, t.name, t.dtype, t.atol, t.rtol, t.shapes_json, t.source, p.reference_code "
-        "FROM tasks t LEFT JOIN task_payloads p ON p.task_id = t.id ORDER BY t.id");
     const std::set<std::string> wanted(names.begin(), names.end());
     std::set<std::string> seen;
-    while (st.step()) {
-        const std::string name = st.text(2);
+    store::forEachTaskSpec(corpus.db(), [&](const store::TaskSpecRow &t) {
+        const std::string &name = t.name;
         if (!wanted.empty() && !wanted.count(name))
-            continue;
+            return;
         seen.insert(name);
-        nlohmann::json msg = {{"op", "check_task"}, {"task_key", st.text(1)}, {"name", name}, {"dtype", st.text(3)}};
-        if (!st.isNull(4))
-            msg["atol"] = st.real(4);
-        if (!st.isNull(5))
-            msg["rtol"] = st.real(5);
-        nlohmann::json shapes = st.isNull(6) ? nlohmann::json::array() : nlohmann::json::parse(st.text(6), nullptr, false);
+        nlohmann::json msg = {{"op", "check_task"}, {"task_key", t.taskKey}, {"name", name}, {"dtype", t.dtype}};
+        if (t.atol)
+            msg["atol"] = *t.atol;
+        if (t.rtol)
+            msg["rtol"] = *t.rtol;
+        nlohmann::json shapes = !t.shapesJson ? nlohmann::json::array() : nlohmann::json::parse(*t.shapesJson, nullptr, false);
         msg["shapes"] = shapes.is_array() ? shapes : nlohmann::json::array();
         msg["seeds"] = {0, 1, 2, 3, 4};
         msg["reference_timeout"] = timeout;
-        std::string source = st.isNull(7) ? std::string() : st.text(7);
+        std::string source = t.source.value_or(std::string());
         std::transform(source.begin(), source.end(), source.begin(), [](unsigned char c) { return std::tolower(c); });
         msg["init_inputs_style"] = source.find("kernelbook") != std::string::npos ? "kernelbook" : "kernelbench";
-        msg["reference_code"] = st.isNull(8) ? std::string() : payload::unpack(st.blobView(8));
-        out.push_back({st.int64(0), name, std::move(msg)});
-    }
+        msg["reference_code"] = !t.referenceCode ? std::string() : payload::unpack(*t.referenceCode);
+        out.push_back({t.id, name, std::move(msg)});
+    });
     for (const std::string &n : wanted)
         if (!seen.count(n))
             throw UsageError("no task named '" + n + "' in " + corpus.path());

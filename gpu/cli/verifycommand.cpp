@@ -1,6 +1,7 @@
 // sieve-cli verify: runs the verification engine over a corpus, with progress, resume and a summary.
 #include "core/cli/cli.h"
 #include "core/db/corpus.h"
+#include "core/store/verifyinputstore.h"
 #include "core/util/progress.h"
 #include "gpu/cli/gpucommands.h"
 #include "gpu/shard/shard.h"
@@ -252,7 +253,7 @@ void serveInput(VerificationEngine &engine, const std::string &dbPath, CliObserv
                 const std::atomic<bool> &stop)
 {
     Corpus corpus = Corpus::open(dbPath, true);
-    db::Statement task = corpus.db().prepare("SELECT task_id FROM samples WHERE id = ?1");
+    store::SampleTaskLookup task(corpus.db());
     std::string pending;
     char buf[4096];
     while (!stop.load()) {
@@ -276,10 +277,8 @@ void serveInput(VerificationEngine &engine, const std::string &dbPath, CliObserv
             const auto r = std::from_chars(text.data(), text.data() + text.size(), id);
             bool found = false;
             if (r.ec == std::errc()) {
-                task.reset();
-                task.bind(1, id);
-                if (task.step()) {
-                    engine.submit(id, task.int64(0));
+                if (const auto taskId = task.taskOf(id)) {
+                    engine.submit(id, *taskId);
                     found = true;
                 }
             }
@@ -491,7 +490,7 @@ int runShard(VerifyOptions o, const Args &args, cli::Context &ctx)
             if (!args.has("policy"))
                 o.policy = jsonString(unfinished->params, "policy", o.policy);
         } else if (!args.has("new-run") &&
-                   sc.db().queryInt("SELECT count(*) FROM verify_runs WHERE state='finished'").value_or(0) > 0) {
+                   store::finishedVerifyRunCount(sc.db()) > 0) {
             ctx.out << "shard " << spec.text() << " is already verified: " << shard.path
                     << " (add --new-run to verify it again)\n";
             return cli::Ok;
@@ -595,8 +594,7 @@ int runVerify(const Args &args, cli::Context &ctx)
         {
             // Serve runs are never resumed (their samples come from the sampler); a killed one is over.
             Corpus corpus = Corpus::open(o.dbPath);
-            corpus.db().exec("UPDATE verify_runs SET state='abandoned' WHERE state IN ('running','interrupted') "
-                             "AND json_extract(params_json, '$.serve') IS NOT NULL");
+            store::abandonUnfinishedServeRuns(corpus.db());
         }
         return runEngine(o, args, ctx);
     }

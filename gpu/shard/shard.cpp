@@ -2,6 +2,7 @@
 
 #include "core/db/corpus.h"
 #include "core/db/unixtime.h"
+#include "core/store/shardstore.h"
 #include "core/util/hashing.h"
 #include "gpu/verify/verifyrun.h"
 
@@ -9,7 +10,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <sqlite3.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -32,50 +32,12 @@ int parseInt(const std::string &s, const std::string &what)
     return static_cast<int>(v);
 }
 
-// Copies the rows that `select` yields (one bound id at ?1) into `table` of dst, column for column.
-class RowCopier {
-public:
-    RowCopier(const db::Database &src, db::Database &dst, const std::string &table, const std::string &columns)
-        : m_select(src.prepare("SELECT " + columns + " FROM " + table + " WHERE " + keyColumn(table) + " = ?1"))
-    {
-        std::string marks;
-        for (int i = 0; i < m_select.columnCount(); ++i)
-            marks += i ? ",?" : "?";
-        m_insert = dst.prepare("INSERT INTO " + table + "(" + columns + ") VALUES(" + marks + ")");
-    }
-    // False when the source has no such row.
-    bool copy(std::int64_t id)
-    {
-        m_select.reset();
-        m_select.bind(1, id);
-        if (!m_select.step())
-            return false;
-        m_insert.reset();
-        for (int i = 0; i < m_select.columnCount(); ++i)
-            sqlite3_bind_value(m_insert.handle(), i + 1, sqlite3_column_value(m_select.handle(), i));
-        m_insert.run();
-        return true;
-    }
-
-private:
-    static std::string keyColumn(const std::string &table)
-    {
-        if (table == "task_payloads")
-            return "task_id";
-        if (table == "sample_payloads")
-            return "sample_id";
-        return "id";
-    }
-    db::Statement m_select, m_insert;
-};
-
 std::string metaText(const db::Database &db, const std::string &path, const char *key)
 {
-    db::Statement st = db.prepare("SELECT value FROM meta WHERE key=?1");
-    st.bind(1, std::string(key));
-    if (!st.step())
+    auto value = store::metaValue(db, key);
+    if (!value)
         throw ShardError(path + ": meta '" + key + "' is missing");
-    return st.text(0);
+    return *value;
 }
 
 std::int64_t metaInt(const db::Database &db, const std::string &path, const char *key)
@@ -103,7 +65,7 @@ nlohmann::json metaJson(const db::Database &db, const std::string &path, const c
 
 std::string corpusId(const db::Database &db)
 {
-    return db.queryText("SELECT value FROM meta WHERE key='corpus_id'").value_or("");
+    return store::corpusId(db);
 }
 
 ShardSpec ShardSpec::parse(const std::string &text)
@@ -144,7 +106,7 @@ std::string ShardPlan::key() const
 
 ShardFile readShardMeta(const db::Database &db, const std::string &path)
 {
-    if (!db.queryText("SELECT value FROM meta WHERE key='shard_format'"))
+    if (!store::metaValue(db, "shard_format"))
         throw ShardError(path + ": not a shard results file (its meta table has no 'shard_format'; was it made by "
                                 "'sieve-cli verify --shard'?)");
     const std::string format = metaText(db, path, "shard_format");
@@ -203,15 +165,12 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
         selected.insert(r.id);
     std::vector<std::int64_t> mine;
     std::set<std::int64_t> tasks;
-    {
-        db::Statement st = corpus.db().prepare("SELECT id, sample_key, task_id FROM samples ORDER BY id");
-        while (st.step()) {
-            if (!selected.count(st.int64(0)) || shardOf(st.textView(1), spec.count) != spec.index)
-                continue;
-            mine.push_back(st.int64(0));
-            tasks.insert(st.int64(2));
-        }
-    }
+    store::forEachSampleKey(corpus.db(), [&](std::int64_t id, std::string_view key, std::int64_t taskId) {
+        if (!selected.count(id) || shardOf(key, spec.count) != spec.index)
+            return;
+        mine.push_back(id);
+        tasks.insert(taskId);
+    });
 
     const std::string tmp = path + ".part-" + std::to_string(::getpid());
     fs::remove(tmp);
@@ -221,32 +180,30 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
         db::Transaction tx(dst);
         nlohmann::json flagsBefore = nlohmann::json::object();
         {
-            RowCopier task(corpus.db(), dst, "tasks",
+            store::RowCopier task(corpus.db(), dst, "tasks",
                            "id, task_key, name, level, category, backend, target, dtype, atol, rtol, shapes_json, "
                            "source, license, provenance_json, flags, created_at");
-            RowCopier ref(corpus.db(), dst, "task_payloads", "task_id, reference_code");
-            db::Statement fl = corpus.db().prepare("SELECT task_key, flags FROM tasks WHERE id=?1");
+            store::RowCopier ref(corpus.db(), dst, "task_payloads", "task_id, reference_code");
+            store::TaskFlagsById fl(corpus.db());
             for (auto id : tasks) {
                 task.copy(id);
                 ref.copy(id);
-                fl.reset();
-                fl.bind(1, id);
-                if (fl.step())
-                    flagsBefore[fl.text(0)] = fl.isNull(1) ? nlohmann::json() : nlohmann::json(fl.text(1));
+                if (const auto row = fl.get(id))
+                    flagsBefore[row->taskKey] = row->flags ? nlohmann::json(*row->flags) : nlohmann::json();
             }
         }
         {
             // Blobs name the dictionary they were packed with: the shard's readers need the corpus's.
-            db::Statement dicts = corpus.db().prepare("SELECT dict, trained_on FROM payload_dicts ORDER BY rowid");
-            while (dicts.step())
-                out.addPayloadDictionary(dicts.blob(0), dicts.int64(1), std::nullopt);
+            store::forEachPayloadDictionary(corpus.db(), [&](const std::string &dict, std::int64_t trainedOn) {
+                out.addPayloadDictionary(dict, trainedOn, std::nullopt);
+            });
         }
         {
-            RowCopier sample(corpus.db(), dst, "samples",
+            store::RowCopier sample(corpus.db(), dst, "samples",
                              "id, sample_key, name, task_id, backend, origin, model, temperature, attempt, has_answer, "
                              "code_hash, code_bytes, status, speedup, review, created_at");
             // Only the code travels: reasoning and raw responses are not needed to verify.
-            RowCopier code(corpus.db(), dst, "sample_payloads", "sample_id, code");
+            store::RowCopier code(corpus.db(), dst, "sample_payloads", "sample_id, code");
             for (auto id : mine) {
                 sample.copy(id);
                 code.copy(id);
@@ -269,15 +226,9 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
             {"shard_task_flags", flagsBefore.dump()},
             {"shard_created_at", std::to_string(now)},
         };
-        {
-            db::Statement ins = dst.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)");
-            for (const auto &[k, v] : meta) {
-                ins.reset();
-                ins.bind(1, k).bind(2, v).run();
-            }
-        }
+        store::writeMeta(dst, meta);
         tx.commit();
-        dst.exec("PRAGMA journal_mode=DELETE");
+        store::useRollbackJournal(dst);
     }
     fs::rename(tmp, path);
     created = true;
@@ -287,9 +238,7 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
 
 void sealShardFile(const std::string &path)
 {
-    db::Database db(path, db::Database::Mode::ReadWrite);
-    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    db.exec("PRAGMA journal_mode=DELETE");
+    store::sealDatabaseFile(path);
 }
 
 } // namespace sieve::gpu

@@ -2,8 +2,10 @@
 
 #include "core/db/corpus.h"
 #include "core/db/unixtime.h"
+#include "core/store/shardstore.h"
+#include "core/store/verdictstore.h"
+#include "core/store/verifyrunstore.h"
 #include "gpu/shard/shard.h"
-#include "gpu/verify/verdictstore.h"
 
 #include <algorithm>
 #include <chrono>
@@ -56,26 +58,6 @@ std::optional<std::string> headerProblem(const std::string &path)
     return std::nullopt;
 }
 
-struct CorpusSample {
-    std::int64_t id = 0;
-    std::string codeHash, taskKey;
-};
-
-std::optional<CorpusSample> corpusSample(db::Statement &lookup, const std::string &key)
-{
-    lookup.reset();
-    lookup.bind(1, key);
-    if (!lookup.step())
-        return std::nullopt;
-    return CorpusSample{lookup.int64(0), lookup.isNull(1) ? std::string() : lookup.text(1), lookup.text(2)};
-}
-
-db::Statement sampleLookup(Corpus &corpus)
-{
-    return corpus.db().prepare(
-        "SELECT s.id, s.code_hash, t.task_key FROM samples s JOIN tasks t ON t.id = s.task_id WHERE s.sample_key=?1");
-}
-
 // Everything that must hold before a shard file's runs may enter the corpus. Returns the reason when not.
 std::optional<std::string> checkShard(Corpus &corpus, const std::string &path, Candidate &c)
 {
@@ -83,7 +65,7 @@ std::optional<std::string> checkShard(Corpus &corpus, const std::string &path, C
         return p;
     try {
         db::Database db(path, db::Database::Mode::ReadOnly);
-        const auto check = db.queryText("PRAGMA quick_check");
+        const auto check = store::quickCheck(db);
         if (!check || *check != "ok")
             return "corrupt: SQLite's integrity check says '" + check.value_or("?") + "'";
         const int version = schema::version(db);
@@ -95,31 +77,27 @@ std::optional<std::string> checkShard(Corpus &corpus, const std::string &path, C
         if (!c.meta.plan.corpusId.empty() && !cid.empty() && c.meta.plan.corpusId != cid)
             return "made from another corpus (its corpus id is " + c.meta.plan.corpusId + ", this corpus's is " + cid +
                    "; it was cut from " + c.meta.corpusPath + ")";
-        const auto held = db.queryInt("SELECT count(*) FROM samples").value_or(-1);
+        const auto held = store::sampleCount(db).value_or(-1);
         if (held != c.meta.samples)
             return "truncated: meta says " + std::to_string(c.meta.samples) + " samples, the file holds " +
                    std::to_string(held);
 
         // Each sample must be this corpus's sample: same content key, same code, same task.
-        db::Statement lookup = sampleLookup(corpus);
-        db::Statement st =
-            db.prepare("SELECT s.sample_key, s.code_hash, t.task_key, s.name FROM samples s JOIN tasks t ON t.id = s.task_id");
+        store::SampleByKey lookup(corpus.db());
         std::uint64_t missing = 0, differ = 0;
         std::string firstMissing, firstDiffer;
-        while (st.step()) {
-            const std::string key = st.text(0);
-            const auto cs = corpusSample(lookup, key);
+        store::forEachSampleIdentity(db, [&](const store::SampleIdentity &s) {
+            const auto cs = lookup.find(s.sampleKey);
             if (!cs) {
                 if (!missing++)
-                    firstMissing = "'" + st.text(3) + "' (key " + key + ")";
-                continue;
+                    firstMissing = "'" + s.name + "' (key " + s.sampleKey + ")";
+                return;
             }
-            const std::string hash = st.isNull(1) ? std::string() : st.text(1);
-            if (cs->codeHash != hash || cs->taskKey != st.text(2)) {
+            if (cs->codeHash != s.codeHash || cs->taskKey != s.taskKey) {
                 if (!differ++)
-                    firstDiffer = "'" + st.text(3) + "'";
+                    firstDiffer = "'" + s.name + "'";
             }
-        }
+        });
         if (missing)
             return std::to_string(missing) + " of its " + std::to_string(c.meta.samples) +
                    " samples are not in this corpus, e.g. " + firstMissing + ": made from another corpus?";
@@ -129,13 +107,11 @@ std::optional<std::string> checkShard(Corpus &corpus, const std::string &path, C
 
         if (c.meta.samples == 0)
             return std::nullopt; // an empty shard is complete without a run
-        db::Statement runs = db.prepare("SELECT r.id, r.state, (SELECT count(*) FROM verdicts v WHERE v.run_id = r.id) "
-                                        "FROM verify_runs r ORDER BY r.id");
         std::string unfinished;
-        while (runs.step()) {
-            const std::int64_t id = runs.int64(0);
-            const std::string state = runs.text(1);
-            const std::int64_t n = runs.int64(2);
+        for (const store::RunVerdicts &run : store::runsWithVerdictCounts(db)) {
+            const std::int64_t id = run.id;
+            const std::string &state = run.state;
+            const std::int64_t n = run.verdicts;
             if (state == "finished") {
                 if (n != c.meta.samples)
                     return "truncated: run " + std::to_string(id) + " is marked finished but holds " +
@@ -200,23 +176,17 @@ MergedRun mergeRun(Corpus &corpus, const Candidate &c, std::int64_t shardRunId)
     m.shard = c.meta.spec.text();
     m.uid = c.meta.uid + "/" + std::to_string(shardRunId);
     db::Database &db = corpus.db();
-    {
-        db::Statement st = db.prepare(
-            "SELECT id FROM verify_runs WHERE json_extract(params_json, '$.merged_from.run_uid') = ?1 LIMIT 1");
-        st.bind(1, m.uid);
-        if (st.step()) {
-            m.alreadyMerged = true;
-            m.corpusRunId = st.int64(0);
-            return m;
-        }
+    if (const auto merged = store::mergedRunId(db, m.uid)) {
+        m.alreadyMerged = true;
+        m.corpusRunId = *merged;
+        return m;
     }
     db::Database shard(c.meta.path, db::Database::Mode::ReadOnly);
-    db::Statement run = shard.prepare("SELECT started_at, finished_at, state, mode, env_json, params_json, "
-                                      "sieve_version, verifier_version FROM verify_runs WHERE id=?1");
-    run.bind(1, shardRunId);
-    if (!run.step())
+    auto run = store::readVerifyRun(shard, shardRunId);
+    if (!run)
         throw ShardError(c.meta.path + ": run " + std::to_string(shardRunId) + " vanished while merging");
-    nlohmann::json params = run.isNull(5) ? nlohmann::json::object() : nlohmann::json::parse(run.text(5), nullptr, false);
+    nlohmann::json params =
+        !run->paramsJson ? nlohmann::json::object() : nlohmann::json::parse(*run->paramsJson, nullptr, false);
     if (!params.is_object())
         params = nlohmann::json::object();
     params["merged_from"] = {{"run_uid", m.uid},
@@ -225,53 +195,37 @@ MergedRun mergeRun(Corpus &corpus, const Candidate &c, std::int64_t shardRunId)
                              {"plan", c.meta.planKey},
                              {"run_id", shardRunId},
                              {"merged_at", unixNow()}};
-    db.prepare("INSERT INTO verify_runs(started_at, finished_at, state, mode, env_json, params_json, sieve_version, "
-               "verifier_version) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")
-        .bind(1, run.int64(0))
-        .bind(2, run.optInt64(1))
-        .bind(3, run.text(2))
-        .bind(4, run.text(3))
-        .bind(5, run.isNull(4) ? std::optional<std::string>() : std::optional<std::string>(run.text(4)))
-        .bind(6, params.dump())
-        .bind(7, run.isNull(6) ? std::optional<std::string>() : std::optional<std::string>(run.text(6)))
-        .bind(8, run.isNull(7) ? std::optional<std::string>() : std::optional<std::string>(run.text(7)))
-        .run();
-    m.corpusRunId = db.lastInsertId();
+    run->paramsJson = params.dump();
+    m.corpusRunId = store::insertVerifyRunCopy(db, *run);
 
-    VerdictInserter inserter(db);
-    db::Statement lookup = sampleLookup(corpus);
+    store::VerdictInserter inserter(db);
+    store::SampleByKey lookup(corpus.db());
     // samples.status mirrors the newest verdict: a shard verified before a later local run must not win.
-    db::Statement status = db.prepare("UPDATE samples SET status=?1, speedup=?2 WHERE id=?3 AND NOT EXISTS "
-                                      "(SELECT 1 FROM verdicts v WHERE v.sample_id=?3 AND v.created_at > ?4)");
-    forEachVerdict(shard, shardRunId, [&](const StoredVerdict &sv) {
-        const auto cs = corpusSample(lookup, sv.sampleKey);
+    store::SampleStatusUpdater status(db, true);
+    store::forEachVerdict(shard, shardRunId, [&](const store::StoredVerdict &sv) {
+        const auto cs = lookup.find(sv.sampleKey);
         if (!cs)
             throw ShardError(c.meta.path + ": sample key " + sv.sampleKey + " vanished from the corpus while merging");
         VerdictRecord r = sv.record;
         r.sampleId = cs->id;
         if (!inserter.insert(m.corpusRunId, r, sv.createdAt))
             return;
-        status.reset();
-        status.bind(1, r.status).bind(2, r.speedup).bind(3, r.sampleId).bind(4, sv.createdAt).run();
+        status.update(r.sampleId, r.status, r.speedup, sv.createdAt);
         ++m.verdicts;
         ++m.byStatus[r.status];
     });
 
     // Task hygiene codes the node wrote (tasks.flags), where they changed from what the shard was cut with.
-    db::Statement flags = shard.prepare("SELECT task_key, flags FROM tasks");
-    db::Statement upd = db.prepare("UPDATE tasks SET flags=?1 WHERE task_key=?2");
-    while (flags.step()) {
-        const std::string key = flags.text(0);
-        const nlohmann::json now = flags.isNull(1) ? nlohmann::json() : nlohmann::json(flags.text(1));
+    store::TaskFlagsByKeyUpdater upd(db);
+    store::forEachTaskFlags(shard, [&](const std::string &key, const std::optional<std::string> &flags) {
+        const nlohmann::json now = flags ? nlohmann::json(*flags) : nlohmann::json();
         const nlohmann::json before = c.meta.taskFlagsBefore.is_object() && c.meta.taskFlagsBefore.contains(key)
                                           ? c.meta.taskFlagsBefore.at(key)
                                           : nlohmann::json();
         if (now == before)
-            continue;
-        upd.reset();
-        upd.bind(1, now.is_string() ? std::optional<std::string>(now.get<std::string>()) : std::nullopt).bind(2, key);
-        upd.run();
-    }
+            return;
+        upd.update(key, now.is_string() ? std::optional<std::string>(now.get<std::string>()) : std::nullopt);
+    });
     return m;
 }
 

@@ -1,7 +1,8 @@
 #include "gpu/verify/verdictwriter.h"
 
 #include "core/db/unixtime.h"
-#include "gpu/verify/verdictstore.h"
+#include "core/store/verdictstore.h"
+#include "core/store/verifyrunstore.h"
 
 namespace sieve::gpu {
 
@@ -9,7 +10,7 @@ VerdictWriter::VerdictWriter(std::string dbPath, std::int64_t runId) : m_runId(r
 {
     m_corpus.emplace(Corpus::open(dbPath));
     m_corpus->tuneForBulkWrites();
-    const auto env = m_corpus->db().queryText("SELECT env_json FROM verify_runs WHERE id=" + std::to_string(runId));
+    const auto env = store::verifyRunEnvJson(m_corpus->db(), runId);
     m_env = env ? nlohmann::json::parse(*env, nullptr, false) : nlohmann::json::object();
     if (!m_env.is_object())
         m_env = nlohmann::json::object();
@@ -97,8 +98,8 @@ void VerdictWriter::writeBatch(std::deque<Item> &batch)
         return;
     db::Database &db = m_corpus->db();
     db::Transaction tx(db);
-    VerdictInserter inserter(db);
-    db::Statement updSample = db.prepare("UPDATE samples SET status=?1, speedup=?2 WHERE id=?3");
+    store::VerdictInserter inserter(db);
+    store::SampleStatusUpdater updSample(db);
     const std::int64_t now = unixNow();
     bool envChanged = false;
     for (Item &item : batch) {
@@ -106,13 +107,10 @@ void VerdictWriter::writeBatch(std::deque<Item> &batch)
             if (!inserter.insert(m_runId, *v, now))
                 continue; // already verdicted in this run (a resume raced a late answer): keep the first
             // samples.status/speedup mirror the newest verdict so lists and filters need no join.
-            updSample.reset();
-            updSample.bind(1, v->status).bind(2, v->speedup).bind(3, v->sampleId).run();
+            updSample.update(v->sampleId, v->status, v->speedup);
         } else if (auto *f = std::get_if<TaskFlags>(&item)) {
-            db.prepare("UPDATE tasks SET flags=?1 WHERE id=?2")
-                .bind(1, f->flags.empty() ? std::optional<std::string>() : std::optional<std::string>(f->flags))
-                .bind(2, f->taskId)
-                .run();
+            store::setTaskFlags(db, f->taskId,
+                                f->flags.empty() ? std::optional<std::string>() : std::optional<std::string>(f->flags));
         } else if (auto *w = std::get_if<WorkerEnv>(&item)) {
             nlohmann::json &workers = m_env["workers"];
             if (!workers.is_object())
@@ -127,11 +125,9 @@ void VerdictWriter::writeBatch(std::deque<Item> &batch)
         }
     }
     if (envChanged) {
-        db.prepare("UPDATE verify_runs SET env_json=?1, verifier_version=?2 WHERE id=?3")
-            .bind(1, m_env.dump())
-            .bind(2, std::string("engine ") + kEngineVersion + ", worker " + jsonString(m_env, "worker_version", "?"))
-            .bind(3, m_runId)
-            .run();
+        store::setVerifyRunEnv(db, m_runId, m_env.dump(),
+                               std::string("engine ") + kEngineVersion + ", worker " +
+                                   jsonString(m_env, "worker_version", "?"));
     }
     tx.commit();
 }
@@ -152,12 +148,8 @@ void VerdictWriter::finish(const std::string &runState)
     // After a failed batch the run is left 'interrupted': what was written stays, a resume redoes the rest.
     const std::string state = err.empty() ? runState : std::string("interrupted");
     const bool final = state == "finished" || state == "failed";
-    m_corpus->db()
-        .prepare("UPDATE verify_runs SET state=?1, finished_at=?2 WHERE id=?3")
-        .bind(1, state)
-        .bind(2, final ? std::optional<std::int64_t>(unixNow()) : std::nullopt)
-        .bind(3, m_runId)
-        .run();
+    store::setVerifyRunState(m_corpus->db(), m_runId, state,
+                             final ? std::optional<std::int64_t>(unixNow()) : std::nullopt);
     if (!err.empty())
         throw std::runtime_error(err);
 }

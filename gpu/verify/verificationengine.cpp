@@ -2,6 +2,7 @@
 
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
+#include "core/store/verifyinputstore.h"
 #include "gpu/verify/pythonenv.h"
 #include "gpu/verify/scratchdir.h"
 #include "gpu/verify/verdictwriter.h"
@@ -296,19 +297,16 @@ void VerificationEngine::Slot::prefetchTasks()
 
 bool VerificationEngine::Slot::loadJob(Job &job)
 {
-    db::Statement st = m_corpus.db().prepare(
-        "SELECT s.name, s.backend, t.name, t.task_key, p.code FROM samples s JOIN tasks t ON t.id = s.task_id "
-        "LEFT JOIN sample_payloads p ON p.sample_id = s.id WHERE s.id = ?1");
-    st.bind(1, job.ref.id);
-    if (!st.step())
+    const auto s = store::sampleToVerify(m_corpus.db(), job.ref.id);
+    if (!s)
         return false; // deleted since the run started: nothing to verify
-    job.sampleName = st.text(0);
-    job.backend = st.text(1);
-    job.taskName = st.text(2);
-    job.taskKey = st.text(3);
-    if (!st.isNull(4)) {
+    job.sampleName = s->name;
+    job.backend = s->backend;
+    job.taskName = s->taskName;
+    job.taskKey = s->taskKey;
+    if (s->code) {
         try {
-            job.code = payload::unpack(st.blob(4));
+            job.code = payload::unpack(*s->code);
         } catch (const std::exception &e) {
             syntheticVerdict(job, "UNVERIFIABLE", "static", {"CORRUPT_PAYLOAD"},
                              "The sample's stored code could not be read: " + std::string(e.what()), "");
@@ -320,25 +318,22 @@ bool VerificationEngine::Slot::loadJob(Job &job)
 
 void VerificationEngine::Slot::sendTask(std::int64_t taskId)
 {
-    db::Statement st = m_corpus.db().prepare(
-        "SELECT t.task_key, t.name, t.dtype, t.atol, t.rtol, t.shapes_json, t.source, p.reference_code "
-        "FROM tasks t LEFT JOIN task_payloads p ON p.task_id = t.id WHERE t.id = ?1");
-    st.bind(1, taskId);
-    if (!st.step())
+    const auto t = store::taskSpec(m_corpus.db(), taskId);
+    if (!t)
         throw std::runtime_error("task " + std::to_string(taskId) + " vanished from the corpus during the run");
-    nlohmann::json msg = {{"op", "task"}, {"task_key", st.text(0)}, {"name", st.text(1)}, {"dtype", st.text(2)}};
-    if (!st.isNull(3))
-        msg["atol"] = st.real(3);
-    if (!st.isNull(4))
-        msg["rtol"] = st.real(4);
+    nlohmann::json msg = {{"op", "task"}, {"task_key", t->taskKey}, {"name", t->name}, {"dtype", t->dtype}};
+    if (t->atol)
+        msg["atol"] = *t->atol;
+    if (t->rtol)
+        msg["rtol"] = *t->rtol;
     nlohmann::json shapes = nlohmann::json::array();
-    if (!st.isNull(5)) {
-        shapes = nlohmann::json::parse(st.text(5), nullptr, false);
+    if (t->shapesJson) {
+        shapes = nlohmann::json::parse(*t->shapesJson, nullptr, false);
         if (shapes.is_discarded() || !shapes.is_array())
             shapes = nlohmann::json::array();
     }
     msg["shapes"] = shapes;
-    const bool half = st.text(2) == "fp16" || st.text(2) == "bf16";
+    const bool half = t->dtype == "fp16" || t->dtype == "bf16";
     if (auto a = half ? opts().atolHalf : opts().atolFp32)
         msg["atol"] = *a;
     if (auto r = half ? opts().rtolHalf : opts().rtolFp32)
@@ -348,17 +343,17 @@ void VerificationEngine::Slot::sendTask(std::int64_t taskId)
         seeds.push_back(s);
     msg["seeds"] = seeds;
     msg["reference_timeout"] = opts().timeouts.task;
-    std::string source = st.isNull(6) ? std::string() : st.text(6);
+    std::string source = t->source.value_or(std::string());
     std::transform(source.begin(), source.end(), source.begin(), [](unsigned char c) { return std::tolower(c); });
     // KernelBook's get_init_inputs() returns [args, kwargs]; KernelBench's returns the args.
     msg["init_inputs_style"] = source.find("kernelbook") != std::string::npos ? "kernelbook" : "kernelbench";
-    msg["reference_code"] = st.isNull(7) ? std::string() : payload::unpack(st.blob(7));
-    if (auto o = opts().taskOverrides.find(st.text(1)); o != opts().taskOverrides.end() && o->second.is_object())
+    msg["reference_code"] = !t->referenceCode ? std::string() : payload::unpack(*t->referenceCode);
+    if (auto o = opts().taskOverrides.find(t->name); o != opts().taskOverrides.end() && o->second.is_object())
         for (const auto &[k, v] : o->second.items())
             msg[k] = v;
     TaskState ts;
-    ts.key = st.text(0);
-    ts.name = st.text(1);
+    ts.key = t->taskKey;
+    ts.name = t->name;
     ts.sentAt = Clock::now();
     m_taskIds[ts.key] = taskId;
     m_tasks[taskId] = ts;

@@ -1,6 +1,7 @@
 #pragma once
 // The corpus side of a verification run: the verify_runs row, which samples it covers, and what a
 // resume still has to do. Everything here runs on the caller's connection before the engine starts.
+#include "core/store/verifyrunstore.h"
 #include "gpu/verify/verifytypes.h"
 
 #include <cstdint>
@@ -31,10 +32,7 @@ nlohmann::json runParams(const VerifyOptions &options);
 std::int64_t createRun(Corpus &corpus, const VerifyOptions &options);
 void setRunState(Corpus &corpus, std::int64_t runId, const std::string &state);
 
-struct SampleRef {
-    std::int64_t id = 0;
-    std::int64_t taskId = 0;
-};
+using SampleRef = store::SampleRef;
 
 // Samples of `selection` that have no verdict in run `runId` yet, ordered by task then id so that a
 // worker reuses its task's cached references. `alreadyDone` receives the count of verdicts the run

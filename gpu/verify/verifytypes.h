@@ -6,9 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "core/store/verdictstore.h"
+
 #include <nlohmann/json.hpp>
 
 namespace sieve::gpu {
+
+// The verdict rows are core's (core/verdictstore.h); the engine and its users name them unqualified.
+using store::VerdictCheck;
+using store::VerdictRecord;
+using store::VerdictTiming;
 
 // Bumped when the engine's behaviour changes verdicts (protocol, timeouts, what counts as a crash).
 inline constexpr const char *kEngineVersion = "1";
@@ -76,43 +83,6 @@ struct VerifyOptions {
     // Merged into a new run's params_json and env_json (a shard run records its shard and the Slurm job).
     nlohmann::json extraParams = nlohmann::json::object();
     nlohmann::json extraEnv = nlohmann::json::object();
-};
-
-struct VerdictCheck {
-    int shapeIndex = 0;
-    std::string shapeJson;
-    int seed = 0;
-    bool ok = false;
-    std::optional<double> maxAbs, maxRel;
-    std::optional<std::int64_t> mismatches, nonfiniteMismatches;
-};
-
-struct VerdictTiming {
-    int shapeIndex = 0;
-    std::string which; // candidate | eager | compile
-    std::optional<double> medianMs, meanMs, stdMs;
-    std::optional<std::int64_t> runs;
-};
-
-// One verdict as written to the corpus (verdicts + verdict_payloads + checks + timings).
-struct VerdictRecord {
-    std::int64_t sampleId = 0;
-    std::int64_t taskId = 0;
-    std::string sampleName, taskName;
-    std::string status, stage;
-    std::vector<std::string> reasons;
-    std::string message, log;
-    std::string device;
-    bool interpreted = false;
-    std::optional<std::int64_t> kernelsLaunched;
-    std::optional<double> customKernelShare;
-    std::optional<double> candidateMs, eagerMs, compileMs, speedup;
-    std::vector<std::string> flags;
-    std::optional<double> durationMs;
-    std::vector<VerdictCheck> checks;
-    std::vector<VerdictTiming> timings;
-    nlohmann::json details; // everything the worker said that has no column (for the GUI's detail view)
-    int worker = -1;        // which engine worker produced it
 };
 
 // j[key] when it is a string, else `fallback` (workers send null for unknown fields, e.g. "gpu" on a CPU).

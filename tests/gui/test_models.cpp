@@ -193,7 +193,7 @@ TEST(Queries, KeysetPagesMatchOneBigQueryForEverySortOrder)
             SampleQuery q;
             q.sortColumn = column;
             q.order = order;
-            const QList<SampleRow> all = reader.get([q](const db::Database &db) {
+            const QList<SampleItem> all = reader.get([q](const db::Database &db) {
                 return queries::samples(db, q, queries::PageStart{}, 100000);
             });
             ASSERT_EQ(all.size(), 609);
@@ -209,10 +209,10 @@ TEST(Queries, KeysetPagesMatchOneBigQueryForEverySortOrder)
             });
             for (int i = 0; i < all.size(); ++i)
                 ASSERT_EQ(all[i].id, expected[i]) << "column " << column << " order " << order << " row " << i;
-            const QList<SampleRow> paged = reader.get([q](const db::Database &db) {
-                QList<SampleRow> out;
+            const QList<SampleItem> paged = reader.get([q](const db::Database &db) {
+                QList<SampleItem> out;
                 for (;;) {
-                    const QList<SampleRow> page = queries::samples(db, q, queries::nextPage(q, out), 7);
+                    const QList<SampleItem> page = queries::samples(db, q, queries::nextPage(q, out), 7);
                     out += page;
                     if (page.size() < 7)
                         return out;

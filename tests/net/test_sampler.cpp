@@ -227,7 +227,7 @@ TEST(Sampler, ResumeWithOtherSettingsIsRefused)
     try {
         s.start();
         FAIL() << "expected RunMismatch";
-    } catch (const RunMismatch &e) {
+    } catch (const store::RunMismatch &e) {
         EXPECT_NE(std::string(e.what()).find("temperature was 0.7"), std::string::npos) << e.what();
     }
 }

@@ -1,27 +1,22 @@
 #include "ui/data/corpusqueries.h"
 
 #include "core/db/database.h"
-#include "core/db/payload.h"
+#include "core/store/corpusbrowse.h"
 
 #include <nlohmann/json.hpp>
 
-#include <sqlite3.h>
-
-#include <algorithm>
 #include <cmath>
 
 namespace sieve::ui::queries {
 
-namespace {
-QString qs(const db::Statement &st, int col) { return st.isNull(col) ? QString() : QString::fromStdString(st.text(col)); }
-double real(const db::Statement &st, int col) { return st.isNull(col) ? kNoValue : st.real(col); }
+// The SQL lives in core (core/corpusbrowse.h); this adapts its plain rows to the Qt value structs.
+namespace browse = store::browse;
 
-QString unpacked(const db::Statement &st, int col)
-{
-    if (st.isNull(col))
-        return {};
-    return QString::fromStdString(payload::unpack(st.blob(col)));
-}
+namespace {
+QString qs(const std::optional<std::string> &s) { return s ? QString::fromStdString(*s) : QString(); }
+// Columns that core reads as plain strings ("" for NULL).
+QString qs(const std::string &s) { return s.empty() ? QString() : QString::fromStdString(s); }
+double real(const std::optional<double> &v) { return v ? *v : kNoValue; }
 
 QStringList jsonList(const QString &text)
 {
@@ -43,152 +38,90 @@ QStringList jsonList(const QString &text)
     return out;
 }
 
-// sieve_payload_contains(blob, text): whether the unpacked payload contains text, ignoring ASCII case.
-void payloadContains(sqlite3_context *ctx, int, sqlite3_value **argv)
+browse::SampleFilter filterOf(const SampleQuery &q)
 {
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
-        sqlite3_result_int(ctx, 0);
-        return;
-    }
-    const auto *blob = static_cast<const char *>(sqlite3_value_blob(argv[0]));
-    const std::string_view packed(blob ? blob : "", size_t(sqlite3_value_bytes(argv[0])));
-    const auto *needleText = reinterpret_cast<const char *>(sqlite3_value_text(argv[1]));
-    const std::string_view needle(needleText ? needleText : "", size_t(sqlite3_value_bytes(argv[1])));
-    thread_local std::string text;
-    try {
-        payload::unpackInto(packed, text);
-    } catch (const std::exception &) {
-        sqlite3_result_int(ctx, 0); // an unreadable payload matches nothing (the detail view reports it)
-        return;
-    }
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-    const auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(),
-                                [&](char a, char b) { return lower(a) == lower(b); });
-    sqlite3_result_int(ctx, it != text.end() ? 1 : 0);
+    browse::SampleFilter f;
+    f.taskIds.assign(q.taskIds.begin(), q.taskIds.end());
+    f.tasksFiltered = q.tasksFiltered;
+    f.status = q.status.toStdString();
+    f.review = q.review.toStdString();
+    f.text = q.text.toStdString();
+    f.codeText = q.codeText.toStdString();
+    f.sortColumn = q.sortColumn;
+    f.ascending = q.order == Qt::AscendingOrder;
+    return f;
 }
 
-void prepareConnection(const db::Database &db)
+browse::PageStart pageOf(const PageStart &p)
 {
-    sqlite3_create_function_v2(db.handle(), "sieve_payload_contains", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
-                               payloadContains, nullptr, nullptr, nullptr);
+    browse::PageStart s;
+    s.offset = p.offset;
+    s.keyset = p.keyset;
+    s.lastId = p.lastId;
+    const QVariant &v = p.lastValue;
+    if (!v.isValid())
+        s.lastValue = std::monostate();
+    else if (v.typeId() == QMetaType::Double)
+        s.lastValue = v.toDouble();
+    else if (v.typeId() == QMetaType::QString)
+        s.lastValue = v.toString().toStdString();
+    else
+        s.lastValue = std::int64_t(v.toLongLong());
+    return s;
 }
 
-// WHERE clause and its parameters, shared by the count, the page and the bulk query so that the three
-// always agree on what "the filter" means.
-struct Where {
-    std::string sql;
-    std::vector<std::string> texts;
-    std::vector<qint64> ids;
-};
-
-Where where(const SampleQuery &q)
+SampleItem itemOf(const store::SampleRow &r)
 {
-    Where w;
-    std::vector<std::string> parts;
-    if (q.tasksFiltered && q.taskIds.isEmpty()) {
-        parts.push_back("0"); // the task filters match no task
-    } else if (!q.taskIds.isEmpty()) {
-        std::string in;
-        for (qint64 id : q.taskIds) {
-            in += in.empty() ? "" : ",";
-            in += std::to_string(id); // integers from our own model: safe to inline, keeps the plan simple
-        }
-        parts.push_back("s.task_id IN (" + in + ")");
-    }
-    if (!q.status.isEmpty()) {
-        parts.push_back("s.status = ?");
-        w.texts.push_back(q.status.toStdString());
-    }
-    if (!q.review.isEmpty()) {
-        parts.push_back("s.review = ?");
-        w.texts.push_back(q.review.toStdString());
-    }
-    if (!q.codeText.isEmpty()) {
-        // Payloads are compressed per row: sieve_payload_contains unpacks and searches each (registered on
-        // the connection by prepareConnection). Fast within a task; a whole large corpus takes seconds.
-        parts.push_back("EXISTS (SELECT 1 FROM sample_payloads p WHERE p.sample_id = s.id AND "
-                        "(sieve_payload_contains(p.code, ?) OR sieve_payload_contains(p.reasoning, ?)))");
-        w.texts.push_back(q.codeText.toStdString());
-        w.texts.push_back(q.codeText.toStdString());
-    }
-    if (!q.text.isEmpty()) {
-        parts.push_back("(s.name LIKE ? OR s.model LIKE ?)");
-        const std::string like = "%" + q.text.toStdString() + "%";
-        w.texts.push_back(like);
-        w.texts.push_back(like);
-    }
-    for (size_t i = 0; i < parts.size(); ++i)
-        w.sql += (i == 0 ? " WHERE " : " AND ") + parts[i];
-    return w;
+    SampleItem i;
+    i.id = r.id;
+    i.taskId = r.taskId;
+    i.name = qs(r.name);
+    i.status = qs(r.status);
+    i.speedup = real(r.speedup);
+    i.attempt = r.attempt ? int(*r.attempt) : -1;
+    i.model = qs(r.model);
+    i.cluster = r.cluster ? *r.cluster : -1;
+    i.review = qs(r.review);
+    i.backend = qs(r.backend);
+    i.reviewer = qs(r.reviewer);
+    i.reason = qs(r.reason);
+    return i;
 }
 
-void bindWhere(db::Statement &st, const Where &w)
+QList<QPair<qint64, QString>> reviewPairs(const std::vector<std::pair<std::int64_t, std::optional<std::string>>> &v)
 {
-    int i = 1;
-    for (const std::string &t : w.texts)
-        st.bind(i++, t);
+    QList<QPair<qint64, QString>> out;
+    for (const auto &[id, review] : v)
+        out.append({id, qs(review)});
+    return out;
 }
 
-const char *const kSortColumns[kSortableColumns] = {"s.id",      "s.name",  "s.status",     "s.speedup",
-                                            "s.attempt", "s.model", "s.cluster_id", "s.review"};
-
-int sortColumn(const SampleQuery &q) { return q.sortColumn >= 0 && q.sortColumn < kSortableColumns ? q.sortColumn : 0; }
-
-std::string orderBy(const SampleQuery &q)
+ReviewEntry reviewOf(qint64 sampleId, const browse::ReviewRow &r)
 {
-    const int c = sortColumn(q);
-    const char *dir = q.order == Qt::AscendingOrder ? " ASC" : " DESC";
-    // The id tie-break runs in the same direction so that SQLite can walk (column, rowid) indexes.
-    if (c == ColId)
-        return std::string(" ORDER BY s.id") + dir;
-    return std::string(" ORDER BY ") + kSortColumns[c] + dir + ", s.id" + dir;
-}
-
-// The latest review's reviewer and reason: an index lookup per row of the page (reviews_sample).
-const char *kSampleColumns = "s.id, s.task_id, s.name, s.status, s.speedup, s.attempt, s.model, s.cluster_id, "
-                             "s.review, s.backend, "
-                             "(SELECT r.reviewer FROM reviews r WHERE r.sample_id = s.id ORDER BY r.id DESC LIMIT 1), "
-                             "(SELECT r.reason FROM reviews r WHERE r.sample_id = s.id ORDER BY r.id DESC LIMIT 1)";
-
-constexpr int kSampleColumnCount = 12; // what kSampleColumns selects, read by sampleRow
-
-SampleRow sampleRow(const db::Statement &st)
-{
-    SampleRow r;
-    r.id = st.int64(0);
-    r.taskId = st.int64(1);
-    r.name = qs(st, 2);
-    r.status = qs(st, 3);
-    r.speedup = real(st, 4);
-    r.attempt = st.isNull(5) ? -1 : int(st.int64(5));
-    r.model = qs(st, 6);
-    r.cluster = st.isNull(7) ? -1 : st.int64(7);
-    r.review = qs(st, 8);
-    r.backend = qs(st, 9);
-    r.reviewer = qs(st, 10);
-    r.reason = qs(st, 11);
-    return r;
+    return ReviewEntry{sampleId, qs(r.decision), qs(r.reason), qs(r.note), qs(r.reviewer), r.createdAt};
 }
 } // namespace
+
+static_assert(int(browse::SortId) == ColId && int(browse::SortName) == ColName && int(browse::SortStatus) == ColStatus &&
+                  int(browse::SortSpeedup) == ColSpeedup && int(browse::SortAttempt) == ColAttempt &&
+                  int(browse::SortModel) == ColModel && int(browse::SortCluster) == ColCluster &&
+                  int(browse::SortReview) == ColReview && int(browse::kSortColumnCount) == kSortableColumns,
+              "the sample table's sortable columns are core's sort columns");
 
 QList<TaskRow> tasks(const db::Database &db)
 {
     QList<TaskRow> out;
-    db::Statement st = db.prepare(
-        "SELECT t.id, t.name, t.level, t.category, t.backend, count(s.id), coalesce(sum(s.status='PASS'),0), "
-        "coalesce(sum(s.status='PENDING'),0), coalesce(sum(s.review='accepted'),0) "
-        "FROM tasks t LEFT JOIN samples s ON s.task_id = t.id GROUP BY t.id ORDER BY t.name");
-    while (st.step()) {
+    for (const browse::TaskSummary &t : browse::tasks(db)) {
         TaskRow r;
-        r.id = st.int64(0);
-        r.name = qs(st, 1);
-        r.level = st.isNull(2) ? 0 : int(st.int64(2));
-        r.category = qs(st, 3);
-        r.backend = qs(st, 4);
-        r.samples = st.int64(5);
-        r.passed = st.int64(6);
-        r.pending = st.int64(7);
-        r.accepted = st.int64(8);
+        r.id = t.id;
+        r.name = qs(t.name);
+        r.level = t.level ? int(*t.level) : 0;
+        r.category = qs(t.category);
+        r.backend = qs(t.backend);
+        r.samples = t.samples;
+        r.passed = t.passed;
+        r.pending = t.pending;
+        r.accepted = t.accepted;
         out << r;
     }
     return out;
@@ -197,113 +130,28 @@ QList<TaskRow> tasks(const db::Database &db)
 QStringList distinctStatuses(const db::Database &db)
 {
     QStringList out;
-    db::Statement st = db.prepare("SELECT DISTINCT status FROM samples ORDER BY status");
-    while (st.step())
-        out << qs(st, 0);
+    for (const auto &s : browse::distinctStatuses(db))
+        out << qs(s);
     return out;
 }
 
-qint64 countSamples(const db::Database &db, const SampleQuery &q)
-{
-    prepareConnection(db);
-    const Where w = where(q);
-    db::Statement st = db.prepare("SELECT count(*) FROM samples s" + w.sql);
-    bindWhere(st, w);
-    return st.step() ? st.int64(0) : 0;
-}
+qint64 countSamples(const db::Database &db, const SampleQuery &q) { return browse::countSamples(db, filterOf(q)); }
 
 QHash<QString, qint64> statusCounts(const db::Database &db)
 {
     QHash<QString, qint64> out;
-    db::Statement st = db.prepare("SELECT status, count(*) FROM samples GROUP BY status");
-    while (st.step())
-        out.insert(qs(st, 0), st.int64(1));
+    for (const auto &[status, n] : browse::statusCounts(db))
+        out.insert(qs(status), n);
     return out;
 }
 
-namespace {
-// samples_speedup and samples_cluster index only the samples that have a value (schema v5): at import
-// every sample's are NULL, and indexing a million NULLs cost each large import a second. A sort on either
-// column therefore reads in two parts, the values by the index and the NULLs by id, NULLs first
-// ascending and last descending as SQLite orders them.
-bool partlyIndexed(int column) { return column == ColSpeedup || column == ColCluster; }
-
-void bindKeyValue(db::Statement &st, int i, const QVariant &v)
-{
-    if (v.typeId() == QMetaType::Double)
-        st.bind(i, v.toDouble());
-    else if (v.typeId() == QMetaType::QString)
-        st.bind(i, v.toString().toStdString());
-    else
-        st.bind(i, std::int64_t(v.toLongLong()));
-}
-
-void appendRows(db::Statement &st, QList<SampleRow> &out)
-{
-    while (st.step())
-        out << sampleRow(st);
-}
-
-QList<SampleRow> partlyIndexedSamples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit)
-{
-    const std::string col = kSortColumns[sortColumn(q)];
-    const bool asc = q.order == Qt::AscendingOrder;
-    const char *dir = asc ? " ASC" : " DESC";
-    const char *op = asc ? " > " : " < ";
-    // Where the previous page ended: among the values, among the NULLs, or nowhere yet.
-    const bool afterValue = start.keyset && start.lastValue.isValid();
-    const bool afterNull = start.keyset && !start.lastValue.isValid();
-    QList<SampleRow> out;
-    out.reserve(limit);
-    auto values = [&] {
-        Where w = where(q);
-        w.sql += (w.sql.empty() ? " WHERE " : " AND ") + col + " IS NOT NULL";
-        if (afterValue)
-            w.sql += " AND (" + col + ", s.id)" + op + "(?, ?)";
-        db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns + " FROM samples s" + w.sql +
-                                      " ORDER BY " + col + dir + ", s.id" + dir + " LIMIT " +
-                                      std::to_string(limit - out.size()));
-        bindWhere(st, w);
-        if (afterValue) {
-            bindKeyValue(st, int(w.texts.size()) + 1, start.lastValue);
-            st.bind(int(w.texts.size()) + 2, std::int64_t(start.lastId));
-        }
-        appendRows(st, out);
-    };
-    auto nulls = [&] {
-        Where w = where(q);
-        w.sql += (w.sql.empty() ? " WHERE " : " AND ") + col + " IS NULL";
-        if (afterNull)
-            w.sql += std::string(" AND s.id") + op + "?";
-        db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns + " FROM samples s" + w.sql +
-                                      " ORDER BY s.id" + dir + " LIMIT " + std::to_string(limit - out.size()));
-        bindWhere(st, w);
-        if (afterNull)
-            st.bind(int(w.texts.size()) + 1, std::int64_t(start.lastId));
-        appendRows(st, out);
-    };
-    if (asc) {
-        if (!afterValue)
-            nulls();
-        if (out.size() < limit)
-            values();
-    } else {
-        if (!afterNull)
-            values();
-        if (out.size() < limit)
-            nulls();
-    }
-    return out;
-}
-} // namespace
-
-PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded)
+PageStart nextPage(const SampleQuery &q, const QList<SampleItem> &loaded)
 {
     PageStart p;
     p.offset = loaded.size();
     if (loaded.isEmpty())
         return p;
-    const SampleRow &r = loaded.last();
+    const SampleItem &r = loaded.last();
     p.lastId = r.id;
     switch (q.sortColumn) {
     case ColId: p.lastValue = r.id; break;
@@ -316,154 +164,84 @@ PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded)
     default: break; // the teacher model may be NULL or empty: OFFSET keeps that exact
     }
     // A NULL speedup or cluster continues by id among the NULLs.
-    p.keyset = p.lastValue.isValid() || partlyIndexed(sortColumn(q));
+    const int sort = q.sortColumn >= 0 && q.sortColumn < kSortableColumns ? q.sortColumn : 0;
+    p.keyset = p.lastValue.isValid() || browse::partlyIndexed(sort);
     return p;
 }
 
-QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit)
+QList<SampleItem> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit)
 {
-    prepareConnection(db);
-    if (partlyIndexed(sortColumn(q)) && (start.keyset || start.offset == 0))
-        return partlyIndexedSamples(db, q, start, limit);
-    Where w = where(q);
-    std::string page = " LIMIT " + std::to_string(limit);
-    if (start.keyset) {
-        const char *op = q.order == Qt::AscendingOrder ? " > " : " < ";
-        const std::string col = kSortColumns[sortColumn(q)];
-        const std::string cond = q.sortColumn == ColId ? "s.id" + std::string(op) + "?"
-                                                       : "(" + col + ", s.id)" + op + "(?, ?)";
-        // In descending order NULLs come last in SQLite, so they follow the non-NULL keys.
-        const bool nullsFollow = q.order == Qt::DescendingOrder && q.sortColumn != ColId;
-        w.sql += (w.sql.empty() ? " WHERE " : " AND ") +
-                 (nullsFollow ? "(" + cond + " OR " + col + " IS NULL)" : cond);
-    } else {
-        page += " OFFSET " + std::to_string(start.offset);
-    }
-    db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns + " FROM samples s" + w.sql + orderBy(q) + page);
-    bindWhere(st, w);
-    if (start.keyset) {
-        int i = int(w.texts.size()) + 1;
-        bindKeyValue(st, i++, start.lastValue);
-        if (q.sortColumn != ColId)
-            st.bind(i, std::int64_t(start.lastId));
-    }
-    QList<SampleRow> out;
+    QList<SampleItem> out;
     out.reserve(limit);
-    appendRows(st, out);
+    for (const store::SampleRow &r : browse::samples(db, filterOf(q), pageOf(start), limit))
+        out << itemOf(r);
     return out;
 }
 
 QList<QPair<qint64, QString>> matchingReviews(const db::Database &db, const SampleQuery &q)
 {
-    prepareConnection(db);
-    const Where w = where(q);
-    db::Statement st = db.prepare("SELECT s.id, s.review FROM samples s" + w.sql + orderBy(q));
-    bindWhere(st, w);
-    QList<QPair<qint64, QString>> out;
-    while (st.step())
-        out.append({st.int64(0), qs(st, 1)});
-    return out;
+    return reviewPairs(browse::matchingReviews(db, filterOf(q)));
 }
 
 QList<QPair<qint64, QString>> reviewsOf(const db::Database &db, const QList<qint64> &sampleIds)
 {
-    QList<QPair<qint64, QString>> out;
-    db::Statement st = db.prepare("SELECT review FROM samples WHERE id = ?1");
-    for (qint64 id : sampleIds) {
-        st.reset();
-        st.bind(1, std::int64_t(id));
-        if (st.step())
-            out.append({id, qs(st, 0)});
-    }
-    return out;
+    return reviewPairs(browse::reviewsOf(db, std::vector<std::int64_t>(sampleIds.begin(), sampleIds.end())));
 }
 
 QList<ReviewEntry> history(const db::Database &db, qint64 sampleId)
 {
     QList<ReviewEntry> out;
-    db::Statement st = db.prepare("SELECT decision, reason, note, reviewer, created_at FROM reviews "
-                                  "WHERE sample_id = ?1 ORDER BY id DESC");
-    st.bind(1, std::int64_t(sampleId));
-    while (st.step())
-        out << ReviewEntry{sampleId, qs(st, 0), qs(st, 1), qs(st, 2), qs(st, 3), st.int64(4)};
+    for (const browse::ReviewRow &r : browse::history(db, sampleId))
+        out << reviewOf(sampleId, r);
     return out;
 }
 
 SampleDetail detail(const db::Database &db, qint64 sampleId)
 {
     SampleDetail d;
-    {
-        db::Statement st = db.prepare(std::string("SELECT ") + kSampleColumns +
-                                      ", t.name, p.code, p.reasoning, tp.reference_code FROM samples s "
-                                      "JOIN tasks t ON t.id = s.task_id "
-                                      "LEFT JOIN sample_payloads p ON p.sample_id = s.id "
-                                      "LEFT JOIN task_payloads tp ON tp.task_id = s.task_id WHERE s.id = ?1");
-        st.bind(1, std::int64_t(sampleId));
-        if (!st.step())
-            return d;
-        d.row = sampleRow(st);
-        const int next = kSampleColumnCount; // the columns after sampleRow's
-        d.taskName = qs(st, next);
-        d.code = unpacked(st, next + 1);
-        d.reasoning = unpacked(st, next + 2);
-        d.reference = unpacked(st, next + 3);
+    const auto s = browse::detail(db, sampleId);
+    if (!s)
+        return d;
+    d.row = itemOf(s->row);
+    d.taskName = qs(s->taskName);
+    d.code = qs(s->code);
+    d.reasoning = qs(s->reasoning);
+    d.reference = qs(s->reference);
+    if (s->verdict) {
+        const browse::NewestVerdict &n = *s->verdict;
+        VerdictInfo &v = d.verdict;
+        v.present = true;
+        v.id = n.id;
+        v.status = qs(n.status);
+        v.stage = qs(n.stage);
+        v.reasons = jsonList(qs(n.reasons));
+        v.message = qs(n.message);
+        v.device = qs(n.device);
+        v.interpreted = n.interpreted;
+        v.kernelsLaunched = n.kernelsLaunched.value_or(-1);
+        v.customKernelShare = real(n.customKernelShare);
+        v.speedup = real(n.speedup);
+        v.flags = jsonList(qs(n.flags));
+        v.durationMs = real(n.durationMs);
+        v.log = qs(n.log);
+        v.envJson = qs(n.envJson);
+        v.verifierVersion = qs(n.verifierVersion);
+        for (const browse::CheckRow &c : n.checks)
+            v.checks << CheckRow{int(c.shapeIndex), qs(c.shapeJson), c.seed, c.ok, real(c.maxAbs), real(c.maxRel),
+                                 c.mismatches.value_or(0), c.nonfinite.value_or(0)};
+        for (const browse::TimingRow &t : n.timings)
+            v.timings << TimingRow{int(t.shapeIndex), qs(t.which), real(t.medianMs), real(t.stdMs), t.runs.value_or(0)};
     }
-    {
-        db::Statement st = db.prepare(
-            "SELECT v.id, v.status, v.stage, v.reasons, v.message, v.device, v.interpreted, v.kernels_launched, "
-            "v.custom_kernel_share, v.speedup, v.flags, v.duration_ms, vp.log, r.env_json, r.verifier_version "
-            "FROM verdicts v JOIN verify_runs r ON r.id = v.run_id "
-            "LEFT JOIN verdict_payloads vp ON vp.verdict_id = v.id "
-            "WHERE v.sample_id = ?1 ORDER BY v.created_at DESC, v.id DESC LIMIT 1");
-        st.bind(1, std::int64_t(sampleId));
-        if (st.step()) {
-            VerdictInfo &v = d.verdict;
-            v.present = true;
-            v.id = st.int64(0);
-            v.status = qs(st, 1);
-            v.stage = qs(st, 2);
-            v.reasons = jsonList(qs(st, 3));
-            v.message = qs(st, 4);
-            v.device = qs(st, 5);
-            v.interpreted = st.int64(6) != 0;
-            v.kernelsLaunched = st.isNull(7) ? -1 : st.int64(7);
-            v.customKernelShare = real(st, 8);
-            v.speedup = real(st, 9);
-            v.flags = jsonList(qs(st, 10));
-            v.durationMs = real(st, 11);
-            v.log = unpacked(st, 12);
-            v.envJson = qs(st, 13);
-            v.verifierVersion = qs(st, 14);
-        }
-    }
-    if (d.verdict.present) {
-        db::Statement st = db.prepare("SELECT shape_index, shape_json, seed, ok, max_abs, max_rel, mismatches, "
-                                      "nonfinite_mismatches FROM verdict_checks WHERE verdict_id = ?1 "
-                                      "ORDER BY shape_index, seed");
-        st.bind(1, std::int64_t(d.verdict.id));
-        while (st.step())
-            d.verdict.checks << CheckRow{int(st.int64(0)), qs(st, 1), st.int64(2),   st.int64(3) != 0,
-                                         real(st, 4),      real(st, 5), st.isNull(6) ? 0 : st.int64(6),
-                                         st.isNull(7) ? 0 : st.int64(7)};
-        db::Statement tt = db.prepare("SELECT shape_index, which, median_ms, std_ms, runs FROM verdict_timings "
-                                      "WHERE verdict_id = ?1 ORDER BY shape_index, which");
-        tt.bind(1, std::int64_t(d.verdict.id));
-        while (tt.step())
-            d.verdict.timings << TimingRow{int(tt.int64(0)), qs(tt, 1), real(tt, 2), real(tt, 3),
-                                           tt.isNull(4) ? 0 : tt.int64(4)};
-    }
-    d.history = history(db, sampleId);
+    for (const browse::ReviewRow &r : s->history)
+        d.history << reviewOf(sampleId, r);
     return d;
 }
 
 QList<double> taskSpeedups(const db::Database &db, qint64 taskId)
 {
     QList<double> out;
-    db::Statement st =
-        db.prepare("SELECT speedup FROM samples WHERE task_id = ?1 AND speedup IS NOT NULL ORDER BY speedup");
-    st.bind(1, std::int64_t(taskId));
-    while (st.step())
-        out << st.real(0);
+    for (double v : browse::taskSpeedups(db, taskId))
+        out << v;
     return out;
 }
 
@@ -496,12 +274,9 @@ QList<QPair<QString, qint64>> speedupHistogram(const db::Database &db)
     const QStringList labels = speedupBucketLabels();
     QList<QPair<QString, qint64>> out;
     for (int i = 0; i <= kEdgeCount; ++i) {
-        std::string sql = "SELECT count(*) FROM samples WHERE speedup IS NOT NULL";
-        if (i > 0)
-            sql += " AND speedup >= " + std::to_string(kEdges[i - 1]);
-        if (i < kEdgeCount)
-            sql += " AND speedup < " + std::to_string(kEdges[i]);
-        out.append({labels.at(i), db.queryInt(sql).value_or(0)});
+        const std::optional<double> lo = i > 0 ? std::optional<double>(kEdges[i - 1]) : std::nullopt;
+        const std::optional<double> hi = i < kEdgeCount ? std::optional<double>(kEdges[i]) : std::nullopt;
+        out.append({labels.at(i), browse::countSpeedups(db, lo, hi)});
     }
     return out;
 }
@@ -509,27 +284,17 @@ QList<QPair<QString, qint64>> speedupHistogram(const db::Database &db)
 QList<ClusterRow> clusters(const db::Database &db, qint64 taskId)
 {
     QList<ClusterRow> out;
-    db::Statement st = db.prepare("SELECT c.id, c.task_id, t.name, c.representative_id, c.size FROM clusters c "
-                                  "LEFT JOIN tasks t ON t.id = c.task_id WHERE ?1 < 0 OR c.task_id = ?1 "
-                                  "ORDER BY c.size DESC, c.id");
-    st.bind(1, std::int64_t(taskId));
-    while (st.step())
-        out << ClusterRow{st.int64(0), st.isNull(1) ? -1 : st.int64(1), qs(st, 2),
-                          st.isNull(3) ? -1 : st.int64(3), st.int64(4)};
+    for (const browse::ClusterRow &c : browse::clusters(db, taskId))
+        out << ClusterRow{c.id, c.taskId.value_or(-1), qs(c.taskName), c.representative.value_or(-1), c.size};
     return out;
 }
 
 QList<ClusterMember> clusterMembers(const db::Database &db, qint64 clusterId)
 {
     QList<ClusterMember> out;
-    db::Statement st = db.prepare("SELECT m.sample_id, s.name, s.status, s.review, m.similarity, s.speedup, "
-                                  "c.representative_id = m.sample_id FROM cluster_members m "
-                                  "JOIN samples s ON s.id = m.sample_id JOIN clusters c ON c.id = m.cluster_id "
-                                  "WHERE m.cluster_id = ?1 ORDER BY 7 DESC, m.similarity DESC, m.sample_id");
-    st.bind(1, std::int64_t(clusterId));
-    while (st.step())
-        out << ClusterMember{st.int64(0), qs(st, 1),   qs(st, 2), qs(st, 3), real(st, 4), real(st, 5),
-                             !st.isNull(6) && st.int64(6) != 0};
+    for (const browse::ClusterMember &m : browse::clusterMembers(db, clusterId))
+        out << ClusterMember{m.sampleId,        qs(m.name),        qs(m.status), qs(m.review),
+                             real(m.similarity), real(m.speedup), m.representative};
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The read queries behind the workbench. They run on the database thread (see DbThread) and return
-// value structs; nothing here touches a widget.
+// value structs; nothing here touches a widget. The SQL is core's (core/corpusbrowse.h): this layer
+// converts between its plain types and the Qt value structs of corpustypes.h.
 #include "ui/data/corpustypes.h"
 
 #include <QHash>
@@ -35,8 +36,8 @@ struct PageStart {
     QVariant lastValue; // the sort column's value in the previous page's last row
     qint64 lastId = 0;
 };
-PageStart nextPage(const SampleQuery &q, const QList<SampleRow> &loaded);
-QList<SampleRow> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit);
+PageStart nextPage(const SampleQuery &q, const QList<SampleItem> &loaded);
+QList<SampleItem> samples(const db::Database &db, const SampleQuery &q, const PageStart &start, int limit);
 // Every sample the query matches with its current review decision (bulk review on a filter).
 QList<QPair<qint64, QString>> matchingReviews(const db::Database &db, const SampleQuery &q);
 // The reviews the database holds for these samples (after a failed write, to show them again).

@@ -39,7 +39,9 @@ struct SampleQuery {
     bool operator==(const SampleQuery &) const = default;
 };
 
-struct SampleRow {
+// A sample table row: the Qt view of core's store::SampleRow (core/samplerow.h), made by
+// ui/corpusqueries from what core/corpusbrowse reads.
+struct SampleItem {
     qint64 id = 0;
     qint64 taskId = 0;
     QString name;
@@ -104,7 +106,7 @@ struct ReviewEntry {
 };
 
 struct SampleDetail {
-    SampleRow row;
+    SampleItem row;
     QString taskName;
     QString code;
     QString reasoning;
@@ -134,4 +136,4 @@ struct ClusterMember {
 } // namespace sieve::ui
 
 Q_DECLARE_METATYPE(sieve::ui::SampleQuery)
-Q_DECLARE_METATYPE(sieve::ui::SampleRow)
+Q_DECLARE_METATYPE(sieve::ui::SampleItem)

@@ -1,5 +1,7 @@
 #include "ui/data/dbthread.h"
 
+#include "core/store/corpusbrowse.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <sys/resource.h>
@@ -52,7 +54,7 @@ void DbThread::open(const QString &path, bool readOnly, QObject *receiver, std::
                 w->corpus.reset();
                 w->corpus.emplace(Corpus::open(path.toStdString(), readOnly));
                 // Page and count queries over a large corpus profit from a bigger page cache.
-                w->corpus->db().exec("PRAGMA cache_size=-65536");
+                store::browse::useBrowsingCache(w->corpus->db());
             } catch (const std::exception &e) {
                 w->corpus.reset();
                 error = QString::fromStdString(e.what());

@@ -114,14 +114,14 @@ void SampleModel::requestPage()
         [q = m_query, start = queries::nextPage(m_query, m_rows)](const db::Database &db) {
             return queries::samples(db, q, start, kPageSize);
         },
-        [this, job](QList<SampleRow> rows) {
+        [this, job](QList<SampleItem> rows) {
             if (job != m_job)
                 return;
             appendPage(std::move(rows));
         });
 }
 
-void SampleModel::appendPage(QList<SampleRow> rows)
+void SampleModel::appendPage(QList<SampleItem> rows)
 {
     m_fetching = false;
     if (rows.size() < kPageSize)
@@ -129,7 +129,7 @@ void SampleModel::appendPage(QList<SampleRow> rows)
     if (!rows.isEmpty()) {
         const int first = int(m_rows.size());
         beginInsertRows({}, first, first + int(rows.size()) - 1);
-        for (SampleRow &r : rows) {
+        for (SampleItem &r : rows) {
             m_rowOfId.insert(r.id, int(m_rows.size()));
             m_rows.append(std::move(r));
         }
@@ -145,7 +145,7 @@ void SampleModel::setReview(const QList<qint64> &ids, const QString &decision, c
         const int row = rowOf(id);
         if (row < 0)
             continue;
-        SampleRow &r = m_rows[row];
+        SampleItem &r = m_rows[row];
         if (r.review == decision && (reason.isNull() || r.reason == reason))
             continue;
         r.review = decision;
@@ -186,7 +186,7 @@ QVariant SampleModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const SampleRow &r = m_rows.at(index.row());
+    const SampleItem &r = m_rows.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {

@@ -37,7 +37,7 @@ public:
     void clear();
     qint64 totalCount() const { return m_total; } // -1 until counted
     bool isLoading() const { return m_fetching; }
-    const SampleRow &rowAt(int row) const { return m_rows.at(row); }
+    const SampleItem &rowAt(int row) const { return m_rows.at(row); }
     int rowOf(qint64 sampleId) const { return m_rowOfId.value(sampleId, -1); }
 
     // The per-status count table: read by `refreshCounts` on the count thread (one walk of the status
@@ -74,12 +74,12 @@ private:
     void requestPage();
     void requestCount();
     void setTotal(qint64 count);
-    void appendPage(QList<SampleRow> rows);
+    void appendPage(QList<SampleItem> rows);
 
     DbThread *m_reader;
     DbThread *m_countThread = nullptr; // null: the reader
     SampleQuery m_query;
-    QList<SampleRow> m_rows;
+    QList<SampleItem> m_rows;
     QHash<qint64, int> m_rowOfId;
     qint64 m_total = -1;
     QHash<QString, qint64> m_statusCounts;

@@ -1,10 +1,10 @@
-#include "gpu/verify/verdictstore.h"
+#include "core/store/verdictstore.h"
 
 #include "core/db/payload.h"
 
 #include <map>
 
-namespace sieve::gpu {
+namespace sieve::store {
 
 std::string joinComma(const std::vector<std::string> &v)
 {
@@ -187,4 +187,27 @@ void forEachVerdict(const db::Database &db, std::int64_t runId, const std::funct
     }
 }
 
-} // namespace sieve::gpu
+SampleStatusUpdater::SampleStatusUpdater(db::Database &db, bool unlessNewer)
+    : m_update(unlessNewer ? db.prepare("UPDATE samples SET status=?1, speedup=?2 WHERE id=?3 AND NOT EXISTS "
+                                        "(SELECT 1 FROM verdicts v WHERE v.sample_id=?3 AND v.created_at > ?4)")
+                           : db.prepare("UPDATE samples SET status=?1, speedup=?2 WHERE id=?3")),
+      m_unlessNewer(unlessNewer)
+{
+}
+
+void SampleStatusUpdater::update(std::int64_t sampleId, const std::string &status, std::optional<double> speedup,
+                                 std::int64_t verdictCreatedAt)
+{
+    m_update.reset();
+    m_update.bind(1, status).bind(2, speedup).bind(3, sampleId);
+    if (m_unlessNewer)
+        m_update.bind(4, verdictCreatedAt);
+    m_update.run();
+}
+
+void setTaskFlags(db::Database &db, std::int64_t taskId, const std::optional<std::string> &flags)
+{
+    db.prepare("UPDATE tasks SET flags=?1 WHERE id=?2").bind(1, flags).bind(2, taskId).run();
+}
+
+} // namespace sieve::store

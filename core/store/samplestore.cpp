@@ -1,4 +1,4 @@
-#include "net/samplestore.h"
+#include "core/store/samplestore.h"
 
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-namespace sieve::net {
+namespace sieve::store {
 
 namespace {
 std::int64_t nowSeconds()
@@ -242,4 +242,4 @@ void SampleStore::finishRun(std::int64_t runId, const std::string &state, const 
         .run();
 }
 
-} // namespace sieve::net
+} // namespace sieve::store

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace sieve::net {
+namespace sieve::store {
 
 struct TaskRef {
     std::int64_t id = 0;
@@ -85,4 +85,4 @@ private:
     db::Statement m_findItem, m_insertSample, m_insertPayloads, m_insertItem;
 };
 
-} // namespace sieve::net
+} // namespace sieve::store
