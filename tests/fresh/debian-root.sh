@@ -47,8 +47,10 @@ root_base_tarball() {
 root_create() {
   local tarball; tarball=$(root_base_tarball) || return 1
   root_dir=$(mktemp -d "/var/tmp/${1:-sieve-root}-XXXXXX") || return 1
-  chmod 755 "$root_dir"
   tar -C "$root_dir" --numeric-owner -xpf "$tarball"
+  # after the tarball: its "." is debootstrap's mktemp folder (0700), and -p gives "/" that mode; a
+  # sandboxed candidate (another uid) then cannot resolve any path, /proc/self/fd included
+  chmod 755 "$root_dir"
   # What an installed Debian 12 has and a debootstrap root lacks: the updates and security suites,
   # a hosts file, a resolver.
   cat > "$root_dir/etc/apt/sources.list" <<EOF
