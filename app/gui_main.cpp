@@ -25,7 +25,8 @@ int main(int argc, char **argv)
     sieve::ui::language::install(app, settings.language.value());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Workbench for curating SFT corpora of GPU kernels"));
+    parser.setApplicationDescription(
+        QApplication::translate("main", "Workbench for curating SFT corpora of GPU kernels"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("corpus"), QApplication::translate("main", "Corpus file to open"));

@@ -7,7 +7,8 @@
 
 namespace sieve::net {
 
-class AttemptVerifier : public QObject {
+class AttemptVerifier : public QObject
+{
     Q_OBJECT
 public:
     using QObject::QObject;

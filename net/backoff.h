@@ -9,7 +9,8 @@
 
 namespace sieve::net {
 
-struct BackoffPolicy {
+struct BackoffPolicy
+{
     int baseMs = 1000;
     int capMs = 60000;
     int retryAfterCapMs = 600000; // a server asking for more than this is answered with this
@@ -24,7 +25,8 @@ int backoffDelayMs(const BackoffPolicy &policy, int retry, std::optional<int> re
 std::optional<int> parseRetryAfterMs(const QByteArray &value, const QDateTime &now);
 
 // A token bucket: `rate` requests per second with bursts of up to max(1, rate). rate <= 0: unlimited.
-class TokenBucket {
+class TokenBucket
+{
 public:
     explicit TokenBucket(double rate = 0);
     // Takes a token when one is available at `nowMs` (a monotonic clock).

@@ -58,7 +58,10 @@ ChatClient::ChatClient(ClientOptions options, QObject *parent)
     connect(&m_limitTimer, &QTimer::timeout, this, &ChatClient::enforceLimits);
 }
 
-ChatClient::~ChatClient() { stop(); }
+ChatClient::~ChatClient()
+{
+    stop();
+}
 
 QUrl ChatClient::completionsUrl(const QUrl &base)
 {
@@ -127,8 +130,8 @@ void ChatClient::dispatch()
 
 void ChatClient::start(Job job)
 {
-    const size_t mi = static_cast<size_t>(
-        std::min_element(m_managerLoad.begin(), m_managerLoad.end()) - m_managerLoad.begin());
+    const size_t mi =
+        static_cast<size_t>(std::min_element(m_managerLoad.begin(), m_managerLoad.end()) - m_managerLoad.begin());
     QNetworkReply *reply = m_managers[mi]->post(job.stream ? m_streamRequest : m_jsonRequest, job.body);
     // One byte more than the cap fits, so a reply over it is seen (enforceLimits) rather than stalled.
     reply->setReadBufferSize(m_options.maxReplyBytes + 1);

@@ -29,7 +29,8 @@ class QNetworkReply;
 
 namespace sieve::net {
 
-struct ClientOptions {
+struct ClientOptions
+{
     QUrl endpoint;          // the base URL (http://host:8000/v1) or the full .../chat/completions URL
     QByteArray apiKey;      // empty: no Authorization header (a local vLLM needs none)
     int concurrency = 8;    // requests in flight at most
@@ -43,18 +44,20 @@ struct ClientOptions {
     // this much per request, so memory stays bounded by concurrency x maxReplyBytes.
     qint64 maxReplyBytes = qint64(64) << 20;
     BackoffPolicy backoff;
-    quint64 seed = 0;       // for the jitter; 0 = from the clock
+    quint64 seed = 0; // for the jitter; 0 = from the clock
 };
 
-struct ChatReply {
+struct ChatReply
+{
     quint64 id = 0;
-    QByteArray raw;      // the body as received: one JSON object, or the event-stream text
+    QByteArray raw; // the body as received: one JSON object, or the event-stream text
     ReplyParts parts;
-    int retries = 0;     // endpoint errors this request met before it succeeded
+    int retries = 0;      // endpoint errors this request met before it succeeded
     qint64 latencyMs = 0; // of the successful try
 };
 
-class ChatClient final : public QObject {
+class ChatClient final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ChatClient)
 public:
@@ -82,13 +85,15 @@ Q_SIGNALS:
     void fatal(const QString &message);
 
 private:
-    struct Job {
+    struct Job
+    {
         quint64 id = 0;
         QByteArray body;
         bool stream = false;
         int retries = 0;
     };
-    struct Active {
+    struct Active
+    {
         Job job;
         QElapsedTimer timer;
         QByteArray raw;
@@ -105,7 +110,7 @@ private:
 
     ClientOptions m_options;
     QUrl m_url;
-    QNetworkRequest m_jsonRequest;   // built once: a copy per request shares its headers
+    QNetworkRequest m_jsonRequest; // built once: a copy per request shares its headers
     QNetworkRequest m_streamRequest;
     std::vector<QNetworkAccessManager *> m_managers;
     std::vector<int> m_managerLoad;

@@ -120,8 +120,8 @@ void SseDecoder::dispatchEvent()
     }
     simdjson::dom::element j;
     simdjson::dom::object root;
-    const bool ok = parser().parse(data.data(), data.size()).get(j) == simdjson::SUCCESS &&
-                    j.get(root) == simdjson::SUCCESS;
+    const bool ok =
+        parser().parse(data.data(), data.size()).get(j) == simdjson::SUCCESS && j.get(root) == simdjson::SUCCESS;
     m_eventData.clear(); // the parser copied what it needs; strings below point into the parser
     if (!ok)
         throw WireError("malformed JSON in a streamed chunk");

@@ -8,7 +8,8 @@
 
 namespace sieve::net {
 
-struct ReplyParts {
+struct ReplyParts
+{
     std::string content;
     std::string reasoning;
     std::string finishReason;
@@ -16,7 +17,8 @@ struct ReplyParts {
 
 // A reply that is not what the wire format promises (malformed or truncated JSON, no choices, an error
 // object in a 200). The client treats it like any other endpoint error: retried, no attempt consumed.
-struct WireError : std::runtime_error {
+struct WireError : std::runtime_error
+{
     using std::runtime_error::runtime_error;
 };
 
@@ -24,7 +26,8 @@ struct WireError : std::runtime_error {
 ReplyParts parseCompletion(std::string_view body);
 
 // Incremental decoder for a streamed reply (text/event-stream). Feed it the body as it arrives.
-class SseDecoder {
+class SseDecoder
+{
 public:
     // Throws WireError on an event that is not a chunk (bad JSON, an error object).
     void feed(std::string_view bytes);

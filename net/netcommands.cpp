@@ -170,7 +170,8 @@ int runSample(const cli::Args &args, cli::Context &ctx)
     QEventLoop loop;
     QObject::connect(&sampler, &Sampler::started, &loop, [&](qint64 runId, const QString &runName, bool resumed) {
         ctx.err << (resumed ? "resuming" : "starting") << " run '" << runName.toStdString() << "' (id " << runId
-                << ") against " << ChatClient::completionsUrl(o.client.endpoint).toDisplayString(QUrl::RemoveUserInfo).toStdString()
+                << ") against "
+                << ChatClient::completionsUrl(o.client.endpoint).toDisplayString(QUrl::RemoveUserInfo).toStdString()
                 << '\n';
     });
     QObject::connect(&sampler, &Sampler::progressChanged, &loop, [&](const SamplerProgress &p) {
@@ -182,9 +183,8 @@ int runSample(const cli::Args &args, cli::Context &ctx)
             detail += ", verifying " + std::to_string(p.verifying) + ", passed " + std::to_string(p.tasksPassed);
         progress->update(static_cast<std::uint64_t>(p.tasksDone), detail);
     });
-    QObject::connect(&sampler, &Sampler::notice, &loop, [&](const QString &text) {
-        ctx.err << "sample: " << text.toStdString() << '\n';
-    });
+    QObject::connect(&sampler, &Sampler::notice, &loop,
+                     [&](const QString &text) { ctx.err << "sample: " << text.toStdString() << '\n'; });
     QObject::connect(&sampler, &Sampler::finished, &loop, [&](const SamplerSummary &s) {
         summary = s;
         loop.quit();
@@ -246,29 +246,12 @@ std::vector<cli::Command> netCommands()
     return {{"sample",
              "ask a teacher endpoint for samples (keep-all or stop at first pass)",
              kHelp,
-             {{"endpoint", true},
-              {"model", true},
-              {"mode", true},
-              {"k", true, false, 'k'},
-              {"attempts", true},
-              {"temperature", true},
-              {"max-tokens", true},
-              {"extra", true},
-              {"stream", false},
-              {"concurrency", true},
-              {"rate", true},
-              {"timeout", true},
-              {"deadline", true},
-              {"max-reply-mb", true},
-              {"max-failures", true},
-              {"backoff-ms", true},
-              {"run-id", true},
-              {"task", true, true},
-              {"api-key-env", true},
-              {"verify-parallel", true},
-              {"verify-arg", true, true},
-              {"verifier-cmd", true},
-              {"json", false}},
+             {{"endpoint", true},         {"model", true},        {"mode", true},         {"k", true, false, 'k'},
+              {"attempts", true},         {"temperature", true},  {"max-tokens", true},   {"extra", true},
+              {"stream", false},          {"concurrency", true},  {"rate", true},         {"timeout", true},
+              {"deadline", true},         {"max-reply-mb", true}, {"max-failures", true}, {"backoff-ms", true},
+              {"run-id", true},           {"task", true, true},   {"api-key-env", true},  {"verify-parallel", true},
+              {"verify-arg", true, true}, {"verifier-cmd", true}, {"json", false}},
              runSample}};
 }
 

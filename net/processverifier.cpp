@@ -11,12 +11,19 @@ ProcessVerifier::ProcessVerifier(QStringList command, QString dbPath, int parall
 {
 }
 
-ProcessVerifier::~ProcessVerifier() { cancel(); }
+ProcessVerifier::~ProcessVerifier()
+{
+    cancel();
+}
 
 QStringList ProcessVerifier::defaultCommand(const QString &cliPath, const QStringList &extraArgs)
 {
-    QStringList c{cliPath, QStringLiteral("verify"), QStringLiteral("{db}"), QStringLiteral("--sample"),
-                  QStringLiteral("{sample}"), QStringLiteral("--json")};
+    QStringList c{cliPath,
+                  QStringLiteral("verify"),
+                  QStringLiteral("{db}"),
+                  QStringLiteral("--sample"),
+                  QStringLiteral("{sample}"),
+                  QStringLiteral("--json")};
     return c + extraArgs;
 }
 

@@ -20,7 +20,8 @@ class QProcess;
 
 namespace sieve::net {
 
-class ProcessVerifier final : public AttemptVerifier {
+class ProcessVerifier final : public AttemptVerifier
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ProcessVerifier)
 public:

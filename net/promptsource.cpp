@@ -6,7 +6,10 @@
 
 namespace sieve::net {
 
-const char *promptTemplateId() { return "resources/prompts/{system,<backend>}.txt"; }
+const char *promptTemplateId()
+{
+    return "resources/prompts/{system,<backend>}.txt";
+}
 
 nlohmann::json renderMessages(const PromptInput &task)
 {

@@ -7,7 +7,8 @@
 
 namespace sieve::net {
 
-struct PromptInput {
+struct PromptInput
+{
     std::string taskName;
     std::string backend; // triton | cuda | ...
     std::string dtype;

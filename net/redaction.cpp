@@ -139,7 +139,8 @@ std::string redactedReply(std::string_view content, std::string_view reasoning, 
         message["reasoning_content"] = reasoning;
     nlohmann::json reply = {
         {"object", "chat.completion"},
-        {"choices", nlohmann::json::array({{{"index", 0}, {"message", std::move(message)}, {"finish_reason", finishReason}}})},
+        {"choices",
+         nlohmann::json::array({{{"index", 0}, {"message", std::move(message)}, {"finish_reason", finishReason}}})},
         {"sieve_note", "the endpoint echoed the API key; this reply was rebuilt from its decoded text with the key "
                        "removed, and the raw bytes were not stored"}};
     return reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

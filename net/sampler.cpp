@@ -13,7 +13,10 @@ Q_LOGGING_CATEGORY(lcSampler, "sieve.net.sampler")
 namespace sieve::net {
 
 namespace {
-const char *modeName(SampleMode m) { return m == SampleMode::KeepAll ? "keep-all" : "first-pass"; }
+const char *modeName(SampleMode m)
+{
+    return m == SampleMode::KeepAll ? "keep-all" : "first-pass";
+}
 } // namespace
 
 Sampler::Sampler(SamplerOptions options, AttemptVerifier *verifier, QObject *parent)
@@ -53,9 +56,8 @@ nlohmann::json Sampler::paramsJson(const std::vector<store::TaskRef> &tasks) con
 QByteArray Sampler::requestBody(const store::TaskRef &task)
 {
     PromptInput in{task.name, task.backend, task.dtype, m_store->referenceCode(task.id)};
-    nlohmann::json body = {{"model", m_options.model},
-                           {"messages", renderMessages(in)},
-                           {"temperature", m_options.temperature}};
+    nlohmann::json body = {
+        {"model", m_options.model}, {"messages", renderMessages(in)}, {"temperature", m_options.temperature}};
     if (m_options.maxTokens)
         body["max_tokens"] = *m_options.maxTokens;
     for (const auto &[k, v] : m_options.extra.items())
@@ -78,7 +80,8 @@ void Sampler::start()
         m_options.runName =
             "run-" + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
     const std::vector<store::TaskRef> requested = m_store->resolveTasks(m_options.tasks);
-    const QString endpoint = ChatClient::completionsUrl(m_options.client.endpoint).toDisplayString(QUrl::RemoveUserInfo);
+    const QString endpoint =
+        ChatClient::completionsUrl(m_options.client.endpoint).toDisplayString(QUrl::RemoveUserInfo);
     m_run = m_store->openRun(m_options.runName, modeName(m_options.mode), endpoint.toStdString(), m_options.model,
                              paramsJson(requested));
     std::vector<store::TaskRef> tasks = requested;
@@ -110,18 +113,16 @@ void Sampler::start()
     connect(m_client.get(), &ChatClient::replied, this, &Sampler::onReplied);
     connect(m_client.get(), &ChatClient::retrying, this,
             [this](quint64, int retry, const QString &reason, int delayMs) {
-                Q_EMIT notice(tr("endpoint error (retry %1 in %2 ms, no attempt used): %3")
-                                  .arg(retry)
-                                  .arg(delayMs)
-                                  .arg(reason));
+                Q_EMIT notice(
+                    tr("endpoint error (retry %1 in %2 ms, no attempt used): %3").arg(retry).arg(delayMs).arg(reason));
                 emitProgress();
             });
-    connect(m_client.get(), &ChatClient::fatal, this, [this](const QString &message) { finish(QStringLiteral("failed"), message); });
+    connect(m_client.get(), &ChatClient::fatal, this,
+            [this](const QString &message) { finish(QStringLiteral("failed"), message); });
     if (m_verifier) {
         connect(m_verifier, &AttemptVerifier::verified, this, &Sampler::onVerified);
-        connect(m_verifier, &AttemptVerifier::failed, this, [this](qint64, const QString &error) {
-            finish(QStringLiteral("failed"), error);
-        });
+        connect(m_verifier, &AttemptVerifier::failed, this,
+                [this](qint64, const QString &error) { finish(QStringLiteral("failed"), error); });
     }
     Q_EMIT started(m_run.id, QString::fromStdString(m_run.name), m_run.resumed);
     // The first requests go out from the event loop, so that finished() can never fire inside start().
@@ -234,8 +235,9 @@ void Sampler::onReplied(const ChatReply &reply)
         const std::int64_t sampleId = m_store->storeAttempt(rec);
         t.stored[attempt] = Attempt{sampleId, std::nullopt};
     } catch (const std::exception &e) {
-        finish(QStringLiteral("failed"), tr("cannot store a sample in %1: %2")
-                                             .arg(QString::fromStdString(m_options.dbPath), QString::fromUtf8(e.what())));
+        finish(QStringLiteral("failed"),
+               tr("cannot store a sample in %1: %2")
+                   .arg(QString::fromStdString(m_options.dbPath), QString::fromUtf8(e.what())));
         return;
     }
     ++m_progress.samplesStored;

@@ -26,13 +26,14 @@ namespace sieve::net {
 
 enum class SampleMode { KeepAll, FirstPass };
 
-struct SamplerOptions {
+struct SamplerOptions
+{
     std::string dbPath;
     ClientOptions client;
     std::string runName; // empty: a new run named after the time
     SampleMode mode = SampleMode::KeepAll;
-    int k = 1;           // keep-all: samples per task
-    int attempts = 16;   // first-pass: attempts per task at most
+    int k = 1;         // keep-all: samples per task
+    int attempts = 16; // first-pass: attempts per task at most
     std::string model;
     double temperature = 1.0;
     std::optional<int> maxTokens;
@@ -41,21 +42,23 @@ struct SamplerOptions {
     std::vector<std::string> tasks; // task names; empty = all
 };
 
-struct SamplerProgress {
+struct SamplerProgress
+{
     int tasksTotal = 0;
     int tasksDone = 0;
-    int tasksPassed = 0;          // first-pass: tasks with a PASS
-    quint64 samplesStored = 0;    // in this run, including before a resume
+    int tasksPassed = 0;       // first-pass: tasks with a PASS
+    quint64 samplesStored = 0; // in this run, including before a resume
     quint64 storedThisSession = 0;
-    int inFlight = 0;             // requests on the wire
-    int queued = 0;               // waiting for a slot, the rate limit or a retry
+    int inFlight = 0; // requests on the wire
+    int queued = 0;   // waiting for a slot, the rate limit or a retry
     int verifying = 0;
-    quint64 requests = 0;         // sent this session, retries included
+    quint64 requests = 0; // sent this session, retries included
     quint64 retries = 0;
     int failuresInRow = 0;
 };
 
-struct SamplerSummary {
+struct SamplerSummary
+{
     qint64 runId = 0;
     QString runName;
     QString state; // finished | failed | interrupted
@@ -65,7 +68,8 @@ struct SamplerSummary {
     double wallSeconds = 0;
 };
 
-class Sampler final : public QObject {
+class Sampler final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Sampler)
 public:
@@ -91,11 +95,13 @@ Q_SIGNALS:
     void finished(const sieve::net::SamplerSummary &summary);
 
 private:
-    struct Attempt {
+    struct Attempt
+    {
         qint64 sampleId = 0;
         std::optional<std::string> status;
     };
-    struct TaskState {
+    struct TaskState
+    {
         store::TaskRef ref;
         std::map<int, Attempt> stored;
         QByteArray body;
@@ -121,8 +127,8 @@ private:
     std::unique_ptr<ChatClient> m_client;
     store::RunRecord m_run;
     std::vector<TaskState> m_tasks;
-    std::unordered_map<quint64, std::pair<size_t, int>> m_jobs;      // request id -> (task, attempt)
-    std::unordered_map<qint64, std::pair<size_t, int>> m_verifying;  // sample id -> (task, attempt)
+    std::unordered_map<quint64, std::pair<size_t, int>> m_jobs;     // request id -> (task, attempt)
+    std::unordered_map<qint64, std::pair<size_t, int>> m_verifying; // sample id -> (task, attempt)
     quint64 m_nextJob = 1;
     SamplerProgress m_progress;
     QElapsedTimer m_wall;

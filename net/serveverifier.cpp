@@ -27,9 +27,14 @@ ServeVerifier::~ServeVerifier()
 
 QStringList ServeVerifier::defaultCommand(const QString &cliPath, int parallel, const QStringList &extraArgs)
 {
-    QStringList c{cliPath,           QStringLiteral("verify"),  QStringLiteral("{db}"),
-                  QStringLiteral("--serve"), QStringLiteral("--json"), QStringLiteral("--quiet"),
-                  QStringLiteral("--parallel"), QString::number(std::max(1, parallel))};
+    QStringList c{cliPath,
+                  QStringLiteral("verify"),
+                  QStringLiteral("{db}"),
+                  QStringLiteral("--serve"),
+                  QStringLiteral("--json"),
+                  QStringLiteral("--quiet"),
+                  QStringLiteral("--parallel"),
+                  QString::number(std::max(1, parallel))};
     return c + extraArgs;
 }
 
@@ -52,7 +57,9 @@ void ServeVerifier::start()
     connect(p, &QProcess::finished, this, [this, p](int code, QProcess::ExitStatus st) {
         if (p != m_process)
             return;
-        onEnded(QStringLiteral("exit %1%2").arg(code).arg(st == QProcess::CrashExit ? QStringLiteral(", crashed") : QString()));
+        onEnded(QStringLiteral("exit %1%2")
+                    .arg(code)
+                    .arg(st == QProcess::CrashExit ? QStringLiteral(", crashed") : QString()));
     });
     connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
         if (p == m_process && e == QProcess::FailedToStart)

@@ -20,7 +20,8 @@
 
 namespace sieve::net {
 
-class ServeVerifier final : public AttemptVerifier {
+class ServeVerifier final : public AttemptVerifier
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ServeVerifier)
 public:
@@ -53,7 +54,7 @@ private:
     QByteArray m_partial;       // stdout after its last newline
     std::set<qint64> m_pending; // sent, no verdict yet
     int m_starts = 0;
-    bool m_ending = false; // inside onEnded()
+    bool m_ending = false;    // inside onEnded()
     quint64 m_generation = 0; // bumped by cancel(): queued failures of before are dropped
 };
 

@@ -38,7 +38,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t)
+{
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // User + system CPU seconds of this process: the machine is shared, so wall time alone misleads.
 // This thread's alone (the JSON reader runs beside the fingerprinting).
@@ -84,7 +87,8 @@ std::vector<std::uint64_t> exactJoin(const DedupIndex &index, const std::vector<
     }
     all = {};
     // (token, size, doc) for every prefix token.
-    struct Post {
+    struct Post
+    {
         std::uint32_t token, size, doc, pos; // pos: rank of the token within the document's order
     };
     std::vector<Post> posts;
@@ -102,8 +106,8 @@ std::vector<std::uint64_t> exactJoin(const DedupIndex &index, const std::vector<
         }
         std::partial_sort(keys.begin(), keys.begin() + static_cast<long>(std::min(p, L)), keys.end());
         for (std::size_t k = 0; k < std::min(p, L); ++k)
-            posts.push_back({static_cast<std::uint32_t>(keys[k]), static_cast<std::uint32_t>(L), d,
-                             static_cast<std::uint32_t>(k)});
+            posts.push_back(
+                {static_cast<std::uint32_t>(keys[k]), static_cast<std::uint32_t>(L), d, static_cast<std::uint32_t>(k)});
     }
     std::sort(posts.begin(), posts.end(), [](const Post &a, const Post &b) {
         return a.token != b.token ? a.token < b.token : a.size != b.size ? a.size < b.size : a.doc < b.doc;
@@ -138,11 +142,11 @@ std::vector<std::uint64_t> exactJoin(const DedupIndex &index, const std::vector<
     std::vector<std::thread> pool;
     for (unsigned th = 0; th < threads; ++th)
         pool.emplace_back([&, th] {
-            for (std::size_t k = cand.size() * th / threads; k < cand.size() * (th + 1) / threads; ++k)
-            {
+            for (std::size_t k = cand.size() * th / threads; k < cand.size() * (th + 1) / threads; ++k) {
                 const std::size_t a = cand[k] >> 32, b = static_cast<std::uint32_t>(cand[k]);
                 double s;
-                if (jaccardAtLeast(index.shingles(a), index.shingleCount(a), index.shingles(b), index.shingleCount(b), t, s))
+                if (jaccardAtLeast(index.shingles(a), index.shingleCount(a), index.shingles(b), index.shingleCount(b),
+                                   t, s))
                     found[th].push_back(cand[k]);
             }
         });
@@ -191,8 +195,8 @@ int main(int argc, char **argv)
     const std::string outDir = argv[2];
     const auto t0 = Clock::now();
     DedupIndex index(params);
-    std::vector<std::int64_t> families; // planted family per file, -1 when none (read, not timed apart)
-    std::vector<std::uint8_t> kinds;    // per file: 1 = a structural edit, 2 = restructured
+    std::vector<std::int64_t> families;       // planted family per file, -1 when none (read, not timed apart)
+    std::vector<std::uint8_t> kinds;          // per file: 1 = a structural edit, 2 = restructured
     double parseS = 0, addS = 0, readCpu = 0; // parseS: the reader's wall time, mostly beside addS
     {
         std::ifstream in(argv[1]);
@@ -201,7 +205,8 @@ int main(int argc, char **argv)
             return 1;
         }
         // A reader thread parses the next batch of lines while the index fingerprints this one.
-        struct Batch {
+        struct Batch
+        {
             std::vector<std::string> codes;
             std::vector<std::int64_t> groups, families;
             std::vector<std::uint8_t> kinds; // per file: 1 structural edit, 2 restructured (gen_corpus's fields)
@@ -243,7 +248,8 @@ int main(int argc, char **argv)
                     kind |= 2;
                 b.kinds.push_back(kind);
                 if (tasks > 0) { // per-task scope: a planted family stays in one task, other files spread at random
-                    std::uint64_t h = family >= 0 ? static_cast<std::uint64_t>(family) : (std::uint64_t{1} << 40) + lineNo;
+                    std::uint64_t h =
+                        family >= 0 ? static_cast<std::uint64_t>(family) : (std::uint64_t{1} << 40) + lineNo;
                     h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ULL;
                     group = static_cast<std::int64_t>((h ^ (h >> 29)) % static_cast<std::uint64_t>(tasks));
                 }
@@ -319,9 +325,10 @@ int main(int argc, char **argv)
                 n, params.threshold, params.shingle, params.permutations, index.lsh().bands, index.lsh().rows,
                 dedupThreads(params.threads), tasks);
     std::printf("  \"sieve_cpu_seconds\": %.3f,\n", totalCpu);
-    std::printf("  \"sieve_cpu_seconds_by_stage\": {\"read_and_parse_json\": %.3f, \"normalise_shingle_minhash\": %.3f, "
-                "\"lsh_verify_cluster\": %.3f},\n",
-                readCpu, loadCpu - readCpu, totalCpu - loadCpu);
+    std::printf(
+        "  \"sieve_cpu_seconds_by_stage\": {\"read_and_parse_json\": %.3f, \"normalise_shingle_minhash\": %.3f, "
+        "\"lsh_verify_cluster\": %.3f},\n",
+        readCpu, loadCpu - readCpu, totalCpu - loadCpu);
     std::printf("  \"sieve_seconds\": {\"total\": %.3f, \"read_and_parse_json\": %.3f, \"normalise_shingle_minhash\": "
                 "%.3f, \"lsh_verify_cluster\": %.3f},\n",
                 totalS, parseS, addS, runS);
@@ -375,14 +382,17 @@ int main(int argc, char **argv)
                     link(byExact[x].second, byExact[y].second);
             i = j;
         }
-        auto share = [](std::uint64_t a, std::uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 1.0; };
-        std::printf("  \"label_quality\": {\"cosmetic_pairs\": %llu, \"cosmetic_recall\": %.5f, \"restructured_pairs\": %llu, "
-                    "\"restructured_recall\": %.5f, \"edited_pairs\": %llu, \"edited_recall\": %.5f, "
-                    "\"linked_pairs\": %llu, \"linked_pairs_of_one_family\": %.5f},\n",
-                    static_cast<unsigned long long>(pairs[0]), share(together[0], pairs[0]),
-                    static_cast<unsigned long long>(pairs[1]), share(together[1], pairs[1]),
-                    static_cast<unsigned long long>(pairs[2]), share(together[2], pairs[2]),
-                    static_cast<unsigned long long>(linked), share(oneFamily, linked));
+        auto share = [](std::uint64_t a, std::uint64_t b) {
+            return b ? static_cast<double>(a) / static_cast<double>(b) : 1.0;
+        };
+        std::printf(
+            "  \"label_quality\": {\"cosmetic_pairs\": %llu, \"cosmetic_recall\": %.5f, \"restructured_pairs\": %llu, "
+            "\"restructured_recall\": %.5f, \"edited_pairs\": %llu, \"edited_recall\": %.5f, "
+            "\"linked_pairs\": %llu, \"linked_pairs_of_one_family\": %.5f},\n",
+            static_cast<unsigned long long>(pairs[0]), share(together[0], pairs[0]),
+            static_cast<unsigned long long>(pairs[1]), share(together[1], pairs[1]),
+            static_cast<unsigned long long>(pairs[2]), share(together[2], pairs[2]),
+            static_cast<unsigned long long>(linked), share(oneFamily, linked));
     }
     if (!truth) {
         std::printf("  \"truth\": null\n}\n");

@@ -51,8 +51,13 @@ int main(int argc, char **argv)
         tokens += tok.count(t);
     const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-    std::cout << nlohmann::json{{"rows", rows}, {"texts", texts.size()}, {"bytes", bytes}, {"tokens_sieve_count", tokens},
-                                {"count_wall_s", wall}, {"count_cpu_s", cpu}, {"MB_per_cpu_s", bytes / 1e6 / cpu}}
+    std::cout << nlohmann::json{{"rows", rows},
+                                {"texts", texts.size()},
+                                {"bytes", bytes},
+                                {"tokens_sieve_count", tokens},
+                                {"count_wall_s", wall},
+                                {"count_cpu_s", cpu},
+                                {"MB_per_cpu_s", bytes / 1e6 / cpu}}
                      .dump()
               << '\n';
 }

@@ -47,14 +47,16 @@ int main(int argc, char **argv)
     std::size_t bytes = 0;
     for (const auto &t : texts)
         bytes += t.size();
-    const std::vector<std::string_view> training(texts.begin(), texts.begin() + std::min<std::size_t>(1000, texts.size()));
+    const std::vector<std::string_view> training(texts.begin(),
+                                                 texts.begin() + std::min<std::size_t>(1000, texts.size()));
     const std::string dict = payload::trainDictionary(training);
     payload::registerDictionary(dict);
     const std::uint32_t id = payload::dictionaryId(dict);
     std::printf("%zu texts, %.1f MB, dictionary %zu bytes\n", texts.size(), bytes / 1e6, dict.size());
     std::printf("%-22s %14s %16s %10s\n", "codec", "pack us/text", "unpack us/text", "ratio");
 
-    struct Case {
+    struct Case
+    {
         const char *name;
         payload::Codec codec;
         std::uint32_t dictionary;

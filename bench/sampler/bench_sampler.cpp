@@ -81,7 +81,8 @@ void makeCorpus(const std::string &path, int tasks)
             .prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(?1, ?2)")
             .bind(1, c.db().lastInsertId())
             .bindBlob(2, payload::pack("import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
-                                       "        return x * " + std::to_string(i) + "\n"))
+                                       "        return x * " +
+                                       std::to_string(i) + "\n"))
             .run();
     }
     tx.commit();
@@ -139,9 +140,8 @@ int main(int argc, char **argv)
         so.stream = stream;
         net::Sampler sampler(so, nullptr);
         bool done = false;
-        QObject::connect(&sampler, &net::Sampler::progressChanged, &sampler, [&](const net::SamplerProgress &p) {
-            maxInFlight = std::max(maxInFlight, p.inFlight);
-        });
+        QObject::connect(&sampler, &net::Sampler::progressChanged, &sampler,
+                         [&](const net::SamplerProgress &p) { maxInFlight = std::max(maxInFlight, p.inFlight); });
         QObject::connect(&sampler, &net::Sampler::finished, &sampler, [&](const net::SamplerSummary &s) {
             if (s.state != QLatin1String("finished"))
                 error = s.error;

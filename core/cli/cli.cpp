@@ -9,14 +9,22 @@ namespace sieve::cli {
 
 namespace {
 std::atomic<bool> g_interrupted{false};
-extern "C" void onSignal(int) { g_interrupted.store(true); }
+extern "C" void onSignal(int)
+{
+    g_interrupted.store(true);
+}
 } // namespace
 
-bool interrupted() { return g_interrupted.load(); }
+bool interrupted()
+{
+    return g_interrupted.load();
+}
 
 void installInterruptHandler()
 {
-    struct sigaction sa {};
+    struct sigaction sa
+    {
+    };
     sa.sa_handler = onSignal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);

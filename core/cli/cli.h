@@ -21,14 +21,16 @@ enum ExitCode : int {
     Interrupted = 130, // stopped by SIGINT/SIGTERM; the work done so far is saved and resumable
 };
 
-struct OptionSpec {
-    std::string name;      // long name without dashes, e.g. "format"
+struct OptionSpec
+{
+    std::string name; // long name without dashes, e.g. "format"
     bool takesValue = false;
     bool repeatable = false;
     char shortName = 0;
 };
 
-class Args {
+class Args
+{
 public:
     std::vector<std::string> positional;
     std::map<std::string, std::vector<std::string>> values;
@@ -43,19 +45,22 @@ public:
     std::optional<double> number(const std::string &name) const;
 };
 
-struct UsageError : std::runtime_error {
+struct UsageError : std::runtime_error
+{
     using std::runtime_error::runtime_error;
 };
 
 // Parses argv (after the command name). Unknown options and missing values throw UsageError.
 Args parse(const std::vector<std::string> &argv, const std::vector<OptionSpec> &specs);
 
-struct Context {
+struct Context
+{
     std::ostream &out;
     std::ostream &err;
 };
 
-struct Command {
+struct Command
+{
     std::string name;
     std::string summary;
     std::string help; // full text printed by --help

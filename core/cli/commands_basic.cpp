@@ -80,8 +80,8 @@ int runList(const Args &args, Context &ctx)
                                   {"has_answer", st.int64(10) != 0}};
             ctx.out << row.dump() << '\n';
         } else {
-            ctx.out << st.int64(0) << '\t' << st.textView(1) << '\t' << st.textView(2) << '\t' << st.textView(3)
-                    << '\t' << st.textView(4) << '\t' << st.textView(5) << '\t'
+            ctx.out << st.int64(0) << '\t' << st.textView(1) << '\t' << st.textView(2) << '\t' << st.textView(3) << '\t'
+                    << st.textView(4) << '\t' << st.textView(5) << '\t'
                     << (st.isNull(6) ? std::string("-") : std::to_string(st.int64(6))) << '\t'
                     << (st.isNull(7) ? std::string("-") : std::to_string(st.real(7))) << '\n';
         }
@@ -94,17 +94,22 @@ int runList(const Args &args, Context &ctx)
 std::vector<Command> basicCommands()
 {
     return {
-        {"init", "create an empty corpus file",
+        {"init",
+         "create an empty corpus file",
          "Usage: sieve-cli init DB\n\nCreates DB, an empty corpus at the current schema version.\n"
          "Fails if DB already exists.\n",
-         {}, runInit},
-        {"migrate", "bring a corpus made by an earlier Sieve to the current schema",
+         {},
+         runInit},
+        {"migrate",
+         "bring a corpus made by an earlier Sieve to the current schema",
          "Usage: sieve-cli migrate DB\n\nMigrates DB to the current schema version in one transaction (the\n"
          "steps are cumulative; the data stays). Commands that only read a corpus (list, stats, export,\n"
          "verify --dry-run) refuse an older file until it is migrated; those that write migrate it\n"
          "themselves. A file at the current version is left as it is.\n",
-         {}, runMigrate},
-        {"list", "list samples (one per line, or JSON lines)",
+         {},
+         runMigrate},
+        {"list",
+         "list samples (one per line, or JSON lines)",
          "Usage: sieve-cli list DB [--task T] [--status S] [--limit N] [--json]\n\n"
          "Lists samples with their task, backend, verification status, review decision and cluster.\n"
          "  --task T     only samples of task T (its name)\n"
@@ -112,7 +117,8 @@ std::vector<Command> basicCommands()
          "  --limit N    at most N rows\n"
          "  --json       one JSON object per line: id, sample, task, backend, status, review, cluster,\n"
          "               speedup, model, attempt, has_answer\n",
-         {{"task", true}, {"status", true}, {"limit", true}, {"json"}}, runList},
+         {{"task", true}, {"status", true}, {"limit", true}, {"json"}},
+         runList},
     };
 }
 

@@ -89,9 +89,9 @@ int runDedup(const Args &args, Context &ctx)
     for (const ClusterInfo &c : r.clusters) {
         if (c.members.size() < 2)
             continue;
-        ctx.out << "\ncluster " << (c.id ? std::to_string(c.id) : std::string("(new)")) << "  size "
-                << c.members.size() << (c.taskId ? "  task " + c.taskName : std::string()) << "  representative "
-                << c.representative << '\n';
+        ctx.out << "\ncluster " << (c.id ? std::to_string(c.id) : std::string("(new)")) << "  size " << c.members.size()
+                << (c.taskId ? "  task " + c.taskName : std::string()) << "  representative " << c.representative
+                << '\n';
         for (const ClusterMemberInfo &m : c.members) {
             char sim[16];
             std::snprintf(sim, sizeof sim, "%.3f", m.similarity);
@@ -106,7 +106,8 @@ int runDedup(const Args &args, Context &ctx)
 
 Command dedupCommand()
 {
-    return {"dedup", "cluster near-duplicate samples and choose a representative per cluster",
+    return {"dedup",
+            "cluster near-duplicate samples and choose a representative per cluster",
             "Usage: sieve-cli dedup DB [--threshold T] [--shingle K] [--permutations P] [--scope task|global]\n"
             "                         [--json] [--dry-run]\n\n"
             "Normalises every sample's code (comments, docstrings and whitespace stripped, local names\n"

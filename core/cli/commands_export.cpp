@@ -40,9 +40,17 @@ const char *const kSelectionHelp =
 
 std::vector<OptionSpec> selectionOptions()
 {
-    return {{"require", true}, {"all-in-cluster"}, {"max-per-task", true}, {"easy", true},
-            {"easy-fraction", true}, {"quota", true, true}, {"seed", true},
-            {"min-speedup", true}, {"min-speedup-compile", true}, {"difficulty-model", true}, {"difficulty-run", true}};
+    return {{"require", true},
+            {"all-in-cluster"},
+            {"max-per-task", true},
+            {"easy", true},
+            {"easy-fraction", true},
+            {"quota", true, true},
+            {"seed", true},
+            {"min-speedup", true},
+            {"min-speedup-compile", true},
+            {"difficulty-model", true},
+            {"difficulty-run", true}};
 }
 
 SelectionOptions selectionFromArgs(const Args &args)
@@ -98,7 +106,8 @@ void printBreakdown(std::ostream &out, const char *title, const nlohmann::json &
 {
     out << title << ":";
     for (auto it = part.begin(); it != part.end(); ++it)
-        out << "  " << it.key() << "=" << it.value()["tasks"].get<long long>() << "/" << it.value()[unit].get<long long>();
+        out << "  " << it.key() << "=" << it.value()["tasks"].get<long long>() << "/"
+            << it.value()[unit].get<long long>();
     out << '\n';
 }
 
@@ -137,7 +146,8 @@ ExportOptions optionsFromArgs(const Args &args)
         const auto p = parseFormat(*f);
         if (!p)
             throw UsageError("--format is messages, prompt-completion, chat-prompt-completion, preference or "
-                             "preference-text, not '" + *f + "'");
+                             "preference-text, not '" +
+                             *f + "'");
         o.format = *p;
     }
     if (const auto r = args.value("reasoning")) {
@@ -213,7 +223,8 @@ ExportOptions optionsFromManifest(const Args &args, nlohmann::ordered_json &orig
                              " (sha256 " + tok.value("sha256", std::string()) + "): give it with --tokenizer FILE");
         o.tokenizerPath = *args.value("tokenizer");
         if (hashing::sha256File(o.tokenizerPath) != tok.value("sha256", std::string()))
-            throw std::runtime_error("'" + o.tokenizerPath + "' is not the tokenizer of " + path + " (its sha256 differs)");
+            throw std::runtime_error("'" + o.tokenizerPath + "' is not the tokenizer of " + path +
+                                     " (its sha256 differs)");
     } else if (args.has("tokenizer")) {
         throw UsageError(path + " used no tokenizer; --tokenizer cannot be given");
     }
@@ -249,10 +260,11 @@ int runExport(const Args &args, Context &ctx)
             if (m["corpus"] != original["corpus"])
                 ctx.err << "  corpus content: " << original["corpus"].value("content_sha256", std::string()) << " ("
                         << original["corpus"].value("content_rows", 0) << " rows) then, "
-                        << m["corpus"].value("content_sha256", std::string()) << " (" << m["corpus"].value("content_rows", 0)
-                        << " rows) now: the corpus changed\n";
+                        << m["corpus"].value("content_sha256", std::string()) << " ("
+                        << m["corpus"].value("content_rows", 0) << " rows) now: the corpus changed\n";
             if (m["templates"] != original["templates"])
-                ctx.err << "  templates: " << original["templates"].dump() << " then, " << m["templates"].dump() << " now\n";
+                ctx.err << "  templates: " << original["templates"].dump() << " then, " << m["templates"].dump()
+                        << " now\n";
             return Failure;
         }
     }
@@ -328,40 +340,42 @@ Command exportCommand()
     opts.push_back({"hostile-negatives"});
     opts.push_back({"dry-run"});
     opts.push_back({"json"});
-    return {"export", "write an SFT set: train/validation JSONL and a manifest",
-            std::string("Usage: sieve-cli export DB OUT_DIR [--format FORMAT] [--reasoning think|field|none]\n"
-                        "         [--split F] [--max-tokens N --tokenizer FILE] [--template NAME|FILE]\n"
-                        "         [--system NAME|FILE|none] [--tags LIST] [--seed S] [--require ...]\n"
-                        "         [--max-pairs-per-task N] [--hostile-negatives] [selection options] [--dry-run] [--json]\n"
-                        "       sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--json]\n\n"
-                        "Writes OUT_DIR/train.jsonl, OUT_DIR/validation.jsonl and OUT_DIR/manifest.json and records\n"
-                        "the export in the corpus. Same corpus content, options and seed give byte-identical files;\n"
-                        "a split without rows gets no file, and an export without any row fails.\n"
-                        "  --format F        messages (system/user/assistant; default), prompt-completion (text),\n"
-                        "                    chat-prompt-completion (TRL's conversational prompt-completion),\n"
-                        "                    preference (prompt/chosen/rejected as messages, for DPO) or\n"
-                        "                    preference-text (the same as plain text)\n"
-                        "  --reasoning R     think (in <think> tags before the answer, in the trained text;\n"
-                        "                    default), field (reasoning_content on the assistant message, for chat\n"
-                        "                    templates that read it; not with text formats) or none\n"
-                        "  --max-pairs-per-task N  preference: at most N pairs per task (default 4; 0: no cap)\n"
-                        "  --hostile-negatives     preference: keep sandbox, sham and harness-patching failures as\n"
-                        "                    negatives (default: left out)\n"
-                        "  --manifest M      make the files of manifest M again, with its options (a tokenizer it\n"
-                        "                    used is given again with --tokenizer and checked); fails naming what\n"
-                        "                    differs when the corpus content or a template changed\n"
-                        "  --split F         the fraction of tasks for validation (default 0.2); by task, never\n"
-                        "                    by sample, stratified by difficulty\n"
-                        "  --max-tokens N    leave out rows over N tokens (listed in the manifest); needs\n"
-                        "  --tokenizer FILE  a Hugging Face tokenizer.json (byte-level BPE); counts equal the\n"
-                        "                    tokenizers library's, summed over the row's text fields\n"
-                        "  --template T      user prompt template (default: resources/prompts/<backend>.txt)\n"
-                        "  --system T        system prompt template (default: system), or none\n"
-                        "  --tags LIST       metadata tags in the prompt: backend,target,dtype,shapes,difficulty,level,category\n"
-                        "  --dry-run         print the distribution, write nothing\n"
-                        "  --json            print the manifest\n\n") +
-                kSelectionHelp,
-            opts, runExport};
+    return {
+        "export", "write an SFT set: train/validation JSONL and a manifest",
+        std::string(
+            "Usage: sieve-cli export DB OUT_DIR [--format FORMAT] [--reasoning think|field|none]\n"
+            "         [--split F] [--max-tokens N --tokenizer FILE] [--template NAME|FILE]\n"
+            "         [--system NAME|FILE|none] [--tags LIST] [--seed S] [--require ...]\n"
+            "         [--max-pairs-per-task N] [--hostile-negatives] [selection options] [--dry-run] [--json]\n"
+            "       sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--json]\n\n"
+            "Writes OUT_DIR/train.jsonl, OUT_DIR/validation.jsonl and OUT_DIR/manifest.json and records\n"
+            "the export in the corpus. Same corpus content, options and seed give byte-identical files;\n"
+            "a split without rows gets no file, and an export without any row fails.\n"
+            "  --format F        messages (system/user/assistant; default), prompt-completion (text),\n"
+            "                    chat-prompt-completion (TRL's conversational prompt-completion),\n"
+            "                    preference (prompt/chosen/rejected as messages, for DPO) or\n"
+            "                    preference-text (the same as plain text)\n"
+            "  --reasoning R     think (in <think> tags before the answer, in the trained text;\n"
+            "                    default), field (reasoning_content on the assistant message, for chat\n"
+            "                    templates that read it; not with text formats) or none\n"
+            "  --max-pairs-per-task N  preference: at most N pairs per task (default 4; 0: no cap)\n"
+            "  --hostile-negatives     preference: keep sandbox, sham and harness-patching failures as\n"
+            "                    negatives (default: left out)\n"
+            "  --manifest M      make the files of manifest M again, with its options (a tokenizer it\n"
+            "                    used is given again with --tokenizer and checked); fails naming what\n"
+            "                    differs when the corpus content or a template changed\n"
+            "  --split F         the fraction of tasks for validation (default 0.2); by task, never\n"
+            "                    by sample, stratified by difficulty\n"
+            "  --max-tokens N    leave out rows over N tokens (listed in the manifest); needs\n"
+            "  --tokenizer FILE  a Hugging Face tokenizer.json (byte-level BPE); counts equal the\n"
+            "                    tokenizers library's, summed over the row's text fields\n"
+            "  --template T      user prompt template (default: resources/prompts/<backend>.txt)\n"
+            "  --system T        system prompt template (default: system), or none\n"
+            "  --tags LIST       metadata tags in the prompt: backend,target,dtype,shapes,difficulty,level,category\n"
+            "  --dry-run         print the distribution, write nothing\n"
+            "  --json            print the manifest\n\n") +
+            kSelectionHelp,
+        opts, runExport};
 }
 
 } // namespace sieve::cli

@@ -25,7 +25,8 @@ int runImport(const Args &args, Context &ctx)
         throw UsageError("--format is required (kernelbench, kernelbook, cuda-archive or sieve)");
     const auto format = parseImportFormat(*formatName);
     if (!format)
-        throw UsageError("unknown format '" + *formatName + "' (expected kernelbench, kernelbook, cuda-archive or sieve)");
+        throw UsageError("unknown format '" + *formatName +
+                         "' (expected kernelbench, kernelbook, cuda-archive or sieve)");
     const bool json = args.has("json");
     const bool quiet = args.has("quiet");
     std::vector<std::string> paths(args.positional.begin() + 1, args.positional.end());
@@ -69,7 +70,9 @@ int runImport(const Args &args, Context &ctx)
         for (const ImportScanResult &r : missing) {
             nlohmann::json f = nlohmann::json::array();
             for (const ImportFinding &x : r.findings)
-                f.push_back({{"code", x.code}, {x.code == "TASK_NEEDS_DOWNLOAD" ? "call" : "module", x.name}, {"line", x.line}});
+                f.push_back({{"code", x.code},
+                             {x.code == "TASK_NEEDS_DOWNLOAD" ? "call" : "module", x.name},
+                             {"line", x.line}});
             m.push_back({{"task", r.taskName}, {"findings", f}});
         }
         j["tasks_import_missing"] = m;
@@ -79,12 +82,13 @@ int runImport(const Args &args, Context &ctx)
             ctx.out << f.path << ": " << f.tasksAdded << " tasks added, " << f.samplesAdded << " samples added, "
                     << f.unchanged << " unchanged, " << f.rejected << " rejected\n";
         }
-        ctx.out << "total: " << report.tasksAdded() << " tasks added, " << report.samplesAdded()
-                << " samples added, " << report.unchanged() << " unchanged, " << report.rejected() << " rejected ("
-                << report.seconds << " s, import " << report.importId << ")\n";
+        ctx.out << "total: " << report.tasksAdded() << " tasks added, " << report.samplesAdded() << " samples added, "
+                << report.unchanged() << " unchanged, " << report.rejected() << " rejected (" << report.seconds
+                << " s, import " << report.importId << ")\n";
         if (!missing.empty()) {
-            ctx.out << missing.size() << " tasks need what the verifier's environment lacks (TASK_IMPORT_MISSING; "
-                                         "their samples will be UNVERIFIABLE):\n";
+            ctx.out << missing.size()
+                    << " tasks need what the verifier's environment lacks (TASK_IMPORT_MISSING; "
+                       "their samples will be UNVERIFIABLE):\n";
             for (const ImportScanResult &r : missing) {
                 ctx.out << "  " << r.taskName << ":";
                 for (std::size_t i = 0; i < r.findings.size(); ++i)
@@ -104,7 +108,8 @@ int runImport(const Args &args, Context &ctx)
 
 Command importCommand()
 {
-    return {"import", "import tasks and samples (kernelbench, kernelbook, cuda-archive, sieve)",
+    return {"import",
+            "import tasks and samples (kernelbench, kernelbook, cuda-archive, sieve)",
             "Usage: sieve-cli import DB --format F PATH... [--json] [--quiet] [--batch N] [--compression C]\n\n"
             "Streams PATHs into the corpus DB. Formats (see docs/FORMATS.md):\n"
             "  kernelbench    a folder of KernelBench problems (levelN/ID_Name.py), single problem files,\n"

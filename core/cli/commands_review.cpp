@@ -19,7 +19,7 @@ int runReview(const Args &args, Context &ctx)
     if (chosen != 1)
         throw UsageError("give exactly one of --accept, --reject, --clear");
     ReviewInput input;
-    input.decision = args.has("accept") ? ReviewDecision::Accept
+    input.decision = args.has("accept")   ? ReviewDecision::Accept
                      : args.has("reject") ? ReviewDecision::Reject
                                           : ReviewDecision::Clear;
     input.reason = args.value("reason");
@@ -36,7 +36,9 @@ int runReview(const Args &args, Context &ctx)
     const auto recorded = recordReviews(c.db(), ids, input);
     for (const RecordedReview &r : recorded) {
         if (args.has("json"))
-            ctx.out << nlohmann::json{{"sample_id", r.sampleId}, {"review_id", r.reviewId}, {"previous", r.previous},
+            ctx.out << nlohmann::json{{"sample_id", r.sampleId},
+                                      {"review_id", r.reviewId},
+                                      {"previous", r.previous},
                                       {"review", r.current}}
                            .dump()
                     << '\n';
@@ -49,7 +51,8 @@ int runReview(const Args &args, Context &ctx)
 
 Command reviewCommand()
 {
-    return {"review", "accept, reject or clear samples (kept as a history)",
+    return {"review",
+            "accept, reject or clear samples (kept as a history)",
             "Usage: sieve-cli review DB SAMPLE... --accept|--reject|--clear [--reason R] [--note TEXT]\n"
             "                        [--reviewer NAME] [--json]\n\n"
             "Records a review decision for each SAMPLE (its numeric id or its name) in the append-only\n"

@@ -30,7 +30,8 @@ std::string fmt(const nlohmann::json &v, bool percent)
 
 void printMetricsHeader(std::ostream &out, const char *first)
 {
-    out << first << "\ttasks\tsamples\tverified\tpass@1\tpass@5\tpass@10\tfast_0\tfast_0.5\tfast_0.8\tfast_1"
+    out << first
+        << "\ttasks\tsamples\tverified\tpass@1\tpass@5\tpass@10\tfast_0\tfast_0.5\tfast_0.8\tfast_1"
            "\tfast_1.5\tfast_2\tgeomean\n";
 }
 
@@ -62,7 +63,10 @@ SampleScope sideScope(const std::string &text, const std::optional<std::vector<s
     return s;
 }
 
-std::string pct(const nlohmann::json &v) { return v.is_null() ? std::string("-") : fmt(v, true); }
+std::string pct(const nlohmann::json &v)
+{
+    return v.is_null() ? std::string("-") : fmt(v, true);
+}
 
 int runCompare(const Args &args, Context &ctx, const std::optional<std::vector<std::string>> &tasks)
 {
@@ -153,7 +157,8 @@ int runStats(const Args &args, Context &ctx)
 
 Command statsCommand()
 {
-    return {"stats", "counts, pass@k, fast_p, speedups and failures",
+    return {"stats",
+            "counts, pass@k, fast_p, speedups and failures",
             "Usage: sieve-cli stats DB [--model M] [--run R] [--tasks FILE] [--json]\n"
             "       sieve-cli stats DB --compare A B [--tasks FILE] [--json]\n\n"
             "Prints counts per status, review decision, backend, category, level and task, then\n"
@@ -166,7 +171,8 @@ Command statsCommand()
             "  --compare A B  pass@1 of A and of B (models, or run:NAME) on the same tasks, overall and\n"
             "                 per task with the change (the mean over tasks of the per-task pass rate)\n"
             "  --json         the same figures as one JSON document\n",
-            {{"json"}, {"model", true}, {"run", true}, {"tasks", true}, {"compare", true}}, runStats};
+            {{"json"}, {"model", true}, {"run", true}, {"tasks", true}, {"compare", true}},
+            runStats};
 }
 
 } // namespace sieve::cli

@@ -265,14 +265,16 @@ CREATE TABLE IF NOT EXISTS payload_dicts(
 // filters (as v1 made them; speedup and cluster over the samples that have one since v5), the name lookup
 // and, since v4, the content key's uniqueness.
 // tests/unit/db/test_corpus_indices.cpp compares them after a drop and rebuild.
-struct IndexDef {
+struct IndexDef
+{
     const char *name;
     const char *on;
     bool unique;
     bool keyed; // checked in memory by a large import instead (ImportWriter), and only dropped then
 };
 constexpr IndexDef kSampleIndices[] = {
-    {"samples_task", "samples(task_id)", false, false},     {"samples_status", "samples(status)", false, false},
+    {"samples_task", "samples(task_id)", false, false},
+    {"samples_status", "samples(status)", false, false},
     {"samples_speedup", "samples(speedup) WHERE speedup IS NOT NULL", false, false},
     {"samples_review", "samples(review)", false, false},
     {"samples_cluster", "samples(cluster_id) WHERE cluster_id IS NOT NULL", false, false},
@@ -309,8 +311,9 @@ std::vector<const IndexDef *> missingSampleIndices(db::Database &db, bool keyedO
 // unique index can be built and the corpus opens.
 void removeDuplicateKeys(db::Database &db)
 {
-    db.exec("DELETE FROM samples WHERE id IN (SELECT s.id FROM samples s JOIN (SELECT sample_key, min(id) AS keep "
-            "FROM samples GROUP BY sample_key HAVING count(*) > 1) d ON d.sample_key = s.sample_key AND s.id <> d.keep)");
+    db.exec(
+        "DELETE FROM samples WHERE id IN (SELECT s.id FROM samples s JOIN (SELECT sample_key, min(id) AS keep "
+        "FROM samples GROUP BY sample_key HAVING count(*) > 1) d ON d.sample_key = s.sample_key AND s.id <> d.keep)");
 }
 
 // CREATE INDEX feeds the table through SQLite's external sorter, which sorts runs as large as the page
@@ -321,7 +324,8 @@ void removeDuplicateKeys(db::Database &db)
 // nearly sorted, where a thread per run only adds work), build the seven indices of a million samples
 // in a fifth less time (bench/RESULTS.md, Import). The connection's own settings come back afterwards.
 // temp_store cannot change inside a transaction: ensureSampleIndices() sets these up before its own.
-class IndexBuildSettings {
+class IndexBuildSettings
+{
 public:
     explicit IndexBuildSettings(db::Database &db)
         : m_db(db), m_cache(db.queryInt("PRAGMA cache_size").value_or(-2000)),
@@ -464,17 +468,15 @@ bool ensureSampleIndices(db::Database &db)
     }
 }
 
-void requireSampleKeyIndex(db::Database &db) { createSampleIndices(db, missingSampleIndices(db, true)); }
+void requireSampleKeyIndex(db::Database &db)
+{
+    createSampleIndices(db, missingSampleIndices(db, true));
+}
 
 const std::vector<Migration> &migrations()
 {
     static const std::vector<Migration> steps = {
-        {1, v1},
-        {2, v2},
-        {3, v3},
-        {4, v4},
-        {5, v5},
-        {6, v6},
+        {1, v1}, {2, v2}, {3, v3}, {4, v4}, {5, v5}, {6, v6},
     };
     return steps;
 }
@@ -510,7 +512,8 @@ void migrate(db::Database &db, int target)
     const bool foreignKeys = db.queryInt("PRAGMA foreign_keys").value_or(0) != 0;
     if (foreignKeys)
         db.exec("PRAGMA foreign_keys=OFF");
-    struct Restore {
+    struct Restore
+    {
         db::Database &db;
         bool on;
         ~Restore()
@@ -581,7 +584,8 @@ void registerPayloadDictionaries(const db::Database &db)
         try {
             payload::registerDictionary(st.blob(1));
         } catch (const std::runtime_error &e) {
-            throw db::Error("'" + db.path() + "', payload_dicts row " + std::to_string(st.int64(0)) + ": " + e.what(), 0);
+            throw db::Error("'" + db.path() + "', payload_dicts row " + std::to_string(st.int64(0)) + ": " + e.what(),
+                            0);
         }
     }
 }
@@ -589,14 +593,16 @@ void registerPayloadDictionaries(const db::Database &db)
 
 std::uint32_t Corpus::payloadDictionary() const
 {
-    return static_cast<std::uint32_t>(m_db.queryInt("SELECT id FROM payload_dicts ORDER BY created_at DESC, rowid DESC LIMIT 1").value_or(0));
+    return static_cast<std::uint32_t>(
+        m_db.queryInt("SELECT id FROM payload_dicts ORDER BY created_at DESC, rowid DESC LIMIT 1").value_or(0));
 }
 
 void Corpus::addPayloadDictionary(std::string_view dictionary, std::int64_t trainedOn,
                                   std::optional<std::int64_t> importId)
 {
     payload::registerDictionary(dictionary);
-    m_db.prepare("INSERT OR IGNORE INTO payload_dicts(id, dict, trained_on, import_id, created_at) VALUES(?1, ?2, ?3, ?4, ?5)")
+    m_db.prepare("INSERT OR IGNORE INTO payload_dicts(id, dict, trained_on, import_id, created_at) VALUES(?1, ?2, ?3, "
+                 "?4, ?5)")
         .bind(1, static_cast<std::int64_t>(payload::dictionaryId(dictionary)))
         .bindBlob(2, dictionary)
         .bind(3, trainedOn)
@@ -653,8 +659,10 @@ Corpus Corpus::open(const std::string &path, bool readOnly, bool anyVersion)
     return Corpus(std::move(db));
 }
 
-int Corpus::schemaVersion() const { return schema::version(m_db); }
-
+int Corpus::schemaVersion() const
+{
+    return schema::version(m_db);
+}
 
 void Corpus::tuneForBulkWrites()
 {

@@ -12,7 +12,8 @@
 
 namespace sieve {
 
-class Corpus {
+class Corpus
+{
 public:
     static constexpr int kSchemaVersion = 6;
 
@@ -49,7 +50,8 @@ private:
 namespace schema {
 // One step per version: steps[i] takes a file from version i to i+1. Steps are cumulative and
 // idempotent (CREATE ... IF NOT EXISTS, guarded ALTERs) so a half-applied older tool cannot wedge a file.
-struct Migration {
+struct Migration
+{
     int toVersion;
     std::function<void(db::Database &)> apply;
 };

@@ -18,13 +18,16 @@ namespace {
 
 Statement::Statement(sqlite3 *db, std::string_view sql)
 {
-    const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
-                                      &m_stmt, nullptr);
+    const int rc =
+        sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt, nullptr);
     if (rc != SQLITE_OK)
         fail(db, rc, std::string("prepare '") + std::string(sql.substr(0, 80)) + "'");
 }
 
-Statement::~Statement() { sqlite3_finalize(m_stmt); }
+Statement::~Statement()
+{
+    sqlite3_finalize(m_stmt);
+}
 
 Statement::Statement(Statement &&other) noexcept : m_stmt(std::exchange(other.m_stmt, nullptr)) {}
 
@@ -113,9 +116,18 @@ void Statement::reset()
     sqlite3_clear_bindings(m_stmt);
 }
 
-bool Statement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
-std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
-double Statement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
+bool Statement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+std::int64_t Statement::int64(int column) const
+{
+    return sqlite3_column_int64(m_stmt, column);
+}
+double Statement::real(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
 
 std::string_view Statement::textView(int column) const
 {
@@ -123,7 +135,10 @@ std::string_view Statement::textView(int column) const
     return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column))) : std::string_view();
 }
 
-std::string Statement::text(int column) const { return std::string(textView(column)); }
+std::string Statement::text(int column) const
+{
+    return std::string(textView(column));
+}
 
 std::string_view Statement::blobView(int column) const
 {
@@ -131,7 +146,10 @@ std::string_view Statement::blobView(int column) const
     return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column))) : std::string_view();
 }
 
-std::string Statement::blob(int column) const { return std::string(blobView(column)); }
+std::string Statement::blob(int column) const
+{
+    return std::string(blobView(column));
+}
 
 std::optional<double> Statement::optReal(int column) const
 {
@@ -143,8 +161,14 @@ std::optional<std::int64_t> Statement::optInt64(int column) const
     return isNull(column) ? std::nullopt : std::optional<std::int64_t>(int64(column));
 }
 
-int Statement::columnCount() const { return sqlite3_column_count(m_stmt); }
-std::string Statement::columnName(int column) const { return sqlite3_column_name(m_stmt, column); }
+int Statement::columnCount() const
+{
+    return sqlite3_column_count(m_stmt);
+}
+std::string Statement::columnName(int column) const
+{
+    return sqlite3_column_name(m_stmt, column);
+}
 
 namespace {
 // SQLite counts every allocation in global statistics under one process-wide mutex, which each thread
@@ -165,9 +189,15 @@ Database::Database(const std::string &path, Mode mode) : m_path(path)
     configureSqliteOnce();
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
-    case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
-    case Mode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-    case Mode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    case Mode::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case Mode::ReadWrite:
+        flags |= SQLITE_OPEN_READWRITE;
+        break;
+    case Mode::Create:
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        break;
     }
     const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
@@ -180,7 +210,10 @@ Database::Database(const std::string &path, Mode mode) : m_path(path)
     sqlite3_busy_timeout(m_db, 10000);
 }
 
-Database::~Database() { sqlite3_close_v2(m_db); }
+Database::~Database()
+{
+    sqlite3_close_v2(m_db);
+}
 
 Database::Database(Database &&other) noexcept
     : m_db(std::exchange(other.m_db, nullptr)), m_path(std::move(other.m_path))
@@ -209,9 +242,18 @@ void Database::exec(std::string_view sql)
     }
 }
 
-Statement Database::prepare(std::string_view sql) const { return Statement(m_db, sql); }
-std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
-int Database::changes() const { return sqlite3_changes(m_db); }
+Statement Database::prepare(std::string_view sql) const
+{
+    return Statement(m_db, sql);
+}
+std::int64_t Database::lastInsertId() const
+{
+    return sqlite3_last_insert_rowid(m_db);
+}
+int Database::changes() const
+{
+    return sqlite3_changes(m_db);
+}
 
 std::optional<std::int64_t> Database::queryInt(std::string_view sql) const
 {

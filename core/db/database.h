@@ -12,7 +12,8 @@ struct sqlite3_stmt;
 
 namespace sieve::db {
 
-class Error : public std::runtime_error {
+class Error : public std::runtime_error
+{
 public:
     Error(const std::string &what, int code) : std::runtime_error(what), m_code(code) {}
     int code() const { return m_code; }
@@ -21,7 +22,8 @@ private:
     int m_code;
 };
 
-class Statement {
+class Statement
+{
 public:
     Statement() = default;
     Statement(sqlite3 *db, std::string_view sql);
@@ -73,7 +75,8 @@ private:
     sqlite3_stmt *m_stmt = nullptr;
 };
 
-class Database {
+class Database
+{
 public:
     enum class Mode { ReadWrite, ReadOnly, Create };
     Database() = default;
@@ -102,7 +105,8 @@ private:
 
 // Rolls back in the destructor unless commit() was called. Nested in an open transaction it is a
 // savepoint: its rollback undoes only its own work.
-class Transaction {
+class Transaction
+{
 public:
     explicit Transaction(Database &db, bool immediate = true);
     ~Transaction();

@@ -18,7 +18,8 @@ namespace sieve::payload {
 namespace {
 constexpr char kRaw = 'r';
 constexpr char kZstd = 'z';
-constexpr char kLz4 = 'l'; // then the dictionary id and the text's size (4 bytes each, little-endian), then one LZ4 block
+constexpr char kLz4 =
+    'l'; // then the dictionary id and the text's size (4 bytes each, little-endian), then one LZ4 block
 constexpr size_t kLz4Header = 9;
 constexpr size_t kMinCompress = 96; // below this zstd's frame overhead eats the gain
 // Level -1: on ~3 KB kernels 40 % less CPU than level 3 (the import's largest stage), for about 20 %
@@ -30,7 +31,8 @@ constexpr size_t kDictionaryBytes = 64 * 1024;
 
 ZSTD_CCtx *cctx()
 {
-    thread_local struct Holder {
+    thread_local struct Holder
+    {
         ZSTD_CCtx *ctx = ZSTD_createCCtx();
         ~Holder() { ZSTD_freeCCtx(ctx); }
     } holder;
@@ -39,7 +41,8 @@ ZSTD_CCtx *cctx()
 
 ZSTD_DCtx *dctx()
 {
-    thread_local struct Holder {
+    thread_local struct Holder
+    {
         ZSTD_DCtx *ctx = ZSTD_createDCtx();
         ~Holder() { ZSTD_freeDCtx(ctx); }
     } holder;
@@ -57,7 +60,8 @@ std::string &scratch()
 // Every corpus open registers its dictionaries, and most processes only read: the compression side
 // is built the first time something packs with it.
 // LZ4 uses the same bytes as history before each text (their last 64 KiB: the trained content).
-struct Dictionary {
+struct Dictionary
+{
     std::string bytes;
     ZSTD_DDict *d = nullptr;
     ~Dictionary()
@@ -94,7 +98,8 @@ private:
 
 // Dictionaries are never unregistered: a process holds a handful at most, and a blob read from one
 // corpus can then never meet a dictionary freed by another.
-struct Registry {
+struct Registry
+{
     std::shared_mutex mutex;
     std::map<std::uint32_t, std::unique_ptr<Dictionary>> byId;
 };
@@ -295,7 +300,10 @@ void registerDictionary(std::string_view dictionary)
     r.byId.emplace(id, std::move(d));
 }
 
-bool hasDictionary(std::uint32_t id) { return findDictionary(id) != nullptr; }
+bool hasDictionary(std::uint32_t id)
+{
+    return findDictionary(id) != nullptr;
+}
 
 std::uint32_t dictionaryOf(std::string_view blob)
 {

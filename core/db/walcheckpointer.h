@@ -19,7 +19,8 @@
 
 namespace sieve::db {
 
-class WalCheckpointer {
+class WalCheckpointer
+{
 public:
     // `writer` must be in WAL mode and outlive this object; `restoreAutoCheckpoint` is the page count
     // SQLite's own automatic checkpoint gets back afterwards.

@@ -36,7 +36,8 @@ template <typename F> void parallelChunks(std::size_t n, unsigned threads, F f)
         th.join();
 }
 
-class UnionFind {
+class UnionFind
+{
 public:
     explicit UnionFind(std::size_t n) : m_parent(n) { std::iota(m_parent.begin(), m_parent.end(), 0u); }
     std::uint32_t find(std::uint32_t x)
@@ -123,7 +124,8 @@ unsigned dedupThreads(unsigned requested)
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
-struct DedupIndex::Batch {
+struct DedupIndex::Batch
+{
     std::vector<std::uint64_t> exact, tokens;
     std::vector<std::uint32_t> counts;
     std::vector<std::uint32_t> shingles;
@@ -171,9 +173,8 @@ void DedupIndex::add(const std::vector<DedupDocument> &docs)
 {
     const unsigned threads = dedupThreads(m_params.threads);
     std::vector<Batch> parts(threads);
-    parallelChunks(docs.size(), threads, [&](unsigned t, std::size_t lo, std::size_t hi) {
-        fingerprintRange(docs, lo, hi, parts[t]);
-    });
+    parallelChunks(docs.size(), threads,
+                   [&](unsigned t, std::size_t lo, std::size_t hi) { fingerprintRange(docs, lo, hi, parts[t]); });
     for (Batch &b : parts) {
         m_exact.insert(m_exact.end(), b.exact.begin(), b.exact.end());
         m_tokens.insert(m_tokens.end(), b.tokens.begin(), b.tokens.end());
@@ -199,8 +200,7 @@ double DedupIndex::similarity(std::size_t i, std::size_t j) const
 std::size_t DedupIndex::memoryBytes() const
 {
     return m_group.capacity() * 8 + m_exact.capacity() * 8 + m_tokens.capacity() * 8 + m_offsets.capacity() * 8 +
-           m_shingles.capacity() * 4 +
-           m_bands.capacity() * 8 + m_sketch.capacity();
+           m_shingles.capacity() * 4 + m_bands.capacity() * 8 + m_sketch.capacity();
 }
 
 DedupResult DedupIndex::run() const
@@ -217,9 +217,8 @@ DedupResult DedupIndex::run() const
     std::vector<std::uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
     auto firstOfEach = [&](const std::vector<std::uint64_t> &key, auto &&onDuplicate, auto &&onFirst) {
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return key[a] != key[b] ? key[a] < key[b] : a < b;
-        });
+        std::sort(order.begin(), order.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return key[a] != key[b] ? key[a] < key[b] : a < b; });
         for (std::size_t k = 0; k < n; ++k) {
             const std::uint32_t d = order[k];
             if (k > 0 && key[order[k - 1]] == key[d] && m_group[order[k - 1]] == m_group[d])
@@ -232,7 +231,8 @@ DedupResult DedupIndex::run() const
         m_exact, [&](std::uint32_t d, std::uint32_t prev) { result.duplicateOf[d] = result.duplicateOf[prev]; },
         [&](std::uint32_t d) { result.duplicateOf[d] = d; });
     std::vector<std::uint32_t> canonical;
-    firstOfEach(m_tokens, [](std::uint32_t, std::uint32_t) {}, [&](std::uint32_t d) { canonical.push_back(d); });
+    firstOfEach(
+        m_tokens, [](std::uint32_t, std::uint32_t) {}, [&](std::uint32_t d) { canonical.push_back(d); });
     std::sort(canonical.begin(), canonical.end());
     order = {};
 
@@ -252,7 +252,8 @@ DedupResult DedupIndex::run() const
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) {
         pool.emplace_back([&, t] {
-            struct Key {
+            struct Key
+            {
                 std::uint64_t band;
                 std::uint32_t doc;
                 bool operator<(const Key &o) const { return band != o.band ? band < o.band : doc < o.doc; }

@@ -13,13 +13,14 @@
 
 namespace sieve {
 
-struct DedupParams {
+struct DedupParams
+{
     double threshold = 0.8; // Jaccard of the shingle sets at or above which two samples are duplicates
     int shingle = 5;        // tokens per shingle
     int permutations = 128;
     double fpWeight = 0.05; // LSH weights, see optimalLshParams
     double fnWeight = 0.95;
-    LshParams lsh{};        // bands x rows; zero = chosen from threshold and weights
+    LshParams lsh{}; // bands x rows; zero = chosen from threshold and weights
     // Before the exact Jaccard, a candidate must agree on at least threshold - z * sd of the low bytes of
     // its MinHash values, sd = sqrt(t (1 - t) / permutations) being the estimate's standard deviation at
     // the threshold (0.035 at 0.8 and 128 permutations; the estimate is unbiased plus 1/256 from b-bit
@@ -27,31 +28,36 @@ struct DedupParams {
     // exactly at the threshold is lost with probability ~0.1 % at z = 3, pairs above it far less often.
     // Negative = off.
     double prefilterSigmas = 3.0;
-    unsigned threads = 0;   // 0 = all cores
+    unsigned threads = 0; // 0 = all cores
     std::uint64_t seed = 1;
 };
 
-struct DedupDocument {
+struct DedupDocument
+{
     std::string_view code;
     CodeLanguage language = CodeLanguage::Auto;
     std::int64_t group = 0;
 };
 
-struct DedupPair {
+struct DedupPair
+{
     std::uint32_t a, b; // document indices, a < b
     float similarity;   // exact Jaccard
 };
 
-struct DedupResult {
-    std::vector<DedupPair> pairs;           // confirmed near-duplicate pairs of documents that are not exact duplicates
-    std::vector<std::uint32_t> duplicateOf; // per document: the first document with the same canonical tokens (itself if none)
-    std::vector<std::uint32_t> cluster;     // per document: the lowest index in its cluster
-    std::size_t candidates = 0;             // band collisions (a pair counts once per band it shares)
-    std::size_t prefiltered = 0;            // distinct pairs that passed the signature prefilter, checked exactly
-    std::size_t largestBucket = 0;          // most documents sharing one band key
+struct DedupResult
+{
+    std::vector<DedupPair> pairs; // confirmed near-duplicate pairs of documents that are not exact duplicates
+    std::vector<std::uint32_t>
+        duplicateOf; // per document: the first document with the same canonical tokens (itself if none)
+    std::vector<std::uint32_t> cluster; // per document: the lowest index in its cluster
+    std::size_t candidates = 0;         // band collisions (a pair counts once per band it shares)
+    std::size_t prefiltered = 0;        // distinct pairs that passed the signature prefilter, checked exactly
+    std::size_t largestBucket = 0;      // most documents sharing one band key
 };
 
-class DedupIndex {
+class DedupIndex
+{
 public:
     explicit DedupIndex(const DedupParams &params);
     const DedupParams &params() const { return m_params; }
@@ -77,12 +83,12 @@ private:
     LshParams m_lsh;
     MinHasher m_hasher;
     std::vector<std::int64_t> m_group;
-    std::vector<std::uint64_t> m_exact;     // hash of the canonical tokens, mixed with the group
-    std::vector<std::uint64_t> m_tokens;    // hash of the tokens in source order, mixed with the group
+    std::vector<std::uint64_t> m_exact;      // hash of the canonical tokens, mixed with the group
+    std::vector<std::uint64_t> m_tokens;     // hash of the tokens in source order, mixed with the group
     std::vector<std::uint64_t> m_offsets{0}; // into m_shingles
     std::vector<std::uint32_t> m_shingles;
-    std::vector<std::uint64_t> m_bands;      // lsh.bands hashes per document, mixed with the group
-    std::vector<std::uint8_t> m_sketch;      // low byte of each MinHash value (b-bit MinHash), per document
+    std::vector<std::uint64_t> m_bands; // lsh.bands hashes per document, mixed with the group
+    std::vector<std::uint8_t> m_sketch; // low byte of each MinHash value (b-bit MinHash), per document
 };
 
 unsigned dedupThreads(unsigned requested);

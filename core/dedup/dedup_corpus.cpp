@@ -1,6 +1,6 @@
+#include "core/dedup/dedup_corpus.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
-#include "core/dedup/dedup_corpus.h"
 #include "core/select/samplepreference.h"
 #include "core/store/samplerow.h"
 
@@ -20,7 +20,8 @@ using store::SampleRow;
 // True when a should represent a cluster rather than b: the shared order of core/samplepreference.h.
 bool preferred(const SampleRow &a, const SampleRow &b)
 {
-    return preferredSample({a.id, a.review, a.status, a.speedup, a.attempt}, {b.id, b.review, b.status, b.speedup, b.attempt});
+    return preferredSample({a.id, a.review, a.status, a.speedup, a.attempt},
+                           {b.id, b.review, b.status, b.speedup, b.attempt});
 }
 
 std::string joinIds(const std::vector<std::int64_t> &ids)
@@ -35,14 +36,14 @@ std::string joinIds(const std::vector<std::int64_t> &ids)
 std::vector<SampleRow> loadSamples(const Corpus &corpus, const std::string &where, bool withCode = true)
 {
     static const store::SampleColumns kColumns = {
-        store::SampleColumn::Id,      store::SampleColumn::TaskId,  store::SampleColumn::Name,
-        store::SampleColumn::TaskName, store::SampleColumn::Status, store::SampleColumn::Review,
-        store::SampleColumn::Speedup, store::SampleColumn::Cluster, store::SampleColumn::Attempt};
-    static const store::SampleColumns kWithCode = {
-        store::SampleColumn::Id,      store::SampleColumn::TaskId,  store::SampleColumn::Name,
-        store::SampleColumn::TaskName, store::SampleColumn::Status, store::SampleColumn::Review,
-        store::SampleColumn::Speedup, store::SampleColumn::Cluster, store::SampleColumn::Attempt,
-        store::SampleColumn::Code};
+        store::SampleColumn::Id,       store::SampleColumn::TaskId,  store::SampleColumn::Name,
+        store::SampleColumn::TaskName, store::SampleColumn::Status,  store::SampleColumn::Review,
+        store::SampleColumn::Speedup,  store::SampleColumn::Cluster, store::SampleColumn::Attempt};
+    static const store::SampleColumns kWithCode = {store::SampleColumn::Id,      store::SampleColumn::TaskId,
+                                                   store::SampleColumn::Name,    store::SampleColumn::TaskName,
+                                                   store::SampleColumn::Status,  store::SampleColumn::Review,
+                                                   store::SampleColumn::Speedup, store::SampleColumn::Cluster,
+                                                   store::SampleColumn::Attempt, store::SampleColumn::Code};
     std::string sql = "SELECT " + (withCode ? kWithCode : kColumns).selectList();
     sql += withCode ? "" : ", NULL";
     sql += " FROM samples s JOIN tasks t ON t.id = s.task_id JOIN sample_payloads p ON p.sample_id = s.id"
@@ -93,8 +94,8 @@ void writeClusters(Corpus &corpus, const CorpusDedupOptions &o, const DedupRepor
             delCluster.reset();
         }
     }
-    db::Statement update = db.prepare(
-        "UPDATE clusters SET scope = ?2, task_id = ?3, representative_id = ?4, size = ?5, params_json = ?6 WHERE id = ?1");
+    db::Statement update = db.prepare("UPDATE clusters SET scope = ?2, task_id = ?3, representative_id = ?4, size = "
+                                      "?5, params_json = ?6 WHERE id = ?1");
     db::Statement insert = db.prepare("INSERT INTO clusters(scope, task_id, representative_id, size, params_json, "
                                       "created_at) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
     db::Statement member =
@@ -186,7 +187,9 @@ DedupReport clusterRows(Corpus &corpus, const CorpusDedupOptions &o, std::vector
     if (!o.dryRun)
         writeClusters(corpus, o, report, oldIds, clusters);
     std::sort(clusters.begin(), clusters.end(), [](const ClusterInfo &a, const ClusterInfo &b) {
-        return (a.id != 0) != (b.id != 0) ? a.id != 0 : a.id != b.id ? a.id < b.id : a.representative < b.representative;
+        return (a.id != 0) != (b.id != 0) ? a.id != 0
+               : a.id != b.id             ? a.id < b.id
+                                          : a.representative < b.representative;
     });
     report.clusters = std::move(clusters);
     return report;
@@ -199,19 +202,21 @@ DedupReport dedupCorpus(Corpus &corpus, const CorpusDedupOptions &options)
     return clusterRows(corpus, options, loadSamples(corpus, {}));
 }
 
-DedupReport updateClusters(Corpus &corpus, const CorpusDedupOptions &options, const std::vector<std::int64_t> &sampleIds)
+DedupReport updateClusters(Corpus &corpus, const CorpusDedupOptions &options,
+                           const std::vector<std::int64_t> &sampleIds)
 {
     if (options.scope == DedupScope::Global || sampleIds.empty())
         return options.scope == DedupScope::Global ? dedupCorpus(corpus, options) : DedupReport{};
     std::vector<std::int64_t> tasks;
-    db::Statement st = corpus.db().prepare("SELECT DISTINCT task_id FROM samples WHERE id IN (" + joinIds(sampleIds) + ")");
+    db::Statement st =
+        corpus.db().prepare("SELECT DISTINCT task_id FROM samples WHERE id IN (" + joinIds(sampleIds) + ")");
     while (st.step())
         tasks.push_back(st.int64(0));
     const std::string inTasks = "task_id IN (" + joinIds(tasks) + ")";
     // Clusters that reach outside these tasks (an earlier global run) cannot be patched locally.
-    const auto outside = corpus.db().queryInt(
-        "SELECT count(*) FROM samples WHERE cluster_id IN (SELECT cluster_id FROM samples WHERE " + inTasks +
-        " AND cluster_id IS NOT NULL) AND NOT " + inTasks);
+    const auto outside =
+        corpus.db().queryInt("SELECT count(*) FROM samples WHERE cluster_id IN (SELECT cluster_id FROM samples WHERE " +
+                             inTasks + " AND cluster_id IS NOT NULL) AND NOT " + inTasks);
     if (outside.value_or(0) > 0)
         return dedupCorpus(corpus, options);
     return clusterRows(corpus, options, loadSamples(corpus, "s." + inTasks));
@@ -239,8 +244,8 @@ std::vector<std::int64_t> refreshRepresentatives(Corpus &corpus, const std::vect
             if (j.is_object() && j.contains("shingle") && j["shingle"].is_number_integer())
                 shingle = j["shingle"].get<int>();
         }
-        std::vector<SampleRow> rows =
-            loadSamples(corpus, "s.id IN (SELECT sample_id FROM cluster_members WHERE cluster_id = " + std::to_string(cid) + ")");
+        std::vector<SampleRow> rows = loadSamples(
+            corpus, "s.id IN (SELECT sample_id FROM cluster_members WHERE cluster_id = " + std::to_string(cid) + ")");
         if (rows.empty())
             continue;
         std::size_t rep = 0;

@@ -17,19 +17,22 @@ namespace sieve {
 
 enum class DedupScope { Task, Global };
 
-struct CorpusDedupOptions {
+struct CorpusDedupOptions
+{
     DedupParams params;
     DedupScope scope = DedupScope::Task;
     bool dryRun = false;
 };
 
-struct ClusterMemberInfo {
+struct ClusterMemberInfo
+{
     std::int64_t sampleId = 0;
     std::string name;
     double similarity = 1.0; // exact Jaccard to the representative's shingles
 };
 
-struct ClusterInfo {
+struct ClusterInfo
+{
     std::int64_t id = 0; // 0 in a dry run for a cluster that would be created
     std::optional<std::int64_t> taskId;
     std::string taskName;
@@ -37,10 +40,11 @@ struct ClusterInfo {
     std::vector<ClusterMemberInfo> members; // the representative first, then by sample id
 };
 
-struct DedupReport {
+struct DedupReport
+{
     std::size_t samples = 0;
-    std::size_t candidates = 0;     // LSH band collisions (a pair counts once per shared band)
-    std::size_t confirmedPairs = 0; // candidates at or above the threshold
+    std::size_t candidates = 0;      // LSH band collisions (a pair counts once per shared band)
+    std::size_t confirmedPairs = 0;  // candidates at or above the threshold
     std::size_t exactDuplicates = 0; // samples whose normalised tokens equal an earlier sample's
     LshParams lsh;
     std::vector<ClusterInfo> clusters; // every cluster, singletons included, by id
@@ -51,7 +55,8 @@ DedupReport dedupCorpus(Corpus &corpus, const CorpusDedupOptions &options);
 
 // After new samples arrive: re-clusters only what they can affect (their tasks, or everything for a
 // global scope). A new sample joins an existing cluster or creates one; clusters it bridges merge.
-DedupReport updateClusters(Corpus &corpus, const CorpusDedupOptions &options, const std::vector<std::int64_t> &sampleIds);
+DedupReport updateClusters(Corpus &corpus, const CorpusDedupOptions &options,
+                           const std::vector<std::int64_t> &sampleIds);
 
 // Re-chooses the representatives of these clusters (after a verdict or a review changed a member) and
 // recomputes the members' similarities when it changes. Returns the clusters whose representative changed.

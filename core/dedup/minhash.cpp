@@ -88,8 +88,8 @@ __attribute__((target("avx2"))) void minIntoAvx2(const std::uint32_t *aLo, const
 }
 #endif
 
-void minInto(const std::uint32_t *aLo, const std::uint32_t *aHi, const std::uint32_t *b, int p,
-             const std::uint32_t *xs, std::size_t count, std::uint32_t *out)
+void minInto(const std::uint32_t *aLo, const std::uint32_t *aHi, const std::uint32_t *b, int p, const std::uint32_t *xs,
+             std::size_t count, std::uint32_t *out)
 {
 #ifdef SIEVE_MINHASH_AVX2
     static const bool avx2 = __builtin_cpu_supports("avx2");
@@ -191,7 +191,8 @@ void shingleSet(const std::vector<std::uint64_t> &tokens, int k, std::vector<std
     const std::uint64_t seed = 0x243F6A8885A308D3ULL ^ w;
     if (w == 5) { // the default shingle, unrolled
         for (std::size_t i = 0; i + 5 <= n; ++i) {
-            const std::uint64_t h = (t[i] * K[0] + t[i + 1] * K[1]) + (t[i + 2] * K[2] + t[i + 3] * K[3]) + t[i + 4] * K[4];
+            const std::uint64_t h =
+                (t[i] * K[0] + t[i + 1] * K[1]) + (t[i + 2] * K[2] + t[i + 3] * K[3]) + t[i + 4] * K[4];
             const std::uint64_t f = fmix64(h ^ seed);
             out[i] = static_cast<std::uint32_t>(f ^ (f >> 32));
         }
@@ -247,8 +248,8 @@ __attribute__((target("avx2,popcnt"))) bool overlapAtLeastAvx2(const std::uint32
             vb = _mm256_permutevar8x32_epi32(vb, rotate);
             eq = _mm256_or_si256(eq, _mm256_cmpeq_epi32(va, vb));
         }
-        common += static_cast<std::size_t>(__builtin_popcount(
-            static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)))));
+        common += static_cast<std::size_t>(
+            __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)))));
         const std::uint32_t amax = a[i + 7], bmax = b[j + 7];
         i += amax <= bmax ? 8 : 0;
         j += bmax <= amax ? 8 : 0;

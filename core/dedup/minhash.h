@@ -8,7 +8,8 @@
 
 namespace sieve {
 
-struct LshParams {
+struct LshParams
+{
     int bands = 0;
     int rows = 0;
 };
@@ -34,7 +35,8 @@ bool jaccardAtLeast(const std::uint32_t *a, std::size_t na, const std::uint32_t 
 // h_p(x) = ((a_p * x + b_p) mod 2^64) >> 32 with random odd 64-bit a_p and 32-bit b_p: the
 // multiply-add-shift family, computed as two 32-bit multiplies so that the loop vectorises (no modulo by
 // a prime, no 64-bit multiply).
-class MinHasher {
+class MinHasher
+{
 public:
     explicit MinHasher(int permutations, std::uint64_t seed = 1);
     int permutations() const { return static_cast<int>(m_b.size()); }

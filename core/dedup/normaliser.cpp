@@ -4,8 +4,8 @@
 #include <xxhash.h>
 
 #include <array>
-#include <numeric>
 #include <cstring>
+#include <numeric>
 
 namespace sieve {
 
@@ -20,12 +20,13 @@ std::uint64_t hashText(std::string_view text)
 
 namespace {
 
-using normaliser_tokens::hashText;
 using normaliser_restructure::Kind;
 using normaliser_restructure::RawToken;
+using normaliser_tokens::hashText;
 
 // The fixed tokens that replace what normalisation removes or buckets.
-struct Fixed {
+struct Fixed
+{
     std::uint64_t nl = hashText("<NL>"), indent = hashText("<INDENT>"), dedent = hashText("<DEDENT>"),
                   str = hashText("STR"), chr = hashText("CHR"), flt = hashText("FLOAT"),
                   numSmall = hashText("NUM_SMALL"), numBig = hashText("NUM_BIG"), zero = hashText("0"),
@@ -53,9 +54,18 @@ std::uint64_t opHash(std::string_view op)
     return hashText(op);
 }
 
-bool isIdentStart(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
-bool isIdentChar(unsigned char c) { return isIdentStart(c) || (c >= '0' && c <= '9'); }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentStart(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+bool isIdentChar(unsigned char c)
+{
+    return isIdentStart(c) || (c >= '0' && c <= '9');
+}
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 // Longest operator at s[i]; punctuation is kept verbatim. A switch, not string compares: the lexer
 // calls this for about a third of all tokens.
@@ -99,7 +109,8 @@ size_t operatorLength(std::string_view s, size_t i, bool cuda)
 
 } // namespace
 
-struct CodeNormaliser::State {
+struct CodeNormaliser::State
+{
     std::vector<RawToken> &raw;
     std::vector<std::uint64_t> &tokens;   // the source-order stream, numbered as it is lexed
     std::vector<std::string_view> *texts; // null without wantText
@@ -460,7 +471,7 @@ void CodeNormaliser::lexPython(std::string_view s, State &st)
     int depth = 0;
     int defParamDepth = -1; // bracket depth of a def's parameter list: `name=` there is a local default
     bool pendingDef = false;
-    int funcIndent = -1;      // indentation of the def whose body we are in; -1 at module or class level
+    int funcIndent = -1;       // indentation of the def whose body we are in; -1 at module or class level
     bool pendingScope = false; // a def outside any function: its parameters open a new scope
     int lineIndent = 0;
     bool atLineStart = true, lineHasTokens = false, importLine = false;
@@ -648,8 +659,8 @@ void CodeNormaliser::lexPython(std::string_view s, State &st)
                 size_t k = i;
                 while (k < n && (s[k] == ' ' || s[k] == '\t' || (depth > 0 && (s[k] == '\n' || s[k] == '\r'))))
                     ++k;
-                kwarg = depth > 0 && depth != defParamDepth && (prev == Prev::Open || prev == Prev::Comma) &&
-                        k < n && s[k] == '=' && (k + 1 >= n || s[k + 1] != '=');
+                kwarg = depth > 0 && depth != defParamDepth && (prev == Prev::Open || prev == Prev::Comma) && k < n &&
+                        s[k] == '=' && (k + 1 >= n || s[k + 1] != '=');
                 // An API's keyword names its parameter (mask=, axis=); one of our own kernel's (BLOCK_N=)
                 // is a name of this module like the kernel itself.
                 keep = kwarg && !apiBrackets.empty() && apiBrackets.back();

@@ -21,7 +21,8 @@ enum class CodeLanguage {
     Cuda,   // CUDA C++
 };
 
-struct NormalisedCode {
+struct NormalisedCode
+{
     std::vector<std::uint64_t> tokens; // one 64-bit hash per normalised token, in source order
     std::uint64_t canonical = 0;       // hash of the canonical (restructured) token stream
     std::string text;                  // the normalised tokens as text (only when asked for)
@@ -29,13 +30,13 @@ struct NormalisedCode {
 };
 
 // Reusable per thread: keeps its rename table between calls to avoid allocations. Not thread-safe.
-class CodeNormaliser {
+class CodeNormaliser
+{
 public:
     CodeNormaliser();
     // Replaces out's contents. With wantText, out.text holds a readable rendering of the tokens.
     void normalise(std::string_view source, CodeLanguage language, NormalisedCode &out, bool wantText = false);
-    NormalisedCode normalise(std::string_view source, CodeLanguage language = CodeLanguage::Auto,
-                             bool wantText = true);
+    NormalisedCode normalise(std::string_view source, CodeLanguage language = CodeLanguage::Auto, bool wantText = true);
 
     static CodeLanguage detect(std::string_view source);
     // Maps a samples.backend value ("triton", "cuda", ...) to a language hint; Auto when unsure.
@@ -44,7 +45,8 @@ public:
 private:
     struct State;
     // Open-addressed identifier-hash -> index table, cleared in O(1) by bumping the epoch.
-    class NameTable {
+    class NameTable
+    {
     public:
         NameTable();
         // The name's index, adding it with the next index when new; `added` tells which.
@@ -76,9 +78,9 @@ private:
     std::uint64_t nameHash(bool global, std::uint32_t index);
 
     NameTable m_locals, m_globals;
-    NameTable m_cudaFunctions; // functions at the top of C++ source (a load_inline string's)
-    NameTable m_ids;           // a dense id per name; a local's key includes its function
-    std::vector<std::uint32_t> m_number; // number(): a name's index, by dense id
+    NameTable m_cudaFunctions;                  // functions at the top of C++ source (a load_inline string's)
+    NameTable m_ids;                            // a dense id per name; a local's key includes its function
+    std::vector<std::uint32_t> m_number;        // number(): a name's index, by dense id
     std::vector<std::uint64_t> m_nameHashes[2]; // the hashes of v0, v1, ... and g0, g1, ...
     std::vector<normaliser_restructure::RawToken> m_raw;
     std::vector<std::string_view> m_texts; // per raw token, with wantText

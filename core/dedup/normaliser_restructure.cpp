@@ -83,9 +83,8 @@ bool Restructurer::Impl::needsParens(const RawToken *leftLeft, const RawToken *l
     if (left && left->kind == Kind::Fixed && left->prec && left->role != Role::Colon) {
         if (left->role == Role::KwLambda)
             return false;
-        const bool operandBefore =
-            leftLeft && (leftLeft->kind != Kind::Fixed || leftLeft->role == Role::None ||
-                         leftLeft->role == Role::Close || leftLeft->role == Role::RBrace);
+        const bool operandBefore = leftLeft && (leftLeft->kind != Kind::Fixed || leftLeft->role == Role::None ||
+                                                leftLeft->role == Role::Close || leftLeft->role == Role::RBrace);
         const bool unary = left->role == Role::KwNot || (left->role == Role::Operator && !operandBefore);
         if (unary)
             return bind < (left->role == Role::KwNot ? PNot : PUnary);
@@ -175,9 +174,8 @@ void Restructurer::Impl::dropRedundantParens(std::vector<std::uint32_t> &seq)
         }
         if (t.role == Role::Dot)
             continue; // x.y stays an operand
-        if (t.role == Role::Comma || t.role == Role::KwFor || t.role == Role::KwReturn ||
-            t.role == Role::Assign || t.role == Role::AugAssign || t.role == Role::KwBarrier ||
-            t.role == Role::Semicolon) {
+        if (t.role == Role::Comma || t.role == Role::KwFor || t.role == Role::KwReturn || t.role == Role::Assign ||
+            t.role == Role::AugAssign || t.role == Role::KwBarrier || t.role == Role::Semicolon) {
             f.plain = false;
             f.operand = false;
             continue;
@@ -302,8 +300,7 @@ void Restructurer::Impl::inlineBlock(const Block &b)
         scanE();
         const std::uint32_t lastUse = sites.back().stmt;
         const std::size_t size = s.eSize;
-        if (size > (sites.size() == 1 ? kMaxInlinedTokens : kMaxSharedTokens) ||
-            size * sites.size() > inlineBudget)
+        if (size > (sites.size() == 1 ? kMaxInlinedTokens : kMaxSharedTokens) || size * sites.size() > inlineBudget)
             continue;
         // E's names must keep their values on the way to the uses.
         const std::uint64_t eBloom = s.eBloom;
@@ -350,8 +347,7 @@ void Restructurer::Impl::inlineBlock(const Block &b)
         for (const Site &site : sites) {
             const RawToken *left = site.at > 0 ? &tok(site.at - 1) : nullptr;
             const RawToken *leftLeft = site.at > 1 ? &tok(site.at - 2) : nullptr;
-            const bool paren =
-                !bind.plain || needsParens(leftLeft, left, &tok(site.at + 1), bind.weakest, bind.op);
+            const bool paren = !bind.plain || needsParens(leftLeft, left, &tok(site.at + 1), bind.weakest, bind.op);
             subst[site.at] = id * 2 + (paren ? 1 : 0);
             Stmt &u = stmts[blockStmts[b.first + site.stmt]];
             u.reads |= s.reads;
@@ -376,7 +372,8 @@ std::uint64_t Restructurer::Impl::keyRange(std::uint32_t b, std::uint32_t e, std
         namePool.push_back(nameKey(t));
         std::uint64_t &v = values[nameKey(t)];
         if (v == 0) // where it first appears; but in a block that is reordered, that could be anywhere
-            v = keyingReordered ? (t.kind == Kind::Local ? 0x667265654CULL : 0x6672656547ULL) : mix(h, 0x6E65774E616D65ULL) | 1;
+            v = keyingReordered ? (t.kind == Kind::Local ? 0x667265654CULL : 0x6672656547ULL)
+                                : mix(h, 0x6E65774E616D65ULL) | 1;
         h = mix(h, v);
     };
     walk(b, e, f);
@@ -508,17 +505,15 @@ void Restructurer::Impl::emitBlock(std::uint32_t id, std::vector<std::uint32_t> 
         const Stmt &s = stmts[order[b.orderFirst + k]];
         std::uint32_t p = s.begin;
         auto f = [&](std::uint32_t q) { out.push_back(q); };
-        const bool control =
-            !s.python && (s.head == Role::KwIf || s.head == Role::KwFor || s.head == Role::KwWhile ||
-                          s.head == Role::KwDo || s.head == Role::KwSwitch || s.head == Role::KwElse);
+        const bool control = !s.python && (s.head == Role::KwIf || s.head == Role::KwFor || s.head == Role::KwWhile ||
+                                           s.head == Role::KwDo || s.head == Role::KwSwitch || s.head == Role::KwElse);
         for (std::uint32_t c = 0; c < s.childCount; ++c) {
             const Child ch = children[s.firstChild + c];
             // `if (c) { x; }` reads as `if (c) x;`: the braces of a single statement go, unless an
             // `else` after them would then belong to an inner `if`.
             const Block &body = blocks[ch.block];
-            const bool unbrace = control && body.count == 1 && ch.begin > p &&
-                                 tok(ch.begin - 1).role == Role::LBrace && ch.end < s.end &&
-                                 tok(ch.end).role == Role::RBrace &&
+            const bool unbrace = control && body.count == 1 && ch.begin > p && tok(ch.begin - 1).role == Role::LBrace &&
+                                 ch.end < s.end && tok(ch.end).role == Role::RBrace &&
                                  (!stmts[order[body.orderFirst]].compound || ch.end + 1 >= s.end ||
                                   tok(ch.end + 1).role != Role::KwElse);
             walk(p, unbrace ? ch.begin - 1 : ch.begin, f);
@@ -575,8 +570,7 @@ void Restructurer::Impl::run(std::vector<RawToken> &toks, bool python, std::uint
         last = p + 1;
     }
     std::uint32_t p = 0;
-    const std::uint32_t top =
-        python ? parsePyBlock(p, n, 0, false, true) : parseCudaBlock(p, n, 0, false, true);
+    const std::uint32_t top = python ? parsePyBlock(p, n, 0, false, true) : parseCudaBlock(p, n, 0, false, true);
     processBlock(top);
     out.clear();
     out.reserve(n);

@@ -116,8 +116,7 @@ public:
     // order receives the canonical token sequence as indices into tokens; tokens may grow by the
     // parentheses that inlining adds. python: the top level is Python (else CUDA C++); nameCount: the
     // names' dense ids are below it.
-    void run(std::vector<RawToken> &tokens, bool python, std::uint32_t nameCount,
-             std::vector<std::uint32_t> &order);
+    void run(std::vector<RawToken> &tokens, bool python, std::uint32_t nameCount, std::vector<std::uint32_t> &order);
 
 private:
     struct Impl;

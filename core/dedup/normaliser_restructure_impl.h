@@ -272,9 +272,8 @@ struct Restructurer::Impl
             }
             if (depth > 0 || t.role == Role::Dot)
                 return; // x.y stays an operand
-            if (t.role == Role::Comma || t.role == Role::KwFor || t.role == Role::KwReturn ||
-                t.role == Role::Assign || t.role == Role::AugAssign || t.role == Role::KwBarrier ||
-                t.role == Role::Semicolon) {
+            if (t.role == Role::Comma || t.role == Role::KwFor || t.role == Role::KwReturn || t.role == Role::Assign ||
+                t.role == Role::AugAssign || t.role == Role::KwBarrier || t.role == Role::Semicolon) {
                 plain = false;
                 operand = false;
                 return;
@@ -298,8 +297,8 @@ struct Restructurer::Impl
 
     // Whether an expression (binding `bind`, weakest operator `op`) needs parentheses between the tokens
     // left (and the one before it, leftLeft) and right; null when there is none.
-    static bool needsParens(const RawToken *leftLeft, const RawToken *left, const RawToken *right,
-                            std::uint8_t bind, std::uint64_t op);
+    static bool needsParens(const RawToken *leftLeft, const RawToken *left, const RawToken *right, std::uint8_t bind,
+                            std::uint64_t op);
 
     // Drops the parentheses of the canonical sequence that precedence makes redundant, so that
     // `(a // b) * c` and `a // b * c`, or an inlined `x * (y * z)` and `x * y * z`, read the same. Only
@@ -324,9 +323,8 @@ struct Restructurer::Impl
         if (at > u.begin) {
             const RawToken &l = tok(at - 1);
             if (l.kind == Kind::Fixed &&
-                (l.role == Role::KwAs || l.role == Role::KwDef || l.role == Role::KwClass ||
-                 l.role == Role::KwLambda || l.role == Role::KwFor || l.role == Role::KwBarrier ||
-                 l.role == Role::Dot || l.role == Role::IncDec))
+                (l.role == Role::KwAs || l.role == Role::KwDef || l.role == Role::KwClass || l.role == Role::KwLambda ||
+                 l.role == Role::KwFor || l.role == Role::KwBarrier || l.role == Role::Dot || l.role == Role::IncDec))
                 return false;
         }
         if (at + 1 < u.end && tok(at + 1).role == Role::IncDec && tok(at + 1).kind == Kind::Fixed)
@@ -400,8 +398,7 @@ struct Restructurer::Impl
 
     void emitBlock(std::uint32_t id, std::vector<std::uint32_t> &out);
 
-    void run(std::vector<RawToken> &toks, bool python, std::uint32_t nameCount,
-             std::vector<std::uint32_t> &out);
+    void run(std::vector<RawToken> &toks, bool python, std::uint32_t nameCount, std::vector<std::uint32_t> &out);
 };
 
 } // namespace sieve::normaliser_restructure

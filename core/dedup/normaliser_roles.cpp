@@ -234,8 +234,8 @@ void classifyName(std::string_view ident, std::uint64_t hash, bool cuda, RawToke
     if (cuda) {
         if (c != 'a' && c != '_' && c != 's' && c != 'l') // most names: none of the prefixes below
             return;
-        if (starts("atomic") || starts("__sync") || starts("__threadfence") || starts("__st") ||
-            starts("store") || starts("__pipeline"))
+        if (starts("atomic") || starts("__sync") || starts("__threadfence") || starts("__st") || starts("store") ||
+            starts("__pipeline"))
             t.flags |= WritesMemory;
         else if (starts("__ld") || starts("load"))
             t.flags |= ReadsMemory;

@@ -79,8 +79,8 @@ std::uint32_t Restructurer::Impl::matchingLayout(std::uint32_t p, std::uint32_t 
     return end;
 }
 
-std::uint32_t Restructurer::Impl::parsePyBlock(std::uint32_t &p, std::uint32_t end, int depth,
-                                               bool inFunction, bool top)
+std::uint32_t Restructurer::Impl::parsePyBlock(std::uint32_t &p, std::uint32_t end, int depth, bool inFunction,
+                                               bool top)
 {
     const std::size_t base = stack.size();
     while (p < end) {
@@ -104,8 +104,7 @@ std::uint32_t Restructurer::Impl::parsePyStmt(std::uint32_t &p, std::uint32_t en
     const std::size_t childBase = childStack.size();
     const std::uint32_t begin = p;
     const Role head = tok(p).kind == Kind::Fixed ? tok(p).role : Role::None;
-    const bool isDef =
-        head == Role::KwDef || (head == Role::KwAsync && p + 1 < end && tok(p + 1).role == Role::KwDef);
+    const bool isDef = head == Role::KwDef || (head == Role::KwAsync && p + 1 < end && tok(p + 1).role == Role::KwDef);
     bool compound = false;
     while (true) {
         if (tok(p).kind != Kind::Indent) { // a stray indent has no header line
@@ -154,8 +153,8 @@ std::uint32_t Restructurer::Impl::parsePyStmt(std::uint32_t &p, std::uint32_t en
     return id;
 }
 
-std::uint32_t Restructurer::Impl::parseCudaBlock(std::uint32_t &p, std::uint32_t end, int depth,
-                                                 bool inFunction, bool top)
+std::uint32_t Restructurer::Impl::parseCudaBlock(std::uint32_t &p, std::uint32_t end, int depth, bool inFunction,
+                                                 bool top)
 {
     const std::size_t base = stack.size();
     while (p < end) {
@@ -173,8 +172,8 @@ std::uint32_t Restructurer::Impl::parseCudaBlock(std::uint32_t &p, std::uint32_t
     return finishBlock(base, inFunction);
 }
 
-std::uint32_t Restructurer::Impl::parseCudaStmt(std::uint32_t &p, std::uint32_t end, int depth,
-                                                bool inFunction, bool top)
+std::uint32_t Restructurer::Impl::parseCudaStmt(std::uint32_t &p, std::uint32_t end, int depth, bool inFunction,
+                                                bool top)
 {
     const std::uint32_t id = newStmt(false);
     const std::size_t childBase = childStack.size();
@@ -217,9 +216,9 @@ std::uint32_t Restructurer::Impl::parseCudaStmt(std::uint32_t &p, std::uint32_t 
             continue;
         }
         if (t.role == Role::Open) {
-            headerParen |= paren == 0 && p == begin + 1 &&
-                           (head == Role::KwIf || head == Role::KwFor || head == Role::KwWhile ||
-                            head == Role::KwSwitch);
+            headerParen |=
+                paren == 0 && p == begin + 1 &&
+                (head == Role::KwIf || head == Role::KwFor || head == Role::KwWhile || head == Role::KwSwitch);
             ++paren;
             sawParen = true;
         } else if (t.role == Role::Close) {
@@ -235,9 +234,8 @@ std::uint32_t Restructurer::Impl::parseCudaStmt(std::uint32_t &p, std::uint32_t 
             break; // the enclosing block's end
         } else if (t.role == Role::LBrace) {
             const Role prev = p > begin ? tok(p - 1).role : Role::None;
-            const bool initializer =
-                p > begin && (prev == Role::Assign || prev == Role::Comma || prev == Role::Open ||
-                              prev == Role::KwReturn || prev == Role::LBrace);
+            const bool initializer = p > begin && (prev == Role::Assign || prev == Role::Comma || prev == Role::Open ||
+                                                   prev == Role::KwReturn || prev == Role::LBrace);
             if (initializer || paren > 0 || depth >= kMaxDepth) {
                 p = std::min(end, matching(p, end, Role::LBrace, Role::RBrace) + 1);
                 continue;
@@ -284,9 +282,8 @@ std::uint32_t Restructurer::Impl::directInit(const Stmt &s) const
         return kNone;
     for (std::uint32_t k = s.begin; k + 1 < q; ++k) {
         const RawToken &t = tok(k);
-        const bool typeLike =
-            isName(t) || (t.kind == Kind::Fixed && !(t.flags & Literal) &&
-                          (t.role == Role::None || t.role == Role::Dot || t.role == Role::Operator));
+        const bool typeLike = isName(t) || (t.kind == Kind::Fixed && !(t.flags & Literal) &&
+                                            (t.role == Role::None || t.role == Role::Dot || t.role == Role::Operator));
         if (!typeLike)
             return kNone;
     }
@@ -334,8 +331,7 @@ void Restructurer::Impl::analyse(std::uint32_t id)
             s.barrier |= p == s.begin; // a decorator belongs to the def below it
             break;
         case Role::Open:
-            if (!s.python && t.hash == tok(lparen).hash && prev &&
-                (isName(*prev) || prev->role == Role::None))
+            if (!s.python && t.hash == tok(lparen).hash && prev && (isName(*prev) || prev->role == Role::None))
                 call = true;
             [[fallthrough]];
         case Role::LBrace:
@@ -412,8 +408,7 @@ void Restructurer::Impl::analyse(std::uint32_t id)
             }
         } else if (isName(t) && depth == 0) {
             defs.push_back(p);
-            defAt[p] |= tok(static_cast<std::uint32_t>(s.lastAssign)).role == Role::Assign ? AnyDef | PlainDef
-                                                                                           : AnyDef;
+            defAt[p] |= tok(static_cast<std::uint32_t>(s.lastAssign)).role == Role::Assign ? AnyDef | PlainDef : AnyDef;
         }
     }
     s.defCount = static_cast<std::uint32_t>(defs.size()) - s.firstDef;
@@ -423,8 +418,8 @@ void Restructurer::Impl::analyse(std::uint32_t id)
         s.defsAll = true;
     // An inline candidate: `t = E` (Python) or `type... t = E;` (C++), one plain '=', E free of effects.
     const auto a = static_cast<std::uint32_t>(s.lastAssign);
-    if (assigns != 1 || tok(a).role != Role::Assign || !pure || s.writes || s.barrier || s.childCount ||
-        incDec || a == s.begin || tok(a - 1).kind != Kind::Local)
+    if (assigns != 1 || tok(a).role != Role::Assign || !pure || s.writes || s.barrier || s.childCount || incDec ||
+        a == s.begin || tok(a - 1).kind != Kind::Local)
         return;
     for (std::uint32_t p = s.begin; p + 1 < a; ++p) // C++: only type keywords before the name
         if (s.python || tok(p).kind != Kind::Fixed || tok(p).role != Role::None)

@@ -50,8 +50,14 @@ const char *formatName(ExportFormat f)
     }
     return "messages";
 }
-bool isPreference(ExportFormat f) { return f == ExportFormat::Preference || f == ExportFormat::PreferenceText; }
-bool isTextForm(ExportFormat f) { return f == ExportFormat::PromptCompletion || f == ExportFormat::PreferenceText; }
+bool isPreference(ExportFormat f)
+{
+    return f == ExportFormat::Preference || f == ExportFormat::PreferenceText;
+}
+bool isTextForm(ExportFormat f)
+{
+    return f == ExportFormat::PromptCompletion || f == ExportFormat::PreferenceText;
+}
 const char *reasoningName(ReasoningMode r)
 {
     return r == ReasoningMode::Field ? "field" : r == ReasoningMode::Think ? "think" : "none";
@@ -76,7 +82,10 @@ namespace {
 
 // simdjson's validator (SIMD, ~10 GB/s) accepts exactly what tok::unicode::decode decodes without
 // U+FFFD (no overlongs, no surrogates, nothing above U+10FFFF), so valid text needs no rewrite.
-bool isValidUtf8(std::string_view text) { return simdjson::validate_utf8(text.data(), text.size()); }
+bool isValidUtf8(std::string_view text)
+{
+    return simdjson::validate_utf8(text.data(), text.size());
+}
 
 std::string replaceInvalidUtf8(std::string_view text)
 {
@@ -102,12 +111,17 @@ void makeValidUtf8(std::string &text)
 
 } // namespace
 
-std::string validUtf8(std::string_view text) { return isValidUtf8(text) ? std::string(text) : replaceInvalidUtf8(text); }
+std::string validUtf8(std::string_view text)
+{
+    return isValidUtf8(text) ? std::string(text) : replaceInvalidUtf8(text);
+}
 
 namespace {
 
-struct SplitCounts {
-    struct Part {
+struct SplitCounts
+{
+    struct Part
+    {
         std::set<std::int64_t> tasks;
         std::int64_t rows = 0;
     };
@@ -170,7 +184,8 @@ struct SplitCounts {
 std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, std::uint64_t seed,
                                         const std::map<std::int64_t, std::string> &families)
 {
-    struct Family {
+    struct Family
+    {
         std::vector<std::int64_t> tasks;
         std::optional<Difficulty> rootDifficulty;
         std::pair<std::string, Difficulty> first{std::string(), Difficulty::Unknown};
@@ -206,7 +221,8 @@ std::map<std::int64_t, bool> splitTasks(const Selection &sel, double fraction, s
 
 // One row on its way: the reader names the sample; a worker reads and unpacks its payloads, counts
 // tokens and appends the line to its batch's output; the writer counts it.
-struct RowJob {
+struct RowJob
+{
     const SelectedSample *sample = nullptr;
     const RejectedSample *rejected = nullptr; // preference rows: the failing sample of the pair
     bool validation = false;
@@ -217,7 +233,8 @@ struct RowJob {
     std::size_t tokens = 0;
 };
 
-struct Batch {
+struct Batch
+{
     std::vector<RowJob> rows; // the first n are this batch's
     std::size_t n = 0;
     std::size_t seq = 0;
@@ -237,7 +254,8 @@ db::Database openForReading(const std::string &path)
 // Builds rows with a per-task cache of the reference and the prompt. One per worker thread, each with
 // its own connection to the corpus (payloads are unpacked straight from SQLite's pages, and SQLite is
 // read on every core), its own tokenizer and word cache.
-class RowBuilder {
+class RowBuilder
+{
 public:
     RowBuilder(const std::string &corpusPath, const ExportOptions &o, const Tokenizer *tok)
         : m_options(o), m_tok(tok), m_db(openForReading(corpusPath)),
@@ -265,7 +283,8 @@ public:
     }
 
 private:
-    struct TaskCache {
+    struct TaskCache
+    {
         std::int64_t id = -1;
         std::string backend; // the answer backend the prompt was rendered for
         std::string reference, referenceKey, shapes;
@@ -347,7 +366,8 @@ private:
 
     // An assistant answer: its content in parts (the reasoning in <think> tags when asked, then the
     // code block) and the reasoning for a field (empty when none).
-    struct Answer {
+    struct Answer
+    {
         std::string_view content[6];
         std::string_view field;
     };
@@ -355,8 +375,9 @@ private:
     {
         const std::string_view r = trimTrailingSpace(reasoning);
         const bool think = m_options.reasoning == ReasoningMode::Think && !r.empty();
-        Answer a{{think ? "<think>\n" : "", think ? r : "", think ? "\n</think>\n\n" : "", "```python\n", code, "\n```"},
-                 m_options.reasoning == ReasoningMode::Field ? r : std::string_view()};
+        Answer a{
+            {think ? "<think>\n" : "", think ? r : "", think ? "\n</think>\n\n" : "", "```python\n", code, "\n```"},
+            m_options.reasoning == ReasoningMode::Field ? r : std::string_view()};
         return a;
     }
     std::size_t answerTokens(const Answer &a)
@@ -407,11 +428,12 @@ private:
         }
         if (!m_task.prompted || m_task.backend != answerBackend(s))
             prompt(s);
-        job.contentKey = job.rejected ? hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status, code,
-                                                             m_reasoning, job.rejected->sample.sampleKey,
-                                                             job.rejected->sample.status, code2, m_reasoning2})
-                                      : hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status,
-                                                             code, m_reasoning});
+        job.contentKey =
+            job.rejected
+                ? hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status, code, m_reasoning,
+                                       job.rejected->sample.sampleKey, job.rejected->sample.status, code2,
+                                       m_reasoning2})
+                : hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status, code, m_reasoning});
         const Answer chosen = answer(code, m_reasoning);
         Answer rejected{};
         job.tokens = m_task.tokens + answerTokens(chosen);
@@ -618,7 +640,8 @@ ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string
         throw std::runtime_error(origin + ": not an export manifest (no 'parameters' object)");
     const std::string fmt = manifest.value("format", "");
     if (fmt != "sieve-export/2")
-        throw std::runtime_error(origin + ": format '" + fmt + "' cannot be rebuilt (only sieve-export/2, whose "
+        throw std::runtime_error(origin + ": format '" + fmt +
+                                 "' cannot be rebuilt (only sieve-export/2, whose "
                                  "parameters and corpus identity are complete)");
     const ojson &p = manifest["parameters"];
     auto field = [&](const char *name) -> const ojson & {
@@ -766,8 +789,11 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         ojson excluded = ojson::array();
         auto exclude = [&](const RowJob &job, const char *reason, std::optional<std::size_t> tokens) {
             const SelectedSample &s = *job.sample;
-            ojson e = {{"sample", s.sampleName}, {"sample_id", s.sampleId}, {"task", s.taskName},
-                       {"split", job.validation ? "validation" : "train"}, {"reason", reason}};
+            ojson e = {{"sample", s.sampleName},
+                       {"sample_id", s.sampleId},
+                       {"task", s.taskName},
+                       {"split", job.validation ? "validation" : "train"},
+                       {"reason", reason}};
             if (job.rejected)
                 e["rejected_sample_id"] = job.rejected->sample.sampleId;
             if (tokens)
@@ -784,7 +810,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         for (unsigned w = 0; w < nWorkers; ++w) {
             if (tok)
                 tokenizers.push_back(std::make_unique<Tokenizer>(tok->clone()));
-            builders.push_back(std::make_unique<RowBuilder>(corpusPath, options, tok ? tokenizers.back().get() : nullptr));
+            builders.push_back(
+                std::make_unique<RowBuilder>(corpusPath, options, tok ? tokenizers.back().get() : nullptr));
         }
         constexpr std::size_t kBatch = 256;
         BatchPipeline<Batch> pipeline(
@@ -844,7 +871,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         pipeline.finish();
         // In row order (the writer sees rows in order; this keeps the manifest's order stated).
         std::stable_sort(excluded.begin(), excluded.end(), [](const ojson &a, const ojson &b) {
-            const std::string &ta = a["task"].get_ref<const std::string &>(), &tb = b["task"].get_ref<const std::string &>();
+            const std::string &ta = a["task"].get_ref<const std::string &>(),
+                              &tb = b["task"].get_ref<const std::string &>();
             return ta != tb ? ta < tb : a["sample_id"].get<std::int64_t>() < b["sample_id"].get<std::int64_t>();
         });
         std::string digests[2];
@@ -858,8 +886,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                 throw std::runtime_error(
                     "nothing to export: no row is left" +
                     std::string(sel.samples.empty() ? " (the selection kept no sample; see 'sieve-cli select')"
-                                : preference         ? " (no task has both a chosen and a rejected sample)"
-                                                     : " (every row was left out; see the manifest of a --dry-run)") +
+                                : preference        ? " (no task has both a chosen and a rejected sample)"
+                                                    : " (every row was left out; see the manifest of a --dry-run)") +
                     "; '" + outDir + "' was not changed");
             }
             for (int f = 0; f < 2; ++f)
@@ -914,7 +942,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             ojson out = ojson::object();
             for (int f = 0; f < 2; ++f)
                 if (counts[f].rows > 0)
-                    out[fileNames[f]] = {{"rows", counts[f].rows}, {"bytes", files[f]->bytes()}, {"sha256", digests[f]}};
+                    out[fileNames[f]] = {
+                        {"rows", counts[f].rows}, {"bytes", files[f]->bytes()}, {"sha256", digests[f]}};
             manifest["files"] = std::move(out);
         }
     }

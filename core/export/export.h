@@ -35,21 +35,23 @@ const char *reasoningName(ReasoningMode r);
 std::optional<ExportFormat> parseFormat(std::string_view s);
 std::optional<ReasoningMode> parseReasoning(std::string_view s);
 
-struct ExportOptions {
+struct ExportOptions
+{
     ExportFormat format = ExportFormat::Messages;
     ReasoningMode reasoning = ReasoningMode::Think;
     double validationFraction = 0.2;
     std::optional<std::size_t> maxTokens;
-    std::string tokenizerPath;   // required with maxTokens; also counts tokens without a budget
-    std::string userTemplate;    // name or path; empty: the template named after the task's backend
+    std::string tokenizerPath;             // required with maxTokens; also counts tokens without a budget
+    std::string userTemplate;              // name or path; empty: the template named after the task's backend
     std::string systemTemplate = "system"; // name or path; "none": no system message
-    std::vector<std::string> tags; // metadata tags in the prompt: backend, target, difficulty, level, category
+    std::vector<std::string> tags;         // metadata tags in the prompt: backend, target, difficulty, level, category
     SelectionOptions selection;
     PairOptions pairs; // --format preference / preference-text
     bool dryRun = false;
 };
 
-struct ExportResult {
+struct ExportResult
+{
     nlohmann::ordered_json manifest;
     std::optional<std::int64_t> exportId; // row in the exports table (not for dry runs)
 };

@@ -10,7 +10,10 @@
 namespace sieve {
 
 namespace {
-std::string errnoText() { return std::strerror(errno); }
+std::string errnoText()
+{
+    return std::strerror(errno);
+}
 } // namespace
 
 ExportFile::ExportFile(std::filesystem::path path) : m_path(std::move(path)), m_partial(m_path.string() + ".partial")

@@ -13,7 +13,8 @@
 
 namespace sieve {
 
-class ExportFile {
+class ExportFile
+{
 public:
     // Creates (truncates) PATH.partial; throws std::runtime_error naming it when it cannot.
     explicit ExportFile(std::filesystem::path path);

@@ -15,7 +15,8 @@ namespace sieve {
 // Export rows' output: a growable byte buffer written through a pointer. std::string's append per
 // escaped piece (~15 million of them for 100,000 rows of code, a newline every ~40 bytes) cost more
 // than the copying itself.
-class OutBuffer {
+class OutBuffer
+{
 public:
     void clear() { m_size = 0; }
     std::string_view view() const { return {m_data.get(), m_size}; }
@@ -43,7 +44,10 @@ private:
 
 // One JSON string made of the parts one after the other (quotes included).
 void jsonString(OutBuffer &out, std::initializer_list<std::string_view> parts);
-inline void jsonString(OutBuffer &out, std::string_view s) { jsonString(out, {s}); }
+inline void jsonString(OutBuffer &out, std::string_view s)
+{
+    jsonString(out, {s});
+}
 // A JSON string, or null.
 void optString(OutBuffer &out, const std::optional<std::string> &s);
 

@@ -6,7 +6,10 @@ namespace sieve::importing {
 
 namespace {
 
-bool looksLikeCudaArchive(const Row &row) { return row.has("CUDA_Code") || row.has("PyTorch_Code_Module"); }
+bool looksLikeCudaArchive(const Row &row)
+{
+    return row.has("CUDA_Code") || row.has("PyTorch_Code_Module");
+}
 
 void parseCudaArchiveRow(Row &row, std::vector<Item> &out, std::uint64_t line)
 {
@@ -67,6 +70,9 @@ void parseCudaArchiveRow(Row &row, std::vector<Item> &out, std::uint64_t line)
 
 } // namespace
 
-RowFormat cudaArchiveRowFormat() { return {ImportFormat::CudaArchive, looksLikeCudaArchive, parseCudaArchiveRow}; }
+RowFormat cudaArchiveRowFormat()
+{
+    return {ImportFormat::CudaArchive, looksLikeCudaArchive, parseCudaArchiveRow};
+}
 
 } // namespace sieve::importing

@@ -19,8 +19,8 @@ std::string formatDouble(std::optional<double> v)
 
 std::string taskKey(const TaskRecord &t)
 {
-    return hashing::contentKey({"task", t.referenceCode, t.dtype, formatDouble(t.atol), formatDouble(t.rtol),
-                                t.shapesJson.value_or("")});
+    return hashing::contentKey(
+        {"task", t.referenceCode, t.dtype, formatDouble(t.atol), formatDouble(t.rtol), t.shapesJson.value_or("")});
 }
 
 std::optional<std::string> normaliseDtype(std::string_view d)
@@ -37,7 +37,10 @@ std::optional<std::string> normaliseDtype(std::string_view d)
 }
 
 // KernelBench's tolerances: 1e-4 for fp32 (and fp64), 1e-2 for the half types.
-double defaultTolerance(std::string_view dtype) { return (dtype == "fp16" || dtype == "bf16") ? 1e-2 : 1e-4; }
+double defaultTolerance(std::string_view dtype)
+{
+    return (dtype == "fp16" || dtype == "bf16") ? 1e-2 : 1e-4;
+}
 
 std::string referenceProblem(std::string_view code, std::string_view className)
 {

@@ -36,7 +36,8 @@ constexpr int kMaxWalPages = 32768;
 
 // A bounded hand-over between the parsing thread and the writer: memory stays constant however large
 // the input, and the parser waits when the writer falls behind.
-class BatchQueue {
+class BatchQueue
+{
 public:
     explicit BatchQueue(std::size_t capacity) : m_capacity(capacity) {}
     // False when the consumer has stopped.
@@ -87,7 +88,8 @@ private:
 };
 
 // Reads the inputs and turns them into batches; runs on its own thread (or inline).
-class Producer {
+class Producer
+{
 public:
     Producer(ImportFormat format, const std::vector<std::string> &paths, const ImportOptions &options,
              std::function<bool(Batch)> emit)
@@ -300,7 +302,8 @@ void keepFreedMemory()
 // A large import into a corpus without a payload dictionary trains one on its first samples
 // (core/db/payload.h). Packing workers use it from the moment it exists; the writer stores it in the
 // transaction of the first batch written after that, before any blob made with it.
-class DictionaryTrainer {
+class DictionaryTrainer
+{
 public:
     DictionaryTrainer(std::uint32_t existing, bool train) : m_id(existing), m_train(train && existing == 0) {}
 
@@ -406,7 +409,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     // Rows the input probably holds (sample rows are seldom under 2 KB of JSON) against rows already
     // there: a large import into a small table builds the reviewer's indices once at the end instead.
     const std::uint64_t expectedRows = total / 2048;
-    const auto existingRows = static_cast<std::uint64_t>(corpus.db().queryInt("SELECT max(id) FROM samples").value_or(0));
+    const auto existingRows =
+        static_cast<std::uint64_t>(corpus.db().queryInt("SELECT max(id) FROM samples").value_or(0));
     const bool large = expectedRows >= kMinDeferredRows;
     DictionaryTrainer dictionary(corpus.payloadDictionary(), large);
     // Names and keys are checked in memory while their indices are gone, for at most
@@ -421,7 +425,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     }
     // Puts the indices back however the import ends (an exception included; a kill -9 leaves that to
     // the next Corpus::open).
-    struct Rebuild {
+    struct Rebuild
+    {
         Corpus &corpus;
         bool armed;
         ~Rebuild()
@@ -452,8 +457,8 @@ ImportReport importFiles(Corpus &corpus, ImportFormat format, const std::vector<
     if (options.pipeline) {
         // reader/parser -> [parsed] -> packing workers -> [packed] -> this thread, the one writer.
         // Batches are written in reading order (seq) whichever worker finished them first.
-        const unsigned workers = options.workers ? options.workers
-                                                 : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+        const unsigned workers =
+            options.workers ? options.workers : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
         // Written batches are freed on a thread of their own: freeing memory that other threads
         // allocated takes glibc's arena locks, and the writer is the import's critical path.
         BatchQueue parsed(2), packed(2), written(2);

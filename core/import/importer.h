@@ -25,7 +25,8 @@ std::string_view importFormatName(ImportFormat format);
 const std::vector<ImportFormat> &allImportFormats();
 
 // One rejected record: `file:line: field: message`. line 0 means the file as a whole.
-struct ImportError {
+struct ImportError
+{
     std::string file;
     std::uint64_t line = 0;
     std::string field;
@@ -33,7 +34,8 @@ struct ImportError {
     std::string text() const;
 };
 
-struct ImportFileReport {
+struct ImportFileReport
+{
     std::string path;
     std::uint64_t tasksAdded = 0;
     std::uint64_t samplesAdded = 0;
@@ -43,7 +45,8 @@ struct ImportFileReport {
     std::uint64_t errorsNotListed = 0;
 };
 
-struct ImportReport {
+struct ImportReport
+{
     std::string format;
     std::int64_t importId = 0;
     std::vector<ImportFileReport> files;
@@ -62,19 +65,20 @@ struct ImportReport {
     nlohmann::json toJson() const;
 };
 
-struct ImportOptions {
-    std::size_t batchRecords = 4096;          // records handed from parsing to writing at a time
-    std::size_t commitRecords = 16384;        // records per transaction (rounded up to whole batches)
-    std::size_t maxListedErrors = 1000;       // per file; the rest are only counted
-    bool pipeline = true;                     // parse, compress and write on separate threads
-    bool deferIndices = true;                 // large import into a small table: build indices at the end
-    std::size_t maxRememberedSamples = 4000000; // names and keys checked in memory meanwhile (32 bytes each)
-    unsigned workers = 0;                     // compressing threads; 0: one per core (at most 8)
-    payload::Codec codec = payload::Codec::Lz4; // for code, reasoning, responses and reference code
-    std::function<void(const ImportError &)> onError;                // each rejected record, as it happens
+struct ImportOptions
+{
+    std::size_t batchRecords = 4096;                  // records handed from parsing to writing at a time
+    std::size_t commitRecords = 16384;                // records per transaction (rounded up to whole batches)
+    std::size_t maxListedErrors = 1000;               // per file; the rest are only counted
+    bool pipeline = true;                             // parse, compress and write on separate threads
+    bool deferIndices = true;                         // large import into a small table: build indices at the end
+    std::size_t maxRememberedSamples = 4000000;       // names and keys checked in memory meanwhile (32 bytes each)
+    unsigned workers = 0;                             // compressing threads; 0: one per core (at most 8)
+    payload::Codec codec = payload::Codec::Lz4;       // for code, reasoning, responses and reference code
+    std::function<void(const ImportError &)> onError; // each rejected record, as it happens
     std::function<void(std::uint64_t done, std::uint64_t total)> onProgress; // bytes of input
-    std::function<bool()> cancelled;          // polled between batches; work so far is kept
-    std::function<void()> onWaitForLock;      // another import of the corpus runs: this one waits for it
+    std::function<bool()> cancelled;     // polled between batches; work so far is kept
+    std::function<void()> onWaitForLock; // another import of the corpus runs: this one waits for it
 };
 
 // Imports `paths` (files; for kernelbench also folders of levelN/ID_Name.py) into `corpus`.

@@ -38,10 +38,14 @@ const std::vector<ImportFormat> &allImportFormats()
 std::string_view importFormatName(ImportFormat format)
 {
     switch (format) {
-    case ImportFormat::KernelBench: return "kernelbench";
-    case ImportFormat::KernelBook: return "kernelbook";
-    case ImportFormat::CudaArchive: return "cuda-archive";
-    case ImportFormat::Sieve: return "sieve";
+    case ImportFormat::KernelBench:
+        return "kernelbench";
+    case ImportFormat::KernelBook:
+        return "kernelbook";
+    case ImportFormat::CudaArchive:
+        return "cuda-archive";
+    case ImportFormat::Sieve:
+        return "sieve";
     }
     return "?";
 }

@@ -11,7 +11,8 @@
 
 namespace sieve::importing {
 
-struct RowFormat {
+struct RowFormat
+{
     ImportFormat format;
     // True when a record carries this format's tell-tale keys (to catch a file given the wrong --format).
     bool (*looksLike)(const Row &row);

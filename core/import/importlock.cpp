@@ -12,7 +12,10 @@
 namespace sieve {
 
 namespace {
-bool inMemory(const std::string &dbPath) { return dbPath.empty() || dbPath == ":memory:"; }
+bool inMemory(const std::string &dbPath)
+{
+    return dbPath.empty() || dbPath == ":memory:";
+}
 } // namespace
 
 ImportLock::ImportLock(const std::string &dbPath, const std::function<void()> &onWait,

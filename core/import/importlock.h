@@ -10,7 +10,8 @@
 
 namespace sieve {
 
-class ImportLock {
+class ImportLock
+{
 public:
     // Takes the lock for `dbPath`, waiting while another import holds it; `onWait` is called once when it
     // has to wait, `cancelled` is polled meanwhile. An in-memory corpus (empty path, ":memory:") needs none.

@@ -12,7 +12,8 @@
 
 namespace sieve::importing {
 
-struct TaskRecord {
+struct TaskRecord
+{
     std::string name;
     // true when the name comes from the user (sieve's task_id): a clash with other content is an
     // error; derived names (kernelbench paths, archive ids) get a suffix instead.
@@ -29,14 +30,16 @@ struct TaskRecord {
 };
 
 // Labels that came with imported data; stored in external_verdicts, never as our verdict.
-struct ExternalVerdict {
+struct ExternalVerdict
+{
     std::string source;
     std::optional<std::int64_t> correct;
     std::optional<double> maxDiff, runtimeMs, refRuntimeMs, refCompileRuntimeMs, speedupNative, speedupCompile;
     std::optional<std::string> error;
 };
 
-struct SampleRecord {
+struct SampleRecord
+{
     std::string name;
     bool userNamed = false;
     std::string taskName;
@@ -54,18 +57,21 @@ struct SampleRecord {
     std::optional<ExternalVerdict> verdict;
 };
 
-struct RecordError {
+struct RecordError
+{
     std::string field;
     std::string message;
     std::string file; // empty: the input path the batch belongs to
 };
 
-struct Item {
+struct Item
+{
     std::uint64_t line = 0;
     std::variant<TaskRecord, SampleRecord, RecordError> value;
 };
 
-struct Batch {
+struct Batch
+{
     std::uint64_t seq = 0; // batches are written in this order, whichever worker packed them
     std::size_t fileIndex = 0;
     std::vector<Item> items;

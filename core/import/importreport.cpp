@@ -43,10 +43,8 @@ nlohmann::json ImportReport::toJson() const
     out["format"] = format;
     out["interrupted"] = interrupted;
     out["seconds"] = seconds;
-    out["cpu_seconds"] = {{"parse", parseCpuSeconds},
-                          {"pack", packCpuSeconds},
-                          {"write", writeCpuSeconds},
-                          {"index", indexCpuSeconds}};
+    out["cpu_seconds"] = {
+        {"parse", parseCpuSeconds}, {"pack", packCpuSeconds}, {"write", writeCpuSeconds}, {"index", indexCpuSeconds}};
     out["indices_rebuilt"] = indicesRebuilt;
     out["index_seconds"] = indexSeconds;
     out["tasks_added"] = tasksAdded();

@@ -9,14 +9,21 @@ const char *typeName(simdjson::dom::element e)
 {
     using simdjson::dom::element_type;
     switch (e.type()) {
-    case element_type::ARRAY: return "an array";
-    case element_type::OBJECT: return "an object";
+    case element_type::ARRAY:
+        return "an array";
+    case element_type::OBJECT:
+        return "an object";
     case element_type::INT64:
-    case element_type::UINT64: return "an integer";
-    case element_type::DOUBLE: return "a number";
-    case element_type::STRING: return "a string";
-    case element_type::BOOL: return "a boolean";
-    case element_type::NULL_VALUE: return "null";
+    case element_type::UINT64:
+        return "an integer";
+    case element_type::DOUBLE:
+        return "a number";
+    case element_type::STRING:
+        return "a string";
+    case element_type::BOOL:
+        return "a boolean";
+    case element_type::NULL_VALUE:
+        return "null";
     }
     return "a value";
 }

@@ -11,7 +11,8 @@
 
 namespace sieve::importing {
 
-class Row {
+class Row
+{
 public:
     explicit Row(simdjson::dom::object obj) : m_obj(obj) {}
 

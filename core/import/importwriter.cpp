@@ -43,15 +43,14 @@ void bindBlobRef(db::Statement &st, int i, const std::optional<std::string> &v)
 } // namespace
 
 ImportWriter::ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options)
-    : m_corpus(corpus), m_db(corpus.db()), m_importId(importId), m_report(report), m_options(options),
-      m_now(unixNow())
+    : m_corpus(corpus), m_db(corpus.db()), m_importId(importId), m_report(report), m_options(options), m_now(unixNow())
 {
     m_findTask = m_db.prepare("SELECT id, task_key, backend FROM tasks WHERE name = ?1");
     m_findTaskByKey = m_db.prepare("SELECT id, name, backend FROM tasks WHERE task_key = ?1");
-    m_insertTask = m_db.prepare(
-        "INSERT OR IGNORE INTO tasks(task_key, name, level, category, backend, target, dtype, atol, rtol, "
-        "shapes_json, source, license, provenance_json, flags, created_at) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+    m_insertTask =
+        m_db.prepare("INSERT OR IGNORE INTO tasks(task_key, name, level, category, backend, target, dtype, atol, rtol, "
+                     "shapes_json, source, license, provenance_json, flags, created_at) "
+                     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
     m_insertTaskPayload = m_db.prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(?1, ?2)");
     m_findSample = m_db.prepare("SELECT sample_key FROM samples WHERE name = ?1 AND +task_id = ?2 AND +origin = ?3");
     m_insertSample = m_db.prepare(
@@ -99,7 +98,10 @@ std::uint64_t nameHash(std::string_view name, std::int64_t taskId, std::string_v
     return XXH3_64bits_digest(&state);
 }
 
-std::uint64_t keyHash(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
+std::uint64_t keyHash(std::string_view key)
+{
+    return XXH3_64bits(key.data(), key.size());
+}
 } // namespace
 
 void ImportWriter::checkSamplesInMemory()
@@ -324,7 +326,8 @@ void ImportWriter::writeSample(std::size_t file, std::uint64_t line, SampleRecor
         if (clash) {
             reject(file, line,
                    {"sample_id",
-                    "sample '" + s.name + "' of task '" + s.taskName + "' already exists with different content", {}});
+                    "sample '" + s.name + "' of task '" + s.taskName + "' already exists with different content",
+                    {}});
             return;
         }
     }

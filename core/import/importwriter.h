@@ -25,7 +25,8 @@ namespace sieve::importing {
 
 // 64-bit hashes to sample row ids, several rows per hash: an open-addressing table of 16-byte slots.
 // A hit only says "maybe"; the caller reads the row to be sure.
-class SampleLookup {
+class SampleLookup
+{
 public:
     void add(std::uint64_t hash, std::int64_t rowid);
     template <typename F> void forEach(std::uint64_t hash, F &&f) const
@@ -41,7 +42,8 @@ public:
 
 private:
     static constexpr std::int64_t kEmpty = INT64_MIN;
-    struct Slot {
+    struct Slot
+    {
         std::uint64_t hash = 0;
         std::int64_t rowid = kEmpty;
     };
@@ -50,7 +52,8 @@ private:
     std::size_t m_used = 0;
 };
 
-class ImportWriter {
+class ImportWriter
+{
 public:
     ImportWriter(Corpus &corpus, std::int64_t importId, ImportReport &report, const ImportOptions &options);
     // While the import has samples_name and samples_key dropped (schema::dropSampleIndices(db, true)):
@@ -66,7 +69,8 @@ public:
     void storeDictionary(std::string_view dictionary, std::int64_t trainedOn);
 
 private:
-    struct TaskRef {
+    struct TaskRef
+    {
         std::int64_t id = 0;
         std::string key;
         std::string backend;
@@ -91,7 +95,8 @@ private:
     // Names seen in this import (including aliases: a derived name whose content already exists under
     // another name). Bounded: cleared when large, then refilled from the database.
     std::unordered_map<std::string, TaskRef> m_tasks;
-    struct InMemory {
+    struct InMemory
+    {
         SampleLookup names, keys;
         db::Statement row; // a sample's key, name, task and origin by id, to confirm a hit
         // Calls f(row) for each sample whose hash is `hash` in `lookup`, row positioned on it.

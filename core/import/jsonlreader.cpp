@@ -24,7 +24,9 @@ JsonlReader::JsonlReader(const std::string &path, std::size_t maxLine) : m_path(
     m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (m_fd < 0)
         throw std::runtime_error("cannot open: " + std::string(std::strerror(errno)));
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         const bool dir = S_ISDIR(st.st_mode);
         ::close(m_fd);
@@ -90,9 +92,8 @@ bool JsonlReader::next(Line &line)
     for (;;) {
         const std::size_t avail = m_end - m_begin;
         const char *start = m_buf.get() + m_begin;
-        const char *nl = avail > scanned
-                             ? static_cast<const char *>(std::memchr(start + scanned, '\n', avail - scanned))
-                             : nullptr;
+        const char *nl =
+            avail > scanned ? static_cast<const char *>(std::memchr(start + scanned, '\n', avail - scanned)) : nullptr;
         std::size_t len = 0;
         if (nl) {
             len = static_cast<std::size_t>(nl - start);

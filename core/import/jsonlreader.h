@@ -10,15 +10,17 @@
 
 namespace sieve {
 
-class JsonlReader {
+class JsonlReader
+{
 public:
     static constexpr std::size_t kMaxLine = std::size_t(16) << 20; // 16 MiB
     // Bytes after each line that may be read (not used): simdjson parses in place with this padding.
     static constexpr std::size_t kPadding = 64;
 
     enum class LineError { None, TooLong, InvalidUtf8 };
-    struct Line {
-        std::string_view text; // without the newline (and without a trailing '\r')
+    struct Line
+    {
+        std::string_view text;    // without the newline (and without a trailing '\r')
         std::uint64_t number = 0; // 1-based
         LineError error = LineError::None;
         std::size_t badOffset = 0; // InvalidUtf8: offset of the first invalid byte in text

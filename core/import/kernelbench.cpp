@@ -21,7 +21,8 @@ namespace {
 
 // A folder named levelN. Its number may still be unusable (level0, level99999999999): such folders'
 // files are rejected one by one, naming their path, instead of ending the import.
-struct LevelFolder {
+struct LevelFolder
+{
     bool named = false;
     std::optional<std::int64_t> level; // set when N is 1 to kMaxLevel
 };
@@ -39,7 +40,8 @@ LevelFolder levelOfFolder(const std::string &dir)
     out.named = true;
     std::int64_t n = 0;
     const char *first = dir.data() + 5, *last = dir.data() + dir.size();
-    if (const auto r = std::from_chars(first, last, n); r.ec == std::errc() && r.ptr == last && n >= 1 && n <= kMaxLevel)
+    if (const auto r = std::from_chars(first, last, n);
+        r.ec == std::errc() && r.ptr == last && n >= 1 && n <= kMaxLevel)
         out.level = n;
     return out;
 }
@@ -67,7 +69,10 @@ std::size_t lineOfOffset(std::string_view text, std::size_t offset)
     return line;
 }
 
-bool looksLikeKernelBench(const Row &row) { return row.has("problem_id"); }
+bool looksLikeKernelBench(const Row &row)
+{
+    return row.has("problem_id");
+}
 
 void parseKernelBenchRow(Row &row, std::vector<Item> &out, std::uint64_t line)
 {
@@ -93,14 +98,17 @@ void parseKernelBenchRow(Row &row, std::vector<Item> &out, std::uint64_t line)
     const std::string prefix = std::to_string(*problemId) + "_";
     if (stem.rfind(prefix, 0) != 0)
         stem = prefix + stem;
-    std::string prov = "{\"problem_id\":" + std::to_string(*problemId) + ",\"name\":" +
-                       simdjson::minify(row.element("name").value()) + "}";
+    std::string prov = "{\"problem_id\":" + std::to_string(*problemId) +
+                       ",\"name\":" + simdjson::minify(row.element("name").value()) + "}";
     out.push_back({line, kernelBenchTask(std::string(*code), *level, stem, std::move(prov))});
 }
 
 } // namespace
 
-RowFormat kernelBenchRowFormat() { return {ImportFormat::KernelBench, looksLikeKernelBench, parseKernelBenchRow}; }
+RowFormat kernelBenchRowFormat()
+{
+    return {ImportFormat::KernelBench, looksLikeKernelBench, parseKernelBenchRow};
+}
 
 bool inKernelBenchLevelFolder(const std::filesystem::path &file)
 {
@@ -135,9 +143,9 @@ std::vector<std::filesystem::path> kernelBenchFiles(const std::filesystem::path 
     std::vector<fs::path> files;
     auto fail = [&](const fs::path &where, const std::error_code &ec) {
         if (errors)
-            errors->push_back({0, RecordError{"path", "cannot read the folder: " + ec.message() +
-                                                          "; the files in it are skipped",
-                                              printablePath(where)}});
+            errors->push_back(
+                {0, RecordError{"path", "cannot read the folder: " + ec.message() + "; the files in it are skipped",
+                                printablePath(where)}});
     };
     // Depth first without recursion; symbolic links to folders are not followed (no cycles).
     std::vector<fs::path> pending{root};
@@ -186,8 +194,9 @@ void parseKernelBenchFile(const std::filesystem::path &file, std::vector<Item> &
         return;
     }
     if (!folder.level) {
-        fail(0, "path", "the level of folder '" + file.parent_path().filename().string() + "' must be 1 to " +
-                            std::to_string(kMaxLevel));
+        fail(0, "path",
+             "the level of folder '" + file.parent_path().filename().string() + "' must be 1 to " +
+                 std::to_string(kMaxLevel));
         return;
     }
     const std::int64_t level = *folder.level;
@@ -210,11 +219,14 @@ void parseKernelBenchFile(const std::filesystem::path &file, std::vector<Item> &
         fail(0, "path", std::string("cannot open: ") + std::strerror(errno));
         return;
     }
-    struct Closer {
+    struct Closer
+    {
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0) {
         fail(0, "path", std::string("cannot read: ") + std::strerror(errno));
         return;
@@ -251,8 +263,8 @@ void parseKernelBenchFile(const std::filesystem::path &file, std::vector<Item> &
         return;
     }
     const std::string stem = fname.substr(0, fname.size() - 3);
-    std::string prov = "{\"problem_id\":" + std::to_string(problemId) + ",\"file\":" +
-                       nlohmann::json("level" + std::to_string(level) + "/" + fname).dump() + "}";
+    std::string prov = "{\"problem_id\":" + std::to_string(problemId) +
+                       ",\"file\":" + nlohmann::json("level" + std::to_string(level) + "/" + fname).dump() + "}";
     out.push_back({1, kernelBenchTask(std::move(code), level, stem, std::move(prov))});
 }
 

@@ -9,7 +9,10 @@ namespace sieve::importing {
 
 namespace {
 
-bool looksLikeKernelBook(const Row &row) { return row.has("python_code") || row.has("triton_code"); }
+bool looksLikeKernelBook(const Row &row)
+{
+    return row.has("python_code") || row.has("triton_code");
+}
 
 void parseKernelBookRow(Row &row, std::vector<Item> &out, std::uint64_t line)
 {
@@ -33,7 +36,8 @@ void parseKernelBookRow(Row &row, std::vector<Item> &out, std::uint64_t line)
             for (simdjson::dom::element e : arr) {
                 std::string_view s;
                 if (e.get(s)) {
-                    row.fail("licenses", std::string("expected a list of strings, got an entry that is ") + typeName(e));
+                    row.fail("licenses",
+                             std::string("expected a list of strings, got an entry that is ") + typeName(e));
                     break;
                 }
                 if (!license.empty())
@@ -58,8 +62,8 @@ void parseKernelBookRow(Row &row, std::vector<Item> &out, std::uint64_t line)
     t.source = "kernelbook";
     if (!license.empty())
         t.license = license;
-    t.provenanceJson = pickJson(row, {"repo_name", "sha", "licenses", "stars", "repo_link", "uuid", "entry_point",
-                                      "module_name", "synthetic"});
+    t.provenanceJson = pickJson(
+        row, {"repo_name", "sha", "licenses", "stars", "repo_link", "uuid", "entry_point", "module_name", "synthetic"});
     t.flags = nlohmann::json{{"init_inputs", "args_kwargs"},
                              {"reference_class", std::string(*entry)},
                              {"answer_class", std::string(*entry) + "New"}}
@@ -81,6 +85,9 @@ void parseKernelBookRow(Row &row, std::vector<Item> &out, std::uint64_t line)
 
 } // namespace
 
-RowFormat kernelBookRowFormat() { return {ImportFormat::KernelBook, looksLikeKernelBook, parseKernelBookRow}; }
+RowFormat kernelBookRowFormat()
+{
+    return {ImportFormat::KernelBook, looksLikeKernelBook, parseKernelBookRow};
+}
 
 } // namespace sieve::importing

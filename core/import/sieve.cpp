@@ -194,7 +194,10 @@ void parseSample(Row &row, std::vector<Item> &out, std::uint64_t line)
     out.push_back({line, std::move(s)});
 }
 
-bool looksLikeSieve(const Row &row) { return row.has("task_id") || row.has("sample_id") || row.has("reference_code"); }
+bool looksLikeSieve(const Row &row)
+{
+    return row.has("task_id") || row.has("sample_id") || row.has("reference_code");
+}
 
 void parseSieve(Row &row, std::vector<Item> &out, std::uint64_t line)
 {
@@ -206,6 +209,9 @@ void parseSieve(Row &row, std::vector<Item> &out, std::uint64_t line)
 
 } // namespace
 
-RowFormat sieveRowFormat() { return {ImportFormat::Sieve, looksLikeSieve, parseSieve}; }
+RowFormat sieveRowFormat()
+{
+    return {ImportFormat::Sieve, looksLikeSieve, parseSieve};
+}
 
 } // namespace sieve::importing

@@ -11,7 +11,10 @@ namespace sieve::answer {
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 
 std::string_view trim(std::string_view s)
 {
@@ -56,7 +59,8 @@ void splitThink(std::string_view text, std::string &reasoning, std::string &visi
     }
 }
 
-struct Block {
+struct Block
+{
     std::string_view body;
 };
 

@@ -9,7 +9,8 @@
 
 namespace sieve::answer {
 
-struct Extracted {
+struct Extracted
+{
     bool hasAnswer = false;
     std::string code;      // the fenced block's body, without the fence lines
     std::string reasoning; // empty when the response carries none

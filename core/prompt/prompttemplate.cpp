@@ -152,8 +152,8 @@ PromptTemplate backendTemplate(const std::string &backend, const std::string &hi
 
 const std::vector<std::string> &promptTagNames()
 {
-    static const std::vector<std::string> names = {"backend", "target", "dtype", "shapes", "difficulty", "level",
-                                                   "category"};
+    static const std::vector<std::string> names = {"backend",    "target", "dtype",   "shapes",
+                                                   "difficulty", "level",  "category"};
     return names;
 }
 

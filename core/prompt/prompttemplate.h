@@ -11,7 +11,8 @@
 
 namespace sieve {
 
-class PromptTemplate {
+class PromptTemplate
+{
 public:
     // Throws std::runtime_error naming the origin and line on an unclosed or mismatched section.
     static PromptTemplate fromString(std::string text, std::string origin = "template");
@@ -29,7 +30,8 @@ public:
     const std::string &origin() const { return m_origin; }
 
 private:
-    struct Node {
+    struct Node
+    {
         enum Kind { Text, Value, Section } kind;
         std::string text; // literal text, or the name
         std::vector<Node> children;
@@ -53,7 +55,8 @@ PromptTemplate backendTemplate(const std::string &backend, const std::string &hi
 // The facts of a task (and of the answer) that a prompt can carry, for the exporter and the sampler
 // alike. `backend` is the answer's: it picks the template (a CUDA answer to a Triton task is prompted
 // for CUDA); `taskBackend` is the task's.
-struct PromptFacts {
+struct PromptFacts
+{
     std::string reference; // the task's PyTorch module
     std::string task, backend, taskBackend, target, dtype, level, category, difficulty;
     std::string shapes; // tasks.shapes_json as text (shapesText)

@@ -76,7 +76,12 @@ std::vector<RecordedReview> recordReviews(db::Database &db, const std::vector<st
         r.previous = current.text(0);
         r.current = value;
         insert.reset();
-        insert.bind(1, id).bind(2, value).bind(3, input.reason).bind(4, input.note).bind(5, input.reviewer).bind(6, now);
+        insert.bind(1, id)
+            .bind(2, value)
+            .bind(3, input.reason)
+            .bind(4, input.note)
+            .bind(5, input.reviewer)
+            .bind(6, now);
         insert.run();
         r.reviewId = db.lastInsertId();
         update.reset();

@@ -20,21 +20,24 @@ enum class ReviewDecision { Accept, Reject, Clear };
 const char *reviewValue(ReviewDecision d);
 std::optional<ReviewDecision> parseReviewValue(std::string_view value);
 
-struct ReviewInput {
+struct ReviewInput
+{
     ReviewDecision decision = ReviewDecision::Accept;
     std::optional<std::string> reason; // a short code, e.g. "wrong-algorithm", "style"
     std::optional<std::string> note;   // free text
     std::optional<std::string> reviewer;
 };
 
-struct RecordedReview {
+struct RecordedReview
+{
     std::int64_t reviewId = 0;
     std::int64_t sampleId = 0;
     std::string previous; // samples.review before this decision
     std::string current;
 };
 
-struct ReviewEntry {
+struct ReviewEntry
+{
     std::int64_t id = 0;
     std::int64_t sampleId = 0;
     std::string decision;

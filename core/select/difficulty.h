@@ -21,9 +21,13 @@ std::optional<Difficulty> parseDifficulty(std::string_view name);
 
 // Statuses that carry no verdict (not verified yet, cancelled, or the task could not be verified).
 bool isUnverifiedStatus(std::string_view status);
-inline bool isPassStatus(std::string_view status) { return status == "PASS"; }
+inline bool isPassStatus(std::string_view status)
+{
+    return status == "PASS";
+}
 
-struct TaskDifficulty {
+struct TaskDifficulty
+{
     std::int64_t taskId = 0;
     std::string name;
     std::optional<std::int64_t> level;
@@ -42,9 +46,10 @@ struct TaskDifficulty {
 // Which samples count, for expert iteration: a run of the fine-tuned model must not rewrite the base
 // model's difficulty labels, and pass@1 before/after is measured on the held-out tasks only. Empty
 // fields: no restriction.
-struct SampleScope {
-    std::optional<std::string> model;      // samples.model
-    std::optional<std::string> run;        // sample_runs.name: the samples that run stored
+struct SampleScope
+{
+    std::optional<std::string> model;              // samples.model
+    std::optional<std::string> run;                // sample_runs.name: the samples that run stored
     std::optional<std::vector<std::string>> tasks; // task names (a held-out task list)
     bool empty() const { return !model && !run && !tasks; }
     std::string describe() const; // "model=M run=R tasks=N", "all samples" when empty
@@ -52,7 +57,8 @@ struct SampleScope {
 
 // The sample ids in scope (all samples when the scope is empty: then `all` is set and ids is empty),
 // and the task ids of scope.tasks. Throws std::runtime_error naming an unknown run or task.
-struct ScopeFilter {
+struct ScopeFilter
+{
     bool all = true;
     std::vector<std::int64_t> sampleIds; // sorted
     bool allTasks = true;

@@ -105,8 +105,8 @@ Pairs selectPairs(const db::Database &db, const SelectionOptions &selection, con
             const std::int64_t id = st.int64(0);
             const std::string status = st.text(6);
             const auto r = reasons.find(id);
-            const std::string cls = negativeClass(status, r != reasons.end() ? splitReasons(r->second)
-                                                                             : std::vector<std::string>());
+            const std::string cls =
+                negativeClass(status, r != reasons.end() ? splitReasons(r->second) : std::vector<std::string>());
             auto skip = [&](const char *why) { ++out.excludedNegatives[why]; };
             if (cls.empty()) {
                 skip(status == "CRASH" ? "crash" : "not a failure of the sample");

@@ -26,23 +26,27 @@
 
 namespace sieve {
 
-struct PairOptions {
+struct PairOptions
+{
     int maxPairsPerTask = 4; // 0: no cap
     bool keepHostile = false;
 };
 
-struct RejectedSample {
-    SelectedSample sample; // status is the failing one; difficulty is the task's
+struct RejectedSample
+{
+    SelectedSample sample;     // status is the failing one; difficulty is the task's
     std::string negativeClass; // "compiled", "static", "compile", "hostile"
 };
 
-struct PreferencePair {
+struct PreferencePair
+{
     std::size_t chosen = 0;   // index into the selection's samples
     std::size_t rejected = 0; // index into Pairs::rejected
 };
 
-struct Pairs {
-    Selection selection;                 // the chosen side
+struct Pairs
+{
+    Selection selection;                  // the chosen side
     std::vector<RejectedSample> rejected; // the negatives that are used
     std::vector<PreferencePair> pairs;    // by task name, then chosen sample id, then pair number
     // Negatives left out, per reason ("hostile", "crash", "accepted", "same code as a chosen sample",

@@ -10,7 +10,8 @@
 
 namespace sieve {
 
-struct SampleMerit {
+struct SampleMerit
+{
     std::int64_t id = 0;
     std::string_view review; // "accepted", "rejected", "none" (core/review/review.h)
     std::string_view status; // the verifier status, "PASS" when it passed

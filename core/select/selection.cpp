@@ -70,7 +70,8 @@ std::size_t uniformIndex(std::mt19937_64 &rng, std::size_t n)
 
 namespace {
 
-struct Candidate {
+struct Candidate
+{
     SelectedSample s;
     bool hasAnswer = false;
     std::optional<std::int64_t> clusterId;
@@ -86,17 +87,24 @@ bool better(const SelectedSample &a, const SelectedSample &b)
                            {b.sampleId, b.review, b.status, b.speedup, b.attempt});
 }
 
-std::string levelText(const std::optional<std::int64_t> &level) { return level ? std::to_string(*level) : "(none)"; }
+std::string levelText(const std::optional<std::int64_t> &level)
+{
+    return level ? std::to_string(*level) : "(none)";
+}
 
 } // namespace
 
-bool preferredInSelection(const SelectedSample &a, const SelectedSample &b) { return better(a, b); }
+bool preferredInSelection(const SelectedSample &a, const SelectedSample &b)
+{
+    return better(a, b);
+}
 
 std::map<std::int64_t, VerdictTiming> newestVerdictTimings(const db::Database &db)
 {
     std::map<std::int64_t, VerdictTiming> out;
-    db::Statement st = db.prepare("SELECT sample_id, candidate_ms, eager_ms, compile_ms, speedup, interpreted FROM verdicts "
-                                  "WHERE id IN (SELECT max(id) FROM verdicts GROUP BY sample_id)");
+    db::Statement st =
+        db.prepare("SELECT sample_id, candidate_ms, eager_ms, compile_ms, speedup, interpreted FROM verdicts "
+                   "WHERE id IN (SELECT max(id) FROM verdicts GROUP BY sample_id)");
     while (st.step()) {
         if (st.int64(5) != 0)
             continue; // the CPU interpreter times nothing worth a bar
@@ -127,7 +135,8 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
 
     db::Statement st = db.prepare(
         "SELECT s.id, s.name, s.sample_key, s.task_id, s.model, s.attempt, s.speedup, s.status, s.review, "
-        "s.has_answer, s.cluster_id, c.representative_id, t.name, t.level, t.category, t.backend, t.target, t.dtype, s.backend "
+        "s.has_answer, s.cluster_id, c.representative_id, t.name, t.level, t.category, t.backend, t.target, t.dtype, "
+        "s.backend "
         "FROM samples s JOIN tasks t ON t.id = s.task_id LEFT JOIN clusters c ON c.id = s.cluster_id ORDER BY s.id");
     // The samples that pass the policy live in `pool` and are handled by index from there on: each is
     // moved once, into the result (moving them through every step was a third of the selection's time
@@ -203,7 +212,8 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
         }
     }
     std::unordered_map<std::int64_t, Difficulty> difficulty;
-    for (const TaskDifficulty &t : difficulties.valid() ? difficulties.get() : taskDifficulties(db, options.difficultyScope))
+    for (const TaskDifficulty &t :
+         difficulties.valid() ? difficulties.get() : taskDifficulties(db, options.difficultyScope))
         difficulty[t.taskId] = t.difficulty;
     for (SelectedSample &s : pool) {
         const auto d = difficulty.find(s.taskId);
@@ -310,7 +320,8 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
             ++r;
         rank[names[i].second] = r;
     }
-    struct Key {
+    struct Key
+    {
         std::size_t rank;
         std::int64_t sampleId;
         std::size_t index;
@@ -331,7 +342,8 @@ nlohmann::json selectionSummary(const Selection &s)
 {
     using json = nlohmann::json;
     json j;
-    struct Part {
+    struct Part
+    {
         std::set<std::int64_t> tasks;
         std::int64_t samples = 0;
         std::int64_t lastTask = -1;
@@ -348,8 +360,8 @@ nlohmann::json selectionSummary(const Selection &s)
         if (x.taskId != lastTask) {
             lastTask = x.taskId;
             tasks.insert(x.taskId);
-            const std::string keys[4] = {difficultyName(x.difficulty), levelText(x.level), x.category.value_or("(none)"),
-                                         x.backend};
+            const std::string keys[4] = {difficultyName(x.difficulty), levelText(x.level),
+                                         x.category.value_or("(none)"), x.backend};
             for (int i = 0; i < 4; ++i) {
                 current[i] = &parts[i][keys[i]];
                 current[i]->tasks.insert(x.taskId);

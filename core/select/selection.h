@@ -36,7 +36,8 @@ enum class RequirePolicy { Passed, Accepted, PassedAndAccepted };
 const char *requireName(RequirePolicy p);
 std::optional<RequirePolicy> parseRequire(std::string_view name);
 
-struct Quota {
+struct Quota
+{
     std::string field; // "category" or "level"
     std::string value; // "*" for every value
     int maxTasks = 0;
@@ -44,7 +45,8 @@ struct Quota {
 // "category=softmax:50", "level=1:100", "category=*:40". Throws std::invalid_argument on bad text.
 Quota parseQuota(const std::string &text);
 
-struct SelectionOptions {
+struct SelectionOptions
+{
     RequirePolicy require = RequirePolicy::Passed;
     bool onePerCluster = true;
     int maxPerTask = 0; // 0: no cap
@@ -61,12 +63,14 @@ struct SelectionOptions {
 
 // The timing of a sample's newest verdict: speedups against eager and torch.compile, when measured on
 // a GPU (interpreted verdicts have none). Shared by the selection's speedup bar and the export's meta.
-struct VerdictTiming {
+struct VerdictTiming
+{
     std::optional<double> eager, compile;
 };
 std::map<std::int64_t, VerdictTiming> newestVerdictTimings(const db::Database &db);
 
-struct SelectedSample {
+struct SelectedSample
+{
     std::int64_t sampleId = 0;
     std::string sampleName;
     std::string sampleKey;
@@ -86,7 +90,8 @@ struct SelectedSample {
     Difficulty difficulty = Difficulty::Unknown;
 };
 
-struct Selection {
+struct Selection
+{
     // Ordered by task name, then sample id.
     std::vector<SelectedSample> samples;
     // Why samples were left out, with counts: "rejected", "no answer", "policy", "cluster duplicate",

@@ -68,7 +68,8 @@ std::string fastKey(double p)
 // Metrics over a set of samples (grouped by task inside).
 nlohmann::json metrics(const std::vector<const SampleRow *> &rows)
 {
-    struct PerTask {
+    struct PerTask
+    {
         int n = 0, c = 0;
         double best = -1; // best speedup of a passing sample; 0 when passing without a speedup
     };
@@ -150,7 +151,8 @@ nlohmann::json compareScopes(const Corpus &corpus, const SampleScope &a, const S
 {
     const db::Database &db = corpus.db();
     const ScopeFilter fa = resolveScope(db, a), fb = resolveScope(db, b);
-    struct Side {
+    struct Side
+    {
         int n = 0, c = 0;
     };
     std::map<std::int64_t, std::pair<Side, Side>> tasks;
@@ -243,9 +245,9 @@ nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
     j["by_level"] = countBy(db, "SELECT CAST(t.level AS TEXT), count(*) FROM samples s JOIN tasks t "
                                 "ON t.id=s.task_id GROUP BY t.level ORDER BY t.level");
     nlohmann::json perTask = nlohmann::json::array();
-    db::Statement st = db.prepare(
-        "SELECT t.name, t.level, t.category, count(s.id), sum(s.status='PASS'), sum(s.status='PENDING') "
-        "FROM tasks t LEFT JOIN samples s ON s.task_id=t.id GROUP BY t.id ORDER BY t.name");
+    db::Statement st =
+        db.prepare("SELECT t.name, t.level, t.category, count(s.id), sum(s.status='PASS'), sum(s.status='PENDING') "
+                   "FROM tasks t LEFT JOIN samples s ON s.task_id=t.id GROUP BY t.id ORDER BY t.name");
     while (st.step()) {
         perTask.push_back({{"task", st.text(0)},
                            {"level", st.isNull(1) ? nlohmann::json() : nlohmann::json(st.int64(1))},
@@ -269,8 +271,8 @@ nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
             reasons[vr.int64(0)] = parseReasons(vr.text(1));
     std::vector<SampleRow> rows;
     static const store::SampleColumns kColumns = {store::SampleColumn::Id, store::SampleColumn::TaskId,
-                                                   store::SampleColumn::Model, store::SampleColumn::Status,
-                                                   store::SampleColumn::Speedup};
+                                                  store::SampleColumn::Model, store::SampleColumn::Status,
+                                                  store::SampleColumn::Speedup};
     db::Statement sr = db.prepare("SELECT " + kColumns.selectList() + " FROM samples s ORDER BY id");
     while (sr.step()) {
         SampleRow r = kColumns.read(sr);

@@ -53,7 +53,8 @@ void prepareConnection(const db::Database &db)
 
 // WHERE clause and its parameters, shared by the count, the page and the bulk query so that the three
 // always agree on what "the filter" means.
-struct Where {
+struct Where
+{
     std::string sql;
     std::vector<std::string> texts;
 };
@@ -109,7 +110,10 @@ void bindWhere(db::Statement &st, const Where &w)
 const char *const kSortColumns[kSortColumnCount] = {"s.id",      "s.name",  "s.status",     "s.speedup",
                                                     "s.attempt", "s.model", "s.cluster_id", "s.review"};
 
-int sortColumn(const SampleFilter &q) { return q.sortColumn >= 0 && q.sortColumn < kSortColumnCount ? q.sortColumn : 0; }
+int sortColumn(const SampleFilter &q)
+{
+    return q.sortColumn >= 0 && q.sortColumn < kSortColumnCount ? q.sortColumn : 0;
+}
 
 std::string orderBy(const SampleFilter &q)
 {
@@ -122,9 +126,9 @@ std::string orderBy(const SampleFilter &q)
 }
 
 // The latest review's reviewer and reason: an index lookup per row of the page (reviews_sample).
-const SampleColumns kSampleColumns = {SampleColumn::Id,     SampleColumn::TaskId,  SampleColumn::Name,
-                                      SampleColumn::Status, SampleColumn::Speedup, SampleColumn::Attempt,
-                                      SampleColumn::Model,  SampleColumn::Cluster, SampleColumn::Review,
+const SampleColumns kSampleColumns = {SampleColumn::Id,      SampleColumn::TaskId,   SampleColumn::Name,
+                                      SampleColumn::Status,  SampleColumn::Speedup,  SampleColumn::Attempt,
+                                      SampleColumn::Model,   SampleColumn::Cluster,  SampleColumn::Review,
                                       SampleColumn::Backend, SampleColumn::Reviewer, SampleColumn::Reason};
 
 void bindKeyValue(db::Statement &st, int i, const SortValue &v)
@@ -200,7 +204,10 @@ std::vector<SampleRow> partlyIndexedSamples(const db::Database &db, const Sample
 }
 } // namespace
 
-void useBrowsingCache(db::Database &db) { db.exec("PRAGMA cache_size=-65536"); }
+void useBrowsingCache(db::Database &db)
+{
+    db.exec("PRAGMA cache_size=-65536");
+}
 
 std::vector<TaskSummary> tasks(const db::Database &db)
 {
@@ -256,7 +263,10 @@ std::int64_t countSamples(const db::Database &db, const SampleFilter &q)
 // every sample's are NULL, and indexing a million NULLs cost each large import a second. A sort on either
 // column therefore reads in two parts, the values by the index and the NULLs by id, NULLs first
 // ascending and last descending as SQLite orders them.
-bool partlyIndexed(int column) { return column == SortSpeedup || column == SortCluster; }
+bool partlyIndexed(int column)
+{
+    return column == SortSpeedup || column == SortCluster;
+}
 
 std::vector<SampleRow> samples(const db::Database &db, const SampleFilter &q, const PageStart &start, int limit)
 {
@@ -268,16 +278,16 @@ std::vector<SampleRow> samples(const db::Database &db, const SampleFilter &q, co
     if (start.keyset) {
         const char *op = q.ascending ? " > " : " < ";
         const std::string col = kSortColumns[sortColumn(q)];
-        const std::string cond = q.sortColumn == SortId ? "s.id" + std::string(op) + "?"
-                                                        : "(" + col + ", s.id)" + op + "(?, ?)";
+        const std::string cond =
+            q.sortColumn == SortId ? "s.id" + std::string(op) + "?" : "(" + col + ", s.id)" + op + "(?, ?)";
         // In descending order NULLs come last in SQLite, so they follow the non-NULL keys.
         const bool nullsFollow = !q.ascending && q.sortColumn != SortId;
-        w.sql += (w.sql.empty() ? " WHERE " : " AND ") +
-                 (nullsFollow ? "(" + cond + " OR " + col + " IS NULL)" : cond);
+        w.sql += (w.sql.empty() ? " WHERE " : " AND ") + (nullsFollow ? "(" + cond + " OR " + col + " IS NULL)" : cond);
     } else {
         page += " OFFSET " + std::to_string(start.offset);
     }
-    db::Statement st = db.prepare("SELECT " + kSampleColumns.selectList() + " FROM samples s" + w.sql + orderBy(q) + page);
+    db::Statement st =
+        db.prepare("SELECT " + kSampleColumns.selectList() + " FROM samples s" + w.sql + orderBy(q) + page);
     bindWhere(st, w);
     if (start.keyset) {
         int i = int(w.texts.size()) + 1;
@@ -292,7 +302,7 @@ std::vector<SampleRow> samples(const db::Database &db, const SampleFilter &q, co
 }
 
 std::vector<std::pair<std::int64_t, std::optional<std::string>>> matchingReviews(const db::Database &db,
-                                                                                const SampleFilter &q)
+                                                                                 const SampleFilter &q)
 {
     prepareConnection(db);
     const Where w = where(q);
@@ -305,7 +315,7 @@ std::vector<std::pair<std::int64_t, std::optional<std::string>>> matchingReviews
 }
 
 std::vector<std::pair<std::int64_t, std::optional<std::string>>> reviewsOf(const db::Database &db,
-                                                                          const std::vector<std::int64_t> &sampleIds)
+                                                                           const std::vector<std::int64_t> &sampleIds)
 {
     std::vector<std::pair<std::int64_t, std::optional<std::string>>> out;
     db::Statement st = db.prepare("SELECT review FROM samples WHERE id = ?1");

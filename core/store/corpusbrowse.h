@@ -18,7 +18,8 @@ namespace sieve::store::browse {
 // A page cache big enough for page and count queries over a large corpus (64 MiB).
 void useBrowsingCache(db::Database &db);
 
-struct TaskSummary {
+struct TaskSummary
+{
     std::int64_t id = 0;
     std::optional<std::string> name, category, backend;
     std::optional<std::int64_t> level;
@@ -31,10 +32,20 @@ std::vector<std::optional<std::string>> distinctStatuses(const db::Database &db)
 std::vector<std::pair<std::optional<std::string>, std::int64_t>> statusCounts(const db::Database &db);
 
 // The sort columns, in the sample table's column order (each kept by an index).
-enum SortColumn { SortId, SortName, SortStatus, SortSpeedup, SortAttempt, SortModel, SortCluster, SortReview,
-                  kSortColumnCount };
+enum SortColumn {
+    SortId,
+    SortName,
+    SortStatus,
+    SortSpeedup,
+    SortAttempt,
+    SortModel,
+    SortCluster,
+    SortReview,
+    kSortColumnCount
+};
 
-struct SampleFilter {
+struct SampleFilter
+{
     std::vector<std::int64_t> taskIds; // empty: every task, unless tasksFiltered
     bool tasksFiltered = false;        // taskIds is the whole set even when empty
     std::string status, review;        // empty: any
@@ -49,7 +60,8 @@ std::int64_t countSamples(const db::Database &db, const SampleFilter &f);
 // Where a page starts: after the previous page's last row (keyset; lastValue empty when that row's sort
 // value is NULL) or at an OFFSET.
 using SortValue = std::variant<std::monostate, std::int64_t, double, std::string>;
-struct PageStart {
+struct PageStart
+{
     std::int64_t offset = 0;
     bool keyset = false;
     SortValue lastValue;
@@ -61,19 +73,21 @@ bool partlyIndexed(int sortColumn);
 std::vector<SampleRow> samples(const db::Database &db, const SampleFilter &f, const PageStart &start, int limit);
 // Every sample the filter matches with its current review decision.
 std::vector<std::pair<std::int64_t, std::optional<std::string>>> matchingReviews(const db::Database &db,
-                                                                                const SampleFilter &f);
+                                                                                 const SampleFilter &f);
 // The reviews the database holds for these samples.
 std::vector<std::pair<std::int64_t, std::optional<std::string>>> reviewsOf(const db::Database &db,
-                                                                          const std::vector<std::int64_t> &sampleIds);
+                                                                           const std::vector<std::int64_t> &sampleIds);
 
-struct ReviewRow {
+struct ReviewRow
+{
     std::optional<std::string> decision, reason, note, reviewer;
     std::int64_t createdAt = 0;
 };
 // A sample's reviews, newest first.
 std::vector<ReviewRow> history(const db::Database &db, std::int64_t sampleId);
 
-struct CheckRow {
+struct CheckRow
+{
     std::int64_t shapeIndex = 0;
     std::optional<std::string> shapeJson;
     std::int64_t seed = 0;
@@ -81,13 +95,15 @@ struct CheckRow {
     std::optional<double> maxAbs, maxRel;
     std::optional<std::int64_t> mismatches, nonfinite;
 };
-struct TimingRow {
+struct TimingRow
+{
     std::int64_t shapeIndex = 0;
     std::optional<std::string> which;
     std::optional<double> medianMs, stdMs;
     std::optional<std::int64_t> runs;
 };
-struct NewestVerdict {
+struct NewestVerdict
+{
     std::int64_t id = 0;
     std::optional<std::string> status, stage, reasons, message, device, flags, envJson, verifierVersion;
     bool interpreted = false;
@@ -97,7 +113,8 @@ struct NewestVerdict {
     std::vector<CheckRow> checks;
     std::vector<TimingRow> timings;
 };
-struct SampleDetail {
+struct SampleDetail
+{
     SampleRow row;
     std::optional<std::string> taskName;
     std::optional<std::string> code, reasoning, reference; // unpacked
@@ -112,7 +129,8 @@ std::vector<double> taskSpeedups(const db::Database &db, std::int64_t taskId);
 // Samples whose speedup is in [lo, hi) (either bound absent: open).
 std::int64_t countSpeedups(const db::Database &db, std::optional<double> lo, std::optional<double> hi);
 
-struct ClusterRow {
+struct ClusterRow
+{
     std::int64_t id = 0;
     std::optional<std::int64_t> taskId;
     std::optional<std::string> taskName;
@@ -120,7 +138,8 @@ struct ClusterRow {
     std::int64_t size = 0;
 };
 std::vector<ClusterRow> clusters(const db::Database &db, std::int64_t taskId); // taskId < 0: all
-struct ClusterMember {
+struct ClusterMember
+{
     std::int64_t sampleId = 0;
     std::optional<std::string> name, status, review;
     std::optional<double> similarity, speedup;

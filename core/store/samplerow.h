@@ -13,7 +13,8 @@
 
 namespace sieve::store {
 
-struct SampleRow {
+struct SampleRow
+{
     std::int64_t id = 0;
     std::int64_t taskId = 0;
     std::string name, taskName, status, review, backend; // "" when NULL or not selected
@@ -42,7 +43,8 @@ enum class SampleColumn {
     Code,     // p.code (the query joins sample_payloads p), unpacked
 };
 
-class SampleColumns {
+class SampleColumns
+{
 public:
     SampleColumns(std::initializer_list<SampleColumn> columns) : m_columns(columns) {}
     // "s.id, s.task_id, ..." in the list's order.

@@ -161,9 +161,10 @@ std::int64_t SampleStore::storeAttempt(const AttemptRecord &a)
 
     const std::string attempt = std::to_string(a.attempt);
     const std::int64_t now = nowSeconds();
-    cached(m_insertSample, "INSERT INTO samples(sample_key, name, task_id, backend, origin, model, temperature, attempt, "
-               "has_answer, code_hash, code_bytes, status, created_at) "
-               "VALUES(?1, ?2, ?3, ?4, 'teacher', ?5, ?6, ?7, ?8, ?9, ?10, 'PENDING', ?11)")
+    cached(m_insertSample,
+           "INSERT INTO samples(sample_key, name, task_id, backend, origin, model, temperature, attempt, "
+           "has_answer, code_hash, code_bytes, status, created_at) "
+           "VALUES(?1, ?2, ?3, ?4, 'teacher', ?5, ?6, ?7, ?8, ?9, ?10, 'PENDING', ?11)")
         .bind(1, hashing::contentKey({"teacher", a.runName, a.task.key, attempt}))
         .bind(2, a.task.name + "/" + a.runName + "/a" + attempt)
         .bind(3, a.task.id)
@@ -177,7 +178,9 @@ std::int64_t SampleStore::storeAttempt(const AttemptRecord &a)
         .bind(11, now)
         .run();
     const std::int64_t sampleId = db.lastInsertId();
-    db::Statement &payloads = cached(m_insertPayloads, "INSERT INTO sample_payloads(sample_id, code, reasoning, response, request) VALUES(?1,?2,?3,?4,?5)");
+    db::Statement &payloads =
+        cached(m_insertPayloads,
+               "INSERT INTO sample_payloads(sample_id, code, reasoning, response, request) VALUES(?1,?2,?3,?4,?5)");
     payloads.bind(1, sampleId);
     if (a.hasAnswer)
         payloads.bindBlob(2, payload::pack(a.code));
@@ -190,8 +193,10 @@ std::int64_t SampleStore::storeAttempt(const AttemptRecord &a)
     payloads.bindBlob(4, payload::pack(a.response));
     payloads.bindBlob(5, payload::pack(a.request));
     payloads.run();
-    cached(m_insertItem, "INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) "
-               "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_id, task_id, attempt) DO UPDATE SET sample_id=excluded.sample_id")
+    cached(
+        m_insertItem,
+        "INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) "
+        "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_id, task_id, attempt) DO UPDATE SET sample_id=excluded.sample_id")
         .bind(1, a.runId)
         .bind(2, a.task.id)
         .bind(3, a.attempt)

@@ -16,26 +16,30 @@
 
 namespace sieve::store {
 
-struct TaskRef {
+struct TaskRef
+{
     std::int64_t id = 0;
     std::string key, name, backend, dtype;
 };
 
-struct RunRecord {
+struct RunRecord
+{
     std::int64_t id = 0;
     std::string name;
     bool resumed = false;
     nlohmann::json params; // as stored (on resume: the run's own, which the caller must follow)
 };
 
-struct ItemRecord {
+struct ItemRecord
+{
     std::int64_t taskId = 0;
     int attempt = 0;
     std::optional<std::int64_t> sampleId;
     std::optional<std::string> status; // the verifier's status (first-pass mode); empty = not verified
 };
 
-struct AttemptRecord {
+struct AttemptRecord
+{
     std::int64_t runId = 0;
     std::string runName;
     TaskRef task;
@@ -49,11 +53,13 @@ struct AttemptRecord {
 };
 
 // The stored run was started with other sampling parameters than the ones asked for now.
-struct RunMismatch : std::runtime_error {
+struct RunMismatch : std::runtime_error
+{
     using std::runtime_error::runtime_error;
 };
 
-class SampleStore {
+class SampleStore
+{
 public:
     explicit SampleStore(const std::string &dbPath);
 

@@ -27,11 +27,20 @@ void writeMeta(db::Database &db, const std::map<std::string, std::string> &meta)
     }
 }
 
-std::optional<std::string> quickCheck(const db::Database &db) { return db.queryText("PRAGMA quick_check"); }
+std::optional<std::string> quickCheck(const db::Database &db)
+{
+    return db.queryText("PRAGMA quick_check");
+}
 
-std::optional<std::int64_t> sampleCount(const db::Database &db) { return db.queryInt("SELECT count(*) FROM samples"); }
+std::optional<std::int64_t> sampleCount(const db::Database &db)
+{
+    return db.queryInt("SELECT count(*) FROM samples");
+}
 
-void useRollbackJournal(db::Database &db) { db.exec("PRAGMA journal_mode=DELETE"); }
+void useRollbackJournal(db::Database &db)
+{
+    db.exec("PRAGMA journal_mode=DELETE");
+}
 
 void sealDatabaseFile(const std::string &path)
 {
@@ -79,7 +88,8 @@ void forEachSampleKey(const db::Database &db,
         fn(st.int64(0), st.textView(1), st.int64(2));
 }
 
-TaskFlagsById::TaskFlagsById(const db::Database &db) : m_select(db.prepare("SELECT task_key, flags FROM tasks WHERE id=?1"))
+TaskFlagsById::TaskFlagsById(const db::Database &db)
+    : m_select(db.prepare("SELECT task_key, flags FROM tasks WHERE id=?1"))
 {
 }
 
@@ -92,8 +102,9 @@ std::optional<TaskFlagsById::Row> TaskFlagsById::get(std::int64_t taskId)
     return Row{m_select.text(0), m_select.isNull(1) ? std::nullopt : std::optional<std::string>(m_select.text(1))};
 }
 
-void forEachTaskFlags(const db::Database &db,
-                      const std::function<void(const std::string &taskKey, const std::optional<std::string> &flags)> &fn)
+void forEachTaskFlags(
+    const db::Database &db,
+    const std::function<void(const std::string &taskKey, const std::optional<std::string> &flags)> &fn)
 {
     db::Statement flags = db.prepare("SELECT task_key, flags FROM tasks");
     while (flags.step())
@@ -137,8 +148,8 @@ std::optional<SampleByKey::Row> SampleByKey::find(const std::string &sampleKey)
 
 void forEachSampleIdentity(const db::Database &db, const std::function<void(const SampleIdentity &)> &fn)
 {
-    db::Statement st =
-        db.prepare("SELECT s.sample_key, s.code_hash, t.task_key, s.name FROM samples s JOIN tasks t ON t.id = s.task_id");
+    db::Statement st = db.prepare(
+        "SELECT s.sample_key, s.code_hash, t.task_key, s.name FROM samples s JOIN tasks t ON t.id = s.task_id");
     while (st.step())
         fn(SampleIdentity{st.text(0), st.isNull(1) ? std::string() : st.text(1), st.text(2), st.text(3)});
 }

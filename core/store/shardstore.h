@@ -31,7 +31,8 @@ void sealDatabaseFile(const std::string &path);
 
 // Copies rows of `table` with the given id (task_id / sample_id for the payload tables) from src to
 // dst, column for column (the values as they are, blobs included).
-class RowCopier {
+class RowCopier
+{
 public:
     RowCopier(const db::Database &src, db::Database &dst, const std::string &table, const std::string &columns);
     // False when the source has no such row.
@@ -47,10 +48,12 @@ void forEachSampleKey(const db::Database &db,
                       const std::function<void(std::int64_t id, std::string_view key, std::int64_t taskId)> &fn);
 
 // A task's key and flags by id; prepared once.
-class TaskFlagsById {
+class TaskFlagsById
+{
 public:
     explicit TaskFlagsById(const db::Database &db);
-    struct Row {
+    struct Row
+    {
         std::string taskKey;
         std::optional<std::string> flags;
     };
@@ -61,11 +64,13 @@ private:
 };
 
 // Every task's key and flags (a shard's, after its run).
-void forEachTaskFlags(const db::Database &db,
-                      const std::function<void(const std::string &taskKey, const std::optional<std::string> &flags)> &fn);
+void forEachTaskFlags(
+    const db::Database &db,
+    const std::function<void(const std::string &taskKey, const std::optional<std::string> &flags)> &fn);
 
 // tasks.flags by task key; prepared once.
-class TaskFlagsByKeyUpdater {
+class TaskFlagsByKeyUpdater
+{
 public:
     explicit TaskFlagsByKeyUpdater(db::Database &db);
     void update(const std::string &taskKey, const std::optional<std::string> &flags);
@@ -79,10 +84,12 @@ void forEachPayloadDictionary(const db::Database &db,
                               const std::function<void(const std::string &dict, std::int64_t trainedOn)> &fn);
 
 // A corpus sample by content key: id, code hash ("" when none) and its task's key. Prepared once.
-class SampleByKey {
+class SampleByKey
+{
 public:
     explicit SampleByKey(const db::Database &db);
-    struct Row {
+    struct Row
+    {
         std::int64_t id = 0;
         std::string codeHash, taskKey;
     };
@@ -92,7 +99,8 @@ private:
     db::Statement m_lookup;
 };
 
-struct SampleIdentity {
+struct SampleIdentity
+{
     std::string sampleKey, codeHash, taskKey, name; // codeHash "" when none
 };
 // Every sample of the file with its task's key (a shard's, to compare with the corpus).

@@ -125,7 +125,8 @@ void forEachVerdict(const db::Database &db, std::int64_t runId, const std::funct
     std::map<std::int64_t, std::vector<VerdictTiming>> timings;
     {
         db::Statement st = db.prepare(
-            "SELECT t.verdict_id, t.shape_index, t.which, t.median_ms, t.mean_ms, t.std_ms, t.runs FROM verdict_timings t "
+            "SELECT t.verdict_id, t.shape_index, t.which, t.median_ms, t.mean_ms, t.std_ms, t.runs FROM "
+            "verdict_timings t "
             "JOIN verdicts v ON v.id = t.verdict_id WHERE v.run_id=?1 ORDER BY t.verdict_id, t.shape_index, t.which");
         st.bind(1, runId);
         while (st.step()) {
@@ -140,7 +141,8 @@ void forEachVerdict(const db::Database &db, std::int64_t runId, const std::funct
         }
     }
     db::Statement st = db.prepare(
-        "SELECT v.id, v.sample_id, s.task_id, s.name, t.name, s.sample_key, t.task_key, s.code_hash, v.status, v.stage, "
+        "SELECT v.id, v.sample_id, s.task_id, s.name, t.name, s.sample_key, t.task_key, s.code_hash, v.status, "
+        "v.stage, "
         "v.reasons, v.message, v.device, v.interpreted, v.kernels_launched, v.custom_kernel_share, v.candidate_ms, "
         "v.eager_ms, v.compile_ms, v.speedup, v.flags, v.duration_ms, v.created_at, p.log, p.details "
         "FROM verdicts v JOIN samples s ON s.id = v.sample_id JOIN tasks t ON t.id = s.task_id "

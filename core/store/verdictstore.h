@@ -16,7 +16,8 @@
 
 namespace sieve::store {
 
-struct VerdictCheck {
+struct VerdictCheck
+{
     int shapeIndex = 0;
     std::string shapeJson;
     int seed = 0;
@@ -25,7 +26,8 @@ struct VerdictCheck {
     std::optional<std::int64_t> mismatches, nonfiniteMismatches;
 };
 
-struct VerdictTiming {
+struct VerdictTiming
+{
     int shapeIndex = 0;
     std::string which; // candidate | eager | compile
     std::optional<double> medianMs, meanMs, stdMs;
@@ -33,7 +35,8 @@ struct VerdictTiming {
 };
 
 // One verdict as written to the corpus (verdicts + verdict_payloads + checks + timings).
-struct VerdictRecord {
+struct VerdictRecord
+{
     std::int64_t sampleId = 0;
     std::int64_t taskId = 0;
     std::string sampleName, taskName;
@@ -53,7 +56,8 @@ struct VerdictRecord {
     int worker = -1;        // which engine worker produced it
 };
 
-class VerdictInserter {
+class VerdictInserter
+{
 public:
     explicit VerdictInserter(db::Database &db);
 
@@ -66,7 +70,8 @@ private:
     db::Statement m_verdict, m_payload, m_check, m_timing;
 };
 
-struct StoredVerdict {
+struct StoredVerdict
+{
     VerdictRecord record; // sampleId, taskId, names, and everything insert() stores
     std::string sampleKey, taskKey, codeHash;
     std::int64_t createdAt = 0;
@@ -76,7 +81,8 @@ struct StoredVerdict {
 void forEachVerdict(const db::Database &db, std::int64_t runId, const std::function<void(const StoredVerdict &)> &fn);
 
 // samples.status/speedup mirror the newest verdict so lists and filters need no join. Prepared once.
-class SampleStatusUpdater {
+class SampleStatusUpdater
+{
 public:
     // `unlessNewer`: leave a sample alone when it has a verdict newer than the one being mirrored (a
     // merged shard verified before a later local run must not win).

@@ -42,9 +42,9 @@ void forEachTaskSpec(const db::Database &db, const std::function<void(const Task
 
 std::optional<TaskSpecRow> taskSpec(const db::Database &db, std::int64_t taskId)
 {
-    db::Statement st = db.prepare(
-        "SELECT t.task_key, t.name, t.dtype, t.atol, t.rtol, t.shapes_json, t.source, p.reference_code "
-        "FROM tasks t LEFT JOIN task_payloads p ON p.task_id = t.id WHERE t.id = ?1");
+    db::Statement st =
+        db.prepare("SELECT t.task_key, t.name, t.dtype, t.atol, t.rtol, t.shapes_json, t.source, p.reference_code "
+                   "FROM tasks t LEFT JOIN task_payloads p ON p.task_id = t.id WHERE t.id = ?1");
     st.bind(1, taskId);
     if (!st.step())
         return std::nullopt;

@@ -11,7 +11,8 @@
 
 namespace sieve::store {
 
-struct TaskSpecRow {
+struct TaskSpecRow
+{
     std::int64_t id = 0;
     std::string taskKey, name, dtype;
     std::optional<double> atol, rtol;
@@ -24,14 +25,16 @@ void forEachTaskSpec(const db::Database &db, const std::function<void(const Task
 // One task by id; nullopt when there is none.
 std::optional<TaskSpecRow> taskSpec(const db::Database &db, std::int64_t taskId);
 
-struct SampleToVerify {
+struct SampleToVerify
+{
     std::string name, backend, taskName, taskKey;
     std::optional<std::string> code; // packed
 };
 // A sample with its task's name and key and its code; nullopt when there is no such sample.
 std::optional<SampleToVerify> sampleToVerify(const db::Database &db, std::int64_t sampleId);
 
-struct SampleCode {
+struct SampleCode
+{
     std::string name;
     std::optional<std::string> code; // packed
 };
@@ -39,7 +42,8 @@ struct SampleCode {
 std::optional<SampleCode> sampleCode(const db::Database &db, std::int64_t sampleId);
 
 // A sample's task id by sample id; prepared once.
-class SampleTaskLookup {
+class SampleTaskLookup
+{
 public:
     explicit SampleTaskLookup(const db::Database &db);
     std::optional<std::int64_t> taskOf(std::int64_t sampleId);

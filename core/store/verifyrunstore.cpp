@@ -24,8 +24,8 @@ std::optional<VerifyRunRow> latestUnfinishedRun(const db::Database &db)
 }
 
 std::int64_t insertVerifyRun(db::Database &db, std::int64_t startedAt, const std::string &mode,
-                             const std::string &envJson, const std::string &paramsJson,
-                             const std::string &sieveVersion, const std::string &verifierVersion)
+                             const std::string &envJson, const std::string &paramsJson, const std::string &sieveVersion,
+                             const std::string &verifierVersion)
 {
     db.prepare("INSERT INTO verify_runs(started_at, state, mode, env_json, params_json, sieve_version, "
                "verifier_version) VALUES(?1, 'running', ?2, ?3, ?4, ?5, ?6)")
@@ -94,8 +94,7 @@ std::map<std::string, std::uint64_t> runStatusCounts(const db::Database &db, std
 
 std::vector<SampleRef> samplesWithoutVerdict(db::Database &db, std::int64_t runId, bool all,
                                              const std::vector<std::string> &tasks,
-                                             const std::vector<std::int64_t> &ids,
-                                             std::optional<std::int64_t> limit)
+                                             const std::vector<std::int64_t> &ids, std::optional<std::int64_t> limit)
 {
     std::string sql = "SELECT s.id, s.task_id FROM samples s JOIN tasks t ON t.id = s.task_id WHERE "
                       "NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.run_id = ?1 AND v.sample_id = s.id)";
@@ -131,7 +130,9 @@ std::optional<VerifyRunCopy> readVerifyRun(const db::Database &db, std::int64_t 
     run.bind(1, runId);
     if (!run.step())
         return std::nullopt;
-    auto optText = [&](int c) { return run.isNull(c) ? std::optional<std::string>() : std::optional<std::string>(run.text(c)); };
+    auto optText = [&](int c) {
+        return run.isNull(c) ? std::optional<std::string>() : std::optional<std::string>(run.text(c));
+    };
     VerifyRunCopy r;
     r.startedAt = run.int64(0);
     r.finishedAt = run.optInt64(1);

@@ -12,7 +12,8 @@
 
 namespace sieve::store {
 
-struct VerifyRunRow {
+struct VerifyRunRow
+{
     std::int64_t id = 0;
     std::string state, mode;
     std::optional<std::string> paramsJson;
@@ -23,8 +24,8 @@ std::optional<VerifyRunRow> latestUnfinishedRun(const db::Database &db);
 
 // A new run in state 'running'; returns its id.
 std::int64_t insertVerifyRun(db::Database &db, std::int64_t startedAt, const std::string &mode,
-                             const std::string &envJson, const std::string &paramsJson,
-                             const std::string &sieveVersion, const std::string &verifierVersion);
+                             const std::string &envJson, const std::string &paramsJson, const std::string &sieveVersion,
+                             const std::string &verifierVersion);
 void setVerifyRunState(db::Database &db, std::int64_t runId, const std::string &state,
                        std::optional<std::int64_t> finishedAt);
 std::optional<std::string> verifyRunEnvJson(const db::Database &db, std::int64_t runId);
@@ -40,7 +41,8 @@ std::uint64_t runVerdictCount(const db::Database &db, std::int64_t runId);
 // Status counts of the verdicts a run holds.
 std::map<std::string, std::uint64_t> runStatusCounts(const db::Database &db, std::int64_t runId);
 
-struct SampleRef {
+struct SampleRef
+{
     std::int64_t id = 0;
     std::int64_t taskId = 0;
 };
@@ -50,11 +52,11 @@ struct SampleRef {
 // through temp tables (verify_sel_tasks, verify_sel_ids) so that any number of them binds safely.
 std::vector<SampleRef> samplesWithoutVerdict(db::Database &db, std::int64_t runId, bool all,
                                              const std::vector<std::string> &tasks,
-                                             const std::vector<std::int64_t> &ids,
-                                             std::optional<std::int64_t> limit);
+                                             const std::vector<std::int64_t> &ids, std::optional<std::int64_t> limit);
 
 // One run's row as stored, for copying it into another file (`sieve-cli merge`).
-struct VerifyRunCopy {
+struct VerifyRunCopy
+{
     std::int64_t startedAt = 0;
     std::optional<std::int64_t> finishedAt;
     std::string state, mode;
@@ -66,7 +68,8 @@ std::int64_t insertVerifyRunCopy(db::Database &db, const VerifyRunCopy &run);
 // The corpus run that shard run `uid` became (params_json.merged_from.run_uid), if merged before.
 std::optional<std::int64_t> mergedRunId(const db::Database &db, const std::string &uid);
 
-struct RunVerdicts {
+struct RunVerdicts
+{
     std::int64_t id = 0;
     std::string state;
     std::int64_t verdicts = 0;

@@ -23,7 +23,8 @@ nlohmann::json parseValue(const std::string &v, const std::string &text)
         return v == "true";
     if (!v.empty() && v.front() == '[') {
         const auto j = nlohmann::json::parse(v, nullptr, false);
-        if (!j.is_discarded() && j.is_array() && std::all_of(j.begin(), j.end(), [](const auto &x) { return x.is_number(); }))
+        if (!j.is_discarded() && j.is_array() &&
+            std::all_of(j.begin(), j.end(), [](const auto &x) { return x.is_number(); }))
             return j;
     } else {
         const auto j = nlohmann::json::parse(v, nullptr, false);
@@ -37,7 +38,8 @@ bool identifier(const std::string &k)
 {
     if (k.empty() || !(std::isalpha(static_cast<unsigned char>(k[0])) || k[0] == '_'))
         return false;
-    return std::all_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    return std::all_of(k.begin(), k.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 std::string formatDouble(const std::optional<double> &v)
@@ -53,8 +55,8 @@ std::string formatDouble(const std::optional<double> &v)
 // found.
 std::string variantKey(const VariantTask &t)
 {
-    return hashing::contentKey({"task", t.referenceCode, t.dtype, formatDouble(t.atol), formatDouble(t.rtol),
-                                t.shapesJson.value_or("")});
+    return hashing::contentKey(
+        {"task", t.referenceCode, t.dtype, formatDouble(t.atol), formatDouble(t.rtol), t.shapesJson.value_or("")});
 }
 
 std::string shapeLabel(const std::optional<std::string> &shapesJson)
@@ -127,7 +129,8 @@ std::vector<VariantSpec> variantSpecs(const std::vector<std::string> &shapeSets,
     if (grid) {
         for (const auto &s : shapes.empty() ? std::vector<std::string>{""} : shapes)
             for (const auto &d : types.empty() ? std::vector<std::string>{""} : types)
-                out.push_back({s.empty() ? std::nullopt : std::optional(s), d.empty() ? std::nullopt : std::optional(d)});
+                out.push_back(
+                    {s.empty() ? std::nullopt : std::optional(s), d.empty() ? std::nullopt : std::optional(d)});
     } else {
         for (const auto &s : shapes)
             out.push_back({s, std::nullopt});
@@ -160,12 +163,16 @@ std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &paren
             familyKey = prov["variant_of"].get<std::string>();
     }
     const std::string reference = payload::unpack(st.blob(13));
-    struct Copy {
+    struct Copy
+    {
         std::optional<std::int64_t> level;
         std::optional<std::string> category, target, source, license;
         std::string backend;
-    } parent{st.optInt64(2), st.isNull(3) ? std::nullopt : std::optional(st.text(3)), st.isNull(5) ? std::nullopt : std::optional(st.text(5)),
-             st.isNull(10) ? std::nullopt : std::optional(st.text(10)), st.isNull(11) ? std::nullopt : std::optional(st.text(11)),
+    } parent{st.optInt64(2),
+             st.isNull(3) ? std::nullopt : std::optional(st.text(3)),
+             st.isNull(5) ? std::nullopt : std::optional(st.text(5)),
+             st.isNull(10) ? std::nullopt : std::optional(st.text(10)),
+             st.isNull(11) ? std::nullopt : std::optional(st.text(11)),
              st.text(4)};
     st.reset();
 
@@ -209,8 +216,9 @@ std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &paren
         nlohmann::json prov = {{"variant_of", familyKey}, {"parent", parentName}, {"dtype", v.dtype}};
         prov["shapes"] = v.shapesJson ? nlohmann::json::parse(*v.shapesJson) : nlohmann::json();
         db::Transaction tx(db);
-        db.prepare("INSERT INTO tasks(task_key, name, level, category, backend, target, dtype, atol, rtol, shapes_json, "
-                   "source, license, provenance_json, created_at) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)")
+        db.prepare(
+              "INSERT INTO tasks(task_key, name, level, category, backend, target, dtype, atol, rtol, shapes_json, "
+              "source, license, provenance_json, created_at) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)")
             .bind(1, v.key)
             .bind(2, v.name)
             .bind(3, parent.level)

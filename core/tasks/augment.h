@@ -19,7 +19,8 @@
 
 namespace sieve {
 
-struct VariantSpec {
+struct VariantSpec
+{
     std::optional<std::string> shapesJson; // a JSON array of shape objects; unset: the parent's
     std::optional<std::string> dtype;      // unset: the parent's
 };
@@ -33,15 +34,17 @@ std::string parseShapeSet(const std::string &text);
 std::vector<VariantSpec> variantSpecs(const std::vector<std::string> &shapeSets, const std::vector<std::string> &dtypes,
                                       bool grid);
 
-struct VariantTask {
+struct VariantTask
+{
     std::string name, key, parentName, familyKey, dtype, referenceCode;
     std::optional<std::string> shapesJson;
     std::optional<double> atol, rtol;
 };
 
-struct VariantOutcome {
+struct VariantOutcome
+{
     VariantTask task;
-    std::string state; // "created", "exists" (the same content is already a task), "failed"
+    std::string state;   // "created", "exists" (the same content is already a task), "failed"
     std::string message; // why it failed (the check's words)
     std::optional<std::int64_t> taskId;
 };

@@ -1,6 +1,6 @@
+#include "core/tasks/taskhygiene.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
-#include "core/tasks/taskhygiene.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,36 +15,247 @@ namespace {
 
 // sys.stdlib_module_names of Python 3.11 (public names), plus the packages setup.sh installs and theirs.
 constexpr const char *kProvided[] = {
-    "abc", "aifc", "antigravity", "argparse", "array", "ast", "asynchat", "asyncio", "asyncore", "atexit",
-    "audioop", "base64", "bdb", "binascii", "bisect", "builtins", "bz2", "cProfile", "calendar", "cgi", "cgitb",
-    "chunk", "cmath", "cmd", "code", "codecs", "codeop", "collections", "colorsys", "compileall", "concurrent",
-    "configparser", "contextlib", "contextvars", "copy", "copyreg", "crypt", "csv", "ctypes", "curses",
-    "dataclasses", "datetime", "dbm", "decimal", "difflib", "dis", "distutils", "doctest", "email", "encodings",
-    "ensurepip", "enum", "errno", "faulthandler", "fcntl", "filecmp", "fileinput", "fnmatch", "fractions",
-    "ftplib", "functools", "gc", "genericpath", "getopt", "getpass", "gettext", "glob", "graphlib", "grp", "gzip",
-    "hashlib", "heapq", "hmac", "html", "http", "idlelib", "imaplib", "imghdr", "imp", "importlib", "inspect",
-    "io", "ipaddress", "itertools", "json", "keyword", "lib2to3", "linecache", "locale", "logging", "lzma",
-    "mailbox", "mailcap", "marshal", "math", "mimetypes", "mmap", "modulefinder", "msilib", "msvcrt",
-    "multiprocessing", "netrc", "nis", "nntplib", "nt", "ntpath", "nturl2path", "numbers", "opcode", "operator",
-    "optparse", "os", "ossaudiodev", "pathlib", "pdb", "pickle", "pickletools", "pipes", "pkgutil", "platform",
-    "plistlib", "poplib", "posix", "posixpath", "pprint", "profile", "pstats", "pty", "pwd", "py_compile",
-    "pyclbr", "pydoc", "pydoc_data", "pyexpat", "queue", "quopri", "random", "re", "readline", "reprlib",
-    "resource", "rlcompleter", "runpy", "sched", "secrets", "select", "selectors", "shelve", "shlex", "shutil",
-    "signal", "site", "smtpd", "smtplib", "sndhdr", "socket", "socketserver", "spwd", "sqlite3", "sre_compile",
-    "sre_constants", "sre_parse", "ssl", "stat", "statistics", "string", "stringprep", "struct", "subprocess",
-    "sunau", "symtable", "sys", "sysconfig", "syslog", "tabnanny", "tarfile", "telnetlib", "tempfile", "termios",
-    "textwrap", "this", "threading", "time", "timeit", "tkinter", "token", "tokenize", "tomllib", "trace",
-    "traceback", "tracemalloc", "tty", "turtle", "turtledemo", "types", "typing", "unicodedata", "unittest",
-    "urllib", "uu", "uuid", "venv", "warnings", "wave", "weakref", "webbrowser", "winreg", "winsound", "wsgiref",
-    "xdrlib", "xml", "xmlrpc", "zipapp", "zipfile", "zipimport", "zlib", "zoneinfo",
-    "torch", "triton", "numpy", "typing_extensions", "sympy", "mpmath", "networkx", "jinja2", "markupsafe",
-    "filelock", "fsspec", "packaging", "tokenizers", "datasketch", "scipy",
+    "abc",
+    "aifc",
+    "antigravity",
+    "argparse",
+    "array",
+    "ast",
+    "asynchat",
+    "asyncio",
+    "asyncore",
+    "atexit",
+    "audioop",
+    "base64",
+    "bdb",
+    "binascii",
+    "bisect",
+    "builtins",
+    "bz2",
+    "cProfile",
+    "calendar",
+    "cgi",
+    "cgitb",
+    "chunk",
+    "cmath",
+    "cmd",
+    "code",
+    "codecs",
+    "codeop",
+    "collections",
+    "colorsys",
+    "compileall",
+    "concurrent",
+    "configparser",
+    "contextlib",
+    "contextvars",
+    "copy",
+    "copyreg",
+    "crypt",
+    "csv",
+    "ctypes",
+    "curses",
+    "dataclasses",
+    "datetime",
+    "dbm",
+    "decimal",
+    "difflib",
+    "dis",
+    "distutils",
+    "doctest",
+    "email",
+    "encodings",
+    "ensurepip",
+    "enum",
+    "errno",
+    "faulthandler",
+    "fcntl",
+    "filecmp",
+    "fileinput",
+    "fnmatch",
+    "fractions",
+    "ftplib",
+    "functools",
+    "gc",
+    "genericpath",
+    "getopt",
+    "getpass",
+    "gettext",
+    "glob",
+    "graphlib",
+    "grp",
+    "gzip",
+    "hashlib",
+    "heapq",
+    "hmac",
+    "html",
+    "http",
+    "idlelib",
+    "imaplib",
+    "imghdr",
+    "imp",
+    "importlib",
+    "inspect",
+    "io",
+    "ipaddress",
+    "itertools",
+    "json",
+    "keyword",
+    "lib2to3",
+    "linecache",
+    "locale",
+    "logging",
+    "lzma",
+    "mailbox",
+    "mailcap",
+    "marshal",
+    "math",
+    "mimetypes",
+    "mmap",
+    "modulefinder",
+    "msilib",
+    "msvcrt",
+    "multiprocessing",
+    "netrc",
+    "nis",
+    "nntplib",
+    "nt",
+    "ntpath",
+    "nturl2path",
+    "numbers",
+    "opcode",
+    "operator",
+    "optparse",
+    "os",
+    "ossaudiodev",
+    "pathlib",
+    "pdb",
+    "pickle",
+    "pickletools",
+    "pipes",
+    "pkgutil",
+    "platform",
+    "plistlib",
+    "poplib",
+    "posix",
+    "posixpath",
+    "pprint",
+    "profile",
+    "pstats",
+    "pty",
+    "pwd",
+    "py_compile",
+    "pyclbr",
+    "pydoc",
+    "pydoc_data",
+    "pyexpat",
+    "queue",
+    "quopri",
+    "random",
+    "re",
+    "readline",
+    "reprlib",
+    "resource",
+    "rlcompleter",
+    "runpy",
+    "sched",
+    "secrets",
+    "select",
+    "selectors",
+    "shelve",
+    "shlex",
+    "shutil",
+    "signal",
+    "site",
+    "smtpd",
+    "smtplib",
+    "sndhdr",
+    "socket",
+    "socketserver",
+    "spwd",
+    "sqlite3",
+    "sre_compile",
+    "sre_constants",
+    "sre_parse",
+    "ssl",
+    "stat",
+    "statistics",
+    "string",
+    "stringprep",
+    "struct",
+    "subprocess",
+    "sunau",
+    "symtable",
+    "sys",
+    "sysconfig",
+    "syslog",
+    "tabnanny",
+    "tarfile",
+    "telnetlib",
+    "tempfile",
+    "termios",
+    "textwrap",
+    "this",
+    "threading",
+    "time",
+    "timeit",
+    "tkinter",
+    "token",
+    "tokenize",
+    "tomllib",
+    "trace",
+    "traceback",
+    "tracemalloc",
+    "tty",
+    "turtle",
+    "turtledemo",
+    "types",
+    "typing",
+    "unicodedata",
+    "unittest",
+    "urllib",
+    "uu",
+    "uuid",
+    "venv",
+    "warnings",
+    "wave",
+    "weakref",
+    "webbrowser",
+    "winreg",
+    "winsound",
+    "wsgiref",
+    "xdrlib",
+    "xml",
+    "xmlrpc",
+    "zipapp",
+    "zipfile",
+    "zipimport",
+    "zlib",
+    "zoneinfo",
+    "torch",
+    "triton",
+    "numpy",
+    "typing_extensions",
+    "sympy",
+    "mpmath",
+    "networkx",
+    "jinja2",
+    "markupsafe",
+    "filelock",
+    "fsspec",
+    "packaging",
+    "tokenizers",
+    "datasketch",
+    "scipy",
 };
 
 constexpr std::array<std::string_view, 5> kDownloadCalls = {"from_pretrained", "hf_hub_download", "snapshot_download",
                                                             "load_state_dict_from_url", "download_url_to_file"};
 
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 std::string_view trimLeft(std::string_view s)
 {
@@ -62,7 +273,10 @@ std::string_view dottedName(std::string_view s)
     return s.substr(0, i);
 }
 
-std::string topLevel(std::string_view dotted) { return std::string(dotted.substr(0, dotted.find('.'))); }
+std::string topLevel(std::string_view dotted)
+{
+    return std::string(dotted.substr(0, dotted.find('.')));
+}
 
 } // namespace
 
@@ -110,7 +324,8 @@ std::vector<ImportFinding> scanReferenceImports(std::string_view code)
         for (std::string_view call : kDownloadCalls) {
             const std::size_t at = stmt.find(call);
             if (at != std::string_view::npos && (at == 0 || !isIdentChar(stmt[at - 1])) &&
-                stmt.substr(at + call.size()).find('(') != std::string_view::npos && seen.insert(std::string(call)).second)
+                stmt.substr(at + call.size()).find('(') != std::string_view::npos &&
+                seen.insert(std::string(call)).second)
                 out.push_back({"TASK_NEEDS_DOWNLOAD", std::string(call), lineNo});
         }
         std::vector<std::string> modules;
@@ -130,8 +345,8 @@ std::vector<ImportFinding> scanReferenceImports(std::string_view code)
         } else if (stmt.rfind("from ", 0) == 0) {
             const std::string_view rest = trimLeft(stmt.substr(5));
             if (!rest.empty() && rest.front() != '.') // relative imports stay inside the task's own package
-                if (const std::string_view name = dottedName(rest); !name.empty() &&
-                    trimLeft(rest.substr(name.size())).rfind("import", 0) == 0)
+                if (const std::string_view name = dottedName(rest);
+                    !name.empty() && trimLeft(rest.substr(name.size())).rfind("import", 0) == 0)
                     modules.push_back(topLevel(name));
         }
         for (const std::string &m : modules)
@@ -187,7 +402,8 @@ std::vector<ImportScanResult> scanNewTaskImports(db::Database &db)
                 nlohmann::json report = nlohmann::json::array();
                 std::string codes;
                 for (const ImportFinding &x : f) {
-                    report.push_back({{"code", x.code}, {x.code == "TASK_NEEDS_DOWNLOAD" ? "call" : "module", x.name},
+                    report.push_back({{"code", x.code},
+                                      {x.code == "TASK_NEEDS_DOWNLOAD" ? "call" : "module", x.name},
                                       {"line", x.line}});
                     if (codes.find(x.code) == std::string::npos)
                         codes += (codes.empty() ? "" : ",") + x.code;

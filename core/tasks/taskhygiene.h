@@ -13,11 +13,12 @@
 
 namespace sieve {
 
-struct TaskHygiene {
+struct TaskHygiene
+{
     std::int64_t taskId = 0;
-    std::string state;      // ok | broken | unjudged | import_missing | unchecked
-    std::string codes;      // comma-joined codes, fatal and notes alike ("" when none)
-    std::string device;     // "cuda:0 (NVIDIA H200)", "cpu", or "import" for the importer's scan
+    std::string state;  // ok | broken | unjudged | import_missing | unchecked
+    std::string codes;  // comma-joined codes, fatal and notes alike ("" when none)
+    std::string device; // "cuda:0 (NVIDIA H200)", "cpu", or "import" for the importer's scan
     std::int64_t checkedAt = 0;
     std::string reportJson; // the worker's task_checked message, or the importer's findings
 };
@@ -26,9 +27,10 @@ struct TaskHygiene {
 void storeTaskHygiene(db::Database &db, const TaskHygiene &h);
 std::optional<TaskHygiene> loadTaskHygiene(const db::Database &db, std::int64_t taskId);
 
-struct ImportFinding {
-    std::string code;   // TASK_IMPORT_MISSING | TASK_NEEDS_DOWNLOAD
-    std::string name;   // the module, or the download call
+struct ImportFinding
+{
+    std::string code; // TASK_IMPORT_MISSING | TASK_NEEDS_DOWNLOAD
+    std::string name; // the module, or the download call
     int line = 0;
 };
 
@@ -39,7 +41,8 @@ struct ImportFinding {
 std::vector<ImportFinding> scanReferenceImports(std::string_view code);
 bool verifierProvidesModule(std::string_view topLevelModule);
 
-struct ImportScanResult {
+struct ImportScanResult
+{
     std::string taskName;
     std::vector<ImportFinding> findings;
 };

@@ -147,8 +147,7 @@ bool nfcMayChange(std::string_view text)
     for (std::size_t i = 0; i < text.size();) {
         // Eight ASCII bytes at a time (the scan is at a code point boundary here).
         std::uint64_t word;
-        while (i + 8 <= text.size() &&
-               (std::memcpy(&word, text.data() + i, 8), (word & 0x8080808080808080ull) == 0))
+        while (i + 8 <= text.size() && (std::memcpy(&word, text.data() + i, 8), (word & 0x8080808080808080ull) == 0))
             i += 8;
         if (i >= text.size())
             break;

@@ -18,8 +18,10 @@ using unicode::decode;
 constexpr std::uint8_t L = unicode::Letter, N = unicode::Number, S = unicode::Space;
 
 const char *const kGpt2 = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
-const char *const kLlama3 = R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-const char *const kQwen2 = R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+const char *const kLlama3 =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+const char *const kQwen2 =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
 // Classes of ASCII, read once: code is mostly ASCII and this path must not leave the function.
 const std::array<std::uint8_t, 128> kAscii = [] {
@@ -29,7 +31,8 @@ const std::array<std::uint8_t, 128> kAscii = [] {
     return t;
 }();
 
-struct Text {
+struct Text
+{
     std::string_view s;
     // Code point at i and its class; next receives the index after it.
     char32_t at(std::size_t i, std::size_t &next, std::uint8_t &cls) const
@@ -60,7 +63,10 @@ struct Text {
     }
 };
 
-bool isOther(std::uint8_t cls) { return (cls & (L | N | S)) == 0; }
+bool isOther(std::uint8_t cls)
+{
+    return (cls & (L | N | S)) == 0;
+}
 
 // Classes of every byte for the ASCII fast path: ASCII bytes carry their code point's class, the
 // others only High (a non-ASCII code point starts or continues there: the general path decides).
@@ -79,11 +85,10 @@ std::size_t asciiLetters(const unsigned char *p, std::size_t j, std::size_t n)
 {
 #if defined(__SSE2__)
     while (j + 16 <= n) {
-        const __m128i x =
-            _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + j)), _mm_set1_epi8(0x20));
+        const __m128i x = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + j)), _mm_set1_epi8(0x20));
         // Signed compares: bytes >= 0x80 are negative, so never letters.
-        const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('a' - 1)),
-                                             _mm_cmplt_epi8(x, _mm_set1_epi8('z' + 1)));
+        const __m128i letter =
+            _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(x, _mm_set1_epi8('z' + 1)));
         const auto notLetter = static_cast<unsigned>(~_mm_movemask_epi8(letter)) & 0xFFFFu;
         if (notLetter)
             return j + static_cast<std::size_t>(std::countr_zero(notLetter));
@@ -317,8 +322,7 @@ std::string patternRegex(SplitPattern p)
     return {};
 }
 
-std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::size_t *ends,
-                      std::size_t capacity)
+std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::size_t *ends, std::size_t capacity)
 {
     const Text t{s};
     std::size_t k = 0;

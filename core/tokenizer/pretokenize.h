@@ -25,8 +25,7 @@ std::string patternRegex(SplitPattern p);
 void splitPattern(SplitPattern p, std::string_view s, std::vector<std::string_view> &out);
 // The same in batches, for callers that need no list: writes the ends of up to `capacity` pieces
 // from s[i] on into ends and returns how many (0 only when i == s.size()).
-std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::size_t *ends,
-                      std::size_t capacity);
+std::size_t splitSome(SplitPattern p, std::string_view s, std::size_t i, std::size_t *ends, std::size_t capacity);
 // Digits pre-tokenizer: runs of \p{N} (or single ones when individual) apart from the rest.
 void splitDigits(bool individual, std::string_view s, std::vector<std::string_view> &out);
 

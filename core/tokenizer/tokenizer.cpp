@@ -24,7 +24,8 @@ namespace {
 
 using json = nlohmann::json;
 
-struct StringHash {
+struct StringHash
+{
     using is_transparent = void;
     // XXH3 is several times faster than std::hash on the short pieces the word cache sees.
     std::size_t operator()(std::string_view s) const { return XXH3_64bits(s.data(), s.size()); }
@@ -49,7 +50,8 @@ std::array<char32_t, 256> bytesToUnicode()
     return map;
 }
 
-struct PreStep {
+struct PreStep
+{
     enum Kind { Split, Digits, ByteLevel } kind;
     tok::SplitPattern pattern = tok::SplitPattern::Gpt2;
     bool individualDigits = false;
@@ -57,7 +59,8 @@ struct PreStep {
     bool useRegex = false;
 };
 
-struct AddedToken {
+struct AddedToken
+{
     std::string content;
     std::uint32_t id = 0;
     bool singleWord = false, lstrip = false, rstrip = false, normalized = false;
@@ -65,9 +68,11 @@ struct AddedToken {
 
 // Merge rules (a, b) -> (rank, merged id) in one flat open-addressing table: looked up for every
 // adjacent pair of every word the cache has not seen, where std::unordered_map's node chasing showed.
-class MergeTable {
+class MergeTable
+{
 public:
-    struct Rule {
+    struct Rule
+    {
         std::uint32_t rank, id;
     };
     void insertOrAssign(std::uint32_t a, std::uint32_t b, Rule rule)
@@ -90,7 +95,8 @@ public:
 
 private:
     static constexpr std::uint64_t kEmpty = ~std::uint64_t(0); // ids are below 2^32 - 1
-    struct Slot {
+    struct Slot
+    {
         std::uint64_t key = kEmpty;
         Rule rule{};
     };
@@ -120,10 +126,12 @@ private:
 // multiplies; the slot keeps the token count in that byte's high nibble. 4-way set-associative, a set
 // being one 64-byte cache line, with a first-in-first-out victim per set, so a stream of one-off
 // pieces evicts old ones a set at a time instead of the whole cache being cleared.
-class ShortWordCache {
+class ShortWordCache
+{
 public:
     static constexpr std::size_t kMaxBytes = 15;
-    struct Key {
+    struct Key
+    {
         std::uint64_t lo, hi; // bytes 0-7; bytes 8-14 and the length in the top byte
     };
     // The key of a piece of 1 to kMaxBytes bytes; bufferEnd (>= the piece's end) says how far past
@@ -216,7 +224,8 @@ private:
     // The length (1..15) takes the top byte's low nibble, the count (<= 15) its high one.
     static constexpr int kCountShift = 60;
     static constexpr std::uint64_t kKeyBits = ~(std::uint64_t(0xF) << kCountShift);
-    struct alignas(64) Set {
+    struct alignas(64) Set
+    {
         std::uint64_t lo[kWays] = {}, hi[kWays] = {};
     };
     std::vector<Set> m_sets;
@@ -226,7 +235,8 @@ private:
 
 // Vocabulary entries of up to ShortWordCache::kMaxBytes bytes by their cache key, for ignore_merges:
 // a piece the cache misses is first looked up whole, with the key already computed.
-class ShortVocab {
+class ShortVocab
+{
 public:
     using Key = ShortWordCache::Key;
     void build(const std::vector<std::pair<std::string_view, std::uint32_t>> &entries)
@@ -253,9 +263,8 @@ private:
     std::size_t slotOf(const Key &k) const
     {
         const std::size_t mask = m_keys.size() - 1;
-        std::size_t i = static_cast<std::size_t>(
-                            ((k.lo ^ (k.hi * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> 40) &
-                        mask;
+        std::size_t i =
+            static_cast<std::size_t>(((k.lo ^ (k.hi * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
         while (m_keys[i].hi != 0 && (m_keys[i].lo != k.lo || m_keys[i].hi != k.hi))
             i = (i + 1) & mask;
         return i;
@@ -267,7 +276,8 @@ private:
 // Words of up to this many symbols merge by scanning their pairs (mergeShort), longer ones with a heap.
 constexpr std::size_t kShortWord = 32;
 
-struct Merge {
+struct Merge
+{
     std::uint32_t rank;
     std::uint32_t pos;
     std::uint32_t newId;
@@ -277,13 +287,15 @@ struct Merge {
     }
 };
 
-struct Symbol {
+struct Symbol
+{
     std::uint32_t id;
     std::int32_t prev, next;
     bool removed;
 };
 
-class Fail {
+class Fail
+{
 public:
     explicit Fail(std::string origin) : m_origin(std::move(origin)) {}
     [[noreturn]] void operator()(const std::string &field, const std::string &what) const
@@ -295,7 +307,10 @@ private:
     std::string m_origin;
 };
 
-std::string typeOf(const json &j) { return j.is_object() && j.contains("type") ? j["type"].get<std::string>() : ""; }
+std::string typeOf(const json &j)
+{
+    return j.is_object() && j.contains("type") ? j["type"].get<std::string>() : "";
+}
 
 bool flag(const json &j, const char *key, bool fallback = false)
 {
@@ -304,7 +319,8 @@ bool flag(const json &j, const char *key, bool fallback = false)
 
 } // namespace
 
-struct Tokenizer::Impl {
+struct Tokenizer::Impl
+{
     std::string origin;
     StringMap<std::uint32_t> vocab; // raw bytes -> id
     MergeTable merges;
@@ -316,8 +332,8 @@ struct Tokenizer::Impl {
     bool nfc = false;
     std::vector<PreStep> steps;
     std::vector<AddedToken> rawTokens, normalizedTokens; // matched before / after normalization
-    std::array<bool, 256> rawFirst{}, normalizedFirst{};  // bytes that start an added token
-    int rawOnlyFirst = -1, normalizedOnlyFirst = -1;      // the one byte all of them start with, else -1
+    std::array<bool, 256> rawFirst{}, normalizedFirst{}; // bytes that start an added token
+    int rawOnlyFirst = -1, normalizedOnlyFirst = -1;     // the one byte all of them start with, else -1
     std::string description;
     // The common shapes [Split(pattern), ByteLevel(no regex)] and [ByteLevel(GPT-2 regex)], neither
     // adding a prefix space: one pattern split, with no lists of pieces built.
@@ -338,14 +354,13 @@ struct Tokenizer::Impl {
 
     template <typename Sink> void encode(std::string_view text, Sink &&sink) const;
     template <typename Sink>
-    void splitAdded(std::string_view text, const std::vector<AddedToken> &tokens,
-                    const std::array<bool, 256> &first, int onlyFirst, Sink &&sink) const;
+    void splitAdded(std::string_view text, const std::vector<AddedToken> &tokens, const std::array<bool, 256> &first,
+                    int onlyFirst, Sink &&sink) const;
     template <typename Sink> void preTokenize(std::string_view text, Sink &&sink) const;
     std::pair<const std::uint32_t *, std::size_t> bpe(std::string_view piece, const char *bufferEnd) const;
     std::pair<const std::uint32_t *, std::size_t> bpeUncached(std::string_view piece,
                                                               const ShortWordCache::Key &key) const;
-    template <typename Sink>
-    void splitAndMerge(std::string_view segment, tok::SplitPattern pattern, Sink &&sink) const;
+    template <typename Sink> void splitAndMerge(std::string_view segment, tok::SplitPattern pattern, Sink &&sink) const;
     void mergeWord(std::string_view piece, std::vector<std::uint32_t> &out) const;
     void appendBytes(std::string_view piece, std::vector<std::uint32_t> &out) const;
     void mergeShort(std::vector<std::uint32_t> &ids) const;
@@ -520,7 +535,8 @@ void Tokenizer::Impl::loadModel(const json &m, const Fail &fail)
         }
         const auto ia = mapped.find(a), ib = mapped.find(b), ic = mapped.find(a + b);
         if (ia == mapped.end() || ib == mapped.end() || ic == mapped.end())
-            fail("model.merges[" + std::to_string(rank) + "]", "'" + a + " " + b + "' uses a token not in the vocabulary");
+            fail("model.merges[" + std::to_string(rank) + "]",
+                 "'" + a + " " + b + "' uses a token not in the vocabulary");
         // A later duplicate overwrites an earlier one, as in the library's merge map.
         merges.insertOrAssign(ia->second, ib->second, {rank, ic->second});
         ++rank;
@@ -574,17 +590,14 @@ void Tokenizer::Impl::splitAdded(std::string_view text, const std::vector<AddedT
         return;
     }
     auto isSpace = [](char32_t c) { return (tok::unicode::classOf(c) & tok::unicode::Space) != 0; };
-    auto isWord = [](char32_t c) {
-        return (tok::unicode::classOf(c) & tok::unicode::Word) != 0;
-    };
+    auto isWord = [](char32_t c) { return (tok::unicode::classOf(c) & tok::unicode::Word) != 0; };
     std::size_t offset = 0; // end of the last emitted part
     std::size_t pos = 0;
     while (pos < text.size()) {
         // Most text holds no added token: skip bytes that start none (memchr when all start alike).
         if (onlyFirst >= 0) {
             const void *hitByte = std::memchr(text.data() + pos, onlyFirst, text.size() - pos);
-            pos = hitByte ? static_cast<std::size_t>(static_cast<const char *>(hitByte) - text.data())
-                          : text.size();
+            pos = hitByte ? static_cast<std::size_t>(static_cast<const char *>(hitByte) - text.data()) : text.size();
         }
         while (pos < text.size() && !first[static_cast<unsigned char>(text[pos])])
             ++pos;
@@ -679,8 +692,7 @@ template <typename Sink> void Tokenizer::Impl::preTokenize(std::string_view text
     const std::less<const char *> before;
     for (std::string_view piece : pieces)
         if (!piece.empty()) {
-            const bool inText =
-                !before(piece.data(), text.data()) && !before(text.data() + text.size(), piece.data());
+            const bool inText = !before(piece.data(), text.data()) && !before(text.data() + text.size(), piece.data());
             sink(piece, inText ? text.data() + text.size() : piece.data() + piece.size());
         }
 }
@@ -813,8 +825,7 @@ void Tokenizer::Impl::mergeLong(std::vector<std::uint32_t> &out) const
             out.push_back(s.id);
 }
 
-std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_view piece,
-                                                                   const char *bufferEnd) const
+std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_view piece, const char *bufferEnd) const
 {
     const bool isShort = piece.size() <= ShortWordCache::kMaxBytes;
     ShortWordCache::Key key{0, 0};
@@ -830,8 +841,8 @@ std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpe(std::string_v
 }
 
 // A piece the caches do not hold: merged, then cached (key: the piece's ShortWordCache key when short).
-std::pair<const std::uint32_t *, std::size_t>
-Tokenizer::Impl::bpeUncached(std::string_view piece, const ShortWordCache::Key &key) const
+std::pair<const std::uint32_t *, std::size_t> Tokenizer::Impl::bpeUncached(std::string_view piece,
+                                                                           const ShortWordCache::Key &key) const
 {
     const bool isShort = piece.size() <= ShortWordCache::kMaxBytes;
     std::optional<std::uint32_t> whole;
@@ -898,28 +909,27 @@ template <typename Sink> void Tokenizer::Impl::encode(std::string_view text, Sin
             sink(ids, n);
         });
     };
-    splitAdded(text, rawTokens, rawFirst, rawOnlyFirst,
-               [&](std::string_view segment, const AddedToken *added) {
-                   if (added) {
-                       sink(&added->id, 1);
-                       return;
-                   }
-                   // Tokens marked normalized are matched in the normalized text, after the others.
-                   // Most text is already NFC: normalise (a copy) only what may change.
-                   std::string normalized;
-                   std::string_view view = segment;
-                   if (nfc && tok::unicode::nfcMayChange(segment)) {
-                       normalized = tok::unicode::nfc(segment);
-                       view = normalized;
-                   }
-                   splitAdded(view, normalizedTokens, normalizedFirst, normalizedOnlyFirst,
-                              [&](std::string_view part, const AddedToken *addedNorm) {
-                                  if (addedNorm)
-                                      sink(&addedNorm->id, 1);
-                                  else
-                                      words(part);
-                              });
-               });
+    splitAdded(text, rawTokens, rawFirst, rawOnlyFirst, [&](std::string_view segment, const AddedToken *added) {
+        if (added) {
+            sink(&added->id, 1);
+            return;
+        }
+        // Tokens marked normalized are matched in the normalized text, after the others.
+        // Most text is already NFC: normalise (a copy) only what may change.
+        std::string normalized;
+        std::string_view view = segment;
+        if (nfc && tok::unicode::nfcMayChange(segment)) {
+            normalized = tok::unicode::nfc(segment);
+            view = normalized;
+        }
+        splitAdded(view, normalizedTokens, normalizedFirst, normalizedOnlyFirst,
+                   [&](std::string_view part, const AddedToken *addedNorm) {
+                       if (addedNorm)
+                           sink(&addedNorm->id, 1);
+                       else
+                           words(part);
+                   });
+    });
 }
 
 Tokenizer::Tokenizer(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -970,9 +980,18 @@ std::size_t Tokenizer::count(std::string_view text) const
     return total;
 }
 
-Tokenizer Tokenizer::clone() const { return Tokenizer(std::make_unique<Impl>(*m_impl)); }
+Tokenizer Tokenizer::clone() const
+{
+    return Tokenizer(std::make_unique<Impl>(*m_impl));
+}
 
-std::string Tokenizer::description() const { return m_impl->description; }
-std::size_t Tokenizer::vocabSize() const { return m_impl->vocab.size(); }
+std::string Tokenizer::description() const
+{
+    return m_impl->description;
+}
+std::size_t Tokenizer::vocabSize() const
+{
+    return m_impl->vocab.size();
+}
 
 } // namespace sieve

@@ -17,12 +17,14 @@
 
 namespace sieve {
 
-class TokenizerError : public std::runtime_error {
+class TokenizerError : public std::runtime_error
+{
 public:
     using std::runtime_error::runtime_error;
 };
 
-class Tokenizer {
+class Tokenizer
+{
 public:
     // Throws TokenizerError naming the file and the unsupported or malformed field.
     static Tokenizer fromFile(const std::string &path);

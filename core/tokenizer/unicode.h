@@ -9,26 +9,31 @@
 
 namespace sieve::tok::unicode {
 
-struct ClassRange {
+struct ClassRange
+{
     char32_t first;
     char32_t last;
     std::uint8_t flags;
 };
-struct CccEntry {
+struct CccEntry
+{
     char32_t cp;
     std::uint8_t ccc;
 };
-struct DecompEntry {
+struct DecompEntry
+{
     char32_t cp;
     std::uint16_t offset;
     std::uint8_t length;
 };
-struct ComposeEntry {
+struct ComposeEntry
+{
     char32_t first;
     char32_t second;
     char32_t composite;
 };
-struct Range {
+struct Range
+{
     char32_t first;
     char32_t last;
 };

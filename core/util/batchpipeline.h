@@ -20,13 +20,15 @@ namespace sieve {
 // when all are in flight, so memory stays bounded. The first error (a worker's or the writer's) stops
 // everything and is rethrown by finish(); the destructor stops and joins the threads when the reader
 // itself throws.
-template <typename Batch> class BatchPipeline {
+template <typename Batch> class BatchPipeline
+{
 public:
     using Work = std::function<void(Batch &, unsigned worker)>;
     using Write = std::function<void(Batch &)>;
 
     // `batches` recycled batches, each prepared once by `setup`.
-    BatchPipeline(unsigned workers, std::size_t batches, const std::function<void(Batch &)> &setup, Work work, Write write)
+    BatchPipeline(unsigned workers, std::size_t batches, const std::function<void(Batch &)> &setup, Work work,
+                  Write write)
         : m_work(std::move(work)), m_write(std::move(write))
     {
         m_batches.resize(batches);

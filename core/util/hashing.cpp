@@ -39,7 +39,10 @@ Sha256::Sha256() : m_ctx(EVP_MD_CTX_new())
     }
 }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(m_ctx); }
+Sha256::~Sha256()
+{
+    EVP_MD_CTX_free(m_ctx);
+}
 
 void Sha256::update(std::string_view data)
 {

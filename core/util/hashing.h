@@ -1,15 +1,16 @@
 #pragma once
 // Content keys (fast, 128-bit, not for security) and SHA-256 (for manifests that others check).
+#include <initializer_list>
 #include <string>
 #include <string_view>
-#include <initializer_list>
 
 struct evp_md_ctx_st; // OpenSSL's EVP_MD_CTX
 
 namespace sieve::hashing {
 
 // Incremental SHA-256 (OpenSSL's libcrypto), for data hashed while it is written.
-class Sha256 {
+class Sha256
+{
 public:
     Sha256();
     ~Sha256();

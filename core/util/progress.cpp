@@ -1,10 +1,10 @@
 #include "core/util/progress.h"
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <iomanip>
-#include <sstream>
 #include <ostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace sieve {

@@ -8,7 +8,8 @@
 
 namespace sieve {
 
-class Progress {
+class Progress
+{
 public:
     // total == 0 means unknown (a counter without a bar).
     Progress(std::ostream &out, std::string label, std::uint64_t total, bool enabled = true);

@@ -22,7 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // A verifier worker that answers `task` requests, for checking references outside a verify run.
-class ReferenceChecker {
+class ReferenceChecker
+{
 public:
     ReferenceChecker(const std::string &device, int timeoutSeconds) : m_timeout(timeoutSeconds)
     {
@@ -37,8 +38,8 @@ public:
             spec.env["TRITON_INTERPRET"] = "1";
         const char *xdg = std::getenv("XDG_CACHE_HOME");
         const char *home = std::getenv("HOME");
-        const std::string cache = std::string(xdg && *xdg ? xdg : (home && *home ? std::string(home) + "/.cache" : "/tmp")) +
-                                  "/sieve/verify";
+        const std::string cache =
+            std::string(xdg && *xdg ? xdg : (home && *home ? std::string(home) + "/.cache" : "/tmp")) + "/sieve/verify";
         fs::create_directories(cache);
         m_scratch = (fs::temp_directory_path() / "sieve-augment-XXXXXX").string();
         if (!mkdtemp(m_scratch.data()))
@@ -63,9 +64,14 @@ public:
     // "" when the worker accepts the reference, else its hygiene messages.
     std::string check(const VariantTask &t)
     {
-        nlohmann::json msg = {{"op", "task"},          {"task_key", t.key},     {"name", t.name},
-                              {"dtype", t.dtype},      {"seeds", {0, 1, 2}},    {"reference_timeout", m_timeout},
-                              {"reference_code", t.referenceCode}, {"init_inputs_style", "kernelbench"}};
+        nlohmann::json msg = {{"op", "task"},
+                              {"task_key", t.key},
+                              {"name", t.name},
+                              {"dtype", t.dtype},
+                              {"seeds", {0, 1, 2}},
+                              {"reference_timeout", m_timeout},
+                              {"reference_code", t.referenceCode},
+                              {"init_inputs_style", "kernelbench"}};
         if (t.atol)
             msg["atol"] = *t.atol;
         if (t.rtol)
@@ -77,7 +83,8 @@ public:
         std::string why;
         for (const auto &h : ready.value("hygiene", nlohmann::json::array()))
             if (!ok || h.value("code", std::string()) == "REF_TOO_LARGE")
-                why += (why.empty() ? "" : "; ") + h.value("code", std::string("?")) + ": " + h.value("message", std::string());
+                why += (why.empty() ? "" : "; ") + h.value("code", std::string("?")) + ": " +
+                       h.value("message", std::string());
         const auto dropped = ready.value("dropped_shapes", nlohmann::json::array());
         if (ok && !dropped.empty() && dropped.size() >= msg["shapes"].size() && !msg["shapes"].empty())
             why = "every shape was dropped: " + dropped.dump();
@@ -152,7 +159,9 @@ int runAugment(const cli::Args &args, cli::Context &ctx)
     for (const auto &o : outcomes) {
         created += o.state == "created";
         failed += o.state == "failed";
-        out.push_back({{"name", o.task.name}, {"state", o.state}, {"message", o.message},
+        out.push_back({{"name", o.task.name},
+                       {"state", o.state},
+                       {"message", o.message},
                        {"task_id", o.taskId ? nlohmann::json(*o.taskId) : nlohmann::json()},
                        {"dtype", o.task.dtype},
                        {"shapes", o.task.shapesJson ? nlohmann::json::parse(*o.task.shapesJson) : nlohmann::json()}});
@@ -177,7 +186,8 @@ int runAugment(const cli::Args &args, cli::Context &ctx)
 
 cli::Command augmentCommand()
 {
-    return {"augment", "task variants across shapes and dtypes, each checked by running its reference",
+    return {"augment",
+            "task variants across shapes and dtypes, each checked by running its reference",
             "Usage: sieve-cli augment DB --task T [--shapes S]... [--dtypes D]... [--grid]\n"
             "         [--cpu | --gpu N] [--timeout S] [--no-check] [--json]\n\n"
             "Makes variants of task T, each a task of its own linked to T's family (the export's split\n"

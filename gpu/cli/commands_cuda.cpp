@@ -25,7 +25,8 @@ namespace sieve::gpu {
 
 namespace {
 
-struct Input {
+struct Input
+{
     std::string code;
     std::string name; // shown in diagnostics
 };
@@ -111,8 +112,8 @@ int compileInput(const Input &input, const NvrtcCompiler &compiler, const Compil
         return -1;
     }
     const bool json = args.has("json");
-    nlohmann::json report{{"file", input.name}, {"arch", options.arch}, {"arch_from", archSource},
-                          {"units", nlohmann::json::array()}};
+    nlohmann::json report{
+        {"file", input.name}, {"arch", options.arch}, {"arch_from", archSource}, {"units", nlohmann::json::array()}};
     int failures = 0;
     for (const auto &unit : units) {
         const UnitCheck check = checkUnit(unit, compiler, options);
@@ -240,7 +241,6 @@ int runDevices(const cli::Args &args, cli::Context &ctx)
     return cli::Ok;
 }
 
-
 int runCudaRun(const cli::Args &args, cli::Context &ctx)
 {
     if (args.positional.size() != 1)
@@ -335,7 +335,8 @@ int runCudaRun(const cli::Args &args, cli::Context &ctx)
 
 cli::Command compileCommand()
 {
-    return {"compile", "compile a sample's CUDA with NVRTC: log, registers, spills, shared memory",
+    return {"compile",
+            "compile a sample's CUDA with NVRTC: log, registers, spills, shared memory",
             "Usage: sieve-cli compile FILE... [--arch sm_90] [--json] [--sass] [--ptx]\n"
             "       sieve-cli compile --db DB --sample ID [...]\n\n"
             "FILE is a .cu file or a Python answer: the cuda_sources of its load_inline(...) calls (string\n"
@@ -350,14 +351,22 @@ cli::Command compileCommand()
             "  --no-cache      bypass the cache (~/.cache/sieve/nvrtc, or SIEVE_NVRTC_CACHE)\n"
             "  --cache-dir D   use D as the cache\n\n"
             "Exit status: 0 compiled (or nothing NVRTC could judge), 1 a compile error or no CUDA found.\n",
-            {{"arch", true}, {"json"}, {"sass"}, {"ptx"}, {"no-cache"}, {"cache-dir", true}, {"option", true, true},
-             {"db", true}, {"sample", true}},
+            {{"arch", true},
+             {"json"},
+             {"sass"},
+             {"ptx"},
+             {"no-cache"},
+             {"cache-dir", true},
+             {"option", true, true},
+             {"db", true},
+             {"sample", true}},
             runCompile};
 }
 
 cli::Command devicesCommand()
 {
-    return {"devices", "list CUDA devices (name, compute capability, memory, L2) and NVRTC",
+    return {"devices",
+            "list CUDA devices (name, compute capability, memory, L2) and NVRTC",
             "Usage: sieve-cli devices [--json]\n\n"
             "Loads the CUDA driver at run time; without one it says so and exits 0.\n",
             {{"json"}},
@@ -366,7 +375,8 @@ cli::Command devicesCommand()
 
 cli::Command cudaRunCommand()
 {
-    return {"cuda-run", "launch a raw CUDA answer natively (NVRTC + driver, in a child process)",
+    return {"cuda-run",
+            "launch a raw CUDA answer natively (NVRTC + driver, in a child process)",
             "Usage: sieve-cli cuda-run FILE.cu [--manifest M.json] --input x.npy... [--out DIR] [--time N]\n\n"
             "Compiles FILE with NVRTC, checks its launch manifest (docs/FORMATS.md, \"Raw CUDA answers\")\n"
             "against the kernels' PTX signatures, then runs the launches on the inputs in a child process that\n"
@@ -379,8 +389,16 @@ cli::Command cudaRunCommand()
             "  --timeout S     seconds before the child is killed (default 30)\n"
             "  --time N        N timed runs after a warm-up, L2 flushed before each (CUDA events)\n"
             "  --json          machine-readable report\n",
-            {{"manifest", true}, {"input", true, true}, {"out", true}, {"arch", true}, {"device", true},
-             {"timeout", true}, {"time", true}, {"json"}, {"option", true, true}, {"cache-dir", true}},
+            {{"manifest", true},
+             {"input", true, true},
+             {"out", true},
+             {"arch", true},
+             {"device", true},
+             {"timeout", true},
+             {"time", true},
+             {"json"},
+             {"option", true, true},
+             {"cache-dir", true}},
             runCudaRun};
 }
 
@@ -390,7 +408,8 @@ namespace sieve::gpu {
 
 cli::Command cudaLaunchChildCommand()
 {
-    return {"cuda-launch-child", "(internal) the child process of cuda-run and native verification",
+    return {"cuda-launch-child",
+            "(internal) the child process of cuda-run and native verification",
             "Usage: sieve-cli cuda-launch-child DIR\n\n"
             "Started by Sieve itself in a fresh process: reads DIR/request.json, image.bin and in*.npy, runs\n"
             "the launches and writes out*.npy and timings.txt (or error.txt) into DIR. Not for users.\n",
@@ -408,7 +427,8 @@ namespace sieve::gpu {
 
 cli::Command cudaVerifyCommand()
 {
-    return {"cuda-verify", "(internal) native verification of one raw CUDA answer, for the verifier's worker",
+    return {"cuda-verify",
+            "(internal) native verification of one raw CUDA answer, for the verifier's worker",
             "Usage: sieve-cli cuda-verify JOB.json\n\n"
             "Started by the verifier's worker for a raw CUDA sample (docs/VERIFIER.md, \"Raw CUDA answers\"):\n"
             "compiles with NVRTC, checks the launch manifest, launches on the materialised inputs in a child\n"

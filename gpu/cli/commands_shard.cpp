@@ -211,7 +211,8 @@ int runSlurmScript(const Args &args, cli::Context &ctx)
         if (!out)
             throw std::runtime_error("cannot write '" + path + "'");
     }
-    fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add);
+    fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add);
     ctx.out << "wrote " << path << ": " << o.shards << " array tasks over " << selected << " selected samples (about "
             << (selected + o.shards - 1) / o.shards << " per task)\n"
             << "submit:  sbatch " << shellQuote(path) << '\n'

@@ -15,9 +15,8 @@ cli::Command augmentCommand();         // commands_augment.cpp
 
 std::vector<cli::Command> gpuCommands()
 {
-    return {verifyCommand(),          compileCommand(),    devicesCommand(), cudaRunCommand(),
-            cudaLaunchChildCommand(), cudaVerifyCommand(), mergeCommand(),   slurmScriptCommand(),
-            tasksCommand(),           augmentCommand()};
+    return {verifyCommand(),     compileCommand(), devicesCommand(),     cudaRunCommand(), cudaLaunchChildCommand(),
+            cudaVerifyCommand(), mergeCommand(),   slurmScriptCommand(), tasksCommand(),   augmentCommand()};
 }
 
 } // namespace sieve::gpu

@@ -63,7 +63,8 @@ Exit codes: 0 every selected task was checked (whatever it was found to be), 1 t
 or the corpus could not be written, 2 usage (including: no GPU and no --cpu), 130 interrupted.
 )";
 
-struct TaskItem {
+struct TaskItem
+{
     std::int64_t id = 0;
     std::string name;
     nlohmann::json request;
@@ -92,7 +93,8 @@ std::vector<TaskItem> loadTasks(Corpus &corpus, const std::vector<std::string> &
             msg["atol"] = *t.atol;
         if (t.rtol)
             msg["rtol"] = *t.rtol;
-        nlohmann::json shapes = !t.shapesJson ? nlohmann::json::array() : nlohmann::json::parse(*t.shapesJson, nullptr, false);
+        nlohmann::json shapes =
+            !t.shapesJson ? nlohmann::json::array() : nlohmann::json::parse(*t.shapesJson, nullptr, false);
         msg["shapes"] = shapes.is_array() ? shapes : nlohmann::json::array();
         msg["seeds"] = {0, 1, 2, 3, 4};
         msg["reference_timeout"] = timeout;
@@ -112,9 +114,9 @@ std::vector<TaskItem> loadTasks(Corpus &corpus, const std::vector<std::string> &
 // was found but the reference could not be judged here (a shrunk CPU shape it fails on); broken: the rest.
 std::string stateOf(const nlohmann::json &msg, std::string &codes)
 {
-    static const std::set<std::string> fatal = {"REF_NONFINITE", "REF_BELOW_TOL", "REF_CONSTANT", "REF_NONDETERMINISTIC",
-                                                "REF_TOO_LARGE", "REF_FAILED", "TASK_IMPORT_MISSING",
-                                                "TASK_NEEDS_DOWNLOAD"};
+    static const std::set<std::string> fatal = {"REF_NONFINITE",        "REF_BELOW_TOL",      "REF_CONSTANT",
+                                                "REF_NONDETERMINISTIC", "REF_TOO_LARGE",      "REF_FAILED",
+                                                "TASK_IMPORT_MISSING",  "TASK_NEEDS_DOWNLOAD"};
     std::set<std::string> all;
     codes.clear();
     if (msg.contains("hygiene") && msg["hygiene"].is_array())
@@ -299,7 +301,8 @@ int runTasksCheck(const Args &args, cli::Context &ctx)
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (json) {
-        ctx.out << nlohmann::json{{"summary", {{"tasks", done}, {"by_state", byState}, {"device", deviceLabel}, {"wall_s", wall}}}}
+        ctx.out << nlohmann::json{{"summary",
+                                   {{"tasks", done}, {"by_state", byState}, {"device", deviceLabel}, {"wall_s", wall}}}}
                        .dump()
                 << '\n';
     } else {

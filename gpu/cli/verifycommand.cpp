@@ -12,18 +12,18 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
-#include <optional>
-#include <poll.h>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <fcntl.h>
-#include <sched.h>
 #include <iomanip>
 #include <mutex>
+#include <optional>
 #include <ostream>
+#include <poll.h>
+#include <sched.h>
 #include <sstream>
 #include <sys/file.h>
+#include <thread>
 #include <unistd.h>
 
 namespace sieve::gpu {
@@ -176,7 +176,8 @@ std::string formatDuration(double s)
     return o.str();
 }
 
-class CliObserver : public VerifyObserver {
+class CliObserver : public VerifyObserver
+{
 public:
     CliObserver(cli::Context &ctx, bool json, bool progress) : m_ctx(ctx), m_json(json), m_showProgress(progress) {}
 
@@ -199,8 +200,8 @@ public:
         m_ctx.err << "worker " << worker << " ready: " << jsonString(env, "device", "?");
         if (env.contains("gpu") && env["gpu"].is_string())
             m_ctx.err << " " << env["gpu"].get<std::string>();
-        m_ctx.err << ", torch " << jsonString(env, "torch", "?") << ", triton "
-                  << jsonString(env, "triton", "?") << '\n';
+        m_ctx.err << ", torch " << jsonString(env, "torch", "?") << ", triton " << jsonString(env, "triton", "?")
+                  << '\n';
     }
     void workerLost(int worker, const std::string &why) override
     {
@@ -217,7 +218,7 @@ public:
         std::lock_guard lock(m_mutex);
         if (m_json) {
             nlohmann::json row = {{"sample", v.sampleId}, {"name", v.sampleName}, {"task", v.taskName},
-                                  {"status", v.status},   {"reasons", v.reasons},  {"message", v.message}};
+                                  {"status", v.status},   {"reasons", v.reasons}, {"message", v.message}};
             row["speedup"] = v.speedup ? nlohmann::json(*v.speedup) : nlohmann::json();
             if (v.details.is_object() && v.details.contains("phases"))
                 row["phases"] = v.details.at("phases"); // where the sample's time went (the worker's clock)
@@ -374,8 +375,9 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
         sealShardFile(resultsFile);
     if (s.state == "empty") {
         if (json)
-            ctx.out << nlohmann::json{{"summary", {{"run", nullptr}, {"state", "empty"}, {"total", 0}, {"done", 0}}}}.dump()
-                    << '\n';
+            ctx.out
+                << nlohmann::json{{"summary", {{"run", nullptr}, {"state", "empty"}, {"total", 0}, {"done", 0}}}}.dump()
+                << '\n';
         else
             ctx.out << "nothing to verify: no sample matches" << (o.selection.all ? "" : " among the PENDING ones")
                     << (o.selection.all ? "" : " (--all re-verifies samples that already have a verdict)") << '\n';
@@ -401,15 +403,16 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
     } else {
         ctx.out << "run " << s.runId << " " << s.state << ": " << s.counts.done << "/" << s.counts.total
                 << " samples verified; " << s.verdictsThisSession << " in this session in "
-                << formatDuration(s.wallSeconds) << " (" << std::fixed << std::setprecision(1)
-                << s.samplesPerMinute << " samples/min)" << (o.policy == "strict" ? "" : ", policy " + o.policy) << "\n";
+                << formatDuration(s.wallSeconds) << " (" << std::fixed << std::setprecision(1) << s.samplesPerMinute
+                << " samples/min)" << (o.policy == "strict" ? "" : ", policy " + o.policy) << "\n";
         for (const auto &[status, n] : s.counts.byStatus)
             ctx.out << "  " << std::left << std::setw(14) << status << n << '\n';
         if (!resultsFile.empty())
             ctx.out << "results: " << resultsFile << '\n';
     }
     if (!s.error.empty()) {
-        ctx.err << "sieve-cli verify: " << s.error << "\nThe verdicts so far are saved; run the command again to resume.\n";
+        ctx.err << "sieve-cli verify: " << s.error
+                << "\nThe verdicts so far are saved; run the command again to resume.\n";
         return cli::Failure;
     }
     if (s.state != "finished")
@@ -462,7 +465,8 @@ int runShard(VerifyOptions o, const Args &args, cli::Context &ctx)
             << shard.corpusSamples << " selected samples -> " << shard.path << '\n';
 
     const int lockFd = lockCorpus(shard.path);
-    struct Unlock {
+    struct Unlock
+    {
         int fd;
         ~Unlock() { ::close(fd); }
     } unlock{lockFd};
@@ -489,8 +493,7 @@ int runShard(VerifyOptions o, const Args &args, cli::Context &ctx)
                 o.parallel = unfinished->params.value("parallel", o.parallel);
             if (!args.has("policy"))
                 o.policy = jsonString(unfinished->params, "policy", o.policy);
-        } else if (!args.has("new-run") &&
-                   store::finishedVerifyRunCount(sc.db()) > 0) {
+        } else if (!args.has("new-run") && store::finishedVerifyRunCount(sc.db()) > 0) {
             ctx.out << "shard " << spec.text() << " is already verified: " << shard.path
                     << " (add --new-run to verify it again)\n";
             return cli::Ok;
@@ -587,7 +590,8 @@ int runVerify(const Args &args, cli::Context &ctx)
                              "or --new-run");
         o.serve = true;
         const int lockFd = lockCorpus(o.dbPath);
-        struct Unlock {
+        struct Unlock
+        {
             int fd;
             ~Unlock() { ::close(fd); }
         } unlock{lockFd};
@@ -604,7 +608,8 @@ int runVerify(const Args &args, cli::Context &ctx)
         return runShard(o, args, ctx);
 
     const int lockFd = lockCorpus(o.dbPath);
-    struct Unlock {
+    struct Unlock
+    {
         int fd;
         ~Unlock() { ::close(fd); }
     } unlock{lockFd};
@@ -628,9 +633,8 @@ int runVerify(const Args &args, cli::Context &ctx)
             const std::string storedPolicy = jsonString(p, "policy", "strict");
             const bool policyDiffers = args.has("policy") && o.policy != storedPolicy;
             if (selectionDiffers || modeDiffers || policyDiffers)
-                throw UsageError("verification run " + std::to_string(unfinished->id) + " is unfinished (" + storedMode +
-                                 ", policy " + storedPolicy +
-                                 ", selection " + stored.toJson().dump() +
+                throw UsageError("verification run " + std::to_string(unfinished->id) + " is unfinished (" +
+                                 storedMode + ", policy " + storedPolicy + ", selection " + stored.toJson().dump() +
                                  "); run 'sieve-cli verify " + o.dbPath +
                                  "' to resume it, or add --new-run to start a different one");
             o = probe;

@@ -61,8 +61,8 @@ bool CudaDriver::load(const std::string &path, std::string &why)
     Result (*driverVersion)(int *) = nullptr;
     bool ok = dlbind(handle, "cuInit", init, why) && dlbind(handle, "cuDriverGetVersion", driverVersion, why) &&
               dlbind(handle, "cuGetErrorString", m_getErrorString, why) &&
-              dlbind(handle, "cuDeviceGetCount", deviceGetCount, why) && dlbind(handle, "cuDeviceGet", deviceGet, why) &&
-              dlbind(handle, "cuDeviceGetName", deviceGetName, why) &&
+              dlbind(handle, "cuDeviceGetCount", deviceGetCount, why) &&
+              dlbind(handle, "cuDeviceGet", deviceGet, why) && dlbind(handle, "cuDeviceGetName", deviceGetName, why) &&
               dlbind(handle, "cuDeviceGetAttribute", deviceGetAttribute, why) &&
               dlbind(handle, "cuDeviceTotalMem_v2", deviceTotalMem, why) &&
               dlbind(handle, "cuDevicePrimaryCtxRetain", primaryCtxRetain, why) &&
@@ -76,11 +76,13 @@ bool CudaDriver::load(const std::string &path, std::string &why)
               dlbind(handle, "cuLaunchKernel", launchKernel, why) && dlbind(handle, "cuMemAlloc_v2", memAlloc, why) &&
               dlbind(handle, "cuMemFree_v2", memFree, why) && dlbind(handle, "cuMemcpyHtoD_v2", memcpyHtoD, why) &&
               dlbind(handle, "cuMemcpyDtoH_v2", memcpyDtoH, why) && dlbind(handle, "cuMemsetD8_v2", memsetD8, why) &&
-              dlbind(handle, "cuEventCreate", eventCreate, why) && dlbind(handle, "cuEventDestroy_v2", eventDestroy, why) &&
+              dlbind(handle, "cuEventCreate", eventCreate, why) &&
+              dlbind(handle, "cuEventDestroy_v2", eventDestroy, why) &&
               dlbind(handle, "cuEventRecord", eventRecord, why) &&
               dlbind(handle, "cuEventSynchronize", eventSynchronize, why);
     // cuEventElapsedTime_v2 appeared in CUDA 12.8; older drivers only have the first version.
-    if (ok && !(eventElapsedTime = reinterpret_cast<decltype(eventElapsedTime)>(dlsym(handle, "cuEventElapsedTime_v2"))))
+    if (ok &&
+        !(eventElapsedTime = reinterpret_cast<decltype(eventElapsedTime)>(dlsym(handle, "cuEventElapsedTime_v2"))))
         ok = dlbind(handle, "cuEventElapsedTime", eventElapsedTime, why);
     if (!ok) {
         dlclose(handle);

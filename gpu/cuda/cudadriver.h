@@ -16,7 +16,8 @@ struct CUevent_st;
 
 namespace sieve::gpu {
 
-struct CudaDevice {
+struct CudaDevice
+{
     int index = 0;
     std::string name;
     int major = 0;
@@ -30,7 +31,8 @@ struct CudaDevice {
     std::string arch() const { return "sm_" + std::to_string(major * 10 + minor); }
 };
 
-class CudaDriver {
+class CudaDriver
+{
 public:
     using Result = int; // CUresult; 0 = CUDA_SUCCESS
     using Device = int;

@@ -6,17 +6,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <climits>
-#include <map>
-#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -35,11 +35,16 @@ std::int64_t HostTensor::numel() const
 const char *outcomeName(LaunchOutcome::Status s)
 {
     switch (s) {
-    case LaunchOutcome::Status::Ok: return "ok";
-    case LaunchOutcome::Status::LaunchError: return "launch_error";
-    case LaunchOutcome::Status::Timeout: return "timeout";
-    case LaunchOutcome::Status::Crash: return "crash";
-    case LaunchOutcome::Status::NoDevice: return "no_device";
+    case LaunchOutcome::Status::Ok:
+        return "ok";
+    case LaunchOutcome::Status::LaunchError:
+        return "launch_error";
+    case LaunchOutcome::Status::Timeout:
+        return "timeout";
+    case LaunchOutcome::Status::Crash:
+        return "crash";
+    case LaunchOutcome::Status::NoDevice:
+        return "no_device";
     }
     return "?";
 }
@@ -48,10 +53,9 @@ const char *outcomeName(LaunchOutcome::Status s)
 
 namespace {
 
-const std::vector<std::pair<std::string, ElemType>> kDescr{{"<f4", ElemType::F32}, {"<f2", ElemType::F16},
-                                                           {"<f8", ElemType::F64}, {"<i4", ElemType::I32},
-                                                           {"<i8", ElemType::I64}, {"|u1", ElemType::U8},
-                                                           {"|b1", ElemType::U8},  {"<u2", ElemType::BF16}};
+const std::vector<std::pair<std::string, ElemType>> kDescr{
+    {"<f4", ElemType::F32}, {"<f2", ElemType::F16}, {"<f8", ElemType::F64}, {"<i4", ElemType::I32},
+    {"<i8", ElemType::I64}, {"|u1", ElemType::U8},  {"|b1", ElemType::U8},  {"<u2", ElemType::BF16}};
 
 } // namespace
 
@@ -66,11 +70,13 @@ HostTensor readNpy(const std::string &path)
     const int major = static_cast<unsigned char>(data[6]);
     std::size_t headerLen = 0, offset = 0;
     if (major == 1) {
-        headerLen = static_cast<unsigned char>(data[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(data[9])) << 8);
+        headerLen =
+            static_cast<unsigned char>(data[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(data[9])) << 8);
         offset = 10;
     } else {
         for (int i = 0; i < 4; ++i)
-            headerLen |= static_cast<std::size_t>(static_cast<unsigned char>(data[8 + static_cast<std::size_t>(i)])) << (8 * i);
+            headerLen |= static_cast<std::size_t>(static_cast<unsigned char>(data[8 + static_cast<std::size_t>(i)]))
+                         << (8 * i);
         offset = 12;
     }
     const std::string header = data.substr(offset, headerLen);
@@ -129,7 +135,8 @@ void writeNpy(const std::string &path, const HostTensor &t)
 
 namespace {
 
-struct DeviceBuffer {
+struct DeviceBuffer
+{
     const CudaDriver &cu;
     CudaDriver::DevicePtr ptr = 0;
     DeviceBuffer(const CudaDriver &d, std::size_t bytes) : cu(d)
@@ -178,7 +185,8 @@ void runChild(const LaunchRequest &req, const std::string &dir)
     if (req.cases.empty())
         throw std::runtime_error("launch request without inputs");
     // One context and one module for every case; each case gets its own buffers and launch parameters.
-    struct Prepared {
+    struct Prepared
+    {
         CudaDriver::Function fn = nullptr;
         unsigned grid[3], block[3], shared;
         std::vector<std::vector<unsigned char>> storage;
@@ -204,7 +212,8 @@ void runChild(const LaunchRequest &req, const std::string &dir)
             HostTensor t;
             t.dtype = spec.dtype;
             for (std::size_t d = 0; d < spec.shape.size(); ++d)
-                t.shape.push_back(evalExpr(spec.shape[d], symbols, "outputs[" + std::to_string(i) + "].shape[" + std::to_string(d) + "]"));
+                t.shape.push_back(evalExpr(spec.shape[d], symbols,
+                                           "outputs[" + std::to_string(i) + "].shape[" + std::to_string(d) + "]"));
             t.bytes.resize(static_cast<std::size_t>(t.numel()) * elemSize(t.dtype));
             auto b = std::make_unique<DeviceBuffer>(*cu, t.bytes.size());
             // A poison pattern (NaN for floats), so an output the kernels never write cannot pass as zeros.
@@ -217,7 +226,8 @@ void runChild(const LaunchRequest &req, const std::string &dir)
             const Launch &l = req.manifest.launches[i];
             const std::string path = "launches[" + std::to_string(i) + "]";
             Prepared &p = launches[i];
-            cu->check(cu->moduleGetFunction(&p.fn, module, l.kernel.c_str()), ("cuModuleGetFunction(" + l.kernel + ")").c_str());
+            cu->check(cu->moduleGetFunction(&p.fn, module, l.kernel.c_str()),
+                      ("cuModuleGetFunction(" + l.kernel + ")").c_str());
             for (std::size_t d = 0; d < 3; ++d) {
                 p.grid[d] = dim(l.grid, d, symbols, path + ".grid");
                 p.block[d] = dim(l.block, d, symbols, path + ".block");
@@ -238,12 +248,21 @@ void runChild(const LaunchRequest &req, const std::string &dir)
                 if (b.kind != ArgBinding::Kind::Scalar) {
                     put(buffers.at(b.name)->ptr);
                 } else {
-                    const double value = b.literal ? *b.literal : static_cast<double>(evalExpr(b.expr, symbols, path + ".args"));
+                    const double value =
+                        b.literal ? *b.literal : static_cast<double>(evalExpr(b.expr, symbols, path + ".args"));
                     switch (b.type) {
-                    case ElemType::I32: put(static_cast<std::int32_t>(value)); break;
-                    case ElemType::I64: put(static_cast<std::int64_t>(value)); break;
-                    case ElemType::F32: put(static_cast<float>(value)); break;
-                    default: put(value); break;
+                    case ElemType::I32:
+                        put(static_cast<std::int32_t>(value));
+                        break;
+                    case ElemType::I64:
+                        put(static_cast<std::int64_t>(value));
+                        break;
+                    case ElemType::F32:
+                        put(static_cast<float>(value));
+                        break;
+                    default:
+                        put(value);
+                        break;
                     }
                 }
                 p.storage.push_back(std::move(bytes));
@@ -255,8 +274,8 @@ void runChild(const LaunchRequest &req, const std::string &dir)
     auto launchAll = [&] {
         for (std::size_t i = 0; i < launches.size(); ++i) {
             Prepared &p = launches[i];
-            cu->check(cu->launchKernel(p.fn, p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1], p.block[2], p.shared,
-                                       nullptr, p.params.data(), nullptr),
+            cu->check(cu->launchKernel(p.fn, p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1], p.block[2],
+                                       p.shared, nullptr, p.params.data(), nullptr),
                       ("cuLaunchKernel(" + req.manifest.launches[i].kernel + ")").c_str());
         }
     };
@@ -283,7 +302,8 @@ void runChild(const LaunchRequest &req, const std::string &dir)
         cu->check(cu->eventCreate(&stop, 0), "cuEventCreate");
         launchAll(); // warm-up
         for (int r = 0; r < req.timingRuns; ++r) {
-            cu->check(cu->memsetD8(flush.ptr, static_cast<unsigned char>(r), static_cast<std::size_t>(std::max(l2, 1 << 20)) * 2),
+            cu->check(cu->memsetD8(flush.ptr, static_cast<unsigned char>(r),
+                                   static_cast<std::size_t>(std::max(l2, 1 << 20)) * 2),
                       "cuMemsetD8 (L2 flush)");
             cu->check(cu->eventRecord(start, nullptr), "cuEventRecord");
             launchAll();
@@ -390,7 +410,9 @@ void writeRequest(const LaunchRequest &req, const std::string &dir)
 {
     if (req.manifestJson.empty())
         throw std::runtime_error("launch request without its manifest text");
-    nlohmann::json j{{"device", req.device}, {"timing_runs", req.timingRuns}, {"manifest", req.manifestJson},
+    nlohmann::json j{{"device", req.device},
+                     {"timing_runs", req.timingRuns},
+                     {"manifest", req.manifestJson},
                      {"cases", nlohmann::json::array()}};
     for (std::size_t c = 0; c < req.cases.size(); ++c) {
         nlohmann::json dtypes = nlohmann::json::array();
@@ -496,7 +518,8 @@ LaunchOutcome launchIsolated(const LaunchRequest &request, const std::string &sc
     for (std::size_t c = 0; c < request.cases.size(); ++c) {
         out.outputs.emplace_back();
         for (std::size_t i = 0; i < request.manifest.outputs.size(); ++i)
-            out.outputs.back().push_back(readNpy(scratchDir + "/out" + std::to_string(c) + "_" + std::to_string(i) + ".npy"));
+            out.outputs.back().push_back(
+                readNpy(scratchDir + "/out" + std::to_string(c) + "_" + std::to_string(i) + ".npy"));
     }
     std::ifstream timings(scratchDir + "/timings.txt");
     for (double ms; timings >> ms;)

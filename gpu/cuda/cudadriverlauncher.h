@@ -12,7 +12,8 @@
 
 namespace sieve::gpu {
 
-struct HostTensor {
+struct HostTensor
+{
     std::vector<std::int64_t> shape;
     ElemType dtype = ElemType::F32;
     std::string bytes; // C-order, little-endian
@@ -25,7 +26,8 @@ struct HostTensor {
 HostTensor readNpy(const std::string &path);
 void writeNpy(const std::string &path, const HostTensor &t);
 
-struct LaunchRequest {
+struct LaunchRequest
+{
     std::string image; // cubin (ELF) or PTX text
     LaunchManifest manifest;
     std::string manifestJson; // the text `manifest` was parsed from: what the child reads
@@ -34,11 +36,12 @@ struct LaunchRequest {
     std::vector<std::vector<HostTensor>> cases;
     int device = 0;
     double timeoutSeconds = 30;
-    int timingRuns = 0; // 0: correctness only; else timed repetitions after one warm-up
+    int timingRuns = 0;   // 0: correctness only; else timed repetitions after one warm-up
     std::string launcher; // the sieve-cli that runs the child; empty: this process's own executable
 };
 
-struct LaunchOutcome {
+struct LaunchOutcome
+{
     enum class Status { Ok, LaunchError, Timeout, Crash, NoDevice };
     Status status = Status::Ok;
     std::string message;

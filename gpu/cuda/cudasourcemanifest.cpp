@@ -14,12 +14,12 @@ using json = nlohmann::ordered_json; // constants are evaluated in the order wri
 std::optional<ElemType> elemTypeFromName(const std::string &name)
 {
     static const std::map<std::string, ElemType> names{
-        {"fp32", ElemType::F32}, {"f32", ElemType::F32},   {"float32", ElemType::F32}, {"float", ElemType::F32},
-        {"fp16", ElemType::F16}, {"f16", ElemType::F16},   {"float16", ElemType::F16}, {"half", ElemType::F16},
-        {"bf16", ElemType::BF16}, {"bfloat16", ElemType::BF16}, {"fp64", ElemType::F64}, {"f64", ElemType::F64},
-        {"float64", ElemType::F64}, {"double", ElemType::F64}, {"i32", ElemType::I32}, {"int32", ElemType::I32},
-        {"int", ElemType::I32},  {"i64", ElemType::I64},   {"int64", ElemType::I64},   {"u8", ElemType::U8},
-        {"uint8", ElemType::U8}, {"bool", ElemType::U8}};
+        {"fp32", ElemType::F32},    {"f32", ElemType::F32},       {"float32", ElemType::F32}, {"float", ElemType::F32},
+        {"fp16", ElemType::F16},    {"f16", ElemType::F16},       {"float16", ElemType::F16}, {"half", ElemType::F16},
+        {"bf16", ElemType::BF16},   {"bfloat16", ElemType::BF16}, {"fp64", ElemType::F64},    {"f64", ElemType::F64},
+        {"float64", ElemType::F64}, {"double", ElemType::F64},    {"i32", ElemType::I32},     {"int32", ElemType::I32},
+        {"int", ElemType::I32},     {"i64", ElemType::I64},       {"int64", ElemType::I64},   {"u8", ElemType::U8},
+        {"uint8", ElemType::U8},    {"bool", ElemType::U8}};
     auto it = names.find(name);
     return it == names.end() ? std::nullopt : std::optional<ElemType>(it->second);
 }
@@ -27,13 +27,20 @@ std::optional<ElemType> elemTypeFromName(const std::string &name)
 const char *elemTypeName(ElemType t)
 {
     switch (t) {
-    case ElemType::F32: return "fp32";
-    case ElemType::F16: return "fp16";
-    case ElemType::BF16: return "bf16";
-    case ElemType::F64: return "fp64";
-    case ElemType::I32: return "i32";
-    case ElemType::I64: return "i64";
-    case ElemType::U8: return "u8";
+    case ElemType::F32:
+        return "fp32";
+    case ElemType::F16:
+        return "fp16";
+    case ElemType::BF16:
+        return "bf16";
+    case ElemType::F64:
+        return "fp64";
+    case ElemType::I32:
+        return "i32";
+    case ElemType::I64:
+        return "i64";
+    case ElemType::U8:
+        return "u8";
     }
     return "?";
 }
@@ -42,11 +49,15 @@ std::size_t elemSize(ElemType t)
 {
     switch (t) {
     case ElemType::F16:
-    case ElemType::BF16: return 2;
+    case ElemType::BF16:
+        return 2;
     case ElemType::F64:
-    case ElemType::I64: return 8;
-    case ElemType::U8: return 1;
-    default: return 4;
+    case ElemType::I64:
+        return 8;
+    case ElemType::U8:
+        return 1;
+    default:
+        return 4;
     }
 }
 
@@ -54,7 +65,8 @@ std::size_t elemSize(ElemType t)
 
 namespace {
 
-class ExprParser {
+class ExprParser
+{
 public:
     // lookup == nullptr: syntax and symbol check only (known symbols evaluate to a placeholder).
     ExprParser(const std::string &text, const Symbols &symbols, const std::set<std::string> *known,
@@ -332,7 +344,8 @@ LaunchManifest parseManifest(const std::string &text)
             const std::string ap = path + ".args[" + std::to_string(a) + "]";
             const json &arg = args[a];
             if (!arg.is_object())
-                throw ManifestError(ap, "expected {\"input\": name}, {\"output\": name} or {\"scalar\": expr, \"type\": t}");
+                throw ManifestError(
+                    ap, "expected {\"input\": name}, {\"output\": name} or {\"scalar\": expr, \"type\": t}");
             onlyKeys(arg, {"input", "output", "scalar", "type"}, ap);
             ArgBinding b;
             const int kinds = arg.contains("input") + arg.contains("output") + arg.contains("scalar");
@@ -418,31 +431,40 @@ bool compatible(const ArgBinding &b, const std::string &ptxType)
     if (b.kind != ArgBinding::Kind::Scalar)
         return ptxType == ".u64" || ptxType == ".b64" || ptxType == ".s64";
     switch (b.type) {
-    case ElemType::I32: return ptxType == ".u32" || ptxType == ".s32" || ptxType == ".b32";
-    case ElemType::I64: return ptxType == ".u64" || ptxType == ".s64" || ptxType == ".b64";
-    case ElemType::F32: return ptxType == ".f32" || ptxType == ".b32";
-    case ElemType::F64: return ptxType == ".f64" || ptxType == ".b64";
-    default: return false;
+    case ElemType::I32:
+        return ptxType == ".u32" || ptxType == ".s32" || ptxType == ".b32";
+    case ElemType::I64:
+        return ptxType == ".u64" || ptxType == ".s64" || ptxType == ".b64";
+    case ElemType::F32:
+        return ptxType == ".f32" || ptxType == ".b32";
+    case ElemType::F64:
+        return ptxType == ".f64" || ptxType == ".b64";
+    default:
+        return false;
     }
 }
 
 std::string describe(const ArgBinding &b)
 {
     switch (b.kind) {
-    case ArgBinding::Kind::Input: return "input '" + b.name + "' (a pointer)";
-    case ArgBinding::Kind::Output: return "output '" + b.name + "' (a pointer)";
-    case ArgBinding::Kind::Scalar: return std::string("a scalar of type ") + elemTypeName(b.type);
+    case ArgBinding::Kind::Input:
+        return "input '" + b.name + "' (a pointer)";
+    case ArgBinding::Kind::Output:
+        return "output '" + b.name + "' (a pointer)";
+    case ArgBinding::Kind::Scalar:
+        return std::string("a scalar of type ") + elemTypeName(b.type);
     }
     return "?";
 }
 
 } // namespace
 
-void validateManifest(const LaunchManifest &m, const std::vector<PtxEntry> &entries, std::optional<std::size_t> taskInputs)
+void validateManifest(const LaunchManifest &m, const std::vector<PtxEntry> &entries,
+                      std::optional<std::size_t> taskInputs)
 {
     if (taskInputs && m.inputs.size() != *taskInputs)
-        throw ManifestError("inputs", "lists " + std::to_string(m.inputs.size()) + " inputs but the task's get_inputs() returns " +
-                                          std::to_string(*taskInputs));
+        throw ManifestError("inputs", "lists " + std::to_string(m.inputs.size()) +
+                                          " inputs but the task's get_inputs() returns " + std::to_string(*taskInputs));
     std::set<std::string> names;
     for (const auto &n : m.inputs)
         if (!names.insert(n).second)
@@ -450,7 +472,8 @@ void validateManifest(const LaunchManifest &m, const std::vector<PtxEntry> &entr
     std::set<std::string> outputs;
     for (std::size_t i = 0; i < m.outputs.size(); ++i)
         if (names.count(m.outputs[i].name) || !outputs.insert(m.outputs[i].name).second)
-            throw ManifestError("outputs[" + std::to_string(i) + "].name", "duplicate name '" + m.outputs[i].name + "'");
+            throw ManifestError("outputs[" + std::to_string(i) + "].name",
+                                "duplicate name '" + m.outputs[i].name + "'");
 
     // Symbols an expression may use before any shape is known.
     std::set<std::string> known;
@@ -466,7 +489,8 @@ void validateManifest(const LaunchManifest &m, const std::vector<PtxEntry> &entr
     }
     for (std::size_t i = 0; i < m.outputs.size(); ++i)
         for (std::size_t d = 0; d < m.outputs[i].shape.size(); ++d)
-            checkExpr(m.outputs[i].shape[d], known, "outputs[" + std::to_string(i) + "].shape[" + std::to_string(d) + "]");
+            checkExpr(m.outputs[i].shape[d], known,
+                      "outputs[" + std::to_string(i) + "].shape[" + std::to_string(d) + "]");
 
     std::string entryList;
     for (const auto &e : entries)
@@ -479,9 +503,9 @@ void validateManifest(const LaunchManifest &m, const std::vector<PtxEntry> &entr
             if (e.name == l.kernel)
                 entry = &e;
         if (!entry)
-            throw ManifestError(path + ".kernel", "no extern \"C\" __global__ function '" + l.kernel +
-                                                      "' in the source (kernels: " +
-                                                      (entryList.empty() ? "none" : entryList) + ")");
+            throw ManifestError(path + ".kernel",
+                                "no extern \"C\" __global__ function '" + l.kernel +
+                                    "' in the source (kernels: " + (entryList.empty() ? "none" : entryList) + ")");
         for (std::size_t d = 0; d < l.grid.size(); ++d)
             checkExpr(l.grid[d], known, path + ".grid[" + std::to_string(d) + "]");
         for (std::size_t d = 0; d < l.block.size(); ++d)

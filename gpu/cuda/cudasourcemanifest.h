@@ -14,7 +14,8 @@
 namespace sieve::gpu {
 
 // A manifest error: `field` is a JSON path such as "launches[0].args[2].type".
-struct ManifestError : std::runtime_error {
+struct ManifestError : std::runtime_error
+{
     ManifestError(const std::string &field, const std::string &message)
         : std::runtime_error(field + ": " + message), field(field)
     {
@@ -27,21 +28,24 @@ std::optional<ElemType> elemTypeFromName(const std::string &name); // "fp32", "f
 const char *elemTypeName(ElemType t);
 std::size_t elemSize(ElemType t);
 
-struct TensorSpec {
+struct TensorSpec
+{
     std::string name;
     std::vector<std::string> shape; // expressions; empty for inputs (their shapes come from the task)
     ElemType dtype = ElemType::F32;
 };
 
-struct ArgBinding {
+struct ArgBinding
+{
     enum class Kind { Input, Output, Scalar } kind = Kind::Input;
-    std::string name;    // input/output name
-    std::string expr;    // scalar: an integer expression of the shapes...
+    std::string name;              // input/output name
+    std::string expr;              // scalar: an integer expression of the shapes...
     std::optional<double> literal; // ...or a number given as a JSON number (any scalar type)
     ElemType type = ElemType::I32; // scalar type
 };
 
-struct Launch {
+struct Launch
+{
     std::string kernel;
     std::vector<std::string> grid;  // 1-3 expressions
     std::vector<std::string> block; // 1-3 expressions
@@ -49,9 +53,10 @@ struct Launch {
     std::vector<ArgBinding> args;
 };
 
-struct LaunchManifest {
-    std::vector<std::string> inputs; // names, in the order of the task's get_inputs()
-    std::vector<TensorSpec> outputs; // in the order of forward()'s results
+struct LaunchManifest
+{
+    std::vector<std::string> inputs;                            // names, in the order of the task's get_inputs()
+    std::vector<TensorSpec> outputs;                            // in the order of forward()'s results
     std::vector<std::pair<std::string, std::string>> constants; // named integer expressions, in order
     std::vector<Launch> launches;
 };
@@ -63,7 +68,8 @@ LaunchManifest parseManifest(const std::string &json);
 std::optional<std::string> embeddedManifest(const std::string &cuSource);
 
 // One .entry of a PTX module: its name and the PTX type of each parameter (".u64", ".f32", ".b8[16]"...).
-struct PtxEntry {
+struct PtxEntry
+{
     std::string name;
     std::vector<std::string> params;
 };

@@ -3,10 +3,10 @@
 #include "gpu/nvrtc/nvrtccompiler.h"
 
 #include <algorithm>
-#include <regex>
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
+#include <regex>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -14,8 +14,7 @@ namespace sieve::gpu {
 
 namespace {
 
-template <typename T>
-T field(const nlohmann::json &j, const char *key, const std::string &where)
+template <typename T> T field(const nlohmann::json &j, const char *key, const std::string &where)
 {
     if (!j.contains(key))
         throw std::runtime_error(where + ": missing field '" + key + "'");
@@ -48,9 +47,24 @@ std::vector<double> toDoubles(const HostTensor &t)
         throw std::runtime_error("tensor bytes do not fill its shape");
     for (std::size_t i = 0; i < n; ++i) {
         switch (t.dtype) {
-        case ElemType::F32: { float v; std::memcpy(&v, p + 4 * i, 4); out[i] = v; break; }
-        case ElemType::F64: { double v; std::memcpy(&v, p + 8 * i, 8); out[i] = v; break; }
-        case ElemType::F16: { std::uint16_t v; std::memcpy(&v, p + 2 * i, 2); out[i] = f16ToDouble(v); break; }
+        case ElemType::F32: {
+            float v;
+            std::memcpy(&v, p + 4 * i, 4);
+            out[i] = v;
+            break;
+        }
+        case ElemType::F64: {
+            double v;
+            std::memcpy(&v, p + 8 * i, 8);
+            out[i] = v;
+            break;
+        }
+        case ElemType::F16: {
+            std::uint16_t v;
+            std::memcpy(&v, p + 2 * i, 2);
+            out[i] = f16ToDouble(v);
+            break;
+        }
         case ElemType::BF16: {
             std::uint16_t v;
             std::memcpy(&v, p + 2 * i, 2);
@@ -60,9 +74,21 @@ std::vector<double> toDoubles(const HostTensor &t)
             out[i] = f;
             break;
         }
-        case ElemType::I32: { std::int32_t v; std::memcpy(&v, p + 4 * i, 4); out[i] = v; break; }
-        case ElemType::I64: { std::int64_t v; std::memcpy(&v, p + 8 * i, 8); out[i] = static_cast<double>(v); break; }
-        case ElemType::U8: out[i] = static_cast<unsigned char>(p[i]); break;
+        case ElemType::I32: {
+            std::int32_t v;
+            std::memcpy(&v, p + 4 * i, 4);
+            out[i] = v;
+            break;
+        }
+        case ElemType::I64: {
+            std::int64_t v;
+            std::memcpy(&v, p + 8 * i, 8);
+            out[i] = static_cast<double>(v);
+            break;
+        }
+        case ElemType::U8:
+            out[i] = static_cast<unsigned char>(p[i]);
+            break;
         }
     }
     return out;
@@ -87,13 +113,20 @@ HostTensor loadTensor(const std::string &path, const std::string &dtype)
 nlohmann::json result(const std::string &status, const std::string &stage, std::vector<std::string> reasons,
                       const std::string &message, const std::string &log = {})
 {
-    return {{"status", status}, {"stage", stage}, {"reasons", reasons}, {"message", message}, {"log", log},
-            {"checks", nlohmann::json::array()}, {"timings", nlohmann::json::array()}, {"launches", 0},
+    return {{"status", status},
+            {"stage", stage},
+            {"reasons", reasons},
+            {"message", message},
+            {"log", log},
+            {"checks", nlohmann::json::array()},
+            {"timings", nlohmann::json::array()},
+            {"launches", 0},
             {"kernels", nlohmann::json::array()}};
 }
 
 // Holds the worker's per-GPU timing lock (flock, as the Python side takes it) for its lifetime.
-class TimingLock {
+class TimingLock
+{
 public:
     explicit TimingLock(const std::string &path)
     {
@@ -200,7 +233,8 @@ nlohmann::json verifyNative(const NativeJob &job)
     // The compiler reads what the source includes, and its log goes into the corpus: only CUDA's own
     // headers, so that an answer cannot have NVRTC read (and echo) a file of the verifying machine.
     static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]*)[>"])", std::regex::multiline);
-    static const std::regex allowed(R"(^(cuda_[a-z0-9_]+\.h|cuda/std/[a-z_/]+|cooperative_groups(/[a-z_]+)?\.h|mma\.h|stdint\.h|cstdint)$)");
+    static const std::regex allowed(
+        R"(^(cuda_[a-z0-9_]+\.h|cuda/std/[a-z_/]+|cooperative_groups(/[a-z_]+)?\.h|mma\.h|stdint\.h|cstdint)$)");
     for (std::sregex_iterator it(job.code.begin(), job.code.end(), include), end; it != end; ++it)
         if (!std::regex_match((*it)[1].str(), allowed))
             return result("FAIL_STATIC", "static", {"INCLUDE_FORBIDDEN"},
@@ -232,13 +266,16 @@ nlohmann::json verifyNative(const NativeJob &job)
     }
     nlohmann::json resources = nlohmann::json::array();
     for (const auto &k : compiled.resources.kernels)
-        resources.push_back({{"kernel", k.name}, {"registers", k.registers}, {"shared_bytes", k.sharedBytes},
-                             {"const_bytes", k.constBytes}, {"spill_store_bytes", k.spillStoreBytes},
+        resources.push_back({{"kernel", k.name},
+                             {"registers", k.registers},
+                             {"shared_bytes", k.sharedBytes},
+                             {"const_bytes", k.constBytes},
+                             {"spill_store_bytes", k.spillStoreBytes},
                              {"spill_load_bytes", k.spillLoadBytes}});
     if (!compiled.ok) {
         auto r = result("FAIL_COMPILE", "compile", {"COMPILE_ERROR"},
-                        "NVRTC (" + compiled.arch + ") rejected the source: " +
-                            std::to_string(compiled.errorCount()) + " error(s)",
+                        "NVRTC (" + compiled.arch + ") rejected the source: " + std::to_string(compiled.errorCount()) +
+                            " error(s)",
                         compiled.log);
         return r;
     }
@@ -254,8 +291,9 @@ nlohmann::json verifyNative(const NativeJob &job)
         kernels.push_back(l.kernel);
     if (!job.gpu) {
         auto r = result("UNVERIFIABLE", "compile", {"NO_GPU"},
-                        "compiled with NVRTC (" + compiled.arch + ") and its manifest matches the kernels; "
-                        "running raw CUDA needs a GPU",
+                        "compiled with NVRTC (" + compiled.arch +
+                            ") and its manifest matches the kernels; "
+                            "running raw CUDA needs a GPU",
                         compiled.log);
         r["resources"] = resources;
         r["kernels"] = kernels;
@@ -288,7 +326,8 @@ nlohmann::json verifyNative(const NativeJob &job)
         return r;
     };
     switch (out.status) {
-    case LaunchOutcome::Status::Ok: break;
+    case LaunchOutcome::Status::Ok:
+        break;
     case LaunchOutcome::Status::Timeout:
         return failed("TIMEOUT", "correct", "STAGE_TIMEOUT", "the kernels were " + out.message);
     case LaunchOutcome::Status::Crash:
@@ -296,17 +335,22 @@ nlohmann::json verifyNative(const NativeJob &job)
     case LaunchOutcome::Status::NoDevice:
         return failed("UNVERIFIABLE", "correct", "NO_GPU", out.message);
     case LaunchOutcome::Status::LaunchError: {
-        const bool illegal = out.message.find("illegal") != std::string::npos ||
-                             out.message.find("misaligned") != std::string::npos;
+        const bool illegal =
+            out.message.find("illegal") != std::string::npos || out.message.find("misaligned") != std::string::npos;
         return failed("FAIL_RUNTIME", "correct", illegal ? "ILLEGAL_ADDRESS" : "RUNTIME_ERROR", out.message);
     }
     }
     nlohmann::json checks = nlohmann::json::array();
     std::string firstFailure;
     for (std::size_t c = 0; c < job.cases.size(); ++c) {
-        nlohmann::json check{{"shape_index", job.cases[c].shapeIndex}, {"shape", job.cases[c].shape},
-                             {"seed", job.cases[c].seed}, {"ok", true}, {"max_abs", 0.0}, {"max_rel", 0.0},
-                             {"mismatches", 0}, {"nonfinite_mismatches", 0}};
+        nlohmann::json check{{"shape_index", job.cases[c].shapeIndex},
+                             {"shape", job.cases[c].shape},
+                             {"seed", job.cases[c].seed},
+                             {"ok", true},
+                             {"max_abs", 0.0},
+                             {"max_rel", 0.0},
+                             {"mismatches", 0},
+                             {"nonfinite_mismatches", 0}};
         const auto &got = out.outputs.at(c);
         if (got.size() != expected[c].size())
             check["ok"] = false, check["note"] = "the manifest has " + std::to_string(got.size()) +
@@ -315,13 +359,17 @@ nlohmann::json verifyNative(const NativeJob &job)
             compareTensor(expected[c][i], got[i], job.atol, job.rtol, check, "output " + manifest.outputs[i].name);
         if (!check["ok"].get<bool>() && firstFailure.empty()) {
             char buf[256];
-            std::snprintf(buf, sizeof buf, "shape %d seed %d: %lld values outside atol=%g rtol=%g (max abs %.3g), %lld NaN/inf mismatches",
-                          job.cases[c].shapeIndex, job.cases[c].seed, static_cast<long long>(check["mismatches"].get<std::int64_t>()),
-                          job.atol, job.rtol, check["max_abs"].get<double>(),
-                          static_cast<long long>(check["nonfinite_mismatches"].get<std::int64_t>()));
-            firstFailure = check.contains("note") ? "shape " + std::to_string(job.cases[c].shapeIndex) + " seed " +
-                                                        std::to_string(job.cases[c].seed) + ": " + check["note"].get<std::string>()
-                                                  : std::string(buf);
+            std::snprintf(
+                buf, sizeof buf,
+                "shape %d seed %d: %lld values outside atol=%g rtol=%g (max abs %.3g), %lld NaN/inf mismatches",
+                job.cases[c].shapeIndex, job.cases[c].seed,
+                static_cast<long long>(check["mismatches"].get<std::int64_t>()), job.atol, job.rtol,
+                check["max_abs"].get<double>(),
+                static_cast<long long>(check["nonfinite_mismatches"].get<std::int64_t>()));
+            firstFailure = check.contains("note")
+                               ? "shape " + std::to_string(job.cases[c].shapeIndex) + " seed " +
+                                     std::to_string(job.cases[c].seed) + ": " + check["note"].get<std::string>()
+                               : std::string(buf);
         }
         checks.push_back(std::move(check));
     }
@@ -363,8 +411,10 @@ nlohmann::json verifyNative(const NativeJob &job)
         for (double v : ms)
             var += (v - mean) * (v - mean);
         const double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-        timings.push_back({{"shape_index", job.cases.empty() ? 0 : job.cases[0].shapeIndex}, {"which", "candidate"},
-                           {"median_ms", median}, {"mean_ms", mean},
+        timings.push_back({{"shape_index", job.cases.empty() ? 0 : job.cases[0].shapeIndex},
+                           {"which", "candidate"},
+                           {"median_ms", median},
+                           {"mean_ms", mean},
                            {"std_ms", ms.size() > 1 ? std::sqrt(var / static_cast<double>(ms.size() - 1)) : 0.0},
                            {"runs", ms.size()}});
     }

@@ -14,28 +14,30 @@
 
 namespace sieve::gpu {
 
-struct NativeCase {
+struct NativeCase
+{
     int shapeIndex = 0;
     nlohmann::json shape; // the size constants, for the verdict's checks
     int seed = 0;
-    std::vector<std::string> inputs, expected;           // .npy files
+    std::vector<std::string> inputs, expected;            // .npy files
     std::vector<std::string> inputDtypes, expectedDtypes; // fp32, fp16, bf16, ... (bf16 files hold <u2 bits)
 };
 
-struct NativeJob {
-    std::string code;           // the .cu answer with its /* sieve:launch ... */ manifest
+struct NativeJob
+{
+    std::string code; // the .cu answer with its /* sieve:launch ... */ manifest
     std::string name = "answer.cu";
     int device = 0;
-    bool gpu = true;            // false: compile and check the manifest only (UNVERIFIABLE after that)
-    std::string arch;           // "" = the device's (asked in a child), else SIEVE_CUDA_ARCH, else sm_90
+    bool gpu = true;  // false: compile and check the manifest only (UNVERIFIABLE after that)
+    std::string arch; // "" = the device's (asked in a child), else SIEVE_CUDA_ARCH, else sm_90
     double atol = 1e-4, rtol = 1e-4;
     std::vector<NativeCase> cases;
     double launchTimeoutS = 120;
-    int timingRuns = 0;         // 0 = no timing
-    std::string lockPath;       // the worker's per-GPU timing lock
+    int timingRuns = 0;   // 0 = no timing
+    std::string lockPath; // the worker's per-GPU timing lock
     std::string scratchDir;
-    std::string cacheDir;       // NVRTC cache ("" = the default)
-    std::string launcher;       // the sieve-cli that runs launch children ("" = this executable)
+    std::string cacheDir; // NVRTC cache ("" = the default)
+    std::string launcher; // the sieve-cli that runs launch children ("" = this executable)
 
     static NativeJob fromJson(const nlohmann::json &j); // throws std::runtime_error naming the field
 };

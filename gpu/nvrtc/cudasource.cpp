@@ -12,7 +12,8 @@ namespace sieve::gpu {
 
 namespace {
 
-struct Piece {
+struct Piece
+{
     std::string text;
     std::vector<int> lines; // lines[k] = source line of text line k+1
     std::string dynamic;
@@ -49,7 +50,8 @@ struct Piece {
     }
 };
 
-struct Token {
+struct Token
+{
     enum Kind { Name, String, Op, Number } kind;
     std::string text; // names, ops; for strings the decoded value lives in `piece`
     int line = 0;
@@ -67,7 +69,8 @@ bool isPrefix(const std::string &name)
     return false;
 }
 
-class Lexer {
+class Lexer
+{
 public:
     explicit Lexer(const std::string &s) : m_s(s) {}
 
@@ -85,7 +88,8 @@ public:
             } else if (c == '\\' && m_i + 1 < m_s.size() && m_s[m_i + 1] == '\n') {
                 m_i += 2;
                 ++m_line;
-            } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80) {
+            } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
+                       static_cast<unsigned char>(c) >= 0x80) {
                 const std::size_t start = m_i;
                 while (m_i < m_s.size() && (std::isalnum(static_cast<unsigned char>(m_s[m_i])) || m_s[m_i] == '_' ||
                                             static_cast<unsigned char>(m_s[m_i]) >= 0x80))
@@ -97,7 +101,8 @@ public:
                     out.push_back({Token::Name, name, m_line, {}});
             } else if (std::isdigit(static_cast<unsigned char>(c))) {
                 const std::size_t start = m_i;
-                while (m_i < m_s.size() && (std::isalnum(static_cast<unsigned char>(m_s[m_i])) || m_s[m_i] == '_' || m_s[m_i] == '.'))
+                while (m_i < m_s.size() &&
+                       (std::isalnum(static_cast<unsigned char>(m_s[m_i])) || m_s[m_i] == '_' || m_s[m_i] == '.'))
                     ++m_i;
                 out.push_back({Token::Number, m_s.substr(start, m_i - start), m_line, {}});
             } else if (c == '"' || c == '\'') {
@@ -163,22 +168,47 @@ private:
                     continue;
                 }
                 switch (n) {
-                case '\n': ++m_line; break; // line continuation inside the literal: no character
-                case 'n': newline(false); break;
-                case 't': p.text += '\t'; break;
-                case 'r': p.text += '\r'; break;
-                case 'a': p.text += '\a'; break;
-                case 'b': p.text += '\b'; break;
-                case 'f': p.text += '\f'; break;
-                case 'v': p.text += '\v'; break;
-                case '\\': p.text += '\\'; break;
-                case '\'': p.text += '\''; break;
-                case '"': p.text += '"'; break;
+                case '\n':
+                    ++m_line;
+                    break; // line continuation inside the literal: no character
+                case 'n':
+                    newline(false);
+                    break;
+                case 't':
+                    p.text += '\t';
+                    break;
+                case 'r':
+                    p.text += '\r';
+                    break;
+                case 'a':
+                    p.text += '\a';
+                    break;
+                case 'b':
+                    p.text += '\b';
+                    break;
+                case 'f':
+                    p.text += '\f';
+                    break;
+                case 'v':
+                    p.text += '\v';
+                    break;
+                case '\\':
+                    p.text += '\\';
+                    break;
+                case '\'':
+                    p.text += '\'';
+                    break;
+                case '"':
+                    p.text += '"';
+                    break;
                 case 'x': {
                     int v = 0;
-                    for (int k = 0; k < 2 && m_i < m_s.size() && std::isxdigit(static_cast<unsigned char>(m_s[m_i])); ++k)
-                        v = v * 16 + (std::isdigit(static_cast<unsigned char>(m_s[m_i])) ? m_s[m_i] - '0'
-                                                                                          : (std::tolower(m_s[m_i]) - 'a' + 10)), ++m_i;
+                    for (int k = 0; k < 2 && m_i < m_s.size() && std::isxdigit(static_cast<unsigned char>(m_s[m_i]));
+                         ++k)
+                        v = v * 16 + (std::isdigit(static_cast<unsigned char>(m_s[m_i]))
+                                          ? m_s[m_i] - '0'
+                                          : (std::tolower(m_s[m_i]) - 'a' + 10)),
+                        ++m_i;
                     p.text += static_cast<char>(v);
                     break;
                 }
@@ -223,7 +253,8 @@ bool isOp(const std::vector<Token> &t, std::size_t i, const char *op)
     return i < t.size() && t[i].kind == Token::Op && t[i].text == op;
 }
 
-class Extractor {
+class Extractor
+{
 public:
     explicit Extractor(std::vector<Token> tokens) : m_t(std::move(tokens)) {}
 
@@ -283,8 +314,8 @@ public:
             return false;
         }
         if ((isOp(m_t, j, ".") || isOp(m_t, j, "%") || isOp(m_t, j, "+")) && out.dynamic.empty())
-            out.dynamic = "built at run time (" + m_t[j].text + " after the literal at line " +
-                          std::to_string(m_t[j].line) + ")";
+            out.dynamic =
+                "built at run time (" + m_t[j].text + " after the literal at line " + std::to_string(m_t[j].line) + ")";
         return true;
     }
 

@@ -11,13 +11,14 @@
 
 namespace sieve::gpu {
 
-struct CudaUnit {
-    std::string origin;      // e.g. "load_inline(name='fused_relu') cuda_sources", "whole file"
-    std::string source;      // CUDA C++ as the extension build would see it (minus torch's own prelude)
-    SourceMap map;           // source lines -> lines of the original file
-    int firstLine = 0;       // in the original file
+struct CudaUnit
+{
+    std::string origin; // e.g. "load_inline(name='fused_relu') cuda_sources", "whole file"
+    std::string source; // CUDA C++ as the extension build would see it (minus torch's own prelude)
+    SourceMap map;      // source lines -> lines of the original file
+    int firstLine = 0;  // in the original file
     int lastLine = 0;
-    std::string dynamicReason; // non-empty: built at run time (f-string, .format, a call); text is partial
+    std::string dynamicReason;             // non-empty: built at run time (f-string, .format, a call); text is partial
     std::vector<std::string> extraOptions; // NVRTC-compatible flags from extra_cuda_cflags (-D..., fast math)
 };
 
@@ -28,11 +29,12 @@ std::vector<CudaUnit> extractCudaFromPython(const std::string &python, const std
 // A .cu file: one unit, identity map.
 CudaUnit cudaUnitFromFile(const std::string &source, const std::string &fileName);
 
-struct PrecheckSource {
-    std::string source;     // what NVRTC compiles: prelude + the unit with host code blanked out
-    SourceMap map;          // through the prelude and the unit's own map
-    std::string skipReason; // non-empty: NVRTC cannot judge this unit (needs torch headers, no kernel...)
-    int kernels = 0;        // __global__ functions kept
+struct PrecheckSource
+{
+    std::string source;               // what NVRTC compiles: prelude + the unit with host code blanked out
+    SourceMap map;                    // through the prelude and the unit's own map
+    std::string skipReason;           // non-empty: NVRTC cannot judge this unit (needs torch headers, no kernel...)
+    int kernels = 0;                  // __global__ functions kept
     std::vector<std::string> options; // torch's extension flags that NVRTC understands, + the unit's
     // Template kernels are only parsed when instantiated: "&k<float>" for each one whose type parameters
     // the source itself instantiates with float (AT_DISPATCH_FLOATING_TYPES or k<float>).

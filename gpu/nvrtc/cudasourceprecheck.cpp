@@ -35,7 +35,8 @@ const std::regex kNvrtcHeaders(
 
 // Everything else is host code or torch; what the prelude stands in for is listed here so that a
 // missing definition can be told apart from a genuine error.
-const std::regex kHostMention(R"(\b(torch|at|c10|pybind11|py|std)::|\bPYBIND11_|\bTORCH_|\busing\s+namespace\s+(torch|at|c10|std|pybind11)\b)");
+const std::regex kHostMention(
+    R"(\b(torch|at|c10|pybind11|py|std)::|\bPYBIND11_|\bTORCH_|\busing\s+namespace\s+(torch|at|c10|std|pybind11)\b)");
 const std::regex kTorchInDevice(R"(\b(torch|at|c10)::\w+|\b(TORCH_|AT_|C10_)\w+)");
 const std::regex kStdInDevice(R"(\bstd::\w+)");
 const std::regex kDeviceQualifier(R"(\b(__global__|__device__|constexpr)\b)");
@@ -181,8 +182,8 @@ PrecheckSource prepareForNvrtc(const CudaUnit &unit)
             }
             const std::size_t close = matchingBrace(m, i);
             const std::string decl = stripTemplateHeader(header);
-            const bool function = decl.find('(') != std::string::npos && !std::regex_search(decl, kAggregate) &&
-                                  !hasTopLevelAssign(decl);
+            const bool function =
+                decl.find('(') != std::string::npos && !std::regex_search(decl, kAggregate) && !hasTopLevelAssign(decl);
             if (function) {
                 if (!std::regex_search(header, kDeviceQualifier)) {
                     blank(text, seg, close + 1);
@@ -207,7 +208,8 @@ PrecheckSource prepareForNvrtc(const CudaUnit &unit)
     std::smatch hit;
     if (std::regex_search(m, hit, kTorchInDevice)) {
         out.skipReason = "precheck skipped: needs torch headers ('" + hit[0].str() + "' at " + unit.map.file + ":" +
-                         std::to_string(unit.map.originalLine(lineAt(m, static_cast<std::size_t>(hit.position(0))))) + ")";
+                         std::to_string(unit.map.originalLine(lineAt(m, static_cast<std::size_t>(hit.position(0))))) +
+                         ")";
     } else if (std::regex_search(m, hit, kStdInDevice)) {
         out.skipReason = "precheck skipped: device code uses the C++ standard library ('" + hit[0].str() + "' at " +
                          unit.map.file + ":" +
@@ -215,7 +217,8 @@ PrecheckSource prepareForNvrtc(const CudaUnit &unit)
                          "), which NVRTC does not provide";
     }
     static const std::regex global(R"(\b__global__\b)");
-    out.kernels = static_cast<int>(std::distance(std::sregex_iterator(m.begin(), m.end(), global), std::sregex_iterator()));
+    out.kernels =
+        static_cast<int>(std::distance(std::sregex_iterator(m.begin(), m.end(), global), std::sregex_iterator()));
     if (out.skipReason.empty() && out.kernels == 0)
         out.skipReason = "precheck skipped: no __global__ kernel in the CUDA source";
     if (out.skipReason.empty() && !unit.dynamicReason.empty())

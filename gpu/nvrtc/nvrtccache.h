@@ -8,14 +8,16 @@
 
 namespace sieve::gpu {
 
-struct NvrtcCacheEntry {
+struct NvrtcCacheEntry
+{
     bool ok = false;
     std::string log;
     std::string ptx;
     std::string cubin;
 };
 
-class NvrtcCache {
+class NvrtcCache
+{
 public:
     explicit NvrtcCache(std::string dir);
     // SIEVE_NVRTC_CACHE, else $XDG_CACHE_HOME/sieve/nvrtc, else ~/.cache/sieve/nvrtc.

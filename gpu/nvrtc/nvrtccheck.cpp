@@ -8,20 +8,25 @@ namespace sieve::gpu {
 const char *statusName(UnitCheck::Status status)
 {
     switch (status) {
-    case UnitCheck::Status::Compiled: return "compiled";
-    case UnitCheck::Status::Failed: return "failed";
-    case UnitCheck::Status::Skipped: return "skipped";
-    case UnitCheck::Status::Inconclusive: return "inconclusive";
+    case UnitCheck::Status::Compiled:
+        return "compiled";
+    case UnitCheck::Status::Failed:
+        return "failed";
+    case UnitCheck::Status::Skipped:
+        return "skipped";
+    case UnitCheck::Status::Inconclusive:
+        return "inconclusive";
     }
     return "?";
 }
 
 std::vector<CudaUnit> cudaUnitsOf(const std::string &code, const std::string &fileName)
 {
-    static const std::regex pythonish(R"((^|\n)\s*(import\s+\w|from\s+\w+(\.\w+)*\s+import\b|class\s+\w+\s*\(|def\s+\w+\s*\())");
+    static const std::regex pythonish(
+        R"((^|\n)\s*(import\s+\w|from\s+\w+(\.\w+)*\s+import\b|class\s+\w+\s*\(|def\s+\w+\s*\())");
     const bool py = (fileName.size() > 3 && fileName.compare(fileName.size() - 3, 3, ".py") == 0) ||
                     (code.find("__global__") == std::string::npos ? std::regex_search(code, pythonish)
-                                                                   : code.find("load_inline") != std::string::npos);
+                                                                  : code.find("load_inline") != std::string::npos);
     if (py)
         return extractCudaFromPython(code, fileName);
     return {cudaUnitFromFile(code, fileName)};

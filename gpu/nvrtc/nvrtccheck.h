@@ -12,7 +12,8 @@
 
 namespace sieve::gpu {
 
-struct UnitCheck {
+struct UnitCheck
+{
     enum class Status { Compiled, Failed, Skipped, Inconclusive };
     CudaUnit unit;
     Status status = Status::Skipped;

@@ -24,7 +24,8 @@ std::string joined(const std::vector<std::string> &parts)
     return out;
 }
 
-struct ProgramHolder {
+struct ProgramHolder
+{
     const NvrtcLibrary &lib;
     NvrtcLibrary::Program program = nullptr;
     ~ProgramHolder()
@@ -104,7 +105,8 @@ CompileResult NvrtcCompiler::compile(const std::string &source, const std::strin
     return compile(source, SourceMap::identity(fileName, source), options);
 }
 
-CompileResult NvrtcCompiler::compile(const std::string &source, const SourceMap &map, const CompileOptions &options) const
+CompileResult NvrtcCompiler::compile(const std::string &source, const SourceMap &map,
+                                     const CompileOptions &options) const
 {
     const auto started = std::chrono::steady_clock::now();
     std::string why;
@@ -131,8 +133,8 @@ CompileResult NvrtcCompiler::compile(const std::string &source, const SourceMap 
         result.options.push_back("--include-path=" + include);
     result.options.insert(result.options.end(), options.extra.begin(), options.extra.end());
 
-    const std::string key =
-        hashing::contentKey({"nvrtc-v1", lib->buildId(), joined(result.options), joined(options.nameExpressions), source});
+    const std::string key = hashing::contentKey(
+        {"nvrtc-v1", lib->buildId(), joined(result.options), joined(options.nameExpressions), source});
     const NvrtcCache cache(m_cacheDir);
     NvrtcCacheEntry entry;
     if (auto hit = options.useCache ? cache.load(key) : std::nullopt) {

@@ -11,14 +11,16 @@
 
 namespace sieve::gpu {
 
-struct CompileOptions {
-    std::string arch = "sm_90";          // sm_XX[a|f] (PTX + CUBIN) or compute_XX (PTX only)
-    std::vector<std::string> extra;      // further NVRTC options, e.g. -DBLOCK=128, --use_fast_math
+struct CompileOptions
+{
+    std::string arch = "sm_90";               // sm_XX[a|f] (PTX + CUBIN) or compute_XX (PTX only)
+    std::vector<std::string> extra;           // further NVRTC options, e.g. -DBLOCK=128, --use_fast_math
     std::vector<std::string> nameExpressions; // e.g. "&kernel<float>": instantiates templates
     bool useCache = true;
 };
 
-struct CompileResult {
+struct CompileResult
+{
     bool ok = false;
     bool fromCache = false;
     std::string arch;
@@ -37,7 +39,8 @@ struct CompileResult {
 
 // Thrown when nothing could be compiled at all (no NVRTC, an architecture NVRTC lacks); a source that
 // fails to compile is a CompileResult with ok == false, not an exception.
-struct CompilerUnavailable : std::runtime_error {
+struct CompilerUnavailable : std::runtime_error
+{
     using std::runtime_error::runtime_error;
 };
 
@@ -50,7 +53,8 @@ int archNumber(const std::string &arch);
 // the newest NVRTC supports), else sm_90. `source` (when given) says which of these decided.
 std::string defaultArch(std::string *source = nullptr);
 
-class NvrtcCompiler {
+class NvrtcCompiler
+{
 public:
     // cacheDir empty: NvrtcCache::defaultDir().
     explicit NvrtcCompiler(std::string cacheDir = {});

@@ -72,15 +72,16 @@ bool NvrtcLibrary::load(const std::string &path, std::string &why)
     Result (*versionFn)(int *, int *) = nullptr;
     Result (*numArchs)(int *) = nullptr;
     Result (*archsFn)(int *) = nullptr;
-    bool ok = dlbind(handle, "nvrtcVersion", versionFn, why) && dlbind(handle, "nvrtcCreateProgram", createProgram, why) &&
-              dlbind(handle, "nvrtcDestroyProgram", destroyProgram, why) &&
-              dlbind(handle, "nvrtcCompileProgram", compileProgram, why) && dlbind(handle, "nvrtcGetPTXSize", getPTXSize, why) &&
-              dlbind(handle, "nvrtcGetPTX", getPTX, why) && dlbind(handle, "nvrtcGetCUBINSize", getCUBINSize, why) &&
-              dlbind(handle, "nvrtcGetCUBIN", getCUBIN, why) &&
-              dlbind(handle, "nvrtcGetProgramLogSize", getProgramLogSize, why) &&
-              dlbind(handle, "nvrtcGetProgramLog", getProgramLog, why) &&
-              dlbind(handle, "nvrtcAddNameExpression", addNameExpression, why) &&
-              dlbind(handle, "nvrtcGetErrorString", m_getErrorString, why);
+    bool ok =
+        dlbind(handle, "nvrtcVersion", versionFn, why) && dlbind(handle, "nvrtcCreateProgram", createProgram, why) &&
+        dlbind(handle, "nvrtcDestroyProgram", destroyProgram, why) &&
+        dlbind(handle, "nvrtcCompileProgram", compileProgram, why) &&
+        dlbind(handle, "nvrtcGetPTXSize", getPTXSize, why) && dlbind(handle, "nvrtcGetPTX", getPTX, why) &&
+        dlbind(handle, "nvrtcGetCUBINSize", getCUBINSize, why) && dlbind(handle, "nvrtcGetCUBIN", getCUBIN, why) &&
+        dlbind(handle, "nvrtcGetProgramLogSize", getProgramLogSize, why) &&
+        dlbind(handle, "nvrtcGetProgramLog", getProgramLog, why) &&
+        dlbind(handle, "nvrtcAddNameExpression", addNameExpression, why) &&
+        dlbind(handle, "nvrtcGetErrorString", m_getErrorString, why);
     if (!ok) {
         dlclose(handle);
         return false;

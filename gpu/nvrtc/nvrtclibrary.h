@@ -12,7 +12,8 @@ struct _nvrtcProgram; // NVRTC's opaque program type, as nvrtc.h declares it
 
 namespace sieve::gpu {
 
-class NvrtcLibrary {
+class NvrtcLibrary
+{
 public:
     using Program = ::_nvrtcProgram *;
     using Result = int; // nvrtcResult; 0 = NVRTC_SUCCESS
@@ -33,8 +34,8 @@ public:
     bool supports(int sm) const;
     std::string errorString(Result r) const;
 
-    Result (*createProgram)(Program *, const char *src, const char *name, int numHeaders,
-                            const char *const *headers, const char *const *includeNames) = nullptr;
+    Result (*createProgram)(Program *, const char *src, const char *name, int numHeaders, const char *const *headers,
+                            const char *const *includeNames) = nullptr;
     Result (*destroyProgram)(Program *) = nullptr;
     Result (*compileProgram)(Program, int numOptions, const char *const *options) = nullptr;
     Result (*getPTXSize)(Program, std::size_t *) = nullptr;

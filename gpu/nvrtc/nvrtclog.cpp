@@ -19,9 +19,15 @@ std::vector<std::string> splitLines(const std::string &text)
     return out;
 }
 
-bool isPtxasLine(const std::string &line) { return line.rfind("ptxas", 0) == 0; }
+bool isPtxasLine(const std::string &line)
+{
+    return line.rfind("ptxas", 0) == 0;
+}
 
-long number(const std::smatch &m, int i) { return std::strtol(m[i].str().c_str(), nullptr, 10); }
+long number(const std::smatch &m, int i)
+{
+    return std::strtol(m[i].str().c_str(), nullptr, 10);
+}
 
 } // namespace
 

@@ -9,7 +9,8 @@ namespace sieve::gpu {
 
 // For each line of the text that NVRTC compiles, the line of the original file it came from (0 for
 // lines Sieve added, such as a prelude).
-struct SourceMap {
+struct SourceMap
+{
     std::string file;       // shown in diagnostics, e.g. "answer.py"
     std::vector<int> lines; // lines[i] = original line of generated line i+1
 
@@ -17,14 +18,16 @@ struct SourceMap {
     int originalLine(int generatedLine) const;
 };
 
-struct Diagnostic {
-    int line = 0;         // in the original file; 0 when unknown or in Sieve's prelude
+struct Diagnostic
+{
+    int line = 0; // in the original file; 0 when unknown or in Sieve's prelude
     int generatedLine = 0;
     std::string severity; // "error", "warning", "catastrophic error", "remark"
     std::string message;
 };
 
-struct KernelResources {
+struct KernelResources
+{
     std::string name;    // demangled
     std::string mangled; // the PTX entry / ELF symbol
     int registers = 0;
@@ -36,10 +39,11 @@ struct KernelResources {
     long spillLoadBytes = 0;
 };
 
-struct PtxasReport {
+struct PtxasReport
+{
     std::vector<KernelResources> kernels;
-    long globalBytes = 0;      // __device__ variables
-    long userConstBytes = 0;   // __constant__ variables of the module
+    long globalBytes = 0;    // __device__ variables
+    long userConstBytes = 0; // __constant__ variables of the module
 };
 
 std::string demangle(const std::string &mangled);

@@ -73,7 +73,8 @@ std::optional<std::string> disassemble(const std::string &cubin, std::string *wh
     const std::string tool = findDisassembler();
     if (tool.empty()) {
         if (why)
-            *why = "no SASS: neither nvdisasm nor cuobjdump was found (install the CUDA toolkit's binary utilities, or triton in the verifier's Python environment)";
+            *why = "no SASS: neither nvdisasm nor cuobjdump was found (install the CUDA toolkit's binary utilities, or "
+                   "triton in the verifier's Python environment)";
         return std::nullopt;
     }
     char dir[] = "/tmp/sieve-sass-XXXXXX";

@@ -72,7 +72,8 @@ ShardSpec ShardSpec::parse(const std::string &text)
 {
     const auto slash = text.find('/');
     if (slash == std::string::npos)
-        throw std::invalid_argument("--shard expects K/N (shard K of N, counting from 0), e.g. 0/4; got '" + text + "'");
+        throw std::invalid_argument("--shard expects K/N (shard K of N, counting from 0), e.g. 0/4; got '" + text +
+                                    "'");
     ShardSpec s;
     s.index = parseInt(text.substr(0, slash), "--shard K");
     s.count = parseInt(text.substr(slash + 1), "--shard N");
@@ -86,7 +87,10 @@ std::string ShardSpec::fileName() const
     return "shard-" + std::to_string(index) + "-of-" + std::to_string(count) + ".sieve";
 }
 
-std::string ShardSpec::text() const { return std::to_string(index) + "/" + std::to_string(count); }
+std::string ShardSpec::text() const
+{
+    return std::to_string(index) + "/" + std::to_string(count);
+}
 
 int shardOf(std::string_view sampleKey, int count)
 {
@@ -180,9 +184,10 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
         db::Transaction tx(dst);
         nlohmann::json flagsBefore = nlohmann::json::object();
         {
-            store::RowCopier task(corpus.db(), dst, "tasks",
-                           "id, task_key, name, level, category, backend, target, dtype, atol, rtol, shapes_json, "
-                           "source, license, provenance_json, flags, created_at");
+            store::RowCopier task(
+                corpus.db(), dst, "tasks",
+                "id, task_key, name, level, category, backend, target, dtype, atol, rtol, shapes_json, "
+                "source, license, provenance_json, flags, created_at");
             store::RowCopier ref(corpus.db(), dst, "task_payloads", "task_id, reference_code");
             store::TaskFlagsById fl(corpus.db());
             for (auto id : tasks) {
@@ -199,9 +204,10 @@ ShardFile prepareShardFile(const std::string &corpusPath, const ShardSpec &spec,
             });
         }
         {
-            store::RowCopier sample(corpus.db(), dst, "samples",
-                             "id, sample_key, name, task_id, backend, origin, model, temperature, attempt, has_answer, "
-                             "code_hash, code_bytes, status, speedup, review, created_at");
+            store::RowCopier sample(
+                corpus.db(), dst, "samples",
+                "id, sample_key, name, task_id, backend, origin, model, temperature, attempt, has_answer, "
+                "code_hash, code_bytes, status, speedup, review, created_at");
             // Only the code travels: reasoning and raw responses are not needed to verify.
             store::RowCopier code(corpus.db(), dst, "sample_payloads", "sample_id, code");
             for (auto id : mine) {

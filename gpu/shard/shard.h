@@ -19,7 +19,8 @@ namespace sieve::gpu {
 
 inline constexpr const char *kShardFormat = "sieve-shard/1";
 
-struct ShardSpec {
+struct ShardSpec
+{
     int index = 0, count = 1;
     // "K/N" with 0 <= K < N; throws std::invalid_argument with a message for the user.
     static ShardSpec parse(const std::string &text);
@@ -33,16 +34,18 @@ struct ShardSpec {
 int shardOf(std::string_view sampleKey, int count);
 
 // What every shard of one job shares; a merge wants all `count` shards of one plan.
-struct ShardPlan {
+struct ShardPlan
+{
     int count = 1;
     SampleSelection selection; // applied to the corpus before sharding
     std::string mode;          // "cpu" or "gpu" (the GPU list may differ per node)
     std::string corpusId;
-    std::string key() const;   // content key over format, corpus id, count, selection, mode
+    std::string key() const; // content key over format, corpus id, count, selection, mode
 };
 
 // A shard results file as its meta table describes it.
-struct ShardFile {
+struct ShardFile
+{
     std::string path;
     ShardSpec spec;
     ShardPlan plan;
@@ -52,7 +55,8 @@ struct ShardFile {
     nlohmann::json taskFlagsBefore; // task_key -> tasks.flags when the shard was cut (null: none)
 };
 
-struct ShardError : std::runtime_error {
+struct ShardError : std::runtime_error
+{
     using std::runtime_error::runtime_error;
 };
 

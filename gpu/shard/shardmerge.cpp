@@ -21,7 +21,8 @@ namespace sieve::gpu {
 
 namespace {
 
-struct Candidate {
+struct Candidate
+{
     ShardFile meta;
     std::vector<std::int64_t> runs; // finished runs in the shard file
 };
@@ -189,12 +190,9 @@ MergedRun mergeRun(Corpus &corpus, const Candidate &c, std::int64_t shardRunId)
         !run->paramsJson ? nlohmann::json::object() : nlohmann::json::parse(*run->paramsJson, nullptr, false);
     if (!params.is_object())
         params = nlohmann::json::object();
-    params["merged_from"] = {{"run_uid", m.uid},
-                             {"file", fs::absolute(c.meta.path).lexically_normal().string()},
-                             {"shard", m.shard},
-                             {"plan", c.meta.planKey},
-                             {"run_id", shardRunId},
-                             {"merged_at", unixNow()}};
+    params["merged_from"] = {{"run_uid", m.uid},     {"file", fs::absolute(c.meta.path).lexically_normal().string()},
+                             {"shard", m.shard},     {"plan", c.meta.planKey},
+                             {"run_id", shardRunId}, {"merged_at", unixNow()}};
     run->paramsJson = params.dump();
     m.corpusRunId = store::insertVerifyRunCopy(db, *run);
 
@@ -264,9 +262,10 @@ MergeReport mergeShards(const std::string &corpusPath, const std::vector<std::st
             auto [it, fresh] = byIndex.emplace(c->meta.spec.index, c);
             if (!fresh) {
                 if (it->second->meta.uid != c->meta.uid) {
-                    report.problems.push_back({c->meta.path, "a second shard " + c->meta.spec.text() + " of the same job, cut apart from " +
-                                                                 it->second->meta.path + " (uid " + c->meta.uid + " vs " +
-                                                                 it->second->meta.uid + "); keep one of them"});
+                    report.problems.push_back(
+                        {c->meta.path, "a second shard " + c->meta.spec.text() + " of the same job, cut apart from " +
+                                           it->second->meta.path + " (uid " + c->meta.uid + " vs " +
+                                           it->second->meta.uid + "); keep one of them"});
                     rejected.insert(c);
                 } else {
                     rejected.insert(c); // the same shard copied twice: one copy is enough
@@ -275,10 +274,11 @@ MergeReport mergeShards(const std::string &corpusPath, const std::vector<std::st
             }
             held += c->meta.samples;
             if (c->meta.corpusSamples != members.front()->meta.corpusSamples) {
-                report.problems.push_back({c->meta.path, "cut from another state of the corpus than " + members.front()->meta.path +
-                                                             " (its selection held " + std::to_string(c->meta.corpusSamples) +
-                                                             " samples, the other's " +
-                                                             std::to_string(members.front()->meta.corpusSamples) + ")"});
+                report.problems.push_back(
+                    {c->meta.path, "cut from another state of the corpus than " + members.front()->meta.path +
+                                       " (its selection held " + std::to_string(c->meta.corpusSamples) +
+                                       " samples, the other's " + std::to_string(members.front()->meta.corpusSamples) +
+                                       ")"});
                 rejected.insert(c);
             }
         }
@@ -289,8 +289,8 @@ MergeReport mergeShards(const std::string &corpusPath, const std::vector<std::st
             // A file of that name that failed its checks was already reported with its own reason.
             const std::string expected = (fs::path(dir) / ShardSpec{k, n}.fileName()).string();
             if (!reported.count(expected))
-                report.problems.push_back({expected, "missing: shard " + ShardSpec{k, n}.text() +
-                                                         " of this job is not among the inputs"});
+                report.problems.push_back(
+                    {expected, "missing: shard " + ShardSpec{k, n}.text() + " of this job is not among the inputs"});
         }
         if (static_cast<int>(byIndex.size()) == n && held != members.front()->meta.corpusSamples)
             report.problems.push_back({dir, "the " + std::to_string(n) + " shards hold " + std::to_string(held) +

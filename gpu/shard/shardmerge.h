@@ -12,27 +12,31 @@
 
 namespace sieve::gpu {
 
-struct MergeProblem {
+struct MergeProblem
+{
     std::string file;
     std::string reason;
 };
 
-struct MergedRun {
+struct MergedRun
+{
     std::string file, uid, shard; // shard = "K/N"
-    std::int64_t corpusRunId = 0;  // the run it became (or already was) in the corpus
+    std::int64_t corpusRunId = 0; // the run it became (or already was) in the corpus
     bool alreadyMerged = false;
     std::uint64_t verdicts = 0;
     std::map<std::string, std::uint64_t> byStatus;
 };
 
-struct MergeReport {
+struct MergeReport
+{
     std::vector<MergedRun> runs;
     std::vector<MergeProblem> problems;
     std::uint64_t files = 0;
     bool committed = false; // false: nothing was written
 };
 
-struct MergeOptions {
+struct MergeOptions
+{
     // Merge the files that pass the checks even when others do not (the problems are still reported).
     bool partial = false;
 };

@@ -7,7 +7,8 @@ namespace sieve::gpu {
 
 bool validSlurmTime(const std::string &time)
 {
-    static const std::regex re(R"(^([0-9]+|[0-9]+:[0-9]{1,2}|[0-9]+:[0-9]{1,2}:[0-9]{1,2}|[0-9]+-[0-9]{1,2}(:[0-9]{1,2}(:[0-9]{1,2})?)?)$)");
+    static const std::regex re(
+        R"(^([0-9]+|[0-9]+:[0-9]{1,2}|[0-9]+:[0-9]{1,2}:[0-9]{1,2}|[0-9]+-[0-9]{1,2}(:[0-9]{1,2}(:[0-9]{1,2})?)?)$)");
     return std::regex_match(time, re);
 }
 

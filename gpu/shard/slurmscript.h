@@ -7,17 +7,18 @@
 
 namespace sieve::gpu {
 
-struct SlurmScriptOptions {
-    std::string sieveCli;  // absolute path of sieve-cli on the nodes
-    std::string corpus;    // absolute path of the corpus (read-only on the nodes)
-    std::string outDir;    // absolute path of the shard results folder (shared, writable)
+struct SlurmScriptOptions
+{
+    std::string sieveCli; // absolute path of sieve-cli on the nodes
+    std::string corpus;   // absolute path of the corpus (read-only on the nodes)
+    std::string outDir;   // absolute path of the shard results folder (shared, writable)
     int shards = 1;
     bool cpu = false;
     int gpusPerTask = 1;
     int cpusPerTask = 8;
     std::string time = "04:00:00";
     std::string partition, account, jobName = "sieve-verify";
-    std::string mem;                    // --mem, e.g. 64G ("" = the cluster's default)
+    std::string mem;                     // --mem, e.g. 64G ("" = the cluster's default)
     std::vector<std::string> verifyArgs; // passed to every shard's verify (selection, --python, --timeout ...)
 };
 

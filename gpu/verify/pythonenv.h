@@ -5,7 +5,8 @@
 
 namespace sieve::gpu {
 
-struct PythonEnv {
+struct PythonEnv
+{
     std::string python;    // interpreter path
     std::string workerDir; // folder that holds the sieve_worker package
 };

@@ -51,7 +51,9 @@ int ScratchDir::removeStale(const std::string &parent)
         const std::string name = it->path().filename().string();
         if (name.rfind(kPrefix, 0) != 0)
             continue;
-        struct stat st {};
+        struct stat st
+        {
+        };
         if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
             continue;
         if (!ownerGone(it->path(), st))
@@ -79,8 +81,8 @@ ScratchDir::ScratchDir(const std::string &parent)
         throw std::runtime_error("cannot lock the scratch folder " + dir + ": " + std::strerror(err));
     }
     // Workers (and candidates) may run under other users and need to enter it.
-    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                             fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                             fs::perms::others_exec);
 }
 
 ScratchDir::~ScratchDir()

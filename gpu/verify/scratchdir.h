@@ -8,7 +8,8 @@
 
 namespace sieve::gpu {
 
-class ScratchDir {
+class ScratchDir
+{
 public:
     // Creates a fresh folder under `parent` (default: the system's temporary folder) after removing the
     // stale ones there. Throws std::runtime_error when it cannot be created.

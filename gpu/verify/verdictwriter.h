@@ -18,7 +18,8 @@
 
 namespace sieve::gpu {
 
-class VerdictWriter {
+class VerdictWriter
+{
 public:
     static constexpr std::size_t kBatch = 64;
     static constexpr std::chrono::milliseconds kMaxDelay{250};
@@ -39,11 +40,13 @@ public:
     std::string error() const;
 
 private:
-    struct TaskFlags {
+    struct TaskFlags
+    {
         std::int64_t taskId;
         std::string flags;
     };
-    struct WorkerEnv {
+    struct WorkerEnv
+    {
         int worker;
         nlohmann::json env;
         std::string version;

@@ -28,7 +28,8 @@ using Clock = std::chrono::steady_clock;
 namespace sieve::gpu {
 
 // State the worker slots share: the queue of samples, the counts, the writer, tasks found broken.
-struct VerificationEngine::Shared {
+struct VerificationEngine::Shared
+{
     std::mutex mutex;
     std::deque<SampleRef> queue;
     RunCounts counts;
@@ -117,7 +118,8 @@ std::string tail(const std::string &text, size_t max)
 } // namespace
 
 // One worker process and the samples it has in flight. Runs on its own thread.
-class VerificationEngine::Slot {
+class VerificationEngine::Slot
+{
 public:
     Slot(VerificationEngine &engine, int index, std::string device)
         : m_engine(engine), m_sh(*engine.m_shared), m_index(index), m_device(std::move(device)),
@@ -128,7 +130,8 @@ public:
     void run();
 
 private:
-    struct Job {
+    struct Job
+    {
         std::int64_t job = 0;
         SampleRef ref;
         std::string sampleName, taskName, taskKey, backend, code;
@@ -136,7 +139,8 @@ private:
         Clock::time_point since;
         double budgetS = 0;
     };
-    struct TaskState {
+    struct TaskState
+    {
         std::string key, name;
         bool ready = false;
         Clock::time_point sentAt;
@@ -168,13 +172,13 @@ private:
     Corpus m_corpus; // read-only connection of this thread
     std::unique_ptr<WorkerProcess> m_worker;
     bool m_helloSeen = false;
-    std::string m_channelKey;     // this worker session's verdict-channel key (workerprocess.h)
+    std::string m_channelKey; // this worker session's verdict-channel key (workerprocess.h)
     std::uint64_t m_channelSeq = 0;
     Clock::time_point m_startedAt;
     int m_consecutiveFailures = 0;
     std::string m_deviceLabel;
-    std::map<std::int64_t, Job> m_inflight;         // job id -> job
-    std::map<std::int64_t, TaskState> m_tasks;      // task id -> what this worker knows of it
+    std::map<std::int64_t, Job> m_inflight;        // job id -> job
+    std::map<std::int64_t, TaskState> m_tasks;     // task id -> what this worker knows of it
     std::map<std::string, std::int64_t> m_taskIds; // task key -> id
 };
 
@@ -201,7 +205,8 @@ bool VerificationEngine::Slot::startWorker()
         spec.env["SIEVE_CLI"] = cli;
     for (const auto &[k, v] : opts().workerEnv)
         spec.env[k] = v;
-    spec.stderrLogPath = m_sh.logDir + "/run" + std::to_string(m_sh.runId) + "-worker" + std::to_string(m_index) + ".log";
+    spec.stderrLogPath =
+        m_sh.logDir + "/run" + std::to_string(m_sh.runId) + "-worker" + std::to_string(m_index) + ".log";
     m_worker = std::make_unique<WorkerProcess>(std::move(spec));
     m_worker->start();
     {
@@ -287,7 +292,8 @@ void VerificationEngine::Slot::prefetchTasks()
             if (waiting + ahead.size() >= kTasksAhead)
                 break;
             const std::int64_t t = it->taskId;
-            if (!m_tasks.count(t) && !m_sh.brokenTasks.count(t) && std::find(ahead.begin(), ahead.end(), t) == ahead.end())
+            if (!m_tasks.count(t) && !m_sh.brokenTasks.count(t) &&
+                std::find(ahead.begin(), ahead.end(), t) == ahead.end())
                 ahead.push_back(t);
         }
     }
@@ -397,8 +403,8 @@ void VerificationEngine::Slot::sendJob(Job &job)
 }
 
 void VerificationEngine::Slot::syntheticVerdict(Job &job, const std::string &status, const std::string &stage,
-                                               std::vector<std::string> reasons, const std::string &message,
-                                               const std::string &log)
+                                                std::vector<std::string> reasons, const std::string &message,
+                                                const std::string &log)
 {
     VerdictRecord v;
     v.sampleId = job.ref.id;
@@ -451,8 +457,8 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
     if (!decoded) {
         // The protocol allows nothing but JSON objects on stdout: something in the worker printed.
         if (m_engine.m_observer)
-            m_engine.m_observer->notice("worker " + std::to_string(m_index) + " wrote a non-protocol line: " +
-                                        tail(line, 200));
+            m_engine.m_observer->notice("worker " + std::to_string(m_index) +
+                                        " wrote a non-protocol line: " + tail(line, 200));
         return;
     }
     const nlohmann::json msg = std::move(*decoded);
@@ -485,7 +491,8 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
     if (idIt == m_taskIds.end())
         return;
     const std::int64_t taskId = idIt->second;
-    const nlohmann::json hygiene = msg.contains("hygiene") && msg["hygiene"].is_array() ? msg["hygiene"] : nlohmann::json::array();
+    const nlohmann::json hygiene =
+        msg.contains("hygiene") && msg["hygiene"].is_array() ? msg["hygiene"] : nlohmann::json::array();
     const bool ok = msg.contains("ok") && msg["ok"].is_boolean() && msg["ok"].get<bool>();
     {
         std::lock_guard lock(m_sh.mutex);
@@ -493,9 +500,10 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
         if (m_sh.flaggedTasks.insert(taskId).second)
             m_sh.writer->setTaskFlags(taskId, joinCodes(hygiene));
         if (!ok)
-            m_sh.brokenTasks[taskId] = hygiene.empty() ? nlohmann::json::array({{{"code", "REF_FAILED"},
-                                                                                 {"message", "the worker rejected the task"}}})
-                                                       : hygiene;
+            m_sh.brokenTasks[taskId] =
+                hygiene.empty()
+                    ? nlohmann::json::array({{{"code", "REF_FAILED"}, {"message", "the worker rejected the task"}}})
+                    : hygiene;
     }
     m_tasks[taskId].ready = true;
     m_tasks[taskId].dropped = msg.contains("dropped_shapes") ? msg["dropped_shapes"] : nlohmann::json::array();
@@ -519,7 +527,8 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
 
 void VerificationEngine::Slot::onVerdict(const nlohmann::json &msg)
 {
-    const std::int64_t jobId = msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : -1;
+    const std::int64_t jobId =
+        msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : -1;
     auto it = m_inflight.find(jobId);
     if (it == m_inflight.end())
         return; // an answer to a job the watchdog already gave up on
@@ -581,12 +590,12 @@ void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
     for (Job &job : crashed)
         syntheticVerdict(job, "CRASH", "worker", reasons,
                          "The verifier's worker process " + why + " while this sample was running, for the " +
-                             std::to_string(kMaxSampleDeaths) + "th time in this run (it ran again on a fresh worker "
+                             std::to_string(kMaxSampleDeaths) +
+                             "th time in this run (it ran again on a fresh worker "
                              "after each); the sample is recorded as a crash.",
                          "worker stderr (last lines):\n" + errTail);
     requeue(std::move(again));
-    if (!ourKill && m_engine.m_observer)
-    {
+    if (!ourKill && m_engine.m_observer) {
         std::string last = errTail;
         while (!last.empty() && (last.back() == '\n' || last.back() == ' '))
             last.pop_back();
@@ -794,8 +803,8 @@ RunSummary VerificationEngine::run()
             sh.runId = createRun(corpus, m_options);
         }
         std::uint64_t done = 0;
-        const auto refs = m_options.serve ? std::vector<SampleRef>{}
-                                          : pendingSamples(corpus, m_options.selection, sh.runId, done);
+        const auto refs =
+            m_options.serve ? std::vector<SampleRef>{} : pendingSamples(corpus, m_options.selection, sh.runId, done);
         sh.queue.assign(refs.begin(), refs.end());
         sh.counts.total = done + refs.size();
         sh.counts.done = done;
@@ -817,7 +826,8 @@ RunSummary VerificationEngine::run()
         slots.push_back(std::make_unique<Slot>(*this, 0, "cpu"));
     } else {
         for (size_t i = 0; i < m_options.gpus.size(); ++i)
-            slots.push_back(std::make_unique<Slot>(*this, static_cast<int>(i), "cuda:" + std::to_string(m_options.gpus[i])));
+            slots.push_back(
+                std::make_unique<Slot>(*this, static_cast<int>(i), "cuda:" + std::to_string(m_options.gpus[i])));
     }
     std::vector<std::thread> threads;
     std::vector<std::string> slotErrors(slots.size());

@@ -5,8 +5,9 @@
 //
 // Candidate code never runs in this process: workers fork a sandboxed child per sample. The engine's
 // own defences are against the workers: a worker that dies is a harness fault, so its in-flight samples
-// run again on a fresh worker (a sample in flight at three deaths is CRASH, with the stderr tail); one that stops answering is killed as a process group by a per-sample
-// watchdog; cancel() kills them all and leaves the run resumable.
+// run again on a fresh worker (a sample in flight at three deaths is CRASH, with the stderr tail); one that stops
+// answering is killed as a process group by a per-sample watchdog; cancel() kills them all and leaves the run
+// resumable.
 #include "gpu/verify/verifytypes.h"
 
 #include <atomic>
@@ -18,7 +19,8 @@
 
 namespace sieve::gpu {
 
-class VerificationEngine {
+class VerificationEngine
+{
 public:
     explicit VerificationEngine(VerifyOptions options);
     ~VerificationEngine();
@@ -32,8 +34,9 @@ public:
     void setStopCheck(std::function<bool()> check) { m_stopCheck = std::move(check); }
 
     // Creates (or resumes) the run, verifies its samples, and returns when all are done or the run was
-    // cancelled. When the selection holds nothing to verify no run is created (state 'empty', runId 0). Blocks the calling thread. Throws std::runtime_error when the run cannot start (no corpus,
-    // no interpreter); later failures end up in RunSummary::error with state 'interrupted'.
+    // cancelled. When the selection holds nothing to verify no run is created (state 'empty', runId 0). Blocks the
+    // calling thread. Throws std::runtime_error when the run cannot start (no corpus, no interpreter); later failures
+    // end up in RunSummary::error with state 'interrupted'.
     RunSummary run();
 
     // Serve mode (VerifyOptions::serve), thread-safe, before or during run(): queues a sample, and ends

@@ -9,7 +9,6 @@
 
 namespace sieve::gpu {
 
-
 double VerifyOptions::watchdogMargin() const
 {
     if (watchdogMarginS >= 0)
@@ -68,17 +67,17 @@ std::string runMode(const VerifyOptions &o)
 nlohmann::json runParams(const VerifyOptions &o)
 {
     nlohmann::json p = {{"mode", runMode(o)},
-            {"selection", o.selection.toJson()},
-            {"parallel", o.parallel},
-            {"timing", o.timing && !o.cpu},
-            {"fp32_precision", o.fp32Precision},
-            {"policy", o.policy},
-            {"timeouts",
-             {{"compile", o.timeouts.compile},
-              {"correct", o.timeouts.correct},
-              {"timing", o.timeouts.timing},
-              {"task", o.timeouts.task}}},
-            {"limits", {{"memory_mb", o.memoryMb}, {"processes", o.processes}}}};
+                        {"selection", o.selection.toJson()},
+                        {"parallel", o.parallel},
+                        {"timing", o.timing && !o.cpu},
+                        {"fp32_precision", o.fp32Precision},
+                        {"policy", o.policy},
+                        {"timeouts",
+                         {{"compile", o.timeouts.compile},
+                          {"correct", o.timeouts.correct},
+                          {"timing", o.timeouts.timing},
+                          {"task", o.timeouts.task}}},
+                        {"limits", {{"memory_mb", o.memoryMb}, {"processes", o.processes}}}};
     if (o.serve)
         p["serve"] = true; // never resumed: its samples come from the sampler that ran it
     p["seeds"] = std::max(5, o.seeds);
@@ -98,7 +97,9 @@ nlohmann::json runParams(const VerifyOptions &o)
 std::int64_t createRun(Corpus &corpus, const VerifyOptions &o)
 {
     // env_json is filled in when the first worker says hello; the versions known now go in at once.
-    nlohmann::json env = {{"sieve_version", SIEVE_VERSION}, {"engine_version", kEngineVersion}, {"mode", runMode(o)},
+    nlohmann::json env = {{"sieve_version", SIEVE_VERSION},
+                          {"engine_version", kEngineVersion},
+                          {"mode", runMode(o)},
                           {"fp32_precision", o.fp32Precision},
                           {"policy", o.policy}};
     if (o.extraEnv.is_object())

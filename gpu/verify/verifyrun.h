@@ -15,7 +15,8 @@ class Corpus;
 
 namespace sieve::gpu {
 
-struct RunRow {
+struct RunRow
+{
     std::int64_t id = 0;
     std::string state, mode;
     nlohmann::json params;

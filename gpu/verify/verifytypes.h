@@ -21,35 +21,38 @@ using store::VerdictTiming;
 inline constexpr const char *kEngineVersion = "1";
 
 // Which samples a run covers. Stored in verify_runs.params_json so that a resumed run covers the same set.
-struct SampleSelection {
-    bool all = false;                   // false: only samples whose status is PENDING
-    std::vector<std::string> tasks;     // task names; empty = every task
-    std::vector<std::int64_t> ids;      // sample ids; empty = no restriction
-    std::optional<std::int64_t> limit;  // at most this many samples (after the filters), in id order
+struct SampleSelection
+{
+    bool all = false;                  // false: only samples whose status is PENDING
+    std::vector<std::string> tasks;    // task names; empty = every task
+    std::vector<std::int64_t> ids;     // sample ids; empty = no restriction
+    std::optional<std::int64_t> limit; // at most this many samples (after the filters), in id order
 
     nlohmann::json toJson() const;
     static SampleSelection fromJson(const nlohmann::json &j);
     bool operator==(const SampleSelection &) const = default;
 };
 
-struct StageTimeouts {
+struct StageTimeouts
+{
     double compile = 120, correct = 120, timing = 120;
     double task = 300; // a task's reference + hygiene checks
 };
 
-struct VerifyOptions {
+struct VerifyOptions
+{
     std::string dbPath;
-    bool cpu = false;                 // Triton interpreter, one worker, no timing
-    std::vector<int> gpus;            // one worker per GPU index (ignored when cpu)
-    int parallel = 4;                 // candidate children per worker
-    bool timing = true;               // --no-timing turns the timing stage off on GPUs
+    bool cpu = false;                        // Triton interpreter, one worker, no timing
+    std::vector<int> gpus;                   // one worker per GPU index (ignored when cpu)
+    int parallel = 4;                        // candidate children per worker
+    bool timing = true;                      // --no-timing turns the timing stage off on GPUs
     std::optional<std::int64_t> resumeRunId; // continue this run (its selection replaces `selection`)
     // A long-lived run that verifies the samples handed to VerificationEngine::submit() as they come
     // (the sampler's first-pass loop), until closeInput(); `selection` is not used. Its workers start at
     // once, so the first sample finds them warm.
     bool serve = false;
     SampleSelection selection;
-    std::string python;               // explicit interpreter ("" = pythonenv's search order)
+    std::string python; // explicit interpreter ("" = pythonenv's search order)
     StageTimeouts timeouts;
     // Stage 0's rule for partial answers (docs/VERIFIER.md, "Policies"): "strict" (every op of the forward
     // in the sample's own kernels) or "kernelbench" (a torch core op such as conv or GEMM plus the sample's
@@ -72,7 +75,7 @@ struct VerifyOptions {
     double watchdogMargin() const;
     // A worker that dies this many times in a row without finishing a sample ends the run as failed.
     int maxConsecutiveWorkerFailures = 3;
-    std::string cacheDir;             // "" = $XDG_CACHE_HOME/sieve/verify
+    std::string cacheDir;                         // "" = $XDG_CACHE_HOME/sieve/verify
     std::map<std::string, std::string> workerEnv; // extra environment for the workers (tests, debugging)
     // The verifier's own regression suite only: fixtures that probe the runtime defences behind the
     // static stage are sent with skip_static. Never set for user corpora (not reachable from sieve-cli).
@@ -99,27 +102,30 @@ inline std::string jsonString(const nlohmann::json &j, const char *key, const st
 // Builds a record from a worker's verdict message; missing optional fields stay empty.
 VerdictRecord verdictFromMessage(const nlohmann::json &msg);
 
-struct RunCounts {
-    std::uint64_t total = 0;                   // samples in the run (including ones done before a resume)
-    std::uint64_t done = 0;                    // verdicts so far
+struct RunCounts
+{
+    std::uint64_t total = 0; // samples in the run (including ones done before a resume)
+    std::uint64_t done = 0;  // verdicts so far
     std::map<std::string, std::uint64_t> byStatus;
 };
 
-struct RunSummary {
+struct RunSummary
+{
     std::int64_t runId = 0;
-    std::string state;          // finished | interrupted | empty (nothing to verify, no run created)
+    std::string state; // finished | interrupted | empty (nothing to verify, no run created)
     RunCounts counts;
     std::uint64_t verdictsThisSession = 0;
     double wallSeconds = 0;
     double samplesPerMinute = 0; // verdicts of this session per minute of its wall time
     bool resumed = false;
-    std::string error;          // why the run failed, when it did
+    std::string error; // why the run failed, when it did
 };
 
 // Receives the engine's events. Called from the engine's threads (not the caller's): a GUI must hand
 // them over to its own thread. Implementations must be quick and must not call back into the engine
 // except cancel().
-class VerifyObserver {
+class VerifyObserver
+{
 public:
     virtual ~VerifyObserver() = default;
     virtual void runStarted(std::int64_t /*runId*/, bool /*resumed*/, const RunCounts & /*counts*/) {}

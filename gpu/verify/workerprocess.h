@@ -32,14 +32,16 @@ std::string describeWaitStatus(int status);
 // "SIGKILL" for 9, "signal 77" for unknown numbers.
 std::string signalName(int sig);
 
-class WorkerProcess {
+class WorkerProcess
+{
 public:
-    struct Spec {
-        std::string python;                          // interpreter
-        std::vector<std::string> args;               // after the interpreter: -m sieve_worker ...
-        std::map<std::string, std::string> env;      // set on top of the inherited environment
-        std::size_t stderrTailBytes = 16 * 1024;     // how much of the worker's stderr is kept
-        std::string stderrLogPath;                   // when set, all of its stderr is appended here
+    struct Spec
+    {
+        std::string python;                      // interpreter
+        std::vector<std::string> args;           // after the interpreter: -m sieve_worker ...
+        std::map<std::string, std::string> env;  // set on top of the inherited environment
+        std::size_t stderrTailBytes = 16 * 1024; // how much of the worker's stderr is kept
+        std::string stderrLogPath;               // when set, all of its stderr is appended here
     };
 
     explicit WorkerProcess(Spec spec);

@@ -61,20 +61,62 @@ std::vector<std::string> linesOf(const std::string &text)
 
 // Tokens that break parsers: structure, escapes, surrogates, invalid UTF-8, huge numbers, the key.
 const std::vector<std::string> kTokens = {
-    "{",          "}",          "[",          "]",           "\"",          ",",         ":",          "\\",
-    "\\u0000",    "\\ud800",    "\\udc00x",   "\\u0073k-",   "\xff",        "\xc3",      "\xe2\x82",   "\xf4\x90\x80\x80",
-    "\n",         "\r\n",       "\n\n",       "data: ",      "data: [DONE]\n\n", ": ping\n", "null",    "true",
-    "1e999999",   "-0",         "99999999999999999999999", "NaN", "\"choices\":[", "\"message\":{", "\"delta\":{",
-    "\"content\":", "```",      "```python\nclass ModelNew(nn.Module):\n", "<think>", "</think>",
-    "\"op\":\"verdict\"", "\"job\":", "\"status\":", "sk-FUZZKEY", "\"code\":", "\"task_id\":",
-    "\"reference_code\":", "\"response\":", "level99999999999",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    ",",
+    ":",
+    "\\",
+    "\\u0000",
+    "\\ud800",
+    "\\udc00x",
+    "\\u0073k-",
+    "\xff",
+    "\xc3",
+    "\xe2\x82",
+    "\xf4\x90\x80\x80",
+    "\n",
+    "\r\n",
+    "\n\n",
+    "data: ",
+    "data: [DONE]\n\n",
+    ": ping\n",
+    "null",
+    "true",
+    "1e999999",
+    "-0",
+    "99999999999999999999999",
+    "NaN",
+    "\"choices\":[",
+    "\"message\":{",
+    "\"delta\":{",
+    "\"content\":",
+    "```",
+    "```python\nclass ModelNew(nn.Module):\n",
+    "<think>",
+    "</think>",
+    "\"op\":\"verdict\"",
+    "\"job\":",
+    "\"status\":",
+    "sk-FUZZKEY",
+    "\"code\":",
+    "\"task_id\":",
+    "\"reference_code\":",
+    "\"response\":",
+    "level99999999999",
 };
 
-class Mutator {
+class Mutator
+{
 public:
     explicit Mutator(std::uint64_t seed) : m_rng(seed) {}
 
-    std::size_t below(std::size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(m_rng); }
+    std::size_t below(std::size_t n)
+    {
+        return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(m_rng);
+    }
 
     std::string mutate(std::string s, const std::vector<std::string> &seeds)
     {
@@ -135,7 +177,8 @@ private:
     std::mt19937_64 m_rng;
 };
 
-struct Target {
+struct Target
+{
     std::vector<std::string> seeds;
     std::function<void(const std::string &input, Mutator &m)> run;
 };
@@ -148,7 +191,8 @@ struct Target {
 }
 
 // One corpus per importer target, reused by all of its cases (as a user re-imports into one file).
-struct ImportTarget {
+struct ImportTarget
+{
     fs::path dir;
     std::unique_ptr<Corpus> corpus;
     ImportFormat format;
@@ -178,24 +222,27 @@ std::map<std::string, Target> targets(const fs::path &data, const fs::path &work
     std::map<std::string, Target> t;
     const auto importSeeds = [&](const char *file) { return linesOf(readAll(data / "import" / file)); };
 
-    t["answer"] = {{R"({"choices":[{"message":{"content":"```python\nclass ModelNew(nn.Module):\n    pass\n```","reasoning_content":"r"}}]})",
-                    "<think>draft ```python\nclass ModelNew: pass\n```</think>\n```python\nclass ModelNew(M):\n  x\n```",
-                    "~~~\nclass ModelNew:\n~~~\n```\nunclosed"},
-                   [](const std::string &in, Mutator &) {
-                       const answer::Extracted e = answer::extract(in);
-                       if (e.hasAnswer && !answer::definesClass(e.code, "ModelNew"))
-                           fail("an extracted answer does not define ModelNew", in);
-                   }};
+    t["answer"] = {
+        {R"({"choices":[{"message":{"content":"```python\nclass ModelNew(nn.Module):\n    pass\n```","reasoning_content":"r"}}]})",
+         "<think>draft ```python\nclass ModelNew: pass\n```</think>\n```python\nclass ModelNew(M):\n  x\n```",
+         "~~~\nclass ModelNew:\n~~~\n```\nunclosed"},
+        [](const std::string &in, Mutator &) {
+            const answer::Extracted e = answer::extract(in);
+            if (e.hasAnswer && !answer::definesClass(e.code, "ModelNew"))
+                fail("an extracted answer does not define ModelNew", in);
+        }};
 
-    struct Jsonl {
+    struct Jsonl
+    {
         const char *name;
         ImportFormat format;
         std::vector<const char *> files;
     };
-    for (const Jsonl &j : {Jsonl{"sieve", ImportFormat::Sieve, {"sieve_tasks.jsonl", "sieve_samples.jsonl", "bad/sieve_bad.jsonl"}},
-                           Jsonl{"kernelbook", ImportFormat::KernelBook, {"kernelbook.jsonl", "bad/kernelbook_bad.jsonl"}},
-                           Jsonl{"cuda-archive", ImportFormat::CudaArchive, {"cuda_archive.jsonl", "bad/cuda_archive_bad.jsonl"}},
-                           Jsonl{"kernelbench-jsonl", ImportFormat::KernelBench, {"kernelbench.jsonl", "bad/kernelbench_bad.jsonl"}}}) {
+    for (const Jsonl &j :
+         {Jsonl{"sieve", ImportFormat::Sieve, {"sieve_tasks.jsonl", "sieve_samples.jsonl", "bad/sieve_bad.jsonl"}},
+          Jsonl{"kernelbook", ImportFormat::KernelBook, {"kernelbook.jsonl", "bad/kernelbook_bad.jsonl"}},
+          Jsonl{"cuda-archive", ImportFormat::CudaArchive, {"cuda_archive.jsonl", "bad/cuda_archive_bad.jsonl"}},
+          Jsonl{"kernelbench-jsonl", ImportFormat::KernelBench, {"kernelbench.jsonl", "bad/kernelbench_bad.jsonl"}}}) {
         std::vector<std::string> seeds;
         for (const char *f : j.files)
             for (auto &l : importSeeds(f))
@@ -221,66 +268,72 @@ std::map<std::string, Target> targets(const fs::path &data, const fs::path &work
             if (e.path().extension() == ".py")
                 seeds.push_back(readAll(e.path()));
         auto target = std::make_shared<ImportTarget>(work / "kernelbench-file", ImportFormat::KernelBench);
-        t["kernelbench-file"] = {seeds, [target](const std::string &in, Mutator &m) {
-                                     // The content and, now and then, the file and folder names are mutated.
-                                     const fs::path root = target->dir / "tree";
-                                     fs::remove_all(root);
-                                     static const std::vector<std::string> folders = {"level1", "level2", "level007", "level0",
-                                                                                      "level99999999999", "level1x", "lev\xffl1"};
-                                     static const std::vector<std::string> names = {"19_ReLU.py", "007_Lead.py", "x.py", "1_\xff.py",
-                                                                                    "99999999999999999999_A.py", "1_.py", "1_A.txt"};
-                                     const fs::path file = root / folders[m.below(2) ? 0 : m.below(folders.size())] /
-                                                           names[m.below(2) ? 0 : m.below(names.size())];
-                                     fs::create_directories(file.parent_path());
-                                     std::ofstream(file, std::ios::binary) << in;
-                                     target->import({root.string()}, in);
-                                 }};
+        t["kernelbench-file"] = {
+            seeds, [target](const std::string &in, Mutator &m) {
+                // The content and, now and then, the file and folder names are mutated.
+                const fs::path root = target->dir / "tree";
+                fs::remove_all(root);
+                static const std::vector<std::string> folders = {"level1",           "level2",  "level007", "level0",
+                                                                 "level99999999999", "level1x", "lev\xffl1"};
+                static const std::vector<std::string> names = {
+                    "19_ReLU.py", "007_Lead.py", "x.py", "1_\xff.py", "99999999999999999999_A.py", "1_.py", "1_A.txt"};
+                const fs::path file = root / folders[m.below(2) ? 0 : m.below(folders.size())] /
+                                      names[m.below(2) ? 0 : m.below(names.size())];
+                fs::create_directories(file.parent_path());
+                std::ofstream(file, std::ios::binary) << in;
+                target->import({root.string()}, in);
+            }};
     }
 
-    t["worker-line"] = {{R"({"op":"hello","worker_version":"1","env":{"gpu":"cpu","torch":"2.11"}})",
-                         R"({"op":"task_ready","task_key":"k","ok":true,"hygiene":[],"dropped_shapes":[]})",
-                         R"({"op":"verdict","job":3,"sample_id":9,"status":"PASS","stage":"correct","reasons":[],"checks":[{"shape_index":0,"shape":{"N":7},"seed":1,"ok":true,"max_abs":0.0}],"timings":[{"shape_index":0,"which":"candidate","median_ms":0.1,"runs":10}],"details":{"x":[1,2]}})",
-                         R"({"op":"error","message":"bad request"})"},
-                        [](const std::string &in, Mutator &) {
-                            const auto msg = gpu::decodeWorkerLine(in);
-                            if (!msg)
-                                return;
-                            const gpu::VerdictRecord v = gpu::verdictFromMessage(*msg);
-                            (void)msg->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-                            (void)v.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-                        }};
+    t["worker-line"] = {
+        {R"({"op":"hello","worker_version":"1","env":{"gpu":"cpu","torch":"2.11"}})",
+         R"({"op":"task_ready","task_key":"k","ok":true,"hygiene":[],"dropped_shapes":[]})",
+         R"({"op":"verdict","job":3,"sample_id":9,"status":"PASS","stage":"correct","reasons":[],"checks":[{"shape_index":0,"shape":{"N":7},"seed":1,"ok":true,"max_abs":0.0}],"timings":[{"shape_index":0,"which":"candidate","median_ms":0.1,"runs":10}],"details":{"x":[1,2]}})",
+         R"({"op":"error","message":"bad request"})"},
+        [](const std::string &in, Mutator &) {
+            const auto msg = gpu::decodeWorkerLine(in);
+            if (!msg)
+                return;
+            const gpu::VerdictRecord v = gpu::verdictFromMessage(*msg);
+            (void)msg->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            (void)v.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }};
 
-    t["completion"] = {{R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi sk-FUZZKEY","reasoning_content":"r"},"finish_reason":"stop"}]})",
-                        R"({"error":{"message":"overloaded"}})", R"({"choices":[]})"},
-                       [](const std::string &in, Mutator &) {
-                           try {
-                               (void)net::parseCompletion(in);
-                           } catch (const net::WireError &) {
-                           }
-                           (void)net::replyCarriesKey(in, false, "sk-FUZZKEY");
-                       }};
+    t["completion"] = {
+        {R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi sk-FUZZKEY","reasoning_content":"r"},"finish_reason":"stop"}]})",
+         R"({"error":{"message":"overloaded"}})", R"({"choices":[]})"},
+        [](const std::string &in, Mutator &) {
+            try {
+                (void)net::parseCompletion(in);
+            } catch (const net::WireError &) {
+            }
+            (void)net::replyCarriesKey(in, false, "sk-FUZZKEY");
+        }};
 
-    t["sse"] = {{"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-\"}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"FUZZKEY\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
-                 ": keep-alive\n\ndata: {\"choices\":[{\"delta\":{\"reasoning_content\":\"\\u0073k-FUZZ\"}}]}\ndata: x\n\n",
-                 "event: error\ndata: {\"error\":{\"message\":\"boom\"}}\n\n"},
-                [](const std::string &in, Mutator &m) {
-                    net::SseDecoder d;
-                    try {
-                        std::size_t pos = 0;
-                        while (pos < in.size()) { // in random pieces, as the network delivers them
-                            const std::size_t n = 1 + m.below(std::min<std::size_t>(in.size() - pos, 97));
-                            d.feed(std::string_view(in).substr(pos, n));
-                            pos += n;
-                        }
-                        d.finish();
-                    } catch (const net::WireError &) {
-                    }
-                    const bool carried = net::replyCarriesKey(in, true, "sk-FUZZKEY");
-                    const auto &p = d.parts();
-                    if (!carried && (p.content.find("sk-FUZZKEY") != std::string::npos ||
-                                     p.reasoning.find("sk-FUZZKEY") != std::string::npos))
-                        fail("the decoder joined the key but replyCarriesKey did not see it", in);
-                }};
+    t["sse"] = {
+        {"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-\"}}]}\n\ndata: "
+         "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"FUZZKEY\"},\"finish_reason\":\"stop\"}]}\n\ndata: "
+         "[DONE]\n\n",
+         ": keep-alive\n\ndata: {\"choices\":[{\"delta\":{\"reasoning_content\":\"\\u0073k-FUZZ\"}}]}\ndata: x\n\n",
+         "event: error\ndata: {\"error\":{\"message\":\"boom\"}}\n\n"},
+        [](const std::string &in, Mutator &m) {
+            net::SseDecoder d;
+            try {
+                std::size_t pos = 0;
+                while (pos < in.size()) { // in random pieces, as the network delivers them
+                    const std::size_t n = 1 + m.below(std::min<std::size_t>(in.size() - pos, 97));
+                    d.feed(std::string_view(in).substr(pos, n));
+                    pos += n;
+                }
+                d.finish();
+            } catch (const net::WireError &) {
+            }
+            const bool carried = net::replyCarriesKey(in, true, "sk-FUZZKEY");
+            const auto &p = d.parts();
+            if (!carried && (p.content.find("sk-FUZZKEY") != std::string::npos ||
+                             p.reasoning.find("sk-FUZZKEY") != std::string::npos))
+                fail("the decoder joined the key but replyCarriesKey did not see it", in);
+        }};
     return t;
 }
 

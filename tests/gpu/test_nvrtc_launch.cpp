@@ -18,7 +18,10 @@ namespace {
 
 // tests/gpu does not link tests/unit's helpers; the two it needs, small.
 namespace test {
-std::string testData(const std::string &relative) { return std::string(SIEVE_TEST_DATA) + "/" + relative; }
+std::string testData(const std::string &relative)
+{
+    return std::string(SIEVE_TEST_DATA) + "/" + relative;
+}
 std::string readFile(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -26,7 +29,8 @@ std::string readFile(const std::string &path)
     s << in.rdbuf();
     return s.str();
 }
-class TempDir {
+class TempDir
+{
 public:
     TempDir()
     {
@@ -46,7 +50,8 @@ private:
 };
 } // namespace test
 
-class RawCudaLaunch : public ::testing::Test {
+class RawCudaLaunch : public ::testing::Test
+{
 protected:
     void SetUp() override
     {

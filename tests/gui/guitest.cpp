@@ -112,7 +112,10 @@ __global__ void matmul_bias(const float *a, const float *b, const float *bias, f
 }
 )";
 
-void run(db::Database &db, const std::string &sql) { db.exec(sql); }
+void run(db::Database &db, const std::string &sql)
+{
+    db.exec(sql);
+}
 } // namespace
 
 GuiCorpus::GuiCorpus()
@@ -125,22 +128,26 @@ GuiCorpus::GuiCorpus()
             "(1, 'k1', 'relu', 1, 'activation', 'triton', 'fp32', 1e-4, 1e-4, 1700000000),"
             "(2, 'k2', 'matmul_bias', 2, 'gemm', 'cuda', 'fp32', 1e-4, 1e-4, 1700000000),"
             "(3, 'k3', 'softmax', 1, 'reduction', 'triton', 'fp16', 1e-2, 1e-2, 1700000000)");
-    db.prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(1, ?1)").bindBlob(1, payload::pack(kReference)).run();
-    run(db, "INSERT INTO samples(id, sample_key, name, task_id, backend, origin, model, temperature, attempt, has_answer, "
-            "status, speedup, cluster_id, created_at) VALUES"
-            "(1, 's1', 'relu-a1', 1, 'triton', 'teacher', 'teacher-7b', 0.7, 1, 1, 'PASS', 1.42, 1, 1700000001),"
-            "(2, 's2', 'relu-a2', 1, 'triton', 'teacher', 'teacher-7b', 0.7, 2, 1, 'PASS', 2.10, 1, 1700000002),"
-            "(3, 's3', 'relu-a3', 1, 'triton', 'teacher', 'teacher-70b', 1.0, 3, 1, 'FAIL_MISMATCH', NULL, NULL, 1700000003),"
-            "(4, 's4', 'relu-a4', 1, 'triton', 'teacher', 'teacher-70b', 1.0, 4, 1, 'PENDING', NULL, NULL, 1700000004),"
-            "(5, 's5', 'matmul-a1', 2, 'cuda', 'archive', NULL, NULL, 1, 1, 'PASS', 0.85, NULL, 1700000005),"
-            "(6, 's6', 'matmul-a2', 2, 'cuda', 'archive', NULL, NULL, 2, 1, 'FAIL_COMPILE', NULL, NULL, 1700000006),"
-            "(7, 's7', 'matmul-a3', 2, 'cuda', 'archive', NULL, NULL, 3, 1, 'PENDING', NULL, NULL, 1700000007),"
-            "(8, 's8', 'softmax-a1', 3, 'triton', 'teacher', 'teacher-7b', 0.2, 1, 1, 'PASS', 12.5, NULL, 1700000008),"
-            "(9, 's9', 'softmax-a2', 3, 'triton', 'teacher', 'teacher-7b', 0.2, 2, 1, 'PENDING', NULL, NULL, 1700000009)");
+    db.prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(1, ?1)")
+        .bindBlob(1, payload::pack(kReference))
+        .run();
+    run(db,
+        "INSERT INTO samples(id, sample_key, name, task_id, backend, origin, model, temperature, attempt, has_answer, "
+        "status, speedup, cluster_id, created_at) VALUES"
+        "(1, 's1', 'relu-a1', 1, 'triton', 'teacher', 'teacher-7b', 0.7, 1, 1, 'PASS', 1.42, 1, 1700000001),"
+        "(2, 's2', 'relu-a2', 1, 'triton', 'teacher', 'teacher-7b', 0.7, 2, 1, 'PASS', 2.10, 1, 1700000002),"
+        "(3, 's3', 'relu-a3', 1, 'triton', 'teacher', 'teacher-70b', 1.0, 3, 1, 'FAIL_MISMATCH', NULL, NULL, "
+        "1700000003),"
+        "(4, 's4', 'relu-a4', 1, 'triton', 'teacher', 'teacher-70b', 1.0, 4, 1, 'PENDING', NULL, NULL, 1700000004),"
+        "(5, 's5', 'matmul-a1', 2, 'cuda', 'archive', NULL, NULL, 1, 1, 'PASS', 0.85, NULL, 1700000005),"
+        "(6, 's6', 'matmul-a2', 2, 'cuda', 'archive', NULL, NULL, 2, 1, 'FAIL_COMPILE', NULL, NULL, 1700000006),"
+        "(7, 's7', 'matmul-a3', 2, 'cuda', 'archive', NULL, NULL, 3, 1, 'PENDING', NULL, NULL, 1700000007),"
+        "(8, 's8', 'softmax-a1', 3, 'triton', 'teacher', 'teacher-7b', 0.2, 1, 1, 'PASS', 12.5, NULL, 1700000008),"
+        "(9, 's9', 'softmax-a2', 3, 'triton', 'teacher', 'teacher-7b', 0.2, 2, 1, 'PENDING', NULL, NULL, 1700000009)");
     auto payloadRow = db.prepare("INSERT INTO sample_payloads(sample_id, code, reasoning) VALUES(?1, ?2, ?3)");
-    const std::pair<int, const char *> codes[] = {{1, kReluA}, {2, kReluB}, {3, kReluB}, {4, kReluA},
-                                                  {5, kMatmulCuda}, {6, kMatmulCudaTiled}, {7, kMatmulCuda},
-                                                  {8, kReluA}, {9, kReluB}};
+    const std::pair<int, const char *> codes[] = {{1, kReluA},      {2, kReluB},      {3, kReluB},
+                                                  {4, kReluA},      {5, kMatmulCuda}, {6, kMatmulCudaTiled},
+                                                  {7, kMatmulCuda}, {8, kReluA},      {9, kReluB}};
     for (const auto &[id, code] : codes) {
         payloadRow.bind(1, id).bindBlob(2, payload::pack(code));
         payloadRow.bindBlob(3, payload::pack("Load a block, clamp at zero, store. Sample " + std::to_string(id) + "."));
@@ -148,7 +155,8 @@ GuiCorpus::GuiCorpus()
     }
     run(db, "INSERT INTO verify_runs(id, started_at, finished_at, state, mode, env_json, verifier_version) VALUES"
             "(1, 1700000100, 1700000200, 'done', 'cpu', "
-            "'{\"python\":\"3.11.7\",\"torch\":\"2.11.0\",\"triton\":\"3.6.0\",\"device\":\"cpu\",\"interpreted\":true}', '1')");
+            "'{\"python\":\"3.11.7\",\"torch\":\"2.11.0\",\"triton\":\"3.6.0\",\"device\":\"cpu\",\"interpreted\":true}"
+            "', '1')");
     run(db, "INSERT INTO verdicts(id, run_id, sample_id, status, stage, reasons, message, device, interpreted, "
             "kernels_launched, custom_kernel_share, candidate_ms, eager_ms, compile_ms, speedup, flags, duration_ms, "
             "created_at) VALUES"
@@ -157,20 +165,32 @@ GuiCorpus::GuiCorpus()
             "(2, 1, 3, 'FAIL_MISMATCH', 'correct', '[\"MISMATCH\"]', 'Output differs from the reference on shape 0.', "
             "'cpu', 1, 1, 1.0, NULL, NULL, NULL, NULL, '[]', 455, 1700000160)");
     db.prepare("INSERT INTO verdict_payloads(verdict_id, log) VALUES(2, ?1)")
-        .bindBlob(1, payload::pack("Traceback (most recent call last):\n"
-                                   "  File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1751, in _call_impl\n"
-                                   "  File \"/tmp/sieve-scratch/job-3-411-5120/sieve_candidate_3.py\", line 12, in relu_kernel\n"
-                                   "    y = tl.where(x > 0, x, 0.0)\nAssertionError: max abs error 0.5 > atol\n"))
+        .bindBlob(
+            1,
+            payload::pack(
+                "Traceback (most recent call last):\n"
+                "  File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1751, in _call_impl\n"
+                "  File \"/tmp/sieve-scratch/job-3-411-5120/sieve_candidate_3.py\", line 12, in relu_kernel\n"
+                "    y = tl.where(x > 0, x, 0.0)\nAssertionError: max abs error 0.5 > atol\n"))
         .run();
     for (int seed = 0; seed < 5; ++seed)
         for (int shape = 0; shape < 2; ++shape) {
             db.prepare("INSERT INTO verdict_checks VALUES(1, ?1, ?2, ?3, 1, ?4, ?5, 0, 0)")
-                .bind(1, shape).bind(2, shape == 0 ? "{\"N\":4096}" : "{\"N\":65536}").bind(3, seed)
-                .bind(4, 1e-7 * (seed + 1)).bind(5, 2e-7 * (seed + 1)).run();
+                .bind(1, shape)
+                .bind(2, shape == 0 ? "{\"N\":4096}" : "{\"N\":65536}")
+                .bind(3, seed)
+                .bind(4, 1e-7 * (seed + 1))
+                .bind(5, 2e-7 * (seed + 1))
+                .run();
             db.prepare("INSERT INTO verdict_checks VALUES(2, ?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)")
-                .bind(1, shape).bind(2, shape == 0 ? "{\"N\":4096}" : "{\"N\":65536}").bind(3, seed)
-                .bind(4, shape == 0 ? 0 : 1).bind(5, shape == 0 ? 0.5 : 1e-6).bind(6, shape == 0 ? 1.0 : 1e-6)
-                .bind(7, shape == 0 ? 17 : 0).run();
+                .bind(1, shape)
+                .bind(2, shape == 0 ? "{\"N\":4096}" : "{\"N\":65536}")
+                .bind(3, seed)
+                .bind(4, shape == 0 ? 0 : 1)
+                .bind(5, shape == 0 ? 0.5 : 1e-6)
+                .bind(6, shape == 0 ? 1.0 : 1e-6)
+                .bind(7, shape == 0 ? 17 : 0)
+                .run();
         }
     run(db, "INSERT INTO verdict_timings VALUES"
             "(1, 0, 'candidate', 0.010, 0.010, 0.0002, 100), (1, 0, 'eager', 0.014, 0.014, 0.0003, 100),"

@@ -10,13 +10,17 @@
 
 class QWidget;
 
-inline void PrintTo(const QString &s, std::ostream *os) { *os << '"' << s.toStdString() << '"'; }
+inline void PrintTo(const QString &s, std::ostream *os)
+{
+    *os << '"' << s.toStdString() << '"';
+}
 
 namespace sieve::test {
 
 // Three tasks, nine samples (Triton and bare CUDA), two verdicts with checks, timings and a log, one
 // dedup cluster. Ids are fixed so tests can name them.
-struct GuiCorpus {
+struct GuiCorpus
+{
     QTemporaryDir dir;
     QString path;
     static constexpr qint64 kRelu = 1, kMatmul = 2, kSoftmax = 3;

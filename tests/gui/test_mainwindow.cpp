@@ -20,21 +20,21 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QPushButton>
-#include <QToolButton>
 #include <QFile>
-#include <QMenuBar>
-#include <QPlainTextEdit>
-#include <QTableWidget>
-#include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
-#include <QTableView>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTranslator>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -45,7 +45,6 @@ using namespace sieve::ui;
 using test::GuiCorpus;
 using test::waitFor;
 using test::Workbench;
-
 
 TEST_F(Workbench, OpensTheCorpusAndListsTasksAndSamples)
 {
@@ -114,7 +113,8 @@ TEST_F(Workbench, PtxViewShowsResourcesAndPtxForComparedCudaSamples)
     ASSERT_TRUE(waitFor([this] { return window->details()->details().size() == 2; }));
     EXPECT_TRUE(ptx->hasCuda());
     window->details()->setCurrentIndex(DetailsPane::PtxTab); // compiling starts when the view is shown
-    ASSERT_TRUE(waitFor([&] { return !ptx->isBusy() && !find<QPlainTextEdit>("ptxText1")->toPlainText().isEmpty(); }, 30000));
+    ASSERT_TRUE(
+        waitFor([&] { return !ptx->isBusy() && !find<QPlainTextEdit>("ptxText1")->toPlainText().isEmpty(); }, 30000));
     for (const char *column : {"0", "1"}) {
         const QByteArray suffix(column);
         auto *table = find<QTableWidget>(QByteArray("ptxResources" + suffix).constData());
@@ -122,8 +122,12 @@ TEST_F(Workbench, PtxViewShowsResourcesAndPtxForComparedCudaSamples)
         EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("matmul_bias"));
         EXPECT_TRUE(table->item(0, 0)->toolTip().startsWith(QStringLiteral("matmul_bias(float const*")));
         EXPECT_GT(table->item(0, 1)->text().toInt(), 0) << "registers";
-        EXPECT_TRUE(find<QPlainTextEdit>(QByteArray("ptxText" + suffix).constData())->toPlainText().contains(QStringLiteral(".entry _Z11matmul_bias")));
-        EXPECT_FALSE(find<QPlainTextEdit>(QByteArray("sassText" + suffix).constData())->toPlainText().isEmpty()); // SASS, or why not
+        EXPECT_TRUE(find<QPlainTextEdit>(QByteArray("ptxText" + suffix).constData())
+                        ->toPlainText()
+                        .contains(QStringLiteral(".entry _Z11matmul_bias")));
+        EXPECT_FALSE(find<QPlainTextEdit>(QByteArray("sassText" + suffix).constData())
+                         ->toPlainText()
+                         .isEmpty()); // SASS, or why not
     }
     EXPECT_TRUE(find<QLabel>("ptxHead0")->text().contains(QStringLiteral("sm_90")));
     // B tiles through shared memory, A does not: B's figure differs and is marked against A's.
@@ -138,7 +142,12 @@ TEST_F(Workbench, PtxViewShowsResourcesAndPtxForComparedCudaSamples)
 
     // Another architecture from the settings recompiles (PTX .target follows it).
     settings->cudaArch.setValue(QStringLiteral("sm_80"));
-    ASSERT_TRUE(waitFor([&] { return !ptx->isBusy() && find<QPlainTextEdit>("ptxText0")->toPlainText().contains(QStringLiteral(".target sm_80")); }, 30000));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return !ptx->isBusy() &&
+                   find<QPlainTextEdit>("ptxText0")->toPlainText().contains(QStringLiteral(".target sm_80"));
+        },
+        30000));
 
     // A Triton sample has no CUDA: the view says so instead of compiling.
     pickTask(QStringLiteral("relu"));
@@ -176,7 +185,8 @@ TEST_F(Workbench, TimingAndStatisticsAndClustersShowWhatTheCorpusHolds)
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
     selectRows({rowOfSample(GuiCorpus::kReluFast)});
     auto *details = find<QTabWidget>("detailsTabs");
-    ASSERT_TRUE(waitFor([&] { return !find<QLabel>("verdictStatus")->text().contains(QStringLiteral("Not verified")); }));
+    ASSERT_TRUE(
+        waitFor([&] { return !find<QLabel>("verdictStatus")->text().contains(QStringLiteral("Not verified")); }));
     details->setCurrentIndex(DetailsPane::TimingTab);
     QTest::qWait(50);
     test::screenshot(window.get(), QStringLiteral("04-timing"));
@@ -205,7 +215,8 @@ TEST_F(Workbench, AcceptAndRejectByKeyboardThenUndoAndRedo)
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
     selectRows({0}); // sample 1
     QTest::keyClick(sampleView(), Qt::Key_A);
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
     // A moved on to the next unreviewed sample (2); pick reason 2 and reject it.
     EXPECT_EQ(sampleView()->currentIndex().data(SampleModel::IdRole).toLongLong(), 2);
     QTest::keyClick(sampleView(), Qt::Key_2);
@@ -213,9 +224,11 @@ TEST_F(Workbench, AcceptAndRejectByKeyboardThenUndoAndRedo)
     QTest::keyClick(sampleView(), Qt::Key_R);
     EXPECT_EQ(window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"))->count(), 2);
     EXPECT_EQ(sampleView()->selectionModel()->selectedRows().size(), 1);
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("rejected"); }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("rejected"); }));
     EXPECT_EQ(dbValue("SELECT reason FROM reviews WHERE sample_id=2 ORDER BY id DESC LIMIT 1"), QStringLiteral("sham"));
-    EXPECT_EQ(dbValue("SELECT reviewer FROM reviews WHERE sample_id=2 ORDER BY id DESC LIMIT 1"), QStringLiteral("tester"));
+    EXPECT_EQ(dbValue("SELECT reviewer FROM reviews WHERE sample_id=2 ORDER BY id DESC LIMIT 1"),
+              QStringLiteral("tester"));
     EXPECT_EQ(samples()->index(rowOfSample(2), 0).data(SampleModel::ReviewRole).toString(), QStringLiteral("rejected"));
 
     QTest::keySequence(sampleView(), window->findChild<QAction *>(QStringLiteral("undoAction"))->shortcut());
@@ -225,7 +238,8 @@ TEST_F(Workbench, AcceptAndRejectByKeyboardThenUndoAndRedo)
     EXPECT_EQ(dbValue("SELECT review FROM samples WHERE id=1"), QStringLiteral("accepted"));
     // Redo by its platform shortcut (Ctrl+Shift+Z or Ctrl+Y).
     QTest::keySequence(sampleView(), window->findChild<QAction *>(QStringLiteral("redoAction"))->shortcut());
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("rejected"); }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=2") == QStringLiteral("rejected"); }));
     EXPECT_EQ(dbInt("SELECT count(*) FROM reviews"), 4);
 
     // The history tab of sample 2 lists who decided what.
@@ -256,7 +270,8 @@ TEST_F(Workbench, BulkRejectOnASelectionIsOneUndoStep)
     sampleView()->setFocus();
     sampleView()->selectAll();
     QTest::keyClick(sampleView(), Qt::Key_R);
-    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'") == 3; }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'") == 3; }));
     auto *undo = window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"));
     ASSERT_NE(undo, nullptr);
     EXPECT_EQ(undo->count(), 1);
@@ -286,9 +301,10 @@ TEST_F(Workbench, AcceptAllMatchingTheFilterAsksFirst)
 TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
 {
     // A stand-in sieve-cli: the workbench's side of the protocol is real (QProcess, JSON lines).
-    const QString cli = test::fakeCli(dir, {QStringLiteral("verify")},
-                                      QStringLiteral("{\"op\":\"progress\",\"done\":0,\"total\":1}\n"
-                                                     "{\"op\":\"verdict\",\"sample_id\":4,\"status\":\"PASS\",\"speedup\":1.75}\n"));
+    const QString cli =
+        test::fakeCli(dir, {QStringLiteral("verify")},
+                      QStringLiteral("{\"op\":\"progress\",\"done\":0,\"total\":1}\n"
+                                     "{\"op\":\"verdict\",\"sample_id\":4,\"status\":\"PASS\",\"speedup\":1.75}\n"));
     window->setCliProgram(cli);
     auto *verify = window->findChild<QAction *>(QStringLiteral("verifySelectedAction"));
     ASSERT_TRUE(waitFor([&] { return verify->isEnabled(); }));
@@ -297,14 +313,17 @@ TEST_F(Workbench, VerifyRunsTheCliAndUpdatesRowsLive)
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
     selectRows({rowOfSample(4)});
     verify->trigger();
-    ASSERT_TRUE(waitFor([&] { return samples()->index(rowOfSample(4), 0).data(SampleModel::StatusRole).toString() == QStringLiteral("PASS"); }));
+    ASSERT_TRUE(waitFor([&] {
+        return samples()->index(rowOfSample(4), 0).data(SampleModel::StatusRole).toString() == QStringLiteral("PASS");
+    }));
     EXPECT_DOUBLE_EQ(samples()->index(rowOfSample(4), 0).data(SampleModel::SpeedupRole).toDouble(), 1.75);
     QFile args(dir.filePath(QStringLiteral("fake-cli.out.args")));
     ASSERT_TRUE(waitFor([&] { return args.exists(); }));
     args.open(QIODevice::ReadOnly);
-    EXPECT_TRUE(QString::fromUtf8(args.readAll()).trimmed().startsWith(
-        QStringLiteral("verify %1 --json --sample 4 --all%2 --atol-fp32 ")
-            .arg(corpus.path, VerifyRunner::hasGpu() ? QString() : QStringLiteral(" --cpu"))));
+    EXPECT_TRUE(QString::fromUtf8(args.readAll())
+                    .trimmed()
+                    .startsWith(QStringLiteral("verify %1 --json --sample 4 --all%2 --atol-fp32 ")
+                                    .arg(corpus.path, VerifyRunner::hasGpu() ? QString() : QStringLiteral(" --cpu"))));
 }
 
 TEST_F(Workbench, StatusFilterCountsComeFromTheCountTableUntilAVerdictMakesItStale)
@@ -329,7 +348,7 @@ TEST_F(Workbench, StatusFilterCountsComeFromTheCountTableUntilAVerdictMakesItSta
     verify->trigger();
     ASSERT_TRUE(waitFor([&] { return !samples()->countsCached(); }));
     status->setCurrentIndex(status->findData(QStringLiteral("PASS")));
-    EXPECT_EQ(samples()->totalCount(), -1); // counting in SQL
+    EXPECT_EQ(samples()->totalCount(), -1);                             // counting in SQL
     ASSERT_TRUE(waitFor([&] { return samples()->totalCount() == 4; })); // the fake CLI wrote nothing
 }
 
@@ -378,7 +397,8 @@ TEST_F(Workbench, LanguageSwitchInTheSettingsTakesEffectAtOnce)
         << menuTitles().join(QLatin1Char(' ')).toStdString();
     EXPECT_EQ(search->placeholderText(), QStringLiteral("Nach Probe oder Lehrermodell filtern"));
     EXPECT_EQ(find<QComboBox>("statusFilter")->itemText(0), QStringLiteral("Jeder Status"));
-    EXPECT_EQ(samples()->headerData(teacher, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Lehrermodell"));
+    EXPECT_EQ(samples()->headerData(teacher, Qt::Horizontal, Qt::DisplayRole).toString(),
+              QStringLiteral("Lehrermodell"));
     EXPECT_EQ(reference->text(), QStringLiteral("Referenz"));
     EXPECT_EQ(dialog.windowTitle(), QStringLiteral("Einstellungen"));
     test::screenshot(window.get(), QStringLiteral("11-german-live"));

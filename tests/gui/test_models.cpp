@@ -19,7 +19,8 @@ using test::GuiCorpus;
 using test::waitFor;
 
 namespace {
-struct OpenReader {
+struct OpenReader
+{
     DbThread thread{QStringLiteral("test-reader")};
     QObject receiver;
     explicit OpenReader(const QString &path)
@@ -57,7 +58,8 @@ TEST(TaskModel, ServesCountsPerTask)
     EXPECT_EQ(model.index(1, TaskModel::ColSamples).data().toLongLong(), 4);
     EXPECT_EQ(model.index(1, TaskModel::ColPassed).data().toLongLong(), 2);
     EXPECT_EQ(model.index(1, 0).data(TaskModel::StateRole).toString(), QStringLiteral("solved"));
-    EXPECT_EQ(model.categories(), (QStringList{QStringLiteral("activation"), QStringLiteral("gemm"), QStringLiteral("reduction")}));
+    EXPECT_EQ(model.categories(),
+              (QStringList{QStringLiteral("activation"), QStringLiteral("gemm"), QStringLiteral("reduction")}));
 }
 
 TEST(TaskFilterProxy, FiltersByCategoryLevelAndState)
@@ -167,7 +169,7 @@ TEST(Queries, DetailCarriesCodeVerdictChecksTimingsAndEnvironment)
     qint64 total = 0;
     for (const auto &b : histogram)
         total += b.second;
-    EXPECT_EQ(total, 4); // four samples have a speedup
+    EXPECT_EQ(total, 4);                   // four samples have a speedup
     EXPECT_EQ(histogram.last().second, 1); // 12.5× lands in the last bucket
 }
 
@@ -177,31 +179,31 @@ TEST(Queries, KeysetPagesMatchOneBigQueryForEverySortOrder)
     {
         Corpus c = Corpus::open(corpus.path.toStdString());
         // 600 more samples with repeated and missing speedups, attempts and clusters, so ties and NULLs occur.
-        c.db().exec("WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i+1 FROM n WHERE i < 609) "
-                    "INSERT INTO samples(id, sample_key, name, task_id, backend, origin, model, attempt, has_answer, "
-                    "status, speedup, cluster_id, created_at) SELECT i, 'k' || i, 'bulk-' || (i % 37), 1 + i % 3, "
-                    "'triton', 't', CASE WHEN i % 5 = 0 THEN NULL ELSE 'm' || (i % 4) END, "
-                    "CASE WHEN i % 7 = 0 THEN NULL ELSE i % 9 END, 1, 'PASS', "
-                    "CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 11) / 4.0 END, CASE WHEN i % 4 = 0 THEN NULL ELSE i % 6 END, "
-                    "0 FROM n");
+        c.db().exec(
+            "WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i+1 FROM n WHERE i < 609) "
+            "INSERT INTO samples(id, sample_key, name, task_id, backend, origin, model, attempt, has_answer, "
+            "status, speedup, cluster_id, created_at) SELECT i, 'k' || i, 'bulk-' || (i % 37), 1 + i % 3, "
+            "'triton', 't', CASE WHEN i % 5 = 0 THEN NULL ELSE 'm' || (i % 4) END, "
+            "CASE WHEN i % 7 = 0 THEN NULL ELSE i % 9 END, 1, 'PASS', "
+            "CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 11) / 4.0 END, CASE WHEN i % 4 = 0 THEN NULL ELSE i % 6 END, "
+            "0 FROM n");
     }
     static const char *const columns[queries::kSortableColumns] = {"id",      "name",  "status",     "speedup",
-                                                           "attempt", "model", "cluster_id", "review"};
+                                                                   "attempt", "model", "cluster_id", "review"};
     OpenReader reader(corpus.path);
     for (int column = 0; column < queries::kSortableColumns; ++column)
         for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
             SampleQuery q;
             q.sortColumn = column;
             q.order = order;
-            const QList<SampleItem> all = reader.get([q](const db::Database &db) {
-                return queries::samples(db, q, queries::PageStart{}, 100000);
-            });
+            const QList<SampleItem> all = reader.get(
+                [q](const db::Database &db) { return queries::samples(db, q, queries::PageStart{}, 100000); });
             ASSERT_EQ(all.size(), 609);
             // The order SQLite gives one plain query (speedup and cluster are read in two parts).
             const QList<qint64> expected = reader.get([&](const db::Database &db) {
                 const char *dir = order == Qt::AscendingOrder ? " ASC" : " DESC";
-                db::Statement st = db.prepare(std::string("SELECT id FROM samples ORDER BY ") + columns[column] + dir +
-                                              ", id" + dir);
+                db::Statement st =
+                    db.prepare(std::string("SELECT id FROM samples ORDER BY ") + columns[column] + dir + ", id" + dir);
                 QList<qint64> ids;
                 while (st.step())
                     ids << st.int64(0);

@@ -57,7 +57,8 @@ TEST(LineDiff, InsertionAndDeletionMarkOneSideEach)
 
 TEST(LineDiff, TrailingWhitespaceIsNotAChange)
 {
-    const LineDiff d = diffLines({QStringLiteral("a  "), QStringLiteral("b")}, {QStringLiteral("a"), QStringLiteral("b\t")});
+    const LineDiff d =
+        diffLines({QStringLiteral("a  "), QStringLiteral("b")}, {QStringLiteral("a"), QStringLiteral("b\t")});
     EXPECT_EQ(d.common, 2);
 }
 
@@ -72,7 +73,8 @@ TEST(LineDiff, DisjointFilesAreAllChanged)
 TEST(LineDiff, InsertedLinesGetFillerRowsOnTheOtherSide)
 {
     const QStringList a{QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};
-    const QStringList b{QStringLiteral("x"), QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("y"), QStringLiteral("z")};
+    const QStringList b{QStringLiteral("x"), QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("y"),
+                        QStringLiteral("z")};
     const Alignment al = alignVariants(a, {b});
     ASSERT_EQ(al.fillers.size(), 2u);
     EXPECT_EQ(al.fillers[0], (std::vector<int>{0, 2, 0, 0})); // two empty rows in A before y
@@ -137,7 +139,8 @@ TEST(TimingPanel, AnEmptyChartSaysWhyAndBarsShowTheirSpread)
     v.device = QStringLiteral("cpu");
     v.interpreted = true;
     panel.showTimings(v);
-    EXPECT_TRUE(panel.perShapeChart()->data().title.contains(QStringLiteral("CPU"))) << panel.perShapeChart()->data().title.toStdString();
+    EXPECT_TRUE(panel.perShapeChart()->data().title.contains(QStringLiteral("CPU")))
+        << panel.perShapeChart()->data().title.toStdString();
     v.device = QStringLiteral("NVIDIA H200");
     v.interpreted = false;
     v.status = QStringLiteral("FAIL_MISMATCH");
@@ -145,14 +148,16 @@ TEST(TimingPanel, AnEmptyChartSaysWhyAndBarsShowTheirSpread)
     EXPECT_TRUE(panel.perShapeChart()->data().title.contains(QStringLiteral("FAIL_MISMATCH")));
     // Every timed shape is a group; hovering a bar gives its median, spread and runs.
     v.status = QStringLiteral("PASS");
-    v.timings = {TimingRow{0, QStringLiteral("candidate"), 0.067, 0.004, 100}, TimingRow{0, QStringLiteral("eager"), 0.028, 0.001, 100},
+    v.timings = {TimingRow{0, QStringLiteral("candidate"), 0.067, 0.004, 100},
+                 TimingRow{0, QStringLiteral("eager"), 0.028, 0.001, 100},
                  TimingRow{1, QStringLiteral("candidate"), 0.5, kNoValue, 20}};
     panel.showTimings(v);
     const ChartData &d = panel.perShapeChart()->data();
     EXPECT_EQ(d.categories.size(), 2);
     EXPECT_EQ(d.series.size(), 2); // candidate and eager; no compile timings
     const QString tip = panel.perShapeChart()->tipFor(0, 0);
-    EXPECT_TRUE(tip.contains(QStringLiteral("0.067")) && tip.contains(QStringLiteral("± 0.004")) && tip.contains(QStringLiteral("100 runs")))
+    EXPECT_TRUE(tip.contains(QStringLiteral("0.067")) && tip.contains(QStringLiteral("± 0.004")) &&
+                tip.contains(QStringLiteral("100 runs")))
         << tip.toStdString();
     EXPECT_TRUE(panel.perShapeChart()->tipFor(0, 1).contains(QStringLiteral("20 runs")));
     EXPECT_TRUE(panel.perShapeChart()->tipFor(1, 1).isEmpty()); // eager was not timed on shape 1
@@ -178,12 +183,13 @@ TEST(LogLinks, LibraryFramesAreNoLinksIntoTheAnswer)
 {
     // A traceback through torch and Triton, and nvcc on the files load_inline writes: none of those
     // line numbers is a line of the answer.
-    const QString log = QStringLiteral(
-        "  File \"/root/.cache/sieve/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1751, in _call_impl\n"
-        "  File \"/scratch/job-9/sieve_candidate_9.py\", line 41, in forward\n"
-        "  File \"/venv/site-packages/triton/runtime/jit.py\", line 330, in <lambda>\n"
-        "/tmp/ext/relu/cuda.cu(17): error: identifier \"x\" is undefined\n"
-        "/usr/include/c10/util/Exception.h(12): note\n");
+    const QString log =
+        QStringLiteral("  File \"/root/.cache/sieve/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", "
+                       "line 1751, in _call_impl\n"
+                       "  File \"/scratch/job-9/sieve_candidate_9.py\", line 41, in forward\n"
+                       "  File \"/venv/site-packages/triton/runtime/jit.py\", line 330, in <lambda>\n"
+                       "/tmp/ext/relu/cuda.cu(17): error: identifier \"x\" is undefined\n"
+                       "/usr/include/c10/util/Exception.h(12): note\n");
     const QList<LogLineRef> refs = findLineRefs(log);
     ASSERT_EQ(refs.size(), 5);
     EXPECT_FALSE(refs[0].inAnswer);
@@ -225,21 +231,24 @@ TEST(Settings, TypedValuesDefaultPersistAndAnnounceChanges)
     }
     Settings again(ini);
     EXPECT_DOUBLE_EQ(again.atolFp32.value(), 1e-3);
-    EXPECT_EQ(again.recentCorpora.value(), (QStringList{QStringLiteral("/tmp/a.sieve"), QStringLiteral("/tmp/b.sieve")}));
+    EXPECT_EQ(again.recentCorpora.value(),
+              (QStringList{QStringLiteral("/tmp/a.sieve"), QStringLiteral("/tmp/b.sieve")}));
 }
 
 TEST(ReviewStore, AppendsHistoryAndSetsTheCurrentDecision)
 {
     test::GuiCorpus corpus;
     Corpus c = Corpus::open(corpus.path.toStdString());
-    reviewstore::write(c.db(), {{1, QStringLiteral("accepted"), {}, QStringLiteral("clean")},
-                                {3, QStringLiteral("rejected"), QStringLiteral("incorrect"), {}}},
+    reviewstore::write(c.db(),
+                       {{1, QStringLiteral("accepted"), {}, QStringLiteral("clean")},
+                        {3, QStringLiteral("rejected"), QStringLiteral("incorrect"), {}}},
                        QStringLiteral("ada"));
     reviewstore::write(c.db(), {{1, QStringLiteral("rejected"), QStringLiteral("slow"), {}}}, QStringLiteral("bob"));
     EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=1").value_or(""), "rejected");
     EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=3").value_or(""), "rejected");
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(0), 3);
-    EXPECT_EQ(c.db().queryText("SELECT reviewer FROM reviews WHERE sample_id=1 ORDER BY id LIMIT 1").value_or(""), "ada");
+    EXPECT_EQ(c.db().queryText("SELECT reviewer FROM reviews WHERE sample_id=1 ORDER BY id LIMIT 1").value_or(""),
+              "ada");
     EXPECT_EQ(c.db().queryText("SELECT note FROM reviews WHERE sample_id=1 ORDER BY id LIMIT 1").value_or(""), "clean");
 }
 
@@ -247,9 +256,10 @@ TEST(ReviewStore, UnknownSampleWritesNothing)
 {
     test::GuiCorpus corpus;
     Corpus c = Corpus::open(corpus.path.toStdString());
-    EXPECT_THROW(reviewstore::write(c.db(), {{1, QStringLiteral("accepted"), {}, {}}, {999, QStringLiteral("accepted"), {}, {}}},
-                                    QStringLiteral("ada")),
-                 std::runtime_error);
+    EXPECT_THROW(
+        reviewstore::write(c.db(), {{1, QStringLiteral("accepted"), {}, {}}, {999, QStringLiteral("accepted"), {}, {}}},
+                           QStringLiteral("ada")),
+        std::runtime_error);
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(-1), 0);
     EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE id=1").value_or(""), "none");
 }

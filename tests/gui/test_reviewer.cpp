@@ -24,29 +24,29 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
-#include <QDir>
-#include <QHeaderView>
-#include <QTableView>
-#include <QTextBrowser>
-#include <QToolButton>
-#include <QTreeWidget>
-#include <QUrl>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFontMetrics>
 #include <QFormLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLibraryInfo>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QTreeWidget>
 #include <QUndoStack>
-#include <QLabel>
-#include <QLineEdit>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QLibraryInfo>
-#include <QPlainTextEdit>
+#include <QUrl>
 
 using namespace sieve;
 using namespace sieve::ui;
@@ -54,7 +54,9 @@ using test::GuiCorpus;
 using test::waitFor;
 
 namespace {
-class Reviewer : public test::Workbench {};
+class Reviewer : public test::Workbench
+{
+};
 
 // Every row of every form under w has a label with text, whose buddy is the row's field.
 QStringList unlabelledRows(QWidget *w)
@@ -78,7 +80,8 @@ TEST_F(Reviewer, EveryVerdictRowAndEverySettingHasALabel)
     pickTask(QStringLiteral("relu"));
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
     selectRows({rowOfSample(GuiCorpus::kReluMismatch)});
-    ASSERT_TRUE(waitFor([&] { return find<QLabel>("verdictStatus")->text().contains(QStringLiteral("FAIL_MISMATCH")); }));
+    ASSERT_TRUE(
+        waitFor([&] { return find<QLabel>("verdictStatus")->text().contains(QStringLiteral("FAIL_MISMATCH")); }));
     auto *panel = find<VerdictPanel>("verdictPanel");
     EXPECT_EQ(unlabelledRows(panel), QStringList());
     for (const char *name : {"verdictStatusLabel", "verdictReasonsLabel", "verdictMessageLabel", "verdictProofLabel"})
@@ -93,7 +96,8 @@ TEST_F(Reviewer, EveryVerdictRowAndEverySettingHasALabel)
     auto *seedsLabel = dialog.findChild<QLabel *>(QStringLiteral("seedsSpinLabel"));
     ASSERT_NE(seedsLabel, nullptr);
     EXPECT_EQ(seedsLabel->text(), QStringLiteral("Seeds per shape:"));
-    EXPECT_EQ(dialog.findChild<QLabel *>(QStringLiteral("budgetSpinLabel"))->text(), QStringLiteral("Time budget per sample:"));
+    EXPECT_EQ(dialog.findChild<QLabel *>(QStringLiteral("budgetSpinLabel"))->text(),
+              QStringLiteral("Time budget per sample:"));
     test::screenshot(&dialog, QStringLiteral("12-settings"));
 }
 
@@ -181,7 +185,8 @@ TEST_F(Reviewer, ReviewKeysActOnlyOnTheReviewPage)
     EXPECT_TRUE(window->findChild<QAction *>(QStringLiteral("acceptAction"))->isEnabled());
     sampleView()->setFocus();
     QTest::keyClick(sampleView(), Qt::Key_A);
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
 }
 
 TEST_F(Reviewer, TaskFiltersNarrowTheSampleTableAndWhatBulkActionsTouch)
@@ -227,7 +232,8 @@ TEST_F(Reviewer, TaskTooltipCountsAcceptedReviews)
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
     selectRows({rowOfSample(GuiCorpus::kReluFast)});
     QTest::keyClick(sampleView(), Qt::Key_A);
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }));
     auto tooltip = [&] {
         QAbstractItemModel *m = taskView()->model();
         for (int r = 0; r < m->rowCount(); ++r)
@@ -245,12 +251,14 @@ TEST_F(Reviewer, AFailedWriteLeavesTheWindowShowingWhatTheDatabaseHolds)
     sampleView()->setFocus();
     sampleView()->selectAll();
     QTest::keyClick(sampleView(), Qt::Key_R);
-    ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'") == 3; }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'") == 3; }));
 
     // The next write fails inside SQLite (a trigger stands in for a full disk or a lost lock).
     {
         Corpus c = Corpus::open(corpus.path.toStdString());
-        c.db().exec("CREATE TRIGGER fail_reviews BEFORE INSERT ON reviews BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END");
+        c.db().exec("CREATE TRIGGER fail_reviews BEFORE INSERT ON reviews BEGIN SELECT RAISE(ABORT, 'disk I/O error "
+                    "(test)'); END");
     }
     auto *undo = window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"));
     undo->undo();
@@ -318,7 +326,8 @@ TEST_F(Reviewer, ExportDialogRunsTheRealCliWithItsOptionsAndPreviewsTheManifest)
     EXPECT_EQ(child(child(params, QStringLiteral("tags")), QStringLiteral("1"))->text(1), QStringLiteral("level"));
     ASSERT_NE(topLevel(tree, QStringLiteral("counts")), nullptr);
     // Three tasks with passing samples, one sample each (max per task 1).
-    EXPECT_EQ(child(topLevel(tree, QStringLiteral("selection")), QStringLiteral("samples"))->text(1), QStringLiteral("3"));
+    EXPECT_EQ(child(topLevel(tree, QStringLiteral("selection")), QStringLiteral("samples"))->text(1),
+              QStringLiteral("3"));
     EXPECT_TRUE(summary->text().contains(QStringLiteral("from 3 samples of 3 tasks"))) << summary->text().toStdString();
     EXPECT_FALSE(QDir(out).exists()); // a dry run writes nothing
     test::screenshot(&dialog, QStringLiteral("08-export"));
@@ -355,7 +364,8 @@ TEST_F(Reviewer, ExportDialogNamesTheFieldOfABadOption)
     o.reasoning = QStringLiteral("none");
     o.minSpeedup = 1.5;
     o.hostileNegatives = true;
-    const QString pairArgs = ExportDialog::arguments(QStringLiteral("c.sieve"), QStringLiteral("out"), o, true).join(QLatin1Char(' '));
+    const QString pairArgs =
+        ExportDialog::arguments(QStringLiteral("c.sieve"), QStringLiteral("out"), o, true).join(QLatin1Char(' '));
     EXPECT_TRUE(pairArgs.contains(QStringLiteral("--min-speedup 1.5 --max-pairs-per-task 4 --hostile-negatives")))
         << pairArgs.toStdString();
     o = ExportOptions{};
@@ -365,19 +375,24 @@ TEST_F(Reviewer, ExportDialogNamesTheFieldOfABadOption)
     o.tokenizer = QStringLiteral("/models/tokenizer.json");
     EXPECT_TRUE(ExportDialog::problem(o).isEmpty());
     const QStringList args = ExportDialog::arguments(QStringLiteral("c.sieve"), QStringLiteral("out"), o, false);
-    EXPECT_EQ(args.mid(0, 3), (QStringList{QStringLiteral("export"), QStringLiteral("c.sieve"), QStringLiteral("out")}));
-    EXPECT_TRUE(args.join(QLatin1Char(' ')).contains(QStringLiteral("--quota level=*:20 --max-tokens 4096 --tokenizer /models/tokenizer.json")))
+    EXPECT_EQ(args.mid(0, 3),
+              (QStringList{QStringLiteral("export"), QStringLiteral("c.sieve"), QStringLiteral("out")}));
+    EXPECT_TRUE(
+        args.join(QLatin1Char(' '))
+            .contains(QStringLiteral("--quota level=*:20 --max-tokens 4096 --tokenizer /models/tokenizer.json")))
         << args.join(QLatin1Char(' ')).toStdString();
     EXPECT_FALSE(args.contains(QStringLiteral("--dry-run")));
     // A warning line before the manifest does not hide it.
-    EXPECT_EQ(ExportDialog::manifestOf(QStringLiteral("warning: x\n{\n  \"counts\": {}\n}\n")).keys(), QStringList{QStringLiteral("counts")});
+    EXPECT_EQ(ExportDialog::manifestOf(QStringLiteral("warning: x\n{\n  \"counts\": {}\n}\n")).keys(),
+              QStringList{QStringLiteral("counts")});
     EXPECT_TRUE(ExportDialog::manifestOf(QStringLiteral("no json")).isEmpty());
 
     ExportDialog dialog(corpus.path, QStringLiteral(SIEVE_CLI_PATH), window.get());
     dialog.findChild<QLineEdit *>(QStringLiteral("exportOutDir"))->setText(dir.filePath(QStringLiteral("sft")));
     dialog.findChild<QLineEdit *>(QStringLiteral("exportQuotas"))->setText(QStringLiteral("category gemm 5"));
     dialog.preview();
-    EXPECT_TRUE(dialog.findChild<QLabel *>(QStringLiteral("exportState"))->text().startsWith(QStringLiteral("Quotas:")));
+    EXPECT_TRUE(
+        dialog.findChild<QLabel *>(QStringLiteral("exportState"))->text().startsWith(QStringLiteral("Quotas:")));
 }
 
 TEST_F(Reviewer, GermanReachesQtsOwnDialogButtons)
@@ -391,17 +406,19 @@ TEST_F(Reviewer, GermanReachesQtsOwnDialogButtons)
     EXPECT_EQ(cancel->text().remove(QLatin1Char('&')), QStringLiteral("Cancel"));
     ASSERT_EQ(language::install(*qApp, QStringLiteral("de")), QStringLiteral("de"));
     EXPECT_TRUE(waitFor([&] { return cancel->text().remove(QLatin1Char('&')) == QStringLiteral("Abbrechen"); }))
-        << cancel->text().toStdString() << " (is qtbase_de.qm installed in " 
+        << cancel->text().toStdString() << " (is qtbase_de.qm installed in "
         << QLibraryInfo::path(QLibraryInfo::TranslationsPath).toStdString() << "?)";
     test::screenshot(&dialog, QStringLiteral("14-settings-german"));
     // The sample table's headers and filters fit their German words (they were cut off).
     EXPECT_TRUE(waitFor([&] {
-        return samples()->headerData(queries::ColReview, Qt::Horizontal, Qt::DisplayRole).toString() == QStringLiteral("Begutachtung");
+        return samples()->headerData(queries::ColReview, Qt::Horizontal, Qt::DisplayRole).toString() ==
+               QStringLiteral("Begutachtung");
     }));
     const QFontMetrics fm(sampleView()->horizontalHeader()->font());
     EXPECT_TRUE(waitFor([&] {
         for (int c = 0; c < samples()->columnCount(); ++c)
-            if (sampleView()->columnWidth(c) < fm.horizontalAdvance(samples()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()))
+            if (sampleView()->columnWidth(c) <
+                fm.horizontalAdvance(samples()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()))
                 return false;
         return true;
     }));
@@ -442,8 +459,9 @@ SampleDetail variant(qint64 id, const QString &name, const QString &code)
 
 TEST_F(Reviewer, CompareViewAlignsVariantsBoxesChangedCharactersAndStepsThroughChanges)
 {
-    const QString a = QStringLiteral("import triton\n\n@triton.jit\ndef k(x_ptr, n):\n    pid = tl.program_id(0)\n"
-                                     "    x = tl.load(x_ptr + pid)\n    tl.store(x_ptr + pid, x * 2)\n\nclass ModelNew:\n    pass\n");
+    const QString a =
+        QStringLiteral("import triton\n\n@triton.jit\ndef k(x_ptr, n):\n    pid = tl.program_id(0)\n"
+                       "    x = tl.load(x_ptr + pid)\n    tl.store(x_ptr + pid, x * 2)\n\nclass ModelNew:\n    pass\n");
     // B adds a mask (two lines) and changes the factor; the class stays as it is.
     const QString b = QStringLiteral("import triton\n\n@triton.jit\ndef k(x_ptr, n):\n    pid = tl.program_id(0)\n"
                                      "    mask = pid < n\n    other = 0.0\n    x = tl.load(x_ptr + pid, mask=mask)\n"
@@ -477,7 +495,8 @@ TEST_F(Reviewer, CompareViewAlignsVariantsBoxesChangedCharactersAndStepsThroughC
     view->showSamples({variant(1, QStringLiteral("a"), a), variant(2, QStringLiteral("b"), b),
                        variant(3, QStringLiteral("c"), a), variant(4, QStringLiteral("d"), b)});
     EXPECT_EQ(view->editorCount(), 3);
-    EXPECT_TRUE(view->summaryText().contains(QStringLiteral("1 more selected sample"))) << view->summaryText().toStdString();
+    EXPECT_TRUE(view->summaryText().contains(QStringLiteral("1 more selected sample")))
+        << view->summaryText().toStdString();
 }
 
 TEST_F(Reviewer, VerdictAndTimingFollowTheChosenVariant)
@@ -491,7 +510,8 @@ TEST_F(Reviewer, VerdictAndTimingFollowTheChosenVariant)
     EXPECT_TRUE(selector->isVisible());
     ASSERT_EQ(selector->count(), 2);
     auto *status = find<QLabel>("verdictStatus");
-    ASSERT_TRUE(waitFor([&] { return status->text().contains(QStringLiteral("PASS")); })) << status->text().toStdString();
+    ASSERT_TRUE(waitFor([&] { return status->text().contains(QStringLiteral("PASS")); }))
+        << status->text().toStdString();
     details->showVariant(1);
     EXPECT_TRUE(status->text().contains(QStringLiteral("FAIL_MISMATCH"))) << status->text().toStdString();
     EXPECT_EQ(details->currentVariant(), 1);
@@ -514,23 +534,29 @@ TEST_F(Reviewer, KeepTheRepresentativeRejectsTheRestOfTheClusterInOneUndoableSte
     test::screenshot(window.get(), QStringLiteral("17-cluster-keep"));
     QTest::mouseClick(keep, Qt::LeftButton);
     // Sample 1 is the duplicate, sample 2 the representative (GuiCorpus).
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("rejected"); }));
-    EXPECT_EQ(dbValue("SELECT reason FROM reviews WHERE sample_id=1 ORDER BY id DESC LIMIT 1"), QStringLiteral("duplicate"));
-    EXPECT_TRUE(dbValue("SELECT note FROM reviews WHERE sample_id=1 ORDER BY id DESC LIMIT 1").contains(QStringLiteral("#2")));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("rejected"); }));
+    EXPECT_EQ(dbValue("SELECT reason FROM reviews WHERE sample_id=1 ORDER BY id DESC LIMIT 1"),
+              QStringLiteral("duplicate"));
+    EXPECT_TRUE(
+        dbValue("SELECT note FROM reviews WHERE sample_id=1 ORDER BY id DESC LIMIT 1").contains(QStringLiteral("#2")));
     EXPECT_NE(dbValue("SELECT review FROM samples WHERE id=2"), QStringLiteral("rejected"));
     // The member table shows it, and one undo step takes it back.
     ASSERT_TRUE(waitFor([&] {
         for (int r = 0; r < members->model()->rowCount(); ++r)
             if (members->model()->index(r, 0).data(ClusterMemberModel::IdRole).toLongLong() == 1)
-                return members->model()->index(r, 5).data().toString().contains(QStringLiteral("reject"), Qt::CaseInsensitive);
+                return members->model()->index(r, 5).data().toString().contains(QStringLiteral("reject"),
+                                                                                Qt::CaseInsensitive);
         return false;
     }));
     auto *undo = window->findChild<QUndoStack *>(QStringLiteral("reviewUndoStack"));
     ASSERT_EQ(undo->count(), 1);
     undo->undo();
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") != QStringLiteral("rejected"); }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") != QStringLiteral("rejected"); }));
     undo->redo();
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("rejected"); }));
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("rejected"); }));
 }
 
 TEST_F(Reviewer, TheSampleTableShowsTheLatestReviewsReviewerAndReason)
@@ -541,8 +567,11 @@ TEST_F(Reviewer, TheSampleTableShowsTheLatestReviewsReviewerAndReason)
     selectRows({row});
     QTest::keyClick(sampleView(), Qt::Key_1); // reason 1: incorrect output
     QTest::keyClick(sampleView(), Qt::Key_R);
-    ASSERT_TRUE(waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=3") == QStringLiteral("rejected"); }));
-    auto cell = [&](int column) { return samples()->index(rowOfSample(GuiCorpus::kReluMismatch), column).data().toString(); };
+    ASSERT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=3") == QStringLiteral("rejected"); }));
+    auto cell = [&](int column) {
+        return samples()->index(rowOfSample(GuiCorpus::kReluMismatch), column).data().toString();
+    };
     EXPECT_EQ(cell(queries::ColReviewer), QStringLiteral("tester"));
     EXPECT_EQ(cell(queries::ColReason), QStringLiteral("Incorrect output"));
     // Read back from the corpus (a fresh page), not only the row the window updated.
@@ -550,7 +579,8 @@ TEST_F(Reviewer, TheSampleTableShowsTheLatestReviewsReviewerAndReason)
     ASSERT_TRUE(waitFor([&] { return samples()->rowCount() == 4 && rowOfSample(GuiCorpus::kReluMismatch) >= 0; }));
     EXPECT_EQ(cell(queries::ColReviewer), QStringLiteral("tester"));
     EXPECT_EQ(cell(queries::ColReason), QStringLiteral("Incorrect output"));
-    EXPECT_EQ(samples()->headerData(queries::ColReason, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Reason"));
+    EXPECT_EQ(samples()->headerData(queries::ColReason, Qt::Horizontal, Qt::DisplayRole).toString(),
+              QStringLiteral("Reason"));
     // A click on the reason header keeps the order (those columns do not sort).
     const int before = samples()->query().sortColumn;
     sampleView()->horizontalHeader()->setSortIndicator(queries::ColReason, Qt::AscendingOrder);
@@ -618,7 +648,8 @@ TEST_F(Reviewer, EmptyPanesSayWhatToDo)
     QStringList texts;
     for (QLabel *l : pane.findChildren<QLabel *>())
         texts << l->text();
-    EXPECT_TRUE(texts.contains(QStringLiteral("Reading the corpus's tasks…"))) << texts.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(texts.contains(QStringLiteral("Reading the corpus's tasks…")))
+        << texts.join(QLatin1Char('|')).toStdString();
 }
 
 TEST_F(Reviewer, SearchFindsSamplesByTheirCodeAndReasoning)

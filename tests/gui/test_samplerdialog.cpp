@@ -38,7 +38,8 @@ namespace {
 
 constexpr char kKey[] = "sk-gui-K3Y-must-stay-hidden";
 
-class SamplerWorkbench : public ::testing::Test {
+class SamplerWorkbench : public ::testing::Test
+{
 protected:
     void SetUp() override
     {
@@ -64,10 +65,7 @@ protected:
         EXPECT_NE(w, nullptr) << name;
         return w;
     }
-    SampleModel *samples()
-    {
-        return static_cast<SampleModel *>(find<QTableView>(window.get(), "sampleView")->model());
-    }
+    SampleModel *samples() { return static_cast<SampleModel *>(find<QTableView>(window.get(), "sampleView")->model()); }
     qint64 taskSampleCounts()
     {
         QAbstractItemModel *m = find<QTreeView>(window.get(), "taskView")->model();
@@ -150,7 +148,8 @@ TEST_F(SamplerWorkbench, KeepAllRunFromTheMenuStoresSamplesAndRefreshesTheView)
 
     // The live counters end on the run's totals.
     EXPECT_EQ(find<QLabel>(d, "samplerTasksDone")->text(), QStringLiteral("3 of 3"));
-    EXPECT_TRUE(find<QLabel>(d, "samplerAttemptsDone")->text().startsWith(QStringLiteral("6 (6 this session, 7 requests)")))
+    EXPECT_TRUE(
+        find<QLabel>(d, "samplerAttemptsDone")->text().startsWith(QStringLiteral("6 (6 this session, 7 requests)")))
         << find<QLabel>(d, "samplerAttemptsDone")->text().toStdString();
     EXPECT_EQ(find<QLabel>(d, "samplerRetries")->text(), QStringLiteral("1"));
     EXPECT_TRUE(find<QLabel>(d, "samplerErrors")->text().startsWith(QStringLiteral("0 ")));
@@ -162,9 +161,11 @@ TEST_F(SamplerWorkbench, KeepAllRunFromTheMenuStoresSamplesAndRefreshesTheView)
 
     // Six teacher samples landed in the corpus under the run, with the model of the settings.
     EXPECT_EQ(dbInt("SELECT count(*) FROM samples WHERE origin='teacher' AND model='teacher-test'"), 6);
-    EXPECT_EQ(dbInt("SELECT count(*) FROM sample_run_items i JOIN sample_runs r ON r.id=i.run_id WHERE r.name='gui-run'"), 6);
+    EXPECT_EQ(
+        dbInt("SELECT count(*) FROM sample_run_items i JOIN sample_runs r ON r.id=i.run_id WHERE r.name='gui-run'"), 6);
     EXPECT_EQ(dbText("SELECT state FROM sample_runs WHERE name='gui-run'"), QStringLiteral("finished"));
-    EXPECT_FALSE(dbText("SELECT params_json || endpoint || ifnull(stats_json,'') FROM sample_runs").contains(QLatin1String(kKey)));
+    EXPECT_FALSE(dbText("SELECT params_json || endpoint || ifnull(stats_json,'') FROM sample_runs")
+                     .contains(QLatin1String(kKey)));
     // ... and the workbench shows them without a manual refresh.
     EXPECT_TRUE(waitFor([this] { return samples()->totalCount() == 15 && taskSampleCounts() == 15; }))
         << samples()->totalCount() << " samples listed, " << taskSampleCounts() << " counted on tasks";
@@ -268,7 +269,10 @@ TEST_F(SamplerWorkbench, ClosingTheWindowMidRunLeavesTheRunResumable)
     mode->setCurrentIndex(mode->findData(QStringLiteral("keep-all")));
     find<QLineEdit>(d, "samplerRunId")->setText(QStringLiteral("closed-run"));
     QTest::mouseClick(find<QPushButton>(d, "samplerStartStop"), Qt::LeftButton);
-    ASSERT_TRUE(waitFor([&] { return server.received() == 3 && find<QLabel>(d, "samplerAttemptsDone")->text().startsWith(QStringLiteral("1 ")); }));
+    ASSERT_TRUE(waitFor([&] {
+        return server.received() == 3 &&
+               find<QLabel>(d, "samplerAttemptsDone")->text().startsWith(QStringLiteral("1 "));
+    }));
     window->close();
     window.reset(); // the dialog goes with its window, mid-run; the window must not hear of the run's end
     EXPECT_EQ(dbText("SELECT state FROM sample_runs WHERE name='closed-run'"), QStringLiteral("interrupted"));

@@ -17,7 +17,8 @@ namespace sieve::test {
 
 using namespace sieve::ui;
 
-class Workbench : public ::testing::Test {
+class Workbench : public ::testing::Test
+{
 protected:
     void SetUp() override
     {
@@ -48,8 +49,8 @@ protected:
         for (int r = 0; r < m->rowCount(); ++r)
             if (m->index(r, 0).data().toString() == name) {
                 taskView()->setFocus();
-                taskView()->selectionModel()->setCurrentIndex(
-                    m->index(r, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                taskView()->selectionModel()->setCurrentIndex(m->index(r, 0), QItemSelectionModel::ClearAndSelect |
+                                                                                  QItemSelectionModel::Rows);
                 return;
             }
         FAIL() << "no task " << name.toStdString();
@@ -81,6 +82,5 @@ protected:
     std::unique_ptr<MainWindow> window;
     QStringList errors;
 };
-
 
 } // namespace sieve::test

@@ -25,18 +25,29 @@ QByteArray defaultContent(int n)
 QByteArray statusText(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    default:
+        return "Status";
     }
 }
 
-QByteArray chunk(const QByteArray &data) { return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n"; }
+QByteArray chunk(const QByteArray &data)
+{
+    return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
+}
 } // namespace
 
 FakeServer::FakeServer(QObject *parent) : QObject(parent)
@@ -73,7 +84,10 @@ quint16 FakeServer::listen(quint16 port)
     return m_server.serverPort();
 }
 
-QByteArray FakeServer::baseUrl() const { return "http://127.0.0.1:" + QByteArray::number(m_server.serverPort()) + "/v1"; }
+QByteArray FakeServer::baseUrl() const
+{
+    return "http://127.0.0.1:" + QByteArray::number(m_server.serverPort()) + "/v1";
+}
 
 void FakeServer::onReadyRead(QTcpSocket *s)
 {
@@ -166,7 +180,8 @@ void FakeServer::handle(QTcpSocket *s, const QByteArray &path, const QByteArray 
         s->abort();
         return;
     case FakeAction::Truncated: {
-        const QByteArray cut = R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"```python\nclass ModelNew)";
+        const QByteArray cut =
+            R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"```python\nclass ModelNew)";
         respond(s, 200, cut);
         return;
     }
@@ -184,7 +199,8 @@ void FakeServer::handle(QTcpSocket *s, const QByteArray &path, const QByteArray 
         respond(s, 500, "{\"error\":{\"message\":\"bad header: " + auth + "\"}}");
         return;
     case FakeAction::SlowLoris: {
-        const QByteArray reply = R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"slow"},"finish_reason":"stop"}]})";
+        const QByteArray reply =
+            R"({"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"slow"},"finish_reason":"stop"}]})";
         s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
                  QByteArray::number(reply.size()) + "\r\n\r\n");
         done();
@@ -196,8 +212,8 @@ void FakeServer::handle(QTcpSocket *s, const QByteArray &path, const QByteArray 
         const qint64 total = qint64(a.status) << 20;
         const QByteArray head = "{\"choices\":[{\"message\":{\"content\":\"";
         const QByteArray tail = "\"}}]}";
-        s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
-                 QByteArray::number(total) + "\r\n\r\n" + head);
+        s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(total) +
+                 "\r\n\r\n" + head);
         done();
         auto left = std::make_shared<qint64>(total - head.size() - tail.size());
         QPointer<QTcpSocket> p(s);
@@ -292,10 +308,9 @@ void FakeServer::answerOk(QTcpSocket *s, const QByteArray &body, bool stream, co
         QJsonObject o{{QStringLiteral("id"), QStringLiteral("chatcmpl-%1").arg(m_okCount)},
                       {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
                       {QStringLiteral("model"), model},
-                      {QStringLiteral("choices"),
-                       QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                              {QStringLiteral("delta"), delta},
-                                              {QStringLiteral("finish_reason"), finish}}}}};
+                      {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                                         {QStringLiteral("delta"), delta},
+                                                                         {QStringLiteral("finish_reason"), finish}}}}};
         QByteArray json = QJsonDocument(o).toJson(QJsonDocument::Compact);
         if (echo && keyEncoding == "escaped")
             json = escapeKey(json, key);

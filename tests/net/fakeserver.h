@@ -18,7 +18,8 @@ class QTcpSocket;
 
 namespace sieve::test {
 
-struct FakeAction {
+struct FakeAction
+{
     enum Kind {
         Ok,           // a normal reply (streamed when the request asked for it)
         Status,       // HTTP `status` with `body` (and Retry-After when retryAfter is set)
@@ -42,7 +43,8 @@ struct FakeAction {
     int delayMs = 0;
 };
 
-struct FakeRequest {
+struct FakeRequest
+{
     qint64 atMs = 0;
     QByteArray path;
     QByteArray authorization;
@@ -50,7 +52,8 @@ struct FakeRequest {
     FakeAction::Kind answeredWith = FakeAction::Ok;
 };
 
-class FakeServer final : public QObject {
+class FakeServer final : public QObject
+{
     Q_OBJECT
 public:
     explicit FakeServer(QObject *parent = nullptr);
@@ -75,7 +78,8 @@ public:
     quint64 received() const { return m_received; }
 
 private:
-    struct Conn {
+    struct Conn
+    {
         QByteArray buffer;
     };
     void onReadyRead(QTcpSocket *s);

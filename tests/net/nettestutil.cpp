@@ -105,7 +105,8 @@ std::string corpusEverything(const std::string &path)
         for (int c = 0; c < 4; ++c)
             if (!st.isNull(c))
                 all += payload::unpack(st.blob(c));
-    db::Statement runs = db.prepare("SELECT endpoint, params_json, ifnull(error,''), ifnull(stats_json,'') FROM sample_runs");
+    db::Statement runs =
+        db.prepare("SELECT endpoint, params_json, ifnull(error,''), ifnull(stats_json,'') FROM sample_runs");
     while (runs.step())
         for (int c = 0; c < 4; ++c)
             all += runs.text(c);

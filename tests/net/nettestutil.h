@@ -23,7 +23,8 @@ bool spinUntil(const std::function<bool()> &done, int timeoutMs = 20000);
 
 // Decides verdicts by (task name, attempt): PASS when `passAt[task] == attempt`; answers from the event
 // loop like a real verifier. `fail` makes the verifier itself fail (no verdict).
-class ScriptedVerifier final : public net::AttemptVerifier {
+class ScriptedVerifier final : public net::AttemptVerifier
+{
 public:
     ScriptedVerifier(std::string dbPath, std::map<std::string, int> passAt);
     void verify(qint64 sampleId) override;

@@ -11,7 +11,8 @@ using sieve::test::FakeAction;
 using sieve::test::FakeServer;
 
 namespace {
-struct Harness {
+struct Harness
+{
     FakeServer server;
     std::unique_ptr<ChatClient> client;
     std::vector<ChatReply> replies;
@@ -24,7 +25,8 @@ struct Harness {
             o.backoff.baseMs = 20;
         o.seed = 42;
         client = std::make_unique<ChatClient>(o);
-        QObject::connect(client.get(), &ChatClient::replied, client.get(), [this](const ChatReply &r) { replies.push_back(r); });
+        QObject::connect(client.get(), &ChatClient::replied, client.get(),
+                         [this](const ChatReply &r) { replies.push_back(r); });
         QObject::connect(client.get(), &ChatClient::fatal, client.get(), [this](const QString &m) { fatal = m; });
     }
     QByteArray body(bool stream = false) const
@@ -163,7 +165,8 @@ TEST(ChatClient, KeyIsSentButNeverEchoedBack)
     o.apiKey = "sk-test-S3CRET-value-123";
     o.maxFailures = 2;
     Harness h(o);
-    h.server.setContent([](const QByteArray &, int) { return QByteArray("content repeating sk-test-S3CRET-value-123"); });
+    h.server.setContent(
+        [](const QByteArray &, int) { return QByteArray("content repeating sk-test-S3CRET-value-123"); });
     h.server.setReasoning("reasoning with sk-test-S3CRET-value-123");
     h.server.script({FakeAction{FakeAction::EchoAuth}});
     QStringList notices;

@@ -15,9 +15,11 @@ using sieve::test::FakeServer;
 namespace {
 QStringList baseArgs(const std::string &db, const FakeServer &server)
 {
-    return {QStringLiteral("sample"), QString::fromStdString(db), QStringLiteral("--endpoint"),
-            QString::fromUtf8(server.baseUrl()), QStringLiteral("--model"), QStringLiteral("m"),
-            QStringLiteral("--backoff-ms"), QStringLiteral("10"), QStringLiteral("--json")};
+    return {QStringLiteral("sample"),       QString::fromStdString(db),
+            QStringLiteral("--endpoint"),   QString::fromUtf8(server.baseUrl()),
+            QStringLiteral("--model"),      QStringLiteral("m"),
+            QStringLiteral("--backoff-ms"), QStringLiteral("10"),
+            QStringLiteral("--json")};
 }
 } // namespace
 
@@ -91,12 +93,13 @@ TEST(SampleCli, FirstPassRunsTheVerifierCommandPerAttempt)
     // A stand-in for `sieve-cli verify`: attempt 2 passes. It writes the status where the real verifier
     // does, and the sampler reads it back from the corpus.
     const std::string script = dir.file("verify.py");
-    test::writeFile(script, "import sqlite3, sys\n"
-                            "c = sqlite3.connect(sys.argv[1], timeout=30)\n"
-                            "a = c.execute('SELECT attempt FROM samples WHERE id=?', (int(sys.argv[2]),)).fetchone()[0]\n"
-                            "c.execute('UPDATE samples SET status=? WHERE id=?', ('PASS' if a == 2 else 'FAIL_RUNTIME', "
-                            "int(sys.argv[2])))\n"
-                            "c.commit()\n");
+    test::writeFile(script,
+                    "import sqlite3, sys\n"
+                    "c = sqlite3.connect(sys.argv[1], timeout=30)\n"
+                    "a = c.execute('SELECT attempt FROM samples WHERE id=?', (int(sys.argv[2]),)).fetchone()[0]\n"
+                    "c.execute('UPDATE samples SET status=? WHERE id=?', ('PASS' if a == 2 else 'FAIL_RUNTIME', "
+                    "int(sys.argv[2])))\n"
+                    "c.commit()\n");
     QStringList args = baseArgs(db, server);
     args << QStringLiteral("--mode") << QStringLiteral("first-pass") << QStringLiteral("--attempts")
          << QStringLiteral("5") << QStringLiteral("--verifier-cmd")
@@ -113,9 +116,10 @@ TEST(SampleCli, BadOptionsAreUsageErrors)
 {
     EXPECT_EQ(test::runCli({"sample", "x.sieve", "--model", "m"}).exitCode, 2);
     EXPECT_EQ(test::runCli({"sample", "x.sieve", "--endpoint", "ftp://h", "--model", "m"}).exitCode, 2);
-    EXPECT_EQ(test::runCli({"sample", "x.sieve", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--extra", "[1]"})
-                  .exitCode,
-              2);
+    EXPECT_EQ(
+        test::runCli({"sample", "x.sieve", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--extra", "[1]"})
+            .exitCode,
+        2);
     EXPECT_EQ(test::runCli({"sample", "x.sieve", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m", "--mode", "x"})
                   .exitCode,
               2);

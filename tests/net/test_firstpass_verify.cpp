@@ -65,11 +65,20 @@ TEST(FirstPassRealVerifier, WrongThenRightAnswerEndsTheTaskAtAttemptTwo)
     FakeServer server;
     ASSERT_NE(server.listen(), 0);
     server.setContent([&](const QByteArray &, int n) { return answer(n == 0 ? wrong : right); });
-    const QStringList args{QStringLiteral("sample"), QString::fromStdString(db), QStringLiteral("--endpoint"),
-                           QString::fromUtf8(server.baseUrl()), QStringLiteral("--model"), QStringLiteral("teacher"),
-                           QStringLiteral("--mode"), QStringLiteral("first-pass"), QStringLiteral("--attempts"),
-                           QStringLiteral("4"), QStringLiteral("--verify-arg=--cpu"), QStringLiteral("--run-id"),
-                           QStringLiteral("fp-real"), QStringLiteral("--json")};
+    const QStringList args{QStringLiteral("sample"),
+                           QString::fromStdString(db),
+                           QStringLiteral("--endpoint"),
+                           QString::fromUtf8(server.baseUrl()),
+                           QStringLiteral("--model"),
+                           QStringLiteral("teacher"),
+                           QStringLiteral("--mode"),
+                           QStringLiteral("first-pass"),
+                           QStringLiteral("--attempts"),
+                           QStringLiteral("4"),
+                           QStringLiteral("--verify-arg=--cpu"),
+                           QStringLiteral("--run-id"),
+                           QStringLiteral("fp-real"),
+                           QStringLiteral("--json")};
     QElapsedTimer wall;
     wall.start();
     const auto r = test::runCliServing(args, {}, 280000);
@@ -84,8 +93,9 @@ TEST(FirstPassRealVerifier, WrongThenRightAnswerEndsTheTaskAtAttemptTwo)
 
     db::Database d(db, db::Database::Mode::ReadOnly);
     auto itemStatus = [&](int attempt) {
-        db::Statement st = d.prepare("SELECT ifnull(status, '<unverified>') FROM sample_run_items i JOIN sample_runs r "
-                                     "ON r.id = i.run_id WHERE r.name = 'fp-real' AND i.task_id = ?1 AND i.attempt = ?2");
+        db::Statement st =
+            d.prepare("SELECT ifnull(status, '<unverified>') FROM sample_run_items i JOIN sample_runs r "
+                      "ON r.id = i.run_id WHERE r.name = 'fp-real' AND i.task_id = ?1 AND i.attempt = ?2");
         st.bind(1, task).bind(2, static_cast<std::int64_t>(attempt));
         return st.step() ? st.text(0) : std::string("<none>");
     };

@@ -22,7 +22,8 @@ namespace {
 
 const QByteArray kKey = "sk-hostile-K3Y-echo-4711";
 
-struct Harness {
+struct Harness
+{
     FakeServer server;
     std::unique_ptr<ChatClient> client;
     std::vector<ChatReply> replies;
@@ -35,7 +36,8 @@ struct Harness {
         o.backoff.baseMs = 20;
         o.seed = 7;
         client = std::make_unique<ChatClient>(o);
-        QObject::connect(client.get(), &ChatClient::replied, client.get(), [this](const ChatReply &r) { replies.push_back(r); });
+        QObject::connect(client.get(), &ChatClient::replied, client.get(),
+                         [this](const ChatReply &r) { replies.push_back(r); });
         QObject::connect(client.get(), &ChatClient::fatal, client.get(), [this](const QString &m) { fatal = m; });
         QObject::connect(client.get(), &ChatClient::retrying, client.get(),
                          [this](quint64, int, const QString &why, int) { reasons << why; });
@@ -120,7 +122,9 @@ TEST(HostileEndpoint, GarbageMalformedAndStreamsWithoutDoneAreHandled)
     EXPECT_NE(h.replies[0].parts.content.find("class ModelNew"), std::string::npos);
 }
 
-class KeyEcho : public ::testing::TestWithParam<std::pair<std::string, bool>> {};
+class KeyEcho : public ::testing::TestWithParam<std::pair<std::string, bool>>
+{
+};
 
 TEST_P(KeyEcho, KeyIsInNoDecodingOfTheReply)
 {
@@ -143,23 +147,20 @@ TEST_P(KeyEcho, KeyIsInNoDecodingOfTheReply)
     EXPECT_NE(r.parts.content.find("class ModelNew"), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Encodings, KeyEcho,
-                         ::testing::Values(std::pair<std::string, bool>{"literal", false},
-                                           std::pair<std::string, bool>{"escaped", false},
-                                           std::pair<std::string, bool>{"field", false},
-                                           std::pair<std::string, bool>{"deflate", false},
-                                           std::pair<std::string, bool>{"literal", true},
-                                           std::pair<std::string, bool>{"escaped", true},
-                                           std::pair<std::string, bool>{"split", true},
-                                           std::pair<std::string, bool>{"field", true}),
-                         [](const auto &info) { return info.param.first + (info.param.second ? "_stream" : "_json"); });
+INSTANTIATE_TEST_SUITE_P(
+    Encodings, KeyEcho,
+    ::testing::Values(std::pair<std::string, bool>{"literal", false}, std::pair<std::string, bool>{"escaped", false},
+                      std::pair<std::string, bool>{"field", false}, std::pair<std::string, bool>{"deflate", false},
+                      std::pair<std::string, bool>{"literal", true}, std::pair<std::string, bool>{"escaped", true},
+                      std::pair<std::string, bool>{"split", true}, std::pair<std::string, bool>{"field", true}),
+    [](const auto &info) { return info.param.first + (info.param.second ? "_stream" : "_json"); });
 
 TEST(HostileEndpoint, RedactionDecodesEscapesAndJoinsStreamPieces)
 {
     const std::string key = "sk-abc/def";
     EXPECT_TRUE(replyCarriesKey(R"({"a":"\u0073k-abc\/def"})", false, key));
-    EXPECT_TRUE(replyCarriesKey("data: {\"c\":[{\"d\":{\"x\":\"sk-a\"}}]}\n\ndata: {\"c\":[{\"d\":{\"x\":\"bc/def\"}}]}\n\n",
-                                true, key));
+    EXPECT_TRUE(replyCarriesKey(
+        "data: {\"c\":[{\"d\":{\"x\":\"sk-a\"}}]}\n\ndata: {\"c\":[{\"d\":{\"x\":\"bc/def\"}}]}\n\n", true, key));
     // Pieces of different fields do not join (a decoder never joins them either).
     EXPECT_FALSE(replyCarriesKey("data: {\"x\":\"sk-a\"}\n\ndata: {\"y\":\"bc/def\"}\n\n", true, key));
     EXPECT_FALSE(replyCarriesKey(R"({"a":"sk-abc"})", false, key));
@@ -176,11 +177,16 @@ TEST(HostileEndpoint, SamplerSurvivesEveryFaultAndStoresNoKey)
         FakeServer server;
         ASSERT_NE(server.listen(), 0);
         std::deque<FakeAction> script = {
-            FakeAction{FakeAction::Status, 500},        FakeAction{FakeAction::Status, 429, {}, "1"},
-            FakeAction{FakeAction::Reset},              FakeAction{FakeAction::Garbage},
-            FakeAction{FakeAction::Truncated},          FakeAction{FakeAction::SlowLoris, 200, {}, {}, 400},
-            FakeAction{FakeAction::Huge, 20},           FakeAction{FakeAction::EchoAuth},
-            FakeAction{FakeAction::EchoKey, 200, "literal"}, FakeAction{FakeAction::EchoKey, 200, "escaped"},
+            FakeAction{FakeAction::Status, 500},
+            FakeAction{FakeAction::Status, 429, {}, "1"},
+            FakeAction{FakeAction::Reset},
+            FakeAction{FakeAction::Garbage},
+            FakeAction{FakeAction::Truncated},
+            FakeAction{FakeAction::SlowLoris, 200, {}, {}, 400},
+            FakeAction{FakeAction::Huge, 20},
+            FakeAction{FakeAction::EchoAuth},
+            FakeAction{FakeAction::EchoKey, 200, "literal"},
+            FakeAction{FakeAction::EchoKey, 200, "escaped"},
             FakeAction{FakeAction::EchoKey, 200, stream ? "split" : "deflate"},
             FakeAction{FakeAction::EchoKey, 200, "field"},
         };

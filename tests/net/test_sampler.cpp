@@ -15,7 +15,8 @@ using sieve::test::FakeServer;
 
 namespace {
 
-struct RunResult {
+struct RunResult
+{
     SamplerSummary summary;
     bool done = false;
     QStringList notices;

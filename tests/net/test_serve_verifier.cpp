@@ -109,10 +109,18 @@ TEST(ServeVerifier, ParallelFirstPassUsesOneVerifierForTheRun)
     ASSERT_NE(server.listen(), 0);
     server.setContent([](const QByteArray &, int) { return rightAnswer(); });
     // Through the CLI, as a user runs it: three attempts verified at once.
-    const QStringList args{QStringLiteral("sample"),    QString::fromStdString(db),   QStringLiteral("--endpoint"),
-                           QString::fromUtf8(server.baseUrl()), QStringLiteral("--model"), QStringLiteral("teacher"),
-                           QStringLiteral("--mode"),    QStringLiteral("first-pass"), QStringLiteral("--verify-parallel"),
-                           QStringLiteral("3"),         QStringLiteral("--verify-arg=--cpu"), QStringLiteral("--json")};
+    const QStringList args{QStringLiteral("sample"),
+                           QString::fromStdString(db),
+                           QStringLiteral("--endpoint"),
+                           QString::fromUtf8(server.baseUrl()),
+                           QStringLiteral("--model"),
+                           QStringLiteral("teacher"),
+                           QStringLiteral("--mode"),
+                           QStringLiteral("first-pass"),
+                           QStringLiteral("--verify-parallel"),
+                           QStringLiteral("3"),
+                           QStringLiteral("--verify-arg=--cpu"),
+                           QStringLiteral("--json")};
     const auto r = test::runCliServing(args, {}, 280000);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
@@ -152,7 +160,8 @@ TEST(ServeVerifier, KilledVerifierCostsNoAttemptAndDoesNotBlockTheResume)
         EXPECT_NE(r.error.indexOf(QLatin1String("verified when the run resumes")), -1) << r.error.toStdString();
     }
     EXPECT_EQ(server.received(), 1u);
-    EXPECT_EQ(count(db, "SELECT count(*) FROM sample_run_items WHERE status IS NULL"), 1) << "the attempt stays unverified";
+    EXPECT_EQ(count(db, "SELECT count(*) FROM sample_run_items WHERE status IS NULL"), 1)
+        << "the attempt stays unverified";
 
     // The resume: a fresh verifier takes the lock the killed one held, verifies the stored attempt, and
     // no new request is sent.

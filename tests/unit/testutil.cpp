@@ -29,7 +29,6 @@ TempDir::~TempDir()
     std::filesystem::remove_all(m_path, ec);
 }
 
-
 ProcessResult runCli(const std::vector<std::string> &args, const std::string &stdinText)
 {
     // stdout and stderr go to temp files so that neither pipe can fill up and block the child.
@@ -76,6 +75,9 @@ void writeFile(const std::string &path, const std::string &content)
     out << content;
 }
 
-std::string testData(const std::string &relative) { return std::string(SIEVE_TEST_DATA) + "/" + relative; }
+std::string testData(const std::string &relative)
+{
+    return std::string(SIEVE_TEST_DATA) + "/" + relative;
+}
 
 } // namespace sieve::test

@@ -7,7 +7,8 @@
 namespace sieve::test {
 
 // A fresh folder under the system temp dir, removed when the object goes away.
-class TempDir {
+class TempDir
+{
 public:
     TempDir();
     ~TempDir();
@@ -20,7 +21,8 @@ private:
     std::filesystem::path m_path;
 };
 
-struct ProcessResult {
+struct ProcessResult
+{
     int exitCode = -1;
     std::string out;
     std::string err;

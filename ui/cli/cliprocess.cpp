@@ -13,7 +13,8 @@
 
 namespace sieve::ui {
 
-CliProcess::CliProcess(QObject *parent) : QObject(parent), m_program(locate()), m_env(QProcessEnvironment::systemEnvironment())
+CliProcess::CliProcess(QObject *parent)
+    : QObject(parent), m_program(locate()), m_env(QProcessEnvironment::systemEnvironment())
 {
     m_process.setObjectName(QStringLiteral("cliProcess"));
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &CliProcess::readOut);
@@ -114,11 +115,16 @@ QString CliProcess::exitMessage(int exitCode, QProcess::ExitStatus status)
     if (status == QProcess::CrashExit)
         return tr("sieve-cli crashed.");
     switch (exitCode) {
-    case 0: return tr("Finished.");
-    case 1: return tr("Failed: the command could not do its work.");
-    case 2: return tr("Failed: sieve-cli did not understand the command line.");
-    case 3: return tr("Finished, but some input records were rejected (see the report).");
-    case 130: return tr("Interrupted; the work done so far is saved and can be resumed.");
+    case 0:
+        return tr("Finished.");
+    case 1:
+        return tr("Failed: the command could not do its work.");
+    case 2:
+        return tr("Failed: sieve-cli did not understand the command line.");
+    case 3:
+        return tr("Finished, but some input records were rejected (see the report).");
+    case 130:
+        return tr("Interrupted; the work done so far is saved and can be resumed.");
     }
     return tr("sieve-cli exited with code %1.").arg(exitCode);
 }

@@ -9,7 +9,8 @@
 
 namespace sieve::ui {
 
-class CliProcess final : public QObject {
+class CliProcess final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CliProcess)
 public:
@@ -49,7 +50,8 @@ private:
 
 // Which commands the sieve-cli next to us offers (its overview lists them): the workbench only enables
 // import, verify and export when the tool that does the work is there.
-class CliCapabilities final : public QObject {
+class CliCapabilities final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CliCapabilities)
 public:

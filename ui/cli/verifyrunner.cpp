@@ -23,7 +23,7 @@ VerifyRunner::VerifyRunner(const Settings &settings, QObject *parent)
         }
         // sieve-cli verify --json names the sample's id "sample".
         const QJsonValue id = o.contains(QLatin1String("sample_id")) ? o.value(QLatin1String("sample_id"))
-                                                                      : o.value(QLatin1String("sample"));
+                                                                     : o.value(QLatin1String("sample"));
         if (!id.isDouble() || !o.contains(QLatin1String("status")))
             return;
         const QJsonValue speedup = o.value(QLatin1String("speedup"));
@@ -85,7 +85,13 @@ void VerifyRunner::start(const QString &corpus, const QList<qint64> &sampleIds)
     m_process->start(arguments(corpus, sampleIds, m_settings));
 }
 
-void VerifyRunner::cancel() { m_process->cancel(); }
-bool VerifyRunner::isRunning() const { return m_process->isRunning(); }
+void VerifyRunner::cancel()
+{
+    m_process->cancel();
+}
+bool VerifyRunner::isRunning() const
+{
+    return m_process->isRunning();
+}
 
 } // namespace sieve::ui

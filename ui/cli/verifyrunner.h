@@ -10,7 +10,8 @@ namespace sieve::ui {
 class CliProcess;
 class Settings;
 
-class VerifyRunner final : public QObject {
+class VerifyRunner final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(VerifyRunner)
 public:

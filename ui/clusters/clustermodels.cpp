@@ -9,7 +9,7 @@
 
 namespace sieve::ui {
 
-ClusterModel::ClusterModel(QObject *parent) : QAbstractTableModel(parent) 
+ClusterModel::ClusterModel(QObject *parent) : QAbstractTableModel(parent)
 {
     language::watchModel(this); // headers and composed cells follow a language switch
 }
@@ -21,8 +21,14 @@ void ClusterModel::setClusters(QList<ClusterRow> rows)
     endResetModel();
 }
 
-int ClusterModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int ClusterModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColCount; }
+int ClusterModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int ClusterModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColCount;
+}
 
 QVariant ClusterModel::data(const QModelIndex &index, int role) const
 {
@@ -32,15 +38,22 @@ QVariant ClusterModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case ColId: return r.id;
-        case ColTask: return r.taskName.isEmpty() ? tr("(all tasks)") : r.taskName;
-        case ColSize: return r.size;
-        case ColRepresentative: return r.representative >= 0 ? QVariant(r.representative) : QVariant();
+        case ColId:
+            return r.id;
+        case ColTask:
+            return r.taskName.isEmpty() ? tr("(all tasks)") : r.taskName;
+        case ColSize:
+            return r.size;
+        case ColRepresentative:
+            return r.representative >= 0 ? QVariant(r.representative) : QVariant();
         }
         return {};
-    case IdRole: return r.id;
-    case SizeRole: return r.size;
-    case RepresentativeRole: return r.representative;
+    case IdRole:
+        return r.id;
+    case SizeRole:
+        return r.size;
+    case RepresentativeRole:
+        return r.representative;
     }
     return {};
 }
@@ -50,15 +63,19 @@ QVariant ClusterModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case ColId: return tr("Cluster");
-    case ColTask: return tr("Task");
-    case ColSize: return tr("Members");
-    case ColRepresentative: return tr("Representative");
+    case ColId:
+        return tr("Cluster");
+    case ColTask:
+        return tr("Task");
+    case ColSize:
+        return tr("Members");
+    case ColRepresentative:
+        return tr("Representative");
     }
     return {};
 }
 
-ClusterMemberModel::ClusterMemberModel(QObject *parent) : QAbstractTableModel(parent) 
+ClusterMemberModel::ClusterMemberModel(QObject *parent) : QAbstractTableModel(parent)
 {
     language::watchModel(this); // headers and composed cells follow a language switch
 }
@@ -70,8 +87,14 @@ void ClusterMemberModel::setMembers(QList<ClusterMember> rows)
     endResetModel();
 }
 
-int ClusterMemberModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int ClusterMemberModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColCount; }
+int ClusterMemberModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int ClusterMemberModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColCount;
+}
 
 QVariant ClusterMemberModel::data(const QModelIndex &index, int role) const
 {
@@ -81,12 +104,18 @@ QVariant ClusterMemberModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case ColSample: return m.sampleId;
-        case ColName: return m.representative ? tr("%1 (representative)").arg(m.name) : m.name;
-        case ColSimilarity: return std::isnan(m.similarity) ? QVariant() : QVariant(QString::number(m.similarity, 'f', 3));
-        case ColStatus: return m.status;
-        case ColSpeedup: return std::isnan(m.speedup) ? QVariant() : QVariant(tr("%1×").arg(m.speedup, 0, 'f', 2));
-        case ColReview: return reviewText(m.review);
+        case ColSample:
+            return m.sampleId;
+        case ColName:
+            return m.representative ? tr("%1 (representative)").arg(m.name) : m.name;
+        case ColSimilarity:
+            return std::isnan(m.similarity) ? QVariant() : QVariant(QString::number(m.similarity, 'f', 3));
+        case ColStatus:
+            return m.status;
+        case ColSpeedup:
+            return std::isnan(m.speedup) ? QVariant() : QVariant(tr("%1×").arg(m.speedup, 0, 'f', 2));
+        case ColReview:
+            return reviewText(m.review);
         }
         return {};
     case Qt::FontRole:
@@ -100,9 +129,12 @@ QVariant ClusterMemberModel::data(const QModelIndex &index, int role) const
         if (index.column() == ColStatus)
             return statusColor(m.status);
         return {};
-    case IdRole: return m.sampleId;
-    case SimilarityRole: return m.similarity;
-    case RepresentativeRole: return m.representative;
+    case IdRole:
+        return m.sampleId;
+    case SimilarityRole:
+        return m.similarity;
+    case RepresentativeRole:
+        return m.representative;
     }
     return {};
 }
@@ -112,12 +144,18 @@ QVariant ClusterMemberModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case ColSample: return tr("ID");
-    case ColName: return tr("Sample");
-    case ColSimilarity: return tr("Similarity");
-    case ColStatus: return tr("Status");
-    case ColSpeedup: return tr("Speedup");
-    case ColReview: return tr("Review");
+    case ColSample:
+        return tr("ID");
+    case ColName:
+        return tr("Sample");
+    case ColSimilarity:
+        return tr("Similarity");
+    case ColStatus:
+        return tr("Status");
+    case ColSpeedup:
+        return tr("Speedup");
+    case ColReview:
+        return tr("Review");
     }
     return {};
 }

@@ -7,7 +7,8 @@
 
 namespace sieve::ui {
 
-class ClusterModel final : public QAbstractTableModel {
+class ClusterModel final : public QAbstractTableModel
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterModel)
 public:
@@ -25,7 +26,8 @@ private:
     QList<ClusterRow> m_rows;
 };
 
-class ClusterMemberModel final : public QAbstractTableModel {
+class ClusterMemberModel final : public QAbstractTableModel
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterMemberModel)
 public:

@@ -35,7 +35,8 @@ void ClusterPage::retranslateUi()
     m_compare->setToolTip(tr("Open two or three selected members side by side"));
     m_empty->setText(tr("No duplicate clusters in this corpus yet. Run <tt>sieve-cli dedup</tt> to find them."));
     m_keep->setText(tr("&Keep Representative, Reject the Rest"));
-    m_keep->setToolTip(tr("Reject every other member of this cluster as a duplicate of its representative (undo with Ctrl+Z)"));
+    m_keep->setToolTip(
+        tr("Reject every other member of this cluster as a duplicate of its representative (undo with Ctrl+Z)"));
 }
 
 void ClusterPage::changeEvent(QEvent *event)
@@ -47,8 +48,8 @@ void ClusterPage::changeEvent(QEvent *event)
 
 ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     : QWidget(parent), m_reader(reader), m_clusters(new ClusterModel(this)), m_members(new ClusterMemberModel(this)),
-      m_clusterView(new QTableView), m_memberView(new QTableView), m_compare(new QPushButton),
-      m_keep(new QPushButton), m_empty(new QLabel)
+      m_clusterView(new QTableView), m_memberView(new QTableView), m_compare(new QPushButton), m_keep(new QPushButton),
+      m_empty(new QLabel)
 {
     setObjectName(QStringLiteral("clusterPage"));
     m_clusterView->setObjectName(QStringLiteral("clusterView"));

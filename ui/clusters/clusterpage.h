@@ -15,7 +15,8 @@ class ClusterMemberModel;
 class ClusterModel;
 class DbThread;
 
-class ClusterPage final : public QWidget {
+class ClusterPage final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterPage)
 public:
@@ -31,7 +32,8 @@ public:
 Q_SIGNALS:
     void compareRequested(const QList<qint64> &sampleIds);
     // Reject `duplicates` (with their reviews before) as duplicates of `representative`.
-    void rejectDuplicatesRequested(qint64 representative, qint64 cluster, const QList<QPair<qint64, QString>> &duplicates);
+    void rejectDuplicatesRequested(qint64 representative, qint64 cluster,
+                                   const QList<QPair<qint64, QString>> &duplicates);
 
 protected:
     void changeEvent(QEvent *event) override;

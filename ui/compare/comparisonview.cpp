@@ -19,7 +19,10 @@
 namespace sieve::ui {
 
 namespace {
-QStringList linesOf(const QString &code) { return code.split(QLatin1Char('\n')); }
+QStringList linesOf(const QString &code)
+{
+    return code.split(QLatin1Char('\n'));
+}
 } // namespace
 
 ComparisonView::ComparisonView(QWidget *parent)
@@ -160,8 +163,7 @@ void ComparisonView::showSamples(const QList<SampleDetail> &samples, int selecte
         const QString title = n > 1 ? tr("%1: %2").arg(QChar(char16_t(u'A' + i))).arg(s.row.name) : s.row.name;
         m_columns << column(title, subtitle, e);
         m_editors << e;
-        connect(e->verticalScrollBar(), &QScrollBar::valueChanged, this,
-                [this, e](int value) { syncFrom(e, value); });
+        connect(e->verticalScrollBar(), &QScrollBar::valueChanged, this, [this, e](int value) { syncFrom(e, value); });
     }
     if (n > 1) {
         QList<QStringList> others;
@@ -210,7 +212,8 @@ QString ComparisonView::summaryText() const
         parts << (m_change < 0 ? tr("%n change(s)", nullptr, int(m_changeRows.size()))
                                : tr("change %1 of %2").arg(m_change + 1).arg(m_changeRows.size()));
     if (m_omitted > 0)
-        parts << tr("%n more selected sample(s) not shown: at most %1 side by side", nullptr, m_omitted).arg(kMaxVariants);
+        parts << tr("%n more selected sample(s) not shown: at most %1 side by side", nullptr, m_omitted)
+                     .arg(kMaxVariants);
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -227,7 +230,10 @@ void ComparisonView::nextChange(bool forward)
     m_summary->setText(summaryText());
 }
 
-bool ComparisonView::isReferenceVisible() const { return m_referenceColumn != nullptr; }
+bool ComparisonView::isReferenceVisible() const
+{
+    return m_referenceColumn != nullptr;
+}
 
 void ComparisonView::setReferenceVisible(bool visible)
 {

@@ -17,7 +17,8 @@ namespace sieve::ui {
 
 class CodeEditor;
 
-class ComparisonView final : public QWidget {
+class ComparisonView final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ComparisonView)
 public:

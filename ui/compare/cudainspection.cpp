@@ -10,7 +10,10 @@
 namespace sieve::ui::cuda {
 
 namespace {
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 CudaUnitInfo unitInfo(const gpu::UnitCheck &check)
 {
@@ -33,8 +36,8 @@ CudaUnitInfo unitInfo(const gpu::UnitCheck &check)
     u.userConstBytes = r.resources.userConstBytes;
     u.globalBytes = r.resources.globalBytes;
     for (const gpu::KernelResources &k : r.resources.kernels)
-        u.kernels << CudaKernelInfo{qs(k.name), k.registers, k.spillStoreBytes, k.spillLoadBytes,
-                                    k.stackFrameBytes, k.sharedBytes, k.constBytes, k.barriers};
+        u.kernels << CudaKernelInfo{qs(k.name),        k.registers,   k.spillStoreBytes, k.spillLoadBytes,
+                                    k.stackFrameBytes, k.sharedBytes, k.constBytes,      k.barriers};
     if (!r.cubin.empty()) {
         std::string why;
         if (auto text = gpu::disassemble(r.cubin, &why))
@@ -46,7 +49,10 @@ CudaUnitInfo unitInfo(const gpu::UnitCheck &check)
 }
 } // namespace
 
-bool looksLikeCuda(const QString &code) { return code.contains(QLatin1String("__global__")); }
+bool looksLikeCuda(const QString &code)
+{
+    return code.contains(QLatin1String("__global__"));
+}
 
 CudaInspection inspect(qint64 sampleId, const QString &code, const QString &fileName, const QString &arch,
                        const QString &cacheDir)

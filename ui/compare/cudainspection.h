@@ -8,7 +8,8 @@
 
 namespace sieve::ui {
 
-struct CudaKernelInfo {
+struct CudaKernelInfo
+{
     QString name;
     int registers = 0;
     long spillStores = 0;
@@ -19,7 +20,8 @@ struct CudaKernelInfo {
     int barriers = 0;
 };
 
-struct CudaUnitInfo {
+struct CudaUnitInfo
+{
     QString origin; // "whole file", "load_inline(name='relu') cuda_sources", ...
     int firstLine = 0;
     int lastLine = 0;
@@ -32,14 +34,15 @@ struct CudaUnitInfo {
     QString nvrtcVersion;
     QString log;
     QString ptx;
-    QString sass;    // empty when there is no disassembler; then sassWhy says so
+    QString sass; // empty when there is no disassembler; then sassWhy says so
     QString sassWhy;
     QList<CudaKernelInfo> kernels;
     long userConstBytes = 0;
     long globalBytes = 0;
 };
 
-struct CudaInspection {
+struct CudaInspection
+{
     qint64 sampleId = -1;
     QString error; // NVRTC missing, a bad architecture, or no CUDA in the sample
     QList<CudaUnitInfo> units;

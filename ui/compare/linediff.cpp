@@ -143,7 +143,8 @@ Alignment alignVariants(const QStringList &a, const QList<QStringList> &others)
         const int lenB = int(others[i].size());
         std::vector<int> fill(size_t(lenB) + 1, 0);
         for (const LineHunk &h : d.blocks) {
-            const int rowsBetween = rowOfA[size_t(h.aStart + h.aCount)] - (h.aStart > 0 ? rowOfA[size_t(h.aStart - 1)] + 1 : 0);
+            const int rowsBetween =
+                rowOfA[size_t(h.aStart + h.aCount)] - (h.aStart > 0 ? rowOfA[size_t(h.aStart - 1)] + 1 : 0);
             // An edit starts on the row of the first A line it replaces (the rows another variant inserted
             // before that line stay empty here); an insertion fills its rows from the top.
             const int before = h.aCount > 0 ? extra[size_t(h.aStart)] : 0;

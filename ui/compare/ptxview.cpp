@@ -36,19 +36,27 @@ QPlainTextEdit *textPane(const QString &name)
 long value(const CudaKernelInfo &k, int column)
 {
     switch (column) {
-    case RRegisters: return k.registers;
-    case RSpillStores: return k.spillStores;
-    case RSpillLoads: return k.spillLoads;
-    case RStack: return k.stack;
-    case RShared: return k.shared;
-    case RConstant: return k.constant;
-    case RBarriers: return k.barriers;
+    case RRegisters:
+        return k.registers;
+    case RSpillStores:
+        return k.spillStores;
+    case RSpillLoads:
+        return k.spillLoads;
+    case RStack:
+        return k.stack;
+    case RShared:
+        return k.shared;
+    case RConstant:
+        return k.constant;
+    case RBarriers:
+        return k.barriers;
     }
     return 0;
 }
 } // namespace
 
-PtxView::PtxView(QWidget *parent) : QWidget(parent), m_summary(new QLabel(this)), m_splitter(new QSplitter(Qt::Horizontal, this))
+PtxView::PtxView(QWidget *parent)
+    : QWidget(parent), m_summary(new QLabel(this)), m_splitter(new QSplitter(Qt::Horizontal, this))
 {
     setObjectName(QStringLiteral("ptxView"));
     qRegisterMetaType<CudaInspection>();
@@ -160,7 +168,8 @@ PtxView::Column PtxView::makeColumn(int index, const SampleDetail &sample)
     c.head = new QLabel(c.box);
     c.head->setObjectName(QStringLiteral("ptxHead%1").arg(index));
     c.head->setContentsMargins(6, 2, 6, 2);
-    c.head->setText(QStringLiteral("<b>%1</b>").arg(variantTitle(index, int(m_samples.size()), sample.row.name).toHtmlEscaped()));
+    c.head->setText(
+        QStringLiteral("<b>%1</b>").arg(variantTitle(index, int(m_samples.size()), sample.row.name).toHtmlEscaped()));
     v->addWidget(c.head);
     c.resources = new QTableWidget(0, RCount, c.box);
     c.resources->setObjectName(QStringLiteral("ptxResources%1").arg(index));
@@ -187,9 +196,13 @@ void PtxView::translateColumn(Column &c)
 {
     c.resources->setHorizontalHeaderLabels({tr("Kernel"), tr("Regs"), tr("Spill st."), tr("Spill ld."), tr("Stack"),
                                             tr("Shared"), tr("Const."), tr("Barriers")});
-    const QStringList tips{QString(), tr("Registers per thread"), tr("Bytes spilled to local memory (stores)"),
-                           tr("Bytes spilled to local memory (loads)"), tr("Stack frame bytes"),
-                           tr("Static shared memory bytes"), tr("Constant bank bytes (parameters, compiler constants)"),
+    const QStringList tips{QString(),
+                           tr("Registers per thread"),
+                           tr("Bytes spilled to local memory (stores)"),
+                           tr("Bytes spilled to local memory (loads)"),
+                           tr("Stack frame bytes"),
+                           tr("Static shared memory bytes"),
+                           tr("Constant bank bytes (parameters, compiler constants)"),
                            tr("Named barriers")};
     for (int col = 0; col < RCount; ++col)
         c.resources->horizontalHeaderItem(col)->setToolTip(tips.at(col));
@@ -205,7 +218,8 @@ void PtxView::fill(int index, const CudaInspection &result)
     m_results[index] = result;
     Column &c = m_columns[index];
     const SampleDetail &s = m_samples.at(index);
-    QString head = QStringLiteral("<b>%1</b>").arg(variantTitle(index, int(m_samples.size()), s.row.name).toHtmlEscaped());
+    QString head =
+        QStringLiteral("<b>%1</b>").arg(variantTitle(index, int(m_samples.size()), s.row.name).toHtmlEscaped());
     QString ptx, sass, log;
     c.resources->setRowCount(0);
     if (!result.ok()) {
@@ -226,18 +240,26 @@ void PtxView::fill(int index, const CudaInspection &result)
                                 : tr("%1 for %2 in %3 ms").arg(u.status, u.arch).arg(u.millis, 0, 'f', 0);
         states << state;
         const bool several = result.units.size() > 1;
-        const QString banner = several ? QStringLiteral("// ---- %1 (lines %2-%3) ----\n").arg(u.origin).arg(u.firstLine).arg(u.lastLine)
-                                       : QString();
-        ptx += banner + (u.ptx.isEmpty() ? (u.reason.isEmpty() ? tr("No PTX: the unit did not compile.") : u.reason) : u.ptx) + QLatin1Char('\n');
-        sass += banner + (u.sass.isEmpty() ? (u.sassWhy.isEmpty() ? tr("No SASS: there is no CUBIN.") : u.sassWhy) : u.sass) + QLatin1Char('\n');
+        const QString banner =
+            several ? QStringLiteral("// ---- %1 (lines %2-%3) ----\n").arg(u.origin).arg(u.firstLine).arg(u.lastLine)
+                    : QString();
+        ptx += banner +
+               (u.ptx.isEmpty() ? (u.reason.isEmpty() ? tr("No PTX: the unit did not compile.") : u.reason) : u.ptx) +
+               QLatin1Char('\n');
+        sass += banner +
+                (u.sass.isEmpty() ? (u.sassWhy.isEmpty() ? tr("No SASS: there is no CUBIN.") : u.sassWhy) : u.sass) +
+                QLatin1Char('\n');
         QString unitLog = u.log;
         if (u.prechecked)
-            unitLog.prepend(tr("Precheck: host code and torch includes were removed before NVRTC compiled the device code.\n"));
+            unitLog.prepend(
+                tr("Precheck: host code and torch includes were removed before NVRTC compiled the device code.\n"));
         if (!u.reason.isEmpty())
             unitLog += u.reason + QLatin1Char('\n');
         if (!u.nvrtcVersion.isEmpty())
             unitLog += tr("NVRTC %1, %2; module: %3 bytes __constant__, %4 bytes __device__ globals.\n")
-                           .arg(u.nvrtcVersion, u.arch).arg(u.userConstBytes).arg(u.globalBytes);
+                           .arg(u.nvrtcVersion, u.arch)
+                           .arg(u.userConstBytes)
+                           .arg(u.globalBytes);
         log += banner + unitLog;
         for (const CudaKernelInfo &k : u.kernels) {
             const int row = c.resources->rowCount();
@@ -262,7 +284,8 @@ void PtxView::fill(int index, const CudaInspection &result)
         }
     }
     if (!states.isEmpty())
-        head += QStringLiteral("&nbsp;&nbsp;<span style='color:#666'>%1</span>").arg(states.join(QStringLiteral("; ")).toHtmlEscaped());
+        head += QStringLiteral("&nbsp;&nbsp;<span style='color:#666'>%1</span>")
+                    .arg(states.join(QStringLiteral("; ")).toHtmlEscaped());
     c.head->setText(head);
     c.ptx->setPlainText(ptx);
     c.sass->setPlainText(sass);
@@ -287,7 +310,8 @@ void PtxView::updateSummary()
         m_summary->setText(tr("Compiling for %1 with NVRTC…").arg(m_arch));
     else
         m_summary->setText(tr("Compiled for %1 with NVRTC; figures per kernel from ptxas (bytes). "
-                              "Bold: differs from A.").arg(m_arch));
+                              "Bold: differs from A.")
+                               .arg(m_arch));
 }
 
 void PtxView::retranslateUi()

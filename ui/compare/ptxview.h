@@ -16,7 +16,8 @@ class QTabWidget;
 
 namespace sieve::ui {
 
-class PtxView final : public QWidget {
+class PtxView final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PtxView)
 public:
@@ -40,7 +41,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    struct Column {
+    struct Column
+    {
         QWidget *box = nullptr;
         QLabel *head = nullptr;
         QTableWidget *resources = nullptr;

@@ -13,10 +13,19 @@ namespace sieve::ui::queries {
 namespace browse = store::browse;
 
 namespace {
-QString qs(const std::optional<std::string> &s) { return s ? QString::fromStdString(*s) : QString(); }
+QString qs(const std::optional<std::string> &s)
+{
+    return s ? QString::fromStdString(*s) : QString();
+}
 // Columns that core reads as plain strings ("" for NULL).
-QString qs(const std::string &s) { return s.empty() ? QString() : QString::fromStdString(s); }
-double real(const std::optional<double> &v) { return v ? *v : kNoValue; }
+QString qs(const std::string &s)
+{
+    return s.empty() ? QString() : QString::fromStdString(s);
+}
+double real(const std::optional<double> &v)
+{
+    return v ? *v : kNoValue;
+}
 
 QStringList jsonList(const QString &text)
 {
@@ -102,10 +111,11 @@ ReviewEntry reviewOf(qint64 sampleId, const browse::ReviewRow &r)
 }
 } // namespace
 
-static_assert(int(browse::SortId) == ColId && int(browse::SortName) == ColName && int(browse::SortStatus) == ColStatus &&
-                  int(browse::SortSpeedup) == ColSpeedup && int(browse::SortAttempt) == ColAttempt &&
-                  int(browse::SortModel) == ColModel && int(browse::SortCluster) == ColCluster &&
-                  int(browse::SortReview) == ColReview && int(browse::kSortColumnCount) == kSortableColumns,
+static_assert(int(browse::SortId) == ColId && int(browse::SortName) == ColName &&
+                  int(browse::SortStatus) == ColStatus && int(browse::SortSpeedup) == ColSpeedup &&
+                  int(browse::SortAttempt) == ColAttempt && int(browse::SortModel) == ColModel &&
+                  int(browse::SortCluster) == ColCluster && int(browse::SortReview) == ColReview &&
+                  int(browse::kSortColumnCount) == kSortableColumns,
               "the sample table's sortable columns are core's sort columns");
 
 QList<TaskRow> tasks(const db::Database &db)
@@ -135,7 +145,10 @@ QStringList distinctStatuses(const db::Database &db)
     return out;
 }
 
-qint64 countSamples(const db::Database &db, const SampleQuery &q) { return browse::countSamples(db, filterOf(q)); }
+qint64 countSamples(const db::Database &db, const SampleQuery &q)
+{
+    return browse::countSamples(db, filterOf(q));
+}
 
 QHash<QString, qint64> statusCounts(const db::Database &db)
 {
@@ -154,14 +167,29 @@ PageStart nextPage(const SampleQuery &q, const QList<SampleItem> &loaded)
     const SampleItem &r = loaded.last();
     p.lastId = r.id;
     switch (q.sortColumn) {
-    case ColId: p.lastValue = r.id; break;
-    case ColName: p.lastValue = r.name; break;
-    case ColStatus: p.lastValue = r.status; break;
-    case ColSpeedup: p.lastValue = std::isnan(r.speedup) ? QVariant() : QVariant(r.speedup); break;
-    case ColAttempt: p.lastValue = r.attempt >= 0 ? QVariant(qint64(r.attempt)) : QVariant(); break;
-    case ColCluster: p.lastValue = r.cluster >= 0 ? QVariant(r.cluster) : QVariant(); break;
-    case ColReview: p.lastValue = r.review; break;
-    default: break; // the teacher model may be NULL or empty: OFFSET keeps that exact
+    case ColId:
+        p.lastValue = r.id;
+        break;
+    case ColName:
+        p.lastValue = r.name;
+        break;
+    case ColStatus:
+        p.lastValue = r.status;
+        break;
+    case ColSpeedup:
+        p.lastValue = std::isnan(r.speedup) ? QVariant() : QVariant(r.speedup);
+        break;
+    case ColAttempt:
+        p.lastValue = r.attempt >= 0 ? QVariant(qint64(r.attempt)) : QVariant();
+        break;
+    case ColCluster:
+        p.lastValue = r.cluster >= 0 ? QVariant(r.cluster) : QVariant();
+        break;
+    case ColReview:
+        p.lastValue = r.review;
+        break;
+    default:
+        break; // the teacher model may be NULL or empty: OFFSET keeps that exact
     }
     // A NULL speedup or cluster continues by id among the NULLs.
     const int sort = q.sortColumn >= 0 && q.sortColumn < kSortableColumns ? q.sortColumn : 0;
@@ -227,8 +255,9 @@ SampleDetail detail(const db::Database &db, qint64 sampleId)
         v.envJson = qs(n.envJson);
         v.verifierVersion = qs(n.verifierVersion);
         for (const browse::CheckRow &c : n.checks)
-            v.checks << CheckRow{int(c.shapeIndex), qs(c.shapeJson), c.seed, c.ok, real(c.maxAbs), real(c.maxRel),
-                                 c.mismatches.value_or(0), c.nonfinite.value_or(0)};
+            v.checks << CheckRow{
+                int(c.shapeIndex),        qs(c.shapeJson),        c.seed, c.ok, real(c.maxAbs), real(c.maxRel),
+                c.mismatches.value_or(0), c.nonfinite.value_or(0)};
         for (const browse::TimingRow &t : n.timings)
             v.timings << TimingRow{int(t.shapeIndex), qs(t.which), real(t.medianMs), real(t.stdMs), t.runs.value_or(0)};
     }
@@ -293,7 +322,7 @@ QList<ClusterMember> clusterMembers(const db::Database &db, qint64 clusterId)
 {
     QList<ClusterMember> out;
     for (const browse::ClusterMember &m : browse::clusterMembers(db, clusterId))
-        out << ClusterMember{m.sampleId,        qs(m.name),        qs(m.status), qs(m.review),
+        out << ClusterMember{m.sampleId,         qs(m.name),      qs(m.status),    qs(m.review),
                              real(m.similarity), real(m.speedup), m.representative};
     return out;
 }

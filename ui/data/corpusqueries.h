@@ -15,8 +15,19 @@ class Database;
 namespace sieve::ui::queries {
 
 // Columns of the sample table; the order is the one the view shows.
-enum SampleColumn { ColId, ColName, ColStatus, ColSpeedup, ColAttempt, ColModel, ColCluster, ColReview, ColReviewer,
-                    ColReason, ColCount };
+enum SampleColumn {
+    ColId,
+    ColName,
+    ColStatus,
+    ColSpeedup,
+    ColAttempt,
+    ColModel,
+    ColCluster,
+    ColReview,
+    ColReviewer,
+    ColReason,
+    ColCount
+};
 // The columns a sort can use (kept by an index each); the latest review's reviewer and reason are read
 // per row of a page and do not sort.
 constexpr int kSortableColumns = ColReviewer;
@@ -30,7 +41,8 @@ QHash<QString, qint64> statusCounts(const db::Database &db);
 // Where the next page starts: after the last row of the previous one (keyset paging, which costs the
 // same on page 1 and page 4,000) or, when that row's sort value is NULL, at an OFFSET (by id among the
 // NULLs for speedup and cluster, which are read in two parts).
-struct PageStart {
+struct PageStart
+{
     qint64 offset = 0;
     bool keyset = false;
     QVariant lastValue; // the sort column's value in the previous page's last row

@@ -13,7 +13,8 @@ namespace sieve::ui {
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
-struct TaskRow {
+struct TaskRow
+{
     qint64 id = 0;
     QString name;
     int level = 0; // 0: unknown
@@ -27,13 +28,14 @@ struct TaskRow {
 
 // What the sample table shows; sorting and filtering happen in SQL so that a million rows never
 // have to be held in memory.
-struct SampleQuery {
-    QList<qint64> taskIds; // empty: every task, unless tasksFiltered
+struct SampleQuery
+{
+    QList<qint64> taskIds;      // empty: every task, unless tasksFiltered
     bool tasksFiltered = false; // taskIds is the whole set even when empty (a task filter that matches none)
-    QString status;        // empty: any
-    QString review;        // empty: any
-    QString text;          // substring of the sample name or the teacher model
-    QString codeText;      // substring (any case) of the sample's code or reasoning
+    QString status;             // empty: any
+    QString review;             // empty: any
+    QString text;               // substring of the sample name or the teacher model
+    QString codeText;           // substring (any case) of the sample's code or reasoning
     int sortColumn = 0;
     Qt::SortOrder order = Qt::AscendingOrder;
     bool operator==(const SampleQuery &) const = default;
@@ -41,7 +43,8 @@ struct SampleQuery {
 
 // A sample table row: the Qt view of core's store::SampleRow (core/samplerow.h), made by
 // ui/corpusqueries from what core/corpusbrowse reads.
-struct SampleItem {
+struct SampleItem
+{
     qint64 id = 0;
     qint64 taskId = 0;
     QString name;
@@ -56,7 +59,8 @@ struct SampleItem {
     QString reason;   // of the latest review (a reason code; "undo" when it took one back)
 };
 
-struct CheckRow {
+struct CheckRow
+{
     int shapeIndex = 0;
     QString shape;
     qint64 seed = 0;
@@ -67,7 +71,8 @@ struct CheckRow {
     qint64 nonfinite = 0;
 };
 
-struct TimingRow {
+struct TimingRow
+{
     int shapeIndex = 0;
     QString which; // candidate, eager, compile
     double medianMs = kNoValue;
@@ -75,7 +80,8 @@ struct TimingRow {
     qint64 runs = 0;
 };
 
-struct VerdictInfo {
+struct VerdictInfo
+{
     bool present = false;
     qint64 id = 0;
     QString status;
@@ -96,7 +102,8 @@ struct VerdictInfo {
     QList<TimingRow> timings;
 };
 
-struct ReviewEntry {
+struct ReviewEntry
+{
     qint64 sampleId = 0;
     QString decision;
     QString reason;
@@ -105,7 +112,8 @@ struct ReviewEntry {
     qint64 createdAt = 0; // seconds since the epoch
 };
 
-struct SampleDetail {
+struct SampleDetail
+{
     SampleItem row;
     QString taskName;
     QString code;
@@ -115,7 +123,8 @@ struct SampleDetail {
     QList<ReviewEntry> history;
 };
 
-struct ClusterRow {
+struct ClusterRow
+{
     qint64 id = 0;
     qint64 taskId = -1;
     QString taskName;
@@ -123,7 +132,8 @@ struct ClusterRow {
     qint64 size = 0;
 };
 
-struct ClusterMember {
+struct ClusterMember
+{
     qint64 sampleId = 0;
     QString name;
     QString status;

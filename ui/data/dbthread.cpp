@@ -60,8 +60,13 @@ void DbThread::open(const QString &path, bool readOnly, QObject *receiver, std::
                 error = QString::fromStdString(e.what());
             }
             if (guard)
-                QMetaObject::invokeMethod(guard.data(), [guard, done, error] { if (guard) done(error); },
-                                          Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    guard.data(),
+                    [guard, done, error] {
+                        if (guard)
+                            done(error);
+                    },
+                    Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
 }
@@ -69,7 +74,8 @@ void DbThread::open(const QString &path, bool readOnly, QObject *receiver, std::
 void DbThread::close()
 {
     DbWorker *w = m_worker;
-    QMetaObject::invokeMethod(m_worker, [w] { w->corpus.reset(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w] { w->corpus.reset(); }, Qt::QueuedConnection);
 }
 
 } // namespace sieve::ui

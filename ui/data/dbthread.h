@@ -14,7 +14,8 @@
 
 namespace sieve::ui {
 
-class DbWorker final : public QObject {
+class DbWorker final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DbWorker)
 public:
@@ -24,7 +25,8 @@ Q_SIGNALS:
     void failed(const QString &message);
 };
 
-class DbThread final : public QObject {
+class DbThread final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DbThread)
 public:
@@ -50,7 +52,11 @@ public:
                     if constexpr (std::is_void_v<R>) {
                         call(work, *w->corpus);
                         QMetaObject::invokeMethod(
-                            guard.data(), [guard, done = std::move(done)]() mutable { if (guard) done(); },
+                            guard.data(),
+                            [guard, done = std::move(done)]() mutable {
+                                if (guard)
+                                    done();
+                            },
                             Qt::QueuedConnection);
                     } else {
                         R result = call(work, *w->corpus);
@@ -73,7 +79,8 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
-    template <typename T> struct Type {
+    template <typename T> struct Type
+    {
         using type = T;
     };
     template <typename Work> static auto resultOf(Work &)

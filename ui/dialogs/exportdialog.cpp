@@ -55,16 +55,20 @@ QComboBox *combo(const char *name, const QList<std::pair<QString, QString>> &ite
     return c;
 }
 
-QStringList words(const QString &text) { return text.split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts); }
+QStringList words(const QString &text)
+{
+    return text.split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts);
+}
 } // namespace
 
 ExportDialog::ExportDialog(const QString &corpus, const QString &cliProgram, QWidget *parent)
     : QDialog(parent), m_corpus(corpus), m_process(new CliProcess(this)), m_outDir(new QLineEdit),
-      m_format(combo("exportFormat", {{QStringLiteral("messages"), tr("Chat messages (system, user, assistant)")},
-                                      {QStringLiteral("prompt-completion"), tr("Prompt and completion")},
-                                      {QStringLiteral("chat-prompt-completion"), tr("Conversational prompt and completion (TRL)")},
-                                      {QStringLiteral("preference"), tr("Preference pairs as messages (DPO)")},
-                                      {QStringLiteral("preference-text"), tr("Preference pairs as text")}})),
+      m_format(combo("exportFormat",
+                     {{QStringLiteral("messages"), tr("Chat messages (system, user, assistant)")},
+                      {QStringLiteral("prompt-completion"), tr("Prompt and completion")},
+                      {QStringLiteral("chat-prompt-completion"), tr("Conversational prompt and completion (TRL)")},
+                      {QStringLiteral("preference"), tr("Preference pairs as messages (DPO)")},
+                      {QStringLiteral("preference-text"), tr("Preference pairs as text")}})),
       m_reasoning(combo("exportReasoning", {{QStringLiteral("think"), tr("In <think> tags before the answer")},
                                             {QStringLiteral("field"), tr("In its own field (reasoning_content)")},
                                             {QStringLiteral("none"), tr("Left out")}})),
@@ -75,9 +79,10 @@ ExportDialog::ExportDialog(const QString &corpus, const QString &cliProgram, QWi
       m_allInCluster(new QCheckBox(tr("keep every member of a cluster"))), m_maxPerTask(new QSpinBox),
       m_minSpeedup(new QDoubleSpinBox), m_maxPairs(new QSpinBox),
       m_hostileNegatives(new QCheckBox(tr("keep sandbox, sham and harness-patching failures as rejected answers"))),
-      m_easyFraction(new QDoubleSpinBox), m_quotas(new QLineEdit), m_maxTokens(new QSpinBox), m_tokenizer(new QLineEdit),
-      m_seed(new QSpinBox), m_preview(new QPushButton(tr("&Preview"))), m_export(new QPushButton(tr("&Export"))),
-      m_summary(new QLabel), m_tree(new QTreeWidget), m_log(new QPlainTextEdit), m_state(new QLabel)
+      m_easyFraction(new QDoubleSpinBox), m_quotas(new QLineEdit), m_maxTokens(new QSpinBox),
+      m_tokenizer(new QLineEdit), m_seed(new QSpinBox), m_preview(new QPushButton(tr("&Preview"))),
+      m_export(new QPushButton(tr("&Export"))), m_summary(new QLabel), m_tree(new QTreeWidget),
+      m_log(new QPlainTextEdit), m_state(new QLabel)
 {
     setObjectName(QStringLiteral("exportDialog"));
     setWindowTitle(tr("Export SFT Data"));
@@ -87,7 +92,8 @@ ExportDialog::ExportDialog(const QString &corpus, const QString &cliProgram, QWi
     m_split->setRange(0.0, 0.9);
     m_split->setSingleStep(0.05);
     m_split->setValue(0.2);
-    m_split->setToolTip(tr("The fraction of tasks held out for validation: by task, never by sample, stratified by difficulty."));
+    m_split->setToolTip(
+        tr("The fraction of tasks held out for validation: by task, never by sample, stratified by difficulty."));
     m_allInCluster->setObjectName(QStringLiteral("exportAllInCluster"));
     m_maxPerTask->setObjectName(QStringLiteral("exportMaxPerTask"));
     m_maxPerTask->setRange(0, 100000);
@@ -140,9 +146,9 @@ ExportDialog::ExportDialog(const QString &corpus, const QString &cliProgram, QWi
         auto *row = new QHBoxLayout;
         auto *browse = new QPushButton(tr("Browse…"));
         connect(browse, &QPushButton::clicked, this, [this, edit, folder] {
-            const QString path = folder ? QFileDialog::getExistingDirectory(this, tr("Export Into"), edit->text())
-                                        : QFileDialog::getOpenFileName(this, tr("Tokenizer"), edit->text(),
-                                                                       tr("Tokenizer (*.json)"));
+            const QString path =
+                folder ? QFileDialog::getExistingDirectory(this, tr("Export Into"), edit->text())
+                       : QFileDialog::getOpenFileName(this, tr("Tokenizer"), edit->text(), tr("Tokenizer (*.json)"));
             if (!path.isEmpty())
                 edit->setText(path);
         });
@@ -281,8 +287,8 @@ QStringList ExportDialog::arguments(const QString &corpus, const QString &outDir
 {
     QStringList args{QStringLiteral("export"), corpus, outDir, QStringLiteral("--json")};
     args << QStringLiteral("--format") << o.format << QStringLiteral("--reasoning") << o.reasoning
-         << QStringLiteral("--split") << QString::number(o.validationFraction) << QStringLiteral("--require") << o.require
-         << QStringLiteral("--seed") << QString::number(o.seed);
+         << QStringLiteral("--split") << QString::number(o.validationFraction) << QStringLiteral("--require")
+         << o.require << QStringLiteral("--seed") << QString::number(o.seed);
     if (o.allInCluster)
         args << QStringLiteral("--all-in-cluster");
     if (o.maxPerTask > 0)
@@ -299,7 +305,8 @@ QStringList ExportDialog::arguments(const QString &corpus, const QString &outDir
     for (const QString &q : o.quotas)
         args << QStringLiteral("--quota") << q;
     if (o.maxTokens > 0)
-        args << QStringLiteral("--max-tokens") << QString::number(o.maxTokens) << QStringLiteral("--tokenizer") << o.tokenizer;
+        args << QStringLiteral("--max-tokens") << QString::number(o.maxTokens) << QStringLiteral("--tokenizer")
+             << o.tokenizer;
     if (!o.tags.isEmpty())
         args << QStringLiteral("--tags") << o.tags.join(QLatin1Char(','));
     if (dryRun)
@@ -387,17 +394,21 @@ void ExportDialog::showResult(const QString &output)
     }
     const QJsonObject counts = manifest.value(QStringLiteral("counts")).toObject();
     const QJsonObject selection = manifest.value(QStringLiteral("selection")).toObject();
-    auto rows = [](const QJsonValue &v) { return v.isObject() ? v.toObject().value(QStringLiteral("rows")).toInt() : v.toInt(); };
+    auto rows = [](const QJsonValue &v) {
+        return v.isObject() ? v.toObject().value(QStringLiteral("rows")).toInt() : v.toInt();
+    };
     const int excluded = manifest.value(QStringLiteral("excluded")).toArray().size();
-    const QString text = tr("%1 train rows and %2 validation rows from %3 samples of %4 tasks; %5 left out (listed under excluded).")
-                             .arg(rows(counts.value(QStringLiteral("train"))))
-                             .arg(rows(counts.value(QStringLiteral("validation"))))
-                             .arg(selection.value(QStringLiteral("samples")).toInt())
-                             .arg(selection.value(QStringLiteral("tasks")).toInt())
-                             .arg(excluded);
+    const QString text =
+        tr("%1 train rows and %2 validation rows from %3 samples of %4 tasks; %5 left out (listed under excluded).")
+            .arg(rows(counts.value(QStringLiteral("train"))))
+            .arg(rows(counts.value(QStringLiteral("validation"))))
+            .arg(selection.value(QStringLiteral("samples")).toInt())
+            .arg(selection.value(QStringLiteral("tasks")).toInt())
+            .arg(excluded);
     m_summary->setText(m_dryRun ? text : tr("Written: %1").arg(text));
-    for (const QString &key : {QStringLiteral("counts"), QStringLiteral("selection"), QStringLiteral("excluded"),
-                               QStringLiteral("parameters"), QStringLiteral("corpus"), QStringLiteral("verifier_versions")})
+    for (const QString &key :
+         {QStringLiteral("counts"), QStringLiteral("selection"), QStringLiteral("excluded"),
+          QStringLiteral("parameters"), QStringLiteral("corpus"), QStringLiteral("verifier_versions")})
         if (manifest.contains(key))
             addJson(m_tree, nullptr, key, manifest.value(key));
     m_tree->resizeColumnToContents(0);

@@ -1,7 +1,7 @@
 #pragma once
 // Export through `sieve-cli export`: the options of the CLI (format, reasoning, split, selection recipe,
-// speedup bar, preference pairs, token budget), a dry run that shows what the export would contain (its counts and distribution), and
-// only then the real export, with exactly the options that were previewed.
+// speedup bar, preference pairs, token budget), a dry run that shows what the export would contain (its counts and
+// distribution), and only then the real export, with exactly the options that were previewed.
 #include <QDialog>
 #include <QJsonObject>
 #include <QStringList>
@@ -21,25 +21,27 @@ namespace sieve::ui {
 class CliProcess;
 
 // What `sieve-cli export` is asked for; defaults are the CLI's.
-struct ExportOptions {
-    QString format = QStringLiteral("messages");   // prompt-completion, chat-prompt-completion, preference(-text)
-    QString reasoning = QStringLiteral("think");   // field, none
+struct ExportOptions
+{
+    QString format = QStringLiteral("messages"); // prompt-completion, chat-prompt-completion, preference(-text)
+    QString reasoning = QStringLiteral("think"); // field, none
     double validationFraction = 0.2;
-    QString require = QStringLiteral("passed");    // accepted, passed-and-accepted
+    QString require = QStringLiteral("passed"); // accepted, passed-and-accepted
     bool allInCluster = false;
-    int maxPerTask = 0;                             // 0: no limit
-    double minSpeedup = 0;                          // 0: no speedup bar
-    int maxPairsPerTask = 4;                        // preference formats; 0: no cap
-    bool hostileNegatives = false;                  // preference formats
-    double easyFraction = 1.0;                      // 1: every easy task
-    QStringList quotas;                             // F=V:N
-    int maxTokens = 0;                              // 0: no budget
-    QString tokenizer;                              // tokenizer.json, needed with a budget
-    QStringList tags;                               // backend, target, difficulty, level, category
+    int maxPerTask = 0;            // 0: no limit
+    double minSpeedup = 0;         // 0: no speedup bar
+    int maxPairsPerTask = 4;       // preference formats; 0: no cap
+    bool hostileNegatives = false; // preference formats
+    double easyFraction = 1.0;     // 1: every easy task
+    QStringList quotas;            // F=V:N
+    int maxTokens = 0;             // 0: no budget
+    QString tokenizer;             // tokenizer.json, needed with a budget
+    QStringList tags;              // backend, target, difficulty, level, category
     int seed = 0;
 };
 
-class ExportDialog final : public QDialog {
+class ExportDialog final : public QDialog
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ExportDialog)
 public:

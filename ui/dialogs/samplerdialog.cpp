@@ -152,15 +152,21 @@ SamplerDialog::~SamplerDialog()
     }
 }
 
-bool SamplerDialog::running() const { return m_sampler != nullptr; }
+bool SamplerDialog::running() const
+{
+    return m_sampler != nullptr;
+}
 
-void SamplerDialog::log(const QString &line) { m_log->appendPlainText(line); }
+void SamplerDialog::log(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
 
 void SamplerDialog::setEditable(bool on)
 {
     for (QWidget *w : std::initializer_list<QWidget *>{m_endpoint, m_model, m_keyEnv, m_mode, m_k, m_attempts,
-                                                        m_temperature, m_maxTokens, m_concurrency, m_rate,
-                                                        m_maxFailures, m_stream, m_extra, m_runId})
+                                                       m_temperature, m_maxTokens, m_concurrency, m_rate, m_maxFailures,
+                                                       m_stream, m_extra, m_runId})
         w->setEnabled(on);
     m_startStop->setText(on ? tr("Start") : tr("Stop"));
 }
@@ -170,8 +176,8 @@ void SamplerDialog::start()
     net::SamplerOptions o;
     o.dbPath = m_dbPath.toStdString();
     o.client.endpoint = QUrl(m_endpoint->text().trimmed(), QUrl::StrictMode);
-    if (!o.client.endpoint.isValid() || (o.client.endpoint.scheme() != QLatin1String("http") &&
-                                         o.client.endpoint.scheme() != QLatin1String("https"))) {
+    if (!o.client.endpoint.isValid() ||
+        (o.client.endpoint.scheme() != QLatin1String("http") && o.client.endpoint.scheme() != QLatin1String("https"))) {
         QMessageBox::warning(this, windowTitle(), tr("The endpoint must be an http:// or https:// URL."));
         return;
     }
@@ -217,8 +223,7 @@ void SamplerDialog::start()
     }
     if (o.mode == net::SampleMode::FirstPass) {
         // The verify flags the Verify menu uses (--cpu without a GPU, --gpus, --no-timing), one sample each.
-        QStringList cmd = QStringList{m_cliProgram} +
-                          VerifyRunner::arguments(QStringLiteral("{db}"), {}, m_settings) +
+        QStringList cmd = QStringList{m_cliProgram} + VerifyRunner::arguments(QStringLiteral("{db}"), {}, m_settings) +
                           QStringList{QStringLiteral("--sample"), QStringLiteral("{sample}")};
         m_verifier = std::make_unique<net::ProcessVerifier>(
             cmd, m_dbPath, 1, [this](qint64 id) { return m_sampler->store()->verifiedStatus(id); });
@@ -261,10 +266,8 @@ void SamplerDialog::onProgress(const net::SamplerProgress &p)
     m_bar->setValue(p.tasksDone);
     m_tasks->setText(tr("%1 of %2").arg(p.tasksDone).arg(p.tasksTotal));
     m_inFlight->setText(tr("%1 (%2 waiting)").arg(p.inFlight).arg(p.queued));
-    m_attemptsDone->setText(tr("%1 (%2 this session, %3 requests)")
-                                .arg(p.samplesStored)
-                                .arg(p.storedThisSession)
-                                .arg(p.requests));
+    m_attemptsDone->setText(
+        tr("%1 (%2 this session, %3 requests)").arg(p.samplesStored).arg(p.storedThisSession).arg(p.requests));
     m_verifying->setText(QString::number(p.verifying));
     m_passed->setText(QString::number(p.tasksPassed));
     m_retries->setText(QString::number(p.retries));
@@ -303,8 +306,8 @@ void SamplerDialog::onFinished(const net::SamplerSummary &s)
 void SamplerDialog::reject()
 {
     if (running()) {
-        const auto answer = QMessageBox::question(this, windowTitle(),
-                                                  tr("A run is in progress. Stop it? It can be resumed later."));
+        const auto answer =
+            QMessageBox::question(this, windowTitle(), tr("A run is in progress. Stop it? It can be resumed later."));
         if (answer != QMessageBox::Yes)
             return;
         m_sampler->cancel();

@@ -31,7 +31,8 @@ namespace sieve::ui {
 
 class Settings;
 
-class SamplerDialog final : public QDialog {
+class SamplerDialog final : public QDialog
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SamplerDialog)
 public:

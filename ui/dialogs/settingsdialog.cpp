@@ -37,11 +37,11 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
       m_rtol32(tolerance(settings.rtolFp32.value())), m_atol16(tolerance(settings.atolHalf.value())),
       m_rtol16(tolerance(settings.rtolHalf.value())), m_seeds(new QSpinBox), m_timing(new QCheckBox),
       m_maxRuns(new QSpinBox), m_budget(new QSpinBox), m_cudaArch(new QComboBox),
-      m_endpoint(new QLineEdit(settings.teacherEndpoint.value())), m_model(new QLineEdit(settings.teacherModel.value())),
-      m_keyEnv(new QLineEdit(settings.teacherKeyEnv.value())), m_reviewer(new QLineEdit(settings.reviewer.value())), m_language(new QComboBox),
-      m_verifyBox(new QGroupBox), m_timingBox(new QGroupBox), m_cudaBox(new QGroupBox), m_teacherBox(new QGroupBox),
-      m_workbenchBox(new QGroupBox), m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply |
-                                                                    QDialogButtonBox::Cancel))
+      m_endpoint(new QLineEdit(settings.teacherEndpoint.value())),
+      m_model(new QLineEdit(settings.teacherModel.value())), m_keyEnv(new QLineEdit(settings.teacherKeyEnv.value())),
+      m_reviewer(new QLineEdit(settings.reviewer.value())), m_language(new QComboBox), m_verifyBox(new QGroupBox),
+      m_timingBox(new QGroupBox), m_cudaBox(new QGroupBox), m_teacherBox(new QGroupBox), m_workbenchBox(new QGroupBox),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel))
 {
     setObjectName(QStringLiteral("settingsDialog"));
     m_gpus->setObjectName(QStringLiteral("gpusEdit"));
@@ -138,7 +138,9 @@ void SettingsDialog::retranslateUi()
     m_language->setItemText(0, language::available().first().second);
     auto label = [](QGroupBox *box, int row, const QString &text) {
         auto *form = static_cast<QFormLayout *>(box->layout());
-        if (auto *l = qobject_cast<QLabel *>(form->itemAt(row, QFormLayout::LabelRole) ? form->itemAt(row, QFormLayout::LabelRole)->widget() : nullptr))
+        if (auto *l = qobject_cast<QLabel *>(form->itemAt(row, QFormLayout::LabelRole)
+                                                 ? form->itemAt(row, QFormLayout::LabelRole)->widget()
+                                                 : nullptr))
             l->setText(text);
     };
     label(m_verifyBox, 0, tr("GPUs:"));

@@ -16,7 +16,8 @@ namespace sieve::ui {
 
 class Settings;
 
-class SettingsDialog final : public QDialog {
+class SettingsDialog final : public QDialog
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SettingsDialog)
 public:

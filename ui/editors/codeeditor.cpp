@@ -127,7 +127,10 @@ int CodeEditor::displayRow(int line) const
     return row;
 }
 
-void CodeEditor::scrollToRow(int row) { setFirstVisibleLine(std::max(0, row - 3)); }
+void CodeEditor::scrollToRow(int row)
+{
+    setFirstVisibleLine(std::max(0, row - 3));
+}
 
 QList<int> CodeEditor::changedLines() const
 {

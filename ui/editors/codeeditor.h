@@ -9,13 +9,14 @@
 
 namespace sieve::ui {
 
-class CodeEditor : public QsciScintilla {
+class CodeEditor : public QsciScintilla
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CodeEditor)
 public:
     enum Marker { ChangedMarker = 1, JumpMarker = 2 };
-    static constexpr int kFillerStyle = 60;     // annotation style of filler rows
-    static constexpr int kInlineIndicator = 8;  // indicator of changed characters
+    static constexpr int kFillerStyle = 60;    // annotation style of filler rows
+    static constexpr int kInlineIndicator = 8; // indicator of changed characters
 
     ~CodeEditor() override;
     // A Python editor for Python files (Triton, and CUDA inside load_inline), a CUDA editor for bare

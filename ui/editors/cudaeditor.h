@@ -4,7 +4,8 @@
 namespace sieve::ui {
 
 // Bare CUDA C++ sources (e.g. the AI-CUDA-Engineer archive's kernels).
-class CudaEditor final : public CodeEditor {
+class CudaEditor final : public CodeEditor
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CudaEditor)
 public:

@@ -4,7 +4,8 @@
 namespace sieve::ui {
 
 // Triton answers and KernelBench-style CUDA answers (load_inline) are Python files.
-class PythonEditor final : public CodeEditor {
+class PythonEditor final : public CodeEditor
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PythonEditor)
 public:

@@ -47,7 +47,8 @@ QString install(QCoreApplication &app, const QString &code)
         return QStringLiteral("en");
     }
     auto *qt = new QTranslator(&app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
         QCoreApplication::installTranslator(qt);
         g_qt = qt;
     } else {
@@ -58,12 +59,16 @@ QString install(QCoreApplication &app, const QString &code)
     return locale.name().section(QLatin1Char('_'), 0, 0);
 }
 
-QString current() { return g_own ? g_own->language().section(QLatin1Char('_'), 0, 0) : QStringLiteral("en"); }
+QString current()
+{
+    return g_own ? g_own->language().section(QLatin1Char('_'), 0, 0) : QStringLiteral("en");
+}
 
 void watch(QObject *receiver, std::function<void()> retranslate)
 {
     // Non-widgets (item models) get no LanguageChange of their own: the application object does.
-    class Filter final : public QObject {
+    class Filter final : public QObject
+    {
     public:
         Filter(QObject *parent, std::function<void()> fn) : QObject(parent), m_fn(std::move(fn)) {}
         bool eventFilter(QObject *watched, QEvent *event) override

@@ -23,11 +23,11 @@
 #include "ui/stats/statspage.h"
 
 #include <QAction>
-#include <QEvent>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -61,10 +61,9 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
       m_aggregates(new DbThread(QStringLiteral("sieve-db-aggregates"), this)), m_stack(new QStackedWidget),
       m_pages(new QTabWidget), m_tasks(new TaskPane), m_samples(new SamplePane(m_reader, m_writer)),
       m_details(new DetailsPane(m_reader, m_aggregates)), m_clusters(new ClusterPage(m_reader)),
-      m_stats(new StatsPage(m_aggregates)),
-      m_cli(new CliCapabilities(this)), m_cliJob(new CliProcess(this)), m_verify(new VerifyRunner(settings, this)),
-      m_corpusLabel(new QLabel), m_progress(new QProgressBar), m_cancel(new QToolButton),
-      m_cliProgram(CliProcess::locate())
+      m_stats(new StatsPage(m_aggregates)), m_cli(new CliCapabilities(this)), m_cliJob(new CliProcess(this)),
+      m_verify(new VerifyRunner(settings, this)), m_corpusLabel(new QLabel), m_progress(new QProgressBar),
+      m_cancel(new QToolButton), m_cliProgram(CliProcess::locate())
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(tr("Sieve"));
@@ -84,7 +83,8 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     split->setSizes({270, 560, 670});
     if (!settings.reviewSplitter.value().isEmpty())
         split->restoreState(settings.reviewSplitter.value());
-    connect(split, &QSplitter::splitterMoved, this, [this, split] { m_settings.reviewSplitter.setValue(split->saveState()); });
+    connect(split, &QSplitter::splitterMoved, this,
+            [this, split] { m_settings.reviewSplitter.setValue(split->saveState()); });
     m_pages->addTab(split, QString());
     m_pages->addTab(m_clusters, QString());
     m_pages->addTab(m_stats, QString());
@@ -121,8 +121,9 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
                 QList<PriorReview> prior;
                 for (const auto &[id, review] : duplicates)
                     prior << PriorReview{id, review};
-                m_samples->reviewBar()->decideSamples(prior, QStringLiteral("rejected"), QStringLiteral("duplicate"),
-                                                      tr("duplicate of #%1 (cluster %2)").arg(representative).arg(cluster));
+                m_samples->reviewBar()->decideSamples(
+                    prior, QStringLiteral("rejected"), QStringLiteral("duplicate"),
+                    tr("duplicate of #%1 (cluster %2)").arg(representative).arg(cluster));
             });
     connect(m_clusters, &ClusterPage::compareRequested, this, [this](const QList<qint64> &ids) {
         m_pages->setCurrentIndex(ReviewPage);
@@ -163,12 +164,13 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     countsRefresh->setInterval(2000);
     connect(countsRefresh, &QTimer::timeout, m_samples->model(), &SampleModel::refreshCounts);
     m_samples->model()->setCountThread(m_aggregates);
-    connect(m_verify, &VerifyRunner::sampleVerified, this, [this, countsRefresh](qint64 id, const QString &status, double speedup) {
-        m_samples->model()->setStatus(id, status, speedup);
-        m_samples->model()->invalidateCounts();
-        if (!countsRefresh->isActive())
-            countsRefresh->start();
-    });
+    connect(m_verify, &VerifyRunner::sampleVerified, this,
+            [this, countsRefresh](qint64 id, const QString &status, double speedup) {
+                m_samples->model()->setStatus(id, status, speedup);
+                m_samples->model()->invalidateCounts();
+                if (!countsRefresh->isActive())
+                    countsRefresh->start();
+            });
     // An import appends rows: the table pages in what arrived after its last row once a second.
     m_importTick = new QTimer(this);
     m_importTick->setInterval(1000);
@@ -263,27 +265,35 @@ void MainWindow::setCliProgram(const QString &program)
 void MainWindow::buildMenus()
 {
     QMenu *file = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
-    QAction *open = named(file->addAction(QString(), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open Corpus"), QString(),
-                                                          tr("Sieve corpora (*.sieve *.db *.sqlite);;All files (*)"));
-        if (!path.isEmpty())
-            openCorpus(path);
-    }), QT_TR_NOOP("&Open Corpus…"));
+    QAction *open = named(file->addAction(QString(), this,
+                                          [this] {
+                                              const QString path = QFileDialog::getOpenFileName(
+                                                  this, tr("Open Corpus"), QString(),
+                                                  tr("Sieve corpora (*.sieve *.db *.sqlite);;All files (*)"));
+                                              if (!path.isEmpty())
+                                                  openCorpus(path);
+                                          }),
+                          QT_TR_NOOP("&Open Corpus…"));
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = named(file->addMenu(QString()), QT_TR_NOOP("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
-    m_importAction = named(file->addAction(QString(), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Tasks and Samples"));
-        if (!paths.isEmpty())
-            importPaths(paths);
-    }), QT_TR_NOOP("&Import…"));
+    m_importAction = named(file->addAction(QString(), this,
+                                           [this] {
+                                               const QStringList paths =
+                                                   QFileDialog::getOpenFileNames(this, tr("Import Tasks and Samples"));
+                                               if (!paths.isEmpty())
+                                                   importPaths(paths);
+                                           }),
+                           QT_TR_NOOP("&Import…"));
     m_importAction->setObjectName(QStringLiteral("importAction"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    m_exportAction = named(file->addAction(QString(), this, [this] {
-        ExportDialog dialog(m_corpusPath, m_cliProgram, this);
-        dialog.exec();
-    }), QT_TR_NOOP("&Export…"));
+    m_exportAction = named(file->addAction(QString(), this,
+                                           [this] {
+                                               ExportDialog dialog(m_corpusPath, m_cliProgram, this);
+                                               dialog.exec();
+                                           }),
+                           QT_TR_NOOP("&Export…"));
     m_exportAction->setObjectName(QStringLiteral("exportAction"));
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
@@ -324,10 +334,12 @@ void MainWindow::buildMenus()
     edit->addAction(undoAction);
     edit->addAction(redoAction);
     edit->addSeparator();
-    QAction *prefs = named(edit->addAction(QString(), this, [this] {
-        SettingsDialog dialog(m_settings, this);
-        dialog.exec();
-    }), QT_TR_NOOP("&Settings…"));
+    QAction *prefs = named(edit->addAction(QString(), this,
+                                           [this] {
+                                               SettingsDialog dialog(m_settings, this);
+                                               dialog.exec();
+                                           }),
+                           QT_TR_NOOP("&Settings…"));
     prefs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     prefs->setMenuRole(QAction::PreferencesRole);
 
@@ -342,20 +354,25 @@ void MainWindow::buildMenus()
     review->addActions(reviewActions.mid(4));
 
     QMenu *verify = named(menuBar()->addMenu(QString()), QT_TR_NOOP("V&erify"));
-    m_verifySelectedAction = named(verify->addAction(QString(), this, [this] { verifySamples(m_samples->selectedSampleIds()); }),
-                                   QT_TR_NOOP("Verify &Selected"));
+    m_verifySelectedAction =
+        named(verify->addAction(QString(), this, [this] { verifySamples(m_samples->selectedSampleIds()); }),
+              QT_TR_NOOP("Verify &Selected"));
     m_verifySelectedAction->setObjectName(QStringLiteral("verifySelectedAction"));
     m_verifySelectedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    m_verifyPendingAction = named(verify->addAction(QString(), this, [this] { verifySamples({}); }), QT_TR_NOOP("Verify All &Pending"));
+    m_verifyPendingAction =
+        named(verify->addAction(QString(), this, [this] { verifySamples({}); }), QT_TR_NOOP("Verify All &Pending"));
     m_verifyPendingAction->setObjectName(QStringLiteral("verifyPendingAction"));
-    m_cancelAction = named(verify->addAction(QString(), this, [this] {
-        m_verify->cancel();
-        m_cliJob->cancel();
-    }), QT_TR_NOOP("&Cancel"));
+    m_cancelAction = named(verify->addAction(QString(), this,
+                                             [this] {
+                                                 m_verify->cancel();
+                                                 m_cliJob->cancel();
+                                             }),
+                           QT_TR_NOOP("&Cancel"));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
 
     QMenu *corpus = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Corpus"));
-    m_sampleAction = named(corpus->addAction(QString(), this, &MainWindow::openSampler), QT_TR_NOOP("Sample from &Teacher…"));
+    m_sampleAction =
+        named(corpus->addAction(QString(), this, &MainWindow::openSampler), QT_TR_NOOP("Sample from &Teacher…"));
     m_sampleAction->setObjectName(QStringLiteral("sampleTeacherAction"));
     m_sampleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
 
@@ -380,11 +397,14 @@ void MainWindow::buildMenus()
     view->addAction(steps->toggleViewAction());
 
     QMenu *help = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
-    named(help->addAction(QString(), this, [this] {
-        QMessageBox::about(this, tr("About Sieve"),
-                           tr("<h3>Sieve %1</h3><p>A workbench for curating SFT corpora of GPU kernels.</p>")
-                               .arg(QStringLiteral(SIEVE_VERSION)));
-    }), QT_TR_NOOP("&About Sieve"));
+    named(help->addAction(QString(), this,
+                          [this] {
+                              QMessageBox::about(
+                                  this, tr("About Sieve"),
+                                  tr("<h3>Sieve %1</h3><p>A workbench for curating SFT corpora of GPU kernels.</p>")
+                                      .arg(QStringLiteral(SIEVE_VERSION)));
+                          }),
+          QT_TR_NOOP("&About Sieve"));
     updateRecentMenu();
     updateActions();
 }
@@ -411,7 +431,8 @@ void MainWindow::updateActions()
         const bool available = m_cli->has(QString::fromLatin1(command));
         a->setEnabled(open && available && !busy);
         // Say why it is off rather than offering a panel that cannot work.
-        a->setToolTip(available ? QString() : tr("Needs a sieve-cli with the '%1' command").arg(QString::fromLatin1(command)));
+        a->setToolTip(available ? QString()
+                                : tr("Needs a sieve-cli with the '%1' command").arg(QString::fromLatin1(command)));
     };
     gate(m_importAction, "import");
     gate(m_exportAction, "export");

@@ -30,7 +30,8 @@ class StatsPage;
 class TaskPane;
 class VerifyRunner;
 
-class MainWindow final : public QMainWindow {
+class MainWindow final : public QMainWindow
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MainWindow)
 public:

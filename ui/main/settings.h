@@ -12,7 +12,8 @@ namespace sieve::ui {
 
 class Settings;
 
-template <typename T> class Setting {
+template <typename T> class Setting
+{
 public:
     Setting(Settings *owner, const char *key, T defaultValue);
     T value() const;
@@ -27,7 +28,8 @@ private:
     T m_default;
 };
 
-class Settings final : public QObject {
+class Settings final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Settings)
 public:

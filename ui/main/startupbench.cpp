@@ -9,10 +9,10 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QEvent>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTableView>
 #include <QTimer>
 
@@ -27,7 +27,8 @@ constexpr int kVerifySamples = 10;
 constexpr int kImportSamples = 20000;
 
 // Runs `then` once `signal` fires on `sender`.
-template <typename Sender, typename Signal> void once(Sender *sender, Signal signal, QObject *ctx, std::function<void()> then)
+template <typename Sender, typename Signal>
+void once(Sender *sender, Signal signal, QObject *ctx, std::function<void()> then)
 {
     auto conn = std::make_shared<QMetaObject::Connection>();
     *conn = QObject::connect(sender, signal, ctx, [conn, then] {
@@ -116,8 +117,7 @@ void StartupBench::start()
         m_result.insert(QStringLiteral("first_rows_ms"), now());
         afterFirstRows();
     });
-    once(model, &SampleModel::totalCountChanged, this,
-         [this] { m_result.insert(QStringLiteral("count_ms"), now()); });
+    once(model, &SampleModel::totalCountChanged, this, [this] { m_result.insert(QStringLiteral("count_ms"), now()); });
     m_window.openCorpus(m_corpus);
 }
 
@@ -204,12 +204,13 @@ void StartupBench::writeImportFile(const QString &path, int samples)
         "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
         "    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)\n");
     for (int i = 0; i < samples; ++i) {
-        const QJsonObject row{{QStringLiteral("sample_id"), QStringLiteral("bench-%1-%2").arg(run).arg(i)},
-                              {QStringLiteral("task_id"), QStringLiteral("op_%1").arg(1 + i % 2000, 5, 10, QLatin1Char('0'))},
-                              {QStringLiteral("model"), QStringLiteral("bench-teacher")},
-                              {QStringLiteral("attempt"), i},
-                              {QStringLiteral("backend"), QStringLiteral("triton")},
-                              {QStringLiteral("code"), QString(code + QStringLiteral("# %1\n").arg(i))}};
+        const QJsonObject row{
+            {QStringLiteral("sample_id"), QStringLiteral("bench-%1-%2").arg(run).arg(i)},
+            {QStringLiteral("task_id"), QStringLiteral("op_%1").arg(1 + i % 2000, 5, 10, QLatin1Char('0'))},
+            {QStringLiteral("model"), QStringLiteral("bench-teacher")},
+            {QStringLiteral("attempt"), i},
+            {QStringLiteral("backend"), QStringLiteral("triton")},
+            {QStringLiteral("code"), QString(code + QStringLiteral("# %1\n").arg(i))}};
         f.write(QJsonDocument(row).toJson(QJsonDocument::Compact) + '\n');
     }
 }
@@ -251,12 +252,13 @@ void StartupBench::measureBackground()
     auto verdicts = std::make_shared<int>(0);
     auto liveRows = std::make_shared<int>(0);
     auto verdictConn = std::make_shared<QMetaObject::Connection>();
-    *verdictConn = connect(verify, &VerifyRunner::sampleVerified, this, [model, verdicts, liveRows](qint64 id, const QString &status) {
-        ++*verdicts;
-        const int row = model->rowOf(id);
-        if (row >= 0 && model->rowAt(row).status == status)
-            ++*liveRows;
-    });
+    *verdictConn = connect(verify, &VerifyRunner::sampleVerified, this,
+                           [model, verdicts, liveRows](qint64 id, const QString &status) {
+                               ++*verdicts;
+                               const int row = model->rowOf(id);
+                               if (row >= 0 && model->rowAt(row).status == status)
+                                   ++*liveRows;
+                           });
     once(verify, &VerifyRunner::finished, this, [this, clock, verdicts, liveRows, verdictConn, partDone] {
         disconnect(*verdictConn);
         m_result.insert(QStringLiteral("verify_ms"), clock->nsecsElapsed() / 1e6);

@@ -16,7 +16,8 @@ namespace sieve::ui {
 
 class MainWindow;
 
-class StartupBench final : public QObject {
+class StartupBench final : public QObject
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(StartupBench)
 public:

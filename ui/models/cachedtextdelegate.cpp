@@ -46,7 +46,8 @@ void CachedTextDelegate::paint(QPainter *painter, const QStyleOptionViewItem &op
         painter->setPen(opt.palette.color(group, QPalette::HighlightedText));
     else
         painter->setPen(opt.palette.color(group, QPalette::Text));
-    if (const QVariant fg = index.data(Qt::ForegroundRole); fg.canConvert<QBrush>() && !(opt.state & QStyle::State_Selected))
+    if (const QVariant fg = index.data(Qt::ForegroundRole);
+        fg.canConvert<QBrush>() && !(opt.state & QStyle::State_Selected))
         painter->setPen(qvariant_cast<QBrush>(fg).color());
     painter->setClipRect(rect);
     painter->drawStaticText(QPointF(x, y), *st);

@@ -7,7 +7,8 @@
 #include <QStaticText>
 #include <QStyledItemDelegate>
 
-class CachedTextDelegate : public QStyledItemDelegate {
+class CachedTextDelegate : public QStyledItemDelegate
+{
 public:
     explicit CachedTextDelegate(QObject *parent = nullptr);
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;

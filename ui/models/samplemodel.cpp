@@ -9,7 +9,7 @@
 
 namespace sieve::ui {
 
-SampleModel::SampleModel(DbThread *reader, QObject *parent) : QAbstractTableModel(parent), m_reader(reader) 
+SampleModel::SampleModel(DbThread *reader, QObject *parent) : QAbstractTableModel(parent), m_reader(reader)
 {
     language::watchModel(this); // headers and composed cells follow a language switch
 }
@@ -85,14 +85,15 @@ void SampleModel::invalidateCounts()
 void SampleModel::refreshCounts()
 {
     const quint64 generation = m_countsGeneration;
-    (m_countThread ? m_countThread : m_reader)->post(
-        this, [](const db::Database &db) { return queries::statusCounts(db); },
-        [this, generation](QHash<QString, qint64> counts) {
-            if (generation != m_countsGeneration)
-                return; // statuses changed while counting: stays stale until the next refresh
-            m_statusCounts = std::move(counts);
-            m_countsValid = true;
-        });
+    (m_countThread ? m_countThread : m_reader)
+        ->post(
+            this, [](const db::Database &db) { return queries::statusCounts(db); },
+            [this, generation](QHash<QString, qint64> counts) {
+                if (generation != m_countsGeneration)
+                    return; // statuses changed while counting: stays stale until the next refresh
+                m_statusCounts = std::move(counts);
+                m_countsValid = true;
+            });
 }
 
 void SampleModel::reopenTail()
@@ -167,8 +168,14 @@ void SampleModel::setStatus(qint64 sampleId, const QString &status, double speed
     Q_EMIT dataChanged(index(row, queries::ColStatus), index(row, queries::ColSpeedup));
 }
 
-int SampleModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int SampleModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : queries::ColCount; }
+int SampleModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int SampleModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : queries::ColCount;
+}
 
 namespace {
 QString reasonLabel(const QString &code)
@@ -190,17 +197,26 @@ QVariant SampleModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case queries::ColId: return r.id;
-        case queries::ColName: return r.name;
-        case queries::ColStatus: return r.status;
+        case queries::ColId:
+            return r.id;
+        case queries::ColName:
+            return r.name;
+        case queries::ColStatus:
+            return r.status;
         case queries::ColSpeedup:
             return std::isnan(r.speedup) ? QVariant() : QVariant(tr("%1×").arg(r.speedup, 0, 'f', 2));
-        case queries::ColAttempt: return r.attempt >= 0 ? QVariant(r.attempt) : QVariant();
-        case queries::ColModel: return r.model;
-        case queries::ColCluster: return r.cluster >= 0 ? QVariant(r.cluster) : QVariant();
-        case queries::ColReview: return reviewText(r.review);
-        case queries::ColReviewer: return r.review.isEmpty() || r.review == QLatin1String("none") ? QString() : r.reviewer;
-        case queries::ColReason: return r.review.isEmpty() || r.review == QLatin1String("none") ? QString() : reasonLabel(r.reason);
+        case queries::ColAttempt:
+            return r.attempt >= 0 ? QVariant(r.attempt) : QVariant();
+        case queries::ColModel:
+            return r.model;
+        case queries::ColCluster:
+            return r.cluster >= 0 ? QVariant(r.cluster) : QVariant();
+        case queries::ColReview:
+            return reviewText(r.review);
+        case queries::ColReviewer:
+            return r.review.isEmpty() || r.review == QLatin1String("none") ? QString() : r.reviewer;
+        case queries::ColReason:
+            return r.review.isEmpty() || r.review == QLatin1String("none") ? QString() : reasonLabel(r.reason);
         }
         return {};
     case Qt::ForegroundRole:
@@ -216,18 +232,28 @@ QVariant SampleModel::data(const QModelIndex &index, int role) const
         case queries::ColId:
         case queries::ColSpeedup:
         case queries::ColAttempt:
-        case queries::ColCluster: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        case queries::ColCluster:
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         }
         return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    case IdRole: return r.id;
-    case StatusRole: return r.status;
-    case SpeedupRole: return r.speedup;
-    case AttemptRole: return r.attempt;
-    case ModelRole: return r.model;
-    case ClusterRole: return r.cluster;
-    case ReviewRole: return r.review;
-    case TaskIdRole: return r.taskId;
-    case NameRole: return r.name;
+    case IdRole:
+        return r.id;
+    case StatusRole:
+        return r.status;
+    case SpeedupRole:
+        return r.speedup;
+    case AttemptRole:
+        return r.attempt;
+    case ModelRole:
+        return r.model;
+    case ClusterRole:
+        return r.cluster;
+    case ReviewRole:
+        return r.review;
+    case TaskIdRole:
+        return r.taskId;
+    case NameRole:
+        return r.name;
     }
     return {};
 }
@@ -237,16 +263,26 @@ QVariant SampleModel::headerData(int section, Qt::Orientation orientation, int r
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case queries::ColId: return tr("ID");
-    case queries::ColName: return tr("Sample");
-    case queries::ColStatus: return tr("Status");
-    case queries::ColSpeedup: return tr("Speedup");
-    case queries::ColAttempt: return tr("Attempt");
-    case queries::ColModel: return tr("Teacher");
-    case queries::ColCluster: return tr("Cluster");
-    case queries::ColReview: return tr("Review");
-    case queries::ColReviewer: return tr("Reviewer");
-    case queries::ColReason: return tr("Reason");
+    case queries::ColId:
+        return tr("ID");
+    case queries::ColName:
+        return tr("Sample");
+    case queries::ColStatus:
+        return tr("Status");
+    case queries::ColSpeedup:
+        return tr("Speedup");
+    case queries::ColAttempt:
+        return tr("Attempt");
+    case queries::ColModel:
+        return tr("Teacher");
+    case queries::ColCluster:
+        return tr("Cluster");
+    case queries::ColReview:
+        return tr("Review");
+    case queries::ColReviewer:
+        return tr("Reviewer");
+    case queries::ColReason:
+        return tr("Reason");
     }
     return {};
 }

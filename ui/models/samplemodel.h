@@ -11,7 +11,8 @@ namespace sieve::ui {
 
 class DbThread;
 
-class SampleModel final : public QAbstractTableModel {
+class SampleModel final : public QAbstractTableModel
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SampleModel)
 public:
@@ -85,7 +86,7 @@ private:
     QHash<QString, qint64> m_statusCounts;
     bool m_countsValid = false;
     quint64 m_countsGeneration = 0; // bumped by every known change; a refresh started before one is void
-    quint64 m_job = 0; // results of an older query are dropped
+    quint64 m_job = 0;              // results of an older query are dropped
     bool m_fetching = false;
     bool m_exhausted = true;
 };

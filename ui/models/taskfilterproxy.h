@@ -4,7 +4,8 @@
 
 namespace sieve::ui {
 
-class TaskFilterProxy final : public QSortFilterProxyModel {
+class TaskFilterProxy final : public QSortFilterProxyModel
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TaskFilterProxy)
 public:

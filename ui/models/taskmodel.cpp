@@ -6,7 +6,7 @@
 
 namespace sieve::ui {
 
-TaskModel::TaskModel(QObject *parent) : QAbstractTableModel(parent) 
+TaskModel::TaskModel(QObject *parent) : QAbstractTableModel(parent)
 {
     language::watchModel(this); // headers and composed cells follow a language switch
 }
@@ -38,8 +38,14 @@ QList<int> TaskModel::levels() const
     return out;
 }
 
-int TaskModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int TaskModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColCount; }
+int TaskModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int TaskModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColCount;
+}
 
 QString TaskModel::state(const TaskRow &row)
 {
@@ -58,12 +64,18 @@ QVariant TaskModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case ColName: return r.name;
-        case ColLevel: return r.level > 0 ? QVariant(r.level) : QVariant();
-        case ColCategory: return r.category;
-        case ColSamples: return r.samples;
-        case ColPassed: return r.passed;
-        case ColAccepted: return r.accepted;
+        case ColName:
+            return r.name;
+        case ColLevel:
+            return r.level > 0 ? QVariant(r.level) : QVariant();
+        case ColCategory:
+            return r.category;
+        case ColSamples:
+            return r.samples;
+        case ColPassed:
+            return r.passed;
+        case ColAccepted:
+            return r.accepted;
         }
         return {};
     case Qt::ToolTipRole:
@@ -74,14 +86,18 @@ QVariant TaskModel::data(const QModelIndex &index, int role) const
             .arg(r.pending)
             .arg(r.accepted);
     case Qt::TextAlignmentRole:
-        return index.column() == ColName || index.column() == ColCategory
-                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    case IdRole: return r.id;
-    case LevelRole: return r.level;
-    case CategoryRole: return r.category;
-    case StateRole: return state(r);
-    case SamplesRole: return r.samples;
+        return index.column() == ColName || index.column() == ColCategory ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case IdRole:
+        return r.id;
+    case LevelRole:
+        return r.level;
+    case CategoryRole:
+        return r.category;
+    case StateRole:
+        return state(r);
+    case SamplesRole:
+        return r.samples;
     }
     return {};
 }
@@ -91,12 +107,18 @@ QVariant TaskModel::headerData(int section, Qt::Orientation orientation, int rol
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case ColName: return tr("Task");
-    case ColLevel: return tr("Level");
-    case ColCategory: return tr("Category");
-    case ColSamples: return tr("Samples");
-    case ColPassed: return tr("Passed");
-    case ColAccepted: return tr("Accepted");
+    case ColName:
+        return tr("Task");
+    case ColLevel:
+        return tr("Level");
+    case ColCategory:
+        return tr("Category");
+    case ColSamples:
+        return tr("Samples");
+    case ColPassed:
+        return tr("Passed");
+    case ColAccepted:
+        return tr("Accepted");
     }
     return {};
 }

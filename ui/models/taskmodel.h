@@ -6,7 +6,8 @@
 
 namespace sieve::ui {
 
-class TaskModel final : public QAbstractTableModel {
+class TaskModel final : public QAbstractTableModel
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TaskModel)
 public:

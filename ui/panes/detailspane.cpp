@@ -9,8 +9,8 @@
 #include "ui/verdict/verdictpanel.h"
 
 #include <QComboBox>
-#include <QEvent>
 #include <QDateTime>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QPlainTextEdit>
 #include <QTreeWidget>
@@ -20,9 +20,9 @@
 namespace sieve::ui {
 
 DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
-    : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView), m_reasoning(new QPlainTextEdit),
-      m_verdict(new VerdictPanel), m_timing(new TimingPanel), m_history(new QTreeWidget),
-      m_ptx(new PtxView), m_variant(new QComboBox)
+    : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView),
+      m_reasoning(new QPlainTextEdit), m_verdict(new VerdictPanel), m_timing(new TimingPanel),
+      m_history(new QTreeWidget), m_ptx(new PtxView), m_variant(new QComboBox)
 {
     setObjectName(QStringLiteral("detailsTabs"));
     setDocumentMode(true);
@@ -30,9 +30,9 @@ DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent
     m_reasoning->setReadOnly(true);
     m_history->setObjectName(QStringLiteral("historyView"));
     m_history->setRootIsDecorated(false);
-    for (QWidget *page : {static_cast<QWidget *>(m_comparison), static_cast<QWidget *>(m_reasoning),
-                          static_cast<QWidget *>(m_verdict), static_cast<QWidget *>(m_timing),
-                          static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
+    for (QWidget *page :
+         {static_cast<QWidget *>(m_comparison), static_cast<QWidget *>(m_reasoning), static_cast<QWidget *>(m_verdict),
+          static_cast<QWidget *>(m_timing), static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
         addTab(page, QString());
     m_variant->setObjectName(QStringLiteral("variantSelector"));
     m_variant->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -126,7 +126,10 @@ void DetailsPane::apply(QList<SampleDetail> details)
     Q_EMIT detailsShown();
 }
 
-int DetailsPane::currentVariant() const { return std::clamp(m_variant->currentIndex(), 0, std::max(0, int(m_details.size()) - 1)); }
+int DetailsPane::currentVariant() const
+{
+    return std::clamp(m_variant->currentIndex(), 0, std::max(0, int(m_details.size()) - 1));
+}
 
 void DetailsPane::showVariant(int index)
 {

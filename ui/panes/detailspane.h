@@ -17,7 +17,8 @@ class PtxView;
 class TimingPanel;
 class VerdictPanel;
 
-class DetailsPane final : public QTabWidget {
+class DetailsPane final : public QTabWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DetailsPane)
 public:

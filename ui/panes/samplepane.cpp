@@ -9,20 +9,20 @@
 #include "ui/review/reviewbar.h"
 
 #include <QComboBox>
+#include <QFontMetrics>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMenu>
-#include <QToolButton>
-#include <QHBoxLayout>
-#include <QFontMetrics>
-#include <QHeaderView>
-#include <QSignalBlocker>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QSignalBlocker>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -32,8 +32,9 @@ namespace sieve::ui {
 
 SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     : QWidget(parent), m_model(new SampleModel(reader, this)), m_view(new QTableView), m_status(new QComboBox),
-      m_reviewFilter(new QComboBox), m_search(new QLineEdit), m_codeSearch(new QLineEdit), m_count(new QLabel), m_review(nullptr),
-      m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton), m_deleteView(new QToolButton)
+      m_reviewFilter(new QComboBox), m_search(new QLineEdit), m_codeSearch(new QLineEdit), m_count(new QLabel),
+      m_review(nullptr), m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton),
+      m_deleteView(new QToolButton)
 {
     setObjectName(QStringLiteral("samplePane"));
     m_view->setObjectName(QStringLiteral("sampleView"));
@@ -104,9 +105,11 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     });
     connect(m_saveView, &QToolButton::clicked, this, [this] {
         bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("Save View"), tr("Name of the view (filter, sort and columns):"),
-                                                   QLineEdit::Normal, m_views->currentIndex() > 0 ? m_views->currentText() : QString(), &ok)
-                                 .trimmed();
+        const QString name =
+            QInputDialog::getText(this, tr("Save View"), tr("Name of the view (filter, sort and columns):"),
+                                  QLineEdit::Normal, m_views->currentIndex() > 0 ? m_views->currentText() : QString(),
+                                  &ok)
+                .trimmed();
         if (ok && !name.isEmpty())
             saveView(name);
     });
@@ -215,7 +218,10 @@ SampleQuery SamplePane::filteredQuery() const
     return q;
 }
 
-void SamplePane::applyFilters() { m_model->setQuery(filteredQuery()); }
+void SamplePane::applyFilters()
+{
+    m_model->setQuery(filteredQuery());
+}
 
 QList<qint64> SamplePane::selectedSampleIds() const
 {
@@ -230,9 +236,10 @@ QList<qint64> SamplePane::selectedSampleIds() const
 void SamplePane::updateCount()
 {
     const qint64 total = m_model->totalCount();
-    m_count->setText(total < 0 ? tr("Counting…")
-                               : tr("%n sample(s), %1 loaded", nullptr, int(std::min<qint64>(total, INT_MAX)))
-                                     .arg(m_model->rowCount()));
+    m_count->setText(
+        total < 0
+            ? tr("Counting…")
+            : tr("%n sample(s), %1 loaded", nullptr, int(std::min<qint64>(total, INT_MAX))).arg(m_model->rowCount()));
 }
 
 namespace {
@@ -274,14 +281,15 @@ void SamplePane::saveView(const QString &name)
     if (!m_settings || name.isEmpty())
         return;
     const SampleQuery &q = m_model->query();
-    QJsonObject view{{QStringLiteral("name"), name},
-                     {QStringLiteral("status"), m_status->currentData().toString()},
-                     {QStringLiteral("review"), m_reviewFilter->currentData().toString()},
-                     {QStringLiteral("text"), m_search->text()},
-                     {QStringLiteral("code"), m_codeSearch->text()},
-                     {QStringLiteral("sort"), q.sortColumn},
-                     {QStringLiteral("order"), q.order == Qt::AscendingOrder ? QStringLiteral("asc") : QStringLiteral("desc")},
-                     {QStringLiteral("header"), QString::fromLatin1(m_view->horizontalHeader()->saveState().toBase64())}};
+    QJsonObject view{
+        {QStringLiteral("name"), name},
+        {QStringLiteral("status"), m_status->currentData().toString()},
+        {QStringLiteral("review"), m_reviewFilter->currentData().toString()},
+        {QStringLiteral("text"), m_search->text()},
+        {QStringLiteral("code"), m_codeSearch->text()},
+        {QStringLiteral("sort"), q.sortColumn},
+        {QStringLiteral("order"), q.order == Qt::AscendingOrder ? QStringLiteral("asc") : QStringLiteral("desc")},
+        {QStringLiteral("header"), QString::fromLatin1(m_view->horizontalHeader()->saveState().toBase64())}};
     QJsonArray views;
     for (const QJsonValue &v : viewsOf(m_settings))
         if (v.toObject().value(QStringLiteral("name")).toString() != name)
@@ -298,19 +306,22 @@ bool SamplePane::applyView(const QString &name)
         if (o.value(QStringLiteral("name")).toString() != name)
             continue;
         // The header first (columns, widths), then the sort and the filters: one query at the end.
-        m_view->horizontalHeader()->restoreState(QByteArray::fromBase64(o.value(QStringLiteral("header")).toString().toLatin1()));
+        m_view->horizontalHeader()->restoreState(
+            QByteArray::fromBase64(o.value(QStringLiteral("header")).toString().toLatin1()));
         {
             const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search), b4(m_codeSearch);
             const QString status = o.value(QStringLiteral("status")).toString();
             if (!status.isEmpty() && m_status->findData(status) < 0)
                 m_status->addItem(status, status); // a status this corpus has none of yet
             m_status->setCurrentIndex(std::max(0, m_status->findData(status)));
-            m_reviewFilter->setCurrentIndex(std::max(0, m_reviewFilter->findData(o.value(QStringLiteral("review")).toString())));
+            m_reviewFilter->setCurrentIndex(
+                std::max(0, m_reviewFilter->findData(o.value(QStringLiteral("review")).toString())));
             m_search->setText(o.value(QStringLiteral("text")).toString());
             m_codeSearch->setText(o.value(QStringLiteral("code")).toString());
         }
-        const Qt::SortOrder order = o.value(QStringLiteral("order")).toString() == QLatin1String("asc") ? Qt::AscendingOrder
-                                                                                                    : Qt::DescendingOrder;
+        const Qt::SortOrder order = o.value(QStringLiteral("order")).toString() == QLatin1String("asc")
+                                        ? Qt::AscendingOrder
+                                        : Qt::DescendingOrder;
         const int column = o.value(QStringLiteral("sort")).toInt();
         SampleQuery q = filteredQuery();
         q.sortColumn = column;
@@ -338,7 +349,10 @@ void SamplePane::deleteView(const QString &name)
     reloadViewNames();
 }
 
-void SamplePane::setColumnVisible(int column, bool visible) { m_view->horizontalHeader()->setSectionHidden(column, !visible); }
+void SamplePane::setColumnVisible(int column, bool visible)
+{
+    m_view->horizontalHeader()->setSectionHidden(column, !visible);
+}
 
 void SamplePane::showColumnMenu(const QPoint &pos)
 {

@@ -19,7 +19,8 @@ class ReviewBar;
 class Settings;
 class SampleModel;
 
-class SamplePane final : public QWidget {
+class SamplePane final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SamplePane)
 public:

@@ -8,11 +8,11 @@
 #include "ui/models/taskmodel.h"
 
 #include <QComboBox>
-#include <QMetaObject>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMetaObject>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -73,8 +73,7 @@ TaskPane::TaskPane(QWidget *parent)
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &TaskPane::updateCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &TaskPane::updateCount);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TaskPane::refreshFilters);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { announce(); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { announce(); });
 
     auto *filters = new QGridLayout;
     filters->setContentsMargins(0, 0, 0, 0);
@@ -202,7 +201,8 @@ void TaskPane::updateCount()
     qint64 samples = 0;
     for (int r = 0; r < m_proxy->rowCount(); ++r)
         samples += m_proxy->index(r, 0).data(TaskModel::SamplesRole).toLongLong();
-    m_count->setText(tr("%1 of %n task(s), %2 samples", nullptr, m_model->rowCount()).arg(m_proxy->rowCount()).arg(samples));
+    m_count->setText(
+        tr("%1 of %n task(s), %2 samples", nullptr, m_model->rowCount()).arg(m_proxy->rowCount()).arg(samples));
 }
 
 } // namespace sieve::ui

@@ -14,7 +14,8 @@ namespace sieve::ui {
 class TaskFilterProxy;
 class TaskModel;
 
-class TaskPane final : public QWidget {
+class TaskPane final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TaskPane)
 public:

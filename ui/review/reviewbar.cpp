@@ -8,11 +8,11 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
-#include <QEvent>
 #include <QMessageBox>
 #include <QTableView>
 #include <QToolButton>
@@ -62,8 +62,10 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
     m_reject = makeAction(QStringLiteral("rejectAction"), QKeySequence(Qt::Key_R));
     m_next = makeAction(QStringLiteral("nextUnreviewedAction"), QKeySequence(Qt::Key_J));
     m_previous = makeAction(QStringLiteral("previousUnreviewedAction"), QKeySequence(Qt::Key_K));
-    m_acceptMatching = makeAction(QStringLiteral("acceptMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
-    m_rejectMatching = makeAction(QStringLiteral("rejectMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_acceptMatching =
+        makeAction(QStringLiteral("acceptMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    m_rejectMatching =
+        makeAction(QStringLiteral("rejectMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     connect(m_accept, &QAction::triggered, this, [this] { decide(QStringLiteral("accepted")); });
     connect(m_reject, &QAction::triggered, this, [this] { decide(QStringLiteral("rejected")); });
     connect(m_next, &QAction::triggered, this, [this] { moveToUnreviewed(+1); });
@@ -101,9 +103,10 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
     layout->addLayout(why);
 
     m_confirm = [this](qint64 count, const QString &decision) {
-        return QMessageBox::question(this, tr("Review All Matching"),
-                                     tr("Mark %n sample(s) matching the filter as %1?", nullptr, int(count))
-                                         .arg(reviewText(decision))) == QMessageBox::Yes;
+        return QMessageBox::question(
+                   this, tr("Review All Matching"),
+                   tr("Mark %n sample(s) matching the filter as %1?", nullptr, int(count)).arg(reviewText(decision))) ==
+               QMessageBox::Yes;
     };
     retranslateUi();
     connect(m_model, &SampleModel::pageLoaded, this, [this] {
@@ -202,9 +205,11 @@ void ReviewBar::revert(const QList<qint64> &ids, const QString &error)
             for (auto it = byReview.cbegin(); it != byReview.cend(); ++it)
                 m_model->setReview(it.value(), it.key());
             Q_EMIT reviewsWritten(ids);
-            Q_EMIT writeFailed(tr("The review of %n sample(s) could not be saved: %1\nThe table shows what the corpus holds; "
-                                  "the undo history was cleared.", nullptr, int(ids.size()))
-                                   .arg(error));
+            Q_EMIT writeFailed(
+                tr("The review of %n sample(s) could not be saved: %1\nThe table shows what the corpus holds; "
+                   "the undo history was cleared.",
+                   nullptr, int(ids.size()))
+                    .arg(error));
         });
 }
 
@@ -249,16 +254,15 @@ void ReviewBar::decideMatching(const QString &decision)
             prior.reserve(matches.size());
             for (const auto &[id, review] : matches)
                 prior << PriorReview{id, review};
-            m_undo->push(new ReviewCommand(prior, decision, reason, note,
-                                           [this](const QList<ReviewWrite> &w) { apply(w); }));
+            m_undo->push(
+                new ReviewCommand(prior, decision, reason, note, [this](const QList<ReviewWrite> &w) { apply(w); }));
         });
 }
 
 void ReviewBar::select(int row)
 {
     const QModelIndex index = m_model->index(row, 0);
-    m_view->selectionModel()->setCurrentIndex(index,
-                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(index);
 }
 

@@ -18,13 +18,15 @@ class SampleModel;
 struct ReviewWrite;
 struct PriorReview;
 
-class ReviewBar final : public QWidget {
+class ReviewBar final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ReviewBar)
 public:
     ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTableView *view, QWidget *parent = nullptr);
 
-    struct Reason {
+    struct Reason
+    {
         QString code;
         QString label;
     };
@@ -38,7 +40,10 @@ public:
     QAction *rejectMatchingAction() const { return m_rejectMatching; }
     void setReviewer(const QString &name) { m_reviewer = name; }
     // The bulk-on-filter confirmation; tests replace the message box.
-    void setConfirm(std::function<bool(qint64 count, const QString &decision)> confirm) { m_confirm = std::move(confirm); }
+    void setConfirm(std::function<bool(qint64 count, const QString &decision)> confirm)
+    {
+        m_confirm = std::move(confirm);
+    }
 
     void decide(const QString &decision);
     void decideMatching(const QString &decision);

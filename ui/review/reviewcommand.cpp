@@ -12,9 +12,12 @@ ReviewCommand::ReviewCommand(QList<PriorReview> prior, QString decision, QString
 {
     const QString what = reviewText(m_decision);
     if (m_prior.size() == 1)
-        setText(QCoreApplication::translate("sieve::ui::ReviewCommand", "%1 sample %2").arg(what).arg(m_prior.first().sampleId));
+        setText(QCoreApplication::translate("sieve::ui::ReviewCommand", "%1 sample %2")
+                    .arg(what)
+                    .arg(m_prior.first().sampleId));
     else
-        setText(QCoreApplication::translate("sieve::ui::ReviewCommand", "%1 %n sample(s)", nullptr, int(m_prior.size())).arg(what));
+        setText(QCoreApplication::translate("sieve::ui::ReviewCommand", "%1 %n sample(s)", nullptr, int(m_prior.size()))
+                    .arg(what));
 }
 
 void ReviewCommand::redo()
@@ -31,8 +34,8 @@ void ReviewCommand::undo()
     QList<ReviewWrite> writes;
     writes.reserve(m_prior.size());
     for (const PriorReview &p : std::as_const(m_prior))
-        writes << ReviewWrite{p.sampleId, p.decision.isEmpty() ? QStringLiteral("none") : p.decision,
-                              QStringLiteral("undo"), {}};
+        writes << ReviewWrite{
+            p.sampleId, p.decision.isEmpty() ? QStringLiteral("none") : p.decision, QStringLiteral("undo"), {}};
     m_apply(writes);
 }
 

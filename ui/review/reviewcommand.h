@@ -10,12 +10,14 @@
 
 namespace sieve::ui {
 
-struct PriorReview {
+struct PriorReview
+{
     qint64 sampleId = 0;
     QString decision;
 };
 
-class ReviewCommand final : public QUndoCommand {
+class ReviewCommand final : public QUndoCommand
+{
 public:
     // `apply` performs the writes (on the database thread) and updates the views.
     using Apply = std::function<void(const QList<ReviewWrite> &)>;

@@ -11,7 +11,8 @@ class Database;
 
 namespace sieve::ui {
 
-struct ReviewWrite {
+struct ReviewWrite
+{
     qint64 sampleId = 0;
     QString decision; // samples.review's vocabulary: "accepted", "rejected" or "none" (cleared)
     QString reason;

@@ -6,13 +6,15 @@
 
 namespace sieve::ui {
 
-struct ChartSeries {
+struct ChartSeries
+{
     QString name;
     QList<double> values; // one per category; NaN: no bar
     QStringList tips;     // one per category, shown when the bar is hovered (empty: name and value)
 };
 
-struct ChartData {
+struct ChartData
+{
     QString title;
     QStringList categories;
     QList<ChartSeries> series;
@@ -21,7 +23,8 @@ struct ChartData {
     bool counts = false; // whole numbers: integer ticks
 };
 
-class Chart : public QWidget {
+class Chart : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Chart)
 public:

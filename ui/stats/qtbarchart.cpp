@@ -7,14 +7,17 @@
 #include <QChartView>
 #include <QCursor>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <cmath>
 
 namespace sieve::ui {
 
-Chart *Chart::createBarChart(QWidget *parent) { return new QtBarChart(parent); }
+Chart *Chart::createBarChart(QWidget *parent)
+{
+    return new QtBarChart(parent);
+}
 
 QString Chart::tipFor(int series, int index) const
 {

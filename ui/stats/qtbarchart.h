@@ -9,7 +9,8 @@ QT_END_NAMESPACE
 
 namespace sieve::ui {
 
-class QtBarChart final : public Chart {
+class QtBarChart final : public Chart
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(QtBarChart)
 public:

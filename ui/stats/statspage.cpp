@@ -143,8 +143,9 @@ void StatsPage::showStats(nlohmann::json fresh)
     m_stats = std::move(fresh);
     const nlohmann::json &stats = m_stats;
     const double samples = stats.value("samples", 0.0);
-    m_summary->setText(tr("%1 tasks, %2 samples").arg(scalarText(stats.value("tasks", nlohmann::json(0))),
-                                                      scalarText(stats.value("samples", nlohmann::json(0)))));
+    m_summary->setText(tr("%1 tasks, %2 samples")
+                           .arg(scalarText(stats.value("tasks", nlohmann::json(0))),
+                                scalarText(stats.value("samples", nlohmann::json(0)))));
     QTreeWidgetItem *firstGroup = nullptr;
     for (const auto &[key, value] : stats.items()) {
         addNode(nullptr, QString::fromStdString(key), value, samples, "/" + key, false);

@@ -15,7 +15,8 @@ namespace sieve::ui {
 class Chart;
 class DbThread;
 
-class StatsPage final : public QWidget {
+class StatsPage final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(StatsPage)
 public:
@@ -35,7 +36,7 @@ protected:
 
 private:
     void retranslateUi();
-    static constexpr int kPathRole = Qt::UserRole + 1;  // JSON pointer of an array not filled in yet
+    static constexpr int kPathRole = Qt::UserRole + 1; // JSON pointer of an array not filled in yet
     void addNode(QTreeWidgetItem *parent, const QString &key, const nlohmann::json &value, double total,
                  const std::string &path, bool verbatim);
     void fillArray(QTreeWidgetItem *item);

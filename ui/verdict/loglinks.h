@@ -9,7 +9,8 @@
 
 namespace sieve::ui {
 
-struct LogLineRef {
+struct LogLineRef
+{
     qsizetype start = 0; // span of the reference in the log text
     qsizetype length = 0;
     int line = 0; // 1-based

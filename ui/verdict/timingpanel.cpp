@@ -56,7 +56,8 @@ void TimingPanel::showTimings(const VerdictInfo &verdict)
     for (const TimingRow &t : verdict.timings)
         byShape[t.shapeIndex][t.which] = t.medianMs;
     ChartData data;
-    data.title = verdict.timings.isEmpty() ? whyNoTimings(verdict) : tr("Median time per shape (hover a bar for its spread)");
+    data.title =
+        verdict.timings.isEmpty() ? whyNoTimings(verdict) : tr("Median time per shape (hover a bar for its spread)");
     data.valueAxisTitle = tr("ms");
     for (const auto &[shape, _] : byShape)
         data.categories << tr("shape %1").arg(shape);
@@ -76,10 +77,17 @@ void TimingPanel::showTimings(const VerdictInfo &verdict)
                 continue;
             }
             const TimingRow &t = *row->second;
-            s.tips << (std::isnan(t.stdMs)
-                           ? tr("%1, shape %2: median %3 ms over %4 runs").arg(names.at(w)).arg(shape).arg(t.medianMs, 0, 'g', 4).arg(t.runs)
-                           : tr("%1, shape %2: median %3 ms, ± %4 ms (standard deviation) over %5 runs")
-                                 .arg(names.at(w)).arg(shape).arg(t.medianMs, 0, 'g', 4).arg(t.stdMs, 0, 'g', 2).arg(t.runs));
+            s.tips << (std::isnan(t.stdMs) ? tr("%1, shape %2: median %3 ms over %4 runs")
+                                                 .arg(names.at(w))
+                                                 .arg(shape)
+                                                 .arg(t.medianMs, 0, 'g', 4)
+                                                 .arg(t.runs)
+                                           : tr("%1, shape %2: median %3 ms, ± %4 ms (standard deviation) over %5 runs")
+                                                 .arg(names.at(w))
+                                                 .arg(shape)
+                                                 .arg(t.medianMs, 0, 'g', 4)
+                                                 .arg(t.stdMs, 0, 'g', 2)
+                                                 .arg(t.runs));
         }
         if (any)
             data.series << s;

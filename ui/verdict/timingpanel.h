@@ -10,7 +10,8 @@ namespace sieve::ui {
 
 class Chart;
 
-class TimingPanel final : public QWidget {
+class TimingPanel final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TimingPanel)
 public:

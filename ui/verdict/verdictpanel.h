@@ -14,7 +14,8 @@ class QFormLayout;
 
 namespace sieve::ui {
 
-class VerdictPanel final : public QWidget {
+class VerdictPanel final : public QWidget
+{
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(VerdictPanel)
 public:

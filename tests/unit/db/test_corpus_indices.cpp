@@ -16,9 +16,9 @@ using namespace sieve;
 namespace {
 std::string sampleIndexSql(db::Database &db)
 {
-    db::Statement st = db.prepare(
-        "SELECT group_concat(name || ':' || sql, '\n') FROM (SELECT name, sql FROM sqlite_master "
-        "WHERE type='index' AND tbl_name='samples' AND sql IS NOT NULL ORDER BY name)");
+    db::Statement st =
+        db.prepare("SELECT group_concat(name || ':' || sql, '\n') FROM (SELECT name, sql FROM sqlite_master "
+                   "WHERE type='index' AND tbl_name='samples' AND sql IS NOT NULL ORDER BY name)");
     return st.step() && !st.isNull(0) ? st.text(0) : std::string();
 }
 } // namespace
@@ -28,8 +28,8 @@ TEST(CorpusIndices, DroppedSampleIndicesComeBackAsVersionOneMadeThem)
     test::TempDir dir;
     Corpus c = Corpus::create(dir.file("a.sieve"));
     const std::string made = sampleIndexSql(c.db());
-    for (const char *name : {"samples_task", "samples_status", "samples_speedup", "samples_review", "samples_cluster",
-                             "samples_name"})
+    for (const char *name :
+         {"samples_task", "samples_status", "samples_speedup", "samples_review", "samples_cluster", "samples_name"})
         EXPECT_NE(made.find(std::string(name) + ":CREATE INDEX"), std::string::npos) << name;
     EXPECT_NE(made.find("samples_key:CREATE UNIQUE INDEX"), std::string::npos) << made;
 
@@ -86,8 +86,7 @@ TEST(CorpusIndices, ALargeImportIntoAnEmptyCorpusRebuildsThemAndASmallOneKeepsTh
     EXPECT_EQ(big.samplesAdded(), 12000u);
     EXPECT_NE(sampleIndexSql(c.db()).find("samples_review"), std::string::npos);
     // The index is complete: a lookup through it counts every row.
-    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples INDEXED BY samples_status WHERE status='PENDING'"),
-              12000);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples INDEXED BY samples_status WHERE status='PENDING'"), 12000);
     EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");
 
     const auto small = importFiles(c, ImportFormat::Sieve, {test::testData("import/sieve_samples.jsonl")});
@@ -108,10 +107,10 @@ std::string writeSieveRows(const test::TempDir &dir)
     };
     for (int i = 0; i < 12000; ++i)
         row("s" + std::to_string(i), "# " + std::to_string(i) + ' ' + body);
-    row("s5", "# 5 " + body);           // the same record again: unchanged
-    row("s7", "# changed " + body);     // the same name with other content: rejected
-    row("s11999", "# 11999 " + body);   // the last one written, again: unchanged
-    row("extra", "# extra " + body);    // new
+    row("s5", "# 5 " + body);         // the same record again: unchanged
+    row("s7", "# changed " + body);   // the same name with other content: rejected
+    row("s11999", "# 11999 " + body); // the last one written, again: unchanged
+    row("extra", "# extra " + body);  // new
     return path;
 }
 
@@ -137,7 +136,8 @@ std::string writeArchiveRows(const test::TempDir &dir)
     return path;
 }
 
-struct Outcome {
+struct Outcome
+{
     nlohmann::json counts;
     std::string errors, rows;
 };
@@ -178,8 +178,9 @@ TEST(CorpusIndices, ALargeImportChecksNamesInMemoryAsTheIndexedPathDoes)
     const Outcome index = importInto(dir.file("index.sieve"), ImportFormat::Sieve, data, indexed());
     EXPECT_EQ(memory.counts, nlohmann::json({2, 12001, 2, 1, true}));
     EXPECT_EQ(index.counts, nlohmann::json({2, 12001, 2, 1, false}));
-    EXPECT_NE(memory.errors.find(":12004: sample_id: sample 's7' of task 't/double' already exists with different content"),
-              std::string::npos)
+    EXPECT_NE(
+        memory.errors.find(":12004: sample_id: sample 's7' of task 't/double' already exists with different content"),
+        std::string::npos)
         << memory.errors;
     EXPECT_EQ(memory.errors, index.errors);
     EXPECT_EQ(memory.rows, index.rows);
@@ -242,9 +243,10 @@ TEST(CorpusIndices, DuplicateKeysThatAForeignWriterLeftAreRemovedSoTheUniqueInde
         importFiles(c, ImportFormat::Sieve, {test::testData("import/sieve_tasks.jsonl")});
         schema::dropSampleIndices(c.db(), true);
         // What the sqlite3 shell could do while an import has samples_key dropped.
-        c.db().exec("INSERT INTO samples(sample_key, name, task_id, backend, origin, has_answer, created_at) "
-                    "VALUES ('k1', 'first', 1, 'triton', 'teacher', 1, 0), ('k2', 'other', 1, 'triton', 'teacher', 1, 0), "
-                    "('k1', 'second', 1, 'triton', 'teacher', 1, 0)");
+        c.db().exec(
+            "INSERT INTO samples(sample_key, name, task_id, backend, origin, has_answer, created_at) "
+            "VALUES ('k1', 'first', 1, 'triton', 'teacher', 1, 0), ('k2', 'other', 1, 'triton', 'teacher', 1, 0), "
+            "('k1', 'second', 1, 'triton', 'teacher', 1, 0)");
     }
     Corpus c = Corpus::open(path);
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples"), 2);

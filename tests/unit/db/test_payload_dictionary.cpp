@@ -19,8 +19,8 @@ std::string kernelText(int i, std::size_t minBytes = 0)
 {
     std::mt19937 rng(static_cast<unsigned>(i));
     static const char *ops[] = {"relu", "gelu", "add", "mul", "softmax", "layernorm", "rmsnorm", "silu"};
-    static const char *words[] = {"tile", "mask", "stride", "warp", "block", "row", "column", "fused",
-                                  "load", "store", "grid", "lane", "offset", "reduce", "scale", "bias"};
+    static const char *words[] = {"tile", "mask",  "stride", "warp", "block",  "row",    "column", "fused",
+                                  "load", "store", "grid",   "lane", "offset", "reduce", "scale",  "bias"};
     const std::string op = ops[rng() % 8], k = op + "_kernel_" + std::to_string(rng() % 100000);
     const std::string v = "acc_" + std::to_string(rng() % 1000), block = std::to_string(128 << (rng() % 4));
     std::string t;
@@ -31,13 +31,22 @@ std::string kernelText(int i, std::size_t minBytes = 0)
         t += "\n";
     }
     t += "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
-         "def " + k + "(x_ptr, y_ptr, n_elements, BLOCK_SIZE: tl.constexpr):\n"
+         "def " +
+         k +
+         "(x_ptr, y_ptr, n_elements, BLOCK_SIZE: tl.constexpr):\n"
          "    pid = tl.program_id(axis=0)\n    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n"
-         "    mask = offsets < n_elements\n    " + v + " = tl.load(x_ptr + offsets, mask=mask, other=0.0)\n"
-         "    tl.store(y_ptr + offsets, " + v + " * " + std::to_string(rng() % 97) + ".5, mask=mask)\n\n\n"
+         "    mask = offsets < n_elements\n    " +
+         v +
+         " = tl.load(x_ptr + offsets, mask=mask, other=0.0)\n"
+         "    tl.store(y_ptr + offsets, " +
+         v + " * " + std::to_string(rng() % 97) +
+         ".5, mask=mask)\n\n\n"
          "class ModelNew(nn.Module):\n    def forward(self, x):\n        y = torch.empty_like(x)\n"
-         "        n = x.numel()\n        grid = (triton.cdiv(n, " + block + "),)\n"
-         "        " + k + "[grid](x, y, n, BLOCK_SIZE=" + block + ")\n        return y\n";
+         "        n = x.numel()\n        grid = (triton.cdiv(n, " +
+         block +
+         "),)\n"
+         "        " +
+         k + "[grid](x, y, n, BLOCK_SIZE=" + block + ")\n        return y\n";
     return t;
 }
 
@@ -107,7 +116,8 @@ TEST(PayloadDictionary, Lz4BlocksRoundTripWithAndWithoutTheDictionaryAndNameIt)
     std::size_t plain = 0, withDict = 0, zstd = 0;
     for (int i = 200000; i < 200100; ++i) {
         const std::string text = kernelText(i);
-        const std::string a = payload::pack(text, 0, payload::Codec::Lz4), b = payload::pack(text, id, payload::Codec::Lz4);
+        const std::string a = payload::pack(text, 0, payload::Codec::Lz4),
+                          b = payload::pack(text, id, payload::Codec::Lz4);
         ASSERT_EQ(a[0], 'l');
         ASSERT_EQ(b[0], 'l');
         EXPECT_EQ(payload::dictionaryOf(a), 0u);
@@ -175,10 +185,12 @@ TEST(PayloadDictionary, ImportsPackWithLz4UnlessAskedForZstdAndBothReadBack)
         EXPECT_EQ(payload::unpack(lz4Blobs[i]), payload::unpack(zstdBlobs[i]));
     }
     // The command line's switch, and its error.
-    const auto cli = test::runCli({"import", dir.file("small.sieve"), "--format", "sieve", "--compression", "brotli", data});
+    const auto cli =
+        test::runCli({"import", dir.file("small.sieve"), "--format", "sieve", "--compression", "brotli", data});
     EXPECT_EQ(cli.exitCode, 2);
     EXPECT_NE(cli.err.find("unknown --compression 'brotli' (expected lz4 or zstd)"), std::string::npos) << cli.err;
-    const auto again = test::runCli({"import", dir.file("small.sieve"), "--format", "sieve", "--compression", "zstd", data});
+    const auto again =
+        test::runCli({"import", dir.file("small.sieve"), "--format", "sieve", "--compression", "zstd", data});
     EXPECT_EQ(again.exitCode, 0) << again.err;
 }
 

@@ -42,7 +42,8 @@ TEST(SchemaSampleRuns, StepIsIdempotent)
             EXPECT_NO_THROW(m.apply(c.db()));
         }
     }
-    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM sqlite_master WHERE name IN ('sample_runs','sample_run_items')")
+    EXPECT_EQ(c.db()
+                  .queryInt("SELECT count(*) FROM sqlite_master WHERE name IN ('sample_runs','sample_run_items')")
                   .value_or(0),
               2);
 }

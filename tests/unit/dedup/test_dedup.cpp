@@ -10,14 +10,17 @@
 using namespace sieve;
 
 namespace {
-std::string fixture(const std::string &name) { return test::readFile(test::testData("dedup/" + name)); }
+std::string fixture(const std::string &name)
+{
+    return test::readFile(test::testData("dedup/" + name));
+}
 
 // A random Triton-like program: `lines` statements over a vocabulary of API calls.
 std::vector<std::string> randomProgram(std::mt19937 &rng, int lines)
 {
-    static const char *ops[] = {"tl.exp", "tl.log", "tl.sqrt", "tl.abs", "tl.maximum", "tl.minimum", "tl.sum",
-                                "tl.max", "tl.where", "tl.sigmoid", "tl.rsqrt", "tl.cos", "tl.sin", "tl.load",
-                                "tl.store", "tl.dot", "tl.zeros", "tl.full", "tl.cumsum", "tl.softmax"};
+    static const char *ops[] = {"tl.exp",   "tl.log",   "tl.sqrt",    "tl.abs",   "tl.maximum", "tl.minimum", "tl.sum",
+                                "tl.max",   "tl.where", "tl.sigmoid", "tl.rsqrt", "tl.cos",     "tl.sin",     "tl.load",
+                                "tl.store", "tl.dot",   "tl.zeros",   "tl.full",  "tl.cumsum",  "tl.softmax"};
     std::vector<std::string> out = {"@triton.jit", "def kernel(a, b, c, n, BLOCK: tl.constexpr):"};
     for (int i = 0; i < lines; ++i) {
         std::uniform_int_distribution<int> op(0, 19), var(0, i + 2), arity(1, 3);
@@ -91,8 +94,9 @@ TEST(MinHash, JaccardMatchesAPlainSetCountAtEverySizeAndOverlap)
         std::size_t common = 0;
         for (std::uint32_t x : a)
             common += sb.count(x);
-        const double expect = a.empty() && b.empty() ? 1.0
-                                                     : static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
+        const double expect = a.empty() && b.empty()
+                                  ? 1.0
+                                  : static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
         ASSERT_DOUBLE_EQ(jaccard(a.data(), a.size(), b.data(), b.size()), expect) << round;
         for (double t : {0.2, 0.5, 0.8, 1.0}) {
             double sim = -1;
@@ -163,7 +167,10 @@ TEST(Dedup, ExactDuplicatesAndScopes)
     const std::string b = "// another comment\n" + a;
     const std::string c = fixture("rmsnorm_b.py");
     DedupIndex index(DedupParams{});
-    index.add({{a, CodeLanguage::Auto, 1}, {c, CodeLanguage::Auto, 1}, {b, CodeLanguage::Auto, 1}, {a, CodeLanguage::Auto, 2}});
+    index.add({{a, CodeLanguage::Auto, 1},
+               {c, CodeLanguage::Auto, 1},
+               {b, CodeLanguage::Auto, 1},
+               {a, CodeLanguage::Auto, 2}});
     const DedupResult r = index.run();
     EXPECT_EQ(r.duplicateOf[2], 0u);
     EXPECT_EQ(r.cluster[2], 0u);

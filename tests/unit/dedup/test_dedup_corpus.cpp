@@ -30,11 +30,18 @@ std::int64_t addSample(Corpus &c, std::int64_t task, const std::string &name, co
         .bind(5, review)
         .run();
     const std::int64_t id = c.db().lastInsertId();
-    c.db().prepare("INSERT INTO sample_payloads(sample_id, code) VALUES(?1, ?2)").bind(1, id).bindBlob(2, payload::pack(code)).run();
+    c.db()
+        .prepare("INSERT INTO sample_payloads(sample_id, code) VALUES(?1, ?2)")
+        .bind(1, id)
+        .bindBlob(2, payload::pack(code))
+        .run();
     return id;
 }
 
-std::string fixture(const std::string &name) { return test::readFile(test::testData("dedup/" + name)); }
+std::string fixture(const std::string &name)
+{
+    return test::readFile(test::testData("dedup/" + name));
+}
 
 std::int64_t clusterOf(Corpus &c, std::int64_t sample)
 {
@@ -64,7 +71,8 @@ TEST(DedupCorpus, StoresClustersForRmsnormVariants)
     EXPECT_NE(clusterOf(c, a), clusterOf(c, cc));
     EXPECT_NE(clusterOf(c, b), clusterOf(c, cc));
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM cluster_members").value_or(0), 4);
-    EXPECT_EQ(c.db().queryInt("SELECT size FROM clusters WHERE id = " + std::to_string(clusterOf(c, a))).value_or(0), 2);
+    EXPECT_EQ(c.db().queryInt("SELECT size FROM clusters WHERE id = " + std::to_string(clusterOf(c, a))).value_or(0),
+              2);
     EXPECT_EQ(c.db().queryText("SELECT scope FROM clusters LIMIT 1").value_or(""), "task");
 }
 

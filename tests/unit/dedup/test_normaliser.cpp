@@ -6,13 +6,22 @@
 using namespace sieve;
 
 namespace {
-std::string py(const std::string &code) { return CodeNormaliser().normalise(code, CodeLanguage::Python).text; }
-std::string cu(const std::string &code) { return CodeNormaliser().normalise(code, CodeLanguage::Cuda).text; }
+std::string py(const std::string &code)
+{
+    return CodeNormaliser().normalise(code, CodeLanguage::Python).text;
+}
+std::string cu(const std::string &code)
+{
+    return CodeNormaliser().normalise(code, CodeLanguage::Cuda).text;
+}
 std::vector<std::uint64_t> tokens(const std::string &code, CodeLanguage l = CodeLanguage::Auto)
 {
     return CodeNormaliser().normalise(code, l, false).tokens;
 }
-bool has(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+bool has(const std::string &text, const std::string &part)
+{
+    return text.find(part) != std::string::npos;
+}
 } // namespace
 
 TEST(CodeNormaliser, PythonDropsCommentsDocstringsAndBlankLines)
@@ -31,8 +40,8 @@ TEST(CodeNormaliser, PythonKeepsApiNamesAndRenamesLocals)
                              "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
                              "    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n"
                              "    y = torch.empty_like(x).to(tl.float32)\n");
-    for (const char *api : {"triton . jit", "tl . constexpr", "tl . program_id", "tl . arange", "tl . load", "mask =",
-                            "other =", "torch . empty_like", ". to ( tl . float32 )"})
+    for (const char *api : {"triton . jit", "tl . constexpr", "tl . program_id", "tl . arange", "tl . load",
+                            "mask =", "other =", "torch . empty_like", ". to ( tl . float32 )"})
         EXPECT_TRUE(has(t, api)) << api << " missing in\n" << t;
     for (const char *local : {"x_ptr", "offs", "BLOCK", " n ", "def k"})
         EXPECT_FALSE(has(t, local)) << local << " kept in\n" << t;
@@ -114,5 +123,6 @@ TEST(CodeNormaliser, DetectsLanguage)
 {
     EXPECT_EQ(CodeNormaliser::detect(test::readFile(test::testData("dedup/vector_add.cu"))), CodeLanguage::Cuda);
     EXPECT_EQ(CodeNormaliser::detect(test::readFile(test::testData("dedup/rmsnorm_a.py"))), CodeLanguage::Python);
-    EXPECT_EQ(CodeNormaliser::detect(test::readFile(test::testData("dedup/vector_add_inline.py"))), CodeLanguage::Python);
+    EXPECT_EQ(CodeNormaliser::detect(test::readFile(test::testData("dedup/vector_add_inline.py"))),
+              CodeLanguage::Python);
 }

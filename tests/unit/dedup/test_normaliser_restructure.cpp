@@ -59,13 +59,11 @@ TEST(CodeNormaliserRestructure, InlinedTemporaryReadsAsTheExpression)
 {
     const std::string split = "def k(x_ptr, y_ptr, n):\n    v = tl.load(x_ptr + n)\n    s = v * 2.0\n"
                               "    tl.store(y_ptr + n, s)\n";
-    const std::string inlined =
-        "def k(x_ptr, y_ptr, n):\n    tl.store(y_ptr + n, tl.load(x_ptr + n) * 2.0)\n";
+    const std::string inlined = "def k(x_ptr, y_ptr, n):\n    tl.store(y_ptr + n, tl.load(x_ptr + n) * 2.0)\n";
     EXPECT_EQ(canon(split), canon(inlined));
     EXPECT_NE(CodeNormaliser().normalise(split).tokens,
               CodeNormaliser().normalise(inlined).tokens); // the source streams differ
-    EXPECT_NE(canonText(split).find("tl . store ( v1 + v2 , tl . load ( v0 + v2 ) * FLOAT )"),
-              std::string::npos)
+    EXPECT_NE(canonText(split).find("tl . store ( v1 + v2 , tl . load ( v0 + v2 ) * FLOAT )"), std::string::npos)
         << canonText(split);
 }
 
@@ -92,8 +90,7 @@ TEST(CodeNormaliserRestructure, ReorderedIndependentLoadsAgree)
     EXPECT_NE(canonText(a).find("= tl . load ("), std::string::npos) << canonText(a); // not inlined
     // Renamed and with another literal as well.
     std::string c = b;
-    for (auto [from, to] :
-         {std::pair<std::string, std::string>{"x_ptr", "inp"}, {"cols", "offs"}, {"0.0", "0."}})
+    for (auto [from, to] : {std::pair<std::string, std::string>{"x_ptr", "inp"}, {"cols", "offs"}, {"0.0", "0."}})
         for (std::size_t at; (at = c.find(from)) != std::string::npos;)
             c.replace(at, from.size(), to);
     EXPECT_EQ(canon(c), canon(a));
@@ -160,12 +157,10 @@ TEST(CodeNormaliserRestructure, CudaTemporariesDeclarationsAndBraces)
                           "block>>>(p, q, r, size);\n}\n";
     EXPECT_EQ(canon(a), canon(b));
     // A constant grid stride is the same in the loop header as in a variable.
-    const std::string strided =
-        "__global__ void k(float* z, int n) {\n    int stride = blockDim.x * gridDim.x;\n"
-        "    for (int i = threadIdx.x; i < n; i += stride) z[i] = 0.0f;\n}\n";
-    const std::string direct =
-        "__global__ void k(float* z, int n) {\n"
-        "    for (int i = threadIdx.x; i < n; i += blockDim.x * gridDim.x) z[i] = 0.0f;\n}\n";
+    const std::string strided = "__global__ void k(float* z, int n) {\n    int stride = blockDim.x * gridDim.x;\n"
+                                "    for (int i = threadIdx.x; i < n; i += stride) z[i] = 0.0f;\n}\n";
+    const std::string direct = "__global__ void k(float* z, int n) {\n"
+                               "    for (int i = threadIdx.x; i < n; i += blockDim.x * gridDim.x) z[i] = 0.0f;\n}\n";
     EXPECT_EQ(canon(strided), canon(direct));
     // ... but a barrier stays where it is.
     const std::string synced =

@@ -19,10 +19,11 @@ using namespace sieve;
 
 namespace {
 
-const char *kReference = "import torch\n\nM = 16\nN = 256\n\nclass Model(torch.nn.Module):\n"
-                         "    def forward(self, x):\n        return torch.relu(x)\n\n"
-                         "def get_inputs():\n    assert N % 2 == 0, 'N must be even'\n    return [torch.randn(M, N)]\n\n"
-                         "def get_init_inputs():\n    return []\n";
+const char *kReference =
+    "import torch\n\nM = 16\nN = 256\n\nclass Model(torch.nn.Module):\n"
+    "    def forward(self, x):\n        return torch.relu(x)\n\n"
+    "def get_inputs():\n    assert N % 2 == 0, 'N must be even'\n    return [torch.randn(M, N)]\n\n"
+    "def get_init_inputs():\n    return []\n";
 
 std::vector<nlohmann::json> readRows(const std::string &path)
 {
@@ -67,8 +68,9 @@ TEST(Augment, VariantsAreLinkedCheckedAndKeptTogetherBySplitsAndStats)
         int checked = 0;
         const VariantCheck check = [&](const VariantTask &v) {
             ++checked;
-            return v.shapesJson && v.shapesJson->find("\"N\":3}") != std::string::npos ? std::string("REF_FAILED: N must be even")
-                                                                                      : std::string();
+            return v.shapesJson && v.shapesJson->find("\"N\":3}") != std::string::npos
+                       ? std::string("REF_FAILED: N must be even")
+                       : std::string();
         };
         const auto specs = variantSpecs({"M=8,N=64", "N=3"}, {"bf16"}, false);
         auto out = augmentTask(c, "op0", specs, check);
@@ -143,8 +145,8 @@ TEST(Augment, CommandChecksEachVariantInTheVerifierWorker)
         Corpus c = Corpus::create(db);
         test::addTask(c, "relu", 1, "activation", "triton", kReference);
     }
-    auto r = test::runCli({"augment", db, "--task", "relu", "--shapes", "M=8,N=64", "--shapes", "N=3", "--cpu",
-                           "--json"});
+    auto r =
+        test::runCli({"augment", db, "--task", "relu", "--shapes", "M=8,N=64", "--shapes", "N=3", "--cpu", "--json"});
     EXPECT_EQ(r.exitCode, 1) << r.err; // one variant failed its check
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["variants"].size(), 2u) << r.out;

@@ -38,9 +38,14 @@ std::string makeCorpus(test::TempDir &dir)
                 "VALUES('sft-eval', 'sample', 'http://localhost', 'sft', '{}', 0)");
     const std::int64_t run = c.db().lastInsertId();
     auto item = [&](const char *task, std::int64_t sample, int attempt) {
-        c.db().prepare("INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) "
-                       "VALUES(?1, ?2, ?3, ?4, 0)")
-            .bind(1, run).bind(2, t[task]).bind(3, attempt).bind(4, sample).run();
+        c.db()
+            .prepare("INSERT INTO sample_run_items(run_id, task_id, attempt, sample_id, created_at) "
+                     "VALUES(?1, ?2, ?3, ?4, 0)")
+            .bind(1, run)
+            .bind(2, t[task])
+            .bind(3, attempt)
+            .bind(4, sample)
+            .run();
     };
     item("t1", add("t1", "s-t1-1", 1, "PASS", "sft"), 1);
     item("t2", add("t2", "s-t2-1", 1, "PASS", "sft"), 1);
@@ -121,7 +126,8 @@ TEST(ExpertIteration, CompareGivesPassAt1BeforeAndAfterPerTask)
     EXPECT_EQ(j["per_task"][0]["a"]["n"], 3);
     EXPECT_NEAR(j["per_task"][1]["delta"].get<double>(), 0.5, 1e-12);
 
-    const auto r = test::runCli({"stats", db, "--compare", "base", "run:sft-eval", "--tasks", dir.file("held-out.txt")});
+    const auto r =
+        test::runCli({"stats", db, "--compare", "base", "run:sft-eval", "--tasks", dir.file("held-out.txt")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("pass@1 16.7% -> 75.0% (+58.3 points); improved 2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("t2\t1/3\t33.3%\t1/1\t100.0%\t+66.7"), std::string::npos) << r.out;

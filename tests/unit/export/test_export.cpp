@@ -76,13 +76,15 @@ TEST(Export, SameCorpusSameOptionsGiveByteIdenticalFiles)
     exportCorpus((dir.path() / "a" / "c.sieve").string(), dir.file("outA"), o);
     exportCorpus((dir.path() / "b" / "c.sieve").string(), dir.file("outB"), o);
     for (const char *f : {"train.jsonl", "validation.jsonl", "manifest.json"})
-        EXPECT_EQ(test::readFile(dir.file(std::string("outA/") + f)), test::readFile(dir.file(std::string("outB/") + f)))
+        EXPECT_EQ(test::readFile(dir.file(std::string("outA/") + f)),
+                  test::readFile(dir.file(std::string("outB/") + f)))
             << f;
     // Exporting again from the same file, which now records the first export: the same files and the
     // same manifest, since the corpus identity is the content exported, not the file's bytes.
     exportCorpus((dir.path() / "a" / "c.sieve").string(), dir.file("outC"), o);
     for (const char *f : {"train.jsonl", "validation.jsonl", "manifest.json"})
-        EXPECT_EQ(test::readFile(dir.file(std::string("outA/") + f)), test::readFile(dir.file(std::string("outC/") + f)))
+        EXPECT_EQ(test::readFile(dir.file(std::string("outA/") + f)),
+                  test::readFile(dir.file(std::string("outC/") + f)))
             << f;
     EXPECT_EQ(nlohmann::json::parse(test::readFile(dir.file("outA/manifest.json")))["corpus"]["content_sha256"]
                   .get<std::string>()
@@ -114,8 +116,8 @@ TEST(Export, SplitIsByTaskAndStratifiedByDifficulty)
     for (const auto &t : tasksBySplit["train"])
         EXPECT_FALSE(tasksBySplit["validation"].count(t)) << t << " is in both splits";
     EXPECT_EQ(tasksBySplit["train"].size() + tasksBySplit["validation"].size(), 36u); // unsolved ones have no rows
-    EXPECT_EQ(byDifficulty["validation"]["easy"].size(), 6u); // round(0.25 * 24)
-    EXPECT_EQ(byDifficulty["validation"]["hard"].size(), 3u); // round(0.25 * 12)
+    EXPECT_EQ(byDifficulty["validation"]["easy"].size(), 6u);                         // round(0.25 * 24)
+    EXPECT_EQ(byDifficulty["validation"]["hard"].size(), 3u);                         // round(0.25 * 12)
     const auto &m = r.manifest;
     EXPECT_EQ(m["counts"]["validation"]["by_difficulty"]["hard"]["tasks"], 3);
     EXPECT_EQ(m["counts"]["validation"]["tasks"], 9);
@@ -213,7 +215,8 @@ TEST(Export, TokenBudgetLeavesOutAndListsRows)
                 total += tok.count(m["reasoning_content"].get<std::string>());
         }
     EXPECT_EQ(r.manifest["counts"]["train"]["tokens"].get<std::size_t>(), total);
-    EXPECT_NE(r.manifest["parameters"]["tokenizer"]["description"].get<std::string>().find("llama3"), std::string::npos);
+    EXPECT_NE(r.manifest["parameters"]["tokenizer"]["description"].get<std::string>().find("llama3"),
+              std::string::npos);
 }
 
 TEST(Export, ManifestHashesRecordAndDryRun)
@@ -276,9 +279,9 @@ TEST(Export, CommandLine)
 {
     test::TempDir dir;
     const std::string db = makeLarge(dir);
-    auto r = test::runCli({"export", db, dir.file("out"), "--max-tokens", "5000", "--tokenizer",
-                           test::testData("export/qwen2-style.json"), "--easy", "5", "--seed", "3", "--reasoning",
-                           "think"});
+    auto r =
+        test::runCli({"export", db, dir.file("out"), "--max-tokens", "5000", "--tokenizer",
+                      test::testData("export/qwen2-style.json"), "--easy", "5", "--seed", "3", "--reasoning", "think"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("wrote"), std::string::npos) << r.out;
     EXPECT_TRUE(fs::exists(dir.file("out/manifest.json")));
@@ -347,7 +350,11 @@ TEST(Export, CorruptPayloadFailsNamingTheSampleAndLeavesTheFolderAsItWas)
     {
         Corpus c = Corpus::open(db);
         // A zstd header that promises more than the frame holds.
-        c.db().prepare("UPDATE sample_payloads SET code=?1 WHERE sample_id=?2").bindBlob(1, std::string("z\x28\xB5\x2F\xFD\x20\x40\x01", 8)).bind(2, bad).run();
+        c.db()
+            .prepare("UPDATE sample_payloads SET code=?1 WHERE sample_id=?2")
+            .bindBlob(1, std::string("z\x28\xB5\x2F\xFD\x20\x40\x01", 8))
+            .bind(2, bad)
+            .run();
     }
     for (const std::string out : {"out", "fresh"}) {
         try {

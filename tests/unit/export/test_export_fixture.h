@@ -16,19 +16,28 @@ inline std::int64_t addTask(Corpus &c, const std::string &name, std::optional<in
 {
     auto st = c.db().prepare("INSERT INTO tasks(task_key, name, level, category, backend, target, created_at) "
                              "VALUES(?1, ?1, ?2, ?3, ?4, 'H200', 0)");
-    st.bind(1, name).bind(2, level ? std::optional<std::int64_t>(*level) : std::nullopt).bind(3, category).bind(4, backend);
+    st.bind(1, name)
+        .bind(2, level ? std::optional<std::int64_t>(*level) : std::nullopt)
+        .bind(3, category)
+        .bind(4, backend);
     st.run();
     const std::int64_t id = c.db().lastInsertId();
-    const std::string ref = reference.empty()
-                                ? "import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch." +
-                                      name + "(x)\n\ndef get_inputs():\n    return [torch.randn(16, 256)]\n\n"
-                                      "def get_init_inputs():\n    return []\n"
-                                : reference;
-    c.db().prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(?1, ?2)").bind(1, id).bindBlob(2, payload::pack(ref)).run();
+    const std::string ref =
+        reference.empty()
+            ? "import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch." + name +
+                  "(x)\n\ndef get_inputs():\n    return [torch.randn(16, 256)]\n\n"
+                  "def get_init_inputs():\n    return []\n"
+            : reference;
+    c.db()
+        .prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(?1, ?2)")
+        .bind(1, id)
+        .bindBlob(2, payload::pack(ref))
+        .run();
     return id;
 }
 
-struct SampleSpec {
+struct SampleSpec
+{
     std::string name;
     std::optional<int> attempt;
     std::string status = "PASS";
@@ -46,7 +55,10 @@ inline std::int64_t addSample(Corpus &c, std::int64_t taskId, const SampleSpec &
         "INSERT INTO samples(sample_key, name, task_id, backend, origin, model, attempt, has_answer, status, speedup, "
         "created_at) VALUES(?1, ?2, ?3, coalesce(?9, (SELECT backend FROM tasks WHERE id=?3)), 'test', ?4, ?5, ?6, ?7, "
         "?8, 0)");
-    st.bind(1, "key-" + std::to_string(taskId) + "-" + s.name + "-" + std::to_string(s.attempt.value_or(0))).bind(2, s.name).bind(3, taskId).bind(4, s.model);
+    st.bind(1, "key-" + std::to_string(taskId) + "-" + s.name + "-" + std::to_string(s.attempt.value_or(0)))
+        .bind(2, s.name)
+        .bind(3, taskId)
+        .bind(4, s.model);
     st.bind(5, s.attempt ? std::optional<std::int64_t>(*s.attempt) : std::nullopt);
     st.bind(6, s.hasAnswer ? 1 : 0).bind(7, s.status).bind(8, s.speedup);
     st.bind(9, s.backend.empty() ? std::optional<std::string>() : std::optional<std::string>(s.backend));
@@ -56,7 +68,8 @@ inline std::int64_t addSample(Corpus &c, std::int64_t taskId, const SampleSpec &
                                              : "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k_" +
                                                    std::to_string(id) + "(x_ptr, BLOCK: tl.constexpr):\n    pass  # " +
                                                    s.name + "\n\nclass ModelNew:\n    pass\n";
-    const std::string reasoning = !s.reasoning.empty() ? s.reasoning : "Reasoning for " + s.name + ": one row per program.";
+    const std::string reasoning =
+        !s.reasoning.empty() ? s.reasoning : "Reasoning for " + s.name + ": one row per program.";
     c.db()
         .prepare("INSERT INTO sample_payloads(sample_id, code, reasoning) VALUES(?1, ?2, ?3)")
         .bind(1, id)
@@ -81,7 +94,8 @@ inline void addVerdict(Corpus &c, std::int64_t sampleId, const std::string &stat
 
 inline std::int64_t addCluster(Corpus &c, std::int64_t representative, std::initializer_list<std::int64_t> members)
 {
-    c.db().prepare("INSERT INTO clusters(scope, representative_id, size, created_at) VALUES('task', ?1, ?2, 0)")
+    c.db()
+        .prepare("INSERT INTO clusters(scope, representative_id, size, created_at) VALUES('task', ?1, ?2, 0)")
         .bind(1, representative)
         .bind(2, static_cast<std::int64_t>(members.size()))
         .run();
@@ -92,7 +106,8 @@ inline std::int64_t addCluster(Corpus &c, std::int64_t representative, std::init
 }
 
 // Eight tasks: easy, hard and unsolved ones over three levels and five categories, one unverified.
-struct DemoCorpus {
+struct DemoCorpus
+{
     std::int64_t relu, softmax, rmsnorm, gemm, attention, add, pending, conv;
     std::int64_t reluA, reluB, softmax1, softmax2, softmax3, rms1, rms2, gemm1, attn1, add1, pend1, conv1, conv2;
 };

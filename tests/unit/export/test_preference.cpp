@@ -54,7 +54,8 @@ void setCodeHash(Corpus &c, std::int64_t sampleId, const std::string &hash)
 }
 
 // Tasks with passing and failing samples of every class.
-struct PairCorpus {
+struct PairCorpus
+{
     std::int64_t relu, softmax, norm, lonely;
     std::int64_t reluPass, reluMismatch, reluCompile, reluSham, reluPatches, reluCrash, reluFallback;
     std::int64_t softPass1, softPass2, softRuntime, softSameCode;
@@ -343,7 +344,8 @@ TEST(TrainerReady, ReasoningIsTrainedTextByDefaultAndFieldNeedsMessages)
     EXPECT_FALSE(pc[0].contains("reasoning_content"));
     o.reasoning = ReasoningMode::Field;
     EXPECT_THROW(exportCorpus(db, dir.file("pc2"), o), std::runtime_error);
-    const auto cli = test::runCli({"export", db, dir.file("pc3"), "--format", "prompt-completion", "--reasoning", "field"});
+    const auto cli =
+        test::runCli({"export", db, dir.file("pc3"), "--format", "prompt-completion", "--reasoning", "field"});
     EXPECT_EQ(cli.exitCode, 1);
     EXPECT_NE(cli.err.find("use --reasoning think"), std::string::npos) << cli.err;
 
@@ -357,7 +359,8 @@ TEST(TrainerReady, ReasoningIsTrainedTextByDefaultAndFieldNeedsMessages)
     ASSERT_EQ(chat[0]["completion"].size(), 1u);
     EXPECT_EQ(chat[0]["completion"][0]["role"], "assistant");
     EXPECT_EQ(chat[0]["completion"][0]["content"].get<std::string>().rfind("```python\n", 0), 0u);
-    EXPECT_NE(chat[0]["completion"][0]["reasoning_content"].get<std::string>().find("Reasoning for"), std::string::npos);
+    EXPECT_NE(chat[0]["completion"][0]["reasoning_content"].get<std::string>().find("Reasoning for"),
+              std::string::npos);
 }
 
 TEST(TrainerReady, ContentIdentityIsStableAndTheManifestRebuildsTheSameFiles)
@@ -385,7 +388,8 @@ TEST(TrainerReady, ContentIdentityIsStableAndTheManifestRebuildsTheSameFiles)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("rebuilt: the files are those of"), std::string::npos) << r.out;
     for (const char *f : {"train.jsonl", "validation.jsonl", "manifest.json"})
-        EXPECT_EQ(test::readFile(dir.file(std::string("a/") + f)), test::readFile(dir.file(std::string("b/") + f))) << f;
+        EXPECT_EQ(test::readFile(dir.file(std::string("a/") + f)), test::readFile(dir.file(std::string("b/") + f)))
+            << f;
 
     // The same for preference pairs.
     r = test::runCli({"export", db, dir.file("pa"), "--format", "preference", "--max-pairs-per-task", "3"});
@@ -393,7 +397,8 @@ TEST(TrainerReady, ContentIdentityIsStableAndTheManifestRebuildsTheSameFiles)
     r = test::runCli({"export", db, dir.file("pb"), "--manifest", dir.file("pa/manifest.json")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     for (const char *f : {"train.jsonl", "manifest.json"})
-        EXPECT_EQ(test::readFile(dir.file(std::string("pa/") + f)), test::readFile(dir.file(std::string("pb/") + f))) << f;
+        EXPECT_EQ(test::readFile(dir.file(std::string("pa/") + f)), test::readFile(dir.file(std::string("pb/") + f)))
+            << f;
 
     // Options beside --manifest, a missing tokenizer, a changed corpus: clear failures.
     r = test::runCli({"export", db, dir.file("c"), "--manifest", dir.file("a/manifest.json"), "--seed", "1"});
@@ -404,7 +409,8 @@ TEST(TrainerReady, ContentIdentityIsStableAndTheManifestRebuildsTheSameFiles)
     EXPECT_NE(r.err.find("give it with --tokenizer"), std::string::npos) << r.err;
     {
         Corpus c = Corpus::open(db);
-        c.db().prepare("UPDATE sample_payloads SET reasoning=?1 WHERE sample_id=?2")
+        c.db()
+            .prepare("UPDATE sample_payloads SET reasoning=?1 WHERE sample_id=?2")
             .bindBlob(1, payload::pack("Changed reasoning."))
             .bind(2, p.reluPass)
             .run();

@@ -80,7 +80,8 @@ TEST(PromptTags, TheAnswersBackendPicksTheTemplateAndTagsCarryTheTask)
                              0),
                   0u)
             << user;
-        EXPECT_NE(user.find(cuda ? "You write custom CUDA kernels" : "You write custom Triton kernels"), std::string::npos)
+        EXPECT_NE(user.find(cuda ? "You write custom CUDA kernels" : "You write custom Triton kernels"),
+                  std::string::npos)
             << user;
     }
     const auto m = nlohmann::json::parse(test::readFile(dir.file("out/manifest.json")));
@@ -95,8 +96,8 @@ TEST(PromptTags, KernelBenchOneShotTemplate)
 {
     test::TempDir dir;
     const std::string db = makeCorpus(dir);
-    const auto r = test::runCli({"export", db, dir.file("kb"), "--split", "0", "--template", "kernelbench",
-                                 "--system", "none", "--reasoning", "none"});
+    const auto r = test::runCli({"export", db, dir.file("kb"), "--split", "0", "--template", "kernelbench", "--system",
+                                 "none", "--reasoning", "none"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = readRows(dir.file("kb/train.jsonl"));
     ASSERT_EQ(rows.size(), 2u);

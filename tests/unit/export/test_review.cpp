@@ -84,8 +84,8 @@ TEST(Review, CommandLine)
         Corpus c = Corpus::create(db);
         test::buildDemo(c);
     }
-    auto r = test::runCli({"review", db, "relu-a1", "softmax-a3", "--reject", "--reason", "style", "--note", "meh",
-                           "--reviewer", "bo"});
+    auto r = test::runCli(
+        {"review", db, "relu-a1", "softmax-a3", "--reject", "--reason", "style", "--note", "meh", "--reviewer", "bo"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("none -> rejected"), std::string::npos) << r.out;
     r = test::runCli({"review", db, "relu-a1", "--accept", "--reject"});

@@ -19,10 +19,10 @@ TEST(SamplePreference, EachStepOfTheRuleDecidesInOrder)
     failing.status = "FAIL_COMPILE";
     failing.speedup = 5.0; // passing beats failing whatever the speed
     faster.speedup = 1.5;
-    faster.attempt = 7;    // faster beats earlier
+    faster.attempt = 7; // faster beats earlier
     noSpeed.speedup.reset();
     earlier.attempt = 1;
-    earlier.id = 99;       // an earlier attempt beats a lower id
+    earlier.id = 99; // an earlier attempt beats a lower id
     noAttempt.attempt.reset();
     lowerId.id = 3;
 
@@ -40,11 +40,11 @@ TEST(SamplePreference, EachStepOfTheRuleDecidesInOrder)
     std::sort(all.begin(), all.end(), preferredSample);
     EXPECT_EQ(all.front().review, "accepted");
     EXPECT_EQ(all.back().review, "rejected");
-    EXPECT_EQ(all[1].speedup, 1.5);                 // faster
-    EXPECT_EQ(all[2].attempt, 1);                   // earlier attempt
-    EXPECT_EQ(all[3].id, 3);                        // lower id
-    EXPECT_EQ(all[4].id, 10);                       // base
-    EXPECT_FALSE(all[5].attempt.has_value());       // unknown attempt after known ones
-    EXPECT_FALSE(all[6].speedup.has_value());       // unknown speed after known ones
-    EXPECT_EQ(all[7].status, "FAIL_COMPILE");       // failing after every passing one
+    EXPECT_EQ(all[1].speedup, 1.5);           // faster
+    EXPECT_EQ(all[2].attempt, 1);             // earlier attempt
+    EXPECT_EQ(all[3].id, 3);                  // lower id
+    EXPECT_EQ(all[4].id, 10);                 // base
+    EXPECT_FALSE(all[5].attempt.has_value()); // unknown attempt after known ones
+    EXPECT_FALSE(all[6].speedup.has_value()); // unknown speed after known ones
+    EXPECT_EQ(all[7].status, "FAIL_COMPILE"); // failing after every passing one
 }

@@ -32,7 +32,8 @@ void review(Corpus &c, std::int64_t id, ReviewDecision d)
     recordReview(c.db(), id, in);
 }
 
-struct SelectionTest : ::testing::Test {
+struct SelectionTest : ::testing::Test
+{
     test::TempDir dir;
     Corpus c = Corpus::create(dir.file("c.sieve"));
     test::DemoCorpus d = test::buildDemo(c);
@@ -43,7 +44,8 @@ TEST_F(SelectionTest, DefaultKeepsPassedNotRejected)
 {
     review(c, d.gemm1, ReviewDecision::Reject);
     const Selection s = selectSamples(c.db(), {});
-    EXPECT_EQ(names(s), (std::set<std::string>{"relu-a1", "relu-a2", "softmax-a3", "rms-a1", "rms-a2", "add-a1", "conv-a2"}));
+    EXPECT_EQ(names(s),
+              (std::set<std::string>{"relu-a1", "relu-a2", "softmax-a3", "rms-a1", "rms-a2", "add-a1", "conv-a2"}));
     EXPECT_EQ(s.excluded.at("rejected"), 1);
     EXPECT_EQ(s.excluded.at("policy"), 5); // the failing and the pending ones
     EXPECT_EQ(s.candidates, 13);

@@ -18,7 +18,7 @@ TEST(Stats, PassAtKHandComputed)
     // n=10, c=3, k=5: 1 - C(7,5)/C(10,5) = 1 - 21/252
     EXPECT_NEAR(passAtK(10, 3, 5), 1.0 - 21.0 / 252.0, 1e-12);
     EXPECT_DOUBLE_EQ(passAtK(4, 0, 1), 0.0);
-    EXPECT_DOUBLE_EQ(passAtK(3, 1, 5), 1.0); // n < k uses k = n: one of three passed -> certain
+    EXPECT_DOUBLE_EQ(passAtK(3, 1, 5), 1.0);  // n < k uses k = n: one of three passed -> certain
     EXPECT_DOUBLE_EQ(passAtK(10, 8, 5), 1.0); // fewer than k failures
     // Large n stays finite and exact enough: n=200, c=1, k=10 -> 10/200.
     EXPECT_NEAR(passAtK(200, 1, 10), 0.05, 1e-12);

@@ -22,8 +22,7 @@ const nlohmann::json &expected()
 
 const nlohmann::json &stress()
 {
-    static const nlohmann::json j =
-        nlohmann::json::parse(test::readFile(test::testData("export/token_stress.json")));
+    static const nlohmann::json j = nlohmann::json::parse(test::readFile(test::testData("export/token_stress.json")));
     return j;
 }
 
@@ -67,17 +66,28 @@ void expectError(const std::string &json, const std::string &fragment)
 
 } // namespace
 
-TEST(Tokenizer, Gpt2StyleMatchesLibrary) { checkTokenizer("gpt2-style.json"); }
-TEST(Tokenizer, Llama3StyleMatchesLibrary) { checkTokenizer("llama3-style.json"); }
-TEST(Tokenizer, Qwen2StyleWithNfcMatchesLibrary) { checkTokenizer("qwen2-style.json"); }
-TEST(Tokenizer, DigitsAndPrefixSpaceMatchLibrary) { checkTokenizer("digits-prefix.json"); }
+TEST(Tokenizer, Gpt2StyleMatchesLibrary)
+{
+    checkTokenizer("gpt2-style.json");
+}
+TEST(Tokenizer, Llama3StyleMatchesLibrary)
+{
+    checkTokenizer("llama3-style.json");
+}
+TEST(Tokenizer, Qwen2StyleWithNfcMatchesLibrary)
+{
+    checkTokenizer("qwen2-style.json");
+}
+TEST(Tokenizer, DigitsAndPrefixSpaceMatchLibrary)
+{
+    checkTokenizer("digits-prefix.json");
+}
 
 // Texts aimed at the fast paths: pieces around the short cache's 15 bytes, words around the 32
 // symbols of scan merging, ASCII runs that turn non-ASCII at every offset, NUL bytes, short texts.
 TEST(Tokenizer, StressTextsMatchLibrary)
 {
-    for (const char *name :
-         {"gpt2-style.json", "llama3-style.json", "qwen2-style.json", "digits-prefix.json"})
+    for (const char *name : {"gpt2-style.json", "llama3-style.json", "qwen2-style.json", "digits-prefix.json"})
         checkTokenizer(name, stress());
 }
 
@@ -90,8 +100,8 @@ TEST(Tokenizer, SplitPatternsMatchLibrary)
         for (const auto &t : (*fixture)["texts"])
             texts.push_back(t.get<std::string>());
     auto codePoints = [](std::string_view s) {
-        return static_cast<std::size_t>(std::count_if(
-            s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+        return static_cast<std::size_t>(
+            std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
     };
     for (const auto &[name, pattern] :
          {std::pair{"gpt2", tok::SplitPattern::Gpt2}, std::pair{"llama3", tok::SplitPattern::Llama3},
@@ -168,15 +178,21 @@ TEST(Tokenizer, DescribesWhatItRecognised)
 TEST(Tokenizer, UnsupportedFieldsFailNamingTheField)
 {
     expectError(withField("gpt2-style.json", [](auto &j) { j["model"]["type"] = "Unigram"; }), "model.type");
-    expectError(withField("gpt2-style.json", [](auto &j) { j["normalizer"] = {{"type", "Lowercase"}}; }),
+    expectError(withField("gpt2-style.json",
+                          [](auto &j) {
+                              j["normalizer"] = {{"type", "Lowercase"}};
+                          }),
                 "normalizer.type");
     expectError(withField("llama3-style.json",
                           [](auto &j) { j["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = "\\w+"; }),
                 "pre_tokenizer.pretokenizers[0].pattern.Regex");
-    expectError(withField("llama3-style.json",
-                          [](auto &j) { j["pre_tokenizer"]["pretokenizers"][0]["behavior"] = "Removed"; }),
-                "pre_tokenizer.pretokenizers[0].behavior");
-    expectError(withField("gpt2-style.json", [](auto &j) { j["pre_tokenizer"] = {{"type", "Metaspace"}}; }),
+    expectError(
+        withField("llama3-style.json", [](auto &j) { j["pre_tokenizer"]["pretokenizers"][0]["behavior"] = "Removed"; }),
+        "pre_tokenizer.pretokenizers[0].behavior");
+    expectError(withField("gpt2-style.json",
+                          [](auto &j) {
+                              j["pre_tokenizer"] = {{"type", "Metaspace"}};
+                          }),
                 "pre_tokenizer.type");
     expectError(withField("gpt2-style.json", [](auto &j) { j["pre_tokenizer"] = nullptr; }), "pre_tokenizer");
     expectError(withField("gpt2-style.json", [](auto &j) { j["model"]["byte_fallback"] = true; }),
@@ -187,8 +203,8 @@ TEST(Tokenizer, UnsupportedFieldsFailNamingTheField)
 
 TEST(TokenizerUnicode, NfcComposesAndReorders)
 {
-    EXPECT_EQ(tok::unicode::nfc("cafe\xCC\x81"), "caf\xC3\xA9");                  // e + acute -> é
-    EXPECT_EQ(tok::unicode::nfc("\xE2\x84\xAB"), "\xC3\x85");                       // Angstrom sign -> Å
-    EXPECT_EQ(tok::unicode::nfc("\xE1\x84\x80\xE1\x85\xA1"), "\xEA\xB0\x80");      // Hangul L+V -> 가
+    EXPECT_EQ(tok::unicode::nfc("cafe\xCC\x81"), "caf\xC3\xA9");              // e + acute -> é
+    EXPECT_EQ(tok::unicode::nfc("\xE2\x84\xAB"), "\xC3\x85");                 // Angstrom sign -> Å
+    EXPECT_EQ(tok::unicode::nfc("\xE1\x84\x80\xE1\x85\xA1"), "\xEA\xB0\x80"); // Hangul L+V -> 가
     EXPECT_EQ(tok::unicode::nfc("plain ascii"), "plain ascii");
 }

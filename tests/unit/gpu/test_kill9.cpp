@@ -29,7 +29,8 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-struct Child {
+struct Child
+{
     pid_t pid = -1;
     FILE *out = nullptr;
 };
@@ -155,7 +156,10 @@ std::vector<fs::path> scratchFolders(const fs::path &tmpdir)
     return out;
 }
 
-std::int64_t count(Corpus &c, const std::string &sql) { return c.db().queryInt(sql).value_or(-1); }
+std::int64_t count(Corpus &c, const std::string &sql)
+{
+    return c.db().queryInt(sql).value_or(-1);
+}
 
 std::vector<VerifierFixture> pick(const std::vector<std::string> &names)
 {
@@ -201,7 +205,9 @@ TEST(Kill9, ImportKilledRepeatedlyLosesAndDoublesNothing)
         reap(c);
         // A reader may open in between (and must not stall or break anything).
         Corpus r = Corpus::open(db, true);
-        EXPECT_EQ(count(r, "SELECT count(*) FROM (SELECT sample_key FROM samples GROUP BY sample_key HAVING count(*) > 1)"), 0);
+        EXPECT_EQ(
+            count(r, "SELECT count(*) FROM (SELECT sample_key FROM samples GROUP BY sample_key HAVING count(*) > 1)"),
+            0);
     }
     EXPECT_GE(kills, 1);
     const auto r = runCli(args);
@@ -234,8 +240,8 @@ TEST(Kill9, VerifyKilledThenWorkerKilledResumesToTheCleanVerdicts)
     addFixturesToCorpus(db, fixtures, kCopies);
     const fs::path tmpdir = tmp.path() / "tmp";
     fs::create_directories(tmpdir);
-    const std::vector<std::string> args{"verify", db, "--cpu", "--json", "--quiet", "--parallel", "2",
-                                        "--cache-dir", tmp.file("cache")};
+    const std::vector<std::string> args{"verify",     db,  "--cpu",       "--json",         "--quiet",
+                                        "--parallel", "2", "--cache-dir", tmp.file("cache")};
 
     // 1. sieve-cli itself, after its first verdict: its worker and the worker's children die with it.
     Child c = startCli(args, tmpdir.string(), tmp.file("verify.err"));

@@ -28,7 +28,10 @@ HostTensor bits16(ElemType type, std::vector<std::uint16_t> v)
     return t;
 }
 
-nlohmann::json check() { return {{"ok", true}}; }
+nlohmann::json check()
+{
+    return {{"ok", true}};
+}
 
 } // namespace
 

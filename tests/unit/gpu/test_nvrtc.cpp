@@ -14,11 +14,11 @@ using namespace sieve::gpu;
 
 namespace {
 
-#define REQUIRE_NVRTC()                                                                                               \
-    do {                                                                                                              \
-        std::string why;                                                                                              \
-        if (!NvrtcLibrary::get(&why))                                                                                 \
-            GTEST_SKIP() << why;                                                                                      \
+#define REQUIRE_NVRTC()                                                                                                \
+    do {                                                                                                               \
+        std::string why;                                                                                               \
+        if (!NvrtcLibrary::get(&why))                                                                                  \
+            GTEST_SKIP() << why;                                                                                       \
     } while (0)
 
 CompileOptions forArch(const std::string &arch)
@@ -40,7 +40,9 @@ TEST(NvrtcLibrary, ListsSm80AndSm90)
     EXPECT_FALSE(lib->buildId().empty());
 }
 
-class NvrtcArch : public ::testing::TestWithParam<const char *> {};
+class NvrtcArch : public ::testing::TestWithParam<const char *>
+{
+};
 
 TEST_P(NvrtcArch, CompilesKernelsToPtxCubinAndResources)
 {
@@ -54,14 +56,18 @@ TEST_P(NvrtcArch, CompilesKernelsToPtxCubinAndResources)
     EXPECT_NE(r.ptx.find(".entry scale("), std::string::npos);
     EXPECT_NE(r.ptx.find(".target " + std::string(GetParam())), std::string::npos);
     EXPECT_GT(r.cubin.size(), 1000u);
-    EXPECT_EQ(r.cubin.compare(0, 4, "\x7f" "ELF"), 0);
+    EXPECT_EQ(r.cubin.compare(0, 4,
+                              "\x7f"
+                              "ELF"),
+              0);
     ASSERT_EQ(r.resources.kernels.size(), 2u);
     for (const auto &k : r.resources.kernels) {
         EXPECT_GT(k.registers, 0) << k.name;
         EXPECT_EQ(k.spillStoreBytes, 0) << k.name;
     }
-    const auto tiled = std::find_if(r.resources.kernels.begin(), r.resources.kernels.end(),
-                                    [](const KernelResources &k) { return k.name.find("tiled<16>") != std::string::npos; });
+    const auto tiled =
+        std::find_if(r.resources.kernels.begin(), r.resources.kernels.end(),
+                     [](const KernelResources &k) { return k.name.find("tiled<16>") != std::string::npos; });
     ASSERT_NE(tiled, r.resources.kernels.end());
     EXPECT_EQ(tiled->sharedBytes, 2 * 16 * 16 * 4);
     EXPECT_EQ(tiled->barriers, 1);
@@ -75,8 +81,8 @@ TEST(NvrtcCompiler, ComputeArchGivesPtxOnly)
     REQUIRE_NVRTC();
     test::TempDir cache;
     const NvrtcCompiler compiler(cache.path().string());
-    const CompileResult r = compiler.compile("extern \"C\" __global__ void k(int *p) { *p = 1; }", "k.cu",
-                                             forArch("compute_80"));
+    const CompileResult r =
+        compiler.compile("extern \"C\" __global__ void k(int *p) { *p = 1; }", "k.cu", forArch("compute_80"));
     ASSERT_TRUE(r.ok) << r.log;
     EXPECT_NE(r.ptx.find(".entry k("), std::string::npos);
     EXPECT_TRUE(r.cubin.empty());
@@ -172,19 +178,20 @@ TEST(NvrtcCompiler, UnsupportedArchThrowsNamingIt)
 
 TEST(NvrtcLog, ParsesPtxasVerboseOutput)
 {
-    const std::string log = "ptxas info    : 0 bytes gmem, 256 bytes cmem[3]\n"
-                            "ptxas info    : Compiling entry function '_Z2k2Pdi' for 'sm_80'\n"
-                            "ptxas info    : Function properties for _Z2k2Pdi\n"
-                            "ptxas         .     1184 bytes stack frame, 1600 bytes spill stores, 1596 bytes spill loads\n"
-                            "ptxas info    : Used 32 registers, used 0 barriers, 1184 bytes cumulative stack size, "
-                            "364 bytes cmem[0]\n"
-                            "ptxas info    : Compile time = 49.954 ms\n"
-                            "ptxas info    : Function properties for helper\n"
-                            "ptxas         .     16 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
-                            "ptxas info    : Compiling entry function 'add' for 'sm_80'\n"
-                            "ptxas info    : Function properties for add\n"
-                            "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-                            "ptxas info    : Used 10 registers, used 1 barriers, 1024 bytes smem, 372 bytes cmem[0]\n";
+    const std::string log =
+        "ptxas info    : 0 bytes gmem, 256 bytes cmem[3]\n"
+        "ptxas info    : Compiling entry function '_Z2k2Pdi' for 'sm_80'\n"
+        "ptxas info    : Function properties for _Z2k2Pdi\n"
+        "ptxas         .     1184 bytes stack frame, 1600 bytes spill stores, 1596 bytes spill loads\n"
+        "ptxas info    : Used 32 registers, used 0 barriers, 1184 bytes cumulative stack size, "
+        "364 bytes cmem[0]\n"
+        "ptxas info    : Compile time = 49.954 ms\n"
+        "ptxas info    : Function properties for helper\n"
+        "ptxas         .     16 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+        "ptxas info    : Compiling entry function 'add' for 'sm_80'\n"
+        "ptxas info    : Function properties for add\n"
+        "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 10 registers, used 1 barriers, 1024 bytes smem, 372 bytes cmem[0]\n";
     const PtxasReport r = parsePtxas(log);
     EXPECT_EQ(r.userConstBytes, 256);
     ASSERT_EQ(r.kernels.size(), 2u);
@@ -224,8 +231,9 @@ TEST(NvrtcSass, DisassemblesTheCubinWhenAToolIsInstalled)
     if (findDisassembler().empty())
         GTEST_SKIP() << "neither nvdisasm nor cuobjdump is installed";
     test::TempDir cache;
-    const CompileResult r = NvrtcCompiler(cache.path().string())
-                                .compile(test::readFile(test::testData("cuda/vector_tiled.cu")), "v.cu", forArch("sm_90"));
+    const CompileResult r =
+        NvrtcCompiler(cache.path().string())
+            .compile(test::readFile(test::testData("cuda/vector_tiled.cu")), "v.cu", forArch("sm_90"));
     ASSERT_TRUE(r.ok);
     std::string why;
     const auto sass = disassemble(r.cubin, &why);

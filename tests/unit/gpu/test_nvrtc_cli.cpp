@@ -14,7 +14,8 @@ using namespace sieve;
 namespace {
 
 // Restores an environment variable when the test ends.
-class ScopedEnv {
+class ScopedEnv
+{
 public:
     ScopedEnv(const char *name, const char *value) : m_name(name)
     {
@@ -55,13 +56,14 @@ TEST(NvrtcCli, CompileWithoutNvrtcFailsCleanly)
 {
     ScopedEnv env("SIEVE_NVRTC", "/nonexistent/libnvrtc.so");
     test::TempDir cache;
-    const auto r = test::runCli({"compile", test::testData("cuda/vector_tiled.cu"), "--arch", "sm_90", "--cache-dir",
-                                 cache.path().string()});
+    const auto r = test::runCli(
+        {"compile", test::testData("cuda/vector_tiled.cu"), "--arch", "sm_90", "--cache-dir", cache.path().string()});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("NVRTC not found"), std::string::npos) << r.err;
 }
 
-class NvrtcCliCompile : public ::testing::Test {
+class NvrtcCliCompile : public ::testing::Test
+{
 protected:
     void SetUp() override
     {

@@ -23,7 +23,10 @@ std::string fieldOf(const std::function<void()> &f)
 
 const std::vector<PtxEntry> kRmsnorm{{"rmsnorm", {".u64", ".u64", ".u32", ".f32"}}};
 
-std::string manifestText() { return *embeddedManifest(test::readFile(test::testData("cuda/raw_rmsnorm.cu"))); }
+std::string manifestText()
+{
+    return *embeddedManifest(test::readFile(test::testData("cuda/raw_rmsnorm.cu")));
+}
 
 } // namespace
 
@@ -62,7 +65,8 @@ TEST(RawCudaManifest, ErrorsNameTheField)
     EXPECT_EQ(fieldOf([&] { parseManifest("{"); }), "manifest");
     EXPECT_EQ(fieldOf([&] { parseManifest(with("sieve-raw-cuda/1", "v2")); }), "manifest.format");
     EXPECT_EQ(fieldOf([&] { parseManifest(with("\"shared_bytes\"", "\"shared_mem\"")); }), "launches[0].shared_mem");
-    EXPECT_EQ(fieldOf([&] { parseManifest(with("\"type\": \"f32\"", "\"type\": \"f16\"")); }), "launches[0].args[3].type");
+    EXPECT_EQ(fieldOf([&] { parseManifest(with("\"type\": \"f32\"", "\"type\": \"f16\"")); }),
+              "launches[0].args[3].type");
     EXPECT_EQ(fieldOf([&] { parseManifest(with("\"grid\": [\"rows\"]", "\"grid\": []")); }), "launches[0].grid");
     EXPECT_EQ(fieldOf([&] { parseManifest(with("\"dtype\": \"fp32\"", "\"dtype\": \"fp33\"")); }), "outputs[0].dtype");
 

@@ -145,8 +145,8 @@ TEST(CudaPrecheck, UndefinedMacrosAreInconclusiveOtherErrorsAreNot)
 {
     EXPECT_TRUE(precheckInconclusive({{3, 20, "error", "identifier \"CUDA_KERNEL_ASSERT\" is undefined"}}));
     EXPECT_FALSE(precheckInconclusive({{3, 20, "error", "identifier \"undefined_scale\" is undefined"}}));
-    EXPECT_FALSE(precheckInconclusive({{3, 20, "error", "identifier \"CUDA_KERNEL_ASSERT\" is undefined"},
-                                       {4, 21, "error", "expected a \";\""}}));
+    EXPECT_FALSE(precheckInconclusive(
+        {{3, 20, "error", "identifier \"CUDA_KERNEL_ASSERT\" is undefined"}, {4, 21, "error", "expected a \";\""}}));
     EXPECT_FALSE(precheckInconclusive({{3, 20, "warning", "variable \"x\" was declared but never referenced"}}));
 }
 

@@ -23,26 +23,30 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char *kReference = "import torch\\nimport torch.nn as nn\\n\\nclass Model(nn.Module):\\n    def forward(self, x):\\n"
-                         "        return x\\n\\ndef get_inputs():\\n    return [torch.randn(4)]\\n\\n"
-                         "def get_init_inputs():\\n    return []\\n";
+const char *kReference =
+    "import torch\\nimport torch.nn as nn\\n\\nclass Model(nn.Module):\\n    def forward(self, x):\\n"
+    "        return x\\n\\ndef get_inputs():\\n    return [torch.randn(4)]\\n\\n"
+    "def get_init_inputs():\\n    return []\\n";
 
 // A corpus with `tasks` tasks and `perTask` samples each (names t<i>/s<j>, code that differs per sample).
-std::string makeCorpus(const TempDir &tmp, const std::string &name, int tasks, int perTask, const std::string &salt = "")
+std::string makeCorpus(const TempDir &tmp, const std::string &name, int tasks, int perTask,
+                       const std::string &salt = "")
 {
     const std::string db = tmp.file(name);
     std::string t, s;
     for (int i = 0; i < tasks; ++i) {
         t += "{\"task_id\": \"" + salt + "t" + std::to_string(i) + "\", \"reference_code\": \"" + kReference + "\"}\n";
         for (int j = 0; j < perTask; ++j)
-            s += "{\"sample_id\": \"" + salt + "t" + std::to_string(i) + "/s" + std::to_string(j) + "\", \"task_id\": \"" +
-                 salt + "t" + std::to_string(i) + "\", \"backend\": \"triton\", \"code\": \"class ModelNew:  # " + salt +
-                 std::to_string(i) + "." + std::to_string(j) + "\\n    pass\\n\"}\n";
+            s += "{\"sample_id\": \"" + salt + "t" + std::to_string(i) + "/s" + std::to_string(j) +
+                 "\", \"task_id\": \"" + salt + "t" + std::to_string(i) +
+                 "\", \"backend\": \"triton\", \"code\": \"class ModelNew:  # " + salt + std::to_string(i) + "." +
+                 std::to_string(j) + "\\n    pass\\n\"}\n";
     }
     writeFile(tmp.file(name + ".tasks.jsonl"), t);
     writeFile(tmp.file(name + ".samples.jsonl"), s);
     EXPECT_EQ(runCli({"init", db}).exitCode, 0);
-    const auto r = runCli({"import", db, "--format", "sieve", tmp.file(name + ".tasks.jsonl"), tmp.file(name + ".samples.jsonl")});
+    const auto r =
+        runCli({"import", db, "--format", "sieve", tmp.file(name + ".tasks.jsonl"), tmp.file(name + ".samples.jsonl")});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return db;
 }
@@ -127,7 +131,8 @@ std::int64_t scalar(const std::string &db, const std::string &sql)
 bool hasProblem(const gpu::MergeReport &r, const std::string &fileEnd, const std::string &reasonPart)
 {
     for (const auto &p : r.problems)
-        if (p.file.size() >= fileEnd.size() && p.file.compare(p.file.size() - fileEnd.size(), fileEnd.size(), fileEnd) == 0 &&
+        if (p.file.size() >= fileEnd.size() &&
+            p.file.compare(p.file.size() - fileEnd.size(), fileEnd.size(), fileEnd) == 0 &&
             p.reason.find(reasonPart) != std::string::npos)
             return true;
     return false;
@@ -198,8 +203,8 @@ TEST(Shard, ShardFilesCarryTheCorpusPayloadDictionaries)
         std::string t = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k" + std::to_string(i) +
                         "(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n";
         for (int line = 0; line < 12; ++line)
-            t += "    v" + std::to_string((i * 31 + line * 7) % 97) + " = tl.load(x_ptr + " + std::to_string(line * i % 13) +
-                 ", mask=m)  # " + std::to_string(i * line) + "\n";
+            t += "    v" + std::to_string((i * 31 + line * 7) % 97) + " = tl.load(x_ptr + " +
+                 std::to_string(line * i % 13) + ", mask=m)  # " + std::to_string(i * line) + "\n";
         return t + "class ModelNew:\n    pass\n";
     };
     std::uint32_t id = 0;
@@ -241,9 +246,11 @@ TEST(Shard, ShardFileIsACorpusWithTheSamplesCodeAndTasks)
     const auto shards = cutAll(db, 2, tmp.file("out"));
     for (const auto &s : shards) {
         Corpus c = Corpus::open(s.path, true);
-        EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM sample_payloads WHERE code IS NOT NULL").value_or(-1), s.samples);
-        EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples s LEFT JOIN task_payloads p ON p.task_id = s.task_id "
-                                  "WHERE p.reference_code IS NULL")
+        EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM sample_payloads WHERE code IS NOT NULL").value_or(-1),
+                  s.samples);
+        EXPECT_EQ(c.db()
+                      .queryInt("SELECT count(*) FROM samples s LEFT JOIN task_payloads p ON p.task_id = s.task_id "
+                                "WHERE p.reference_code IS NULL")
                       .value_or(-1),
                   0);
         EXPECT_EQ(s.plan.corpusId, gpu::corpusId(Corpus::open(db, true).db()));
@@ -286,7 +293,8 @@ TEST(ShardMerge, MergesEveryVerdictOnceAndTwiceAddsNothing)
     // Each verdict landed on its own sample, with its log and details.
     {
         db::Database d(db, db::Database::Mode::ReadOnly);
-        db::Statement st = d.prepare("SELECT s.name, s.status, v.message FROM samples s JOIN verdicts v ON v.sample_id = s.id");
+        db::Statement st =
+            d.prepare("SELECT s.name, s.status, v.message FROM samples s JOIN verdicts v ON v.sample_id = s.id");
         while (st.step()) {
             EXPECT_EQ(st.text(2), "verdict for " + st.text(0));
             EXPECT_EQ(st.text(1), st.text(0).back() % 2 ? "PASS" : "FAIL_MISMATCH");
@@ -392,7 +400,8 @@ TEST(ShardMerge, UnfinishedShardIsNotMerged)
     const auto shards = cutAll(db, 1, tmp.file("out"));
     verifyFake(shards[0].path, "interrupted", 3);
     const auto r = gpu::mergeShards(db, {tmp.file("out")});
-    EXPECT_TRUE(hasProblem(r, "shard-0-of-1.sieve", "not finished: run 1 is 'interrupted' with 3 of 10")) << problemsText(r);
+    EXPECT_TRUE(hasProblem(r, "shard-0-of-1.sieve", "not finished: run 1 is 'interrupted' with 3 of 10"))
+        << problemsText(r);
     EXPECT_EQ(scalar(db, "SELECT count(*) FROM verdicts"), 0);
 }
 
@@ -436,14 +445,17 @@ TEST(SlurmScript, ArrayGresTimeShardArgumentsAndTheMergeCommand)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string s = readFile(tmp.file("job/sieve-verify.sbatch"));
     EXPECT_EQ(s.rfind("#!/bin/bash\n", 0), 0u);
-    for (const std::string &line : std::vector<std::string>{"#SBATCH --array=0-3\n", "#SBATCH --gres=gpu:2\n", "#SBATCH --time=01:30:00\n",
-                                   "#SBATCH --partition=h200\n", "#SBATCH --output=" + tmp.file("job") + "/logs/shard-%a-of-4.out\n"})
+    for (const std::string &line : std::vector<std::string>{
+             "#SBATCH --array=0-3\n", "#SBATCH --gres=gpu:2\n", "#SBATCH --time=01:30:00\n",
+             "#SBATCH --partition=h200\n", "#SBATCH --output=" + tmp.file("job") + "/logs/shard-%a-of-4.out\n"})
         EXPECT_NE(s.find(line), std::string::npos) << line << "\n" << s;
     EXPECT_NE(s.find("exec /opt/sieve/bin/sieve-cli verify " + db + " --shard \"${SLURM_ARRAY_TASK_ID}/4\" --out " +
                      tmp.file("job") + " --gpus 0,1 --task t1 --quiet\n"),
               std::string::npos)
         << s;
-    EXPECT_NE(s.find("#          /opt/sieve/bin/sieve-cli merge " + db + " " + tmp.file("job") + "\n"), std::string::npos) << s;
+    EXPECT_NE(s.find("#          /opt/sieve/bin/sieve-cli merge " + db + " " + tmp.file("job") + "\n"),
+              std::string::npos)
+        << s;
     EXPECT_TRUE(fs::exists(tmp.file("job/logs")));
 
     r = runCli({"slurm-script", db, "--shards", "2", "--out", tmp.file("cpu"), "--cpu"});
@@ -453,9 +465,12 @@ TEST(SlurmScript, ArrayGresTimeShardArgumentsAndTheMergeCommand)
     EXPECT_NE(c.find("#SBATCH --array=0-1\n"), std::string::npos);
     EXPECT_NE(c.find(" --cpu --quiet\n"), std::string::npos) << c;
 
-    EXPECT_EQ(runCli({"slurm-script", db, "--shards", "2", "--out", tmp.file("x"), "--time", "90 minutes"}).exitCode, 2);
+    EXPECT_EQ(runCli({"slurm-script", db, "--shards", "2", "--out", tmp.file("x"), "--time", "90 minutes"}).exitCode,
+              2);
     EXPECT_EQ(runCli({"slurm-script", db, "--out", tmp.file("x")}).exitCode, 2);
-    EXPECT_EQ(runCli({"slurm-script", db, "--shards", "2", "--out", tmp.file("x"), "--cpu", "--gpus-per-task", "1"}).exitCode, 2);
+    EXPECT_EQ(
+        runCli({"slurm-script", db, "--shards", "2", "--out", tmp.file("x"), "--cpu", "--gpus-per-task", "1"}).exitCode,
+        2);
 }
 
 TEST(SlurmScript, TimeFormats)
@@ -490,10 +505,11 @@ TEST(ShardVerify, MergedShardsEqualADirectRun)
 
     std::map<int, std::int64_t> perShard;
     for (int k = 0; k < 2; ++k) {
-        const auto r = runCli({"verify", db, "--cpu", "--quiet", "--cache-dir", cache, "--shard", std::to_string(k) + "/2",
-                               "--out", tmp.file("out")});
+        const auto r = runCli({"verify", db, "--cpu", "--quiet", "--cache-dir", cache, "--shard",
+                               std::to_string(k) + "/2", "--out", tmp.file("out")});
         ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
-        perShard[k] = scalar(tmp.file("out/shard-" + std::to_string(k) + "-of-2.sieve"), "SELECT count(*) FROM samples");
+        perShard[k] =
+            scalar(tmp.file("out/shard-" + std::to_string(k) + "-of-2.sieve"), "SELECT count(*) FROM samples");
     }
     EXPECT_EQ(perShard[0] + perShard[1], 4);
     EXPECT_EQ(scalar(db, "SELECT count(*) FROM verify_runs"), 0) << "a node must not write the corpus";

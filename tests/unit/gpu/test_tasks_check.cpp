@@ -19,8 +19,8 @@ using namespace sieve;
 
 namespace {
 
-const char *kTasks[] = {"scalar_loss", "hinge_literal", "literal_only", "tiny_values", "broken", "uses_einops",
-                        "uses_transformers"};
+const char *kTasks[] = {"scalar_loss", "hinge_literal", "literal_only",     "tiny_values",
+                        "broken",      "uses_einops",   "uses_transformers"};
 
 // A sieve-format JSONL with one task per file of tests/data/tasks_check, named tc/<file stem>.
 std::string tasksJsonl(const test::TempDir &dir)
@@ -28,10 +28,11 @@ std::string tasksJsonl(const test::TempDir &dir)
     const std::string path = dir.file("tasks.jsonl");
     std::string text;
     for (const char *t : kTasks)
-        text += nlohmann::json{{"task_id", std::string("tc/") + t},
-                               {"reference_code", test::readFile(test::testData(std::string("tasks_check/") + t + ".py"))}}
-                    .dump() +
-                "\n";
+        text +=
+            nlohmann::json{{"task_id", std::string("tc/") + t},
+                           {"reference_code", test::readFile(test::testData(std::string("tasks_check/") + t + ".py"))}}
+                .dump() +
+            "\n";
     test::writeFile(path, text);
     return path;
 }
@@ -113,8 +114,8 @@ TEST(TasksCheck, JudgesEachTaskOnTheCpuAndStoresIt)
     const std::string db = dir.file("c.sieve");
     ASSERT_EQ(test::runCli({"init", db}).exitCode, 0);
     ASSERT_EQ(test::runCli({"import", db, "--format", "sieve", tasksJsonl(dir), "--quiet"}).exitCode, 0);
-    const auto r = test::runCli({"tasks", "check", db, "--cpu", "--json", "--quiet", "--python", py, "--cache-dir",
-                                 dir.file("cache")});
+    const auto r = test::runCli(
+        {"tasks", "check", db, "--cpu", "--json", "--quiet", "--python", py, "--cache-dir", dir.file("cache")});
     ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
     std::map<std::string, nlohmann::json> by;
     const auto rows = jsonLines(r.out);
@@ -202,8 +203,8 @@ TEST(VerifyPolicy, ReachesTheWorkerAndIsRecordedInTheRun)
                             dir.file("cache")})
                   .exitCode,
               0);
-    EXPECT_EQ(nlohmann::json::parse(
-                  c.db().queryText("SELECT params_json FROM verify_runs ORDER BY id DESC LIMIT 1").value())
-                  .value("policy", ""),
-              "strict");
+    EXPECT_EQ(
+        nlohmann::json::parse(c.db().queryText("SELECT params_json FROM verify_runs ORDER BY id DESC LIMIT 1").value())
+            .value("policy", ""),
+        "strict");
 }

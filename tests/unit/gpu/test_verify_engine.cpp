@@ -1,6 +1,6 @@
 // The engine's own promises, with the real worker on the CPU: a dying worker costs no sample (its
-// in-flight one runs again), an interrupted `sieve-cli verify` resumes where it stopped, re-verifying adds a run, and the
-// CLI's --json output carries one line per verdict.
+// in-flight one runs again), an interrupted `sieve-cli verify` resumes where it stopped, re-verifying adds a run, and
+// the CLI's --json output carries one line per verdict.
 #include "core/db/corpus.h"
 #include "gpu/verify/verificationengine.h"
 #include "tests/unit/gpu/test_verify_support.h"
@@ -38,7 +38,8 @@ std::int64_t count(Corpus &c, const std::string &sql)
 }
 
 // Kills the worker with SIGKILL as soon as the slow sample is running.
-class KillWhenSent : public gpu::VerifyObserver {
+class KillWhenSent : public gpu::VerifyObserver
+{
 public:
     // `times`: how many of the victim's starts end in a kill of its worker.
     KillWhenSent(std::int64_t victim, int times = 1) : m_victim(victim), m_left(times) {}
@@ -135,7 +136,8 @@ TEST(VerifyEngine, SampleInFlightAtThreeWorkerDeathsIsACrash)
 }
 
 // Starts sieve-cli verify --json, returns after `verdicts` verdict lines with the child still running.
-struct Child {
+struct Child
+{
     pid_t pid = -1;
     FILE *out = nullptr;
 };
@@ -182,8 +184,8 @@ TEST(VerifyCli, InterruptedRunResumesWithExactlyOneVerdictPerSample)
     const std::string db = tmp.file("c.db");
     Corpus::create(db);
     addFixturesToCorpus(db, pick({"softmax", "static_no_kernel", "vector_add_derived_shape"}), 4);
-    const std::vector<std::string> args{"verify", db, "--cpu", "--json", "--quiet", "--parallel", "1",
-                                        "--cache-dir", tmp.file("cache")};
+    const std::vector<std::string> args{"verify",     db,  "--cpu",       "--json",         "--quiet",
+                                        "--parallel", "1", "--cache-dir", tmp.file("cache")};
     Child child = startVerify(args);
     int seen = 0;
     char line[65536];
@@ -266,13 +268,15 @@ TEST(VerifyCli, JsonLinesThenReverifyAddsARunAndKeepsTheOld)
     EXPECT_EQ(env.value("mode", ""), "cpu");
     EXPECT_EQ(env.value("sieve_version", ""), SIEVE_VERSION);
     EXPECT_TRUE(env.contains("torch") && env.contains("triton") && env.contains("python")) << env.dump();
-    const auto params = nlohmann::json::parse(c.db().queryText("SELECT params_json FROM verify_runs WHERE id=2").value());
+    const auto params =
+        nlohmann::json::parse(c.db().queryText("SELECT params_json FROM verify_runs WHERE id=2").value());
     EXPECT_TRUE(params["selection"]["all"].get<bool>());
     // Task hygiene lands in tasks.flags.
     EXPECT_EQ(count(c, "SELECT count(*) FROM tasks WHERE flags LIKE '%REF_CONSTANT%'"), 1);
     // Checks per (shape, seed) of the passing sample: at least 2 shapes x 5 seeds.
     EXPECT_GE(count(c, "SELECT count(*) FROM verdict_checks k JOIN verdicts v ON v.id = k.verdict_id WHERE v.run_id=1 "
-                       "AND v.sample_id=" + std::to_string(ids.at("softmax"))),
+                       "AND v.sample_id=" +
+                           std::to_string(ids.at("softmax"))),
               10);
 }
 

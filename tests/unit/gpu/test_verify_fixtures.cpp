@@ -24,7 +24,8 @@ using namespace sieve::test;
 
 namespace {
 
-struct StoredVerdict {
+struct StoredVerdict
+{
     std::string status, reasons, log, flags;
     nlohmann::json details;
     std::int64_t runId = 0;
@@ -46,13 +47,16 @@ std::string suiteKey()
         all += p.filename().string() + readFile(p.string());
     // What the machine offers decides verdicts too (raw CUDA without NVRTC): a cache per environment.
     all += gpu::NvrtcLibrary::get() != nullptr ? "nvrtc" : "no-nvrtc";
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (stat("/proc/self/exe", &st) == 0)
         all += std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime);
     return hashing::contentKey({all}).substr(0, 16);
 }
 
-class SuiteCorpus {
+class SuiteCorpus
+{
 public:
     static SuiteCorpus &get()
     {
@@ -110,10 +114,10 @@ private:
     void load(const std::string &db)
     {
         Corpus c = Corpus::open(db, true);
-        db::Statement st = c.db().prepare(
-            "SELECT s.name, v.status, v.reasons, v.flags, v.run_id, p.log, p.details, "
-            "(SELECT count(*) FROM verdicts w WHERE w.sample_id = s.id) FROM samples s "
-            "JOIN verdicts v ON v.sample_id = s.id LEFT JOIN verdict_payloads p ON p.verdict_id = v.id");
+        db::Statement st =
+            c.db().prepare("SELECT s.name, v.status, v.reasons, v.flags, v.run_id, p.log, p.details, "
+                           "(SELECT count(*) FROM verdicts w WHERE w.sample_id = s.id) FROM samples s "
+                           "JOIN verdicts v ON v.sample_id = s.id LEFT JOIN verdict_payloads p ON p.verdict_id = v.id");
         while (st.step()) {
             StoredVerdict v;
             v.status = st.text(1);
@@ -142,7 +146,9 @@ std::vector<std::string> split(const std::string &s)
     return out;
 }
 
-class VerifyFixture : public ::testing::TestWithParam<VerifierFixture> {};
+class VerifyFixture : public ::testing::TestWithParam<VerifierFixture>
+{
+};
 
 TEST_P(VerifyFixture, VerdictMatchesManifest)
 {

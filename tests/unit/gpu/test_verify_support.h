@@ -13,7 +13,8 @@
 
 namespace sieve::test {
 
-struct VerifierFixture {
+struct VerifierFixture
+{
     std::string name, task, answer, backend, expect;
     std::string reason; // "" when the manifest says null
     bool gpu = false, skipStatic = false, cpuOnly = false;
@@ -21,7 +22,10 @@ struct VerifierFixture {
 };
 
 // gtest prints a parameter with this instead of a byte dump.
-inline void PrintTo(const VerifierFixture &f, std::ostream *os) { *os << f.name; }
+inline void PrintTo(const VerifierFixture &f, std::ostream *os)
+{
+    *os << f.name;
+}
 
 std::vector<VerifierFixture> verifierFixtures();
 // The fixtures a CPU run covers (no gpu ones).

@@ -28,8 +28,9 @@ std::string problem(int n)
 {
     return "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n    def forward(self, x):\n"
            "        return torch.relu(x) * " +
-           std::to_string(n) + "\n\ndef get_inputs():\n    return [torch.randn(8)]\n\ndef get_init_inputs():\n"
-                               "    return []\n";
+           std::to_string(n) +
+           "\n\ndef get_inputs():\n    return [torch.randn(8)]\n\ndef get_init_inputs():\n"
+           "    return []\n";
 }
 
 void writeProblem(const fs::path &file, int n)
@@ -38,7 +39,10 @@ void writeProblem(const fs::path &file, int n)
     test::writeFile(file.string(), problem(n));
 }
 
-std::int64_t count(Corpus &c, const std::string &sql) { return c.db().queryInt(sql).value_or(-1); }
+std::int64_t count(Corpus &c, const std::string &sql)
+{
+    return c.db().queryInt(sql).value_or(-1);
+}
 
 bool anyErrorNames(const ImportReport &r, const std::string &needle)
 {
@@ -50,7 +54,10 @@ bool anyErrorNames(const ImportReport &r, const std::string &needle)
 }
 
 // True when every import has finished (its report stored).
-bool importsFinished(Corpus &c) { return count(c, "SELECT count(*) FROM imports WHERE finished_at IS NULL") == 0; }
+bool importsFinished(Corpus &c)
+{
+    return count(c, "SELECT count(*) FROM imports WHERE finished_at IS NULL") == 0;
+}
 
 } // namespace
 
@@ -126,7 +133,8 @@ TEST(HostileKernelBench, NonUtf8FileNameIsRejectedAndReRunsFinish)
         const ImportReport r = importFiles(c, ImportFormat::KernelBench, {(dir.path() / "kb").string()});
         EXPECT_EQ(r.tasksAdded(), run == 0 ? 2u : 0u);
         EXPECT_EQ(r.rejected(), 1u);
-        EXPECT_TRUE(anyErrorNames(r, "2_\\xFF\\xFE.py")) << r.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+        EXPECT_TRUE(anyErrorNames(r, "2_\\xFF\\xFE.py"))
+            << r.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
         EXPECT_TRUE(importsFinished(c)) << "run " << run;
         // The stored report is valid JSON.
         const auto stored = c.db().queryText("SELECT report_json FROM imports ORDER BY id DESC LIMIT 1");
@@ -178,8 +186,8 @@ TEST(HostileKernelBench, UnreadableSubfolderRejectsOnlyItsRecords)
         try {
             Corpus c = Corpus::open(db);
             const ImportReport r = importFiles(c, ImportFormat::KernelBench, {(dir.path() / "kb").string()});
-            const bool ok = r.tasksAdded() == 2 && r.rejected() == 1 && anyErrorNames(r, "kb/locked") &&
-                            importsFinished(c);
+            const bool ok =
+                r.tasksAdded() == 2 && r.rejected() == 1 && anyErrorNames(r, "kb/locked") && importsFinished(c);
             _exit(ok ? 0 : 1);
         } catch (...) {
             _exit(2);
@@ -200,8 +208,9 @@ TEST(HostileKernelBench, FifoAmongInputsIsRejectedWithoutBlocking)
     ASSERT_EQ(mkfifo(dir.file("tasks.jsonl").c_str(), 0644), 0);
     Corpus c = Corpus::create(dir.file("c.sieve"));
     const auto t0 = std::chrono::steady_clock::now();
-    const ImportReport kb = importFiles(c, ImportFormat::KernelBench,
-                                        {(dir.path() / "kb").string(), (dir.path() / "kb" / "level1" / "2_Fifo.py").string()});
+    const ImportReport kb =
+        importFiles(c, ImportFormat::KernelBench,
+                    {(dir.path() / "kb").string(), (dir.path() / "kb" / "level1" / "2_Fifo.py").string()});
     EXPECT_EQ(kb.tasksAdded(), 1u);
     EXPECT_EQ(kb.rejected(), 2u);
     EXPECT_TRUE(anyErrorNames(kb, "2_Fifo.py"));
@@ -243,7 +252,8 @@ TEST(HostileImport, OverlappingImportsOfTheSameRowsStoreEachKeyOnce)
     Corpus c = Corpus::open(db);
     EXPECT_LE(waited.load(), 1);
     EXPECT_EQ(count(c, "SELECT count(*) FROM samples"), 11000);
-    EXPECT_EQ(count(c, "SELECT count(*) FROM (SELECT sample_key FROM samples GROUP BY sample_key HAVING count(*) > 1)"), 0);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM (SELECT sample_key FROM samples GROUP BY sample_key HAVING count(*) > 1)"),
+              0);
     EXPECT_EQ(count(c, "SELECT count(*) FROM sqlite_master WHERE name='samples_key'"), 1);
 }
 

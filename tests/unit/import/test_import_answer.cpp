@@ -12,7 +12,8 @@ TEST(ImportAnswer, TakesTheLastFencedBlockThatDefinesModelNew)
 {
     const std::string text = "First try:\n```python\nclass ModelNew(nn.Module):\n    old = 1\n```\n"
                              "A helper:\n```python\ndef helper():\n    pass\n```\n"
-                             "Final:\n```python\n" + kAnswer + "```\nDone.";
+                             "Final:\n```python\n" +
+                             kAnswer + "```\nDone.";
     const auto a = answer::extract(text);
     ASSERT_TRUE(a.hasAnswer);
     EXPECT_EQ(a.code, kAnswer);
@@ -37,7 +38,9 @@ TEST(ImportAnswer, AClosingThinkTagWithoutAnOpeningOneEndsTheReasoning)
 
 TEST(ImportAnswer, ReadsOpenAiCompletionsChoicesAndMessages)
 {
-    const std::string content = "```python\\n" "class ModelNew(nn.Module):\\n    pass\\n" "```";
+    const std::string content = "```python\\n"
+                                "class ModelNew(nn.Module):\\n    pass\\n"
+                                "```";
     for (const std::string &json :
          {"{\"choices\":[{\"message\":{\"content\":\"" + content + "\",\"reasoning_content\":\"why\"}}]}",
           "{\"message\":{\"content\":\"" + content + "\",\"reasoning_content\":\"why\"}}",

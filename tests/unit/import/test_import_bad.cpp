@@ -17,7 +17,8 @@ namespace {
 
 using Expected = std::tuple<std::string, std::uint64_t, std::string>; // file suffix, line, field
 
-struct Fixture {
+struct Fixture
+{
     test::TempDir dir;
     Corpus corpus = Corpus::create(dir.file("c.sieve"));
     ImportReport run(ImportFormat f, const std::string &path)
@@ -82,10 +83,9 @@ TEST(ImportBadInput, OtherFormatsNameTheirOwnColumns)
                   {"cuda_archive_bad.jsonl", 3, "Correct"}});
     expectErrors(fx.run(ImportFormat::KernelBench, "bad/kernelbench_bad.jsonl"),
                  {{"kernelbench_bad.jsonl", 1, "problem_id"}, {"kernelbench_bad.jsonl", 2, "code"}});
-    expectErrors(fx.run(ImportFormat::KernelBench, "bad/kernelbench_folder"),
-                 {{"level1/5_NoModel.py", 1, "code"},
-                  {"level1/6_BadUtf8.py", 5, "code"},
-                  {"level1/badname.py", 0, "path"}});
+    expectErrors(
+        fx.run(ImportFormat::KernelBench, "bad/kernelbench_folder"),
+        {{"level1/5_NoModel.py", 1, "code"}, {"level1/6_BadUtf8.py", 5, "code"}, {"level1/badname.py", 0, "path"}});
 }
 
 TEST(ImportBadInput, AFileOfAnotherFormatIsSkippedWithOneError)
@@ -103,9 +103,9 @@ TEST(ImportBadInput, AFileOfAnotherFormatIsSkippedWithOneError)
 TEST(ImportBadInput, UnreadablePathsAreReportedAndTheOtherFilesStillImported)
 {
     Fixture fx;
-    const auto r = importFiles(fx.corpus, ImportFormat::Sieve,
-                               {fx.dir.file("missing.jsonl"), fx.dir.path().string(),
-                                test::testData("import/sieve_tasks.jsonl")});
+    const auto r =
+        importFiles(fx.corpus, ImportFormat::Sieve,
+                    {fx.dir.file("missing.jsonl"), fx.dir.path().string(), test::testData("import/sieve_tasks.jsonl")});
     ASSERT_EQ(r.files.size(), 3u);
     ASSERT_EQ(r.files[0].errors.size(), 1u);
     EXPECT_EQ(r.files[0].errors[0].field, "path");

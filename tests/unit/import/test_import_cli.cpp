@@ -37,8 +37,8 @@ TEST(ImportCli, InitImportListStatsOnTheDemoCorpus)
     test::TempDir dir;
     const std::string db = dir.file("demo.sieve");
     ASSERT_EQ(test::runCli({"init", db}).exitCode, 0);
-    const auto imp = test::runCli({"import", db, "--format", "sieve", kDemo + "tasks.jsonl", kDemo + "samples.jsonl",
-                                   "--json", "--quiet"});
+    const auto imp = test::runCli(
+        {"import", db, "--format", "sieve", kDemo + "tasks.jsonl", kDemo + "samples.jsonl", "--json", "--quiet"});
     ASSERT_EQ(imp.exitCode, 0) << imp.err << imp.out;
     const auto report = nlohmann::json::parse(imp.out);
     EXPECT_EQ(report["tasks_added"], 5);
@@ -66,7 +66,8 @@ TEST(ImportCli, InitImportListStatsOnTheDemoCorpus)
     EXPECT_EQ(s["tasks"], 5);
     EXPECT_EQ(s["samples"], 15);
 
-    const auto again = test::runCli({"import", db, "--format", "sieve", kDemo + "tasks.jsonl", kDemo + "samples.jsonl"});
+    const auto again =
+        test::runCli({"import", db, "--format", "sieve", kDemo + "tasks.jsonl", kDemo + "samples.jsonl"});
     EXPECT_EQ(again.exitCode, 0) << again.err;
     EXPECT_NE(again.out.find("total: 0 tasks added, 0 samples added, 20 unchanged, 0 rejected"), std::string::npos)
         << again.out;
@@ -119,8 +120,8 @@ TEST(ImportCli, KillNineMidImportLeavesAConsistentFileAndARerunCompletes)
         const int null = open("/dev/null", O_WRONLY);
         dup2(null, 1);
         dup2(null, 2);
-        execl(SIEVE_CLI_PATH, SIEVE_CLI_PATH, "import", db.c_str(), "--format", "sieve", "--batch", "500",
-              data.c_str(), static_cast<char *>(nullptr));
+        execl(SIEVE_CLI_PATH, SIEVE_CLI_PATH, "import", db.c_str(), "--format", "sieve", "--batch", "500", data.c_str(),
+              static_cast<char *>(nullptr));
         _exit(127);
     }
     // Kill it once some batches are committed but long before the end.

@@ -11,7 +11,8 @@ using namespace sieve;
 
 namespace {
 
-struct Fixture {
+struct Fixture
+{
     test::TempDir dir;
     Corpus corpus = Corpus::create(dir.file("c.sieve"));
 
@@ -65,12 +66,14 @@ TEST(ImportKernelBook, PythonCodeIsTheTaskTritonCodeAnExpertSample)
     EXPECT_EQ(r.tasksAdded(), 2u);
     EXPECT_EQ(r.samplesAdded(), 2u);
     EXPECT_EQ(fx.count("SELECT count(*) FROM samples WHERE origin='expert' AND backend='triton' AND has_answer=1"), 2);
-    const auto prov = nlohmann::json::parse(fx.text("SELECT provenance_json FROM tasks WHERE name='kernelbook/11_SumAggregator'"));
+    const auto prov =
+        nlohmann::json::parse(fx.text("SELECT provenance_json FROM tasks WHERE name='kernelbook/11_SumAggregator'"));
     EXPECT_EQ(prov["repo_name"], "example/graphsage");
     EXPECT_EQ(prov["stars"], 42);
     EXPECT_EQ(prov["licenses"], nlohmann::json::array({"MIT"}));
     EXPECT_EQ(prov["sha"], "0123456789abcdef0123456789abcdef01234567");
-    const auto flags = nlohmann::json::parse(fx.text("SELECT flags FROM tasks WHERE name='kernelbook/11_SumAggregator'"));
+    const auto flags =
+        nlohmann::json::parse(fx.text("SELECT flags FROM tasks WHERE name='kernelbook/11_SumAggregator'"));
     EXPECT_EQ(flags["init_inputs"], "args_kwargs");
     EXPECT_EQ(flags["reference_class"], "SumAggregator");
     EXPECT_EQ(fx.text("SELECT license FROM tasks WHERE name='kernelbook/12_MeanAggregator'"), "MIT, Apache-2.0");
@@ -81,7 +84,7 @@ TEST(ImportCudaArchive, LabelsGoToExternalVerdictsNeverToOurs)
     Fixture fx;
     const auto r = fx.run(ImportFormat::CudaArchive, {"cuda_archive.jsonl"});
     EXPECT_EQ(r.rejected(), 0u) << r.toJson().dump(2);
-    EXPECT_EQ(r.tasksAdded(), 2u);   // matmul (two kernels share it) and ReLU
+    EXPECT_EQ(r.tasksAdded(), 2u); // matmul (two kernels share it) and ReLU
     EXPECT_EQ(r.samplesAdded(), 3u);
     EXPECT_EQ(fx.count("SELECT count(*) FROM external_verdicts WHERE source='ai-cuda-engineer'"), 3);
     EXPECT_EQ(fx.count("SELECT count(*) FROM verdicts"), 0);
@@ -118,10 +121,13 @@ TEST(ImportSieve, TasksAndSamplesFromSeparateFilesWithAnswerExtraction)
                            "WHERE s.name='resp-2'"),
               "Use a wider block.");
     EXPECT_NE(fx.payloadOf("SELECT response FROM sample_payloads p JOIN samples s ON s.id=p.sample_id "
-                           "WHERE s.name='resp-2'").find("\"choices\""),
+                           "WHERE s.name='resp-2'")
+                  .find("\"choices\""),
               std::string::npos);
     EXPECT_EQ(fx.count("SELECT count(*) FROM samples WHERE import_id IS NOT NULL"), 4);
-    EXPECT_EQ(fx.count("SELECT count(*) FROM imports WHERE finished_at IS NOT NULL AND report_json LIKE '%samples_added%'"), 1);
+    EXPECT_EQ(
+        fx.count("SELECT count(*) FROM imports WHERE finished_at IS NOT NULL AND report_json LIKE '%samples_added%'"),
+        1);
 }
 
 TEST(ImportSieve, ReimportingAddsNothingAndCountsUnchanged)
@@ -140,11 +146,10 @@ TEST(ImportSieve, ReimportingAddsNothingAndCountsUnchanged)
 TEST(ImportAll, EveryFormatReimportsToNothing)
 {
     Fixture fx;
-    const std::vector<std::pair<ImportFormat, std::string>> inputs = {
-        {ImportFormat::KernelBench, "kernelbench"},
-        {ImportFormat::KernelBook, "kernelbook.jsonl"},
-        {ImportFormat::CudaArchive, "cuda_archive.jsonl"},
-        {ImportFormat::Sieve, "sieve_tasks.jsonl"}};
+    const std::vector<std::pair<ImportFormat, std::string>> inputs = {{ImportFormat::KernelBench, "kernelbench"},
+                                                                      {ImportFormat::KernelBook, "kernelbook.jsonl"},
+                                                                      {ImportFormat::CudaArchive, "cuda_archive.jsonl"},
+                                                                      {ImportFormat::Sieve, "sieve_tasks.jsonl"}};
     for (const auto &[f, p] : inputs)
         fx.run(f, {p});
     const long long tasks = fx.count("SELECT count(*) FROM tasks"), samples = fx.count("SELECT count(*) FROM samples");

@@ -78,8 +78,8 @@ TEST(ImportJsonl, FlagsInvalidUtf8WithTheOffsetOfTheFirstBadByte)
 TEST(ImportJsonl, FirstInvalidUtf8RejectsOverlongsAndSurrogates)
 {
     EXPECT_EQ(firstInvalidUtf8("plain"), 5u);
-    EXPECT_EQ(firstInvalidUtf8("\xc0\xaf"), 0u);         // overlong '/'
-    EXPECT_EQ(firstInvalidUtf8("ab\xed\xa0\x80"), 2u);   // UTF-16 surrogate
+    EXPECT_EQ(firstInvalidUtf8("\xc0\xaf"), 0u);          // overlong '/'
+    EXPECT_EQ(firstInvalidUtf8("ab\xed\xa0\x80"), 2u);    // UTF-16 surrogate
     EXPECT_EQ(firstInvalidUtf8("\xf0\x9f\x98\x80!"), 5u); // a valid 4-byte sequence
 }
 
