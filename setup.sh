@@ -51,7 +51,8 @@ apt_packages=(build-essential cmake ninja-build ccache pkg-config
   libgl1-mesa-dev libsqlite3-dev sqlite3 nlohmann-json3-dev libsimdjson-dev libzstd-dev liblz4-dev libxxhash-dev libssl-dev
   libgtest-dev libgmock-dev python3 python3-venv xvfb xauth)
 # `./setup.sh test` also runs sharded verification through a real single-node Slurm (ctest label slurm).
-if [ "$mode" = test ]; then apt_packages+=(slurmctld slurmd slurm-client munge); fi
+# It also checks the C++ layout against .clang-format (tests/format/check-format.sh, from .ci/run).
+if [ "$mode" = test ]; then apt_packages+=(slurmctld slurmd slurm-client munge clang-format); fi
 # `./setup.sh sanitize` builds with Clang: one runtime for ASan and UBSan, so both write their reports to
 # log_path (GCC's separate libubsan ignores it), and a cold build takes about a third less CPU than GCC's.
 # llvm-14 brings llvm-symbolizer (file:line in the reports), libclang-rt-14-dev the sanitizer runtimes.
