@@ -17,6 +17,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sys/wait.h>
 #include <thread>
@@ -135,7 +136,9 @@ private:
         std::int64_t job = 0;
         SampleRef ref;
         std::string sampleName, taskName, taskKey, backend, code;
-        bool sent = false; // false while its task's reference is being prepared
+        bool sent = false;      // handed to the worker to run (at most `parallel` are)
+        bool screened = false;  // stage 0 asked for ahead of the task (sendScreen)
+        bool needsTask = false; // stage 0 passed (or is skipped): it runs once its task is ready
         Clock::time_point since;
         double budgetS = 0;
     };
@@ -143,16 +146,18 @@ private:
     {
         std::string key, name;
         bool ready = false;
-        Clock::time_point sentAt;
+        std::optional<Clock::time_point> startedAt; // when the worker began its references (task_started)
         nlohmann::json dropped; // shapes the worker dropped (the reference failed on them), for details
     };
 
     bool startWorker();
     bool takeWork();
-    void prefetchTasks();
+    void needTask(Job &job);
+    void dispatch();
     bool loadJob(Job &job);
     void sendTask(std::int64_t taskId);
     void sendJob(Job &job);
+    void sendScreen(Job &job);
     void handleLine(const std::string &line);
     void onTaskReady(const nlohmann::json &msg);
     void onVerdict(const nlohmann::json &msg);
@@ -228,11 +233,17 @@ bool VerificationEngine::Slot::startWorker()
     return true;
 }
 
-// Pulls samples from the shared queue until this worker has `parallel` in flight.
+// Samples are taken from the shared queue into a window of `parallel` + kAhead; at most `parallel` of them
+// run at once (dispatch). Each is screened first (stage 0 needs nothing of its task): one that stage 0
+// rejects gets its verdict at once and leaves the window; one it passes needs its task, which is announced
+// then, so the worker computes the references of the window's tasks in the background, several at once,
+// while the samples ahead run. A task none of whose samples passes stage 0 (every answer a wrapper around
+// torch) never has its references made.
 bool VerificationEngine::Slot::takeWork()
 {
+    constexpr int kAhead = 16;
     bool took = false;
-    while (static_cast<int>(m_inflight.size()) < opts().parallel) {
+    while (static_cast<int>(m_inflight.size()) < opts().parallel + kAhead) {
         Job job;
         {
             std::lock_guard lock(m_sh.mutex);
@@ -262,43 +273,58 @@ bool VerificationEngine::Slot::takeWork()
             m_engine.m_observer->sampleStarted(job.ref.id, m_index);
         auto [it, inserted] = m_inflight.emplace(job.job, std::move(job));
         Job &j = it->second;
-        auto t = m_tasks.find(j.ref.taskId);
-        if (t == m_tasks.end())
-            sendTask(j.ref.taskId);
-        else if (t->second.ready)
-            sendJob(j);
-        if (!j.sent)
-            j.since = Clock::now();
+        j.since = Clock::now();
+        if (std::find(opts().skipStaticSampleIds.begin(), opts().skipStaticSampleIds.end(), j.ref.id) !=
+            opts().skipStaticSampleIds.end())
+            needTask(j);
+        else
+            sendScreen(j);
     }
-    prefetchTasks();
+    dispatch();
     return took;
 }
 
-// A job whose task's references are not ready holds one of the `parallel` slots while it waits, and the
-// queue is ordered by task: without a look ahead the worker would compute references a few tasks at a time
-// and idle in between. The next tasks in the queue are announced now (the worker computes their references
-// in the background, several at once), up to kTasksAhead waiting at a time.
-void VerificationEngine::Slot::prefetchTasks()
+// Stage 0 passed: the sample waits for its task, announced now if this worker does not know it yet.
+void VerificationEngine::Slot::needTask(Job &job)
 {
-    constexpr std::size_t kTasksAhead = 8, kScan = 4096;
-    std::size_t waiting = 0;
-    for (const auto &[id, ts] : m_tasks)
-        waiting += ts.ready ? 0 : 1;
-    std::vector<std::int64_t> ahead;
-    {
-        std::lock_guard lock(m_sh.mutex);
-        std::size_t scanned = 0;
-        for (auto it = m_sh.queue.begin(); it != m_sh.queue.end() && scanned < kScan; ++it, ++scanned) {
-            if (waiting + ahead.size() >= kTasksAhead)
-                break;
-            const std::int64_t t = it->taskId;
-            if (!m_tasks.count(t) && !m_sh.brokenTasks.count(t) &&
-                std::find(ahead.begin(), ahead.end(), t) == ahead.end())
-                ahead.push_back(t);
+    job.needsTask = true;
+    if (!m_tasks.count(job.ref.taskId))
+        sendTask(job.ref.taskId);
+}
+
+// Sends the window's samples whose task is ready, in the order they were taken, while fewer than
+// `parallel` run; those of a task that turned out broken get their verdict.
+void VerificationEngine::Slot::dispatch()
+{
+    int running = 0;
+    for (const auto &[id, job] : m_inflight)
+        running += job.sent ? 1 : 0;
+    std::vector<std::pair<std::int64_t, nlohmann::json>> broken;
+    for (auto &[id, job] : m_inflight) {
+        if (job.sent || !job.needsTask)
+            continue;
+        auto t = m_tasks.find(job.ref.taskId);
+        if (t == m_tasks.end() || !t->second.ready)
+            continue;
+        {
+            std::lock_guard lock(m_sh.mutex);
+            if (auto b = m_sh.brokenTasks.find(job.ref.taskId); b != m_sh.brokenTasks.end()) {
+                broken.emplace_back(id, b->second);
+                continue;
+            }
         }
+        if (running >= opts().parallel)
+            continue;
+        sendJob(job);
+        ++running;
     }
-    for (std::int64_t t : ahead)
-        sendTask(t);
+    for (auto &[id, hygiene] : broken) {
+        Job done = std::move(m_inflight.at(id));
+        m_inflight.erase(id);
+        syntheticVerdict(done, "UNVERIFIABLE", "task", hygieneCodes(hygiene),
+                         "The task is unusable, so no sample of it can be verified: " + hygieneMessage(hygiene),
+                         hygiene.dump(2));
+    }
 }
 
 bool VerificationEngine::Slot::loadJob(Job &job)
@@ -360,7 +386,6 @@ void VerificationEngine::Slot::sendTask(std::int64_t taskId)
     TaskState ts;
     ts.key = t->taskKey;
     ts.name = t->name;
-    ts.sentAt = Clock::now();
     m_taskIds[ts.key] = taskId;
     m_tasks[taskId] = ts;
     m_worker->send(msg.dump());
@@ -400,6 +425,23 @@ void VerificationEngine::Slot::sendJob(Job &job)
     job.budgetS = t.compile + t.correct + (timing ? t.timing + queue : 0) + opts().watchdogMargin();
     job.code.clear();
     job.code.shrink_to_fit();
+}
+
+// Stage 0 alone (the worker's "screen"): a verdict for a sample it rejects (a wrapper around torch, a
+// forbidden import), "screened" for one that needs its task.
+void VerificationEngine::Slot::sendScreen(Job &job)
+{
+    if (job.screened)
+        return;
+    m_worker->send(nlohmann::json{{"op", "screen"},
+                                  {"job", job.job},
+                                  {"task_key", job.taskKey},
+                                  {"sample_id", job.ref.id},
+                                  {"backend", job.backend},
+                                  {"code", job.code},
+                                  {"policy", opts().policy}}
+                       .dump());
+    job.screened = true;
 }
 
 void VerificationEngine::Slot::syntheticVerdict(Job &job, const std::string &status, const std::string &stage,
@@ -475,6 +517,19 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
         onTaskReady(msg);
     } else if (op == "verdict") {
         onVerdict(msg);
+    } else if (op == "screened") {
+        // stage 0 found nothing fatal: the sample needs its task
+        const std::int64_t jobId =
+            msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : -1;
+        if (auto it = m_inflight.find(jobId); it != m_inflight.end() && !it->second.needsTask) {
+            needTask(it->second);
+            dispatch();
+        }
+    } else if (op == "task_started") {
+        // the worker began the task's references (it queues them while its task servers are busy): the
+        // watchdog's REF_TIMEOUT counts from here
+        if (auto id = m_taskIds.find(jsonString(msg, "task_key")); id != m_taskIds.end())
+            m_tasks[id->second].startedAt = Clock::now();
     } else if (op == "error") {
         if (m_engine.m_observer)
             m_engine.m_observer->notice("worker " + std::to_string(m_index) +
@@ -507,22 +562,7 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
     }
     m_tasks[taskId].ready = true;
     m_tasks[taskId].dropped = msg.contains("dropped_shapes") ? msg["dropped_shapes"] : nlohmann::json::array();
-    std::vector<std::int64_t> waiting;
-    for (auto &[id, job] : m_inflight)
-        if (!job.sent && job.ref.taskId == taskId)
-            waiting.push_back(id);
-    for (std::int64_t id : waiting) {
-        Job &job = m_inflight.at(id);
-        if (ok) {
-            sendJob(job);
-        } else {
-            Job done = std::move(job);
-            m_inflight.erase(id);
-            syntheticVerdict(done, "UNVERIFIABLE", "task", hygieneCodes(hygiene),
-                             "The task is unusable, so no sample of it can be verified: " + hygieneMessage(hygiene),
-                             msg.dump(2));
-        }
-    }
+    dispatch(); // its samples run, or get UNVERIFIABLE if it is broken
 }
 
 void VerificationEngine::Slot::onVerdict(const nlohmann::json &msg)
@@ -574,7 +614,7 @@ void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
     m_inflight.clear();
     std::set<std::int64_t> pendingTasks;
     for (const auto &[taskId, ts] : m_tasks)
-        if (!ts.ready)
+        if (!ts.ready && ts.startedAt) // begun, not merely waiting for a task server
             pendingTasks.insert(taskId);
     {
         std::lock_guard lock(m_sh.mutex);
@@ -623,8 +663,14 @@ void VerificationEngine::Slot::watchdog()
         const double age = std::chrono::duration<double>(now - job.since).count();
         if (job.sent && age > job.budgetS)
             overdue.push_back(id);
-        if (!job.sent && age > opts().timeouts.task + opts().watchdogMargin())
-            hungTasks.insert(job.ref.taskId);
+        // a task's references are timed from when the worker began them: before, they wait their turn
+        if (!job.sent && job.needsTask) {
+            auto t = m_tasks.find(job.ref.taskId);
+            if (t != m_tasks.end() && !t->second.ready && t->second.startedAt &&
+                std::chrono::duration<double>(now - *t->second.startedAt).count() >
+                    opts().timeouts.task + opts().watchdogMargin())
+                hungTasks.insert(job.ref.taskId);
+        }
     }
     if (overdue.empty() && hungTasks.empty())
         return;

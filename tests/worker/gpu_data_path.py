@@ -64,10 +64,13 @@ def main():
         proc.stdin.flush()
 
     def recv():
-        line = proc.stdout.readline()
-        if not line:
-            raise SystemExit("the worker closed its stdout")
-        return json.loads(line)
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise SystemExit("the worker closed its stdout")
+            msg = json.loads(line)
+            if msg.get("op") != "task_started":  # a task server began a task's references
+                return msg
     low = [mem_available()]
     start_avail = low[0]
     stop = threading.Event()

@@ -1,7 +1,9 @@
 """The worker's protocol lines are strict JSON: a NaN or inf in a verdict (a max error over uninitialised
-outputs) must not make the line unparsable for the engine, which would lose the verdict."""
+outputs) must not make the line unparsable for the engine, which would lose the verdict. Stage 0 ahead of
+the task (op "screen") answers without the task: a verdict for what it rejects, "screened" for the rest."""
 import io
 import json
+import os
 import sys
 import unittest
 
@@ -33,6 +35,69 @@ class StrictLines(unittest.TestCase):
         self.assertEqual(seq, "0")
         self.assertEqual(json.loads(body), {"op": "verdict", "job": 2, "max_abs": 0.25})
         self.assertEqual(len(tag), 64)
+
+
+
+ANSWERS = os.path.join(os.path.dirname(__file__), "..", "data", "verifier", "answers")
+WRAPPER = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        y = torch.relu(x)
+        out = torch.empty_like(y)
+        copy_kernel[(triton.cdiv(y.numel(), 1024),)](y, out, y.numel(), BLOCK=1024)
+        return out
+"""
+
+
+class ScreenAheadOfTask(unittest.TestCase):
+    """The worker knows no task at all here: a screen must need none."""
+
+    def screen(self, **req):
+        w = worker.Worker.__new__(worker.Worker)
+        w.channel_key, w.channel_seq, w.device, w.tasks = None, 0, "cpu", {}
+        out, sys.stdout = sys.stdout, io.StringIO()
+        try:
+            w.screen({"op": "screen", "job": 7, "task_key": "never-sent", "sample_id": 70, **req})
+            lines = sys.stdout.getvalue().splitlines()
+        finally:
+            sys.stdout = out
+        self.assertEqual(len(lines), 1, lines)
+        return json.loads(lines[0])
+
+    def test_a_wrapper_is_refused_without_its_task(self):
+        msg = self.screen(backend="triton", code=WRAPPER)
+        self.assertEqual((msg["op"], msg["job"], msg["sample_id"], msg["status"], msg["stage"]),
+                         ("verdict", 7, 70, "FAIL_STATIC", "static"))
+        self.assertIn("TORCH_OP_IN_FORWARD", msg["reasons"])
+        self.assertIn("relu", msg["message"])
+
+    def test_a_real_kernel_is_screened_and_waits(self):
+        with open(os.path.join(ANSWERS, "linear_relu.py")) as f:
+            msg = self.screen(backend="triton", code=f.read())
+        self.assertEqual(msg, {"op": "screened", "job": 7, "sample_id": 70})
+
+    def test_the_policy_decides_as_in_verify(self):
+        partial = WRAPPER.replace("torch.relu(x)", "torch.matmul(x, x)")
+        self.assertEqual(self.screen(backend="triton", code=partial)["status"], "FAIL_STATIC")
+        self.assertEqual(self.screen(backend="triton", code=partial, policy="kernelbench")["op"], "screened")
+
+    def test_unsupported_backend_and_bad_policy(self):
+        msg = self.screen(backend="nki", code="")
+        self.assertEqual((msg["status"], msg["reasons"]), ("UNVERIFIABLE", ["BACKEND_UNSUPPORTED"]))
+        msg = self.screen(backend="triton", code=WRAPPER, policy="lenient")
+        self.assertEqual(msg["op"], "error")
+        self.assertIn("unknown policy", msg["message"])
 
 
 if __name__ == "__main__":

@@ -172,6 +172,8 @@ def main():
         tasks[key] = req
         send(req)
         msg = recv()
+        while msg.get("op") == "task_started":  # a task server began its references
+            msg = recv()
         if msg.get("op") != "task_ready":
             print(f"task {key}: {msg}")
         ready[key] = msg
@@ -194,6 +196,8 @@ def main():
             verdicts[msg["job"]] = msg  # the first one, as the engine keeps it
         elif msg.get("op") == "verdict":
             extra.append(msg)  # a second verdict for a job, or one for a job never sent: forged or a bug
+        elif msg.get("op") == "task_started":
+            pass  # an evicted task's references made again
         else:
             print(f"unexpected message: {msg}")
     # a suite of answers alone (the red team's) may leave the protocol checks to the main manifest

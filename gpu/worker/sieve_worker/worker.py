@@ -254,6 +254,8 @@ class Worker:
             elif op == "verify":
                 self.queue.append(Job(msg))
                 self.time_ahead(msg)
+            elif op == "screen":
+                self.screen(msg)  # stage 0 alone, before the task is ready: a verdict or "screened"
             elif op == "cancel":
                 self.cancel(msg.get("job"))
             elif op == "shutdown":
@@ -575,6 +577,8 @@ class Worker:
             self.disk_promised += disk
         self.trusted[srv.fileno()] = ask
         self.sel.register(srv.fileno(), selectors.EVENT_READ, ask)
+        if req.get("op") == "references":  # the engine times a task's references from here, not while queued
+            self.emit({"op": "task_started", "task_key": req.get("task_key")})
 
     def reference(self, task, si, seed):
         """Reference outputs of (shape si, seed label), memory-mapped from this session's folder."""
@@ -676,23 +680,14 @@ class Worker:
             return
         backend = req.get("backend", "triton")
         code = req.get("code", "")
-        if backend == "nki" or backend not in ("triton", "cuda", "torch"):
-            return self.verdict(job, "UNVERIFIABLE", "static", ["BACKEND_UNSUPPORTED"],
-                                f"the {backend} backend cannot be verified here")
         raw_cuda = backend == "cuda" and native.is_raw_cuda(code)
-        if not raw_cuda and not req.get("skip_static"):
-            policy = req.get("policy", "strict")
-            if policy not in ("strict", "kernelbench"):
-                self.emit({"op": "error", "message": f"verify job {job.job}: unknown policy {policy!r}"})
-                return
-            findings = static.check(code, backend, policy)
-            v = rules.static_failure(findings)
-            if v is not None:
-                return self.decide(job, v)
-            job.static_notes = [f.to_json() for f in findings]  # non-fatal: carried into the verdict
-            v = rules.cpu_fallback(findings, self.device, job.static_notes)
-            if v is not None:
-                return self.decide(job, v)
+        try:
+            v = self.stage0(job)
+        except ValueError as e:
+            self.emit({"op": "error", "message": f"verify job {job.job}: {e}"})
+            return
+        if v is not None:
+            return self.decide(job, v)
         if not task["ready"]["ok"]:
             h = task["ready"]["hygiene"]
             return self.verdict(job, "UNVERIFIABLE", "correct", [x["code"] for x in h],
@@ -707,6 +702,45 @@ class Worker:
             return self.verdict(job, "UNVERIFIABLE", "compile", ["BACKEND_UNSUPPORTED"],
                                 "CUDA answers need a GPU")
         launch.fork_child(self, job, task)
+
+    def stage0(self, job):
+        """Stage 0, which needs nothing of the task: the backend, then the static checks (static.py) under the
+        request's policy. The verdict it decides, or None (the job goes on; its non-fatal findings are kept
+        for the verdict). Raises ValueError for a request the engine should not have sent."""
+        req = job.req
+        backend = req.get("backend", "triton")
+        code = req.get("code", "")
+        if backend == "nki" or backend not in ("triton", "cuda", "torch"):
+            return rules.verdict("UNVERIFIABLE", "static", ["BACKEND_UNSUPPORTED"],
+                                 f"the {backend} backend cannot be verified here")
+        if (backend == "cuda" and native.is_raw_cuda(code)) or req.get("skip_static"):
+            return None
+        policy = req.get("policy", "strict")
+        if policy not in ("strict", "kernelbench"):
+            raise ValueError(f"unknown policy {policy!r}")
+        findings = static.check(code, backend, policy)
+        v = rules.static_failure(findings)
+        if v is not None:
+            return v
+        job.static_notes = [f.to_json() for f in findings]  # non-fatal: carried into the verdict
+        return rules.cpu_fallback(findings, self.device, job.static_notes)
+
+    def screen(self, msg):
+        """Stage 0 ahead of the task: the engine sends a sample this way while its task's references are still
+        being made. An answer stage 0 rejects gets its verdict now instead of waiting for them (a wrapper that
+        calls torch needs no reference to be refused); any other is answered "screened", and the engine sends
+        it again as a verify request once the task is ready (stage 0 then runs again: it takes milliseconds,
+        and the worker keeps no state for a screened sample)."""
+        job = Job(msg)
+        try:
+            v = self.stage0(job)
+        except ValueError as e:
+            self.emit({"op": "error", "message": f"screen job {job.job}: {e}"})
+            return
+        if v is None:
+            self.emit({"op": "screened", "job": job.job, "sample_id": msg.get("sample_id")})
+        else:
+            self.decide(job, v)
 
     def native_result(self, job, st, logall):
         """Turns cuda-verify's JSON into the job's state, then decides like any other sample."""

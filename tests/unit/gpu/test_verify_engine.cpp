@@ -12,6 +12,9 @@
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
+#include <filesystem>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -133,6 +136,81 @@ TEST(VerifyEngine, SampleInFlightAtThreeWorkerDeathsIsACrash)
     EXPECT_EQ(st.text(0), "CRASH");
     EXPECT_NE(st.text(1).find("WORKER_DIED_REPEATEDLY"), std::string::npos) << st.text(1);
     EXPECT_EQ(count(c, "SELECT count(*) FROM samples WHERE name='static_no_kernel' AND status='FAIL_STATIC'"), 1);
+}
+
+// Records which samples were handed to the worker to run, and the verdicts.
+class SentAndFinished : public gpu::VerifyObserver
+{
+public:
+    std::mutex mutex;
+    std::set<std::int64_t> sent;
+    std::map<std::int64_t, std::string> status;
+    void sampleSent(std::int64_t sampleId, int) override
+    {
+        std::lock_guard lock(mutex);
+        sent.insert(sampleId);
+    }
+    void sampleFinished(const gpu::VerdictRecord &v, const gpu::RunCounts &) override
+    {
+        std::lock_guard lock(mutex);
+        status[v.sampleId] = v.status;
+    }
+};
+
+// Stage 0 needs no reference: a sample it rejects is answered while its task's references are still being
+// made (the worker's "screen"), so it never waits for them, nor holds a place in the run while they are
+// made. The other sample is sent once its task is ready and runs as before.
+TEST(VerifyEngine, StageZeroRejectsASampleBeforeItsTaskIsReady)
+{
+    if (requireVerifierPython().empty())
+        return;
+    TempDir tmp;
+    const std::string db = tmp.file("c.db");
+    Corpus::create(db);
+    const auto ids = addFixturesToCorpus(db, pick({"softmax", "static_no_kernel"}));
+    gpu::VerifyOptions o;
+    o.dbPath = db;
+    o.cpu = true;
+    o.parallel = 2; // both taken at the start, before either task can be ready
+    o.cacheDir = tmp.file("cache");
+    SentAndFinished observer;
+    gpu::VerificationEngine engine(o);
+    engine.setObserver(&observer);
+    const auto s = engine.run();
+    EXPECT_EQ(s.state, "finished") << s.error;
+    EXPECT_EQ(observer.status[ids.at("static_no_kernel")], "FAIL_STATIC");
+    EXPECT_FALSE(observer.sent.count(ids.at("static_no_kernel"))) << "answered by the screen, never sent to run";
+    EXPECT_EQ(observer.status[ids.at("softmax")], "PASS");
+    EXPECT_TRUE(observer.sent.count(ids.at("softmax")));
+    Corpus c = Corpus::open(db, true);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM verdicts"), 2) << "one verdict per sample";
+}
+
+// A task none of whose samples passes stage 0 (every answer a wrapper around torch) is never announced to the
+// worker: no reference of it is made (the worker writes a task's code to its cache when it is announced).
+TEST(VerifyEngine, ATaskOnlyStageZeroRejectsIsNeverPrepared)
+{
+    if (requireVerifierPython().empty())
+        return;
+    TempDir tmp;
+    const std::string db = tmp.file("c.db");
+    Corpus::create(db);
+    addFixturesToCorpus(db, pick({"static_no_kernel"}), 3);
+    gpu::VerifyOptions o;
+    o.dbPath = db;
+    o.cpu = true;
+    o.parallel = 1;
+    o.cacheDir = tmp.file("cache");
+    gpu::VerificationEngine engine(o);
+    const auto s = engine.run();
+    EXPECT_EQ(s.state, "finished") << s.error;
+    Corpus c = Corpus::open(db, true);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM verdicts WHERE status='FAIL_STATIC'"), 3);
+    std::size_t taskFiles = 0;
+    if (std::filesystem::exists(o.cacheDir + "/tasks"))
+        for (const auto &e : std::filesystem::directory_iterator(o.cacheDir + "/tasks"))
+            taskFiles += e.is_regular_file() ? 1 : 0;
+    EXPECT_EQ(taskFiles, 0u) << "the task was announced to the worker";
 }
 
 // Starts sieve-cli verify --json, returns after `verdicts` verdict lines with the child still running.
