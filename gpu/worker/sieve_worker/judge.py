@@ -12,6 +12,7 @@ modules.
 """
 import mmap
 import os
+import warnings
 
 from . import taskref, trusted
 
@@ -84,7 +85,7 @@ class Judge:
     def compare(self, req, fd):
         """The check dict of compare.compare for the candidate's outputs in the buffer behind fd."""
         from .compare import add_figures, new_result
-        from .transport import layout
+        from .transport import layout, pin_mapping, unpin_mapping
         torch = self.torch
         metas = [(d, list(s)) for d, s in req["metas"]]
         refs = self.reference(req)
@@ -96,18 +97,24 @@ class Judge:
         size = os.fstat(fd).st_size
         if total > size:
             raise RuntimeError("the outputs do not fit the buffer")
-        # a private, writable mapping: torch reads it without copying, and nothing written reaches the memfd
-        buf = mmap.mmap(fd, size, mmap.MAP_PRIVATE, mmap.PROT_READ | mmap.PROT_WRITE) if size else None
+        # a read-only shared mapping, page-locked for the copies to the device (transport.pin_mapping): the
+        # judge cannot write the candidate's bytes, and torch reads them without a host copy
+        buf = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ) if size else None
+        pinned = pin_mapping(torch, buf, size, read_only=True) if self.device.type == "cuda" else None
         try:
-            for r, off in zip(refs, offs):
-                if r.numel() == 0:
-                    continue
-                c = torch.frombuffer(buf, dtype=r.dtype, count=r.numel(), offset=off)
-                add_figures(res, compare_flat(r.reshape(-1), c, req["atol"], req["rtol"],
-                                              load=lambda x: x.to(self.device)))
-                del c
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # not writable: only read, chunk by chunk
+                for r, off in zip(refs, offs):
+                    if r.numel() == 0:
+                        continue
+                    c = torch.frombuffer(buf, dtype=r.dtype, count=r.numel(), offset=off)
+                    add_figures(res, compare_flat(r.reshape(-1), c, req["atol"], req["rtol"],
+                                                  load=lambda x: x.to(self.device)))
+                    del c
         finally:
             del refs
+            unpin_mapping(torch, pinned)
+            del pinned
             if buf is not None:
                 buf.close()
         return res

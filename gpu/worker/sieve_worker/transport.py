@@ -23,6 +23,7 @@ import numpy as np
 MAX_LINE = 64 << 10
 MAX_STREAM = 16 << 20
 ALIGN = 64
+PIN_MIN = 64 << 20  # a mapping this large is page-locked for the device's copies (pin_mapping)
 
 # names the worker and the child agree on (torch dtype name -> numpy dtype of the bytes in the buffer)
 NP_OF = {"float32": "<f4", "float16": "<f2", "float64": "<f8", "bfloat16": "<u2", "int8": "|i1", "uint8": "|u1",
@@ -32,6 +33,38 @@ ITEMSIZE = {k: np.dtype(v).itemsize for k, v in NP_OF.items()}
 
 class StreamInvalid(Exception):
     pass
+
+
+def pin_mapping(torch, buf, size, read_only=False):
+    """Registers a mapping with CUDA (cudaHostRegister): the device then copies to and from it by DMA, about
+    4x as fast as through a pageable staging buffer (6.4 GB: 0.12 s instead of 0.45 s to the host, 0.13 s
+    instead of 0.9 s from it, on an H200), and a fresh mapping's pages are made in one go instead of one
+    fault at a time (5.8 s for the first pageable copy of 6.4 GB). Returns the handle for unpin_mapping, or
+    None where it is small, there is no GPU or the driver refuses (the copies then go the slow way: the
+    same bytes). read_only: a PROT_READ mapping (registered as cudaHostRegisterReadOnly, so pinning makes
+    no private copies of its pages)."""
+    if buf is None or size < PIN_MIN or not torch.cuda.is_available():
+        return None
+    try:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # a read-only buffer: torch only takes its address
+            base = torch.frombuffer(buf, dtype=torch.uint8, count=size)
+        cudart = torch.cuda.cudart()
+        rc = cudart.cudaHostRegister(base.data_ptr(), size, 8 if read_only else 0)
+        if rc != cudart.cudaError.success:
+            return None
+        return base
+    except Exception:
+        return None
+
+
+def unpin_mapping(torch, handle):
+    if handle is not None:
+        try:
+            torch.cuda.cudart().cudaHostUnregister(handle.data_ptr())
+        except Exception:
+            pass
 
 
 def nbytes_of(dtype, shape):
@@ -170,6 +203,7 @@ class Writer:
         self.size = size
         self.map = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE) if size else None
         self.out_fd = out_fd
+        self.pinned = None  # pin_mapping's handle, from the first call whose outputs are on the device
 
     def send(self, obj):
         send_line(self.out_fd, obj)
@@ -184,6 +218,8 @@ class Writer:
         offs, total = layout(metas)
         if total > self.size:
             return desc
+        if self.pinned is None and any(t.is_cuda for t in tensors):
+            self.pinned = pin_mapping(torch, self.map, self.size) or False
         for t, off, (d, s) in zip(tensors, offs, metas):
             n = t.numel()
             if n == 0:
