@@ -106,6 +106,13 @@ def main():
         return 0
     samples_path, results_path = args.paths
     samples = [json.loads(l) for l in open(samples_path) if l.strip()]
+    # A missing problem or answer file is the benchmark's fault, not a result: every sample would be a
+    # TASK_ERROR in a second each, and its rate would pass for the baseline's throughput.
+    missing = [f for s in samples for f in (s["task_file"], s["answer_file"]) if not os.path.isfile(f)]
+    if missing:
+        print(f"baseline: {len(missing)} problem/answer files are missing, e.g. {missing[0]} "
+              f"(build the corpus again: kb_run.sh with PHASE=build)", file=sys.stderr)
+        return 2
     n = len(samples)
     stride = next(k for k in (7, 11, 13, 17, 1) if n % k or k == 1)  # coprime with n: visits every sample
     order = [samples[(i * stride) % n] for i in range(n)] if n else []

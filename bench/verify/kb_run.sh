@@ -17,6 +17,8 @@
 # new sample after that), PHASE=all|build|tasks|sieve|baseline|report (same OUT_DIR each time), SIEVE_LIMIT_S
 # (stop verify with SIGTERM after this many seconds; `verify` resumes the run when started again),
 # RESUME=1 (sieve phase: append to the verdicts, wall time and memory samples of an earlier part of the run).
+# To go on with a run on another machine, carry OUT_DIR whole: the baseline runs the files under problems/
+# and answers/ (baseline.py refuses to start when they are missing).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"

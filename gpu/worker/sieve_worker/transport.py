@@ -219,7 +219,8 @@ class Writer:
         if total > self.size:
             return desc
         if self.pinned is None and any(t.is_cuda for t in tensors):
-            self.pinned = pin_mapping(torch, self.map, self.size) or False
+            handle = pin_mapping(torch, self.map, self.size)  # a tensor: never tested for truth
+            self.pinned = False if handle is None else handle
         for t, off, (d, s) in zip(tensors, offs, metas):
             n = t.numel()
             if n == 0:
