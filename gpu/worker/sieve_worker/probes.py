@@ -53,22 +53,18 @@ def environment(device):
     return env
 
 
-def probe_device(device):
-    """L2 size and capability from a short-lived child: the worker itself must not initialise CUDA."""
+def in_fork(fn, failed):
+    """fn() in a throw-away child, for what this process must not do itself (initialise CUDA, restrict
+    itself): fn's JSON result, or `failed` when the child died before it sent one. fn handles its own
+    exceptions."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
-        os.close(r)
         try:
-            import torch
-            p = torch.cuda.get_device_properties(torch.device(device))
-            free, total = torch.cuda.mem_get_info(torch.device(device))
-            info = {"l2_bytes": int(getattr(p, "L2_cache_size", 0)), "gpu_total_bytes": int(p.total_memory),
-                    "gpu_free_bytes": int(free), "capability": f"{p.major}.{p.minor}"}
-        except Exception as e:
-            info = {"device_error": str(e)}
-        os.write(w, json.dumps(info).encode())
-        os._exit(0)
+            os.close(r)
+            os.write(w, json.dumps(fn()).encode())
+        finally:
+            os._exit(0)
     os.close(w)
     data = b""
     while True:
@@ -81,4 +77,18 @@ def probe_device(device):
     try:
         return json.loads(data)
     except ValueError:
-        return {"device_error": "device probe failed"}
+        return failed
+
+
+def probe_device(device):
+    """L2 size and capability from a short-lived child: the worker itself must not initialise CUDA."""
+    def probe():
+        try:
+            import torch
+            p = torch.cuda.get_device_properties(torch.device(device))
+            free, total = torch.cuda.mem_get_info(torch.device(device))
+            return {"l2_bytes": int(getattr(p, "L2_cache_size", 0)), "gpu_total_bytes": int(p.total_memory),
+                    "gpu_free_bytes": int(free), "capability": f"{p.major}.{p.minor}"}
+        except Exception as e:
+            return {"device_error": str(e)}
+    return in_fork(probe, {"device_error": "device probe failed"})

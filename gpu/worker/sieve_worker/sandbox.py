@@ -167,40 +167,23 @@ PREPARED = {}
 def probe_landlock(device):
     """For a GPU: the strictest landlock variant under which CUDA starts, each tried in a throw-away fork
     (this process must not initialise CUDA). Returns (name or None, {name: error})."""
-    import json
     import tempfile
+
+    from . import probes
     errors = {}
     scratch = tempfile.mkdtemp(prefix="sieve-landlock-probe-")
     for name, variant in LANDLOCK_VARIANTS:
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            res = "?"
+        def probe(variant=variant):
             try:
-                os.close(r)
                 no_new_privs()
                 landlock(["/"], [scratch, "/dev/shm"], PREPARED.get("exec") or [], ["/dev"], variant)
                 import torch
                 torch.empty(1, device=device)
                 torch.cuda.synchronize()
-                res = "ok"
+                return "ok"
             except BaseException as e:
-                res = f"{type(e).__name__}: {e}"[-300:]
-            os.write(w, json.dumps(res).encode())
-            os._exit(0)
-        os.close(w)
-        data = b""
-        while True:
-            chunk = os.read(r, 65536)
-            if not chunk:
-                break
-            data += chunk
-        os.close(r)
-        os.waitpid(pid, 0)
-        try:
-            res = json.loads(data)
-        except ValueError:
-            res = "the probe died"
+                return f"{type(e).__name__}: {e}"[-300:]
+        res = probes.in_fork(probe, "the probe died")
         if res == "ok":
             shutil.rmtree(scratch, ignore_errors=True)
             return name, errors
