@@ -1,4 +1,4 @@
-#include "core/cli/cli.h"
+#include "core/cli/commands.h"
 #include "gpu/cli/gpucommands.h"
 #ifdef SIEVE_HAVE_NET
 #include "net/netcommands.h"

@@ -1,7 +1,8 @@
 #pragma once
 // The sieve-cli command framework: every command has a name, a one-line summary, a full --help text
-// and a run function. Layers contribute their commands (core: init/import/list/stats/...; gpu: verify,
-// compile) and app/cli_main.cpp dispatches.
+// and a run function. Each layer has one file per command in its cli/ folder and a registry listing them
+// (core/cli/commands.h, gpu/cli/commands.h, net/cli/commands.h); app/cli_main.cpp composes them and
+// dispatches.
 #include <iosfwd>
 #include <map>
 #include <optional>
@@ -67,9 +68,6 @@ struct Command
     std::vector<OptionSpec> options;
     int (*run)(const Args &args, Context &ctx) = nullptr;
 };
-
-// Commands of the core layer.
-std::vector<Command> coreCommands();
 
 // Runs argv[1] as a command from `commands`; handles --help, --version and errors.
 int dispatch(const std::vector<Command> &commands, int argc, char **argv, std::ostream &out, std::ostream &err);

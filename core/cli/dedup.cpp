@@ -1,5 +1,5 @@
 // sieve-cli dedup: clusters near-duplicate samples and stores the clusters with their representatives.
-#include "core/cli/cli.h"
+#include "core/cli/commands.h"
 #include "core/db/corpus.h"
 #include "core/dedup/dedup_corpus.h"
 #include "core/select/samplepreference.h"

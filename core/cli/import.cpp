@@ -1,6 +1,6 @@
 // sieve-cli import: streams task/sample files into a corpus and prints what was added, what was already
 // there and every rejected record (file:line: field: message).
-#include "core/cli/cli.h"
+#include "core/cli/commands.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/import/importer.h"

@@ -1,8 +1,8 @@
 // sieve-cli review: record accept/reject/clear decisions from scripts and notebooks, into the same
 // history the workbench writes (core/review/review.h).
-#include "core/cli/cli.h"
-#include "core/db/corpus.h"
 #include "core/review/review.h"
+#include "core/cli/commands.h"
+#include "core/db/corpus.h"
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
-#include "core/cli/cli.h"
-#include "core/db/corpus.h"
+// sieve-cli stats: counts, pass@k, fast_p, speedups and failures of a corpus, or two models compared.
 #include "core/select/stats.h"
+#include "core/cli/commands.h"
+#include "core/db/corpus.h"
 
 #include <nlohmann/json.hpp>
 
