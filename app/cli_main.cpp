@@ -1,5 +1,5 @@
 #include "core/cli/commands.h"
-#include "gpu/cli/gpucommands.h"
+#include "gpu/cli/commands.h"
 #ifdef SIEVE_HAVE_NET
 #include "net/netcommands.h"
 #endif

@@ -1,9 +1,9 @@
 // sieve-cli verify: runs the verification engine over a corpus, with progress, resume and a summary.
-#include "core/cli/cli.h"
 #include "core/db/corpus.h"
 #include "core/store/verifyinputstore.h"
 #include "core/util/progress.h"
-#include "gpu/cli/gpucommands.h"
+#include "gpu/cli/commands.h"
+#include "gpu/cli/cudacommon.h"
 #include "gpu/shard/shard.h"
 #include "gpu/verify/verificationengine.h"
 #include "gpu/verify/verifyrun.h"
@@ -126,42 +126,6 @@ std::vector<int> parseGpuList(const std::string &s)
         throw UsageError("--gpus expects at least one GPU index");
     return out;
 }
-
-} // namespace
-
-// The GPUs this process may use, as CUDA numbers them: nvidia-smi -L lists the machine's (or, under a
-// device cgroup, the allocation's), and CUDA_VISIBLE_DEVICES (set by Slurm and by users) narrows that
-// to its entries, renumbered from 0. Empty when the tool or the driver is missing. The verifier does not
-// link CUDA: the worker initialises it in its children.
-std::vector<int> detectGpus()
-{
-    std::vector<int> gpus;
-    FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
-    if (!p)
-        return gpus;
-    char line[512];
-    while (fgets(line, sizeof line, p)) {
-        int idx = -1;
-        if (sscanf(line, "GPU %d:", &idx) == 1 && idx >= 0)
-            gpus.push_back(idx);
-    }
-    pclose(p);
-    if (const char *cvd = std::getenv("CUDA_VISIBLE_DEVICES")) {
-        std::size_t entries = 0;
-        std::stringstream in(cvd);
-        std::string item;
-        while (std::getline(in, item, ','))
-            if (!item.empty() && item != "-1" && item != "NoDevFiles")
-                ++entries;
-        const std::size_t n = std::min(entries, gpus.size());
-        gpus.clear();
-        for (std::size_t i = 0; i < n; ++i)
-            gpus.push_back(static_cast<int>(i));
-    }
-    return gpus;
-}
-
-namespace {
 
 std::string formatDuration(double s)
 {

@@ -1,13 +1,13 @@
 // sieve-cli tasks check: task hygiene alone. One verifier worker runs each task's reference on a device
 // (a GPU at the task's real shapes, or the CPU on shrunk ones) through the worker op `check_task`, and the
 // findings are stored per task in task_hygiene (core/taskhygiene.h). No sample is verified.
-#include "core/cli/cli.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
 #include "core/store/verifyinputstore.h"
 #include "core/tasks/taskhygiene.h"
-#include "gpu/cli/gpucommands.h"
+#include "gpu/cli/commands.h"
+#include "gpu/cli/cudacommon.h"
 #include "gpu/verify/pythonenv.h"
 #include "gpu/verify/verifytypes.h"
 #include "gpu/verify/workerprocess.h"

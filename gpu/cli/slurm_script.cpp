@@ -1,15 +1,12 @@
-// sieve-cli merge and sieve-cli slurm-script: the two ends of a sharded verification on a cluster.
-#include "core/cli/cli.h"
+// sieve-cli slurm-script: an sbatch array script that verifies the corpus in N shards on a cluster.
 #include "core/db/corpus.h"
-#include "gpu/shard/shard.h"
-#include "gpu/shard/shardmerge.h"
+#include "gpu/cli/commands.h"
 #include "gpu/shard/slurmscript.h"
 #include "gpu/verify/verifyrun.h"
 
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -19,94 +16,6 @@ namespace {
 
 using cli::Args;
 using cli::UsageError;
-
-const char *kMergeHelp = R"(Usage: sieve-cli merge DB DIR_OR_FILE... [--partial] [--json]
-
-Folds the results of 'sieve-cli verify DB --shard K/N --out DIR' into the corpus DB. Each argument is a
-shard results file (shard-K-of-N.sieve) or a folder holding them. Every shard run becomes a run of DB
-with its own environment and verdicts; samples.status follows the newest verdict.
-
-Each file is checked first: that it is a whole SQLite file (not cut short, no -wal beside it) that
-passes SQLite's integrity check, that it is a shard results file made from this corpus (corpus id, and
-each sample's content key, code and task), that its run finished with a verdict for every sample, and
-that every shard of its job (K = 0..N-1) is among the inputs. A file that fails is reported with the
-reason; then nothing is merged (exit 1) unless --partial is given.
-
-Merging is idempotent: a shard run is keyed by its shard's uid and run id, and merging it again adds
-nothing. Everything is written in one transaction.
-
-  --partial   merge the files that pass even if others do not (the problems are still reported and the
-              exit code is still 1); merge the rest later, when they are whole
-  --json      the report as one JSON object: {"merged":[...],"already_merged":[...],"problems":
-              [{"file","reason"}],"committed"}
-
-Exit codes: 0 merged (or nothing new to merge), 1 some input was missing, incomplete, corrupt or from
-another corpus, 2 usage.
-)";
-
-int runMerge(const Args &args, cli::Context &ctx)
-{
-    if (args.positional.size() < 2)
-        throw UsageError("expected the corpus and at least one shard results folder or file");
-    const std::string db = args.positional[0];
-    const std::vector<std::string> inputs(args.positional.begin() + 1, args.positional.end());
-    MergeOptions o;
-    o.partial = args.has("partial");
-    const MergeReport r = mergeShards(db, inputs, o);
-
-    if (args.has("json")) {
-        nlohmann::json merged = nlohmann::json::array(), already = nlohmann::json::array(),
-                       problems = nlohmann::json::array();
-        for (const auto &m : r.runs) {
-            nlohmann::json j = {{"file", m.file}, {"shard", m.shard}, {"run_uid", m.uid}, {"run", m.corpusRunId}};
-            if (m.alreadyMerged) {
-                already.push_back(j);
-            } else {
-                j["verdicts"] = m.verdicts;
-                j["by_status"] = m.byStatus;
-                merged.push_back(j);
-            }
-        }
-        for (const auto &p : r.problems)
-            problems.push_back({{"file", p.file}, {"reason", p.reason}});
-        ctx.out << nlohmann::json{{"files", r.files},
-                                  {"merged", merged},
-                                  {"already_merged", already},
-                                  {"problems", problems},
-                                  {"committed", r.committed}}
-                       .dump()
-                << '\n';
-    } else {
-        std::uint64_t verdicts = 0, newRuns = 0, oldRuns = 0;
-        for (const auto &m : r.runs) {
-            if (m.alreadyMerged) {
-                ++oldRuns;
-                ctx.out << m.file << ": shard " << m.shard << " run " << m.uid << " was already merged (run "
-                        << m.corpusRunId << ")\n";
-                continue;
-            }
-            ++newRuns;
-            verdicts += m.verdicts;
-            ctx.out << m.file << ": shard " << m.shard << " -> run " << m.corpusRunId << ", " << m.verdicts
-                    << " verdicts (";
-            bool first = true;
-            for (const auto &[status, n] : m.byStatus) {
-                ctx.out << (first ? "" : ", ") << status << " " << n;
-                first = false;
-            }
-            ctx.out << ")\n";
-        }
-        for (const auto &p : r.problems)
-            ctx.err << p.file << ": " << p.reason << '\n';
-        if (r.committed)
-            ctx.out << "merged " << newRuns << " runs (" << verdicts << " verdicts) from " << r.files << " files into "
-                    << db << "; " << oldRuns << " runs were already merged\n";
-        else
-            ctx.err << "nothing merged: " << r.problems.size()
-                    << " problems (fix them, or merge the good files with --partial)\n";
-    }
-    return r.problems.empty() ? cli::Ok : cli::Failure;
-}
 
 const char *kSlurmHelp = R"(Usage: sieve-cli slurm-script DB --shards N --out DIR [OPTIONS]
 
@@ -222,15 +131,6 @@ int runSlurmScript(const Args &args, cli::Context &ctx)
 }
 
 } // namespace
-
-cli::Command mergeCommand()
-{
-    return {"merge",
-            "fold shard results (verify --shard) into the corpus, checked and idempotent",
-            kMergeHelp,
-            {{"partial"}, {"json"}},
-            runMerge};
-}
 
 cli::Command slurmScriptCommand()
 {

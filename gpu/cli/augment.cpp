@@ -1,9 +1,9 @@
 // sieve-cli augment: task variants across shapes and dtypes (core/tasks/augment.h), each kept only after
 // its reference ran in the verifier worker (the `task` op: hygiene, fits the device). One worker serves
 // every variant of the command.
-#include "core/cli/cli.h"
-#include "core/db/corpus.h"
 #include "core/tasks/augment.h"
+#include "core/db/corpus.h"
+#include "gpu/cli/commands.h"
 #include "gpu/verify/pythonenv.h"
 #include "gpu/verify/workerprocess.h"
 
