@@ -1,5 +1,5 @@
 // sieve-cli sample: teacher sampling from an OpenAI-compatible endpoint into the corpus.
-#include "net/netcommands.h"
+#include "net/cli/commands.h"
 
 #include "core/util/progress.h"
 #include "net/processverifier.h"
@@ -241,18 +241,18 @@ int runSample(const cli::Args &args, cli::Context &ctx)
 
 } // namespace
 
-std::vector<cli::Command> netCommands()
+cli::Command sampleCommand()
 {
-    return {{"sample",
-             "ask a teacher endpoint for samples (keep-all or stop at first pass)",
-             kHelp,
-             {{"endpoint", true},         {"model", true},        {"mode", true},         {"k", true, false, 'k'},
-              {"attempts", true},         {"temperature", true},  {"max-tokens", true},   {"extra", true},
-              {"stream", false},          {"concurrency", true},  {"rate", true},         {"timeout", true},
-              {"deadline", true},         {"max-reply-mb", true}, {"max-failures", true}, {"backoff-ms", true},
-              {"run-id", true},           {"task", true, true},   {"api-key-env", true},  {"verify-parallel", true},
-              {"verify-arg", true, true}, {"verifier-cmd", true}, {"json", false}},
-             runSample}};
+    return {"sample",
+            "ask a teacher endpoint for samples (keep-all or stop at first pass)",
+            kHelp,
+            {{"endpoint", true},         {"model", true},        {"mode", true},         {"k", true, false, 'k'},
+             {"attempts", true},         {"temperature", true},  {"max-tokens", true},   {"extra", true},
+             {"stream", false},          {"concurrency", true},  {"rate", true},         {"timeout", true},
+             {"deadline", true},         {"max-reply-mb", true}, {"max-failures", true}, {"backoff-ms", true},
+             {"run-id", true},           {"task", true, true},   {"api-key-env", true},  {"verify-parallel", true},
+             {"verify-arg", true, true}, {"verifier-cmd", true}, {"json", false}},
+            runSample};
 }
 
 } // namespace sieve::net
