@@ -199,49 +199,74 @@ int runExport(const Args &args, Context &ctx)
 
 Command exportCommand()
 {
-    std::vector<OptionSpec> opts = selectionOptions();
-    for (const char *v : {"format", "reasoning", "split", "max-tokens", "tokenizer", "template", "system", "tags",
-                          "max-pairs-per-task", "manifest"})
-        opts.push_back({v, true});
-    opts.push_back({"hostile-negatives"});
-    opts.push_back({"dry-run"});
-    opts.push_back({"json"});
-    return {
-        "export", "write an SFT set: train/validation JSONL and a manifest",
-        std::string(
-            "Usage: sieve-cli export DB OUT_DIR [--format FORMAT] [--reasoning think|field|none]\n"
-            "         [--split F] [--max-tokens N --tokenizer FILE] [--template NAME|FILE]\n"
-            "         [--system NAME|FILE|none] [--tags LIST] [--seed S] [--require ...]\n"
-            "         [--max-pairs-per-task N] [--hostile-negatives] [selection options] [--dry-run] [--json]\n"
-            "       sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--json]\n\n"
-            "Writes OUT_DIR/train.jsonl, OUT_DIR/validation.jsonl and OUT_DIR/manifest.json and records\n"
-            "the export in the corpus. Same corpus content, options and seed give byte-identical files;\n"
-            "a split without rows gets no file, and an export without any row fails.\n"
-            "  --format F        messages (system/user/assistant; default), prompt-completion (text),\n"
-            "                    chat-prompt-completion (TRL's conversational prompt-completion),\n"
-            "                    preference (prompt/chosen/rejected as messages, for DPO) or\n"
-            "                    preference-text (the same as plain text)\n"
-            "  --reasoning R     think (in <think> tags before the answer, in the trained text;\n"
-            "                    default), field (reasoning_content on the assistant message, for chat\n"
-            "                    templates that read it; not with text formats) or none\n"
-            "  --max-pairs-per-task N  preference: at most N pairs per task (default 4; 0: no cap)\n"
-            "  --hostile-negatives     preference: keep sandbox, sham and harness-patching failures as\n"
-            "                    negatives (default: left out)\n"
-            "  --manifest M      make the files of manifest M again, with its options (a tokenizer it\n"
-            "                    used is given again with --tokenizer and checked); fails naming what\n"
-            "                    differs when the corpus content or a template changed\n"
-            "  --split F         the fraction of tasks for validation (default 0.2); by task, never\n"
-            "                    by sample, stratified by difficulty\n"
-            "  --max-tokens N    leave out rows over N tokens (listed in the manifest); needs\n"
-            "  --tokenizer FILE  a Hugging Face tokenizer.json (byte-level BPE); counts equal the\n"
-            "                    tokenizers library's, summed over the row's text fields\n"
-            "  --template T      user prompt template (default: resources/prompts/<backend>.txt)\n"
-            "  --system T        system prompt template (default: system), or none\n"
-            "  --tags LIST       metadata tags in the prompt: backend,target,dtype,shapes,difficulty,level,category\n"
-            "  --dry-run         print the distribution, write nothing\n"
-            "  --json            print the manifest\n\n") +
-            kSelectionHelp,
-        opts, runExport};
+    std::vector<OptionSpec> options = {
+        {.name = "format",
+         .takesValue = true,
+         .valueName = "F",
+         .help = "messages (system/user/assistant; default), prompt-completion (text), chat-prompt-completion "
+                 "(TRL's conversational prompt-completion), preference (prompt/chosen/rejected as messages, for "
+                 "DPO) or preference-text (the same as plain text)"},
+        {.name = "reasoning",
+         .takesValue = true,
+         .valueName = "R",
+         .help = "think (in <think> tags before the answer, in the trained text; default), field "
+                 "(reasoning_content on the assistant message, for chat templates that read it; not with text "
+                 "formats) or none"},
+        {.name = "max-pairs-per-task",
+         .takesValue = true,
+         .valueName = "N",
+         .help = "preference: at most N pairs per task (default 4; 0: no cap)"},
+        {.name = "hostile-negatives",
+         .help = "preference: keep sandbox, sham and harness-patching failures as negatives (default: left out)"},
+        {.name = "manifest",
+         .takesValue = true,
+         .valueName = "M",
+         .help = "make the files of manifest M again, with its options (a tokenizer it used is given again with "
+                 "--tokenizer and checked); fails naming what differs when the corpus content or a template "
+                 "changed"},
+        {.name = "split",
+         .takesValue = true,
+         .valueName = "F",
+         .help = "the fraction of tasks for validation (default 0.2); by task, never by sample, stratified by "
+                 "difficulty"},
+        {.name = "max-tokens",
+         .takesValue = true,
+         .valueName = "N",
+         .help = "leave out rows over N tokens (listed in the manifest); needs --tokenizer"},
+        {.name = "tokenizer",
+         .takesValue = true,
+         .valueName = "FILE",
+         .help = "a Hugging Face tokenizer.json (byte-level BPE); counts equal the tokenizers library's, summed "
+                 "over the row's text fields"},
+        {.name = "template",
+         .takesValue = true,
+         .valueName = "T",
+         .help = "user prompt template (default: resources/prompts/<backend>.txt)"},
+        {.name = "system",
+         .takesValue = true,
+         .valueName = "T",
+         .help = "system prompt template (default: system), or none"},
+        {.name = "tags",
+         .takesValue = true,
+         .valueName = "LIST",
+         .help = "metadata tags in the prompt: backend,target,dtype,shapes,difficulty,level,category"},
+        {.name = "dry-run", .help = "print the distribution, write nothing"},
+        {.name = "json", .help = "print the manifest"}};
+    for (OptionSpec &o : selectionOptions())
+        options.push_back(std::move(o));
+    return {.name = "export",
+            .summary = "write an SFT set: train/validation JSONL and a manifest",
+            .usage = "sieve-cli export DB OUT_DIR [--format FORMAT] [--reasoning think|field|none]\n"
+                     "  [--split F] [--max-tokens N --tokenizer FILE] [--template NAME|FILE]\n"
+                     "  [--system NAME|FILE|none] [--tags LIST] [--seed S] [--require ...]\n"
+                     "  [--max-pairs-per-task N] [--hostile-negatives] [selection options] [--dry-run] [--json]\n"
+                     "sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--json]",
+            .description =
+                "Writes OUT_DIR/train.jsonl, OUT_DIR/validation.jsonl and OUT_DIR/manifest.json and records\n"
+                "the export in the corpus. Same corpus content, options and seed give byte-identical files;\n"
+                "a split without rows gets no file, and an export without any row fails.\n",
+            .options = std::move(options),
+            .run = runExport};
 }
 
 } // namespace sieve::cli

@@ -21,12 +21,12 @@ int runInit(const Args &args, Context &ctx)
 
 Command initCommand()
 {
-    return {"init",
-            "create an empty corpus file",
-            "Usage: sieve-cli init DB\n\nCreates DB, an empty corpus at the current schema version.\n"
-            "Fails if DB already exists.\n",
-            {},
-            runInit};
+    return {.name = "init",
+            .summary = "create an empty corpus file",
+            .usage = "sieve-cli init DB",
+            .description = "Creates DB, an empty corpus at the current schema version.\n"
+                           "Fails if DB already exists.\n",
+            .run = runInit};
 }
 
 } // namespace sieve::cli

@@ -65,17 +65,21 @@ int runList(const Args &args, Context &ctx)
 
 Command listCommand()
 {
-    return {"list",
-            "list samples (one per line, or JSON lines)",
-            "Usage: sieve-cli list DB [--task T] [--status S] [--limit N] [--json]\n\n"
-            "Lists samples with their task, backend, verification status, review decision and cluster.\n"
-            "  --task T     only samples of task T (its name)\n"
-            "  --status S   only samples whose latest verdict is S (PENDING, PASS, FAIL_...)\n"
-            "  --limit N    at most N rows\n"
-            "  --json       one JSON object per line: id, sample, task, backend, status, review, cluster,\n"
-            "               speedup, model, attempt, has_answer\n",
-            {{"task", true}, {"status", true}, {"limit", true}, {"json"}},
-            runList};
+    return {
+        .name = "list",
+        .summary = "list samples (one per line, or JSON lines)",
+        .usage = "sieve-cli list DB [--task T] [--status S] [--limit N] [--json]",
+        .description = "Lists samples with their task, backend, verification status, review decision and cluster.\n",
+        .options = {{.name = "task", .takesValue = true, .valueName = "T", .help = "only samples of task T (its name)"},
+                    {.name = "status",
+                     .takesValue = true,
+                     .valueName = "S",
+                     .help = "only samples whose latest verdict is S (PENDING, PASS, FAIL_...)"},
+                    {.name = "limit", .takesValue = true, .valueName = "N", .help = "at most N rows"},
+                    {.name = "json",
+                     .help = "one JSON object per line: id, sample, task, backend, status, review, cluster, "
+                             "speedup, model, attempt, has_answer"}},
+        .run = runList};
 }
 
 } // namespace sieve::cli

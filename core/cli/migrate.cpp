@@ -31,14 +31,15 @@ int runMigrate(const Args &args, Context &ctx)
 
 Command migrateCommand()
 {
-    return {"migrate",
-            "bring a corpus made by an earlier Sieve to the current schema",
-            "Usage: sieve-cli migrate DB\n\nMigrates DB to the current schema version in one transaction (the\n"
-            "steps are cumulative; the data stays). Commands that only read a corpus (list, stats, export,\n"
-            "verify --dry-run) refuse an older file until it is migrated; those that write migrate it\n"
-            "themselves. A file at the current version is left as it is.\n",
-            {},
-            runMigrate};
+    return {.name = "migrate",
+            .summary = "bring a corpus made by an earlier Sieve to the current schema",
+            .usage = "sieve-cli migrate DB",
+            .description =
+                "Migrates DB to the current schema version in one transaction (the\n"
+                "steps are cumulative; the data stays). Commands that only read a corpus (list, stats, export,\n"
+                "verify --dry-run) refuse an older file until it is migrated; those that write migrate it\n"
+                "themselves. A file at the current version is left as it is.\n",
+            .run = runMigrate};
 }
 
 } // namespace sieve::cli

@@ -29,15 +29,16 @@ int runSelect(const Args &args, Context &ctx)
 
 Command selectCommand()
 {
-    std::vector<OptionSpec> opts = selectionOptions();
-    opts.push_back({"json"});
-    return {"select", "dry run of a selection recipe: the resulting distribution",
-            std::string("Usage: sieve-cli select DB [selection options] [--json]\n\n"
-                        "Prints the tasks and samples a selection keeps, per difficulty, level, category,\n"
-                        "backend and teacher model, and why the rest was left out. Nothing is stored:\n"
-                        "'sieve-cli export' stores the selection it writes.\n\n") +
-                kSelectionHelp + "  --json             the distribution as JSON\n",
-            opts, runSelect};
+    std::vector<OptionSpec> options = selectionOptions();
+    options.push_back({.name = "json", .help = "the distribution as JSON", .section = "Output:"});
+    return {.name = "select",
+            .summary = "dry run of a selection recipe: the resulting distribution",
+            .usage = "sieve-cli select DB [selection options] [--json]",
+            .description = "Prints the tasks and samples a selection keeps, per difficulty, level, category,\n"
+                           "backend and teacher model, and why the rest was left out. Nothing is stored:\n"
+                           "'sieve-cli export' stores the selection it writes.\n",
+            .options = options,
+            .run = runSelect};
 }
 
 } // namespace sieve::cli

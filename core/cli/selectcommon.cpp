@@ -7,38 +7,50 @@
 
 namespace sieve::cli {
 
-const char *const kSelectionHelp =
-    "Selection (applied in this order):\n"
-    "  --require P        passed (default: passed the verifier, not rejected), accepted (a reviewer\n"
-    "                     accepted it) or passed-and-accepted. Rejected samples never go out.\n"
-    "  --all-in-cluster   keep every member of a dedup cluster (default: one per cluster)\n"
-    "  --max-per-task N   keep at most N samples per task (accepted, passing, fastest, earliest first)\n"
-    "  --easy N           all hard tasks plus N easy tasks drawn at random (others left out)\n"
-    "  --easy-fraction F  the same with a fraction F of the easy tasks\n"
-    "  --quota F=V:N      at most N tasks with category/level V (F: category or level; V may be *);\n"
-    "                     repeatable; tasks are taken in a seeded random order\n"
-    "  --min-speedup X    keep samples whose newest verdict is at least X times faster than eager\n"
-    "                     PyTorch (GPU timings; samples without them are left out as 'no timing')\n"
-    "  --min-speedup-compile X  the same against torch.compile\n"
-    "  --difficulty-model M  difficulty labels (for --easy, the split's strata) from model M's\n"
-    "                     samples only, e.g. the base model's, so a fine-tuned model's run added later\n"
-    "                     does not relabel the tasks\n"
-    "  --difficulty-run R the same from the samples of sampling run R\n"
-    "  --seed S           seed of every random draw (default 0)\n";
-
 std::vector<OptionSpec> selectionOptions()
 {
-    return {{"require", true},
-            {"all-in-cluster"},
-            {"max-per-task", true},
-            {"easy", true},
-            {"easy-fraction", true},
-            {"quota", true, true},
-            {"seed", true},
-            {"min-speedup", true},
-            {"min-speedup-compile", true},
-            {"difficulty-model", true},
-            {"difficulty-run", true}};
+    return {
+        {.name = "require",
+         .takesValue = true,
+         .valueName = "P",
+         .help = "passed (default: passed the verifier, not rejected), accepted (a reviewer accepted it) or "
+                 "passed-and-accepted. Rejected samples never go out.",
+         .section = "Selection (applied in this order):"},
+        {.name = "all-in-cluster", .help = "keep every member of a dedup cluster (default: one per cluster)"},
+        {.name = "max-per-task",
+         .takesValue = true,
+         .valueName = "N",
+         .help = "keep at most N samples per task (accepted, passing, fastest, earliest first)"},
+        {.name = "easy",
+         .takesValue = true,
+         .valueName = "N",
+         .help = "all hard tasks plus N easy tasks drawn at random (others left out)"},
+        {.name = "easy-fraction",
+         .takesValue = true,
+         .valueName = "F",
+         .help = "the same with a fraction F of the easy tasks"},
+        {.name = "quota",
+         .takesValue = true,
+         .repeatable = true,
+         .valueName = "F=V:N",
+         .help = "at most N tasks with category/level V (F: category or level; V may be *); repeatable; tasks "
+                 "are taken in a seeded random order"},
+        {.name = "min-speedup",
+         .takesValue = true,
+         .valueName = "X",
+         .help = "keep samples whose newest verdict is at least X times faster than eager PyTorch (GPU "
+                 "timings; samples without them are left out as 'no timing')"},
+        {.name = "min-speedup-compile", .takesValue = true, .valueName = "X", .help = "the same against torch.compile"},
+        {.name = "difficulty-model",
+         .takesValue = true,
+         .valueName = "M",
+         .help = "difficulty labels (for --easy, the split's strata) from model M's samples only, e.g. the "
+                 "base model's, so a fine-tuned model's run added later does not relabel the tasks"},
+        {.name = "difficulty-run",
+         .takesValue = true,
+         .valueName = "R",
+         .help = "the same from the samples of sampling run R"},
+        {.name = "seed", .takesValue = true, .valueName = "S", .help = "seed of every random draw (default 0)"}};
 }
 
 SelectionOptions selectionFromArgs(const Args &args)

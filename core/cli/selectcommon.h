@@ -11,8 +11,7 @@
 
 namespace sieve::cli {
 
-extern const char *const kSelectionHelp;
-
+// The options of a selection recipe, described under the heading "Selection (applied in this order):".
 std::vector<OptionSpec> selectionOptions();
 SelectionOptions selectionFromArgs(const Args &args);
 

@@ -166,32 +166,36 @@ int runCompile(const cli::Args &args, cli::Context &ctx)
 
 cli::Command compileCommand()
 {
-    return {"compile",
-            "compile a sample's CUDA with NVRTC: log, registers, spills, shared memory",
-            "Usage: sieve-cli compile FILE... [--arch sm_90] [--json] [--sass] [--ptx]\n"
-            "       sieve-cli compile --db DB --sample ID [...]\n\n"
-            "FILE is a .cu file or a Python answer: the cuda_sources of its load_inline(...) calls (string\n"
-            "literals or string variables) are extracted and diagnostics point at the .py file's lines.\n"
-            "Torch extension sources are prechecked: host code is removed and kernels that need torch's\n"
-            "headers are reported as skipped rather than guessed at.\n\n"
-            "  --arch A        sm_XX or compute_XX (default: SIEVE_CUDA_ARCH, else GPU 0, else sm_90)\n"
-            "  --option OPT    extra NVRTC option (repeatable), e.g. --option=-DBLOCK=256\n"
-            "  --json          machine-readable report (one compact JSON line per FILE when several)\n"
-            "  --sass          disassemble the cubin (needs nvdisasm or cuobjdump)\n"
-            "  --ptx           print the PTX too\n"
-            "  --no-cache      bypass the cache (~/.cache/sieve/nvrtc, or SIEVE_NVRTC_CACHE)\n"
-            "  --cache-dir D   use D as the cache\n\n"
-            "Exit status: 0 compiled (or nothing NVRTC could judge), 1 a compile error or no CUDA found.\n",
-            {{"arch", true},
-             {"json"},
-             {"sass"},
-             {"ptx"},
-             {"no-cache"},
-             {"cache-dir", true},
-             {"option", true, true},
-             {"db", true},
-             {"sample", true}},
-            runCompile};
+    return {
+        .name = "compile",
+        .summary = "compile a sample's CUDA with NVRTC: log, registers, spills, shared memory",
+        .usage = "sieve-cli compile FILE... [--arch sm_90] [--json] [--sass] [--ptx]\n"
+                 "sieve-cli compile --db DB --sample ID [...]",
+        .description = "FILE is a .cu file or a Python answer: the cuda_sources of its load_inline(...) calls (string\n"
+                       "literals or string variables) are extracted and diagnostics point at the .py file's lines.\n"
+                       "Torch extension sources are prechecked: host code is removed and kernels that need torch's\n"
+                       "headers are reported as skipped rather than guessed at.\n",
+        .options = {{.name = "arch",
+                     .takesValue = true,
+                     .valueName = "A",
+                     .help = "sm_XX or compute_XX (default: SIEVE_CUDA_ARCH, else GPU 0, else sm_90)"},
+                    {.name = "option",
+                     .takesValue = true,
+                     .repeatable = true,
+                     .valueName = "OPT",
+                     .help = "extra NVRTC option (repeatable), e.g. --option=-DBLOCK=256"},
+                    {.name = "json", .help = "machine-readable report (one compact JSON line per FILE when several)"},
+                    {.name = "sass", .help = "disassemble the cubin (needs nvdisasm or cuobjdump)"},
+                    {.name = "ptx", .help = "print the PTX too"},
+                    {.name = "no-cache", .help = "bypass the cache (~/.cache/sieve/nvrtc, or SIEVE_NVRTC_CACHE)"},
+                    {.name = "cache-dir", .takesValue = true, .valueName = "D", .help = "use D as the cache"},
+                    {.name = "db",
+                     .takesValue = true,
+                     .valueName = "DB",
+                     .help = "compile the code of a sample of corpus DB (with --sample) instead of FILEs"},
+                    {.name = "sample", .takesValue = true, .valueName = "ID", .help = "that sample's id (with --db)"}},
+        .notes = "Exit status: 0 compiled (or nothing NVRTC could judge), 1 a compile error or no CUDA found.\n",
+        .run = runCompile};
 }
 
 } // namespace sieve::gpu

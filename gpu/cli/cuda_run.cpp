@@ -110,31 +110,41 @@ int runCudaRun(const cli::Args &args, cli::Context &ctx)
 
 cli::Command cudaRunCommand()
 {
-    return {"cuda-run",
-            "launch a raw CUDA answer natively (NVRTC + driver, in a child process)",
-            "Usage: sieve-cli cuda-run FILE.cu [--manifest M.json] --input x.npy... [--out DIR] [--time N]\n\n"
-            "Compiles FILE with NVRTC, checks its launch manifest (docs/FORMATS.md, \"Raw CUDA answers\")\n"
-            "against the kernels' PTX signatures, then runs the launches on the inputs in a child process that\n"
-            "is killed at --timeout. Outputs are written as out0.npy, out1.npy... into --out.\n\n"
-            "  --manifest M    the manifest (default: the /* sieve:launch ... */ comment in FILE)\n"
-            "  --input F.npy   an input, in the manifest's order (repeatable)\n"
-            "  --out DIR       keep the outputs there\n"
-            "  --arch A        default: SIEVE_CUDA_ARCH, else the device's\n"
-            "  --device N      GPU index (default 0)\n"
-            "  --timeout S     seconds before the child is killed (default 30)\n"
-            "  --time N        N timed runs after a warm-up, L2 flushed before each (CUDA events)\n"
-            "  --json          machine-readable report\n",
-            {{"manifest", true},
-             {"input", true, true},
-             {"out", true},
-             {"arch", true},
-             {"device", true},
-             {"timeout", true},
-             {"time", true},
-             {"json"},
-             {"option", true, true},
-             {"cache-dir", true}},
-            runCudaRun};
+    return {.name = "cuda-run",
+            .summary = "launch a raw CUDA answer natively (NVRTC + driver, in a child process)",
+            .usage = "sieve-cli cuda-run FILE.cu [--manifest M.json] --input x.npy... [--out DIR] [--time N]",
+            .description =
+                "Compiles FILE with NVRTC, checks its launch manifest (docs/FORMATS.md, \"Raw CUDA answers\")\n"
+                "against the kernels' PTX signatures, then runs the launches on the inputs in a child process that\n"
+                "is killed at --timeout. Outputs are written as out0.npy, out1.npy... into --out.\n",
+            .options = {{.name = "manifest",
+                         .takesValue = true,
+                         .valueName = "M",
+                         .help = "the manifest (default: the /* sieve:launch ... */ comment in FILE)"},
+                        {.name = "input",
+                         .takesValue = true,
+                         .repeatable = true,
+                         .valueName = "F.npy",
+                         .help = "an input, in the manifest's order (repeatable)"},
+                        {.name = "out", .takesValue = true, .valueName = "DIR", .help = "keep the outputs there"},
+                        {.name = "arch",
+                         .takesValue = true,
+                         .valueName = "A",
+                         .help = "default: SIEVE_CUDA_ARCH, else the device's"},
+                        {.name = "device", .takesValue = true, .valueName = "N", .help = "GPU index (default 0)"},
+                        {.name = "timeout",
+                         .takesValue = true,
+                         .valueName = "S",
+                         .help = "seconds before the child is killed (default 30)"},
+                        {.name = "time",
+                         .takesValue = true,
+                         .valueName = "N",
+                         .help = "N timed runs after a warm-up, L2 flushed before each (CUDA events)"},
+                        {.name = "json", .help = "machine-readable report"},
+                        // Not listed in --help (no help text): extra NVRTC options and the NVRTC cache, as for compile.
+                        {.name = "option", .takesValue = true, .repeatable = true},
+                        {.name = "cache-dir", .takesValue = true}},
+            .run = runCudaRun};
 }
 
 } // namespace sieve::gpu

@@ -12,14 +12,14 @@ namespace sieve::gpu {
 
 cli::Command cudaVerifyCommand()
 {
-    return {"cuda-verify",
-            "(internal) native verification of one raw CUDA answer, for the verifier's worker",
-            "Usage: sieve-cli cuda-verify JOB.json\n\n"
-            "Started by the verifier's worker for a raw CUDA sample (docs/VERIFIER.md, \"Raw CUDA answers\"):\n"
-            "compiles with NVRTC, checks the launch manifest, launches on the materialised inputs in a child\n"
-            "process, compares with the reference outputs and times the kernels. Prints one JSON object.\n",
-            {},
-            [](const cli::Args &args, cli::Context &ctx) -> int {
+    return {.name = "cuda-verify",
+            .summary = "(internal) native verification of one raw CUDA answer, for the verifier's worker",
+            .usage = "sieve-cli cuda-verify JOB.json",
+            .description =
+                "Started by the verifier's worker for a raw CUDA sample (docs/VERIFIER.md, \"Raw CUDA answers\"):\n"
+                "compiles with NVRTC, checks the launch manifest, launches on the materialised inputs in a child\n"
+                "process, compares with the reference outputs and times the kernels. Prints one JSON object.\n",
+            .run = [](const cli::Args &args, cli::Context &ctx) -> int {
                 if (args.positional.size() != 1)
                     throw cli::UsageError("cuda-verify takes one job file");
                 std::ifstream in(args.positional[0]);

@@ -71,12 +71,12 @@ int runDevices(const cli::Args &args, cli::Context &ctx)
 
 cli::Command devicesCommand()
 {
-    return {"devices",
-            "list CUDA devices (name, compute capability, memory, L2) and NVRTC",
-            "Usage: sieve-cli devices [--json]\n\n"
-            "Loads the CUDA driver at run time; without one it says so and exits 0.\n",
-            {{"json"}},
-            runDevices};
+    return {.name = "devices",
+            .summary = "list CUDA devices (name, compute capability, memory, L2) and NVRTC",
+            .usage = "sieve-cli devices [--json]",
+            .description = "Loads the CUDA driver at run time; without one it says so and exits 0.\n",
+            .options = {{.name = "json", .help = "the driver, the devices and NVRTC as one JSON object"}},
+            .run = runDevices};
 }
 
 } // namespace sieve::gpu

@@ -13,30 +13,6 @@ namespace {
 using cli::Args;
 using cli::UsageError;
 
-const char *kMergeHelp = R"(Usage: sieve-cli merge DB DIR_OR_FILE... [--partial] [--json]
-
-Folds the results of 'sieve-cli verify DB --shard K/N --out DIR' into the corpus DB. Each argument is a
-shard results file (shard-K-of-N.sieve) or a folder holding them. Every shard run becomes a run of DB
-with its own environment and verdicts; samples.status follows the newest verdict.
-
-Each file is checked first: that it is a whole SQLite file (not cut short, no -wal beside it) that
-passes SQLite's integrity check, that it is a shard results file made from this corpus (corpus id, and
-each sample's content key, code and task), that its run finished with a verdict for every sample, and
-that every shard of its job (K = 0..N-1) is among the inputs. A file that fails is reported with the
-reason; then nothing is merged (exit 1) unless --partial is given.
-
-Merging is idempotent: a shard run is keyed by its shard's uid and run id, and merging it again adds
-nothing. Everything is written in one transaction.
-
-  --partial   merge the files that pass even if others do not (the problems are still reported and the
-              exit code is still 1); merge the rest later, when they are whole
-  --json      the report as one JSON object: {"merged":[...],"already_merged":[...],"problems":
-              [{"file","reason"}],"committed"}
-
-Exit codes: 0 merged (or nothing new to merge), 1 some input was missing, incomplete, corrupt or from
-another corpus, 2 usage.
-)";
-
 int runMerge(const Args &args, cli::Context &ctx)
 {
     if (args.positional.size() < 2)
@@ -105,11 +81,34 @@ int runMerge(const Args &args, cli::Context &ctx)
 
 cli::Command mergeCommand()
 {
-    return {"merge",
-            "fold shard results (verify --shard) into the corpus, checked and idempotent",
-            kMergeHelp,
-            {{"partial"}, {"json"}},
-            runMerge};
+    return {
+        .name = "merge",
+        .summary = "fold shard results (verify --shard) into the corpus, checked and idempotent",
+        .usage = "sieve-cli merge DB DIR_OR_FILE... [--partial] [--json]",
+        .description =
+            "Folds the results of 'sieve-cli verify DB --shard K/N --out DIR' into the corpus DB. Each argument is a\n"
+            "shard results file (shard-K-of-N.sieve) or a folder holding them. Every shard run becomes a run of DB\n"
+            "with its own environment and verdicts; samples.status follows the newest verdict.\n"
+            "\n"
+            "Each file is checked first: that it is a whole SQLite file (not cut short, no -wal beside it) that\n"
+            "passes SQLite's integrity check, that it is a shard results file made from this corpus (corpus id, and\n"
+            "each sample's content key, code and task), that its run finished with a verdict for every sample, and\n"
+            "that every shard of its job (K = 0..N-1) is among the inputs. A file that fails is reported with the\n"
+            "reason; then nothing is merged (exit 1) unless --partial is given.\n"
+            "\n"
+            "Merging is idempotent: a shard run is keyed by its shard's uid and run id, and merging it again adds\n"
+            "nothing. Everything is written in one transaction.\n",
+        .options = {{.name = "partial",
+                     .help = "merge the files that pass even if others do not (the problems are still reported and "
+                             "the exit code is still 1); merge the rest later, when they are whole"},
+                    {.name = "json",
+                     .help = "the report as one JSON object: "
+                             "{\"merged\":[...],\"already_merged\":[...],\"problems\":[{\"file\",\"reason\"}],"
+                             "\"committed\"}"}},
+        .notes =
+            "Exit codes: 0 merged (or nothing new to merge), 1 some input was missing, incomplete, corrupt or from\n"
+            "another corpus, 2 usage.\n",
+        .run = runMerge};
 }
 
 } // namespace sieve::gpu

@@ -17,27 +17,6 @@ namespace {
 using cli::Args;
 using cli::UsageError;
 
-const char *kSlurmHelp = R"(Usage: sieve-cli slurm-script DB --shards N --out DIR [OPTIONS]
-
-Writes DIR/sieve-verify.sbatch, an sbatch array job (--array=0-(N-1)) whose task K runs
-  sieve-cli verify DB --shard K/N --out DIR
-so that the N shards of DB's selected samples are verified in parallel, each into its own results file
-DIR/shard-K-of-N.sieve (logs in DIR/logs). DB and DIR must be on a filesystem the nodes see; the nodes
-only read DB. Submit with 'sbatch DIR/sieve-verify.sbatch'; when all tasks are done, fold the results in
-with 'sieve-cli merge DB DIR' (the script's header says so too).
-
-  --shards N           number of array tasks (required)
-  --out DIR            where the script, the shard results and the logs go (required)
-  --gpus-per-task G    GPUs per task (default 1; the task verifies with --gpus 0..G-1 of its allocation)
-  --cpu                no GPUs: verify with the Triton interpreter (verify --cpu)
-  --cpus-per-task C    default 8 (compilation and CPU checks run in parallel)
-  --time T             time limit per task, Slurm's format (default 04:00:00)
-  --partition P        --account A        --mem M        --job-name NAME
-  --sieve-cli PATH     sieve-cli on the nodes (default: this sieve-cli)
-  --all, --task NAME, --python PATH, --parallel P, --timeout S, --cache-dir DIR, --no-timing
-                       passed to every task's verify
-)";
-
 int runSlurmScript(const Args &args, cli::Context &ctx)
 {
     if (args.positional.size() != 1)
@@ -134,28 +113,79 @@ int runSlurmScript(const Args &args, cli::Context &ctx)
 
 cli::Command slurmScriptCommand()
 {
-    return {"slurm-script",
-            "write an sbatch array script that verifies the corpus in N shards",
-            kSlurmHelp,
-            {{"shards", true},
-             {"out", true},
-             {"gpus-per-task", true},
-             {"cpu"},
-             {"cpus-per-task", true},
-             {"time", true},
-             {"partition", true},
-             {"account", true},
-             {"mem", true},
-             {"job-name", true},
-             {"sieve-cli", true},
-             {"all"},
-             {"task", true, true},
-             {"python", true},
-             {"parallel", true},
-             {"timeout", true},
-             {"cache-dir", true},
-             {"no-timing"}},
-            runSlurmScript};
+    return {
+        .name = "slurm-script",
+        .summary = "write an sbatch array script that verifies the corpus in N shards",
+        .usage = "sieve-cli slurm-script DB --shards N --out DIR [OPTIONS]",
+        .description =
+            "Writes DIR/sieve-verify.sbatch, an sbatch array job (--array=0-(N-1)) whose task K runs\n"
+            "  sieve-cli verify DB --shard K/N --out DIR\n"
+            "so that the N shards of DB's selected samples are verified in parallel, each into its own results file\n"
+            "DIR/shard-K-of-N.sieve (logs in DIR/logs). DB and DIR must be on a filesystem the nodes see; the nodes\n"
+            "only read DB. Submit with 'sbatch DIR/sieve-verify.sbatch'; when all tasks are done, fold the results in\n"
+            "with 'sieve-cli merge DB DIR' (the script's header says so too).\n",
+        .options =
+            {{.name = "shards", .takesValue = true, .valueName = "N", .help = "number of array tasks (required)"},
+             {.name = "out",
+              .takesValue = true,
+              .valueName = "DIR",
+              .help = "where the script, the shard results and the logs go (required)"},
+             {.name = "gpus-per-task",
+              .takesValue = true,
+              .valueName = "G",
+              .help = "GPUs per task (default 1; the task verifies with --gpus 0..G-1 of its allocation)"},
+             {.name = "cpu", .help = "no GPUs: verify with the Triton interpreter (verify --cpu)"},
+             {.name = "cpus-per-task",
+              .takesValue = true,
+              .valueName = "C",
+              .help = "default 8 (compilation and CPU checks run in parallel)"},
+             {.name = "time",
+              .takesValue = true,
+              .valueName = "T",
+              .help = "time limit per task, Slurm's format (default 04:00:00)"},
+             {.name = "partition",
+              .takesValue = true,
+              .valueName = "P",
+              .help = "the Slurm partition (#SBATCH --partition; default: the cluster's)"},
+             {.name = "account",
+              .takesValue = true,
+              .valueName = "A",
+              .help = "the Slurm account (#SBATCH --account; default: the cluster's)"},
+             {.name = "mem",
+              .takesValue = true,
+              .valueName = "M",
+              .help = "memory per task (#SBATCH --mem, e.g. 64G; default: the cluster's)"},
+             {.name = "job-name",
+              .takesValue = true,
+              .valueName = "NAME",
+              .help = "the job's name (#SBATCH --job-name; default sieve-verify)"},
+             {.name = "sieve-cli",
+              .takesValue = true,
+              .valueName = "PATH",
+              .help = "sieve-cli on the nodes (default: this sieve-cli)"},
+             {.name = "all",
+              .help = "every sample, not only the PENDING ones",
+              .section = "Passed to every task's verify (see 'sieve-cli verify --help'):"},
+             {.name = "task",
+              .takesValue = true,
+              .repeatable = true,
+              .valueName = "NAME",
+              .help = "only samples of this task (repeatable)"},
+             {.name = "python",
+              .takesValue = true,
+              .valueName = "PATH",
+              .help = "the interpreter with torch and triton"},
+             {.name = "parallel",
+              .takesValue = true,
+              .valueName = "P",
+              .help = "candidates verified at once per worker"},
+             {.name = "timeout", .takesValue = true, .valueName = "S", .help = "seconds per stage"},
+             {.name = "cache-dir",
+              .takesValue = true,
+              .valueName = "DIR",
+              .help = "reference outputs, Triton's cache and worker logs"},
+             {.name = "no-timing", .help = "skip the timing stage (no speedups)"}},
+        .run = runSlurmScript};
 }
 
 } // namespace sieve::gpu
