@@ -1,7 +1,7 @@
-#include "core/cli/cli.h"
-#include "gpu/cli/gpucommands.h"
+#include "core/cli/commands.h"
+#include "gpu/cli/commands.h"
 #ifdef SIEVE_HAVE_NET
-#include "net/netcommands.h"
+#include "net/cli/commands.h"
 #endif
 
 #include <iostream>

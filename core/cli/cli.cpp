@@ -1,8 +1,10 @@
 #include "core/cli/cli.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace sieve::cli {
@@ -152,6 +154,91 @@ Args parse(const std::vector<std::string> &argv, const std::vector<OptionSpec> &
 }
 
 namespace {
+
+constexpr std::size_t kHelpWidth = 100; // the options table wraps its descriptions to this many columns
+constexpr std::size_t kMaxLabel = 24;   // a longer "-s, --name VALUE" gets a line of its own
+
+std::string endLine(std::string text)
+{
+    if (!text.empty() && text.back() != '\n')
+        text += '\n';
+    return text;
+}
+
+std::string optionLabel(const OptionSpec &o)
+{
+    std::string label;
+    if (o.shortName && o.name == std::string(1, o.shortName))
+        label = std::string("-") + o.shortName; // a one-letter option: "-k K" (--k works too)
+    else if (o.shortName)
+        label = std::string("-") + o.shortName + ", --" + o.name;
+    else
+        label = "--" + o.name;
+    if (!o.valueName.empty())
+        label += " " + o.valueName;
+    return label;
+}
+
+// Appends `text` to `out` word-wrapped to `width` columns, the lines after the first indented by `indent`
+// (the first continues the line `out` ends with, at that column); '\n' in `text` starts a new line.
+void appendWrapped(std::string &out, const std::string &text, std::size_t indent, std::size_t width)
+{
+    const std::size_t room = width > indent ? width - indent : 1;
+    std::istringstream lines(text);
+    std::string line;
+    bool firstLine = true;
+    while (std::getline(lines, line)) {
+        if (!firstLine)
+            out += '\n' + std::string(indent, ' ');
+        firstLine = false;
+        std::istringstream words(line);
+        std::string word;
+        std::size_t used = 0;
+        while (words >> word) {
+            if (used > 0 && used + 1 + word.size() > room) {
+                out += '\n' + std::string(indent, ' ');
+                used = 0;
+            }
+            if (used > 0) {
+                out += ' ';
+                ++used;
+            }
+            out += word;
+            used += word.size();
+        }
+    }
+}
+
+// "  --name VALUE   help" rows, aligned in one column for the command, under their sections' headings.
+std::string optionsTable(const std::vector<OptionSpec> &options)
+{
+    std::size_t labelWidth = 0;
+    for (const auto &o : options)
+        if (!o.help.empty() && optionLabel(o).size() <= kMaxLabel)
+            labelWidth = std::max(labelWidth, optionLabel(o).size());
+    const std::size_t column = 2 + labelWidth + 2;
+    std::string out, section;
+    for (const auto &o : options) {
+        if (!o.section.empty())
+            section = o.section;
+        if (o.help.empty())
+            continue; // hidden: parse() takes it, --help does not list it
+        if (!section.empty()) {
+            out += (out.empty() ? "" : "\n") + endLine(section);
+            section.clear();
+        }
+        const std::string label = optionLabel(o);
+        out += "  " + label;
+        if (label.size() > labelWidth)
+            out += '\n' + std::string(column, ' ');
+        else
+            out += std::string(column - 2 - label.size(), ' ');
+        appendWrapped(out, o.help, column, kHelpWidth);
+        out += '\n';
+    }
+    return out;
+}
+
 void printOverview(const std::vector<Command> &commands, std::ostream &out)
 {
     out << "Usage: sieve-cli COMMAND [OPTIONS] [ARGS]\n\n"
@@ -168,6 +255,22 @@ void printOverview(const std::vector<Command> &commands, std::ostream &out)
            "130 interrupted (resumable).\n";
 }
 } // namespace
+
+std::string helpText(const Command &command)
+{
+    std::string out;
+    std::istringstream usage(command.usage);
+    std::string line;
+    for (bool first = true; std::getline(usage, line); first = false)
+        out += (first ? "Usage: " : "       ") + line + '\n';
+    if (!command.description.empty())
+        out += '\n' + endLine(command.description);
+    if (const std::string table = optionsTable(command.options); !table.empty())
+        out += '\n' + table;
+    if (!command.notes.empty())
+        out += '\n' + endLine(command.notes);
+    return out;
+}
 
 int dispatch(const std::vector<Command> &commands, int argc, char **argv, std::ostream &out, std::ostream &err)
 {
@@ -196,7 +299,7 @@ int dispatch(const std::vector<Command> &commands, int argc, char **argv, std::o
     std::vector<std::string> rest(argv + 2, argv + argc);
     for (const auto &a : rest) {
         if (a == "--help" || a == "-h") {
-            out << cmd->help;
+            out << helpText(*cmd);
             return Ok;
         }
         if (a == "--")

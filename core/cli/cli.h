@@ -1,7 +1,8 @@
 #pragma once
-// The sieve-cli command framework: every command has a name, a one-line summary, a full --help text
-// and a run function. Layers contribute their commands (core: init/import/list/stats/...; gpu: verify,
-// compile) and app/cli_main.cpp dispatches.
+// The sieve-cli command framework: every command has a name, a one-line summary, the parts of its --help
+// (its options described in their specs) and a run function. Each layer has one file per command in its
+// cli/ folder and a registry that lists them (core/cli/commands.h, gpu/cli/commands.h, net/cli/commands.h);
+// app/cli_main.cpp composes them and dispatches.
 #include <iosfwd>
 #include <map>
 #include <optional>
@@ -21,12 +22,21 @@ enum ExitCode : int {
     Interrupted = 130, // stopped by SIGINT/SIGTERM; the work done so far is saved and resumable
 };
 
+// One option of a command: how parse() reads it and how --help lists it. Written with designated
+// initialisers, e.g. {.name = "limit", .takesValue = true, .valueName = "N", .help = "at most N rows"}.
 struct OptionSpec
 {
     std::string name; // long name without dashes, e.g. "format"
     bool takesValue = false;
     bool repeatable = false;
     char shortName = 0;
+    std::string valueName; // shown after the name in --help, e.g. "N", "FILE" (options that take a value)
+    // The description in --help, wrapped to the width of the options table; '\n' starts a new line. An
+    // option without one is not listed (hidden or internal options), but parse() takes it all the same.
+    std::string help;
+    // A heading that --help prints before this option (lines after the first: text under the heading);
+    // the options that follow belong to it until the next option with a section.
+    std::string section;
 };
 
 class Args
@@ -59,17 +69,23 @@ struct Context
     std::ostream &err;
 };
 
+// A command, written with designated initialisers. Its --help is helpText(): the usage, the description,
+// the options table made from the options' specs, then the notes.
 struct Command
 {
     std::string name;
-    std::string summary;
-    std::string help; // full text printed by --help
+    std::string summary; // one line in the overview of `sieve-cli --help`
+    // The usage line(s) without "Usage: "; further lines (another form of the command, or a continuation
+    // that starts with two spaces) are printed aligned under the first.
+    std::string usage;
+    std::string description; // paragraph(s) between the usage and the options
     std::vector<OptionSpec> options;
+    std::string notes; // text after the options: examples, exit codes...
     int (*run)(const Args &args, Context &ctx) = nullptr;
 };
 
-// Commands of the core layer.
-std::vector<Command> coreCommands();
+// The full text that `sieve-cli COMMAND --help` prints.
+std::string helpText(const Command &command);
 
 // Runs argv[1] as a command from `commands`; handles --help, --version and errors.
 int dispatch(const std::vector<Command> &commands, int argc, char **argv, std::ostream &out, std::ostream &err);

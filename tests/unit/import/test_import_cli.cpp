@@ -1,6 +1,8 @@
 // sieve-cli import end to end, and the crash case: kill -9 in the middle of an import, then check that
 // the file opens, passes integrity_check, and that a re-run completes without duplicates.
+#include "core/cli/commands.h"
 #include "core/db/corpus.h"
+#include "gpu/cli/commands.h"
 #include "tests/unit/testutil.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -97,6 +100,47 @@ TEST(ImportCli, UsageErrorsAndHelp)
     EXPECT_EQ(help.exitCode, 0);
     EXPECT_NE(help.out.find("cuda-archive"), std::string::npos);
     EXPECT_EQ(test::runCli({"import", dir.file("missing.sieve"), "--format", "sieve", "x"}).exitCode, 1);
+
+    // --help is helpText(), whose options table is made from the option specs: import's lists each of its
+    // options with its value name and description.
+    const cli::Command import = cli::importCommand();
+    EXPECT_EQ(help.out, cli::helpText(import));
+    for (const cli::OptionSpec &o : import.options)
+        EXPECT_NE(help.out.find("  --" + o.name + (o.valueName.empty() ? "" : " " + o.valueName) + "  "),
+                  std::string::npos)
+            << o.name;
+    // Every command of core and gpu: a summary and a usage, options named once, and every option with a
+    // description in the command's --help (wrapping only changes the white space).
+    auto squeezed = [](const std::string &text) {
+        std::istringstream words(text);
+        std::string out, w;
+        while (words >> w)
+            out += (out.empty() ? "" : " ") + w;
+        return out;
+    };
+    std::vector<cli::Command> commands = cli::coreCommands();
+    for (cli::Command &c : gpu::gpuCommands())
+        commands.push_back(std::move(c));
+    EXPECT_EQ(commands.size(), 9u + 10u); // core's and gpu's
+    std::set<std::string> names;
+    for (const cli::Command &c : commands) {
+        SCOPED_TRACE(c.name);
+        EXPECT_TRUE(names.insert(c.name).second);
+        EXPECT_FALSE(c.summary.empty());
+        EXPECT_EQ(c.usage.rfind("sieve-cli " + c.name, 0), 0u) << c.usage;
+        EXPECT_NE(c.run, nullptr);
+        const std::string text = squeezed(cli::helpText(c));
+        std::set<std::string> options;
+        for (const cli::OptionSpec &o : c.options) {
+            EXPECT_TRUE(options.insert(o.name).second) << "--" << o.name << " twice"; // parse() takes the first
+            if (o.help.empty())
+                continue; // hidden: not listed
+            EXPECT_EQ(o.takesValue, !o.valueName.empty()) << "--" << o.name;
+            EXPECT_NE(text.find("--" + o.name + (o.valueName.empty() ? "" : " " + o.valueName)), std::string::npos)
+                << "--" << o.name;
+            EXPECT_NE(text.find(squeezed(o.help)), std::string::npos) << "--" << o.name;
+        }
+    }
 }
 
 TEST(ImportCli, KillNineMidImportLeavesAConsistentFileAndARerunCompletes)

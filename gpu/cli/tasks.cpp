@@ -1,13 +1,13 @@
 // sieve-cli tasks check: task hygiene alone. One verifier worker runs each task's reference on a device
 // (a GPU at the task's real shapes, or the CPU on shrunk ones) through the worker op `check_task`, and the
 // findings are stored per task in task_hygiene (core/taskhygiene.h). No sample is verified.
-#include "core/cli/cli.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
 #include "core/store/verifyinputstore.h"
 #include "core/tasks/taskhygiene.h"
-#include "gpu/cli/gpucommands.h"
+#include "gpu/cli/commands.h"
+#include "gpu/cli/cudacommon.h"
 #include "gpu/verify/pythonenv.h"
 #include "gpu/verify/verifytypes.h"
 #include "gpu/verify/workerprocess.h"
@@ -29,39 +29,6 @@ namespace {
 
 using cli::Args;
 using cli::UsageError;
-
-const char *kHelp = R"(Usage: sieve-cli tasks check DB [OPTIONS]
-
-Checks the tasks of DB alone, without verifying any sample: each reference runs on a device for every
-seed (twice on the first) and is judged for what makes a task unable to judge answers:
-  REF_BELOW_TOL         every output value is within the tolerance of zero: an all-zero answer passes
-  REF_CONSTANT          the output is the same for every seed (a 0-d loss is one number, not constant)
-  REF_NONDETERMINISTIC  two runs on the same inputs differ beyond the tolerance
-  REF_NONFINITE         the output holds NaN or inf
-  REF_FAILED, REF_TOO_LARGE   the reference fails, or does not fit the device, at its own shape
-  TASK_IMPORT_MISSING   it imports a module the verifier's Python lacks (named in the message)
-  TASK_NEEDS_DOWNLOAD   it downloads a model (from_pretrained, ...); the verifier has no network
-and notes that do not make it unusable (REF_BELOW_TOL_AT_SHAPE, REF_MOSTLY_BELOW_TOL, REF_SHAPE_DROPPED,
-REF_UNJUDGED_AT_SCALE). On a GPU the checks run at the task's real shipped shapes, one task at a time;
-with --cpu the shapes shrink as the CPU verifier's do, and what could not be judged at the shipped shape
-is said (REF_UNJUDGED_AT_SCALE). Each task's result is stored in the corpus (task_hygiene: state ok,
-broken, unjudged or import_missing, its codes, the device and the full report); `sieve-cli import`
-already stores import_missing for references whose imports the verifier cannot satisfy.
-
-  --task NAME    only this task (repeatable)
-  --gpus N       the GPU to run on (default: the first nvidia-smi lists)
-  --cpu          on the CPU, shapes shrunk (needed explicitly where there is no GPU)
-  --parallel P   tasks checked at once (default 1 on a GPU, 2 on the CPU)
-  --timeout S    seconds per task (default 600)
-  --json         one JSON object per task ({"task","state","ok","codes","device","hygiene","shapes"}),
-                 then {"summary":{...}}
-  --python PATH  the interpreter with torch and triton (as for verify)
-  --cache-dir DIR  where the worker writes the task files (default ~/.cache/sieve/verify)
-  --quiet        no progress
-
-Exit codes: 0 every selected task was checked (whatever it was found to be), 1 the worker kept failing
-or the corpus could not be written, 2 usage (including: no GPU and no --cpu), 130 interrupted.
-)";
 
 struct TaskItem
 {
@@ -319,19 +286,58 @@ int runTasksCheck(const Args &args, cli::Context &ctx)
 
 cli::Command tasksCommand()
 {
-    return {"tasks",
-            "task hygiene alone: 'tasks check DB' runs each reference and stores what makes a task unusable",
-            kHelp,
-            {{"cpu"},
-             {"gpus", true},
-             {"task", true, true},
-             {"parallel", true},
-             {"timeout", true},
-             {"json"},
-             {"quiet", false, false, 'q'},
-             {"python", true},
-             {"cache-dir", true}},
-            runTasksCheck};
+    return {
+        .name = "tasks",
+        .summary = "task hygiene alone: 'tasks check DB' runs each reference and stores what makes a task unusable",
+        .usage = "sieve-cli tasks check DB [OPTIONS]",
+        .description =
+            "Checks the tasks of DB alone, without verifying any sample: each reference runs on a device for every\n"
+            "seed (twice on the first) and is judged for what makes a task unable to judge answers:\n"
+            "  REF_BELOW_TOL         every output value is within the tolerance of zero: an all-zero answer passes\n"
+            "  REF_CONSTANT          the output is the same for every seed (a 0-d loss is one number, not constant)\n"
+            "  REF_NONDETERMINISTIC  two runs on the same inputs differ beyond the tolerance\n"
+            "  REF_NONFINITE         the output holds NaN or inf\n"
+            "  REF_FAILED, REF_TOO_LARGE   the reference fails, or does not fit the device, at its own shape\n"
+            "  TASK_IMPORT_MISSING   it imports a module the verifier's Python lacks (named in the message)\n"
+            "  TASK_NEEDS_DOWNLOAD   it downloads a model (from_pretrained, ...); the verifier has no network\n"
+            "and notes that do not make it unusable (REF_BELOW_TOL_AT_SHAPE, REF_MOSTLY_BELOW_TOL, REF_SHAPE_DROPPED,\n"
+            "REF_UNJUDGED_AT_SCALE). On a GPU the checks run at the task's real shipped shapes, one task at a time;\n"
+            "with --cpu the shapes shrink as the CPU verifier's do, and what could not be judged at the shipped shape\n"
+            "is said (REF_UNJUDGED_AT_SCALE). Each task's result is stored in the corpus (task_hygiene: state ok,\n"
+            "broken, unjudged or import_missing, its codes, the device and the full report); `sieve-cli import`\n"
+            "already stores import_missing for references whose imports the verifier cannot satisfy.\n",
+        .options = {{.name = "task",
+                     .takesValue = true,
+                     .repeatable = true,
+                     .valueName = "NAME",
+                     .help = "only this task (repeatable)"},
+                    {.name = "gpus",
+                     .takesValue = true,
+                     .valueName = "N",
+                     .help = "the GPU to run on (default: the first nvidia-smi lists)"},
+                    {.name = "cpu", .help = "on the CPU, shapes shrunk (needed explicitly where there is no GPU)"},
+                    {.name = "parallel",
+                     .takesValue = true,
+                     .valueName = "P",
+                     .help = "tasks checked at once (default 1 on a GPU, 2 on the CPU)"},
+                    {.name = "timeout", .takesValue = true, .valueName = "S", .help = "seconds per task (default 600)"},
+                    {.name = "json",
+                     .help = "one JSON object per task "
+                             "({\"task\",\"state\",\"ok\",\"codes\",\"device\",\"hygiene\",\"shapes\"}), then "
+                             "{\"summary\":{...}}"},
+                    {.name = "python",
+                     .takesValue = true,
+                     .valueName = "PATH",
+                     .help = "the interpreter with torch and triton (as for verify)"},
+                    {.name = "cache-dir",
+                     .takesValue = true,
+                     .valueName = "DIR",
+                     .help = "where the worker writes the task files (default ~/.cache/sieve/verify)"},
+                    {.name = "quiet", .shortName = 'q', .help = "no progress"}},
+        .notes =
+            "Exit codes: 0 every selected task was checked (whatever it was found to be), 1 the worker kept failing\n"
+            "or the corpus could not be written, 2 usage (including: no GPU and no --cpu), 130 interrupted.\n",
+        .run = runTasksCheck};
 }
 
 } // namespace sieve::gpu

@@ -1,5 +1,5 @@
 // sieve-cli sample: teacher sampling from an OpenAI-compatible endpoint into the corpus.
-#include "net/netcommands.h"
+#include "net/cli/commands.h"
 
 #include "core/util/progress.h"
 #include "net/processverifier.h"
@@ -20,53 +20,6 @@
 namespace sieve::net {
 
 namespace {
-
-const char *kHelp = R"(Usage: sieve-cli sample DB --endpoint URL --model M [OPTIONS]
-
-Asks a teacher model behind an OpenAI-compatible endpoint (vLLM, SGLang, a hosted API) for answers to
-the corpus's tasks and stores every reply as a sample (origin 'teacher') with its request parameters;
-the answer and the reasoning are extracted as the importers do.
-
-Modes:
-  --mode keep-all       K samples per task (-k), all kept; verify them later with 'sieve-cli verify'
-  --mode first-pass     up to N attempts per task (--attempts), one at a time, each verified before the
-                        next; the first PASS ends the task (rejection sampling)
-
-Options:
-  --endpoint URL        base URL (http://host:8000/v1) or the full .../chat/completions URL
-  --model M             model name sent to the endpoint
-  --api-key-env NAME    environment variable holding the API key (default OPENAI_API_KEY); the key is
-                        sent as a bearer token and never written to the corpus, logs or messages
-  -k K                  keep-all: samples per task (default 1)
-  --attempts N          first-pass: attempts per task at most (default 16)
-  --temperature T       sampling temperature (default 1.0)
-  --max-tokens N        max_tokens of each request (default: the endpoint's)
-  --extra JSON          fields merged into every request body, e.g. '{"reasoning_effort":"max"}'
-  --stream              ask for a streamed reply (server-sent events)
-  --concurrency C       requests in flight at most (default 8)
-  --rate R              new requests per second at most (default: unlimited)
-  --timeout S           seconds without data before a request counts as failed (default 600)
-  --deadline S          seconds a whole request may take, first byte to last (default 3600; 0 = none):
-                        an endpoint that trickles bytes never trips --timeout
-  --max-reply-mb N      a reply larger than N MiB is cut off and retried (default 64)
-  --max-failures N      consecutive endpoint errors that stop the run (default 8)
-  --backoff-ms MS       first retry delay; doubles per retry up to 60 s, with jitter (default 1000)
-  --run-id R            name of the run; the same name resumes it (default: run-<UTC time>)
-  --task T              only this task (repeatable; default: every task)
-  --verify-parallel P   first-pass: samples verified at once (default 1), by one long-lived
-                        'sieve-cli verify {db} --serve' for the whole run (one lock, warm workers)
-  --verify-arg ARG      first-pass: extra argument for 'sieve-cli verify' (repeatable, e.g. --verify-arg=--cpu)
-  --verifier-cmd CMD    first-pass: a verifier command line run once per attempt instead ({db} and {sample}
-                        are replaced); the verdict is read from the corpus
-  --json                print the summary as one JSON object
-
-Endpoint errors (429, 5xx, timeouts, connection resets, malformed or truncated JSON) are retried with
-exponential backoff and jitter, honouring Retry-After, and never consume an attempt; nor does a failure
-of the verifier (it died, no device): the run stops, and the attempt is verified when it resumes. After --max-failures
-errors in a row the run stops with exit code 1; fix the endpoint and run the same command (same --run-id)
-to resume: finished tasks are skipped, attempts that were in flight are asked again, nothing is counted
-twice. Ctrl-C stops the run resumably (exit code 130).
-)";
 
 int runSample(const cli::Args &args, cli::Context &ctx)
 {
@@ -241,18 +194,120 @@ int runSample(const cli::Args &args, cli::Context &ctx)
 
 } // namespace
 
-std::vector<cli::Command> netCommands()
+cli::Command sampleCommand()
 {
-    return {{"sample",
-             "ask a teacher endpoint for samples (keep-all or stop at first pass)",
-             kHelp,
-             {{"endpoint", true},         {"model", true},        {"mode", true},         {"k", true, false, 'k'},
-              {"attempts", true},         {"temperature", true},  {"max-tokens", true},   {"extra", true},
-              {"stream", false},          {"concurrency", true},  {"rate", true},         {"timeout", true},
-              {"deadline", true},         {"max-reply-mb", true}, {"max-failures", true}, {"backoff-ms", true},
-              {"run-id", true},           {"task", true, true},   {"api-key-env", true},  {"verify-parallel", true},
-              {"verify-arg", true, true}, {"verifier-cmd", true}, {"json", false}},
-             runSample}};
+    return {
+        .name = "sample",
+        .summary = "ask a teacher endpoint for samples (keep-all or stop at first pass)",
+        .usage = "sieve-cli sample DB --endpoint URL --model M [OPTIONS]",
+        .description =
+            "Asks a teacher model behind an OpenAI-compatible endpoint (vLLM, SGLang, a hosted API) for answers to\n"
+            "the corpus's tasks and stores every reply as a sample (origin 'teacher') with its request parameters;\n"
+            "the answer and the reasoning are extracted as the importers do.\n",
+        .options =
+            {{.name = "mode",
+              .takesValue = true,
+              .valueName = "MODE",
+              .help = "keep-all (default): K samples per task (-k), all kept; verify them later with 'sieve-cli "
+                      "verify'\n"
+                      "first-pass: up to N attempts per task (--attempts), one at a time, each verified before the "
+                      "next; the first PASS ends the task (rejection sampling)",
+              .section = "Modes:"},
+             {.name = "endpoint",
+              .takesValue = true,
+              .valueName = "URL",
+              .help = "base URL (http://host:8000/v1) or the full .../chat/completions URL",
+              .section = "Options:"},
+             {.name = "model", .takesValue = true, .valueName = "M", .help = "model name sent to the endpoint"},
+             {.name = "api-key-env",
+              .takesValue = true,
+              .valueName = "NAME",
+              .help = "environment variable holding the API key (default OPENAI_API_KEY); the key is sent as a "
+                      "bearer token and never written to the corpus, logs or messages"},
+             {.name = "k",
+              .takesValue = true,
+              .shortName = 'k',
+              .valueName = "K",
+              .help = "keep-all: samples per task (default 1)"},
+             {.name = "attempts",
+              .takesValue = true,
+              .valueName = "N",
+              .help = "first-pass: attempts per task at most (default 16)"},
+             {.name = "temperature",
+              .takesValue = true,
+              .valueName = "T",
+              .help = "sampling temperature (default 1.0)"},
+             {.name = "max-tokens",
+              .takesValue = true,
+              .valueName = "N",
+              .help = "max_tokens of each request (default: the endpoint's)"},
+             {.name = "extra",
+              .takesValue = true,
+              .valueName = "JSON",
+              .help = "fields merged into every request body, e.g. '{\"reasoning_effort\":\"max\"}'"},
+             {.name = "stream", .help = "ask for a streamed reply (server-sent events)"},
+             {.name = "concurrency",
+              .takesValue = true,
+              .valueName = "C",
+              .help = "requests in flight at most (default 8)"},
+             {.name = "rate",
+              .takesValue = true,
+              .valueName = "R",
+              .help = "new requests per second at most (default: unlimited)"},
+             {.name = "timeout",
+              .takesValue = true,
+              .valueName = "S",
+              .help = "seconds without data before a request counts as failed (default 600)"},
+             {.name = "deadline",
+              .takesValue = true,
+              .valueName = "S",
+              .help = "seconds a whole request may take, first byte to last (default 3600; 0 = none): an endpoint "
+                      "that trickles bytes never trips --timeout"},
+             {.name = "max-reply-mb",
+              .takesValue = true,
+              .valueName = "N",
+              .help = "a reply larger than N MiB is cut off and retried (default 64)"},
+             {.name = "max-failures",
+              .takesValue = true,
+              .valueName = "N",
+              .help = "consecutive endpoint errors that stop the run (default 8)"},
+             {.name = "backoff-ms",
+              .takesValue = true,
+              .valueName = "MS",
+              .help = "first retry delay; doubles per retry up to 60 s, with jitter (default 1000)"},
+             {.name = "run-id",
+              .takesValue = true,
+              .valueName = "R",
+              .help = "name of the run; the same name resumes it (default: run-<UTC time>)"},
+             {.name = "task",
+              .takesValue = true,
+              .repeatable = true,
+              .valueName = "T",
+              .help = "only this task (repeatable; default: every task)"},
+             {.name = "verify-parallel",
+              .takesValue = true,
+              .valueName = "P",
+              .help = "first-pass: samples verified at once (default 1), by one long-lived 'sieve-cli verify {db} "
+                      "--serve' for the whole run (one lock, warm workers)"},
+             {.name = "verify-arg",
+              .takesValue = true,
+              .repeatable = true,
+              .valueName = "ARG",
+              .help = "first-pass: extra argument for 'sieve-cli verify' (repeatable, e.g. --verify-arg=--cpu)"},
+             {.name = "verifier-cmd",
+              .takesValue = true,
+              .valueName = "CMD",
+              .help = "first-pass: a verifier command line run once per attempt instead ({db} and {sample} are "
+                      "replaced); the verdict is read from the corpus"},
+             {.name = "json", .help = "print the summary as one JSON object"}},
+        .notes =
+            "Endpoint errors (429, 5xx, timeouts, connection resets, malformed or truncated JSON) are retried with\n"
+            "exponential backoff and jitter, honouring Retry-After, and never consume an attempt; nor does a failure\n"
+            "of the verifier (it died, no device): the run stops, and the attempt is verified when it resumes.\n"
+            "After --max-failures errors in a row the run stops with exit code 1; fix the endpoint and run the same\n"
+            "command (same --run-id) to resume: finished tasks are skipped, attempts that were in flight are asked\n"
+            "again, nothing is counted twice. Ctrl-C stops the run resumably (exit code 130).\n",
+        .run = runSample};
 }
 
 } // namespace sieve::net

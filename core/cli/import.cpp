@@ -1,6 +1,6 @@
 // sieve-cli import: streams task/sample files into a corpus and prints what was added, what was already
 // there and every rejected record (file:line: field: message).
-#include "core/cli/cli.h"
+#include "core/cli/commands.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/import/importer.h"
@@ -108,30 +108,33 @@ int runImport(const Args &args, Context &ctx)
 
 Command importCommand()
 {
-    return {"import",
-            "import tasks and samples (kernelbench, kernelbook, cuda-archive, sieve)",
-            "Usage: sieve-cli import DB --format F PATH... [--json] [--quiet] [--batch N] [--compression C]\n\n"
-            "Streams PATHs into the corpus DB. Formats (see docs/FORMATS.md):\n"
-            "  kernelbench    a folder of KernelBench problems (levelN/ID_Name.py), single problem files,\n"
-            "                 or the JSONL form with code, level, name, problem_id\n"
-            "  kernelbook     KernelBook JSONL: python_code becomes the task, triton_code an expert sample\n"
-            "  cuda-archive   AI-CUDA-Engineer archive JSONL: task, CUDA sample and the archive's labels\n"
-            "                 (kept as an external verdict, never as Sieve's own)\n"
-            "  sieve          Sieve's JSONL: task rows (with reference_code) and sample rows\n\n"
-            "Re-importing the same data adds nothing: tasks and samples have content keys. Bad records are\n"
-            "listed as FILE:LINE: FIELD: MESSAGE and skipped; good ones are imported. Work is committed in\n"
-            "batches, so an interrupted import keeps what it did and a re-run completes it.\n\n"
-            "  --format F   input format (required)\n"
-            "  --json       print the report as JSON (rejected records listed in it, not on stderr)\n"
-            "  --quiet      no progress output\n"
-            "  --batch N    records per transaction (default 16384)\n"
-            "  --compression C\n"
-            "               how code, reasoning and responses are stored: lz4 (default; fastest to write\n"
-            "               and read) or zstd (about 0.7 of the bytes, 2.5x the CPU time to pack)\n\n"
-            "Exit codes: 0 all records imported or already present; 3 some records rejected;\n"
-            "1 the corpus could not be written; 2 usage error; 130 interrupted (re-run to finish).\n",
-            {{"format", true}, {"json"}, {"quiet"}, {"batch", true}, {"compression", true}},
-            runImport};
+    return {
+        .name = "import",
+        .summary = "import tasks and samples (kernelbench, kernelbook, cuda-archive, sieve)",
+        .usage = "sieve-cli import DB --format F PATH... [--json] [--quiet] [--batch N] [--compression C]",
+        .description = "Streams PATHs into the corpus DB. Formats (see docs/FORMATS.md):\n"
+                       "  kernelbench    a folder of KernelBench problems (levelN/ID_Name.py), single problem files,\n"
+                       "                 or the JSONL form with code, level, name, problem_id\n"
+                       "  kernelbook     KernelBook JSONL: python_code becomes the task, triton_code an expert sample\n"
+                       "  cuda-archive   AI-CUDA-Engineer archive JSONL: task, CUDA sample and the archive's labels\n"
+                       "                 (kept as an external verdict, never as Sieve's own)\n"
+                       "  sieve          Sieve's JSONL: task rows (with reference_code) and sample rows\n\n"
+                       "Re-importing the same data adds nothing: tasks and samples have content keys. Bad records are\n"
+                       "listed as FILE:LINE: FIELD: MESSAGE and skipped; good ones are imported. Work is committed in\n"
+                       "batches, so an interrupted import keeps what it did and a re-run completes it.\n",
+        .options =
+            {{.name = "format", .takesValue = true, .valueName = "F", .help = "input format (required)"},
+             {.name = "json", .help = "print the report as JSON (rejected records listed in it, not on stderr)"},
+             {.name = "quiet", .help = "no progress output"},
+             {.name = "batch", .takesValue = true, .valueName = "N", .help = "records per transaction (default 16384)"},
+             {.name = "compression",
+              .takesValue = true,
+              .valueName = "C",
+              .help = "how code, reasoning and responses are stored: lz4 (default; fastest to write and "
+                      "read) or zstd (about 0.7 of the bytes, 2.5x the CPU time to pack)"}},
+        .notes = "Exit codes: 0 all records imported or already present; 3 some records rejected;\n"
+                 "1 the corpus could not be written; 2 usage error; 130 interrupted (re-run to finish).\n",
+        .run = runImport};
 }
 
 } // namespace sieve::cli

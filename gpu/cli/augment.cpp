@@ -1,9 +1,9 @@
 // sieve-cli augment: task variants across shapes and dtypes (core/tasks/augment.h), each kept only after
 // its reference ran in the verifier worker (the `task` op: hygiene, fits the device). One worker serves
 // every variant of the command.
-#include "core/cli/cli.h"
-#include "core/db/corpus.h"
 #include "core/tasks/augment.h"
+#include "core/db/corpus.h"
+#include "gpu/cli/commands.h"
 #include "gpu/verify/pythonenv.h"
 #include "gpu/verify/workerprocess.h"
 
@@ -186,32 +186,39 @@ int runAugment(const cli::Args &args, cli::Context &ctx)
 
 cli::Command augmentCommand()
 {
-    return {"augment",
-            "task variants across shapes and dtypes, each checked by running its reference",
-            "Usage: sieve-cli augment DB --task T [--shapes S]... [--dtypes D]... [--grid]\n"
-            "         [--cpu | --gpu N] [--timeout S] [--no-check] [--json]\n\n"
-            "Makes variants of task T, each a task of its own linked to T's family (the export's split\n"
-            "keeps a family together; stats group by family). Before a variant is stored its reference\n"
-            "runs in the verifier worker (the task op: hygiene, fits the device); one that fails is not\n"
-            "stored and the command exits 1.\n"
-            "  --shapes S   one shape set: NAME=VALUE,... (module-level constants); ';' joins several\n"
-            "               shapes into one variant (\"M=7,N=1000;M=4096,N=1024\"); repeatable\n"
-            "  --dtypes D   fp32, fp16, bf16 or fp64; repeatable (tolerances: KernelBench's per dtype)\n"
-            "  --grid       every (shape set, dtype) pair instead of one variant per shape set and per dtype\n"
-            "  --cpu        check under the CPU interpreter (default: --gpu 0)\n"
-            "  --timeout S  the reference's time limit (default 300)\n"
-            "  --no-check   store without running the reference (marked unchecked in the output)\n"
-            "  --json       the outcome of every variant as JSON\n",
-            {{"task", true},
-             {"shapes", true, true},
-             {"dtypes", true, true},
-             {"grid"},
-             {"cpu"},
-             {"gpu", true},
-             {"timeout", true},
-             {"no-check"},
-             {"json"}},
-            runAugment};
+    return {
+        .name = "augment",
+        .summary = "task variants across shapes and dtypes, each checked by running its reference",
+        .usage = "sieve-cli augment DB --task T [--shapes S]... [--dtypes D]... [--grid]\n"
+                 "  [--cpu | --gpu N] [--timeout S] [--no-check] [--json]",
+        .description = "Makes variants of task T, each a task of its own linked to T's family (the export's split\n"
+                       "keeps a family together; stats group by family). Before a variant is stored its reference\n"
+                       "runs in the verifier worker (the task op: hygiene, fits the device); one that fails is not\n"
+                       "stored and the command exits 1.\n",
+        .options =
+            {{.name = "task", .takesValue = true, .valueName = "T", .help = "the task to make variants of (required)"},
+             {.name = "shapes",
+              .takesValue = true,
+              .repeatable = true,
+              .valueName = "S",
+              .help = "one shape set: NAME=VALUE,... (module-level constants); ';' joins several shapes "
+                      "into one variant (\"M=7,N=1000;M=4096,N=1024\"); repeatable"},
+             {.name = "dtypes",
+              .takesValue = true,
+              .repeatable = true,
+              .valueName = "D",
+              .help = "fp32, fp16, bf16 or fp64; repeatable (tolerances: KernelBench's per dtype)"},
+             {.name = "grid",
+              .help = "every (shape set, dtype) pair instead of one variant per shape set and per dtype"},
+             {.name = "cpu", .help = "check under the CPU interpreter (default: --gpu 0)"},
+             {.name = "gpu", .takesValue = true, .valueName = "N", .help = "check on GPU N (default 0)"},
+             {.name = "timeout",
+              .takesValue = true,
+              .valueName = "S",
+              .help = "the reference's time limit (default 300)"},
+             {.name = "no-check", .help = "store without running the reference (marked unchecked in the output)"},
+             {.name = "json", .help = "the outcome of every variant as JSON"}},
+        .run = runAugment};
 }
 
 } // namespace sieve::gpu

@@ -1,6 +1,7 @@
-#include "core/cli/cli.h"
-#include "core/db/corpus.h"
+// sieve-cli stats: counts, pass@k, fast_p, speedups and failures of a corpus, or two models compared.
 #include "core/select/stats.h"
+#include "core/cli/commands.h"
+#include "core/db/corpus.h"
 
 #include <nlohmann/json.hpp>
 
@@ -157,22 +158,32 @@ int runStats(const Args &args, Context &ctx)
 
 Command statsCommand()
 {
-    return {"stats",
-            "counts, pass@k, fast_p, speedups and failures",
-            "Usage: sieve-cli stats DB [--model M] [--run R] [--tasks FILE] [--json]\n"
-            "       sieve-cli stats DB --compare A B [--tasks FILE] [--json]\n\n"
-            "Prints counts per status, review decision, backend, category, level and task, then\n"
-            "pass@1/5/10 (unbiased estimator), fast_p for p in 0, 0.5, 0.8, 1, 1.5, 2, the geometric-mean\n"
-            "speedup of passing samples and the failures by status and reason code, overall and per\n"
-            "category, level and teacher model.\n"
-            "  --model M      the verification figures of model M's samples only\n"
-            "  --run R        of the samples that sampling run R stored\n"
-            "  --tasks FILE   of these tasks only (one name per line, # comments): a held-out set\n"
-            "  --compare A B  pass@1 of A and of B (models, or run:NAME) on the same tasks, overall and\n"
-            "                 per task with the change (the mean over tasks of the per-task pass rate)\n"
-            "  --json         the same figures as one JSON document\n",
-            {{"json"}, {"model", true}, {"run", true}, {"tasks", true}, {"compare", true}},
-            runStats};
+    return {
+        .name = "stats",
+        .summary = "counts, pass@k, fast_p, speedups and failures",
+        .usage = "sieve-cli stats DB [--model M] [--run R] [--tasks FILE] [--json]\n"
+                 "sieve-cli stats DB --compare A B [--tasks FILE] [--json]",
+        .description = "Prints counts per status, review decision, backend, category, level and task, then\n"
+                       "pass@1/5/10 (unbiased estimator), fast_p for p in 0, 0.5, 0.8, 1, 1.5, 2, the geometric-mean\n"
+                       "speedup of passing samples and the failures by status and reason code, overall and per\n"
+                       "category, level and teacher model.\n",
+        .options =
+            {{.name = "model",
+              .takesValue = true,
+              .valueName = "M",
+              .help = "the verification figures of model M's samples only"},
+             {.name = "run", .takesValue = true, .valueName = "R", .help = "of the samples that sampling run R stored"},
+             {.name = "tasks",
+              .takesValue = true,
+              .valueName = "FILE",
+              .help = "of these tasks only (one name per line, # comments): a held-out set"},
+             {.name = "compare",
+              .takesValue = true,
+              .valueName = "A B", // B is the second positional argument
+              .help = "pass@1 of A and of B (models, or run:NAME) on the same tasks, overall and per task "
+                      "with the change (the mean over tasks of the per-task pass rate)"},
+             {.name = "json", .help = "the same figures as one JSON document"}},
+        .run = runStats};
 }
 
 } // namespace sieve::cli

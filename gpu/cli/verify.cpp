@@ -1,9 +1,9 @@
 // sieve-cli verify: runs the verification engine over a corpus, with progress, resume and a summary.
-#include "core/cli/cli.h"
 #include "core/db/corpus.h"
 #include "core/store/verifyinputstore.h"
 #include "core/util/progress.h"
-#include "gpu/cli/gpucommands.h"
+#include "gpu/cli/commands.h"
+#include "gpu/cli/cudacommon.h"
 #include "gpu/shard/shard.h"
 #include "gpu/verify/verificationengine.h"
 #include "gpu/verify/verifyrun.h"
@@ -33,76 +33,6 @@ namespace {
 using cli::Args;
 using cli::UsageError;
 
-const char *kHelp = R"(Usage: sieve-cli verify DB [OPTIONS]
-
-Runs the verification ladder (static checks, compile, correctness on several shapes and 5 seeds, proof
-that the sample's own kernels did the work, timing on GPUs) over the samples of DB and stores a verdict
-per sample in a verification run. Candidate code runs only in sandboxed child processes of the
-verifier's Python workers, never in sieve-cli.
-
-Which samples:
-  (default)           samples whose status is PENDING
-  --all               every sample (re-verify); old runs and their verdicts are kept
-  --task NAME         only samples of this task (repeatable)
-  --sample ID         only this sample id (repeatable)
-  --limit N           at most N samples (in task, then id order)
-
-Where:
-  --gpus LIST         one worker per GPU, e.g. --gpus 0,1 (default: every GPU nvidia-smi lists)
-  --cpu               one worker on the CPU with the Triton interpreter (TRITON_INTERPRET=1): small
-                      shapes, no timing; verdicts say they were interpreted. Without a GPU this must be
-                      given explicitly, because CPU verdicts are not GPU verdicts.
-  --parallel P        candidates verified at once per worker (default: the usable CPU cores / the GPUs,
-                      between 2 and 16; 4 with --cpu); timing still holds its GPU alone
-  --no-timing         skip the timing stage on GPUs (no speedups)
-  --fp32-precision P  deployed (default: Triton's own default, TF32 for fp32 tl.dot on GPUs that have
-                      it, as the kernel runs when deployed) or ieee (full fp32, TRITON_F32_DEFAULT=ieee);
-                      recorded in the run's parameters and environment and in exports
-  --policy P          stage 0's rule for partial answers: strict (default: every op of the forward runs
-                      in the sample's own kernels; a torch op is FAIL_STATIC TORCH_OP_IN_FORWARD, with
-                      TORCH_CORE_OP naming a conv/GEMM) or kernelbench (KernelBench's rule: a torch core
-                      op plus the sample's own kernels for the rest is accepted, with the finding
-                      TORCH_CORE_OP_ALLOWED naming the op). Recorded in the run.
-  --timeout S         seconds per stage (compile, correct, timing; default 120)
-  --atol-fp32 X, --rtol-fp32 X, --atol-half X, --rtol-half X
-                      tolerances for fp32 and for fp16/bf16 tasks, replacing the tasks' own in this run
-  --seeds N           seeds per shape (0..N-1; at least 5, the ladder's floor)
-  --timing-max-runs N timed calls per sample at most (default 100; the SEM target may stop sooner)
-  --timing-budget-ms MS  time per sample's timing loop at most (default 2000)
-  --python PATH       the interpreter with torch and triton (default: SIEVE_PYTHON, SIEVE_VENV, then
-                      ~/.cache/sieve/venv/bin/python)
-  --cache-dir DIR     reference outputs, Triton's cache and worker logs (default ~/.cache/sieve/verify)
-
-Shards (clusters; see 'sieve-cli slurm-script' and 'sieve-cli merge'):
-  --shard K/N         verify only shard K of N (0 <= K < N) of the selected samples: a sample's shard is
-                      its content key's hash mod N, so the N shards are disjoint and together cover
-                      the selection, on any node. DB is only read (a copy is fine); the shard's samples,
-                      its run, environment and verdicts go to DIR/shard-K-of-N.sieve, a small corpus file
-                      of its own. Running the same command again resumes it; when it is finished, does
-                      nothing. --limit does not combine with --shard.
-  --out DIR           where the shard results file goes (required with --shard)
-
-Runs:
-  A run interrupted by Ctrl-C, SIGTERM or a crash is resumed by running the same command again: the
-  latest unfinished run continues with its own selection and mode, skipping samples it already
-  verdicted. Options that select differently are refused while a run is unfinished.
-  --new-run           start a fresh run instead; the unfinished one is marked abandoned
-  --serve             a long-lived run for the sampler: reads sample ids from stdin, one per line, and
-                      verifies each as it arrives with the same warm workers (use with --json: one line
-                      per verdict); ends when stdin does. Never resumed; a killed one is abandoned by
-                      the next.
-
-Output:
-  --json              one JSON object per verdict on stdout ({"sample","name","task","status","reasons",
-                      "message","speedup","phases"}: phases is where the sample's time went, in seconds),
-                      then {"summary":{...}}; progress goes to stderr
-  --quiet             no progress
-
-Exit codes: 0 run finished, 1 the run could not start or its workers kept failing (what was verified
-is kept; run the command again to resume), 2 usage (including: no GPU and no --cpu), 130 interrupted
-(resumable).
-)";
-
 std::vector<int> parseGpuList(const std::string &s)
 {
     std::vector<int> out;
@@ -126,42 +56,6 @@ std::vector<int> parseGpuList(const std::string &s)
         throw UsageError("--gpus expects at least one GPU index");
     return out;
 }
-
-} // namespace
-
-// The GPUs this process may use, as CUDA numbers them: nvidia-smi -L lists the machine's (or, under a
-// device cgroup, the allocation's), and CUDA_VISIBLE_DEVICES (set by Slurm and by users) narrows that
-// to its entries, renumbered from 0. Empty when the tool or the driver is missing. The verifier does not
-// link CUDA: the worker initialises it in its children.
-std::vector<int> detectGpus()
-{
-    std::vector<int> gpus;
-    FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
-    if (!p)
-        return gpus;
-    char line[512];
-    while (fgets(line, sizeof line, p)) {
-        int idx = -1;
-        if (sscanf(line, "GPU %d:", &idx) == 1 && idx >= 0)
-            gpus.push_back(idx);
-    }
-    pclose(p);
-    if (const char *cvd = std::getenv("CUDA_VISIBLE_DEVICES")) {
-        std::size_t entries = 0;
-        std::stringstream in(cvd);
-        std::string item;
-        while (std::getline(in, item, ','))
-            if (!item.empty() && item != "-1" && item != "NoDevFiles")
-                ++entries;
-        const std::size_t n = std::min(entries, gpus.size());
-        gpus.clear();
-        for (std::size_t i = 0; i < n; ++i)
-            gpus.push_back(static_cast<int>(i));
-    }
-    return gpus;
-}
-
-namespace {
 
 std::string formatDuration(double s)
 {
@@ -656,36 +550,141 @@ int runVerify(const Args &args, cli::Context &ctx)
 
 cli::Command verifyCommand()
 {
-    return {"verify",
-            "verify samples (static, compile, correctness, proof of work, timing) and store verdicts",
-            kHelp,
-            {{"cpu"},
-             {"gpus", true},
-             {"task", true, true},
-             {"sample", true, true},
-             {"limit", true},
-             {"parallel", true},
-             {"no-timing"},
-             {"fp32-precision", true},
-             {"policy", true},
-             {"timeout", true},
-             {"atol-fp32", true},
-             {"rtol-fp32", true},
-             {"atol-half", true},
-             {"rtol-half", true},
-             {"seeds", true},
-             {"timing-max-runs", true},
-             {"timing-budget-ms", true},
-             {"json"},
-             {"quiet", false, false, 'q'},
-             {"python", true},
-             {"cache-dir", true},
-             {"new-run"},
-             {"all"},
-             {"shard", true},
-             {"out", true},
-             {"serve"}},
-            runVerify};
+    return {
+        .name = "verify",
+        .summary = "verify samples (static, compile, correctness, proof of work, timing) and store verdicts",
+        .usage = "sieve-cli verify DB [OPTIONS]",
+        .description =
+            "Runs the verification ladder (static checks, compile, correctness on several shapes and 5 seeds, proof\n"
+            "that the sample's own kernels did the work, timing on GPUs) over the samples of DB and stores a verdict\n"
+            "per sample in a verification run. Candidate code runs only in sandboxed child processes of the\n"
+            "verifier's Python workers, never in sieve-cli.\n",
+        .options =
+            {{.name = "all",
+              .help = "every sample (re-verify); old runs and their verdicts are kept",
+              .section = "Which samples (default: those whose status is PENDING):"},
+             {.name = "task",
+              .takesValue = true,
+              .repeatable = true,
+              .valueName = "NAME",
+              .help = "only samples of this task (repeatable)"},
+             {.name = "sample",
+              .takesValue = true,
+              .repeatable = true,
+              .valueName = "ID",
+              .help = "only this sample id (repeatable)"},
+             {.name = "limit",
+              .takesValue = true,
+              .valueName = "N",
+              .help = "at most N samples (in task, then id order)"},
+             {.name = "gpus",
+              .takesValue = true,
+              .valueName = "LIST",
+              .help = "one worker per GPU, e.g. --gpus 0,1 (default: every GPU nvidia-smi lists)",
+              .section = "Where:"},
+             {.name = "cpu",
+              .help = "one worker on the CPU with the Triton interpreter (TRITON_INTERPRET=1): small shapes, no "
+                      "timing; verdicts say they were interpreted. Without a GPU this must be given explicitly, "
+                      "because CPU verdicts are not GPU verdicts."},
+             {.name = "parallel",
+              .takesValue = true,
+              .valueName = "P",
+              .help = "candidates verified at once per worker (default: the usable CPU cores / the GPUs, between 2 "
+                      "and 16; 4 with --cpu); timing still holds its GPU alone"},
+             {.name = "no-timing", .help = "skip the timing stage on GPUs (no speedups)"},
+             {.name = "fp32-precision",
+              .takesValue = true,
+              .valueName = "P",
+              .help = "deployed (default: Triton's own default, TF32 for fp32 tl.dot on GPUs that have it, as the "
+                      "kernel runs when deployed) or ieee (full fp32, TRITON_F32_DEFAULT=ieee); recorded in the run's "
+                      "parameters and environment and in exports"},
+             {.name = "policy",
+              .takesValue = true,
+              .valueName = "P",
+              .help = "stage 0's rule for partial answers: strict (default: every op of the forward runs in the "
+                      "sample's own kernels; a torch op is FAIL_STATIC TORCH_OP_IN_FORWARD, with TORCH_CORE_OP naming "
+                      "a conv/GEMM) or kernelbench (KernelBench's rule: a torch core op plus the sample's own kernels "
+                      "for the rest is accepted, with the finding TORCH_CORE_OP_ALLOWED naming the op). Recorded in "
+                      "the run."},
+             {.name = "timeout",
+              .takesValue = true,
+              .valueName = "S",
+              .help = "seconds per stage (compile, correct, timing; default 120)"},
+             {.name = "atol-fp32",
+              .takesValue = true,
+              .valueName = "X",
+              .help = "absolute tolerance for fp32 tasks, replacing the tasks' own in this run"},
+             {.name = "rtol-fp32",
+              .takesValue = true,
+              .valueName = "X",
+              .help = "relative tolerance for fp32 tasks, replacing the tasks' own in this run"},
+             {.name = "atol-half",
+              .takesValue = true,
+              .valueName = "X",
+              .help = "absolute tolerance for fp16/bf16 tasks, replacing the tasks' own in this run"},
+             {.name = "rtol-half",
+              .takesValue = true,
+              .valueName = "X",
+              .help = "relative tolerance for fp16/bf16 tasks, replacing the tasks' own in this run"},
+             {.name = "seeds",
+              .takesValue = true,
+              .valueName = "N",
+              .help = "seeds per shape (0..N-1; at least 5, the ladder's floor)"},
+             {.name = "timing-max-runs",
+              .takesValue = true,
+              .valueName = "N",
+              .help = "timed calls per sample at most (default 100; the SEM target may stop sooner)"},
+             {.name = "timing-budget-ms",
+              .takesValue = true,
+              .valueName = "MS",
+              .help = "time per sample's timing loop at most (default 2000)"},
+             {.name = "python",
+              .takesValue = true,
+              .valueName = "PATH",
+              .help = "the interpreter with torch and triton (default: SIEVE_PYTHON, SIEVE_VENV, then "
+                      "~/.cache/sieve/venv/bin/python)"},
+             {.name = "cache-dir",
+              .takesValue = true,
+              .valueName = "DIR",
+              .help = "reference outputs, Triton's cache and worker logs (default ~/.cache/sieve/verify)"},
+             {.name = "shard",
+              .takesValue = true,
+              .valueName = "K/N",
+              .help = "verify only shard K of N (0 <= K < N) of the selected samples: a sample's shard is its "
+                      "content key's hash mod N, so the N shards are disjoint and together cover the selection, on "
+                      "any node. DB is only read (a copy is fine); the shard's samples, its run, environment and "
+                      "verdicts go to DIR/shard-K-of-N.sieve, a small corpus file of its own. Running the same "
+                      "command again resumes it; when it is finished, does nothing. --limit does not combine with "
+                      "--shard.",
+              .section = "Shards (clusters; see 'sieve-cli slurm-script' and 'sieve-cli merge'):"},
+             {.name = "out",
+              .takesValue = true,
+              .valueName = "DIR",
+              .help = "where the shard results file goes (required with --shard)"},
+             {.name = "new-run",
+              .help = "start a fresh run instead; the unfinished one is marked abandoned",
+              .section =
+                  "Runs:\n"
+                  "  A run interrupted by Ctrl-C, SIGTERM or a crash is resumed by running the same command again: "
+                  "the\n"
+                  "  latest unfinished run continues with its own selection and mode, skipping samples it already\n"
+                  "  verdicted. Options that select differently are refused while a run is unfinished."},
+             {.name = "serve",
+              .help = "a long-lived run for the sampler: reads sample ids from stdin, one per line, and verifies "
+                      "each as it arrives with the same warm workers (use with --json: one line per verdict); ends "
+                      "when stdin does. Never resumed; a killed one is abandoned by the next."},
+             {.name = "json",
+              .help = "one JSON object per verdict on stdout "
+                      "({\"sample\",\"name\",\"task\",\"status\",\"reasons\",\"message\",\"speedup\",\"phases\"}: "
+                      "phases is where the sample's time went, in seconds), then {\"summary\":{...}}; progress goes "
+                      "to stderr",
+              .section = "Output:"},
+             {.name = "quiet", .shortName = 'q', .help = "no progress"}},
+        .notes =
+            "Exit codes: 0 run finished, 1 the run could not start or its workers kept failing (what was verified\n"
+            "is kept; run the command again to resume), 2 usage (including: no GPU and no --cpu), 130 interrupted\n"
+            "(resumable).\n",
+        .run = runVerify};
 }
 
 } // namespace sieve::gpu

@@ -1,8 +1,8 @@
 // sieve-cli review: record accept/reject/clear decisions from scripts and notebooks, into the same
 // history the workbench writes (core/review/review.h).
-#include "core/cli/cli.h"
-#include "core/db/corpus.h"
 #include "core/review/review.h"
+#include "core/cli/commands.h"
+#include "core/db/corpus.h"
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -51,19 +51,26 @@ int runReview(const Args &args, Context &ctx)
 
 Command reviewCommand()
 {
-    return {"review",
-            "accept, reject or clear samples (kept as a history)",
-            "Usage: sieve-cli review DB SAMPLE... --accept|--reject|--clear [--reason R] [--note TEXT]\n"
-            "                        [--reviewer NAME] [--json]\n\n"
-            "Records a review decision for each SAMPLE (its numeric id or its name) in the append-only\n"
-            "reviews table and sets the sample's current review, all in one transaction. --clear returns\n"
-            "a sample to unreviewed. Rejected samples are never exported.\n"
-            "  --reason R       a short reason code (e.g. wrong-algorithm, style, sham)\n"
-            "  --note TEXT      free text kept with the decision\n"
-            "  --reviewer NAME  who decided (default: $USER)\n"
-            "  --json           one JSON line per sample: sample_id, review_id, previous, review\n",
-            {{"accept"}, {"reject"}, {"clear"}, {"reason", true}, {"note", true}, {"reviewer", true}, {"json"}},
-            runReview};
+    return {.name = "review",
+            .summary = "accept, reject or clear samples (kept as a history)",
+            .usage = "sieve-cli review DB SAMPLE... --accept|--reject|--clear [--reason R] [--note TEXT]\n"
+                     "  [--reviewer NAME] [--json]",
+            .description =
+                "Records a review decision for each SAMPLE (its numeric id or its name) in the append-only\n"
+                "reviews table and sets the sample's current review, all in one transaction. --clear returns\n"
+                "a sample to unreviewed. Rejected samples are never exported.\n",
+            .options =
+                {{.name = "accept", .help = "accept the samples"},
+                 {.name = "reject", .help = "reject them"},
+                 {.name = "clear", .help = "return them to unreviewed"},
+                 {.name = "reason",
+                  .takesValue = true,
+                  .valueName = "R",
+                  .help = "a short reason code (e.g. wrong-algorithm, style, sham)"},
+                 {.name = "note", .takesValue = true, .valueName = "TEXT", .help = "free text kept with the decision"},
+                 {.name = "reviewer", .takesValue = true, .valueName = "NAME", .help = "who decided (default: $USER)"},
+                 {.name = "json", .help = "one JSON line per sample: sample_id, review_id, previous, review"}},
+            .run = runReview};
 }
 
 } // namespace sieve::cli

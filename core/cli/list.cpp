@@ -1,5 +1,5 @@
-// init, migrate and list: the commands that create, upgrade or read a corpus without importing or verifying.
-#include "core/cli/cli.h"
+// sieve-cli list: the samples of a corpus, one per line or as JSON lines.
+#include "core/cli/commands.h"
 #include "core/db/corpus.h"
 
 #include <nlohmann/json.hpp>
@@ -9,34 +9,6 @@
 namespace sieve::cli {
 
 namespace {
-
-int runInit(const Args &args, Context &ctx)
-{
-    if (args.positional.size() != 1)
-        throw UsageError("expected exactly one argument: the corpus file");
-    Corpus c = Corpus::create(args.positional[0]);
-    ctx.out << "created " << c.path() << " (schema version " << c.schemaVersion() << ")\n";
-    return Ok;
-}
-
-int runMigrate(const Args &args, Context &ctx)
-{
-    if (args.positional.size() != 1)
-        throw UsageError("expected exactly one argument: the corpus file");
-    const std::string &path = args.positional[0];
-    int before = 0;
-    {
-        Corpus c = Corpus::open(path, true, true);
-        before = c.schemaVersion();
-    }
-    if (before == Corpus::kSchemaVersion) {
-        ctx.out << path << " is at schema version " << before << " already\n";
-        return Ok;
-    }
-    Corpus c = Corpus::open(path);
-    ctx.out << "migrated " << path << " from schema version " << before << " to " << c.schemaVersion() << "\n";
-    return Ok;
-}
 
 int runList(const Args &args, Context &ctx)
 {
@@ -91,35 +63,23 @@ int runList(const Args &args, Context &ctx)
 
 } // namespace
 
-std::vector<Command> basicCommands()
+Command listCommand()
 {
     return {
-        {"init",
-         "create an empty corpus file",
-         "Usage: sieve-cli init DB\n\nCreates DB, an empty corpus at the current schema version.\n"
-         "Fails if DB already exists.\n",
-         {},
-         runInit},
-        {"migrate",
-         "bring a corpus made by an earlier Sieve to the current schema",
-         "Usage: sieve-cli migrate DB\n\nMigrates DB to the current schema version in one transaction (the\n"
-         "steps are cumulative; the data stays). Commands that only read a corpus (list, stats, export,\n"
-         "verify --dry-run) refuse an older file until it is migrated; those that write migrate it\n"
-         "themselves. A file at the current version is left as it is.\n",
-         {},
-         runMigrate},
-        {"list",
-         "list samples (one per line, or JSON lines)",
-         "Usage: sieve-cli list DB [--task T] [--status S] [--limit N] [--json]\n\n"
-         "Lists samples with their task, backend, verification status, review decision and cluster.\n"
-         "  --task T     only samples of task T (its name)\n"
-         "  --status S   only samples whose latest verdict is S (PENDING, PASS, FAIL_...)\n"
-         "  --limit N    at most N rows\n"
-         "  --json       one JSON object per line: id, sample, task, backend, status, review, cluster,\n"
-         "               speedup, model, attempt, has_answer\n",
-         {{"task", true}, {"status", true}, {"limit", true}, {"json"}},
-         runList},
-    };
+        .name = "list",
+        .summary = "list samples (one per line, or JSON lines)",
+        .usage = "sieve-cli list DB [--task T] [--status S] [--limit N] [--json]",
+        .description = "Lists samples with their task, backend, verification status, review decision and cluster.\n",
+        .options = {{.name = "task", .takesValue = true, .valueName = "T", .help = "only samples of task T (its name)"},
+                    {.name = "status",
+                     .takesValue = true,
+                     .valueName = "S",
+                     .help = "only samples whose latest verdict is S (PENDING, PASS, FAIL_...)"},
+                    {.name = "limit", .takesValue = true, .valueName = "N", .help = "at most N rows"},
+                    {.name = "json",
+                     .help = "one JSON object per line: id, sample, task, backend, status, review, cluster, "
+                             "speedup, model, attempt, has_answer"}},
+        .run = runList};
 }
 
 } // namespace sieve::cli

@@ -1,5 +1,5 @@
 // sieve-cli dedup: clusters near-duplicate samples and stores the clusters with their representatives.
-#include "core/cli/cli.h"
+#include "core/cli/commands.h"
 #include "core/db/corpus.h"
 #include "core/dedup/dedup_corpus.h"
 #include "core/select/samplepreference.h"
@@ -106,25 +106,35 @@ int runDedup(const Args &args, Context &ctx)
 
 Command dedupCommand()
 {
-    return {"dedup",
-            "cluster near-duplicate samples and choose a representative per cluster",
-            "Usage: sieve-cli dedup DB [--threshold T] [--shingle K] [--permutations P] [--scope task|global]\n"
-            "                         [--json] [--dry-run]\n\n"
+    return {
+        .name = "dedup",
+        .summary = "cluster near-duplicate samples and choose a representative per cluster",
+        .usage = "sieve-cli dedup DB [--threshold T] [--shingle K] [--permutations P] [--scope task|global]\n"
+                 "  [--json] [--dry-run]",
+        .description =
             "Normalises every sample's code (comments, docstrings and whitespace stripped, local names\n"
             "renamed, numbers bucketed). Exact duplicates: the same canonical code, where temporaries are\n"
             "also inlined and independent statements put in one order, so renderings that differ only by\n"
             "such restructuring are duplicates. Near duplicates: MinHash + LSH over the code in source\n"
             "order, every candidate pair confirmed by exact Jaccard on the shingle sets. Stores the clusters.\n"
-            "Every sample with code ends in one cluster; clusters keep their ids across runs where they can.\n"
-            "  --threshold T      Jaccard at or above which samples are duplicates (default 0.8)\n"
-            "  --shingle K        tokens per shingle (default 5)\n"
-            "  --permutations P   MinHash permutations (default 128)\n"
-            "  --scope S          'task' compares samples of the same task only (default), 'global' all\n"
-            "  --json             print the result as JSON\n"
-            "  --dry-run          compute and print, write nothing\n\n"
-            "Representative: accepted > unreviewed > rejected, then PASS, then faster, then lowest id.\n",
-            {{"threshold", true}, {"shingle", true}, {"permutations", true}, {"scope", true}, {"json"}, {"dry-run"}},
-            runDedup};
+            "Every sample with code ends in one cluster; clusters keep their ids across runs where they can.\n",
+        .options = {{.name = "threshold",
+                     .takesValue = true,
+                     .valueName = "T",
+                     .help = "Jaccard at or above which samples are duplicates (default 0.8)"},
+                    {.name = "shingle", .takesValue = true, .valueName = "K", .help = "tokens per shingle (default 5)"},
+                    {.name = "permutations",
+                     .takesValue = true,
+                     .valueName = "P",
+                     .help = "MinHash permutations (default 128)"},
+                    {.name = "scope",
+                     .takesValue = true,
+                     .valueName = "S",
+                     .help = "'task' compares samples of the same task only (default), 'global' all"},
+                    {.name = "json", .help = "print the result as JSON"},
+                    {.name = "dry-run", .help = "compute and print, write nothing"}},
+        .notes = "Representative: accepted > unreviewed > rejected, then PASS, then faster, then lowest id.\n",
+        .run = runDedup};
 }
 
 } // namespace sieve::cli

@@ -1,0 +1,11 @@
+#include "core/cli/commands.h"
+
+namespace sieve::cli {
+
+std::vector<Command> coreCommands()
+{
+    return {initCommand(),  migrateCommand(), listCommand(),   statsCommand(), importCommand(),
+            dedupCommand(), reviewCommand(),  selectCommand(), exportCommand()};
+}
+
+} // namespace sieve::cli

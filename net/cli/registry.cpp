@@ -1,0 +1,10 @@
+#include "net/cli/commands.h"
+
+namespace sieve::net {
+
+std::vector<cli::Command> netCommands()
+{
+    return {sampleCommand()};
+}
+
+} // namespace sieve::net
