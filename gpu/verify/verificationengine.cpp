@@ -256,19 +256,8 @@ bool VerificationEngine::Slot::takeWork()
         took = true;
         if (!loadJob(job))
             continue;
-        nlohmann::json broken;
-        {
-            std::lock_guard lock(m_sh.mutex);
-            auto it = m_sh.brokenTasks.find(job.ref.taskId);
-            if (it != m_sh.brokenTasks.end())
-                broken = it->second;
-        }
-        if (!broken.is_null()) {
-            syntheticVerdict(job, "UNVERIFIABLE", "task", hygieneCodes(broken),
-                             "The task is unusable, so no sample of it can be verified: " + hygieneMessage(broken),
-                             broken.dump(2));
-            continue;
-        }
+        // Even when its task is known to be broken, stage 0 decides first (dispatch gives the rest
+        // UNVERIFIABLE): a sample's verdict must not depend on whether it came before or after that was known.
         if (m_engine.m_observer)
             m_engine.m_observer->sampleStarted(job.ref.id, m_index);
         auto [it, inserted] = m_inflight.emplace(job.job, std::move(job));
@@ -284,11 +273,17 @@ bool VerificationEngine::Slot::takeWork()
     return took;
 }
 
-// Stage 0 passed: the sample waits for its task, announced now if this worker does not know it yet.
+// Stage 0 passed: the sample waits for its task, announced now if this worker does not know it yet (and
+// it is not known to be broken: dispatch answers those).
 void VerificationEngine::Slot::needTask(Job &job)
 {
     job.needsTask = true;
-    if (!m_tasks.count(job.ref.taskId))
+    bool broken;
+    {
+        std::lock_guard lock(m_sh.mutex);
+        broken = m_sh.brokenTasks.count(job.ref.taskId) > 0;
+    }
+    if (!broken && !m_tasks.count(job.ref.taskId))
         sendTask(job.ref.taskId);
 }
 
@@ -303,16 +298,16 @@ void VerificationEngine::Slot::dispatch()
     for (auto &[id, job] : m_inflight) {
         if (job.sent || !job.needsTask)
             continue;
-        auto t = m_tasks.find(job.ref.taskId);
-        if (t == m_tasks.end() || !t->second.ready)
-            continue;
         {
             std::lock_guard lock(m_sh.mutex);
             if (auto b = m_sh.brokenTasks.find(job.ref.taskId); b != m_sh.brokenTasks.end()) {
-                broken.emplace_back(id, b->second);
+                broken.emplace_back(id, b->second); // known broken here, by another worker or the watchdog
                 continue;
             }
         }
+        auto t = m_tasks.find(job.ref.taskId);
+        if (t == m_tasks.end() || !t->second.ready)
+            continue;
         if (running >= opts().parallel)
             continue;
         sendJob(job);

@@ -213,6 +213,40 @@ TEST(VerifyEngine, ATaskOnlyStageZeroRejectsIsNeverPrepared)
     EXPECT_EQ(taskFiles, 0u) << "the task was announced to the worker";
 }
 
+// Stage 0 decides before a broken task does, whenever the sample comes: here the wrapper is taken only after
+// its task's reference has failed (20 answers ahead of it, a window of 17), and it is FAIL_STATIC as it
+// would be had it come first; the answers stage 0 passes are UNVERIFIABLE with the task's reason.
+TEST(VerifyEngine, StageZeroDecidesBeforeABrokenTaskWhateverTheOrder)
+{
+    if (requireVerifierPython().empty())
+        return;
+    TempDir tmp;
+    const std::string db = tmp.file("c.db");
+    Corpus::create(db);
+    auto broken = pick({"hygiene_reference_fails"});
+    ASSERT_EQ(broken.size(), 1u);
+    addFixturesToCorpus(db, broken, 20);
+    VerifierFixture wrapper = broken[0];
+    wrapper.name = "no_kernel_for_a_broken_task";
+    wrapper.answer = "answers/no_kernel.py";
+    const auto ids = addFixturesToCorpus(db, {wrapper});
+    gpu::VerifyOptions o;
+    o.dbPath = db;
+    o.cpu = true;
+    o.parallel = 1;
+    o.cacheDir = tmp.file("cache");
+    gpu::VerificationEngine engine(o);
+    const auto s = engine.run();
+    EXPECT_EQ(s.state, "finished") << s.error;
+    Corpus c = Corpus::open(db, true);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM verdicts WHERE status='UNVERIFIABLE' AND reasons LIKE '%REF_FAILED%'"),
+              20);
+    db::Statement st = c.db().prepare("SELECT status FROM verdicts WHERE sample_id=?1");
+    st.bind(1, ids.at("no_kernel_for_a_broken_task"));
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.text(0), "FAIL_STATIC");
+}
+
 // Starts sieve-cli verify --json, returns after `verdicts` verdict lines with the child still running.
 struct Child
 {
