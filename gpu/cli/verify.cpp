@@ -186,19 +186,30 @@ void serveInput(VerificationEngine &engine, const std::string &dbPath, CliObserv
     engine.closeInput();
 }
 
-// One verify per corpus at a time: two would both "resume" the same run.
-int lockCorpus(const std::string &dbPath)
+// One verify per corpus at a time: two would both "resume" the same run. Held until the lock goes out of
+// scope.
+class CorpusLock
 {
-    const std::string lockPath = dbPath + ".verify-lock";
-    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        throw std::runtime_error("cannot create the lock file '" + lockPath + "'");
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        ::close(fd);
-        throw std::runtime_error("another 'sieve-cli verify' is running on '" + dbPath + "' (lock '" + lockPath + "')");
+public:
+    explicit CorpusLock(const std::string &dbPath)
+    {
+        const std::string lockPath = dbPath + ".verify-lock";
+        m_fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (m_fd < 0)
+            throw std::runtime_error("cannot create the lock file '" + lockPath + "'");
+        if (flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+            ::close(m_fd);
+            throw std::runtime_error("another 'sieve-cli verify' is running on '" + dbPath + "' (lock '" + lockPath +
+                                     "')");
+        }
     }
-    return fd;
-}
+    ~CorpusLock() { ::close(m_fd); }
+    CorpusLock(const CorpusLock &) = delete;
+    CorpusLock &operator=(const CorpusLock &) = delete;
+
+private:
+    int m_fd = -1;
+};
 
 // Runs the engine over `o` with progress and prints the summary; shared by plain and shard runs
 // (`resultsFile`: the shard file, sealed after the run and named in the summary).
@@ -358,12 +369,7 @@ int runShard(VerifyOptions o, const Args &args, cli::Context &ctx)
     ctx.err << (created ? "cut shard " : "reopened shard ") << spec.text() << ": " << shard.samples << " of "
             << shard.corpusSamples << " selected samples -> " << shard.path << '\n';
 
-    const int lockFd = lockCorpus(shard.path);
-    struct Unlock
-    {
-        int fd;
-        ~Unlock() { ::close(fd); }
-    } unlock{lockFd};
+    const CorpusLock lock(shard.path);
 
     o.dbPath = shard.path;
     o.selection = SampleSelection{};
@@ -483,12 +489,7 @@ int runVerify(const Args &args, cli::Context &ctx)
             throw UsageError("--serve takes its samples from stdin: no --all, --task, --sample, --limit, --shard "
                              "or --new-run");
         o.serve = true;
-        const int lockFd = lockCorpus(o.dbPath);
-        struct Unlock
-        {
-            int fd;
-            ~Unlock() { ::close(fd); }
-        } unlock{lockFd};
+        const CorpusLock lock(o.dbPath);
         {
             // Serve runs are never resumed (their samples come from the sampler); a killed one is over.
             Corpus corpus = Corpus::open(o.dbPath);
@@ -501,12 +502,7 @@ int runVerify(const Args &args, cli::Context &ctx)
     if (args.has("shard"))
         return runShard(o, args, ctx);
 
-    const int lockFd = lockCorpus(o.dbPath);
-    struct Unlock
-    {
-        int fd;
-        ~Unlock() { ::close(fd); }
-    } unlock{lockFd};
+    const CorpusLock lock(o.dbPath);
 
     {
         Corpus corpus = Corpus::open(o.dbPath);

@@ -138,6 +138,17 @@ TEST(VerifyEngine, SampleInFlightAtThreeWorkerDeathsIsACrash)
     EXPECT_EQ(count(c, "SELECT count(*) FROM samples WHERE name='static_no_kernel' AND status='FAIL_STATIC'"), 1);
 }
 
+// Options of an engine run of corpus `db` on the CPU, `parallel` at once, with its cache in `tmp`.
+gpu::VerifyOptions cpuRun(const std::string &db, TempDir &tmp, int parallel)
+{
+    gpu::VerifyOptions o;
+    o.dbPath = db;
+    o.cpu = true;
+    o.parallel = parallel;
+    o.cacheDir = tmp.file("cache");
+    return o;
+}
+
 // Records which samples were handed to the worker to run, and the verdicts.
 class SentAndFinished : public gpu::VerifyObserver
 {
@@ -168,11 +179,7 @@ TEST(VerifyEngine, StageZeroRejectsASampleBeforeItsTaskIsReady)
     const std::string db = tmp.file("c.db");
     Corpus::create(db);
     const auto ids = addFixturesToCorpus(db, pick({"softmax", "static_no_kernel"}));
-    gpu::VerifyOptions o;
-    o.dbPath = db;
-    o.cpu = true;
-    o.parallel = 2; // both taken at the start, before either task can be ready
-    o.cacheDir = tmp.file("cache");
+    const gpu::VerifyOptions o = cpuRun(db, tmp, 2); // both taken at the start, before either task is ready
     SentAndFinished observer;
     gpu::VerificationEngine engine(o);
     engine.setObserver(&observer);
@@ -196,11 +203,7 @@ TEST(VerifyEngine, ATaskOnlyStageZeroRejectsIsNeverPrepared)
     const std::string db = tmp.file("c.db");
     Corpus::create(db);
     addFixturesToCorpus(db, pick({"static_no_kernel"}), 3);
-    gpu::VerifyOptions o;
-    o.dbPath = db;
-    o.cpu = true;
-    o.parallel = 1;
-    o.cacheDir = tmp.file("cache");
+    const gpu::VerifyOptions o = cpuRun(db, tmp, 1);
     gpu::VerificationEngine engine(o);
     const auto s = engine.run();
     EXPECT_EQ(s.state, "finished") << s.error;
@@ -230,11 +233,7 @@ TEST(VerifyEngine, StageZeroDecidesBeforeABrokenTaskWhateverTheOrder)
     wrapper.name = "no_kernel_for_a_broken_task";
     wrapper.answer = "answers/no_kernel.py";
     const auto ids = addFixturesToCorpus(db, {wrapper});
-    gpu::VerifyOptions o;
-    o.dbPath = db;
-    o.cpu = true;
-    o.parallel = 1;
-    o.cacheDir = tmp.file("cache");
+    const gpu::VerifyOptions o = cpuRun(db, tmp, 1);
     gpu::VerificationEngine engine(o);
     const auto s = engine.run();
     EXPECT_EQ(s.state, "finished") << s.error;
