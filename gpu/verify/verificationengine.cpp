@@ -180,6 +180,7 @@ private:
     std::string m_channelKey; // this worker session's verdict-channel key (workerprocess.h)
     std::uint64_t m_channelSeq = 0;
     Clock::time_point m_startedAt;
+    Clock::time_point m_lastLine; // the worker's last protocol line (the watchdog's sign of life)
     int m_consecutiveFailures = 0;
     std::string m_deviceLabel;
     std::map<std::int64_t, Job> m_inflight;        // job id -> job
@@ -220,6 +221,7 @@ bool VerificationEngine::Slot::startWorker()
     }
     m_helloSeen = false;
     m_startedAt = Clock::now();
+    m_lastLine = m_startedAt;
     m_tasks.clear();
     m_taskIds.clear();
     m_channelKey = newChannelKey();
@@ -490,6 +492,7 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
         return;
     }
     const std::string &line = *opened;
+    m_lastLine = Clock::now();
     std::optional<nlohmann::json> decoded = decodeWorkerLine(line);
     if (!decoded) {
         // The protocol allows nothing but JSON objects on stdout: something in the worker printed.
@@ -602,7 +605,10 @@ void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
     {
         std::lock_guard lock(m_sh.mutex);
         for (auto &[id, job] : m_inflight) {
-            const bool culprit = job.sent && ++m_sh.sampleDeaths[job.ref.id] >= kMaxSampleDeaths;
+            // in flight: running, or its stage 0 asked for and not yet answered (a sample whose static
+            // checks kill the worker is charged as one that runs and kills it)
+            const bool inFlight = job.sent || (job.screened && !job.needsTask);
+            const bool culprit = inFlight && ++m_sh.sampleDeaths[job.ref.id] >= kMaxSampleDeaths;
             (culprit ? crashed : again).push_back(std::move(job));
         }
     }
@@ -667,7 +673,13 @@ void VerificationEngine::Slot::watchdog()
                 hungTasks.insert(job.ref.taskId);
         }
     }
-    if (overdue.empty() && hungTasks.empty())
+    // Samples that wait (for a screen's answer, or for a task the worker has not begun) have no budget of
+    // their own: a worker that has said nothing for a task's timeout while they wait has stopped answering.
+    const bool waiting =
+        std::any_of(m_inflight.begin(), m_inflight.end(), [](const auto &e) { return !e.second.sent; });
+    const bool silent = waiting && std::chrono::duration<double>(now - m_lastLine).count() >
+                                       opts().timeouts.task + opts().watchdogMargin();
+    if (overdue.empty() && hungTasks.empty() && !silent)
         return;
     // A worker that lets a job run past all its stage timeouts is not enforcing them: kill the whole group.
     m_worker->kill();

@@ -63,17 +63,21 @@ class ModelNew(nn.Module):
 class ScreenAheadOfTask(unittest.TestCase):
     """The worker knows no task at all here: a screen must need none."""
 
-    def screen(self, **req):
+    def screen_all(self, **req):
+        """Every line the worker answers one screen request with."""
         w = worker.Worker.__new__(worker.Worker)
-        w.channel_key, w.channel_seq, w.device, w.tasks = None, 0, "cpu", {}
+        w.channel_key, w.channel_seq, w.device, w.tasks, w.screened = None, 0, "cpu", {}, {}
         out, sys.stdout = sys.stdout, io.StringIO()
         try:
             w.screen({"op": "screen", "job": 7, "task_key": "never-sent", "sample_id": 70, **req})
-            lines = sys.stdout.getvalue().splitlines()
+            return [json.loads(line) for line in sys.stdout.getvalue().splitlines()]
         finally:
             sys.stdout = out
+
+    def screen(self, **req):
+        lines = self.screen_all(**req)
         self.assertEqual(len(lines), 1, lines)
-        return json.loads(lines[0])
+        return lines[0]
 
     def test_a_wrapper_is_refused_without_its_task(self):
         msg = self.screen(backend="triton", code=WRAPPER)
@@ -95,9 +99,19 @@ class ScreenAheadOfTask(unittest.TestCase):
     def test_unsupported_backend_and_bad_policy(self):
         msg = self.screen(backend="nki", code="")
         self.assertEqual((msg["status"], msg["reasons"]), ("UNVERIFIABLE", ["BACKEND_UNSUPPORTED"]))
-        msg = self.screen(backend="triton", code=WRAPPER, policy="lenient")
-        self.assertEqual(msg["op"], "error")
-        self.assertIn("unknown policy", msg["message"])
+        # a bad request is named, and the job is still answered: the engine never waits on a screen
+        err, answer = self.screen_all(backend="triton", code=WRAPPER, policy="lenient")
+        self.assertEqual((err["op"], err["job"]), ("error", 7))
+        self.assertIn("unknown policy", err["message"])
+        self.assertEqual(answer, {"op": "screened", "job": 7, "sample_id": 70})
+
+    def test_a_stage0_that_raises_still_answers(self):
+        orig = worker.static.check
+        worker.static.check = lambda *a: (_ for _ in ()).throw(RecursionError("deep"))
+        try:
+            self.assertEqual(self.screen(backend="triton", code=WRAPPER)["op"], "screened")
+        finally:
+            worker.static.check = orig
 
 
 if __name__ == "__main__":

@@ -93,6 +93,10 @@ def finite_json(x):
     return x
 
 
+class BadRequest(ValueError):
+    """A request the engine should not have sent (an unknown policy): answered with an error line."""
+
+
 class Job:
     def __init__(self, req):
         self.req = req
@@ -204,6 +208,7 @@ class Worker:
         self.running = {}  # fd -> Job
         self.reftimers = {}  # (task_key, sig) -> RefTimer
         self.pending_refs = set()  # task keys whose references are being computed or wait for their turn
+        self.screened = {}  # job -> task key: passed stage 0 ahead of the task, its verify request yet to come
         self.ref_parallel = 1 if device == "cpu" else max(1, min(REF_PARALLEL, (os.cpu_count() or 1) // 4))
         self.ref_servers = []  # task servers (trusted.TaskServer), started as they are needed: ref_parallel
         self.ref_waiting = []  # (request, timeout, on_done) for references, waiting for a free task server
@@ -252,6 +257,7 @@ class Worker:
             elif op == "check_task":
                 self.check_task(msg)  # hygiene alone (sieve-cli tasks check); answers with task_checked
             elif op == "verify":
+                self.screened.pop(msg.get("job"), None)
                 self.queue.append(Job(msg))
                 self.time_ahead(msg)
             elif op == "screen":
@@ -490,6 +496,7 @@ class Worker:
         references do not fit the disk gets the room; an evicted task computes them again (new secret
         seeds) when a sample of it comes. Returns the bytes freed."""
         busy = {j.req.get("task_key") for j in list(self.running.values()) + self.queue} | self.pending_refs
+        busy |= set(self.screened.values())  # samples the engine holds until one of its places is free
         freed = 0
         for key, t in self.tasks.items():
             if key == keep_key or key in busy or t.get("evicted") or not t["ready"]["ok"]:
@@ -683,7 +690,7 @@ class Worker:
         raw_cuda = backend == "cuda" and native.is_raw_cuda(code)
         try:
             v = self.stage0(job)
-        except ValueError as e:
+        except BadRequest as e:
             self.emit({"op": "error", "message": f"verify job {job.job}: {e}"})
             return
         if v is not None:
@@ -706,7 +713,7 @@ class Worker:
     def stage0(self, job):
         """Stage 0, which needs nothing of the task: the backend, then the static checks (static.py) under the
         request's policy. The verdict it decides, or None (the job goes on; its non-fatal findings are kept
-        for the verdict). Raises ValueError for a request the engine should not have sent."""
+        for the verdict). Raises BadRequest for a request the engine should not have sent."""
         req = job.req
         backend = req.get("backend", "triton")
         code = req.get("code", "")
@@ -717,7 +724,7 @@ class Worker:
             return None
         policy = req.get("policy", "strict")
         if policy not in ("strict", "kernelbench"):
-            raise ValueError(f"unknown policy {policy!r}")
+            raise BadRequest(f"unknown policy {policy!r}")
         findings = static.check(code, backend, policy)
         v = rules.static_failure(findings)
         if v is not None:
@@ -729,15 +736,20 @@ class Worker:
         """Stage 0 ahead of the task: the engine sends a sample this way while its task's references are still
         being made. An answer stage 0 rejects gets its verdict now instead of waiting for them (a wrapper that
         calls torch needs no reference to be refused); any other is answered "screened", and the engine sends
-        it again as a verify request once the task is ready (stage 0 then runs again: it takes milliseconds,
-        and the worker keeps no state for a screened sample)."""
+        it again as a verify request once the task is ready (stage 0 then runs again: it takes milliseconds).
+        A screen is always answered for its job: where stage 0 itself fails, "screened" hands the sample to
+        the verify request, which fails it as it always did."""
         job = Job(msg)
         try:
             v = self.stage0(job)
-        except ValueError as e:
-            self.emit({"op": "error", "message": f"screen job {job.job}: {e}"})
-            return
+        except BadRequest as e:
+            self.emit({"op": "error", "job": job.job, "message": f"screen job {job.job}: {e}"})
+            v = None
+        except Exception as e:  # noqa: BLE001 - the verify request meets it again, in start_job
+            log(f"screen job {job.job}: stage 0 raised {type(e).__name__}: {e}")
+            v = None
         if v is None:
+            self.screened[job.job] = msg.get("task_key")  # its task's references are wanted (evict_refs)
             self.emit({"op": "screened", "job": job.job, "sample_id": msg.get("sample_id")})
         else:
             self.decide(job, v)
