@@ -154,6 +154,7 @@ private:
     bool takeWork();
     void needTask(Job &job);
     void dispatch();
+    void prefetchTasks();
     bool loadJob(Job &job);
     void sendTask(std::int64_t taskId);
     void sendJob(Job &job);
@@ -186,6 +187,9 @@ private:
     std::map<std::int64_t, Job> m_inflight;        // job id -> job
     std::map<std::int64_t, TaskState> m_tasks;     // task id -> what this worker knows of it
     std::map<std::string, std::int64_t> m_taskIds; // task key -> id
+    std::map<std::int64_t, std::int64_t> m_peeks;  // look-ahead screens in flight: -sample id -> task id
+    std::set<std::int64_t> m_peekedTasks;          // tasks with a look-ahead screen in flight
+    std::set<std::int64_t> m_peeked;               // samples screened ahead already (each once)
 };
 
 void VerificationEngine::Slot::forgetPid()
@@ -224,6 +228,8 @@ bool VerificationEngine::Slot::startWorker()
     m_lastLine = m_startedAt;
     m_tasks.clear();
     m_taskIds.clear();
+    m_peeks.clear();
+    m_peekedTasks.clear();
     m_channelKey = newChannelKey();
     m_channelSeq = 0;
     m_worker->send(nlohmann::json{{"op", "hello"},
@@ -272,6 +278,7 @@ bool VerificationEngine::Slot::takeWork()
             sendScreen(j);
     }
     dispatch();
+    prefetchTasks();
     return took;
 }
 
@@ -424,6 +431,60 @@ void VerificationEngine::Slot::sendJob(Job &job)
     job.code.shrink_to_fit();
 }
 
+// Look ahead: a task whose samples fill the window (parallel + 16 or more of them) would have the next
+// task's references begun only when the window reaches its samples, and the GPU idle meanwhile. So the
+// first queued sample of each of the next tasks is screened ahead ("peeked": a negative job id, its verdict
+// never recorded; taken later, it is screened again), and a task is announced when one passes, up to
+// kTasksAhead waiting for references. A task whose peeked sample stage 0 rejects is tried again with its
+// next sample: tasks of nothing but wrappers are still never prepared.
+void VerificationEngine::Slot::prefetchTasks()
+{
+    constexpr std::size_t kTasksAhead = 8, kScan = 4096;
+    std::size_t waiting = m_peeks.size();
+    for (const auto &[id, ts] : m_tasks)
+        waiting += ts.ready ? 0 : 1;
+    if (waiting >= kTasksAhead)
+        return;
+    std::vector<SampleRef> ahead;
+    {
+        std::lock_guard lock(m_sh.mutex);
+        std::set<std::int64_t> seen;
+        std::size_t scanned = 0;
+        for (auto it = m_sh.queue.begin(); it != m_sh.queue.end() && scanned < kScan; ++it, ++scanned) {
+            if (waiting + ahead.size() >= kTasksAhead)
+                break;
+            const std::int64_t t = it->taskId;
+            if (m_tasks.count(t) || m_sh.brokenTasks.count(t) || m_peekedTasks.count(t) || m_peeked.count(it->id) ||
+                !seen.insert(t).second)
+                continue;
+            ahead.push_back(*it);
+        }
+    }
+    for (const SampleRef &ref : ahead) {
+        const auto s = store::sampleToVerify(m_corpus.db(), ref.id);
+        m_peeked.insert(ref.id);
+        if (!s || !s->code)
+            continue;
+        std::string code;
+        try {
+            code = payload::unpack(*s->code);
+        } catch (const std::exception &) {
+            continue; // its own verdict says so when it is taken
+        }
+        m_worker->send(nlohmann::json{
+            {"op", "screen"},
+            {"job", -ref.id},
+            {"task_key", s->taskKey},
+            {"sample_id", ref.id},
+            {"backend", s->backend},
+            {"code", code},
+            {"policy", opts().policy},
+            {"peek", true}}.dump());
+        m_peeks[-ref.id] = ref.taskId;
+        m_peekedTasks.insert(ref.taskId);
+    }
+}
+
 // Stage 0 alone (the worker's "screen"): a verdict for a sample it rejects (a wrapper around torch, a
 // forbidden import), "screened" for one that needs its task.
 void VerificationEngine::Slot::sendScreen(Job &job)
@@ -514,12 +575,32 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
     } else if (op == "task_ready") {
         onTaskReady(msg);
     } else if (op == "verdict") {
-        onVerdict(msg);
+        const std::int64_t jobId =
+            msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : 0;
+        if (auto p = m_peeks.find(jobId); p != m_peeks.end()) {
+            // a look-ahead that stage 0 rejects: not recorded (the sample is screened again when taken);
+            // the task's next sample may be tried
+            m_peekedTasks.erase(p->second);
+            m_peeks.erase(p);
+        } else {
+            onVerdict(msg);
+        }
     } else if (op == "screened") {
         // stage 0 found nothing fatal: the sample needs its task
         const std::int64_t jobId =
-            msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : -1;
-        if (auto it = m_inflight.find(jobId); it != m_inflight.end() && !it->second.needsTask) {
+            msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : 0;
+        if (auto p = m_peeks.find(jobId); p != m_peeks.end()) { // a look-ahead: its task is wanted
+            const std::int64_t taskId = p->second;
+            m_peeks.erase(p);
+            m_peekedTasks.erase(taskId);
+            bool broken;
+            {
+                std::lock_guard lock(m_sh.mutex);
+                broken = m_sh.brokenTasks.count(taskId) > 0;
+            }
+            if (!broken && !m_tasks.count(taskId))
+                sendTask(taskId);
+        } else if (auto it = m_inflight.find(jobId); it != m_inflight.end() && !it->second.needsTask) {
             needTask(it->second);
             dispatch();
         }

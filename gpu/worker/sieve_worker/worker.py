@@ -749,7 +749,8 @@ class Worker:
             log(f"screen job {job.job}: stage 0 raised {type(e).__name__}: {e}")
             v = None
         if v is None:
-            self.screened[job.job] = msg.get("task_key")  # its task's references are wanted (evict_refs)
+            if not msg.get("peek"):  # a look-ahead is screened again when the engine takes it
+                self.screened[job.job] = msg.get("task_key")  # its task's references are wanted (evict_refs)
             self.emit({"op": "screened", "job": job.job, "sample_id": msg.get("sample_id")})
         else:
             self.decide(job, v)

@@ -149,6 +149,15 @@ gpu::VerifyOptions cpuRun(const std::string &db, TempDir &tmp, int parallel)
     return o;
 }
 
+std::size_t taskFilesIn(const std::string &cacheDir)
+{
+    std::size_t n = 0;
+    if (std::filesystem::exists(cacheDir + "/tasks"))
+        for (const auto &e : std::filesystem::directory_iterator(cacheDir + "/tasks"))
+            n += e.is_regular_file() ? 1 : 0;
+    return n;
+}
+
 // Records which samples were handed to the worker to run, and the verdicts.
 class SentAndFinished : public gpu::VerifyObserver
 {
@@ -209,11 +218,7 @@ TEST(VerifyEngine, ATaskOnlyStageZeroRejectsIsNeverPrepared)
     EXPECT_EQ(s.state, "finished") << s.error;
     Corpus c = Corpus::open(db, true);
     EXPECT_EQ(count(c, "SELECT count(*) FROM verdicts WHERE status='FAIL_STATIC'"), 3);
-    std::size_t taskFiles = 0;
-    if (std::filesystem::exists(o.cacheDir + "/tasks"))
-        for (const auto &e : std::filesystem::directory_iterator(o.cacheDir + "/tasks"))
-            taskFiles += e.is_regular_file() ? 1 : 0;
-    EXPECT_EQ(taskFiles, 0u) << "the task was announced to the worker";
+    EXPECT_EQ(taskFilesIn(o.cacheDir), 0u) << "the task was announced to the worker";
 }
 
 // Stage 0 decides before a broken task does, whenever the sample comes: here the wrapper is taken only after
@@ -242,6 +247,55 @@ TEST(VerifyEngine, StageZeroDecidesBeforeABrokenTaskWhateverTheOrder)
               20);
     db::Statement st = c.db().prepare("SELECT status FROM verdicts WHERE sample_id=?1");
     st.bind(1, ids.at("no_kernel_for_a_broken_task"));
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.text(0), "FAIL_STATIC");
+}
+
+// Counts the tasks announced to the worker when a given sample is taken.
+class TasksWhenTaken : public gpu::VerifyObserver
+{
+public:
+    TasksWhenTaken(std::int64_t sample, std::string cacheDir) : m_sample(sample), m_cacheDir(std::move(cacheDir)) {}
+    std::atomic<long> tasks{-1};
+    void sampleStarted(std::int64_t sampleId, int) override
+    {
+        if (sampleId == m_sample)
+            tasks = static_cast<long>(taskFilesIn(m_cacheDir));
+    }
+
+private:
+    std::int64_t m_sample;
+    std::string m_cacheDir;
+};
+
+// The window looks ahead: the next task's references begin while the samples of a task with more samples
+// than the window run (its first sample, screened ahead, passed), and a task beyond it whose only sample
+// stage 0 rejects is still never prepared.
+TEST(VerifyEngine, TheNextTaskIsPreparedAheadOfItsSamples)
+{
+    if (requireVerifierPython().empty())
+        return;
+    TempDir tmp;
+    const std::string db = tmp.file("c.db");
+    Corpus::create(db);
+    addFixturesToCorpus(db, pick({"hygiene_reference_fails"}), 20); // task A: more than the window of 17
+    const auto b = addFixturesToCorpus(db, pick({"softmax"}));      // task B
+    VerifierFixture wrapper = pick({"hygiene_constant"}).at(0);     // task C: one wrapper
+    wrapper.name = "no_kernel_for_constant";
+    wrapper.answer = "answers/no_kernel.py";
+    const auto c = addFixturesToCorpus(db, {wrapper});
+    const gpu::VerifyOptions o = cpuRun(db, tmp, 1);
+    TasksWhenTaken observer(b.at("softmax"), o.cacheDir);
+    gpu::VerificationEngine engine(o);
+    engine.setObserver(&observer);
+    const auto s = engine.run();
+    EXPECT_EQ(s.state, "finished") << s.error;
+    EXPECT_EQ(observer.tasks.load(), 2) << "when B's sample was taken, A and B should have been announced";
+    EXPECT_EQ(taskFilesIn(o.cacheDir), 2u) << "C, all of whose answers stage 0 rejects, was announced";
+    Corpus corpus = Corpus::open(db, true);
+    EXPECT_EQ(count(corpus, "SELECT count(*) FROM verdicts"), 22) << "one verdict per sample, none for a peek";
+    db::Statement st = corpus.db().prepare("SELECT status FROM verdicts WHERE sample_id=?1");
+    st.bind(1, c.at("no_kernel_for_constant"));
     ASSERT_TRUE(st.step());
     EXPECT_EQ(st.text(0), "FAIL_STATIC");
 }
