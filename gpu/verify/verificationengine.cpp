@@ -609,6 +609,11 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
         // watchdog's REF_TIMEOUT counts from here
         if (auto id = m_taskIds.find(jsonString(msg, "task_key")); id != m_taskIds.end())
             m_tasks[id->second].startedAt = Clock::now();
+    } else if (op == "task_queued") {
+        // its references are made again (more disk was freed) and wait for a task server: not timed until
+        // task_started comes again
+        if (auto id = m_taskIds.find(jsonString(msg, "task_key")); id != m_taskIds.end())
+            m_tasks[id->second].startedAt.reset();
     } else if (op == "error") {
         if (m_engine.m_observer)
             m_engine.m_observer->notice("worker " + std::to_string(m_index) +

@@ -69,7 +69,7 @@ def main():
             if not line:
                 raise SystemExit("the worker closed its stdout")
             msg = json.loads(line)
-            if msg.get("op") != "task_started":  # a task server began a task's references
+            if msg.get("op") not in ("task_started", "task_queued"):  # a task server began (or requeued) references
                 return msg
     low = [mem_available()]
     start_avail = low[0]

@@ -172,7 +172,7 @@ def main():
         tasks[key] = req
         send(req)
         msg = recv()
-        while msg.get("op") == "task_started":  # a task server began its references
+        while msg.get("op") in ("task_started", "task_queued"):  # references begun or requeued
             msg = recv()
         if msg.get("op") != "task_ready":
             print(f"task {key}: {msg}")
@@ -196,7 +196,7 @@ def main():
             verdicts[msg["job"]] = msg  # the first one, as the engine keeps it
         elif msg.get("op") == "verdict":
             extra.append(msg)  # a second verdict for a job, or one for a job never sent: forged or a bug
-        elif msg.get("op") == "task_started":
+        elif msg.get("op") in ("task_started", "task_queued"):
             pass  # an evicted task's references made again
         else:
             print(f"unexpected message: {msg}")

@@ -534,6 +534,8 @@ class Worker:
                 # what it left to the judge for want of disk may fit now: once more, with the room measured
                 for p in self.task_ref_paths({"req": msg, "summary": summary}) if summary.get("code_hash") else ():
                     taskref.remove_ref(p)
+                # it may wait for a task server again: the engine's REF_TIMEOUT counts from its new start
+                self.emit({"op": "task_queued", "task_key": key})
                 return self.start_reference(key, sig, msg, path, retried=True, announce=announce)
             ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
                      "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
