@@ -153,12 +153,20 @@ private:
     bool startWorker();
     bool takeWork();
     void needTask(Job &job);
+    void announceTask(std::int64_t taskId);
     void dispatch();
     void prefetchTasks();
     bool loadJob(Job &job);
     void sendTask(std::int64_t taskId);
     void sendJob(Job &job);
     void sendScreen(Job &job);
+    void sendScreenRequest(std::int64_t jobId, std::int64_t sampleId, const std::string &taskKey,
+                           const std::string &backend, const std::string &code, bool peek);
+    bool skipsStatic(std::int64_t sampleId) const
+    {
+        const auto &ids = opts().skipStaticSampleIds;
+        return std::find(ids.begin(), ids.end(), sampleId) != ids.end();
+    }
     void handleLine(const std::string &line);
     void onTaskReady(const nlohmann::json &msg);
     void onVerdict(const nlohmann::json &msg);
@@ -271,8 +279,7 @@ bool VerificationEngine::Slot::takeWork()
         auto [it, inserted] = m_inflight.emplace(job.job, std::move(job));
         Job &j = it->second;
         j.since = Clock::now();
-        if (std::find(opts().skipStaticSampleIds.begin(), opts().skipStaticSampleIds.end(), j.ref.id) !=
-            opts().skipStaticSampleIds.end())
+        if (skipsStatic(j.ref.id))
             needTask(j);
         else
             sendScreen(j);
@@ -282,18 +289,24 @@ bool VerificationEngine::Slot::takeWork()
     return took;
 }
 
-// Stage 0 passed: the sample waits for its task, announced now if this worker does not know it yet (and
-// it is not known to be broken: dispatch answers those).
+// Stage 0 passed: the sample waits for its task.
 void VerificationEngine::Slot::needTask(Job &job)
 {
     job.needsTask = true;
+    announceTask(job.ref.taskId);
+}
+
+// Sends a task to the worker unless it knows it already or it is known to be broken (dispatch answers the
+// samples of those).
+void VerificationEngine::Slot::announceTask(std::int64_t taskId)
+{
     bool broken;
     {
         std::lock_guard lock(m_sh.mutex);
-        broken = m_sh.brokenTasks.count(job.ref.taskId) > 0;
+        broken = m_sh.brokenTasks.count(taskId) > 0;
     }
-    if (!broken && !m_tasks.count(job.ref.taskId))
-        sendTask(job.ref.taskId);
+    if (!broken && !m_tasks.count(taskId))
+        sendTask(taskId);
 }
 
 // Sends the window's samples whose task is ready, in the order they were taken, while fewer than
@@ -418,8 +431,7 @@ void VerificationEngine::Slot::sendJob(Job &job)
         msg["timing_limits"]["max_runs"] = *opts().timingMaxRuns;
     if (opts().timingBudgetMs)
         msg["timing_limits"]["max_seconds"] = *opts().timingBudgetMs / 1000.0;
-    if (std::find(opts().skipStaticSampleIds.begin(), opts().skipStaticSampleIds.end(), job.ref.id) !=
-        opts().skipStaticSampleIds.end())
+    if (skipsStatic(job.ref.id))
         msg["skip_static"] = true;
     m_worker->send(msg.dump());
     job.sent = true;
@@ -471,15 +483,7 @@ void VerificationEngine::Slot::prefetchTasks()
         } catch (const std::exception &) {
             continue; // its own verdict says so when it is taken
         }
-        m_worker->send(nlohmann::json{
-            {"op", "screen"},
-            {"job", -ref.id},
-            {"task_key", s->taskKey},
-            {"sample_id", ref.id},
-            {"backend", s->backend},
-            {"code", code},
-            {"policy", opts().policy},
-            {"peek", true}}.dump());
+        sendScreenRequest(-ref.id, ref.id, s->taskKey, s->backend, code, true);
         m_peeks[-ref.id] = ref.taskId;
         m_peekedTasks.insert(ref.taskId);
     }
@@ -489,17 +493,18 @@ void VerificationEngine::Slot::prefetchTasks()
 // forbidden import), "screened" for one that needs its task.
 void VerificationEngine::Slot::sendScreen(Job &job)
 {
-    if (job.screened)
-        return;
-    m_worker->send(nlohmann::json{{"op", "screen"},
-                                  {"job", job.job},
-                                  {"task_key", job.taskKey},
-                                  {"sample_id", job.ref.id},
-                                  {"backend", job.backend},
-                                  {"code", job.code},
-                                  {"policy", opts().policy}}
-                       .dump());
+    sendScreenRequest(job.job, job.ref.id, job.taskKey, job.backend, job.code, false);
     job.screened = true;
+}
+
+void VerificationEngine::Slot::sendScreenRequest(std::int64_t jobId, std::int64_t sampleId, const std::string &taskKey,
+                                                 const std::string &backend, const std::string &code, bool peek)
+{
+    nlohmann::json msg = {{"op", "screen"},     {"job", jobId}, {"task_key", taskKey},    {"sample_id", sampleId},
+                          {"backend", backend}, {"code", code}, {"policy", opts().policy}};
+    if (peek)
+        msg["peek"] = true;
+    m_worker->send(msg.dump());
 }
 
 void VerificationEngine::Slot::syntheticVerdict(Job &job, const std::string &status, const std::string &stage,
@@ -564,6 +569,8 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
     }
     const nlohmann::json msg = std::move(*decoded);
     const std::string op = jsonString(msg, "op");
+    const std::int64_t jobId =
+        msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : 0;
     if (op == "hello") {
         m_helloSeen = true;
         nlohmann::json env = msg.contains("env") && msg["env"].is_object() ? msg["env"] : nlohmann::json::object();
@@ -575,8 +582,6 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
     } else if (op == "task_ready") {
         onTaskReady(msg);
     } else if (op == "verdict") {
-        const std::int64_t jobId =
-            msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : 0;
         if (auto p = m_peeks.find(jobId); p != m_peeks.end()) {
             // a look-ahead that stage 0 rejects: not recorded (the sample is screened again when taken);
             // the task's next sample may be tried
@@ -587,19 +592,11 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
         }
     } else if (op == "screened") {
         // stage 0 found nothing fatal: the sample needs its task
-        const std::int64_t jobId =
-            msg.contains("job") && msg["job"].is_number_integer() ? msg["job"].get<std::int64_t>() : 0;
         if (auto p = m_peeks.find(jobId); p != m_peeks.end()) { // a look-ahead: its task is wanted
             const std::int64_t taskId = p->second;
             m_peeks.erase(p);
             m_peekedTasks.erase(taskId);
-            bool broken;
-            {
-                std::lock_guard lock(m_sh.mutex);
-                broken = m_sh.brokenTasks.count(taskId) > 0;
-            }
-            if (!broken && !m_tasks.count(taskId))
-                sendTask(taskId);
+            announceTask(taskId);
         } else if (auto it = m_inflight.find(jobId); it != m_inflight.end() && !it->second.needsTask) {
             needTask(it->second);
             dispatch();

@@ -8,6 +8,7 @@ import sys
 import unittest
 
 from sieve_worker import worker
+from test_rules import ANSWER  # same folder: the answer template stage 0 is tested with
 
 
 class StrictLines(unittest.TestCase):
@@ -39,25 +40,8 @@ class StrictLines(unittest.TestCase):
 
 
 ANSWERS = os.path.join(os.path.dirname(__file__), "..", "data", "verifier", "answers")
-WRAPPER = """import torch
-import torch.nn as nn
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
-
-
-class ModelNew(nn.Module):
-    def forward(self, x):
-        y = torch.relu(x)
-        out = torch.empty_like(y)
-        copy_kernel[(triton.cdiv(y.numel(), 1024),)](y, out, y.numel(), BLOCK=1024)
-        return out
-"""
+# the copy-kernel answer of the rules' tests, with torch doing the work before the copy
+WRAPPER = ANSWER.format(body="        x = torch.relu(x)\n")
 
 
 class ScreenAheadOfTask(unittest.TestCase):
@@ -92,7 +76,7 @@ class ScreenAheadOfTask(unittest.TestCase):
         self.assertEqual(msg, {"op": "screened", "job": 7, "sample_id": 70})
 
     def test_the_policy_decides_as_in_verify(self):
-        partial = WRAPPER.replace("torch.relu(x)", "torch.matmul(x, x)")
+        partial = ANSWER.format(body="        x = torch.matmul(x, x)\n")
         self.assertEqual(self.screen(backend="triton", code=partial)["status"], "FAIL_STATIC")
         self.assertEqual(self.screen(backend="triton", code=partial, policy="kernelbench")["op"], "screened")
 

@@ -113,7 +113,7 @@ class Judge:
                     del c
         finally:
             del refs
-            unpin_mapping(torch, pinned)
+            unpin_mapping(pinned)
             del pinned
             if buf is not None:
                 buf.close()

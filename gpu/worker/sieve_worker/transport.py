@@ -17,6 +17,7 @@ import fcntl
 import json
 import mmap
 import os
+import warnings
 
 import numpy as np
 
@@ -71,7 +72,6 @@ def pin_mapping(torch, buf, size, read_only=False):
     if lib is None:
         return None
     try:
-        import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # a read-only buffer: torch only takes its address
             base = torch.frombuffer(buf, dtype=torch.uint8, count=size)
@@ -83,9 +83,10 @@ def pin_mapping(torch, buf, size, read_only=False):
         return None
 
 
-def unpin_mapping(torch, handle):
-    if handle is not None and _driver() is not None:
-        _driver().cuMemHostUnregister(handle.data_ptr())
+def unpin_mapping(handle):
+    lib = _driver()
+    if handle is not None and lib is not None:
+        lib.cuMemHostUnregister(handle.data_ptr())
 
 
 def nbytes_of(dtype, shape):
