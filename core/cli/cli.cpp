@@ -244,12 +244,11 @@ void printOverview(const std::vector<Command> &commands, std::ostream &out)
     out << "Usage: sieve-cli COMMAND [OPTIONS] [ARGS]\n\n"
            "Curate SFT corpora of GPU kernels: import, verify, dedup, select and export.\n\n"
            "Commands:\n";
-    for (const auto &c : commands) {
-        out << "  " << c.name;
-        for (size_t i = c.name.size(); i < 14; ++i)
-            out << ' ';
-        out << c.summary << '\n';
-    }
+    std::size_t width = 12; // the names' column: the longest name, two spaces before the summary
+    for (const auto &c : commands)
+        width = std::max(width, c.name.size());
+    for (const auto &c : commands)
+        out << "  " << c.name << std::string(width + 2 - c.name.size(), ' ') << c.summary << '\n';
     out << "\nRun 'sieve-cli COMMAND --help' for a command's options.\n"
            "Exit codes: 0 ok, 1 failure, 2 usage error, 3 some input records rejected, "
            "130 interrupted (resumable).\n";
