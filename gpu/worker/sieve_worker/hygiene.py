@@ -275,17 +275,10 @@ def check_task(req, task_path, device, room=None):
         torch.set_num_threads(max(1, min(4, __import__("os").cpu_count() or 1)))
     try:
         mod = taskref.load_module(task_path, "sieve_check_" + req.get("task_key", "task")[:16].replace("-", "_"))
-        consts = taskref.size_constants(code)
+        shapes = taskref.task_shapes(mod, code, req, seeds[0])
     except Exception as e:
         judge.shape(0, {}, "module")
         return done([judge.failed(0, e)], False)
-    shapes = [{"shape": dict(consts), "origin": "module"}]
-    for s in req.get("shapes") or []:
-        shapes.append({"shape": {**consts, **s}, "origin": "task"})
-    if not req.get("shapes"):
-        d = taskref.derive_shape(consts, taskref.size_constants(code, tuples=True))
-        if d:
-            shapes.append({"shape": d, "origin": "derived"})
     limit = req.get("cpu_max_elements") if not gpu else None
     if limit:
         tuples = taskref.size_constants(code, tuples=True)
@@ -309,7 +302,7 @@ def check_task(req, task_path, device, room=None):
                         granted += room(need - granted)
         try:
             with torch.device(device) if gpu else _null():
-                for seed in seeds:
+                for seed in seeds[:sh.get("seeds", len(seeds))]:
                     model = taskref.build(mod, mod.Model, seed, style).to(device).eval()
                     inputs = [t.to(device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(mod, seed)]
                     with torch.no_grad():

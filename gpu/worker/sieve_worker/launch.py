@@ -67,7 +67,6 @@ def candidate_ctx(worker, job, task):
         for p in (scratch, cand, logp):
             os.chown(p, 65534, 65534)
     summary = task["summary"]
-    seeds = summary["seeds"]
     timeouts = {"compile": 120, "correct": 120, "timing": 120, **(req.get("timeouts") or {})}
     limits = {"memory_mb": 16384, "processes": 64, **(req.get("limits") or {})}
     env = {**candidate_caches(worker.cache_dir, req.get("code", "")), "TORCHINDUCTOR_COMPILE_THREADS": "1"}
@@ -99,15 +98,15 @@ def candidate_ctx(worker, job, task):
         worker.ensure_ref_timing(task)
     # the calls, in a secret order: every (shape, seed) check, and for Triton answers one probe (a call
     # like any other, on the inputs of a random check, whose launches only write poison)
-    plan = [(si, sd, False) for si in range(len(summary["shapes"])) for sd in seeds]
+    plan = [(si, sd, False) for si, sds in enumerate(shape_seeds(summary)) for sd in sds]
     if req.get("backend", "triton") != "cuda":
         si, sd, _ = plan[secrets.randbelow(len(plan))]
         plan.append((si, sd, True))
     secrets.SystemRandom().shuffle(plan)
     job.plan = plan
     job.poison = poison_secret()
-    job.expected = len(summary["shapes"]) * len(seeds)
-    job.expected_keys = {(si, sd) for si in range(len(summary["shapes"])) for sd in seeds}
+    job.expected_keys = {(si, sd) for si, sd, probe in plan if not probe}
+    job.expected = len(job.expected_keys)
     job.timeouts = timeouts
     r, w = os.pipe2(os.O_CLOEXEC)
     cr, cw = os.pipe2(os.O_CLOEXEC)
@@ -116,6 +115,14 @@ def candidate_ctx(worker, job, task):
     job.fd, job.ctl, job.scratch, job.log_path = r, cw, scratch, logp
     # the child gets its own descriptor of the buffer (closed here after the spawn, like the others)
     return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd, "out": os.dup(job.buffer.fd)}
+
+
+def shape_seeds(summary):
+    """The seed labels each shape is checked at: every seed, or the first n where the shape says n (a full-size
+    derived shape of a large task: taskref.task_shapes)."""
+    seeds = summary["seeds"]
+    counts = summary.get("shape_seeds") or [len(seeds)] * len(summary["shapes"])
+    return [seeds[:n] for n in counts]
 
 
 def candidate_caches(cache_dir, code):

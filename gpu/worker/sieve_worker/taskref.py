@@ -54,12 +54,14 @@ def size_constants(code, tuples=False):
     consts = {}
     used = set()
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets) and \
+                (len(node.targets) == 1 or int_expr(node.value, consts) is not None):
             v = node.value
             n = int_expr(v, consts)
             if n is not None and n > 1:
-                consts[node.targets[0].id] = n
-            elif tuples and isinstance(v, ast.Tuple) and v.elts and all(
+                for t in node.targets:  # `height = width = 128` too
+                    consts[t.id] = n
+            elif tuples and len(node.targets) == 1 and isinstance(v, ast.Tuple) and v.elts and all(
                     isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts):
                 consts[node.targets[0].id] = tuple(e.value for e in v.elts)
         if isinstance(node, ast.FunctionDef) and node.name in ("get_inputs", "get_init_inputs"):
@@ -69,19 +71,135 @@ def size_constants(code, tuples=False):
     return {k: v for k, v in consts.items() if k in used}
 
 
-def nearby_non_power_of_two(v):
-    if v <= 8 or v & (v - 1):
+def nearby_unaligned(v):
+    """A size near v that no block of 16 or more divides (1024 -> 1000, 4096 -> 3999, 64 -> 63, 16 -> 15,
+    393216 -> 383854): masks and tails get exercised, which a power of two, or a multiple of one such as
+    KernelBench's 393216 = 3 * 2**17, would not."""
+    if v <= 8 or v % 16:
         return v
-    return v - max(1, v // 42)  # 1024 -> 1000, 4096 -> 3999, 64 -> 63, 16 -> 15
+    v -= max(1, v // 42)
+    return v - 1 if v % 16 == 0 else v
 
 
 def derive_shape(consts, tuples=None):
-    """A second shape near the module's with no power-of-two sizes (masks and tails get exercised). A size
-    that also appears inside an int tuple the inputs read (`input_shape = (32768,)`) is kept: the two must
-    stay equal (KernelBench's hinge loss)."""
+    """A second shape near the module's with no size a multiple of 16 (nearby_unaligned). A size that also
+    appears inside an int tuple the inputs read (`input_shape = (32768,)`) is kept: the two must stay equal
+    (KernelBench's hinge loss)."""
     keep = {e for t in (tuples or {}).values() if isinstance(t, (tuple, list)) for e in t}
-    derived = {k: v if v in keep else nearby_non_power_of_two(v) for k, v in consts.items()}
+    derived = {k: v if v in keep else nearby_unaligned(v) for k, v in consts.items()}
     return derived if derived != consts else None
+
+
+DERIVED_MAX_BYTES = 64 << 20  # a small derived shape moves at most this per call (inputs, outputs, parameters)
+
+
+class Deriver:
+    """Derived shapes of a task, each checked on the meta device (no memory, no compute): a change of one of
+    its sizes is kept only when the reference still runs with it (a group count must still divide its
+    channels; a bias shape made from out_channels at import must still fit), so a derived shape is not lost
+    where one of its sizes cannot move. A size changes everywhere it appears (ints and tuple entries alike,
+    as in scale_down), or else alone."""
+
+    def __init__(self, mod, consts, tuples, seed, style):
+        self.mod, self.consts, self.tuples, self.seed, self.style = mod, consts, tuples or {}, seed, style
+        self.original = {**{k: list(v) for k, v in self.tuples.items() if isinstance(v, (tuple, list))}, **consts}
+
+    def moved(self, shape):
+        """Bytes one call moves at `shape` (inputs, outputs, parameters), or None where the reference cannot
+        run there."""
+        apply_shape(self.mod, shape)
+        try:
+            est = meta_footprint(self.mod, self.mod.Model, self.seed, self.style)
+        finally:
+            apply_shape(self.mod, self.original)  # the sizes it tried undone
+        return None if est is None else sum(est)
+
+    @staticmethod
+    def sizes(shape):
+        return sorted({e for v in shape.values() for e in (v if isinstance(v, list) else [v])
+                       if isinstance(e, int) and e > 8}, reverse=True)
+
+    @staticmethod
+    def changes(shape, v, new):
+        """The shape with size v changed to new: everywhere it appears, then each int constant of it alone."""
+        yield {k: [new if e == v else e for e in x] if isinstance(x, list) else (new if x == v else x)
+               for k, x in shape.items()}
+        keys = [k for k, x in shape.items() if x == v]
+        if len(keys) > 1 or any(isinstance(x, list) and v in x for x in shape.values()):
+            for k in keys:
+                yield {**shape, k: new}
+
+    def moved_off(self, cur, move, keep=()):
+        """cur with each size moved by `move` where the reference still runs."""
+        for v in self.sizes(cur):
+            if v not in keep and move(v) != v:
+                cur = next((t for t in self.changes(cur, v, move(v)) if self.moved(t) is not None), cur)
+        return cur
+
+    def result(self, cur):
+        derived = {k: v for k, v in cur.items() if k in self.consts or v != self.original[k]}
+        return derived if derived != self.consts else None
+
+    def nearby(self):
+        """derive_shape's shape (every size moved off the multiples of 16, sizes inside int tuples kept), or as much of
+        it as the reference runs at; derive_shape's as it is where the meta device cannot tell or nothing of
+        it runs (the reference pass then drops it with the reason: the task is checked at its own shape only,
+        and says so)."""
+        d = derive_shape(self.consts, self.tuples)
+        if d is None or self.moved(self.original) is None or self.moved(d) is not None:
+            return d
+        keep = {e for v in self.tuples.values() if isinstance(v, (tuple, list)) for e in v}
+        return self.result(self.moved_off(dict(self.original), nearby_unaligned, keep)) or d
+
+    def small(self):
+        """For a task whose own shape moves more than DERIVED_MAX_BYTES per call: its sizes halved, largest
+        first, until a call moves at most that (or nothing halves further), then each moved off every block
+        size (nearby_unaligned); None for a smaller task or where nothing shrinks."""
+        size = self.moved(self.original)
+        if size is None or size <= DERIVED_MAX_BYTES:
+            return None
+        cur = dict(self.original)
+        for _ in range(256):
+            if size <= DERIVED_MAX_BYTES:
+                break
+            trials = (t for v in self.sizes(cur) for t in self.changes(cur, v, max(8, v // 2)))
+            for trial in trials:
+                m = self.moved(trial)
+                if m is not None and m < size:
+                    cur, size = trial, m
+                    break
+            else:
+                break  # nothing shrinks further with the reference still running: as small as it gets
+        if cur == self.original:
+            return None
+        return self.result(self.moved_off(cur, nearby_unaligned))
+
+
+def task_shapes(mod, code, req, seed):
+    """The shapes a task is checked at, each {"shape", "origin"}, with "seeds" where fewer than all seeds are
+    checked: the module's own ("module", at its real size), the task's listed ones ("task"), else derived
+    ones, there to exercise masks and tails (Deriver): a nearby shape with no size a multiple of 16
+    ("derived"), or,
+    for a task whose own shape moves more than DERIVED_MAX_BYTES per call, a small one with no size a
+    multiple of 16 checked at every seed ("derived") and the nearby one, at full size, checked at one seed
+    ("derived_full"). At full size on every seed the second shape doubled the time of every answer to
+    KernelBench's level 1 (4096 x 393216: each check moves 12.9 GB); with no large derived shape at all, an
+    answer whose code takes another path for small sizes could hide a tail bug of its large path. The
+    references (verify) and the hygiene pass (tasks check) take the same list."""
+    consts = size_constants(code)
+    shapes = [{"shape": dict(consts), "origin": "module"}]
+    for s in req.get("shapes") or []:
+        shapes.append({"shape": {**consts, **s}, "origin": "task"})
+    if not req.get("shapes"):
+        der = Deriver(mod, consts, size_constants(code, tuples=True), seed,
+                      req.get("init_inputs_style", "kernelbench"))
+        small, nearby = der.small(), der.nearby()
+        if small:
+            shapes.append({"shape": small, "origin": "derived"})
+        if nearby:
+            shapes.append({"shape": nearby, "origin": "derived_full", "seeds": 1} if small else
+                          {"shape": nearby, "origin": "derived"})
+    return shapes
 
 
 def input_elements(mod, shape, seed):
@@ -344,14 +462,7 @@ def _references(req, task_path, cache_dir, held, room=None):
     except Exception as e:
         judge.shape(0, {}, "module")
         return {"shapes": [], "dropped_shapes": [], "hygiene": [judge.failed(0, e)], "ok": False}
-    consts = size_constants(code)
-    shapes = [{"shape": dict(consts), "origin": "module"}]
-    for s in req.get("shapes") or []:
-        shapes.append({"shape": {**consts, **s}, "origin": "task"})
-    if not req.get("shapes"):
-        d = derive_shape(consts, size_constants(code, tuples=True))
-        if d:
-            shapes.append({"shape": d, "origin": "derived"})
+    shapes = task_shapes(mod, code, req, secrets[0])
     kept, dropped = [], []
     limit = req.get("cpu_max_elements")
     if limit:
@@ -363,7 +474,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                                                                 f"input elements): scaled down to {small}"})
                 sh["scaled_from"] = sh["shape"]
                 sh["shape"] = small
-    metas, footprints, recompute = [], [], []
+    metas, footprints, recompute, checked = [], [], [], []
     locked = for_disk = False
     granted = 0  # device memory admission promised this request (room); it grows to the largest shape's need
     for si, sh in enumerate(shapes):
@@ -393,7 +504,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                 need = 2 * (est[0] + est[1])
                 if need > granted:
                     granted += room(need - granted)
-            for seed, secret in zip(seeds, secrets):
+            for seed, secret in list(zip(seeds, secrets))[:sh.get("seeds", len(seeds))]:
                 path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
                 model = build(mod, mod.Model, secret, style).to(device).eval()
                 inputs = device_inputs(mod, secret, device)
@@ -469,12 +580,13 @@ def _references(req, task_path, cache_dir, held, room=None):
             dropped.append({"shape": sh["shape"], "reason": f"{err['code']}: {err['message']}"})
             continue
         kept.append(sh["shape"])
+        checked.append(len(per_seed))
         recompute.append(bool(hold))
         metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
         footprints.append(foot)
     found, ok, _ = judge.result()
     return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
-            "metas": metas, "footprint": footprints,
+            "metas": metas, "footprint": footprints, "shape_seeds": checked,
             "recompute": recompute, "recompute_for_disk": for_disk}
 
