@@ -335,16 +335,71 @@ class ReferenceRoomTest(unittest.TestCase):
         self.assertEqual(srv.replies, [])  # 70 + 50 > 100: it waits
         self.assertEqual(w.room_wanted(), 50)
         w.tasks["t"] = {"ready": {"ok": True}, "req": {"task_key": "t"}, "summary": {"metas": [[]]}, "sig": "x"}
-        w.running = {1: object()}
-        w.footprint = lambda task, req: (1, 10)
-        self.assertFalse(w.admit(worker.Job({"task_key": "t"})))  # 70 + 50 + 10 > 100: not before it
-        w.promised_gpu -= 30  # a candidate finished
+        w.running = {1: worker.Job({"task_key": "t"})}
+        w.footprint = lambda task, req: {"host": 1, "base": 1, "gpu": 10, "timing_extra": 0, "judge": 0}
+        job = worker.Job({"task_key": "t"})
+        self.assertTrue(w.admit(job))  # its code builds holding its context's share only...
+        self.assertEqual((job.gpu_bytes, job.gpu_full), (1, 10))
+        w.hold(job)
+        calls = []
+        w.next_call = calls.append
+        w.ready_to_call(job)  # ...and its calls' memory (70 + 1 + 9 fits) is asked for behind the reference's
+        self.assertEqual((calls, job.need, w.room_wanted()), ([], 9, 59))
+        w.promised_gpu -= 30  # a candidate finished: the reference first, then the job (40 + 1 + 50 + 9)
         w.grant_room()
         self.assertEqual(srv.replies, [{"granted": 50}])
-        self.assertEqual(w.promised_gpu, 90)
+        self.assertEqual(calls, [job])
+        self.assertEqual(w.promised_gpu, 100)
         ReferenceQueueTest().answer(w, srv, ReferenceQueueTest.OK)
-        self.assertEqual(w.promised_gpu, 40)  # released with the answer
+        self.assertEqual(w.promised_gpu, 50)  # released with the answer
         self.assertEqual(w.room_wanted(), 0)
+        w.unhold(job)
+        self.assertEqual((w.promised_gpu, w.promised_bases), (40, 0))
+
+    def test_the_judge_and_timing_are_held_once_not_per_job(self):
+        """The judge compares one call at a time and one child times at a time (the GPU's lock, its input
+        sets made under it): their memory is held once, for the largest job that needs it, while jobs that
+        need it hold their grants."""
+        w = worker.Worker("cuda:0", 4)
+        w.gpu_budget, w.host_budget = 100, 1 << 40
+        w.next_call = lambda job: None
+        jobs = []
+        for judge_bytes, timing in ((20, 5), (30, 7), (10, 9)):
+            j = worker.Job({"task_key": "t"})
+            j.gpu_bytes, j.gpu_full, j.judge_bytes, j.timing_extra = 1, 11, judge_bytes, timing
+            w.running[len(jobs)] = j
+            w.hold(j)
+            jobs.append(j)
+        self.assertEqual(w.shared_gpu(), 0)  # none holds its grant yet
+        for j in jobs:
+            w.ready_to_call(j)
+        self.assertTrue(all(j.granted for j in jobs))  # 33 + 30 + 9 <= 100, where per job it was 33 + 60 + 21
+        self.assertEqual(w.shared_gpu(), 30 + 9)
+        w.unhold(jobs[1])
+        del w.running[1]
+        self.assertEqual(w.shared_gpu(), 20 + 9)
+
+    def test_a_job_too_large_for_the_budget_is_not_held_back_by_jobs_that_build(self):
+        """Jobs whose code is still building hold only their contexts' share, and ask for their calls' room
+        after the one waiting now: if they counted as holders, a job larger than the budget would wait for
+        them, and they for it."""
+        w = worker.Worker("cuda:0", 4)
+        w.gpu_budget, w.host_budget = 100, 1 << 40
+        calls = []
+        w.next_call = calls.append
+        big, building = worker.Job({"task_key": "t"}), worker.Job({"task_key": "t"})
+        for i, (j, full) in enumerate(((big, 150), (building, 10))):
+            j.gpu_bytes, j.gpu_full = 1, full
+            w.running[i] = j
+            w.hold(j)
+        w.ready_to_call(big)
+        self.assertEqual(calls, [big])
+        w.ready_to_call(building)
+        self.assertEqual(calls, [big])  # 151 + 10 > 100 beside a job that holds its grant: it waits
+        w.unhold(big)
+        del w.running[0]
+        w.grant_room()
+        self.assertEqual(calls, [big, building])
 
     def test_larger_than_the_budget_runs_when_nothing_else_is_promised(self):
         w, sent = ReferenceQueueTest().worker(1)

@@ -104,8 +104,11 @@ class Child:
         self.no_grad = torch.no_grad
         self.call = lambda m, a: m(*a)
         self.equal = torch.equal
+        self.view_as = torch.Tensor.view  # as integers of the same width (same_bits)
+        self.view_as_real = torch.view_as_real
         self.oom_type = torch.cuda.OutOfMemoryError
         self.reserved = torch.cuda.max_memory_reserved if not self.interpreted else (lambda d=None: 0)
+        self.empty_cache = torch.cuda.empty_cache if not self.interpreted else (lambda: None)
         device = torch.device(ctx["device"])
         if device.type == "cuda":
             # Triton launches on the current device, and a candidate's "cuda" means the current device:
@@ -141,6 +144,12 @@ class Child:
         except BaseException as e:  # the module itself does not build
             self.error("compile", "COMPILE_ERROR" if not isinstance(e, PermissionError) else classify(e, True), e)
             return
+        if self.cuda_names is not None:
+            try:
+                self.build_extensions(task, model_new_cls, style)
+            except BaseException as e:
+                self.error("compile", classify(e, self.interpreted), e)
+                return
         self.send({"t": "ready"})
         models = {}  # one instance per shape, called for every seed: state kept across calls shows up
         state_report = None
@@ -206,6 +215,17 @@ class Child:
                 return
         self.send({"t": "done", "launches": hook.launches, "kernels": sorted(hook.names)})
 
+    def build_extensions(self, task, model_new_cls, style):
+        """A CUDA answer builds its extension where it makes it, often in __init__ (`self.ext =
+        load_inline(...)`, KernelBench's pattern): one instance made and dropped here, at the task's own
+        shape with a seed of no check's, has nvcc run before the child says it is ready, so the minute of
+        compiling holds only the child's share of admission, not its calls' device memory (load_inline loads
+        a built extension again in milliseconds when the checks make their instances)."""
+        taskref.apply_shape(task, self.ctx["shapes"][0])
+        model = taskref.build(task, model_new_cls, int.from_bytes(os.urandom(8), "little") >> 1, style)
+        del model
+        self.reseed()
+
     def device_full(self, exc):
         """A CUDA out-of-memory while this process held no more than the worker admitted it for: the device
         was full of others' memory, the harness's fault, not the sample's. Says so (the worker retries the
@@ -232,13 +252,26 @@ class Child:
             kinds = [type(o).__name__ for o in outs] if outs is not None else [type(out).__name__]
             self.send({**header, "meta": None, "types": kinds[:16]})
             return
-        mutated = any(isinstance(a, torch.Tensor) and
-                      not (a.shape == b.shape and self.equal(torch.nan_to_num(a.detach()), torch.nan_to_num(b)))
+        mutated = any(isinstance(a, torch.Tensor) and not (a.shape == b.shape and self.same_bits(a.detach(), b))
                       for a, b in zip(inputs, saved))
         overlap = all(self.hook.overlaps(o) for o in outs) if self.cuda_names is None else None
         meta = self.writer.write([o.detach() for o in outs], torch)
         self.sync()
         self.send({**header, "meta": meta, "mutated": mutated, "overlap": overlap})
+
+    def same_bits(self, a, b):
+        """Whether an input still holds the bits of its saved copy (NaN included, which == is not): compared
+        as integers of the same width, with no temporary copy (a 6.4 GB input and two float copies of it did
+        not fit beside the call's own memory)."""
+        torch = self.torch
+        if a.dtype != b.dtype:
+            return False
+        if a.is_complex():
+            a, b = self.view_as_real(a), self.view_as_real(b)
+        width = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}.get(a.element_size())
+        if a.dtype == torch.bool or width is None:
+            return self.equal(a, b)
+        return self.equal(self.view_as(a, width), self.view_as(b, width))
 
     def forward_counted(self, model, inputs, poison_bytes=0):
         t0 = self.perf()
@@ -348,21 +381,7 @@ class Child:
         t = cmd["timing"]
         taskref.apply_shape(task, ctx["shapes"][0])
         seeds = t["seeds"]
-        sets = [self.inputs_for(task, sd) for sd in seeds]
-        # Each input set is called with the weights of its own seed's reference, as in the checks (a
-        # reference model's parameters depend on its seed), so every timed call is comparable with its
-        # seed's reference: the kept one is drawn uniformly among all of them (reservoir sampling), and no
-        # call is one the answer could tell is never compared.
-        weights = []
-        for sd in seeds:
-            ref_model = taskref.build(task, task.Model, sd, ctx["style"]).to(self.device)
-            weights.append(ref_model.state_dict())
-            del ref_model
         kept, seen = {}, [0]
-
-        def load(idx):
-            if weights[idx]:
-                model.load_state_dict(weights[idx], strict=False)
 
         def keep(k, idx, out):
             seen[0] += 1
@@ -373,16 +392,35 @@ class Child:
         self.stage("queue")  # waiting for the GPU is not the sample's time
         fcntl.flock(self.lock_fd, fcntl.LOCK_EX)
         self.stage("timing")
+        # Its input sets are made under the lock and gone before it is released: one child at a time holds
+        # a timing's memory (the worker's admission holds it once for all jobs, not once per job).
         try:
+            sets = [self.inputs_for(task, sd) for sd in seeds]
+            # Each input set is called with the weights of its own seed's reference, as in the checks (a
+            # reference model's parameters depend on its seed), so every timed call is comparable with its
+            # seed's reference: the kept one is drawn uniformly among all of them (reservoir sampling), and
+            # no call is one the answer could tell is never compared.
+            weights = []
+            for sd in seeds:
+                ref_model = taskref.build(task, task.Model, sd, ctx["style"]).to(self.device)
+                weights.append(ref_model.state_dict())
+                del ref_model
+
+            def load(idx):
+                if weights[idx]:
+                    model.load_state_dict(weights[idx], strict=False)
             results = [{"shape_index": 0, "which": "candidate",
                         **timing.measure(self.tools, model, sets, call=self.forward_counted_timed, keep=keep,
                                          before=load, **self.ctx.get("timing_limits", {}))}]
+            del sets, weights
+            self.send({"t": "timings", "timings": results})
+            if "out" in kept:
+                self.send_outputs({"t": "timed_output", "si": 0, "seed": kept["seed"], "launches": 1},
+                                  kept["out"], [], [])
+            kept.clear()
+            self.empty_cache()
         finally:
             fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
-        self.send({"t": "timings", "timings": results})
-        if "out" in kept:
-            self.send_outputs({"t": "timed_output", "si": 0, "seed": kept["seed"], "launches": 1},
-                              kept["out"], [], [])
 
     def forward_counted_timed(self, model, args):
         return timing.call(self.tools, model, args, self.flush_buf, self.ctx.get("poison_bytes", 0))

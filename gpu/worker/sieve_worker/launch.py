@@ -89,7 +89,7 @@ def candidate_ctx(worker, job, task):
            "nproc": int(limits["processes"]) * worker.parallel + 64,
            "threads": 1 if worker.device == "cpu" else 4, "l2_bytes": (worker.env or {}).get("l2_bytes"),
            "out_size": job.buffer.size, "poison_bytes": job.buffer.size if worker.device != "cpu" else 0,
-           "gpu_promise": job.gpu_bytes,
+           "gpu_promise": job.gpu_full + job.timing_extra,
            "timing_limits": {k: float(v) if k == "max_seconds" else int(v)
                              for k, v in (req.get("timing_limits") or {}).items()
                              if k in ("max_runs", "max_seconds")}}
@@ -180,8 +180,7 @@ def launch_candidate(worker, job, ctx, fds):
             os.close(fd)
     read_status(job, until_pid=True)
     job.deadline = time.monotonic() + job.timeouts["compile"]
-    worker.promised_host += job.host_bytes
-    worker.promised_gpu += job.gpu_bytes
+    worker.hold(job)
     worker.running[job.fd] = job
     worker.sel.register(job.fd, selectors.EVENT_READ, job)
 
@@ -300,6 +299,8 @@ def fork_native(worker, job, task):
     os.close(logfd)
     os.set_blocking(r, False)
     job.native = True
+    job.gpu_bytes, job.granted = job.gpu_full, True  # it runs its calls at once: no grant to wait for
+    worker.hold(job)
     job.expected = len(summary["shapes"]) * len(summary["seeds"])
     job.timeouts = timeouts
     job.pid, job.fd, job.ctl, job.scratch, job.log_path = pid, r, None, scratch, logp

@@ -35,8 +35,8 @@ CHILD_GPU_BASE = 1 << 30  # its CUDA context, workspaces, Triton's scratch
 CHUNK_TEMP = 3 << 30  # the judge's context and its float64 temporaries of one chunk (judge.CHUNK)
 REF_DISK_SHARE = 0.5  # at most this share of the cache disk's free space holds references
 REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: taskref.take_lock)
-JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (the
-# worker's loop waits meanwhile: a judge that takes longer is killed and the job retried)
+JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (a judge
+# that takes longer is stopped and the job retried)
 
 
 def transport_write(fd, data):
@@ -111,7 +111,14 @@ class Job:
         self.call = None  # the call the child is making now
         self.stage = "compile"
         self.deadline = None
-        self.host_bytes = self.gpu_bytes = 0  # what admission promised this job
+        self.host_bytes = self.gpu_bytes = 0  # what admission promised this job (held now)
+        self.gpu_full = 0  # its device memory for the calls, granted when its code is built (grant_room)
+        self.need = 0  # while it waits for that grant: the bytes beyond what it holds
+        self.judge_bytes = self.timing_extra = 0  # its share of the judge's and the timing stage's memory
+        self.granted = False
+        self.deadline_left = None  # its stage's time left, kept while it waits for a grant or the judge
+        self.judging = None  # the continuation of a check the judge is making now
+        self.settle_later = None  # (exit status, log) of a child that ended while its check was judged
         self.checks = []
         self.failure = None  # (status, stage, [reasons], message)
         self.violations = []
@@ -146,6 +153,7 @@ class Job:
         self.spent = {"checks": 0.0, "probe": 0.0, "compare": 0.0}  # summed over calls
         self.call_sent = None
         self.judged = set()  # shapes whose checks the judge made
+        self.buffer_id = None  # what the judge knows the job's buffer by (judge.buffer_id)
 
     def mark(self, name):
         self.marks.setdefault(name, time.monotonic())
@@ -212,9 +220,12 @@ class Worker:
         self.ref_parallel = 1 if device == "cpu" else max(1, min(REF_PARALLEL, (os.cpu_count() or 1) // 4))
         self.ref_servers = []  # task servers (trusted.TaskServer), started as they are needed: ref_parallel
         self.ref_waiting = []  # (request, timeout, on_done) for references, waiting for a free task server
-        self.room_waiting = []  # Asked requests waiting for device memory within their request (grant_room)
+        self.room_waiting = []  # Asked requests and Jobs waiting for device memory (grant_room), in order
+        self.promised_bases = 0  # the part of promised_gpu that jobs hold while their code builds
         self.timing_waiting = []  # the same for reference timings (before references) and task checks (after)
         self.judge = judge.Client(device, JUDGE_TIMEOUT)  # compares where references are too large to keep
+        self.judge.on_start = lambda fd: self.sel.register(fd, selectors.EVENT_READ, self.judge)
+        self.judge.on_stop = lambda fd: self.sel.unregister(fd)
         self.trusted = {}  # fd -> Asked: requests out to the task servers
         self.sel = selectors.DefaultSelector()
         self.inbuf = b""
@@ -450,26 +461,58 @@ class Worker:
                 return self.send_to(srv, *waiting.pop(0))
 
     def grant_room(self):
-        """Grants task servers' requests for device memory in the order they came, each when it fits beside
-        what is promised (or when nothing else is promised: one larger than the budget waits for the
-        device to be idle, not forever); called whenever a promise ends."""
+        """Grants device memory to those waiting for it in the order they asked (task servers within a
+        request: a large reference; jobs whose code is built: their calls), each when it fits beside what is
+        promised, or when nothing else holds a grant: one larger than the budget waits for the device to be
+        idle, not forever, and a job whose code still builds holds only its context's share, which no other
+        waits for. Called whenever a promise ends."""
         while self.room_waiting:
-            ask = self.room_waiting[0]
-            others = self.promised_gpu - ask.gpu
-            if self.gpu_budget is not None and others > 0 and self.promised_gpu + ask.need > self.gpu_budget:
+            w = self.room_waiting[0]
+            is_job = isinstance(w, Job)
+            extra = self.shared_gpu(w) - self.shared_gpu() if is_job else 0
+            active = self.promised_gpu - self.promised_bases - (0 if is_job else w.gpu)
+            if self.gpu_budget is not None and active > 0 and \
+                    self.promised_gpu + self.shared_gpu() + extra + w.need > self.gpu_budget:
                 return
             self.room_waiting.pop(0)
-            self.promised_gpu += ask.need
-            ask.gpu += ask.need
+            self.promised_gpu += w.need
+            if is_job:
+                self.promised_bases -= w.gpu_bytes
+                w.gpu_bytes += w.need
+                w.need, w.granted = 0, True
+                w.mark("granted")
+                w.deadline = time.monotonic() + (w.deadline_left or 0)
+                w.deadline_left = None
+                self.next_call(w)
+                continue
+            w.gpu += w.need
             try:
-                ask.server.reply({"granted": ask.need})
+                w.server.reply({"granted": w.need})
             except OSError:
                 pass  # its death is read next
-            log(f"{ask.need} bytes of device memory promised to a reference (promised now {self.promised_gpu})")
+            log(f"{w.need} bytes of device memory promised to a reference (promised now {self.promised_gpu})")
 
     def room_wanted(self):
-        """Device memory task servers wait for: new candidates are not admitted into it."""
-        return sum(a.need for a in self.room_waiting)
+        """Device memory task servers and jobs wait for: new candidates are not admitted into it."""
+        return sum(w.need for w in self.room_waiting)
+
+    def shared_gpu(self, also=None):
+        """Device memory held for what one job at a time uses, while a job that needs it holds its grant: the
+        judge's working set (it compares one call at a time) and the timing stage's memory beyond a job's
+        calls (it runs under the GPU's timing lock, one job at a time, and a child frees its calls' memory
+        before it times); with `also`, as if that job held its grant too."""
+        jobs = [j for j in self.running.values() if j.granted] + ([also] if also is not None else [])
+        return max((j.judge_bytes for j in jobs), default=0) + max((j.timing_extra for j in jobs), default=0)
+
+    def ready_to_call(self, job):
+        """The job's code is built (its child said "ready"): its calls' device memory is asked for, and its
+        first call is sent when it is granted (grant_room). Its stage's clock stops meanwhile."""
+        job.need = max(0, job.gpu_full - job.gpu_bytes)
+        if job.deadline is not None:
+            job.deadline_left = max(0.0, job.deadline - time.monotonic())
+        job.deadline = None
+        self.room_waiting.append(job)
+        self.grant_room()
 
     def disk_grant(self):
         """The disk a reference computation starting now may fill: the share of the free space not yet
@@ -608,9 +651,12 @@ class Worker:
         return [(d, list(shape)) for d, shape in s["metas"][si][s["seeds"].index(seed)]]
 
     def footprint(self, task, req):
-        """(host bytes, GPU bytes) a candidate child of this task may need: its output buffer, a base for
-        the interpreter and CUDA, and on the device inputs, saved inputs, outputs, the poison block and
-        parameters (built on the host first, then copied)."""
+        """What a candidate child of this task may need: {"host": its output buffer and a base for the
+        interpreter and torch, "base": its device context's share (held while its code builds), "gpu": that
+        and its calls' device memory (inputs, saved inputs, outputs, the poison block, parameters),
+        "timing_extra": what its timing needs beyond that (three input sets of shape 0, a
+        fresh copy per call, the kept timed output), "judge": the judge's working set for its recompute
+        shapes}. The last two are held once for all jobs (shared_gpu)."""
         s = task["summary"]
         out_buf = max((transport.layout([(d, sh) for d, sh in m])[1] for per_shape in s.get("metas", [])
                        for m in per_shape), default=0)
@@ -618,19 +664,22 @@ class Worker:
         big = max(2 * f["in"] + 2 * f["out"] + 2 * f["params"] for f in foot)
         params = max(f["params"] for f in foot)
         if self.device == "cpu":
-            return CHILD_HOST_BASE + out_buf + big, 0
-        if req.get("timing"):  # three input sets of shape 0, a fresh copy per call, the kept timed output
+            return {"host": CHILD_HOST_BASE + out_buf + big, "base": 0, "gpu": 0, "timing_extra": 0, "judge": 0}
+        timing = 0
+        if req.get("timing"):
             f0 = foot[0]
-            big = max(big, 4 * f0["in"] + 3 * f0["out"] + 2 * f0["params"])
-        # the judge recomputes the reference of a recompute shape beside the candidate, one call at a time
+            timing = max(0, 4 * f0["in"] + 3 * f0["out"] + 2 * f0["params"] - big)
         held = [f for f, r in zip(s.get("footprint", []), s.get("recompute", [])) if f and r]
         judge_bytes = max((f["in"] + f["out"] + f["params"] + CHUNK_TEMP for f in held), default=0)
-        return CHILD_HOST_BASE + out_buf + 2 * params, CHILD_GPU_BASE + big + judge_bytes
+        return {"host": CHILD_HOST_BASE + out_buf + 2 * params, "base": CHILD_GPU_BASE, "gpu": CHILD_GPU_BASE + big,
+                "timing_extra": timing, "judge": judge_bytes}
 
     def admit(self, job):
-        """Whether a queued job may start now: its footprint fits beside what running children were
-        promised, and the host has that much available right now. With nothing running a job always starts
-        (its task passed the size check when its references were made)."""
+        """Whether a queued job may start now: its host memory and its device context fit beside what the
+        running children were promised, and the host has that much available right now; its calls' device
+        memory is asked for once its code is built (ready_to_call), so an answer that compiles for a minute
+        (nvcc) holds no gigabytes meanwhile. With nothing running a job always starts (its task passed the
+        size check when its references were made)."""
         task = self.tasks.get(job.req.get("task_key"))
         if task is not None and task.get("evicted"):
             # its references were removed to make room for another task's: computed again, then it runs
@@ -640,16 +689,34 @@ class Worker:
             return False
         if task is None or not task["ready"]["ok"] or job.req.get("backend") == "nki":
             return True  # answered without a child
-        host, gpu = self.footprint(task, job.req)
+        fp = self.footprint(task, job.req)
+        host, base = fp["host"], fp["base"]
         if job.alone and self.running:
             return False
         if self.running:
             if self.promised_host + host > self.host_budget or probes.mem_available() - HOST_RESERVE < host:
                 return False
-            if self.gpu_budget is not None and self.promised_gpu + self.room_wanted() + gpu > self.gpu_budget:
+            if self.gpu_budget is not None and self.promised_gpu + self.shared_gpu() + base > self.gpu_budget:
                 return False
-        job.host_bytes, job.gpu_bytes = host, gpu
+        job.host_bytes, job.gpu_bytes, job.gpu_full = host, base, fp["gpu"]
+        job.timing_extra, job.judge_bytes = fp["timing_extra"], fp["judge"]
         return True
+
+    def hold(self, job):
+        """A child of the job is running: what admission gave it is promised until finish()."""
+        self.promised_host += job.host_bytes
+        self.promised_gpu += job.gpu_bytes
+        if not job.granted:
+            self.promised_bases += job.gpu_bytes
+
+    def unhold(self, job):
+        if job in self.room_waiting:
+            self.room_waiting.remove(job)
+        self.promised_host -= job.host_bytes
+        self.promised_gpu -= job.gpu_bytes
+        if not job.granted:
+            self.promised_bases -= job.gpu_bytes
+        job.host_bytes = job.gpu_bytes = 0
 
     # ---- verify -------------------------------------------------------------------------------------------
     def verdict(self, job, status, stage, reasons, message, **extra):
@@ -908,25 +975,17 @@ class Worker:
                       f"{v['detail']}")
         elif t == "ready":
             job.mark("ready")
-            self.next_call(job)
+            self.ready_to_call(job)
         elif t == "output":
-            t0 = time.monotonic()
             if job.call_sent is not None and job.call is not None:
                 which = "first_call" if "first_call" not in job.spent else ("probe" if job.call[2] else "checks")
-                job.spent[which] = job.spent.get(which, 0.0) + t0 - job.call_sent
+                job.spent[which] = job.spent.get(which, 0.0) + time.monotonic() - job.call_sent
                 job.call_sent = None
             self.on_output(job, msg)
-            job.spent["compare"] += time.monotonic() - t0
-            if job.deadline is not None:
-                job.deadline += time.monotonic() - t0  # the worker's comparing is not the sample's time
-            if job.failure is None and job.infra is None:
+            if job.failure is None and job.infra is None and job.judging is None:
                 self.next_call(job)
         elif t == "timed_output":
-            t0 = time.monotonic()
             self.on_timed_output(job, msg)
-            job.spent["compare"] += time.monotonic() - t0
-            if job.deadline is not None:
-                job.deadline += time.monotonic() - t0
         elif t == "share":
             self.on_share(job, msg)
         elif t == "error":
@@ -1019,41 +1078,71 @@ class Worker:
         cand, entry = self.read_outputs(job, task, si, label, msg)
         if cand is None:
             return
-        res = self.check(job, task, si, label, cand, msg)
         del cand
-        if res is None:
-            return
-        entry.update(res)
-        job.checks.append(entry)
-        v = rules.checked_call(si, label, res, atol, rtol, msg.get("mutated"), launches)
-        if v is not None:
-            return self.fail_with(job, v)
-        if msg.get("overlap") is False:
-            job.notes.append(f"shape {si} seed {label}: an output's memory was not passed to any of the sample's "
-                             "kernels")
 
-    def check(self, job, task, si, label, cand, msg):
-        """The check dict for one call's outputs: against the stored reference here, or, for a recompute
-        shape, by the judge on the device. A judge that fails is the harness's fault: the job is retried
-        (job.infra), never failed; returns None then."""
+        def checked(res):
+            entry.update(res)
+            job.checks.append(entry)
+            v = rules.checked_call(si, label, res, atol, rtol, msg.get("mutated"), launches)
+            if v is not None:
+                return self.fail_with(job, v)
+            if msg.get("overlap") is False:
+                job.notes.append(f"shape {si} seed {label}: an output's memory was not passed to any of the "
+                                 "sample's kernels")
+        self.check(job, task, si, label, checked)
+
+    def check(self, job, task, si, label, then):
+        """Compares one call's outputs (in the job's buffer, their metadata checked) with the reference and
+        hands the check dict to then(res): here against the stored reference, or, for a recompute shape, by
+        the judge on the device, answered later in the loop (job.judging holds the job's next step
+        meanwhile, and its stage's clock stops: the worker's comparing is not the sample's time). A judge
+        that fails is the harness's fault: the job is retried (job.infra), never failed."""
         s = task["summary"]
+        metas = self.expected_metas(task, si, label)
+        t0 = time.monotonic()
         if not (s.get("recompute") or [False] * (si + 1))[si]:
-            return compare.compare(self.reference(task, si, label), cand, s["atol"], s["rtol"])
+            cand = job.buffer.arrays(metas)
+            res = compare.compare(self.reference(task, si, label), cand, s["atol"], s["rtol"])
+            del cand
+            job.spent["compare"] += time.monotonic() - t0
+            if job.deadline is not None:
+                job.deadline += time.monotonic() - t0
+            return then(res)
         req = {"task_path": task["path"], "code_hash": s["code_hash"], "shape": s["shapes"][si],
                "secret": s["secret_seeds"][s["seeds"].index(label)],
                "style": task["req"].get("init_inputs_style", "kernelbench"), "atol": s["atol"], "rtol": s["rtol"],
-               "metas": self.expected_metas(task, si, label)}
+               "metas": metas}
         if si not in job.judged:
             job.judged.add(si)
             job.notes.append(f"shape {si}: compared on the device by the judge (its references are too large to "
                              "keep: recomputed for each check)")
-        try:
-            return self.judge.compare(req, job.buffer.fd)
-        except RuntimeError as e:
-            log(f"job {job.job}: {e}")
-            job.infra = str(e)[:500]
-            launch.kill(job)
-            return None
+        if job.buffer_id is None:
+            job.buffer_id = judge.buffer_id(job.buffer.fd)
+        if job.deadline is not None:
+            job.deadline_left = max(0.0, job.deadline - t0)
+        job.deadline = None
+
+        def answered(res, error):
+            job.judging = None
+            job.spent["compare"] += time.monotonic() - t0
+            if job.deadline_left is not None and job.settle_later is None:
+                job.deadline = time.monotonic() + job.deadline_left
+            job.deadline_left = None
+            if error is not None:
+                log(f"job {job.job}: {error}")
+                if job.failure is None and job.infra is None:
+                    job.infra = str(error)[:500]
+                    launch.kill(job)
+            elif job.failure is None and job.infra is None and not job.cancelled:
+                then(res)
+                if job.failure is None and job.infra is None and job.call is not None and job.settle_later is None:
+                    self.next_call(job)
+            if job.settle_later is not None:  # the child ended while its check was made: decided now
+                st, logall = job.settle_later
+                job.settle_later = None
+                self.settle(job, st, logall)
+        job.judging = answered
+        self.judge.submit(req, job.buffer.fd, answered)
 
     def on_probe(self, job, task, si, label, msg):
         """The probe's call: its launches only wrote the secret poison into their output arguments, so an
@@ -1103,13 +1192,13 @@ class Worker:
         cand, entry = self.read_outputs(job, task, 0, label, msg)
         if cand is None:
             return
-        res = self.check(job, task, 0, label, cand, msg)
         del cand
-        if res is None:
-            return
-        if not res["ok"]:
-            return self.fail_with(job, rules.mismatch(0, label, res, s["atol"], s["rtol"], what="a timed call, "))
-        job.notes.append(f"a timed call's output (seed {label}) matches the reference")
+
+        def checked(res):
+            if not res["ok"]:
+                return self.fail_with(job, rules.mismatch(0, label, res, s["atol"], s["rtol"], what="a timed call, "))
+            job.notes.append(f"a timed call's output (seed {label}) matches the reference")
+        self.check(job, task, 0, label, checked)
 
     def read_child(self, job):
         if job.native:
@@ -1154,13 +1243,15 @@ class Worker:
         if job.ctl is not None:
             os.close(job.ctl)
         if job.buffer is not None:
+            if job.buffer_id is not None:
+                self.judge.release(job.buffer_id)  # its pinned mapping in the judge, after any check of it
             job.buffer.close()
             job.buffer = None
-        self.promised_host -= job.host_bytes
-        self.promised_gpu -= job.gpu_bytes
+        self.unhold(job)
         self.grant_room()
         launch.kill(job)  # whatever is left of the group
         st = launch.reap(job)
+        job.pid = None  # reaped: its number may be another process's now (a late judge answer kills nothing)
         job.mark("exit")
         logtext = ""
         try:
@@ -1172,6 +1263,14 @@ class Worker:
         except OSError:
             pass
         shutil.rmtree(job.scratch, ignore_errors=True)
+        if job.judging is not None:  # its last check is still with the judge: decided when it is answered
+            job.settle_later = (st, logtext)
+            return
+        self.settle(job, st, logtext)
+
+    def settle(self, job, st, logtext):
+        """Decides what a job whose child is gone comes to: a retry (the harness failed), the native path's
+        result, or its verdict (conclude)."""
         notes = "\n".join(job.notes)
         logall = "\n".join(x for x in (notes, logtext) if x)
         if job.infra and not job.cancelled:
@@ -1225,6 +1324,7 @@ class Worker:
             if job.deadline and now > job.deadline and not job.timed_out and job.failure is None:
                 job.timed_out = True
                 launch.kill(job)
+        self.judge.expire()
 
     def serve(self):
         os.set_blocking(0, False)
@@ -1236,10 +1336,12 @@ class Worker:
             while self.queue and len(self.running) < self.parallel and not self.quit and self.admit(self.queue[0]):
                 self.start_job(self.queue.pop(0))
             if (self.quit or not stdin_open) and not self.running and (self.quit or not self.queue) \
-                    and not self.trusted:
+                    and not self.trusted and (self.quit or not self.judge.busy()):
                 break
             timeout = None
-            deadlines = [j.deadline for j in self.running.values()] + [c.deadline for c in self.trusted.values()]
+            deadlines = [j.deadline for j in self.running.values() if j.deadline is not None] + \
+                [c.deadline for c in self.trusted.values()] + \
+                ([self.judge.deadline()] if self.judge.deadline() is not None else [])
             if deadlines:
                 timeout = max(0.0, min(deadlines) - time.monotonic()) + 0.01
             if self.queue and self.running:
@@ -1261,6 +1363,8 @@ class Worker:
                             self.handle(line.decode("utf-8", "replace"))
                 elif isinstance(key.data, Asked):
                     self.read_asked(key.data)
+                elif key.data is self.judge:
+                    self.judge.read()
                 else:
                     self.read_child(key.data)
             self.check_deadlines()
