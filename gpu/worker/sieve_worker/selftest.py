@@ -166,7 +166,7 @@ def main():
                "dtype": meta.get("dtype", "fp32"), "shapes": meta.get("shapes") or [],
                "seeds": meta.get("seeds") or [0, 1, 2, 3, 4],
                "init_inputs_style": meta.get("init_inputs_style", "kernelbench")}
-        for k in ("atol", "rtol", "max_task_bytes", "ref_disk_bytes"):
+        for k in ("atol", "rtol", "max_task_bytes", "ref_disk_bytes", "derived_max_bytes"):
             if k in meta:
                 req[k] = meta[k]
         tasks[key] = req

@@ -100,8 +100,9 @@ class Deriver:
     where one of its sizes cannot move. A size changes everywhere it appears (ints and tuple entries alike,
     as in scale_down), or else alone."""
 
-    def __init__(self, mod, consts, tuples, seed, style):
+    def __init__(self, mod, consts, tuples, seed, style, max_bytes=DERIVED_MAX_BYTES):
         self.mod, self.consts, self.tuples, self.seed, self.style = mod, consts, tuples or {}, seed, style
+        self.max_bytes = max_bytes
         self.original = {**{k: list(v) for k, v in self.tuples.items() if isinstance(v, (tuple, list))}, **consts}
 
     def moved(self, shape):
@@ -152,15 +153,15 @@ class Deriver:
         return self.result(self.moved_off(dict(self.original), nearby_unaligned, keep)) or d
 
     def small(self):
-        """For a task whose own shape moves more than DERIVED_MAX_BYTES per call: its sizes halved, largest
+        """For a task whose own shape moves more than max_bytes per call: its sizes halved, largest
         first, until a call moves at most that (or nothing halves further), then each moved off every block
         size (nearby_unaligned); None for a smaller task or where nothing shrinks."""
         size = self.moved(self.original)
-        if size is None or size <= DERIVED_MAX_BYTES:
+        if size is None or size <= self.max_bytes:
             return None
         cur = dict(self.original)
         for _ in range(256):
-            if size <= DERIVED_MAX_BYTES:
+            if size <= self.max_bytes:
                 break
             trials = (t for v in self.sizes(cur) for t in self.changes(cur, v, max(8, v // 2)))
             for trial in trials:
@@ -185,14 +186,16 @@ def task_shapes(mod, code, req, seed):
     ("derived_full"). At full size on every seed the second shape doubled the time of every answer to
     KernelBench's level 1 (4096 x 393216: each check moves 12.9 GB); with no large derived shape at all, an
     answer whose code takes another path for small sizes could hide a tail bug of its large path. The
-    references (verify) and the hygiene pass (tasks check) take the same list."""
+    references (verify) and the hygiene pass (tasks check) take the same list. The request's
+    "derived_max_bytes" replaces DERIVED_MAX_BYTES (fixtures make large tasks of small ones with it)."""
     consts = size_constants(code)
     shapes = [{"shape": dict(consts), "origin": "module"}]
     for s in req.get("shapes") or []:
         shapes.append({"shape": {**consts, **s}, "origin": "task"})
     if not req.get("shapes"):
         der = Deriver(mod, consts, size_constants(code, tuples=True), seed,
-                      req.get("init_inputs_style", "kernelbench"))
+                      req.get("init_inputs_style", "kernelbench"),
+                      int(req.get("derived_max_bytes") or DERIVED_MAX_BYTES))
         small, nearby = der.small(), der.nearby()
         if small:
             shapes.append({"shape": small, "origin": "derived"})

@@ -1326,6 +1326,23 @@ class Worker:
                 launch.kill(job)
         self.judge.expire()
 
+    def log_state(self, every=10.0):
+        """A line in the worker's log every `every` seconds while it has work: what runs, what waits and what
+        is promised (where a run's time goes, read next to the verdicts' phases)."""
+        now = time.monotonic()
+        if now - getattr(self, "_state_at", 0.0) < every or not (self.running or self.queue or self.trusted):
+            return
+        self._state_at = now
+        gb = lambda n: f"{n / (1 << 30):.1f}"
+        granted = sum(1 for j in self.running.values() if j.granted)
+        log(f"state: {len(self.running)} running ({granted} granted, {sum(1 for j in self.running.values() if j.judging)}"
+            f" at the judge), {len(self.queue)} queued, {sum(1 for w in self.room_waiting if isinstance(w, Job))} jobs and "
+            f"{sum(1 for w in self.room_waiting if isinstance(w, Asked))} references waiting for {gb(self.room_wanted())} GB; "
+            f"promised {gb(self.promised_gpu)} GB + shared {gb(self.shared_gpu())} GB of {gb(self.gpu_budget or 0)} GB, "
+            f"host {gb(self.promised_host)} of {gb(self.host_budget or 0)} GB; task servers busy "
+            f"{sum(1 for s in self.ref_servers if s.busy)}/{len(self.ref_servers)}, waiting {len(self.ref_waiting)} "
+            f"references, {len(self.timing_waiting)} timings/checks; judge queue {len(self.judge.waiting)}")
+
     def serve(self):
         os.set_blocking(0, False)
         self.sel.register(0, selectors.EVENT_READ, None)
@@ -1368,6 +1385,7 @@ class Worker:
                 else:
                     self.read_child(key.data)
             self.check_deadlines()
+            self.log_state()
         for job in list(self.running.values()):
             launch.kill(job)
         if self.session_dir:
