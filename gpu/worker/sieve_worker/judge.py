@@ -229,17 +229,23 @@ class Client:
     def pump(self):
         while self.current is None and self.waiting:
             req, fd, on_done = self.waiting.popleft()
-            try:
-                self.start()
-                self.server.send(req, [fd] if fd is not None else [])
-                self.current = (on_done, time.monotonic() + self.timeout)
-            except (OSError, RuntimeError) as e:
-                self.fail(f"the judge failed: {e}")
-                if on_done is not None:
-                    on_done(None, f"the judge failed: {e}")
-            finally:
-                if fd is not None:
-                    os.close(fd)
+            error = None
+            for _ in range(2):  # a judge that died while idle: a fresh one takes the request
+                try:
+                    self.start()
+                    self.server.send(req, [fd] if fd is not None else [])
+                    self.current = (on_done, time.monotonic() + self.timeout)
+                    error = None
+                    break
+                except (OSError, RuntimeError) as e:
+                    error = f"the judge failed: {e}"
+                    if self.fileno() is not None:
+                        self.on_stop(self.fileno())
+                    self.server.stop()
+            if fd is not None:
+                os.close(fd)
+            if error is not None and on_done is not None:
+                on_done(None, error)
 
     def read(self):
         """The judge's socket is readable: its answer, or its death."""

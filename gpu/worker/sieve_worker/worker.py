@@ -974,6 +974,8 @@ class Worker:
             self.fail(job, "FAIL_SANDBOX", job.stage, [v["code"]], f"the sample tried something the sandbox forbids: "
                       f"{v['detail']}")
         elif t == "ready":
+            if "ready" in job.marks:
+                return self.invalid(job, "a second ready")
             job.mark("ready")
             self.ready_to_call(job)
         elif t == "output":
