@@ -106,6 +106,15 @@ class DerivedShapeTest(unittest.TestCase):
         self.assertLess(d["batch_size"], 32768)
         self.assertIsNotNone(moved(mod, d))
 
+    def test_applying_the_task_shape_after_a_derived_one_restores_every_size(self):
+        """A child checks shapes in a secret order on one module: a tuple the derived shape shrank stayed
+        shrunk at the task's own shape (32768 x 1999 inputs instead of 32768 x 32768)."""
+        mod, sh = shapes(HINGE)
+        for s in sh[1:] + sh[:1]:
+            taskref.apply_shape(mod, s["shape"])
+        self.assertEqual((mod.batch_size, mod.input_shape), (32768, (32768,)))
+        self.assertEqual(taskref.input_elements(mod, sh[0]["shape"], 0), 32768 * 32768 + 32768)
+
     def test_a_small_task_keeps_the_nearby_shape(self):
         _, sh = shapes(SMALL)
         self.assertEqual(sh[1:], [{"shape": {"batch_size": 15, "dim": 1000}, "origin": "derived"}])

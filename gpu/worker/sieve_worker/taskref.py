@@ -202,6 +202,14 @@ def task_shapes(mod, code, req, seed):
         if nearby:
             shapes.append({"shape": nearby, "origin": "derived_full", "seeds": 1} if small else
                           {"shape": nearby, "origin": "derived"})
+    # Every shape names every size any of them changes: shapes are applied to one module one after another
+    # (a child's checks in a secret order, the judge's and the task servers' cached modules), and a tuple a
+    # derived shape shrank (`input_shape`) stayed shrunk at the task's own shape, whose inputs were then
+    # 32768 x 1999 instead of 32768 x 32768.
+    own = {**{k: list(v) for k, v in size_constants(code, tuples=True).items() if isinstance(v, tuple)}, **consts}
+    named = {k for sh in shapes for k in sh["shape"] if k in own}
+    for sh in shapes:
+        sh["shape"] = {**{k: own[k] for k in sorted(named - set(sh["shape"]))}, **sh["shape"]}
     return shapes
 
 
@@ -223,32 +231,35 @@ def input_elements(mod, shape, seed):
 def scale_down(mod, shape, limit, seed, tuples=None):
     """CPU mode: halve the largest size (> 8) until the inputs hold at most `limit` elements, so the Triton
     interpreter (one Python pass per program instance) finishes in seconds. Sizes that are equal shrink
-    together, ints and the entries of int tuples alike (`tuples`: size_constants(code, tuples=True)'s
-    tuples), so that `torch.rand(batch_size, *input_shape)` times a `(batch_size,)` vector still broadcasts
-    when batch_size == input_shape[0] (KernelBench's hinge loss)."""
-    shape = dict(shape)
-    tuples = {k: tuple(v) for k, v in (tuples or {}).items() if isinstance(v, (tuple, list)) and k not in shape}
-    changed = set()
+    together, ints and the entries of int tuples alike (the shape's own tuple entries, as lists, and
+    `tuples`: size_constants(code, tuples=True)'s tuples), so that `torch.rand(batch_size, *input_shape)`
+    times a `(batch_size,)` vector still broadcasts when batch_size == input_shape[0] (KernelBench's hinge
+    loss)."""
+    ints = {k: v for k, v in shape.items() if not isinstance(v, (list, tuple))}
+    listed = {k for k, v in shape.items() if isinstance(v, (list, tuple))}
+    tups = {k: tuple(v) for k, v in shape.items() if k in listed}
+    tups.update({k: tuple(v) for k, v in (tuples or {}).items() if isinstance(v, (tuple, list)) and k not in shape})
+    changed = set(listed)
     for _ in range(64):
         try:
-            if input_elements(mod, {**shape, **{k: tuples[k] for k in changed}}, seed) <= limit:
+            if input_elements(mod, {**ints, **{k: tups[k] for k in changed}}, seed) <= limit:
                 break
         except Exception:
             break  # the reference pass reports the failure
-        sizes = [v for v in shape.values() if isinstance(v, int) and v > 8]
-        sizes += [e for t in tuples.values() for e in t if e > 8]
+        sizes = [v for v in ints.values() if isinstance(v, int) and v > 8]
+        sizes += [e for t in tups.values() for e in t if e > 8]
         if not sizes:
             break
         big = max(sizes)
         half = max(8, big // 2)
-        for k, v in shape.items():
+        for k, v in ints.items():
             if v == big:
-                shape[k] = half
-        for k, t in tuples.items():
+                ints[k] = half
+        for k, t in tups.items():
             if big in t:
-                tuples[k] = tuple(half if e == big else e for e in t)
+                tups[k] = tuple(half if e == big else e for e in t)
                 changed.add(k)
-    return {**shape, **{k: list(tuples[k]) for k in sorted(changed)}}
+    return {**ints, **{k: list(tups[k]) for k in sorted(changed)}}
 
 
 def apply_shape(mod, shape):
