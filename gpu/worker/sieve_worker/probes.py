@@ -2,10 +2,11 @@
 environment its hello reports (versions, the GPU's name, L2 size and free memory). The worker never
 initialises CUDA itself: what only CUDA can tell comes from a short-lived forked child (probe_device).
 """
-import json
 import os
 import platform
 import subprocess
+
+from . import sandbox
 
 
 def mem_available():
@@ -53,33 +54,6 @@ def environment(device):
     return env
 
 
-def in_fork(fn, failed):
-    """fn() in a throw-away child, for what this process must not do itself (initialise CUDA, restrict
-    itself): fn's JSON result, or `failed` when the child died before it sent one. fn handles its own
-    exceptions."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(r)
-            os.write(w, json.dumps(fn()).encode())
-        finally:
-            os._exit(0)
-    os.close(w)
-    data = b""
-    while True:
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        data += chunk
-    os.close(r)
-    os.waitpid(pid, 0)
-    try:
-        return json.loads(data)
-    except ValueError:
-        return failed
-
-
 def probe_device(device):
     """L2 size and capability from a short-lived child: the worker itself must not initialise CUDA."""
     def probe():
@@ -91,4 +65,4 @@ def probe_device(device):
                     "gpu_free_bytes": int(free), "capability": f"{p.major}.{p.minor}"}
         except Exception as e:
             return {"device_error": str(e)}
-    return in_fork(probe, {"device_error": "device probe failed"})
+    return sandbox.in_fork(probe, {"device_error": "device probe failed"})

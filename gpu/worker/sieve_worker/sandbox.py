@@ -19,6 +19,7 @@ the worker's hello environment; nothing falls back silently.
 """
 import ctypes
 import errno
+import json
 import os
 import platform
 import resource
@@ -164,12 +165,39 @@ def extension_build_binaries():
 PREPARED = {}
 
 
+def in_fork(fn, failed):
+    """fn() in a throw-away child, for what this process must not do itself (initialise CUDA, restrict
+    itself): fn's JSON result, or `failed` when the child died before it sent one. fn handles its own
+    exceptions. Here, not in probes.py: the zygote uses it, and no worker module may be imported there
+    (a candidate inherits the zygote's modules: red-team fixture rt_gc_worker_scan)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            os.write(w, json.dumps(fn()).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    data = b""
+    while True:
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        data += chunk
+    os.close(r)
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(data)
+    except ValueError:
+        return failed
+
+
 def probe_landlock(device):
     """For a GPU: the strictest landlock variant under which CUDA starts, each tried in a throw-away fork
     (this process must not initialise CUDA). Returns (name or None, {name: error})."""
     import tempfile
 
-    from . import probes
     errors = {}
     scratch = tempfile.mkdtemp(prefix="sieve-landlock-probe-")
     for name, variant in LANDLOCK_VARIANTS:
@@ -183,7 +211,7 @@ def probe_landlock(device):
                 return "ok"
             except BaseException as e:
                 return f"{type(e).__name__}: {e}"[-300:]
-        res = probes.in_fork(probe, "the probe died")
+        res = in_fork(probe, "the probe died")
         if res == "ok":
             shutil.rmtree(scratch, ignore_errors=True)
             return name, errors
