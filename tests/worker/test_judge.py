@@ -67,6 +67,31 @@ class JudgeCompare(unittest.TestCase):
             judge.CHUNK = old
 
 
+class JudgeRoom(unittest.TestCase):
+    def test_a_full_device_is_waited_for_then_given_up_on(self):
+        """A compare that finds the device full (others briefly over their promises) is tried again after a
+        pause instead of failing the job, which would restart it from nothing; a device that stays full is
+        the harness's failure after OOM_TRIES."""
+        from unittest import mock
+        j = judge.Judge("cpu")
+        calls = []
+
+        def flaky(req, fd, fail_until):
+            calls.append(1)
+            if len(calls) < fail_until:
+                raise torch.cuda.OutOfMemoryError("CUDA out of memory")
+            return {"ok": True}
+        with mock.patch.object(judge.time, "sleep") as slept:
+            j.compare = lambda req, fd: flaky(req, fd, 3)
+            self.assertEqual(j.compare_when_room({}, 0), {"ok": True})
+            self.assertEqual((len(calls), slept.call_count), (3, 2))
+            calls.clear()
+            j.compare = lambda req, fd: flaky(req, fd, 99)
+            with self.assertRaises(torch.cuda.OutOfMemoryError):
+                j.compare_when_room({}, 0)
+            self.assertEqual(len(calls), judge.OOM_TRIES)
+
+
 def answer(client, req, fd, timeout=60):
     """(check dict, error) of one request, read as the worker's loop reads it."""
     import select

@@ -297,7 +297,7 @@ def check_task(req, task_path, device, room=None):
             if room is not None and str(device).startswith("cuda"):
                 est = taskref.meta_footprint(mod, mod.Model, seeds[0], style)
                 if est is not None and est[0] + est[1] > taskref.BIG_REF_BYTES:
-                    need = 2 * (est[0] + est[1]) + est[2]
+                    need = taskref.reference_need(est)
                     if need > granted:
                         granted += room(need - granted)
         try:

@@ -26,6 +26,7 @@ from . import taskref, trusted
 
 CHUNK = 1 << 26  # elements compared at a time: float64 temporaries of a whole 6 GB output would not fit
 MAPPINGS = 4  # page-locked buffer mappings kept between checks (jobs judged at once)
+OOM_TRIES = 6  # a compare that finds the device full is tried again, after 0.5, 1, ... 2.5 s (7.5 s in all)
 
 
 def values(t):
@@ -130,6 +131,19 @@ class Judge:
             if entry is not None:
                 self.drop_mapping(entry)
 
+    def compare_when_room(self, req, fd, tries=OOM_TRIES):
+        """compare(), tried again after a pause when the device is out of memory: its working set is held
+        for it in admission, but others can hold more than they were promised for a moment (on the H200 a
+        reference pass beside it did), and a failed compare costs the job a restart from nothing."""
+        for attempt in range(tries):
+            try:
+                return self.compare(req, fd)
+            except self.torch.cuda.OutOfMemoryError:
+                if attempt == tries - 1:
+                    raise
+                self.torch.cuda.empty_cache()
+                time.sleep(0.5 * (attempt + 1))
+
     def compare(self, req, fd):
         """The check dict of compare.compare for the candidate's outputs in the buffer behind fd."""
         from .compare import add_figures, new_result
@@ -177,7 +191,7 @@ def handler(device):
                 return {"released": True}
             if len(fds) != 1:
                 raise RuntimeError(f"a request with {len(fds)} buffers")
-            return judge.compare(req, fds[0])
+            return judge.compare_when_room(req, fds[0])
         finally:
             if judge.device.type == "cuda":
                 judge.torch.cuda.empty_cache()  # the candidates need the room between checks
