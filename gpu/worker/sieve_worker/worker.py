@@ -493,7 +493,7 @@ class Worker:
             log(f"{w.need} bytes of device memory promised to a reference (promised now {self.promised_gpu})")
 
     def room_wanted(self):
-        """Device memory task servers and jobs wait for: new candidates are not admitted into it."""
+        """Device memory task servers and jobs wait for (grant_room gives it in order)."""
         return sum(w.need for w in self.room_waiting)
 
     def shared_gpu(self, also=None):
@@ -1040,8 +1040,8 @@ class Worker:
             job.notes.append("proof: CUDA extension kernels counted in the profiler (no poison probe for CUDA)")
 
     def read_outputs(self, job, task, si, label, msg):
-        """Validates a note's metadata against the reference, then returns the outputs as views of the
-        shared buffer (or None after failing the job)."""
+        """Validates a note's metadata against the reference: (the expected metas, the check's entry), or
+        (None, entry) after failing the job. check() then reads the outputs from the shared buffer."""
         entry = {"shape_index": si, "shape": task["summary"]["shapes"][si], "seed": label}
         meta = msg.get("meta")
         if meta is None:
@@ -1059,7 +1059,7 @@ class Worker:
             job.checks.append(entry)
             self.fail(job, "FAIL_MISMATCH", "correct", ["MISMATCH"], f"shape {si} seed {label}: {why}")
             return None, entry
-        return job.buffer.arrays(expected), entry
+        return expected, entry
 
     def on_output(self, job, msg):
         task = self.tasks[job.req["task_key"]]
@@ -1078,10 +1078,9 @@ class Worker:
         if (si, label) in job.seen:
             return self.invalid(job, f"a second result for shape {si} seed {label}")
         job.seen.add((si, label))
-        cand, entry = self.read_outputs(job, task, si, label, msg)
-        if cand is None:
+        metas, entry = self.read_outputs(job, task, si, label, msg)
+        if metas is None:
             return
-        del cand
 
         def checked(res):
             entry.update(res)
@@ -1192,10 +1191,8 @@ class Worker:
         if label is None or msg.get("si") != 0 or job.timed_checked:
             return self.invalid(job, "a timed output for a call that was not timed")
         job.timed_checked = True
-        cand, entry = self.read_outputs(job, task, 0, label, msg)
-        if cand is None:
+        if self.read_outputs(job, task, 0, label, msg)[0] is None:
             return
-        del cand
 
         def checked(res):
             if not res["ok"]:
