@@ -98,13 +98,11 @@ class Judge:
         device (transport.pin_mapping), kept for the job's next checks. The judge cannot write the
         candidate's bytes, and torch reads them without a host copy."""
         from .transport import pin_mapping
-        st = os.fstat(fd)
-        key = (st.st_dev, st.st_ino)
+        key, size = tuple(buffer_id(fd)), os.fstat(fd).st_size
         hit = self.mappings.pop(key, None)
-        if hit is None or hit[2] != st.st_size:
+        if hit is None or hit[2] != size:
             if hit is not None:
                 self.drop_mapping(hit)
-            size = st.st_size
             buf = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ) if size else None
             pinned = pin_mapping(self.torch, buf, size, read_only=True) if self.device.type == "cuda" else None
             hit = (buf, pinned, size)
