@@ -8,12 +8,17 @@ into this repository):
     Triton and load_inline CUDA, several per problem where a family template fits);
   - KernelBench's own example answers (src/kernelbench/prompts/: model_new_ex_*.py with their model_ex_*.py
     references, few_shot/ likewise), with the verdict a person would give each (kb_prompt_verdicts.json);
+  - with --leaderboard DIR, the answers models wrote (a checkout of anneouyang/KernelBenchLeaderboard:
+    docs/assets/data.json names, per problem, the solutions KernelBench counted correct, at the sizes of its
+    time), each checked here against the problem as KernelBench HEAD ships it (intent "leaderboard");
+    --no-own-answers leaves out kb_answers.py's;
 
 written as OUT/corpus.sieve.jsonl (the prompt tasks and every sample, Sieve's import format) and
 OUT/samples.jsonl (one row per sample for baseline.py and kb_compare.py: name, task, task_file,
 answer_file, intended, expect).
 
     python3 kb_corpus.py KB_CHECKOUT OUT_DIR [--levels 1,2] [--only REGEX] [--max-problems N]
+                         [--leaderboard DIR] [--no-own-answers] [--no-prompts]
 
 Pure standard library; needs no torch.
 """
@@ -53,6 +58,26 @@ def prompt_pairs(root):
     return pairs
 
 
+def leaderboard_answers(root):
+    """{(level, problem stem): [(variant, "cuda", code, "leaderboard")]} from a KernelBenchLeaderboard
+    checkout: docs/assets/data.json maps "Level N: stem" to the solutions (docs/assets/solutions/HASH.py) that
+    KernelBench counted correct, with the model that wrote each."""
+    data = json.load(open(os.path.join(root, "docs", "assets", "data.json")))
+    out = {}
+    for key, entries in data.items():
+        m = re.fullmatch(r"Level (\d+): (.+)", key)
+        if not m:
+            continue
+        for e in entries:
+            path = os.path.join(root, "docs", "assets", "solutions", e["file"] + ".py")
+            if not os.path.exists(path):
+                continue
+            model = re.sub(r"[^A-Za-z0-9.]+", "-", e.get("display_name", "model"))
+            out.setdefault((int(m.group(1)), m.group(2)), []).append(
+                (f"lb-{model}-{e['file'][:8]}", "cuda", open(path).read(), "leaderboard"))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("kernelbench")
@@ -61,12 +86,15 @@ def main():
     ap.add_argument("--only", help="only problems whose file name matches this regular expression")
     ap.add_argument("--max-problems", type=int, default=0, help="at most N problems per level (0: all)")
     ap.add_argument("--no-prompts", action="store_true")
+    ap.add_argument("--leaderboard", help="a KernelBenchLeaderboard checkout: its solutions as answers too")
+    ap.add_argument("--no-own-answers", action="store_true", help="leave out kb_answers.py's answers")
     args = ap.parse_args()
     root, out = os.path.abspath(args.kernelbench), os.path.abspath(args.out)
     for d in ("problems", "answers", "prompt_tasks"):
         shutil.rmtree(os.path.join(out, d), ignore_errors=True)
         os.makedirs(os.path.join(out, d))
     expected = json.load(open(os.path.join(HERE, "kb_prompt_verdicts.json")))["answers"]
+    board = leaderboard_answers(args.leaderboard) if args.leaderboard else {}
     rows, sieve_rows = [], []
     n_problems = 0
     for level in [int(x) for x in args.levels.split(",")]:
@@ -84,7 +112,9 @@ def main():
             shutil.copyfile(os.path.join(src, f), tpath)
             n_problems += 1
             task = f"kernelbench/level{level}/{stem}"
-            for variant, backend, answer, intended in kb_answers.answers_for(level, stem, code):
+            answers = [] if args.no_own_answers else list(kb_answers.answers_for(level, stem, code))
+            answers += board.get((level, stem), [])
+            for variant, backend, answer, intended in answers:
                 name = f"{task}/{variant}"
                 apath = os.path.join(out, "answers", f"l{level}_{stem}__{variant}.py")
                 with open(apath, "w") as fh:

@@ -13,7 +13,8 @@
 #
 # Environment: ONLY (a regular expression on problem file names), MAX_PROBLEMS (per level), LEVELS (1,2),
 # PARALLEL (Sieve's --parallel; unset = sieve-cli's default, which is what the benchmark measures),
-# SIEVE_ARGS (more verify options), BASELINE_BUDGET_S (default 0 = every sample; the baseline starts no
+# SIEVE_ARGS (more verify options), CORPUS_ARGS (more kb_corpus.py options, e.g. `--leaderboard DIR
+# --no-own-answers`: the answers of KernelBench's public leaderboard instead of ours), BASELINE_BUDGET_S (default 0 = every sample; the baseline starts no
 # new sample after that), PHASE=all|build|tasks|sieve|baseline|report (same OUT_DIR each time), SIEVE_LIMIT_S
 # (stop verify with SIGTERM after this many seconds; `verify` resumes the run when started again),
 # RESUME=1 (sieve phase: append to the verdicts, wall time and memory samples of an earlier part of the run).
@@ -48,7 +49,7 @@ now() { date +%s.%N; }
 
 if runs build; then
   rm -rf "$out/corpus.db"*
-  python3 "$here/kb_corpus.py" "$kb" "$out" --levels "${LEVELS:-1,2}" ${ONLY:+--only "$ONLY"} ${MAX_PROBLEMS:+--max-problems "$MAX_PROBLEMS"}
+  python3 "$here/kb_corpus.py" "$kb" "$out" --levels "${LEVELS:-1,2}" ${ONLY:+--only "$ONLY"} ${MAX_PROBLEMS:+--max-problems "$MAX_PROBLEMS"} ${CORPUS_ARGS:-}
   "$cli" init "$out/corpus.db" >/dev/null
   { "$cli" import "$out/corpus.db" --format kernelbench "$out/problems" --quiet || [ $? -eq 3 ]; } | tee "$out/import.txt"
   { "$cli" import "$out/corpus.db" --format sieve "$out/corpus.sieve.jsonl" --quiet 2>&1 || [ $? -eq 3 ]; } | tail -12 | tee -a "$out/import.txt"  # exit 3: some rows refused (listed)

@@ -127,7 +127,14 @@ q="SELECT s.name, s.status, coalesce(v.reasons,'') FROM samples s JOIN verdicts 
 sqlite3 "$db" "$q" > "$work/merged.txt"
 sqlite3 "$work/direct.sieve" "$q" > "$work/direct.txt"
 n=$(wc -l < "$work/direct.txt")
-if ! diff -u "$work/direct.txt" "$work/merged.txt"; then echo "FAIL: merged verdicts differ from the direct run"; exit 1; fi
+if ! diff -u "$work/direct.txt" "$work/merged.txt"; then
+  # what each side said about the samples that differ (a flaky harness shows here, not only its code)
+  m="SELECT s.name, v.status, v.message FROM samples s JOIN verdicts v ON v.sample_id = s.id WHERE s.name IN (%s)"
+  names=$(diff "$work/direct.txt" "$work/merged.txt" | sed -n 's/^[<>] \([^|]*\)|.*/\1/p' | sort -u | sed "s/.*/'&'/" | paste -sd,)
+  echo "--- direct:"; sqlite3 "$work/direct.sieve" "$(printf "$m" "$names")"
+  echo "--- merged:"; sqlite3 "$db" "$(printf "$m" "$names")"
+  echo "FAIL: merged verdicts differ from the direct run"; exit 1
+fi
 [ "$n" -gt 0 ] || { echo "FAIL: no verdicts"; exit 1; }
 runs=$(sqlite3 "$db" "SELECT count(*) FROM verify_runs WHERE json_extract(env_json,'$.slurm.SLURM_ARRAY_JOB_ID')='$job'")
 [ "$runs" = "$shards" ] || { echo "FAIL: $runs runs name array job $job, expected $shards"; exit 1; }

@@ -1,10 +1,13 @@
 """The candidate child's rule for CUDA out-of-memory (child.Child.device_full): within what the worker
 admitted, the device was full of others' memory (the harness's fault: an `infra` note, the job retried
 alone); beyond it, the sample's own fault. And what a candidate inherits from the zygote: none of the
-worker's modules. Needs torch; no GPU (the device is faked)."""
+worker's modules. A candidate whose sandbox was not set up is retried (a real worker on the CPU). Needs
+torch; no GPU (the device is faked)."""
+import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import torch
@@ -39,6 +42,79 @@ class DeviceFull(unittest.TestCase):
         c.interpreted = True
         self.assertFalse(c.device_full(torch.cuda.OutOfMemoryError("CUDA out of memory")))
         self.assertEqual(c.sent, [])
+
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "verifier")
+# A worker whose zygote drops its first `drop` spawn requests (-1: all): the candidate never starts, so its
+# status pipe ends with no pid and no sandbox report, as when the intermediate or the sandbox's set-up fails.
+DROPPING_WORKER = """
+import sys
+from sieve_worker import launch, __main__
+real, seen = launch.Zygote.spawn, [0]
+def spawn(self, ctx, fds, status_w):
+    seen[0] += 1
+    if DROP < 0 or seen[0] <= DROP:
+        return
+    return real(self, ctx, fds, status_w)
+launch.Zygote.spawn = spawn
+sys.argv = ["sieve_worker", "--device", "cpu", "--parallel", "1"]
+sys.exit(__main__.main())
+"""
+
+
+class SandboxNotSetUp(unittest.TestCase):
+    """Nothing of the sample ran: the harness's failure, retried, and never the sample's verdict."""
+
+    def verify(self, drop):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {**os.environ, "PYTHONPATH": os.path.dirname(child.__file__) + "/.."}
+            proc = subprocess.Popen([sys.executable, "-c", DROPPING_WORKER.replace("DROP", str(drop))],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, env=env)
+
+            def send(msg):
+                proc.stdin.write(json.dumps(msg) + "\n")
+                proc.stdin.flush()
+
+            def recv(op):
+                for line in proc.stdout:
+                    msg = json.loads(line)
+                    if msg.get("op") == op:
+                        return msg
+                self.fail(f"the worker ended before {op}: {proc.stderr.read()[-2000:]}")
+
+            try:
+                send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "s")})
+                recv("hello")
+                with open(os.path.join(DATA, "tasks", "vector_add.py")) as f:
+                    send({"op": "task", "task_key": "t", "reference_code": f.read(), "dtype": "fp32", "shapes": [],
+                          "seeds": [0, 1], "init_inputs_style": "kernelbench"})
+                recv("task_ready")
+                with open(os.path.join(DATA, "answers", "vector_add.py")) as f:
+                    send({"op": "verify", "job": 1, "task_key": "t", "sample_id": 1, "backend": "triton",
+                          "code": f.read(), "timeouts": {"compile": 120, "correct": 120, "timing": 120},
+                          "limits": {"memory_mb": 4096, "processes": 64}})
+                v = recv("verdict")
+            finally:
+                proc.stdin.close()
+                proc.wait(timeout=60)
+                log = proc.stderr.read()
+                proc.stdout.close()
+                proc.stderr.close()
+            return v, log
+
+    def test_a_failed_set_up_is_retried(self):
+        v, log = self.verify(drop=1)
+        self.assertEqual(v["status"], "PASS", v)
+        self.assertIn("the candidate's sandbox could not be set up", log)
+        self.assertIn("retry 1", log)
+
+    def test_one_that_never_comes_up_is_unverifiable(self):
+        v, log = self.verify(drop=-1)
+        self.assertEqual((v["status"], v["reasons"]), ("UNVERIFIABLE", ["SANDBOX_UNAVAILABLE"]), v)
+        self.assertIn("could not set up the candidate's sandbox", v["message"])
+        self.assertIn("in 4 attempts", v["message"])
+        self.assertIn("retry 3", log)
 
 
 if __name__ == "__main__":

@@ -175,6 +175,8 @@ def test_the_harness_failing_is_unverifiable():
     assert (v.status, v.stage, v.reasons) == ("UNVERIFIABLE", "compile", ["DEVICE_UNAVAILABLE"])
     assert "(CUDA error: out of memory) in 4 attempts" in v.message and v.extra == {"log": "log"}
     assert rules.MAX_INFRA_RETRIES == 3
+    v = rules.harness_failed("OSError: mount", "compile", 4, "log", "SANDBOX_UNAVAILABLE")
+    assert v.reasons == ["SANDBOX_UNAVAILABLE"] and "could not set up the candidate's sandbox" in v.message
 
 
 def test_native_verification_without_a_result_crashed():

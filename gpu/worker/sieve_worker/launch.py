@@ -163,8 +163,6 @@ def launch_candidate(worker, job, ctx, fds):
     if prec == "ieee" and worker.device != "cpu":
         ctx["env"]["TRITON_F32_DEFAULT"] = "ieee"
     ctx["hide_roots"] = [worker.cache_dir, worker.scratch_root]
-    from .sandbox import SANDBOX_UID_BASE
-    ctx["sandbox_uid"] = SANDBOX_UID_BASE + (job.job if isinstance(job.job, int) else os.getpid()) % 65536
     sr, sw = os.pipe2(os.O_CLOEXEC)
     job.status_fd, job.status_buf, job.sandbox, job.wait_status, job.status_error = sr, b"", None, None, None
     job.pid = None
@@ -218,17 +216,21 @@ def read_status(job, until_pid=False):
 
 def reap(job):
     """The candidate's wait status once it is gone (killed first by kill()), from the zygote's
-    intermediate; a sandbox that could not be set up is the machine's failure, not the sample's."""
+    intermediate. A sandbox that could not be set up is the machine's failure, not the sample's: nothing of
+    the sample ran, and the job is retried like any other failure of the harness (job.infra), then
+    UNVERIFIABLE SANDBOX_UNAVAILABLE."""
     if getattr(job, "status_fd", None) is None:  # a trusted fork of this process (the native path)
         _, st = os.waitpid(job.pid, 0)
         return st
     read_status(job)
     os.close(job.status_fd)
     job.status_fd = None
-    if job.sandbox is None and job.failure is None and not job.cancelled:
-        why = job.status_error or "the sandbox was not set up"
-        job.failure = ("UNVERIFIABLE", "compile", ["SANDBOX_UNAVAILABLE"],
-                       f"the candidate's sandbox could not be set up ({why}); nothing of the sample ran")
+    if job.sandbox is None and job.failure is None and not job.cancelled and not job.infra:
+        err = job.error  # the candidate's own report of what failed while it set the sandbox up
+        why = job.status_error or (f"{err['code']}: {err['message'][:300]}" if err else "the sandbox was not set up")
+        job.infra = f"the candidate's sandbox could not be set up ({why}); nothing of the sample ran"
+        job.infra_code = "SANDBOX_UNAVAILABLE"
+        log(f"job {job.job}: {job.infra}")
     return job.wait_status if job.wait_status is not None else signal.SIGKILL
 
 

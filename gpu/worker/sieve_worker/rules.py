@@ -86,10 +86,12 @@ def checked_call(si, label, res, atol, rtol, mutated, launches):
     return None
 
 
-def harness_failed(infra, stage, attempts, logall):
-    """A job the harness could not run (job.infra) in `attempts` attempts: never the sample's fault."""
-    return verdict("UNVERIFIABLE", stage, ["DEVICE_UNAVAILABLE"],
-                   f"the verifier could not use the GPU ({infra}) in {attempts} attempts: "
+def harness_failed(infra, stage, attempts, logall, code="DEVICE_UNAVAILABLE"):
+    """A job the harness could not run (job.infra) in `attempts` attempts: never the sample's fault. `code`
+    says what failed: the device (DEVICE_UNAVAILABLE) or the candidate's sandbox (SANDBOX_UNAVAILABLE)."""
+    what = "set up the candidate's sandbox" if code == "SANDBOX_UNAVAILABLE" else "use the GPU"
+    return verdict("UNVERIFIABLE", stage, [code],
+                   f"the verifier could not {what} ({infra}) in {attempts} attempts: "
                    "the harness's fault, not the sample's", log=logall)
 
 

@@ -33,9 +33,17 @@ import sys
 NOBODY = 65534
 # With a mount namespace (the scratch folder is the candidate's own tmpfs) each candidate gets a uid of
 # its own, so RLIMIT_NPROC and file ownership are per job; the gid (nogroup) is shared, umask 002, so the
-# answer's compiler caches (one per code, worker.candidate_caches) stay writable when it runs again.
-# Without one, every candidate is nobody.
+# answer's compiler caches (one per code, launch.candidate_caches) stay writable when it runs again.
+# The uid is SANDBOX_UID_BASE + the host pid of the zygote's intermediate (sandbox_uid), unique on the
+# machine while the candidate lives, whichever worker (another GPU, a Slurm shard, a second run) started
+# it. Without a mount namespace, every candidate is nobody.
 SANDBOX_UID_BASE = 1_500_000_000
+
+
+def sandbox_uid():
+    """The uid of the candidate this process (the zygote's intermediate, its parent) starts: unique on the
+    machine as long as the intermediate lives, which is as long as the candidate does (pid_max <= 2**22)."""
+    return SANDBOX_UID_BASE + os.getpid()
 CHROOT_ROOT = ("the root folder is not a mount point (a chroot?), so the candidate's mounts cannot be kept "
                "private: run Sieve on the machine, in a container, or bind-mount the chroot onto itself first")
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",

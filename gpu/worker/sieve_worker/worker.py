@@ -140,6 +140,7 @@ class Job:
         self.poison = None
         self.logfd = None
         self.infra = None  # the child could not start CUDA before running anything of the sample
+        self.infra_code = "DEVICE_UNAVAILABLE"  # or SANDBOX_UNAVAILABLE: its sandbox was not set up (launch.reap)
         self.retries = 0
         self.alone = False  # admitted only when nothing else runs (a retry after the device was full)
         self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
@@ -1130,7 +1131,8 @@ class Worker(Admission):
                 self.queue.insert(0, again)
                 log(f"job {job.job}: the harness failed ({job.infra}); retry {again.retries}")
                 return
-            return self.decide(job, rules.harness_failed(job.infra, job.stage, job.retries + 1, logall))
+            return self.decide(job, rules.harness_failed(job.infra, job.stage, job.retries + 1, logall,
+                                                         job.infra_code))
         if job.native and not job.failure:
             return self.native_result(job, st, logall)
         self.conclude(job, st, logall)

@@ -77,6 +77,7 @@ def spawn(sock, msg, fdlist):
         os.setsid()
         from . import sandbox
         sandbox.set_pdeathsig()
+        msg["ctx"]["sandbox_uid"] = sandbox.sandbox_uid()
         ns = sandbox.enter_namespaces()
         cpid = os.fork()
         if cpid == 0:
