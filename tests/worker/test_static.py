@@ -459,6 +459,46 @@ class RealAnswers(Base):
         self.rejects(answer("        return launch(x)\n", init="        nn.init._no_grad_fill_(torch.empty(2), 0)\n"),
                      "FORBIDDEN_ATTR")
 
+    def test_an_attribute_both_branches_replace(self):
+        # self.bias holds the flag first, then a Parameter or None (Qwen3-30B's conv answers): the flag is gone
+        init = ("        bias = 1 > 0\n        self.bias = bias\n        if bias:\n"
+                "            self.bias = nn.Parameter(torch.zeros(4))\n        else:\n            self.bias = None\n")
+        fwd = "        b = self.bias\n        if b is not None:\n            b = b.contiguous()\n        return launch(x)\n"
+        self.accepts(answer(fwd, init=init))
+        # elif chains too
+        init_elif = init.replace("        else:\n", "        elif bias is None:\n            self.bias = None\n"
+                                                  "        else:\n")
+        self.accepts(answer(fwd, init=init_elif))
+        # without an else the flag stays possible: False.contiguous() fails in forward
+        self.rejects(answer(fwd, init=init.split("        else:")[0]), "UNRESOLVED_CALL")
+
+    def test_narrowing_keeps_what_may_still_be_there(self):
+        mine = "        f = launch\n"
+        torch_f = "        f = torch.relu\n"
+        both = "        if x.dim() > 1:\n            f = launch\n        else:\n            f = launch\n"
+        # replaced on every way through: only launch is called
+        self.accepts(answer(torch_f + both + "        return f(x)\n"))
+        # an if/else that may not run (in a loop, in one branch of another if) leaves torch.relu possible
+        self.rejects(answer(torch_f + "        for _ in range(x.dim()):\n" + both.replace("\n        ", "\n            ")
+                            .replace("        if", "            if", 1) + "        return f(x)\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer(torch_f + "        if x.numel() > 4:\n            pass\n        else:\n"
+                            + both.replace("        ", "            ") + "        return f(x)\n"),
+                     "TORCH_OP_IN_FORWARD")
+        # a statement that also binds another name on the way is not narrowed for it
+        self.rejects(answer(torch_f.replace("f =", "g =") + "        if x.dim() > 1:\n            f = launch\n"
+                            "        else:\n            f = g = launch\n        return g(x)\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer(torch_f.replace("f =", "g =") + "        if x.dim() > 1:\n            f = (g := launch)\n"
+                            "        else:\n            f = launch\n        return g(x)\n"), "TORCH_OP_IN_FORWARD")
+        self.accepts(answer(mine + both + "        return f(x)\n"))
+
+    def test_parameters_of_a_layer_in_set_up(self):
+        init = ("        self.conv = nn.Conv2d(3, 4, 3)\n        for p in self.conv.parameters():\n"
+                "            p.requires_grad = False\n        for n, b in self.named_buffers():\n            pass\n")
+        self.accepts(answer("        return launch(x)\n", init=init))
+        # a parameter is still a tensor: computing with it in forward is torch doing the work
+        self.rejects(answer("        for p in self.conv.parameters():\n            x = x * p.sum()\n"
+                            "        return launch(x)\n", init=init), "TORCH_OP_IN_FORWARD")
+
     def test_extension_idioms(self):
         base = CUDA.replace("{flags}", "{flags}")
         for flags in (', extra_cflags=[""], extra_ldflags=[""]', ", extra_include_paths=[]",
@@ -487,9 +527,9 @@ class Suites(unittest.TestCase):
                 continue
             with open(os.path.join(root, fx["answer"])) as f:
                 code = f.read()
-            t0 = time.perf_counter()
+            t0 = time.process_time()  # this process's CPU time: a loaded machine's waits are not stage 0's
             fs = static.check(code, fx.get("backend", "triton"), fx.get("policy", "strict"))
-            slowest = max(slowest, time.perf_counter() - t0)
+            slowest = max(slowest, time.process_time() - t0)
             fatal = {f.code for f in fs if f.fatal}
             with self.subTest(fixture=fx["name"]):
                 if fx["expect"] == "FAIL_STATIC":
@@ -505,7 +545,7 @@ class Suites(unittest.TestCase):
     def test_redteam_static(self):
         n, slowest = self.run_manifest("redteam/static/manifest.json")
         self.assertGreaterEqual(n, 60)
-        self.assertLess(slowest, 0.5)  # stage 0 must stay cheap (typically a few ms; CI machines are shared)
+        self.assertLess(slowest, 0.5)  # stage 0 must stay cheap (typically a few ms of CPU)
 
     def test_main_suite(self):
         self.run_manifest("manifest.json")

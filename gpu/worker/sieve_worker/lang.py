@@ -160,6 +160,8 @@ NN_MODULE_API = {
     "_register_load_state_dict_pre_hook", "_replicate_for_data_parallel", "_slow_forward",
 }
 MODULE_METHODS_OK = {"forward", "extra_repr"}
+# what they give of a module's or torch layer's own: its tensors (named: (name, tensor) pairs)
+PARAM_ITERATORS = {"parameters", "named_parameters", "buffers", "named_buffers"}
 # dunder methods a class may define (others run outside forward or change what the harness sees)
 ALLOWED_DUNDER_DEFS = {"__init__", "__call__"}
 AUTOGRAD_METHODS = {"forward", "backward", "setup_context", "jvp", "vmap"}

@@ -21,12 +21,13 @@ from . import log, native, transport
 
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 CANDIDATE_CACHE_DAYS = 14  # an answer's compiler caches unused this long are removed (remove_unused_caches)
+
+
 def poison_secret():
     """The probe's poison value: secret per job, finite in every float dtype, large enough that a torch
     result added to or multiplied by it is never mistaken for it."""
     r = secrets.randbits(32)
     return (-1 if r & 1 else 1) * (1000.0 + (r >> 1) % 29000 + ((r >> 16) % 97) / 128.0)
-
 
 
 def remove_unused_caches(root, days):

@@ -349,17 +349,71 @@ class Resolver:
             return  # not run in the candidate's process (its __name__ is not "__main__")
         fb = self.cpu_condition(s.test, fr) if fr.mode == "forward" else None
         self.truth(self.eval(s.test, fr), s.test, fr)
+        # a name or self.attr that both branches assign at their own level holds afterwards what one of them
+        # assigned, never what it held before (`self.bias = bias` then `if bias: self.bias = Parameter(...)
+        # else: self.bias = None`): those assignments replace instead of merging (narrowed below)
+        slots = self.slots(definitely_assigned(s.body) & definitely_assigned(s.orelse), fr)
+        narrow = {k[0] for k in slots}
+        entry = fr.branch
         fr.branch += 1
+        after = {k: [] for k in slots}
         for body, is_fallback in ((s.body, fb is True), (s.orelse, fb is False)):
+            for k, (get, put, old) in slots.items():
+                put(old)  # each branch starts from the value before the if
             self.if_stack.append(s)
             self.fallback += is_fallback
             launches = len(self.launches)
-            self.exec_block(body, fr)
+            for st in body:
+                if narrow and replaces_only(st, narrow):
+                    fr.branch, inner = entry, fr.branch  # it replaces what the target held in this branch
+                    self.exec_stmt(st, fr)
+                    fr.branch = inner
+                else:
+                    self.exec_stmt(st, fr)
             if is_fallback:
                 del self.launches[launches:]  # a launch only on the CPU path does not count
             self.fallback -= is_fallback
             self.if_stack.pop()
+            for k, (get, put, old) in slots.items():
+                after[k].append(get())
         fr.branch -= 1
+        for k, (get, put, old) in slots.items():
+            vals = after[k]
+            # inside a loop or another branch the if may not run at all: then what was there stays possible
+            put(union(vals) if entry == 0 and all(v is not None for v in vals) else union([old] + vals))
+
+    def slots(self, targets, fr):
+        """{(target, which): (get, put, value before)} for targets (see assigned_here) that are a name of this
+        frame or an attribute of an instance the name (self) holds here. get() is None where the target
+        holds nothing; put(None) removes it."""
+        out = {}
+        for t in targets:
+            if t[0] == "name":
+                def get(n=t[1]):
+                    return fr.env.get(n)
+
+                def put(v, n=t[1]):
+                    if v is None:
+                        fr.env.pop(n, None)
+                    else:
+                        fr.env[n] = v
+                out[(t, None)] = (get, put, get())
+            else:
+                holder = fr.env.get(t[1]) if t[1] in fr.env else None
+                for a in alts(holder) if holder is not None else ():
+                    if a.kind != "instance":
+                        continue
+
+                    def get(a=a, n=t[2]):
+                        return a.attrs.get(n)
+
+                    def put(v, a=a, n=t[2]):
+                        if v is None:
+                            a.attrs.pop(n, None)
+                        else:
+                            a.attrs[n] = v
+                    out[(t, id(a))] = (get, put, get())
+        return out
 
     def cpu_condition(self, test, fr):
         """True when test holds only without a GPU (`not x.is_cuda`, `x.device.type == "cpu"`,
@@ -1119,6 +1173,8 @@ class Resolver:
                 return tensor("param")
             if a.items is not None and name.isdigit():
                 return a
+            if name in lang.PARAM_ITERATORS:
+                return V("modapi", name=name)
             return scalar()
         if k == "ext":
             if a.info.functions is None or name in a.info.functions:
@@ -1306,6 +1362,11 @@ class Resolver:
                     if s.kind == "instance" and isinstance(name, str):
                         s.attrs[name] = args[1]
                 return scalar()
+            if f.name in lang.PARAM_ITERATORS:  # for p in self.conv.parameters(): p.requires_grad = False
+                item = tensor("param")
+                if f.name.startswith("named_"):
+                    item = V("container", items=[scalar(), item], owner=fr.home)
+                return V("container", items=None, extra=[item], owner=fr.home)
             return self.unresolved_call(node, f"nn.Module.{f.name}", fr)
         if k == "unknown" and f.flagged:
             return FLAGGED
@@ -1834,6 +1895,51 @@ def collect_funcs(vals, depth=0):
                 out += collect_funcs([elements(a)] if elements(a) is not None else [], depth + 1)
                 if a.hooks:
                     out += a.hooks
+    return out
+
+
+def replaces_only(st, narrow):
+    """True when every target st binds is narrowed (so binding it at the if's own level loses nothing else),
+    and st binds nothing on the way (no walrus)."""
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(st)):
+        return False
+    if isinstance(st, ast.Assign):
+        return all(isinstance(t, (ast.Name, ast.Attribute)) for t in st.targets) and assigned_here(st) <= narrow \
+            and len(assigned_here(st)) == len(st.targets)
+    if isinstance(st, ast.AnnAssign):
+        return bool(assigned_here(st)) and assigned_here(st) <= narrow
+    if isinstance(st, ast.If):  # an inner if/else that narrows only targets narrowed here too
+        inner = assigned_here(st)
+        return bool(inner) and inner <= narrow
+    return False
+
+
+def assigned_here(st):
+    """The targets an Assign or AnnAssign statement itself binds: ("name", n) or ("attr", base name, attr)
+    for `self.x = ...`; other targets (subscripts, tuples) are not narrowed."""
+    if isinstance(st, ast.Assign):
+        targets = st.targets
+    elif isinstance(st, ast.AnnAssign) and st.value is not None:
+        targets = [st.target]
+    elif isinstance(st, ast.If):
+        return definitely_assigned(st.body) & definitely_assigned(st.orelse)
+    else:
+        return set()
+    out = set()
+    for t in targets:
+        if isinstance(t, ast.Name):
+            out.add(("name", t.id))
+        elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+            out.add(("attr", t.value.id, t.attr))
+    return out
+
+
+def definitely_assigned(stmts):
+    """The targets that a block assigns on every way through it to its end (its own Assign statements, and
+    an if/else that assigns them in both branches): see Resolver.exec_if."""
+    out = set()
+    for st in stmts:
+        out |= assigned_here(st)
     return out
 
 
