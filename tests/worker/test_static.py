@@ -490,6 +490,12 @@ class RealAnswers(Base):
         self.rejects(answer(torch_f.replace("f =", "g =") + "        if x.dim() > 1:\n            f = (g := launch)\n"
                             "        else:\n            f = launch\n        return g(x)\n"), "TORCH_OP_IN_FORWARD")
         self.accepts(answer(mine + both + "        return f(x)\n"))
+        # an attribute of a name the if rebinds may be another object's, whose old value stays possible
+        pre = "\n\nclass Box:\n    pass\n"
+        boxes = "        a = Box()\n        b = Box()\n        b.f = torch.relu\n        o = a\n"
+        self.rejects(answer(boxes + "        if x.dim() > 1:\n            o = b\n            o.f = launch\n"
+                            "        else:\n            o.f = launch\n        return b.f(x)\n", pre=pre),
+                     "TORCH_OP_IN_FORWARD")
 
     def test_parameters_of_a_layer_in_set_up(self):
         init = ("        self.conv = nn.Conv2d(3, 4, 3)\n        for p in self.conv.parameters():\n"

@@ -352,7 +352,7 @@ class Resolver:
         # a name or self.attr that both branches assign at their own level holds afterwards what one of them
         # assigned, never what it held before (`self.bias = bias` then `if bias: self.bias = Parameter(...)
         # else: self.bias = None`): those assignments replace instead of merging (narrowed below)
-        slots = self.slots(definitely_assigned(s.body) & definitely_assigned(s.orelse), fr)
+        slots = self.slots(definitely_assigned(s.body) & definitely_assigned(s.orelse), fr, s)
         narrow = {k[0] for k in slots}
         entry = fr.branch
         fr.branch += 1
@@ -382,11 +382,14 @@ class Resolver:
             # inside a loop or another branch the if may not run at all: then what was there stays possible
             put(union(vals) if entry == 0 and all(v is not None for v in vals) else union([old] + vals))
 
-    def slots(self, targets, fr):
+    def slots(self, targets, fr, node):
         """{(target, which): (get, put, value before)} for targets (see assigned_here) that are a name of this
-        frame or an attribute of an instance the name (self) holds here. get() is None where the target
-        holds nothing; put(None) removes it."""
+        frame, or an attribute of an instance that a local name (self) holds throughout the if: a name the if
+        rebinds anywhere (obj = other; obj.f = ...) could make the write land on another object, whose old
+        value would then be lost. get() is None where the target holds nothing; put(None) removes it."""
         out = {}
+        rebound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        rebound |= {x for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
         for t in targets:
             if t[0] == "name":
                 def get(n=t[1]):
@@ -399,6 +402,8 @@ class Resolver:
                         fr.env[n] = v
                 out[(t, None)] = (get, put, get())
             else:
+                if fr is self.modframe or t[1] in rebound:
+                    continue
                 holder = fr.env.get(t[1]) if t[1] in fr.env else None
                 for a in alts(holder) if holder is not None else ():
                     if a.kind != "instance":
