@@ -490,10 +490,20 @@ class RealAnswers(Base):
         self.rejects(answer(torch_f.replace("f =", "g =") + "        if x.dim() > 1:\n            f = (g := launch)\n"
                             "        else:\n            f = launch\n        return g(x)\n"), "TORCH_OP_IN_FORWARD")
         self.accepts(answer(mine + both + "        return f(x)\n"))
+        # a branch that leaves first (return, raise) leaves the old value in the instance for forward to call
+        self.rejects(answer("        return self.f(x)\n", init="        self.f = torch.relu\n        if 1 > 2:\n"
+                            "            return\n        else:\n            self.f = launch\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return self.f(x)\n", init="        self.f = torch.relu\n        if 1 > 2:\n"
+                            "            return\n            self.f = launch\n        else:\n            self.f = launch\n"),
+                     "TORCH_OP_IN_FORWARD")
         # an attribute of a name the if rebinds may be another object's, whose old value stays possible
         pre = "\n\nclass Box:\n    pass\n"
         boxes = "        a = Box()\n        b = Box()\n        b.f = torch.relu\n        o = a\n"
         self.rejects(answer(boxes + "        if x.dim() > 1:\n            o = b\n            o.f = launch\n"
+                            "        else:\n            o.f = launch\n        return b.f(x)\n", pre=pre),
+                     "TORCH_OP_IN_FORWARD")
+        # ... and so may one name that holds either of two objects
+        self.rejects(answer(boxes + "        o = a if x.dim() > 1 else b\n        if x.dim() > 2:\n            o.f = launch\n"
                             "        else:\n            o.f = launch\n        return b.f(x)\n", pre=pre),
                      "TORCH_OP_IN_FORWARD")
 

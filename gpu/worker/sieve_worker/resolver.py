@@ -352,7 +352,10 @@ class Resolver:
         # a name or self.attr that both branches assign at their own level holds afterwards what one of them
         # assigned, never what it held before (`self.bias = bias` then `if bias: self.bias = Parameter(...)
         # else: self.bias = None`): those assignments replace instead of merging (narrowed below)
-        slots = self.slots(definitely_assigned(s.body) & definitely_assigned(s.orelse), fr, s)
+        # not where a branch can leave the function first (return, raise): the old value then outlives the
+        # call in an instance, a closure or a returned object
+        leaves = any(isinstance(n, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(s))
+        slots = {} if leaves else self.slots(definitely_assigned(s.body) & definitely_assigned(s.orelse), fr, s)
         narrow = {k[0] for k in slots}
         entry = fr.branch
         fr.branch += 1
@@ -384,9 +387,9 @@ class Resolver:
 
     def slots(self, targets, fr, node):
         """{(target, which): (get, put, value before)} for targets (see assigned_here) that are a name of this
-        frame, or an attribute of an instance that a local name (self) holds throughout the if: a name the if
-        rebinds anywhere (obj = other; obj.f = ...) could make the write land on another object, whose old
-        value would then be lost. get() is None where the target holds nothing; put(None) removes it."""
+        frame, or an attribute of the one instance that a local name (self) holds throughout the if: a name the
+        if rebinds anywhere (obj = other; obj.f = ...), or one that may hold either of two objects, could make
+        the write land on another object, whose old value would then be lost. get() is None where the target holds nothing; put(None) removes it."""
         out = {}
         rebound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         rebound |= {x for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
@@ -405,7 +408,10 @@ class Resolver:
                 if fr is self.modframe or t[1] in rebound:
                     continue
                 holder = fr.env.get(t[1]) if t[1] in fr.env else None
-                for a in alts(holder) if holder is not None else ():
+                # one object for certain: with two (o = a if c else b) a write reaches only one of them
+                if holder is None or len(alts(holder)) != 1:
+                    continue
+                for a in alts(holder):
                     if a.kind != "instance":
                         continue
 
