@@ -507,6 +507,43 @@ class RealAnswers(Base):
                             "        else:\n            o.f = launch\n        return b.f(x)\n", pre=pre),
                      "TORCH_OP_IN_FORWARD")
 
+    def test_writes_that_may_not_happen_add_to_the_target(self):
+        # a helper called from a branch (the call may not happen)
+        helper = "\n    def use_launch(self):\n        self.f = launch\n"
+        init = "        self.f = torch.relu\n        if 1 > 2:\n            self.use_launch()\n"
+        self.rejects(answer("        return self.f(x)\n", init=init, post=helper), "TORCH_OP_IN_FORWARD")
+        self.accepts(answer("        return self.f(x)\n", init=init.replace("if 1 > 2:\n            ", ""),
+                            post=helper))
+        # setattr in a branch, setattr of a name stage 0 does not know, a ctx attribute in a branch
+        self.rejects(answer("        return self.f(x)\n", init="        self.f = torch.relu\n        if 1 > 2:\n"
+                            "            setattr(self, 'f', launch)\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return self.f(x)\n", init="        self.f = launch\n        n = 'f' if 1 > 2 else 'g'\n"
+                            "        setattr(self, n, torch.relu)\n"), "TORCH_OP_IN_FORWARD")
+        fn = ("\n\nclass Fn(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+              "        ctx.f = torch.relu\n        if x.dim() > 5:\n            ctx.f = launch\n        return ctx.f(x)\n")
+        self.rejects(answer("        return Fn.apply(x)\n", pre=fn), "TORCH_OP_IN_FORWARD")
+        # o.f where o is either of two objects
+        box = "\n\nclass Box:\n    pass\n"
+        self.rejects(answer("        a = Box()\n        b = Box()\n        b.f = torch.relu\n"
+                            "        o = a if x.dim() > 1 else b\n        o.f = launch\n        return b.f(x)\n", pre=box),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_calls_that_write_or_make_objects_are_followed_each_time(self):
+        # the second reset() is not a memo hit: its write comes after self.f = launch
+        self.rejects(answer("        return self.f(x)\n", init="        self.f = launch\n        self.reset()\n"
+                            "        self.f = launch\n        self.reset()\n",
+                            post="\n    def reset(self):\n        self.f = torch.relu\n"), "TORCH_OP_IN_FORWARD")
+        # two calls of mk() make two objects, not one
+        box = "\n\nclass Box:\n    pass\n\n\ndef mk():\n    return Box()\n"
+        self.rejects(answer("        return self.b.f(x)\n", init="        self.a = mk()\n        self.b = mk()\n"
+                            "        self.b.f = torch.relu\n        self.a.f = launch\n", pre=box), "TORCH_OP_IN_FORWARD")
+
+    def test_a_property_is_not_a_plain_attribute(self):
+        prop = ("\n\ndef _get(self):\n    return torch.relu\n\n\ndef _set(self, v):\n    pass\n")
+        code = answer("        return self.act(x)\n", init="        self.act = launch\n", pre=prop)
+        code = code.replace("class ModelNew(nn.Module):\n", "class ModelNew(nn.Module):\n    act = property(_get, _set)\n\n")
+        self.rejects(code, "TORCH_OP_IN_FORWARD")
+
     def test_parameters_of_a_layer_in_set_up(self):
         init = ("        self.conv = nn.Conv2d(3, 4, 3)\n        for p in self.conv.parameters():\n"
                 "            p.requires_grad = False\n        for n, b in self.named_buffers():\n            pass\n")

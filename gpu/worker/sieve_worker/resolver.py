@@ -146,6 +146,8 @@ class Resolver:
         self.launches = []    # forward-path launch nodes (not inside a CPU-only branch)
         self.core_allowed = []
         self.memo = {}
+        self.effects = 0      # writes to objects and objects made: a call that did any is not memoized
+        self.cond_calls = 0   # >0 inside a call made from a branch: its writes to objects merge
         self.active = set()
         self.depth = 0
         self.fallback = 0     # >0 inside a CPU-only branch
@@ -382,8 +384,10 @@ class Resolver:
         fr.branch -= 1
         for k, (get, put, old) in slots.items():
             vals = after[k]
-            # inside a loop or another branch the if may not run at all: then what was there stays possible
-            put(union(vals) if entry == 0 and all(v is not None for v in vals) else union([old] + vals))
+            # inside a loop, another branch or a call made from one the if may not run at all: then what was
+            # there stays possible
+            put(union(vals) if entry == 0 and not self.cond_calls and all(v is not None for v in vals)
+                else union([old] + vals))
 
     def slots(self, targets, fr, node):
         """{(target, which): (get, put, value before)} for targets (see assigned_here) that are a name of this
@@ -510,10 +514,13 @@ class Resolver:
                 if a.kind == "instance":
                     if fr.mode == "forward" and not any(a.owner is f for f in self.frames):
                         self.add("CACHING", node, f"{fr.fname} writes state that outlives the call ({ast.unparse(t)})")
-                    else:
-                        a.attrs[t.attr] = union([a.attrs.get(t.attr), v]) if t.attr in a.attrs and fr.branch else v
+                    elif self.class_prop(a.cls, t.attr):
+                        self.add("UNRESOLVED_CALL", node, f"{fr.fname} writes {ast.unparse(t)}, a property of "
+                                                          f"its class (its setter runs, not a plain write)")
+                    else:  # o.f = ... where o may be either of two objects writes only one of them
+                        self.set_attr(a, t.attr, v, fr, weak=len(alts(base)) > 1)
                 elif a.kind == "ctx":
-                    a.attrs[t.attr] = v
+                    self.set_attr(a, t.attr, v, fr, weak=len(alts(base)) > 1)
                 elif a.kind == "tensor":
                     if fr.mode == "forward":
                         self.torch_op(node, f"torch.Tensor.{t.attr}", f"sets the tensor attribute .{t.attr}", fr)
@@ -527,6 +534,7 @@ class Resolver:
                                                        f"cannot resolve")
         else:
             key = self.eval(t.slice, fr)
+            self.effects += 1
             for a in alts(base):
                 if a.kind == "container":
                     if fr.mode == "forward" and not any(a.owner is f for f in self.frames):
@@ -785,6 +793,9 @@ class Resolver:
         self.frames.append(sub)
         saved_if = self.if_stack
         self.if_stack = list(saved_if)
+        effects = self.effects
+        cond = 1 if fr.branch else 0  # a call the caller may not make: what it writes may not happen
+        self.cond_calls += cond
         try:
             if isinstance(fn, ast.Lambda):
                 result = self.eval(fn.body, sub)
@@ -792,15 +803,38 @@ class Resolver:
                 self.exec_block(fn.body, sub)
                 result = union(sub.returns) or scalar()
         finally:
+            self.cond_calls -= cond
             self.if_stack = saved_if
             self.frames.pop()
             self.depth -= 1
             self.active.discard(key)
-        self.memo[key] = result
+        if self.effects == effects:  # a call that wrote or made objects is followed again each time
+            self.memo[key] = result
         return result
+
+    def class_prop(self, cls, name):
+        """True when the class (or a base) defines `name` as a property (a data descriptor)."""
+        if cls is None:
+            return False
+        m, _ = self.class_attr(cls, name)
+        return m is not None and any(f.kind == "prop" for f in alts(m))
+
+    def merges(self, fr):
+        """A write here may not happen (a branch, or a call made from one): it adds to what the target held."""
+        return fr.branch > 0 or self.cond_calls > 0
+
+    def set_attr(self, a, name, v, fr, weak=False):
+        """An instance's or ctx's attribute `name` becomes v (with what it held, where the write may not
+        happen or may land on another object: weak); "*" holds what a setattr of a name stage 0 does not know
+        may have put anywhere."""
+        self.effects += 1
+        if name in a.attrs and (weak or self.merges(fr)):
+            v = union([a.attrs[name], v])
+        a.attrs[name] = v
 
     def instantiate(self, cls, args, kwargs, node, fr, fill=None):
         inst = V("instance", cls=cls, attrs={}, owner=fr.home if fr.mode == "forward" else None)
+        self.effects += 1
         init, _ = self.class_attr(cls, "__init__")
         if init is not None:
             for f in alts(init):
@@ -1124,9 +1158,12 @@ class Resolver:
                 return FLAGGED
             return V("tmethod", name=name, origin=a.origin, reordered=a.reordered, dtsrc=a.dtsrc)
         if k == "instance":
-            if name in a.attrs:
-                return a.attrs[name]
+            anywhere = a.attrs.get("*")  # setattr(self, <unknown name>, v)
+            if name in a.attrs and not self.class_prop(a.cls, name):  # a property comes before the instance's own
+                return union([a.attrs[name], anywhere])
             m, _ = self.class_attr(a.cls, name)
+            if anywhere is not None and m is None:
+                return anywhere
             if m is not None:
                 out = []
                 for f in alts(self.bind_method(m, a)):
@@ -1134,7 +1171,7 @@ class Resolver:
                         out.append(self.call_value(V("bound", inner=f.inner, args=[a]), [], {}, node, fr))
                     else:
                         out.append(f)
-                return union(out)
+                return union(out + [anywhere])
             if name == "training":
                 return scalar()
             if self.is_module_class(a.cls) and name in lang.NN_MODULE_API:
@@ -1364,14 +1401,14 @@ class Resolver:
                 name = args[0].const if args[0].kind == "scalar" else None
                 for s in alts(selfv):
                     if s.kind == "instance" and isinstance(name, str):
-                        s.attrs[name] = tensor("param")
+                        self.set_attr(s, name, tensor("param"), fr)
                 return scalar()
             if f.name in ("add_module", "register_module") and fr.mode == "setup" and len(args) >= 2:
                 selfv = self.lookup("self", fr, node)
                 name = args[0].const if args[0].kind == "scalar" else None
                 for s in alts(selfv):
                     if s.kind == "instance" and isinstance(name, str):
-                        s.attrs[name] = args[1]
+                        self.set_attr(s, name, args[1], fr)
                 return scalar()
             if f.name in lang.PARAM_ITERATORS:  # for p in self.conv.parameters(): p.requires_grad = False
                 item = tensor("param")
@@ -1469,6 +1506,7 @@ class Resolver:
                 return V("container", items=None, extra=[elements(c) or UNKNOWN], owner=fr.home)
             return scalar()
         if name in lang.CONTAINER_WRITE_METHODS:
+            self.effects += 1
             if fr.mode == "forward" and not any(c.owner is f for f in self.frames):
                 self.add("CACHING", node, f"{fr.fname} mutates a container that outlives the call (.{name})")
             if name in ("append", "add", "insert", "extend", "update", "setdefault"):
@@ -1675,8 +1713,9 @@ class Resolver:
                 if o.kind == "lib":
                     self.patch(o.path, node, fr)
                 elif o.kind == "instance" and fr.mode == "setup":
-                    if key.kind == "scalar" and isinstance(key.const, str):
-                        o.attrs[key.const] = val
+                    # a name stage 0 does not know may be any attribute: "*" is read with every one
+                    self.set_attr(o, key.const if key.kind == "scalar" and isinstance(key.const, str) else "*",
+                                  val, fr, weak=len(alts(obj)) > 1)
                 elif o.kind == "instance":
                     self.add("CACHING", node, f"{fr.fname} writes state that outlives the call (setattr)")
             return scalar()
