@@ -518,7 +518,7 @@ class RealAnswers(Base):
         self.rejects(answer("        return self.f(x)\n", init="        self.f = torch.relu\n        if 1 > 2:\n"
                             "            setattr(self, 'f', launch)\n"), "TORCH_OP_IN_FORWARD")
         self.rejects(answer("        return self.f(x)\n", init="        self.f = launch\n        n = 'f' if 1 > 2 else 'g'\n"
-                            "        setattr(self, n, torch.relu)\n"), "TORCH_OP_IN_FORWARD")
+                            "        setattr(self, n, torch.relu)\n"), "DYNAMIC_CODE")
         fn = ("\n\nclass Fn(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
               "        ctx.f = torch.relu\n        if x.dim() > 5:\n            ctx.f = launch\n        return ctx.f(x)\n")
         self.rejects(answer("        return Fn.apply(x)\n", pre=fn), "TORCH_OP_IN_FORWARD")
@@ -527,6 +527,51 @@ class RealAnswers(Base):
         self.rejects(answer("        a = Box()\n        b = Box()\n        b.f = torch.relu\n"
                             "        o = a if x.dim() > 1 else b\n        o.f = launch\n        return b.f(x)\n", pre=box),
                      "TORCH_OP_IN_FORWARD")
+
+    def test_what_may_not_run(self):
+        helper = "\n    def use_launch(self):\n        self.f = launch\n        return 0\n"
+        fwd = "        return self.f(x)\n"
+        relu = "        self.f = torch.relu\n"
+        for init in ("        if 1 > 2:\n            return\n        self.f = launch\n",  # after a return in a branch
+                     "        self.use_launch() if 1 > 2 else None\n",                 # one operand of a conditional
+                     "        1 > 2 and self.use_launch()\n",                          # a short-circuit operand
+                     "        setattr(self, 'f', launch) if 1 > 2 else None\n",
+                     "        sorted(range(0), key=lambda i: self.use_launch())\n"):  # a key never called
+            with self.subTest(init=init):
+                self.rejects(answer(fwd, init=relu + init, post=helper), "TORCH_OP_IN_FORWARD")
+        # a walrus in one operand, and a closure returned before the name is rebound
+        self.rejects(answer("        f = torch.relu\n        (f := launch) if x.dim() > 5 else None\n        return f(x)\n"),
+                     "TORCH_OP_IN_FORWARD")
+        make = ("\n\ndef make(flag):\n    f = torch.relu\n    g = lambda y: f(y)\n    if flag:\n        return g\n"
+                "    f = launch\n    return g\n")
+        self.rejects(answer("        return make(x.dim() > 1)(x)\n", pre=make), "TORCH_OP_IN_FORWARD")
+        # what follows a return in the same block never runs: it does not replace anything
+        self.rejects(answer(fwd, init=relu + "        return\n        self.f = launch\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_a_class_body_binds_no_magic_method(self):
+        pre = ("\n\ndef _get(self, obj, typ=None):\n    return torch.relu\n\n\nclass Act:\n    __get__ = _get\n\n"
+               "    def __call__(self, x):\n        return launch(x)\n")
+        self.rejects(answer("        return Act()(x)\n", pre=pre), "MAGIC_METHOD")
+        self.accepts(answer("        return launch(x)\n", pre="\n\nclass C:\n    __constants__ = ['n']\n"))
+
+    def test_a_memoized_call_reads_what_was_written_since(self):
+        pre = "\n\nclass Box:\n    pass\n\n\nBOX = Box()\nBOX.f = launch\n\n\ndef get():\n    return BOX.f\n"
+        self.rejects(answer("        return self.g(x)\n", init="        self.g = get()\n        BOX.f = torch.relu\n"
+                            "        self.g = get()\n", pre=pre), "TORCH_OP_IN_FORWARD")
+
+    def test_stage_0_stays_cheap_on_large_values(self):
+        # a memo key over 400 x 400 x 400 references, and a call fan-out over a large literal
+        c = "[" + ", ".join(["1"] * 400) + "]"
+        init = (f"        c = {c}\n        a = [" + ", ".join(["c"] * 400) + "]\n        b = ["
+                + ", ".join(["a"] * 400) + "]\n        g(b)\n")
+        fan = "".join(f"\n\ndef f{i}(o):\n    f{i - 1}(o)\n    f{i - 1}(o)\n" for i in range(1, 9))
+        big = "[" + ", ".join(["0"] * 20000) + "]"
+        pre = f"\n\ndef g(z):\n    return 0\n\n\ndef f0(o):\n    o.k = 1\n    return {big}\n" + fan
+        for code in (answer("        return launch(x)\n", init=init, pre=pre),
+                     answer("        return launch(x)\n", init="        f8(self)\n", pre=pre)):
+            t0 = time.process_time()
+            static.check(code, "triton", "strict")
+            self.assertLess(time.process_time() - t0, 5.0)  # minutes before: a worker stalled by one answer
 
     def test_calls_that_write_or_make_objects_are_followed_each_time(self):
         # the second reset() is not a memo hit: its write comes after self.f = launch

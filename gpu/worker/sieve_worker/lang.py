@@ -164,6 +164,8 @@ MODULE_METHODS_OK = {"forward", "extra_repr"}
 PARAM_ITERATORS = {"parameters", "named_parameters", "buffers", "named_buffers"}
 # dunder methods a class may define (others run outside forward or change what the harness sees)
 ALLOWED_DUNDER_DEFS = {"__init__", "__call__"}
+# dunder names a class body may bind as data (TorchScript's constants, a docstring, slots)
+CLASS_DATA_DUNDERS = {"__constants__", "__doc__", "__slots__", "__annotations__"}
 AUTOGRAD_METHODS = {"forward", "backward", "setup_context", "jvp", "vmap"}
 CTX_METHODS = {"save_for_backward", "mark_dirty", "mark_non_differentiable", "set_materialize_grads"}
 

@@ -10,6 +10,7 @@ tensor, a shape is a scalar, containers keep their elements, so `OPS["relu"](x)`
 `KERNELS[x.dtype][grid](...)` resolve to what they hold.
 """
 import ast
+import time
 
 from . import cppext, lang
 
@@ -109,7 +110,9 @@ def members(c):
     return union([elements(c)] + [k for k, _ in (c.pairs or [])])
 
 
-MAX_STEPS = 50_000      # statements and calls followed per answer: stage 0 runs in the trusted worker
+MAX_STEPS = 50_000      # statements, calls and literal elements followed per answer: stage 0 runs in the
+MAX_CPU_SECONDS = 20.0  # trusted worker; the CPU-time backstop for whatever the step count does not see
+MAX_SIG_NODES = 4096    # a memo key larger than this is never reused (the call is followed again)
 MAX_CONST = 1 << 20      # longest folded string constant
 MAX_LOOP_PASSES = 8      # passes over a loop body (or comprehension) to reach its fixpoint
 MAX_CONSTS = 8           # distinct constants a rebound name keeps before it is just "a scalar"
@@ -128,6 +131,7 @@ class Frame:
         self.fname = fname
         self.returns = []
         self.branch = 0       # >0 inside an if/loop body: a rebinding merges with the old value
+        self.left = False     # a return or raise in a branch ran: what follows may not run (it merges too)
         self.home = self      # the function frame whose call owns what is made here (comprehensions: the caller)
 
 
@@ -148,6 +152,8 @@ class Resolver:
         self.memo = {}
         self.effects = 0      # writes to objects and objects made: a call that did any is not memoized
         self.cond_calls = 0   # >0 inside a call made from a branch: its writes to objects merge
+        self.cond_expr = 0    # >0 in the operands of a conditional expression, and/or, a library's callback
+        self.deadline = time.process_time() + MAX_CPU_SECONDS
         self.active = set()
         self.depth = 0
         self.fallback = 0     # >0 inside a CPU-only branch
@@ -212,7 +218,7 @@ class Resolver:
     def bind(self, name, v, fr):
         if v is None:
             v = UNKNOWN
-        if fr.branch and name in fr.env:
+        if (fr.branch or fr.left or self.cond_expr) and name in fr.env:
             v = union([fr.env[name], v])
             consts = [a for a in alts(v) if a.kind == "scalar" and a.const is not NOCONST and a.info != "dtype"]
             if len(consts) > MAX_CONSTS:
@@ -227,11 +233,27 @@ class Resolver:
     def exec_block(self, stmts, fr, module=False):
         for s in stmts:
             self.exec_stmt(s, fr, module)
+            if self.ends_block(s, fr):
+                return
+
+    @staticmethod
+    def ends_block(s, fr):
+        """After a return or raise the rest of its block never runs; in a branch, what follows the branch
+        may not run either (`if c: return` then `self.f = launch`): fr.left makes it merge."""
+        if not isinstance(s, (ast.Return, ast.Raise)):
+            return False
+        if fr.branch:
+            fr.left = True
+        return True
+
+    def spend(self, n):
+        """n steps of the budget (statements, calls, literal elements), and the CPU-time backstop."""
+        self.steps += n
+        if self.steps > MAX_STEPS or (self.steps & 1023) < n and time.process_time() > self.deadline:
+            raise Budget()
 
     def exec_stmt(self, s, fr, module=False):
-        self.steps += 1
-        if self.steps > MAX_STEPS:
-            raise Budget()
+        self.spend(1)
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.bind(s.name, self.make_function(s, fr), fr)
         elif isinstance(s, ast.ClassDef):
@@ -375,6 +397,8 @@ class Resolver:
                     fr.branch = inner
                 else:
                     self.exec_stmt(st, fr)
+                if self.ends_block(st, fr):
+                    break
             if is_fallback:
                 del self.launches[launches:]  # a launch only on the CPU path does not count
             self.fallback -= is_fallback
@@ -386,7 +410,8 @@ class Resolver:
             vals = after[k]
             # inside a loop, another branch or a call made from one the if may not run at all: then what was
             # there stays possible
-            put(union(vals) if entry == 0 and not self.cond_calls and all(v is not None for v in vals)
+            put(union(vals) if entry == 0 and not (self.cond_calls or self.cond_expr or fr.left)
+                and all(v is not None for v in vals)
                 else union([old] + vals))
 
     def slots(self, targets, fr, node):
@@ -658,12 +683,22 @@ class Resolver:
         return None, None
 
     # ---- calls of the answer's own code ---------------------------------------------------------
-    def sig(self, v, depth=0):
+    def sig(self, v):
         """A call's memo key for an argument. Containers, instances and ctx objects are mutable: the key
         holds their current contents too, so a helper called again after `fns[0] = ...` or `box.f = ...`
-        is followed again."""
+        is followed again. A key of more than MAX_SIG_NODES values (400 references to a list of 400
+        references to ...) is a fresh object, equal to no other: that call is followed again, not memoized."""
+        try:
+            return self.sig_of(v, 0, [MAX_SIG_NODES])
+        except OverflowError:
+            return (object(),)
+
+    def sig_of(self, v, depth, left):
         out = []
         for a in alts(v):
+            left[0] -= 1
+            if left[0] < 0:
+                raise OverflowError
             if a.kind == "tensor":
                 out.append(("t", a.origin, a.reordered))
             elif a.kind in ("scalar", "unknown"):
@@ -671,7 +706,8 @@ class Resolver:
             elif a.kind in ("container", "instance", "ctx") and depth < 3:
                 held = list(a.items or []) + [x for kv in (a.pairs or []) for x in kv] + list(a.extra or []) + \
                     [x for kv in sorted((a.attrs or {}).items(), key=lambda kv: kv[0]) for x in kv]
-                out.append((a.kind, a, tuple(x if isinstance(x, str) else self.sig(x, depth + 1) for x in held)))
+                out.append((a.kind, a, tuple(x if isinstance(x, str) else self.sig_of(x, depth + 1, left)
+                                             for x in held)))
             else:
                 out.append((a.kind, a))  # the value itself: an id could be reused once it is freed
         return tuple(out)
@@ -732,15 +768,14 @@ class Resolver:
         if fv.env is not None and getattr(fv.env, "is_call", False):  # a nested function sees its caller's names
             closure = tuple(sorted(((str(k), v) for k, v in self.snapshot(fv.env).items() if k[0] != "m"),
                                    key=lambda kv: kv[0]))
+        # self.effects: a write or an object made anywhere since (BOX.f = ...) may change what it reads
         key = (id(fn), mode, self.fallback > 0, fill, tuple(self.sig(a) for a in args),
-               tuple(sorted((k, self.sig(v)) for k, v in kwargs.items())), closure)
+               tuple(sorted((k, self.sig(v)) for k, v in kwargs.items())), closure, self.effects)
         if key in self.memo:
             return self.memo[key]
         if key in self.active:
             return UNKNOWN
-        self.steps += 50
-        if self.steps > MAX_STEPS:
-            raise Budget()
+        self.spend(50)
         if self.depth >= self.MAX_DEPTH:
             self.add("UNRESOLVED_CALL", node, f"the call chain into {fv.name} is deeper than {self.MAX_DEPTH}")
             return FLAGGED
@@ -794,8 +829,10 @@ class Resolver:
         saved_if = self.if_stack
         self.if_stack = list(saved_if)
         effects = self.effects
-        cond = 1 if fr.branch else 0  # a call the caller may not make: what it writes may not happen
+        # a call the caller may not make: what it writes to objects may not happen (its own names are its own)
+        cond = 1 if fr.branch or fr.left or self.cond_expr else 0
         self.cond_calls += cond
+        cond_expr, self.cond_expr = self.cond_expr, 0
         try:
             if isinstance(fn, ast.Lambda):
                 result = self.eval(fn.body, sub)
@@ -804,6 +841,7 @@ class Resolver:
                 result = union(sub.returns) or scalar()
         finally:
             self.cond_calls -= cond
+            self.cond_expr = cond_expr
             self.if_stack = saved_if
             self.frames.pop()
             self.depth -= 1
@@ -820,13 +858,13 @@ class Resolver:
         return m is not None and any(f.kind == "prop" for f in alts(m))
 
     def merges(self, fr):
-        """A write here may not happen (a branch, or a call made from one): it adds to what the target held."""
-        return fr.branch > 0 or self.cond_calls > 0
+        """A write here may not happen (a branch, a call made from one, code after a return in a branch, a
+        conditional expression's operand): it adds to what the target held."""
+        return fr.branch > 0 or fr.left or self.cond_calls > 0 or self.cond_expr > 0
 
     def set_attr(self, a, name, v, fr, weak=False):
         """An instance's or ctx's attribute `name` becomes v (with what it held, where the write may not
-        happen or may land on another object: weak); "*" holds what a setattr of a name stage 0 does not know
-        may have put anywhere."""
+        happen or may land on another object: weak)."""
         self.effects += 1
         if name in a.attrs and (weak or self.merges(fr)):
             v = union([a.attrs[name], v])
@@ -918,6 +956,7 @@ class Resolver:
     ev_Set = ev_Tuple
 
     def make_seq(self, elts, fr):
+        self.spend(len(elts))
         items, extra = [], []
         for x in elts:
             if isinstance(x, ast.Starred):
@@ -929,6 +968,7 @@ class Resolver:
         return V("container", items=items, owner=fr.home)
 
     def ev_Dict(self, e, fr):
+        self.spend(len(e.keys))
         pairs = []
         extra = []
         for k, v in zip(e.keys, e.values):
@@ -984,7 +1024,11 @@ class Resolver:
             self.if_stack.append(e)
             self.fallback += is_fb
             n = len(self.launches)
-            out.append(self.eval(body, fr))
+            self.cond_expr += 1  # only one of the two runs
+            try:
+                out.append(self.eval(body, fr))
+            finally:
+                self.cond_expr -= 1
             if is_fb:
                 del self.launches[n:]
             self.fallback -= is_fb
@@ -992,7 +1036,12 @@ class Resolver:
         return union(out)
 
     def ev_BoolOp(self, e, fr):
-        vals = [self.eval(v, fr) for v in e.values]
+        vals = [self.eval(e.values[0], fr)]
+        self.cond_expr += 1  # `flag and self.set_launch()`: the operands after the first may not run
+        try:
+            vals += [self.eval(v, fr) for v in e.values[1:]]
+        finally:
+            self.cond_expr -= 1
         for v, node in zip(vals[:-1], e.values[:-1]):
             self.truth(v, node, fr)
         return union(vals)
@@ -1158,12 +1207,9 @@ class Resolver:
                 return FLAGGED
             return V("tmethod", name=name, origin=a.origin, reordered=a.reordered, dtsrc=a.dtsrc)
         if k == "instance":
-            anywhere = a.attrs.get("*")  # setattr(self, <unknown name>, v)
             if name in a.attrs and not self.class_prop(a.cls, name):  # a property comes before the instance's own
-                return union([a.attrs[name], anywhere])
+                return a.attrs[name]
             m, _ = self.class_attr(a.cls, name)
-            if anywhere is not None and m is None:
-                return anywhere
             if m is not None:
                 out = []
                 for f in alts(self.bind_method(m, a)):
@@ -1171,7 +1217,7 @@ class Resolver:
                         out.append(self.call_value(V("bound", inner=f.inner, args=[a]), [], {}, node, fr))
                     else:
                         out.append(f)
-                return union(out + [anywhere])
+                return union(out)
             if name == "training":
                 return scalar()
             if self.is_module_class(a.cls) and name in lang.NN_MODULE_API:
@@ -1477,10 +1523,14 @@ class Resolver:
         itertools.accumulate, a defaultdict's factory, a dataclass field's default_factory): followed as a call
         with these arguments, so what it does is judged like any other call."""
         out = []
-        for f in alts(fn):
-            if f.kind == "scalar" and f.const is None:
-                continue  # key=None
-            out.append(self.call_value(f, list(args), {}, node, fr))
+        self.cond_expr += 1  # sorted([], key=...) never calls it: what it writes may not happen
+        try:
+            for f in alts(fn):
+                if f.kind == "scalar" and f.const is None:
+                    continue  # key=None
+                out.append(self.call_value(f, list(args), {}, node, fr))
+        finally:
+            self.cond_expr -= 1
         return union(out)
 
     def container_method(self, f, args, node, fr, kwargs=None):
@@ -1713,9 +1763,11 @@ class Resolver:
                 if o.kind == "lib":
                     self.patch(o.path, node, fr)
                 elif o.kind == "instance" and fr.mode == "setup":
-                    # a name stage 0 does not know may be any attribute: "*" is read with every one
-                    self.set_attr(o, key.const if key.kind == "scalar" and isinstance(key.const, str) else "*",
-                                  val, fr, weak=len(alts(obj)) > 1)
+                    if key.kind == "scalar" and isinstance(key.const, str):
+                        self.set_attr(o, key.const, val, fr, weak=len(alts(obj)) > 1)
+                    else:  # any attribute, forward included
+                        self.add("DYNAMIC_CODE", node, f"{fr.fname} calls setattr with a name stage 0 cannot know")
+                        return FLAGGED
                 elif o.kind == "instance":
                     self.add("CACHING", node, f"{fr.fname} writes state that outlives the call (setattr)")
             return scalar()

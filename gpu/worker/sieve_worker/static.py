@@ -346,6 +346,16 @@ class FilePass:
         for k in node.keywords:
             self.add("FORBIDDEN_BASE", node, f"class {node.name} sets {k.arg}=")
         for st in node.body:
+            if isinstance(st, (ast.Assign, ast.AnnAssign)):
+                # `__get__ = _get` in a class body defines a magic method as surely as a def does
+                for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                    for n in (x.id for x in ast.walk(t) if isinstance(x, ast.Name)):
+                        if n.startswith("__") and n.endswith("__") and n not in lang.CLASS_DATA_DUNDERS:
+                            self.add("MAGIC_METHOD", st, f"class {node.name} binds {n}, which runs outside forward")
+                        elif module_class and n in lang.NN_MODULE_API and n not in lang.MODULE_METHODS_OK:
+                            self.add("PATCHES_HARNESS", st, f"class {node.name} rebinds nn.Module.{n}, which the "
+                                                            f"harness calls")
+                continue
             if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             n = st.name
