@@ -153,6 +153,7 @@ class Resolver:
         self.effects = 0      # writes to objects and objects made: a call that did any is not memoized
         self.cond_calls = 0   # >0 inside a call made from a branch: its writes to objects merge
         self.cond_expr = 0    # >0 in the operands of a conditional expression, and/or, a library's callback
+        self.shape_left = 0   # what settled() may still visit
         self.deadline = time.process_time() + MAX_CPU_SECONDS
         self.active = set()
         self.depth = 0
@@ -218,6 +219,8 @@ class Resolver:
     def bind(self, name, v, fr):
         if v is None:
             v = UNKNOWN
+        if fr.env is self.module:
+            self.effects += 1  # what a memoized call read may have changed
         if (fr.branch or fr.left or self.cond_expr) and name in fr.env:
             v = union([fr.env[name], v])
             consts = [a for a in alts(v) if a.kind == "scalar" and a.const is not NOCONST and a.info != "dtype"]
@@ -231,10 +234,11 @@ class Resolver:
 
     # ---- statements -----------------------------------------------------------------------------
     def exec_block(self, stmts, fr, module=False):
+        """Runs a block; True when it ended in a return or raise (what follows it never runs)."""
         for s in stmts:
-            self.exec_stmt(s, fr, module)
-            if self.ends_block(s, fr):
-                return
+            if self.exec_stmt(s, fr, module) or self.ends_block(s, fr):
+                return True
+        return False
 
     @staticmethod
     def ends_block(s, fr):
@@ -249,7 +253,7 @@ class Resolver:
     def spend(self, n):
         """n steps of the budget (statements, calls, literal elements), and the CPU-time backstop."""
         self.steps += n
-        if self.steps > MAX_STEPS or (self.steps & 1023) < n and time.process_time() > self.deadline:
+        if self.steps > MAX_STEPS or time.process_time() > self.deadline:
             raise Budget()
 
     def exec_stmt(self, s, fr, module=False):
@@ -303,7 +307,7 @@ class Resolver:
                                  f"(only torch.no_grad(), torch.inference_mode() and torch.cuda.device() are allowed)")
                 if item.optional_vars is not None:
                     self.assign(item.optional_vars, UNKNOWN, fr, s, local_only=True)
-            self.exec_block(s.body, fr)
+            return self.exec_block(s.body, fr)  # `with ...: return` ends the block around it too
         elif isinstance(s, (ast.Try, getattr(ast, "TryStar", ast.Try))):
             fr.branch += 1
             self.exec_block(s.body, fr)
@@ -322,7 +326,11 @@ class Resolver:
         elif isinstance(s, ast.Assert):
             self.truth(self.eval(s.test, fr), s.test, fr)
             if s.msg is not None:
-                self.eval(s.msg, fr)
+                self.cond_expr += 1  # evaluated only when the assert fails
+                try:
+                    self.eval(s.msg, fr)
+                finally:
+                    self.cond_expr -= 1
         elif isinstance(s, ast.Delete):
             for t in s.targets:
                 if isinstance(t, (ast.Attribute, ast.Subscript)):
@@ -368,7 +376,9 @@ class Resolver:
             out[("m", k)] = (self.sig(v), size(v))
         return out
 
-    def exec_if(self, s, fr, module):
+    def exec_if(self, s, fr, module, level=None):
+        """level: the branch level this if's narrowed targets are bound at (an inner if that replaces only
+        targets its outer if narrows binds them at the outer's level); default its own."""
         if module and is_main_guard(s.test):
             return  # not run in the candidate's process (its __name__ is not "__main__")
         fb = self.cpu_condition(s.test, fr) if fr.mode == "forward" else None
@@ -381,7 +391,7 @@ class Resolver:
         leaves = any(isinstance(n, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(s))
         slots = {} if leaves else self.slots(definitely_assigned(s.body) & definitely_assigned(s.orelse), fr, s)
         narrow = {k[0] for k in slots}
-        entry = fr.branch
+        entry = fr.branch if level is None else level
         fr.branch += 1
         after = {k: [] for k in slots}
         for body, is_fallback in ((s.body, fb is True), (s.orelse, fb is False)):
@@ -392,11 +402,9 @@ class Resolver:
             launches = len(self.launches)
             for st in body:
                 if narrow and replaces_only(st, narrow):
-                    fr.branch, inner = entry, fr.branch  # it replaces what the target held in this branch
-                    self.exec_stmt(st, fr)
-                    fr.branch = inner
-                else:
-                    self.exec_stmt(st, fr)
+                    self.exec_replacing(st, fr, entry)
+                elif self.exec_stmt(st, fr):
+                    break
                 if self.ends_block(st, fr):
                     break
             if is_fallback:
@@ -413,6 +421,20 @@ class Resolver:
             put(union(vals) if entry == 0 and not (self.cond_calls or self.cond_expr or fr.left)
                 and all(v is not None for v in vals)
                 else union([old] + vals))
+
+    def exec_replacing(self, st, fr, level):
+        """A statement of a narrowing if's branch that binds only narrowed targets: what it evaluates
+        (right-hand side, an inner if's test: calls that may not happen) at the branch's level, the binding
+        itself at `level`, replacing what the target held."""
+        if isinstance(st, ast.If):
+            return self.exec_if(st, fr, False, level=level)
+        v = self.eval(st.value, fr)
+        inner, fr.branch = fr.branch, level
+        try:
+            for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                self.assign(t, v, fr, st)
+        finally:
+            fr.branch = inner
 
     def slots(self, targets, fr, node):
         """{(target, which): (get, put, value before)} for targets (see assigned_here) that are a name of this
@@ -656,16 +678,21 @@ class Resolver:
                 self.add("UNRESOLVED_CALL", d, f"class decorator {ast.unparse(d)} is not part of stage 0's language")
         return cls
 
-    def mro(self, cls):
-        out, todo = [], [cls]
-        while todo:
-            c = todo.pop(0)
-            if c in out:
-                continue
-            out.append(c)
-            for b in c.args or []:
-                todo += [a for a in alts(b) if a.kind == "class"]
-        return out
+    def mro(self, cls, seen=()):
+        """Python's C3 linearization of an answer's class (class ModelNew(Mid, Fast) with Mid(Base) finds
+        Base.act before Fast.act); where C3 fails (Python refuses such a class) the rest in base order."""
+        bases = [a for b in cls.args or [] for a in alts(b) if a.kind == "class" and a is not cls and a not in seen]
+        seqs = [self.mro(b, seen + (cls,)) for b in bases] + [bases]
+        out = [cls]
+        while True:
+            seqs = [q for q in seqs if q]
+            if not seqs:
+                return out
+            head = next((q[0] for q in seqs if not any(q[0] in t[1:] for t in seqs)), None)
+            if head is None:
+                return out + [c for q in seqs for c in q if c not in out]
+            out.append(head)
+            seqs = [q[1:] if q[0] is head else q for q in seqs]
 
     def lib_bases(self, cls):
         return {a.path for c in self.mro(cls) for b in (c.args or []) for a in alts(b) if a.kind == "lib"}
@@ -718,6 +745,9 @@ class Resolver:
         out = set()
         for a in alts(v):
             k = a.kind
+            self.shape_left -= 1
+            if self.shape_left < 0:
+                raise Budget()
             if k == "tensor":
                 out.add(("t", a.origin, a.reordered, a.dtsrc))
             elif k in ("scalar", "unknown"):
@@ -750,8 +780,10 @@ class Resolver:
         return frozenset(out)
 
     def settled(self, fr):
-        """What a loop body's names hold, by shape (see shape())."""
+        """What a loop body's names hold, by shape (see shape()); more than MAX_SIG_NODES values in all is
+        more than stage 0 follows through a loop (Budget)."""
         f, out = fr, {}
+        self.shape_left = MAX_SIG_NODES * 4
         while f is not None:
             out.update({(id(f), k): self.shape(v) for k, v in f.env.items()})
             f = f.parent
@@ -1095,7 +1127,12 @@ class Resolver:
                 return
 
     def ev_Compare(self, e, fr):
-        vals = [self.eval(e.left, fr)] + [self.eval(c, fr) for c in e.comparators]
+        vals = [self.eval(e.left, fr), self.eval(e.comparators[0], fr)]
+        self.cond_expr += 1  # a < b < c: c only when a < b
+        try:
+            vals += [self.eval(c, fr) for c in e.comparators[1:]]
+        finally:
+            self.cond_expr -= 1
         if all(isinstance(o, (ast.Is, ast.IsNot)) for o in e.ops):
             return scalar()
         if any(has_kind(v, ("tensor",)) for v in vals):
@@ -1207,9 +1244,12 @@ class Resolver:
                 return FLAGGED
             return V("tmethod", name=name, origin=a.origin, reordered=a.reordered, dtsrc=a.dtsrc)
         if k == "instance":
-            if name in a.attrs and not self.class_prop(a.cls, name):  # a property comes before the instance's own
-                return a.attrs[name]
             m, _ = self.class_attr(a.cls, name)
+            own = a.attrs.get(name) if not self.class_prop(a.cls, name) else None  # a property comes first
+            # a module's submodules and parameters live in _modules/_parameters, behind what its class defines
+            # under the same name (self.f = Act() and a class attribute or method f): either may be found
+            if own is not None and (m is None or not self.is_module_class(a.cls)):
+                return own
             if m is not None:
                 out = []
                 for f in alts(self.bind_method(m, a)):
@@ -1217,7 +1257,7 @@ class Resolver:
                         out.append(self.call_value(V("bound", inner=f.inner, args=[a]), [], {}, node, fr))
                     else:
                         out.append(f)
-                return union(out)
+                return union(out + ([own] if own is not None else []))
             if name == "training":
                 return scalar()
             if self.is_module_class(a.cls) and name in lang.NN_MODULE_API:
@@ -1241,14 +1281,23 @@ class Resolver:
                 return V("noop")
             return UNKNOWN
         if k == "super":
+            # the classes after the defining one in the MRO of the instance's class (B.act's super().act in a
+            # ModelNew(B, C) reaches C.act), for each class the instance may be of
             selfv = a.args[0] if a.args else None
-            for c in self.mro(a.cls)[1:]:
-                if name in c.attrs:
+            out = []
+            for inst in (alts(selfv) if selfv is not None else [None]):
+                order = self.mro(inst.cls) if inst is not None and inst.kind == "instance" and inst.cls is not None \
+                    else self.mro(a.cls)
+                after = order[order.index(a.cls) + 1:] if a.cls in order else self.mro(a.cls)[1:]
+                c = next((c for c in after if name in c.attrs), None)
+                if c is not None:
                     m = c.attrs[name]
-                    return self.bind_method(m, selfv) if selfv is not None and selfv.kind == "instance" else m
-            if name == "__init__":
-                return V("noop")
-            return UNKNOWN
+                    out.append(self.bind_method(m, inst) if inst is not None and inst.kind == "instance" else m)
+                elif name == "__init__":
+                    out.append(V("noop"))
+                else:
+                    out.append(UNKNOWN)
+            return union(out) or UNKNOWN
         if k == "container":
             return V("cmethod", inner=a, name=name)
         if k == "scalar":
@@ -1705,8 +1754,7 @@ class Resolver:
                     self.torch_op(node, path, "reduces over tensors with functools.reduce", fr)
                     return tensor()
                 elem = self.iterate(it, node, fr)
-                for f in alts(fn):
-                    self.call_value(f, [elem, elem], {}, node, fr)
+                self.callback(fn, [elem, elem], node, fr)  # reduce over nothing never calls it
                 return scalar()
             if last == "wraps":
                 return V("decorator", name="identity", hooks=[])
@@ -1771,6 +1819,8 @@ class Resolver:
                 elif o.kind == "instance":
                     self.add("CACHING", node, f"{fr.fname} writes state that outlives the call (setattr)")
             return scalar()
+        if name == "print" and "file" in kwargs:  # print(file=obj) calls obj.write
+            return self.unresolved_call(node, "print(file=...)", fr)
         if name in lang.SCALAR_BUILTINS:
             if name in ("sorted", "min", "max") and "key" in kwargs:
                 elem = self.iterate(args[0], node, fr) if len(args) == 1 else union(args)
@@ -1783,6 +1833,14 @@ class Resolver:
             if name in ("min", "max") and len(args) == 1 and ok:
                 return self.iterate(args[0], node, fr)
             return scalar()
+        if name == "hasattr" and len(args) == 2:  # it reads the attribute: a property's getter runs
+            key = args[1]
+            if key.kind == "scalar" and isinstance(key.const, str):
+                for o in alts(args[0]):
+                    self.attr(o, key.const, node, fr)
+                return scalar()
+            self.add("DYNAMIC_CODE", node, f"{fr.fname} calls hasattr() with a computed attribute name")
+            return FLAGGED
         if name == "len" or name in ("isinstance", "hasattr", "callable"):
             return scalar()
         if name in ("tuple", "list", "set", "reversed"):

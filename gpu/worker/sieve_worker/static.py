@@ -346,17 +346,15 @@ class FilePass:
         for k in node.keywords:
             self.add("FORBIDDEN_BASE", node, f"class {node.name} sets {k.arg}=")
         for st in node.body:
-            if isinstance(st, (ast.Assign, ast.AnnAssign)):
-                # `__get__ = _get` in a class body defines a magic method as surely as a def does
-                for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
-                    for n in (x.id for x in ast.walk(t) if isinstance(x, ast.Name)):
-                        if n.startswith("__") and n.endswith("__") and n not in lang.CLASS_DATA_DUNDERS:
-                            self.add("MAGIC_METHOD", st, f"class {node.name} binds {n}, which runs outside forward")
-                        elif module_class and n in lang.NN_MODULE_API and n not in lang.MODULE_METHODS_OK:
-                            self.add("PATCHES_HARNESS", st, f"class {node.name} rebinds nn.Module.{n}, which the "
-                                                            f"harness calls")
-                continue
             if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                # `__get__ = _get`, `for __getattr__ in (f,): pass`, `(__getattr__ := f)`, `import f as
+                # __getattr__` in a class body define a magic method as surely as a def does
+                for n in class_body_bindings(st):
+                    if n.startswith("__") and n.endswith("__") and n not in lang.CLASS_DATA_DUNDERS:
+                        self.add("MAGIC_METHOD", st, f"class {node.name} binds {n}, which runs outside forward")
+                    elif module_class and n in lang.NN_MODULE_API and n not in lang.MODULE_METHODS_OK:
+                        self.add("PATCHES_HARNESS", st, f"class {node.name} rebinds nn.Module.{n}, which the "
+                                                        f"harness calls")
                 continue
             n = st.name
             if n in ("__torch_function__", "__torch_dispatch__"):
@@ -365,6 +363,23 @@ class FilePass:
                 self.add("MAGIC_METHOD", st, f"class {node.name} defines {n}, which runs outside forward")
             elif module_class and n in lang.NN_MODULE_API and n not in lang.MODULE_METHODS_OK:
                 self.add("PATCHES_HARNESS", st, f"class {node.name} overrides nn.Module.{n}, which the harness calls")
+
+
+def class_body_bindings(st):
+    """The names a statement of a class body binds in the class (nested classes bind only their own name)."""
+    if isinstance(st, ast.ClassDef):
+        return [st.name]
+    out = []
+    for x in ast.walk(st):
+        if isinstance(x, ast.Name) and isinstance(x.ctx, (ast.Store, ast.Del)):
+            out.append(x.id)
+        elif isinstance(x, ast.alias):
+            out.append(x.asname or x.name.split(".")[0])
+        elif isinstance(x, ast.ExceptHandler) and x.name:
+            out.append(x.name)
+        elif isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.append(x.name)
+    return out
 
 
 def import_only(body):
