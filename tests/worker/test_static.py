@@ -573,6 +573,32 @@ class RealAnswers(Base):
         pre = "\n\nF = launch\n\n\ndef get():\n    return F\n\n\nget()\nF = torch.relu\nACT = get()\n"
         self.rejects(answer("        return ACT(x)\n", pre=pre), "TORCH_OP_IN_FORWARD")
 
+    def test_containers_as_python_changes_them(self):
+        fwd = "        return self.fns[0](x)\n"
+        for change in ("fns.reverse()", "fns.pop(0)", "fns.remove(launch)", "fns.sort(key=lambda f: f is launch)"):
+            with self.subTest(change=change):
+                self.rejects(answer(fwd, init=f"        fns = [launch, torch.relu]\n        {change}\n        self.fns = fns\n"),
+                             "TORCH_OP_IN_FORWARD")
+        # += changes the list itself, which self.fns also holds
+        self.rejects(answer("        return self.fns[-1](x)\n", init="        fns = [launch]\n        self.fns = fns\n"
+                            "        fns += [torch.relu]\n"), "TORCH_OP_IN_FORWARD")
+        # a key stage 0 does not know may be any key
+        self.rejects(answer("        return self.ops['a'](x)\n", init="        k = 'A'.lower()\n"
+                            "        self.ops = {'a': launch, k: torch.relu}\n"), "TORCH_OP_IN_FORWARD")
+        self.rejects(answer("        return self.ops.get(str(0))(x)\n", init="        self.ops = {str(0): launch, '0': torch.relu}\n"),
+                         "TORCH_OP_IN_FORWARD")
+
+    def test_a_memoized_call_sees_what_its_function_was_made_with(self):
+        # a lambda made in a comprehension reads the enclosing name; defaults are part of what it reads
+        self.rejects(answer("        return self.f(x)\n", init="        g = launch\n        fs = [lambda: g for _ in range(1)]\n"
+                            "        fs[0]()\n        g = torch.relu\n        self.f = fs[0]()\n"), "TORCH_OP_IN_FORWARD")
+        make = "\n\ndef make(act):\n    return [lambda g=act: g for _ in (0,)][0]\n"
+        self.rejects(answer("        return self.f(x)\n", init="        make(launch)()\n        self.f = make(torch.relu)()\n",
+                            pre=make), "TORCH_OP_IN_FORWARD")
+        make = "\n\ndef make(act):\n    class H:\n        def run(self, x):\n            return act(x)\n    return H()\n"
+        self.rejects(answer("        FAST.run(x)\n        return SLOW.run(x)\n", pre=make,
+                            post="\n\nFAST = make(launch)\nSLOW = make(torch.relu)\n"), "TORCH_OP_IN_FORWARD")
+
     def test_lookup_order_as_python_has_it(self):
         act = "\n\nclass Act(nn.Module):\n    def forward(self, x):\n        return launch(x)\n"
         # a submodule lives behind what the class defines under its name
@@ -629,6 +655,18 @@ class RealAnswers(Base):
         t0 = time.process_time()
         static.check(answer("        return launch(x)\n", pre=pre), "triton", "strict")
         self.assertLess(time.process_time() - t0, 5.0)
+        # 3,000 names bound to one 64 x 64 list, and a nested function called 20 times (31 s before)
+        l1 = "[" + ", ".join(["0"] * 64) + "]"
+        pre = f"\n\nL1 = {l1}\nL2 = [" + ", ".join(["L1"] * 64) + "]\n" + " = ".join(f"N{i}" for i in range(3000)) + " = L2\n"
+        init = "        def h():\n            return 0\n" + "        h()\n" * 20
+        t0 = time.process_time()
+        self.accepts(answer("        return launch(x)\n", init=init, pre=pre))
+        self.assertLess(time.process_time() - t0, 5.0)
+        # a loop that builds many layers is followed to its end, not given up on (a level-3 answer was)
+        init = ("        layers = []\n        for i in range(60):\n            layers.append(nn.Sequential("
+                "nn.Conv2d(8, 8, 3), nn.BatchNorm2d(8)))\n        self.features = nn.Sequential(*layers)\n")
+        fs = static.check(answer("        return launch(x)\n", init=init), "triton", "strict")
+        self.assertFalse([f for f in fs if "gives up" in f.message])
 
     def test_calls_that_write_or_make_objects_are_followed_each_time(self):
         # the second reset() is not a memo hit: its write comes after self.f = launch

@@ -154,6 +154,7 @@ class Resolver:
         self.cond_calls = 0   # >0 inside a call made from a branch: its writes to objects merge
         self.cond_expr = 0    # >0 in the operands of a conditional expression, and/or, a library's callback
         self.shape_left = 0   # what settled() may still visit
+        self.shape_seen = {}  # (id, depth) -> (value, shape) within one settled()
         self.deadline = time.process_time() + MAX_CPU_SECONDS
         self.active = set()
         self.depth = 0
@@ -273,7 +274,10 @@ class Resolver:
                 self.assign(s.target, self.eval(s.value, fr), fr, s)
         elif isinstance(s, ast.AugAssign):
             cur = self.eval(s.target, fr, store_check=False)
-            v = self.binop(cur, self.eval(s.value, fr), s.op, s, fr)
+            rhs = self.eval(s.value, fr)
+            if isinstance(s.op, (ast.Add, ast.BitOr)):
+                self.extend_in_place(cur, rhs, s, fr)
+            v = self.binop(cur, rhs, s.op, s, fr)
             self.assign(s.target, v, fr, s, aug=True)
         elif isinstance(s, (ast.For, ast.AsyncFor)):
             it = self.eval(s.iter, fr)
@@ -363,18 +367,32 @@ class Resolver:
         self.add("UNRESOLVED_VALUE", node, f"{fr.fname} has a loop whose values stage 0 cannot follow to a fixpoint "
                                            f"within {MAX_LOOP_PASSES} passes")
 
-    def snapshot(self, fr):
-        """What the names of a frame hold, containers' sizes included (an append changes what c[-1] is)."""
-        def size(v):
-            return tuple((len(a.items or ()), len(a.extra or ()), len(a.pairs or ()), len(a.attrs or ()))
-                         for a in alts(v) if a.kind in ("container", "instance", "ctx"))
-        f, out = fr, {}
-        while f is not None:
-            out.update({(id(f), k): (self.sig(v), size(v)) for k, v in f.env.items()})
-            f = f.parent
-        for k, v in self.module.items():
-            out[("m", k)] = (self.sig(v), size(v))
-        return out
+    def extend_in_place(self, cur, rhs, node, fr):
+        """fns += [...] (and |=) changes the list (dict, set) itself: every name that holds it sees the new
+        elements, not only the one rebound (self.fns = fns; fns += [torch.relu])."""
+        for a in alts(cur):
+            if a.kind != "container":
+                continue
+            self.effects += 1
+            if fr.mode == "forward" and not any(a.owner is f for f in self.frames):
+                self.add("CACHING", node, f"{fr.fname} mutates a container that outlives the call (+=)")
+            added = [members(r) if r.kind == "container" else UNKNOWN for r in alts(rhs)]
+            a.extra = list(a.extra or []) + [x for x in added if x is not None]
+
+    def closure_key(self, env):
+        """What the frames a function was made in hold (not the module's), as a memo key; more than
+        4 x MAX_SIG_NODES values in all is a key equal to no other (the call is followed again)."""
+        left, out = [MAX_SIG_NODES * 4], []
+        f = env
+        try:
+            while f is not None and f is not self.modframe:
+                for k, v in f.env.items():
+                    out.append((id(f), str(k), self.sig_of(v, 0, left)))
+                f = f.parent
+        except OverflowError:
+            return (object(),)
+        self.spend(1)
+        return tuple(out)
 
     def exec_if(self, s, fr, module, level=None):
         """level: the branch level this if's narrowed targets are bound at (an inner if that replaces only
@@ -741,7 +759,16 @@ class Resolver:
 
     def shape(self, v, depth=0):
         """What a value is, without which object it is: a loop body that makes a fresh list or lambda on
-        every pass has settled once the shapes of what its names hold stop changing."""
+        every pass has settled once the shapes of what its names hold stop changing. A value held in many
+        places is visited once per settled() (shape_seen)."""
+        seen = self.shape_seen.get((id(v), depth))
+        if seen is not None and seen[0] is v:
+            return seen[1]
+        out = self.shape_of(v, depth)
+        self.shape_seen[(id(v), depth)] = (v, out)
+        return out
+
+    def shape_of(self, v, depth):
         out = set()
         for a in alts(v):
             k = a.kind
@@ -783,7 +810,7 @@ class Resolver:
         """What a loop body's names hold, by shape (see shape()); more than MAX_SIG_NODES values in all is
         more than stage 0 follows through a loop (Budget)."""
         f, out = fr, {}
-        self.shape_left = MAX_SIG_NODES * 4
+        self.shape_left, self.shape_seen = MAX_SIG_NODES * 4, {}
         while f is not None:
             out.update({(id(f), k): self.shape(v) for k, v in f.env.items()})
             f = f.parent
@@ -796,10 +823,10 @@ class Resolver:
         every parameter a configuration scalar or an input tensor)."""
         fn = fv.node
         mode = fr.mode
-        closure = ()
-        if fv.env is not None and getattr(fv.env, "is_call", False):  # a nested function sees its caller's names
-            closure = tuple(sorted(((str(k), v) for k, v in self.snapshot(fv.env).items() if k[0] != "m"),
-                                   key=lambda kv: kv[0]))
+        # what it may read besides its arguments: the names of every frame it was made in (a function's, a
+        # comprehension's, a class body's; the module's are covered by self.effects) and its default values
+        closure = (self.closure_key(fv.env), self.sig(union(list((fv.defaults or ([], {}))[0]) +
+                                                              list((fv.defaults or ([], {}))[1].values()))))
         # self.effects: a write or an object made anywhere since (BOX.f = ...) may change what it reads
         key = (id(fn), mode, self.fallback > 0, fill, tuple(self.sig(a) for a in args),
                tuple(sorted((k, self.sig(v)) for k, v in kwargs.items())), closure, self.effects)
@@ -1378,8 +1405,11 @@ class Resolver:
             if a.items is not None and not a.extra and key.kind == "scalar" and isinstance(key.const, int) \
                     and not isinstance(key.const, bool) and -len(a.items) <= key.const < len(a.items):
                 return a.items[key.const]
-            if a.pairs is not None and not a.extra and key.kind == "scalar" and key.const is not None:
-                hits = [v for kk, v in a.pairs if kk.kind == "scalar" and kk.const == key.const]
+            if a.pairs is not None and not a.extra and key.kind == "scalar" and key.const is not None \
+                    and key.const is not NOCONST:
+                # a key whose value stage 0 does not know ({k: torch.relu} with k = "A".lower()) may be this one
+                hits = [v for kk, v in a.pairs if not (kk.kind == "scalar" and kk.const is not NOCONST)
+                        or kk.const == key.const]
                 if hits:
                     return union(hits)
             if key.kind == "scalar" and isinstance(key.const, slice):
@@ -1608,6 +1638,9 @@ class Resolver:
             self.effects += 1
             if fr.mode == "forward" and not any(c.owner is f for f in self.frames):
                 self.add("CACHING", node, f"{fr.fname} mutates a container that outlives the call (.{name})")
+            if c.items is not None and name in ("insert", "pop", "remove", "clear", "sort", "reverse"):
+                # fns.reverse(), fns.pop(0), fns.remove(launch): what sits at each index is no longer known
+                c.extra, c.items = list(c.extra or []) + list(c.items), None
             if name in ("append", "add", "insert", "extend", "update", "setdefault"):
                 vals = list(args[-1:]) if name != "extend" and name != "update" else \
                     [members(a) if a.kind == "container" else UNKNOWN for a in args]
