@@ -10,6 +10,7 @@ tensor, a shape is a scalar, containers keep their elements, so `OPS["relu"](x)`
 `KERNELS[x.dtype][grid](...)` resolve to what they hold.
 """
 import ast
+import contextlib
 import time
 
 from . import cppext, lang
@@ -330,11 +331,8 @@ class Resolver:
         elif isinstance(s, ast.Assert):
             self.truth(self.eval(s.test, fr), s.test, fr)
             if s.msg is not None:
-                self.cond_expr += 1  # evaluated only when the assert fails
-                try:
+                with self.may_not_run():  # evaluated only when the assert fails
                     self.eval(s.msg, fr)
-                finally:
-                    self.cond_expr -= 1
         elif isinstance(s, ast.Delete):
             for t in s.targets:
                 if isinstance(t, (ast.Attribute, ast.Subscript)):
@@ -878,7 +876,6 @@ class Resolver:
             env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
         parent = fv.env if fv.env is not self.modframe else None
         sub = Frame(env, parent, mode, cls=fv.cls, fname=fv.name if fv.name != "<lambda>" else "a lambda")
-        sub.is_call = True
         for v in env.values():
             if v.kind == "container" and v.frame is True:
                 v.owner, v.frame = sub, None
@@ -915,6 +912,16 @@ class Resolver:
             return False
         m, _ = self.class_attr(cls, name)
         return m is not None and any(f.kind == "prop" for f in alts(m))
+
+    @contextlib.contextmanager
+    def may_not_run(self):
+        """Code evaluated inside may not run (an operand of a conditional expression, a library's callback):
+        its writes and walrus bindings merge, and the calls it makes are conditional calls."""
+        self.cond_expr += 1
+        try:
+            yield
+        finally:
+            self.cond_expr -= 1
 
     def merges(self, fr):
         """A write here may not happen (a branch, a call made from one, code after a return in a branch, a
@@ -1083,11 +1090,8 @@ class Resolver:
             self.if_stack.append(e)
             self.fallback += is_fb
             n = len(self.launches)
-            self.cond_expr += 1  # only one of the two runs
-            try:
+            with self.may_not_run():  # only one of the two runs
                 out.append(self.eval(body, fr))
-            finally:
-                self.cond_expr -= 1
             if is_fb:
                 del self.launches[n:]
             self.fallback -= is_fb
@@ -1096,11 +1100,8 @@ class Resolver:
 
     def ev_BoolOp(self, e, fr):
         vals = [self.eval(e.values[0], fr)]
-        self.cond_expr += 1  # `flag and self.set_launch()`: the operands after the first may not run
-        try:
+        with self.may_not_run():  # `flag and self.set_launch()`: the operands after the first
             vals += [self.eval(v, fr) for v in e.values[1:]]
-        finally:
-            self.cond_expr -= 1
         for v, node in zip(vals[:-1], e.values[:-1]):
             self.truth(v, node, fr)
         return union(vals)
@@ -1155,11 +1156,8 @@ class Resolver:
 
     def ev_Compare(self, e, fr):
         vals = [self.eval(e.left, fr), self.eval(e.comparators[0], fr)]
-        self.cond_expr += 1  # a < b < c: c only when a < b
-        try:
+        with self.may_not_run():  # a < b < c: c only when a < b
             vals += [self.eval(c, fr) for c in e.comparators[1:]]
-        finally:
-            self.cond_expr -= 1
         if all(isinstance(o, (ast.Is, ast.IsNot)) for o in e.ops):
             return scalar()
         if any(has_kind(v, ("tensor",)) for v in vals):
@@ -1602,14 +1600,11 @@ class Resolver:
         itertools.accumulate, a defaultdict's factory, a dataclass field's default_factory): followed as a call
         with these arguments, so what it does is judged like any other call."""
         out = []
-        self.cond_expr += 1  # sorted([], key=...) never calls it: what it writes may not happen
-        try:
+        with self.may_not_run():  # sorted([], key=...) never calls it: what it writes may not happen
             for f in alts(fn):
                 if f.kind == "scalar" and f.const is None:
                     continue  # key=None
                 out.append(self.call_value(f, list(args), {}, node, fr))
-        finally:
-            self.cond_expr -= 1
         return union(out)
 
     def container_method(self, f, args, node, fr, kwargs=None):
