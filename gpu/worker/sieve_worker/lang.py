@@ -210,6 +210,19 @@ HOOK_WORDS = ("register_forward_hook", "register_forward_pre_hook", "register_ba
               "register_module_module_registration_hook", "register_state_dict_pre_hook",
               "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
               "register_state_dict_post_hook", "register_post_accumulate_grad_hook", "register_multi_grad_hook")
+# torch code that runs the answer's functions when torch computes (a parametrization's forward on every read of
+# the weight, weight_norm's recomputation, pack hooks on save_for_backward): hooks by another name
+CALLBACK_PATHS = ("torch.nn.utils.parametrize", "torch.nn.utils.parametrizations", "torch.nn.utils.weight_norm",
+                  "torch.nn.utils.spectral_norm", "torch.nn.utils.remove_weight_norm",
+                  "torch.nn.utils.remove_spectral_norm", "torch.nn.utils.stateless", "torch.autograd.graph",
+                  "torch.nn.modules.module", "torch.func", "torch.utils.hooks")
+
+
+def calls_back(path):
+    """Is path (or what it lies in) one of CALLBACK_PATHS?"""
+    return any(path == p or path.startswith(p + ".") for p in CALLBACK_PATHS)
+
+
 DISPATCH_WORDS = ("TorchFunctionMode", "TorchDispatchMode", "__torch_function__", "__torch_dispatch__",
                   "_python_dispatch", "overrides", "enable_python_dispatcher", "_DisableTorchDispatch",
                   "DisableTorchFunction", "_disabled_torch_function_impl", "BaseTorchFunctionMode")

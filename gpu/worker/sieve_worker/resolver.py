@@ -134,6 +134,7 @@ class Frame:
         self.branch = 0       # >0 inside an if/loop body: a rebinding merges with the old value
         self.left = False     # a return or raise in a branch ran: what follows may not run (it merges too)
         self.home = self      # the function frame whose call owns what is made here (comprehensions: the caller)
+        self.classbody = False  # a class body's names are seen by its own statements only (Python's scoping)
 
 
 class Resolver:
@@ -207,7 +208,9 @@ class Resolver:
     def lookup(self, name, fr, node):
         f = fr
         while f is not None:
-            if name in f.env:
+            # the names of a class body are not visible from its methods, lambdas and comprehensions: they
+            # see the enclosing functions' names and the module's
+            if name in f.env and (f is fr or not f.classbody):
                 return f.env[name]
             f = f.parent
         if name in self.module:
@@ -678,9 +681,7 @@ class Resolver:
         cls = V("class", node=s, name=s.name, attrs={}, args=bases, env=fr)
         cframe = Frame(cls.attrs, None, fr.mode, cls=cls, fname=s.name)
         cframe.home = fr.home
-        cframe.parent = None
-        # class bodies see module names, not their own as closures; run them with a frame whose parent
-        # chain ends at the enclosing frame
+        cframe.classbody = True  # lookup() skips it from every frame made inside the body
         cframe.parent = fr if fr is not self.modframe else None
         for st in s.body:
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -692,6 +693,11 @@ class Resolver:
             if not all((a.kind == "decorator" and a.name == "identity") or
                        (a.kind == "lib" and a.path == "dataclasses.dataclass") for a in alts(dv)):
                 self.add("UNRESOLVED_CALL", d, f"class decorator {ast.unparse(d)} is not part of stage 0's language")
+            if any((a.kind == "decorator" and a.info == "dataclass") or
+                   (a.kind == "lib" and a.path == "dataclasses.dataclass") for a in alts(dv)):
+                # the generated __init__ (where the class defines none) binds the annotated fields in order
+                cls.info = [st.target.id for st in s.body if isinstance(st, ast.AnnAssign)
+                            and isinstance(st.target, ast.Name) and "ClassVar" not in ast.unparse(st.annotation)]
         return cls
 
     def mro(self, cls, seen=()):
@@ -850,7 +856,8 @@ class Resolver:
         for i, p in enumerate(params):
             dflt = defaults[i - first_default] if i >= first_default else None
             if fill and not (i == 0 and p in ("self", "cls", "ctx") and args):
-                env[p] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p))
+                # what the harness passes, or the default where it passes fewer (ModelNew(*init_inputs))
+                env[p] = union([scalar() if fill == "config" else tensor("input", dtsrc=("param", p)), dflt])
             if star is not None and i >= star:
                 env[p] = union([loose, kwargs.get(p), dstar, dflt]) or UNKNOWN
             elif i < len(args):
@@ -869,8 +876,9 @@ class Resolver:
             env[p.arg] = kwargs.get(p.arg, kwdefaults.get(p.arg, UNKNOWN))
             if dstar is not None and p.arg not in kwargs:
                 env[p.arg] = union([dstar, kwdefaults.get(p.arg)])
-            if fill and p.arg not in kwargs:
-                env[p.arg] = scalar() if fill == "config" else tensor("input", dtsrc=("param", p.arg))
+            if fill and p.arg not in kwargs:  # KernelBook's [args, kwargs] init inputs may pass it, or not
+                env[p.arg] = union([scalar() if fill == "config" else tensor("input", dtsrc=("param", p.arg)),
+                                    kwdefaults.get(p.arg)])
         if a.kwarg:
             extra = [v for k, v in kwargs.items() if k not in params and k != "**"] + ([dstar] if dstar else [])
             env[a.kwarg.arg] = V("container", pairs=[], extra=extra, owner=None, frame=True)
@@ -939,12 +947,31 @@ class Resolver:
     def instantiate(self, cls, args, kwargs, node, fr, fill=None):
         inst = V("instance", cls=cls, attrs={}, owner=fr.home if fr.mode == "forward" else None)
         self.effects += 1
-        init, _ = self.class_attr(cls, "__init__")
-        if init is not None:
+        init, owner = self.class_attr(cls, "__init__")
+        generated = next((c for c in self.mro(cls) if c.info is not None or "__init__" in c.attrs), None)
+        if generated is not None and generated is not owner:
+            self.dataclass_init(cls, inst, args, kwargs, fill)
+        elif init is not None:
             for f in alts(init):
                 if f.kind == "func":
                     self.call_func(f, [inst] + list(args), kwargs, node, fr, fill=fill)
         return inst
+
+    def dataclass_init(self, cls, inst, args, kwargs, fill):
+        """A dataclass's generated __init__: its fields (a base's first) get the arguments by position or name,
+        else their defaults (the class attribute); an argument stage 0 cannot place may be any field's."""
+        fields = []
+        for c in reversed(self.mro(cls)):
+            fields += [f for f in (c.info or []) if f not in fields]
+        loose = union([a.inner for a in args if a.kind == "star"] +
+                      [members(c) if c.kind == "container" else UNKNOWN for c in alts(kwargs.get("**"))])
+        given = [a for a in args if a.kind != "star"]
+        for i, name in enumerate(fields):
+            dflt, _ = self.class_attr(cls, name)
+            v = given[i] if i < len(given) else kwargs.get(name)
+            if fill:
+                v = union([scalar(), v])
+            inst.attrs[name] = union([v, loose] if v is not None else [dflt, loose]) or UNKNOWN
 
     def call_instance(self, inst, args, kwargs, node, fr):
         cls = inst.cls
@@ -1016,10 +1043,14 @@ class Resolver:
         return scalar("".join(parts)) if ok else scalar()
 
     def ev_Tuple(self, e, fr):
+        v = self.make_seq(e.elts, fr)
+        v.info = "tuple"  # t[idx] with idx a tuple indexes by its elements; with a list it gathers
+        return v
+
+    def ev_List(self, e, fr):
         return self.make_seq(e.elts, fr)
 
-    ev_List = ev_Tuple
-    ev_Set = ev_Tuple
+    ev_Set = ev_List
 
     def make_seq(self, elts, fr):
         self.spend(len(elts))
@@ -1057,8 +1088,9 @@ class Resolver:
         vals = []
 
         def one_pass():
-            for g in e.generators:
-                elem = self.iterate(self.eval(g.iter, sub), g.iter, sub)
+            for i, g in enumerate(e.generators):
+                # the first iterable is evaluated where the comprehension stands (a class body's names too)
+                elem = self.iterate(self.eval(g.iter, fr if i == 0 else sub), g.iter, sub)
                 self.assign(g.target, elem, sub, g)
                 for c in g.ifs:
                     self.truth(self.eval(c, sub), c, sub)
@@ -1190,11 +1222,31 @@ class Resolver:
     def ev_Subscript(self, e, fr):
         base = self.eval(e.value, fr)
         key = self.eval(e.slice, fr)
+        if has_kind(base, ("tensor",)) and self.advanced_index(e.slice, key):
+            self.torch_op(e, "torch.Tensor.__getitem__", "indexes a tensor with a sequence (a gather in torch)", fr)
         return union([self.subscript(a, key, e, fr) for a in alts(base)]) or UNKNOWN
+
+    @staticmethod
+    def advanced_index(sl, key):
+        """t[[1, 0]], t[idx] with idx a list, t[range(n)], t[[0, 1], [1, 0]]: an index that is a sequence makes
+        torch gather (advanced indexing), not a view. Only the elements of a literal tuple (t[0, 1:]) are
+        indices of their own; a name holding a sequence is one index."""
+        idx = [key]
+        if isinstance(sl, ast.Tuple) or all(k.kind == "container" and k.info == "tuple" for k in alts(key)):
+            idx = [v for k in alts(key) for v in (k.items if k.kind == "container" and k.items is not None else [k])]
+        return any(a.kind == "container" for v in idx for a in alts(v))
 
     def ev_Call(self, e, fr):
         # super() and super().__init__ are resolved against the class being defined
-        if isinstance(e.func, ast.Name) and e.func.id == "super" and fr.cls is not None:
+        if isinstance(e.func, ast.Name) and e.func.id == "super" and fr.cls is not None and len(e.args) == 2 \
+                and all(a.kind == "lib" and a.path == "builtins.super" for a in alts(self.lookup("super", fr, e))):
+            # super(C, obj): the classes after C in the MRO of obj's class, whatever class this code is in
+            start, selfv = self.eval(e.args[0], fr), self.eval(e.args[1], fr)
+            if not alts(start) or any(c.kind != "class" for c in alts(start)):
+                return self.unresolved_call(e, f"super({ast.unparse(e.args[0])}, ...) of something not a class", fr)
+            return union([V("super", cls=c, args=[selfv]) for c in alts(start)])
+        if isinstance(e.func, ast.Name) and e.func.id == "super" and fr.cls is not None and not e.args \
+                and all(a.kind == "lib" and a.path == "builtins.super" for a in alts(self.lookup("super", fr, e))):
             selfv = None
             f = fr
             while f is not None and selfv is None:
@@ -1380,6 +1432,9 @@ class Resolver:
                     "collections") and (name in lang.FORBIDDEN_ATTRS or private):
             self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches {new}, which is outside stage 0's language")
             return FLAGGED
+        if lang.calls_back(new):
+            self.add("HOOKS", node, f"{fr.fname} reaches {new}: torch runs the answer's code through it")
+            return FLAGGED
         if path in lang.LIB_FORBIDDEN and name in lang.LIB_FORBIDDEN[path]:
             self.add("FORBIDDEN_ATTR", node, f"{fr.fname} reaches {new}, which is outside stage 0's language")
             return FLAGGED
@@ -1564,15 +1619,20 @@ class Resolver:
         for n, v in kwargs.items():
             rec[n] = union([rec.get(n), v])
         grid = f.grid
+        programs = []  # what each alternative grid is, after a grid function ran
         for g in alts(grid):
             if g.kind in ("func", "bound", "partial", "instance", "static"):
-                self.call_value(g, [V("meta", kernel=k)], {}, node, fr)  # Triton calls it with META
-            elif g.kind not in ("container", "scalar") and not g.flagged:
+                programs += alts(self.call_value(g, [V("meta", kernel=k)], {}, node, fr))  # Triton calls it with META
+                continue
+            programs.append(g)
+            if g.kind not in ("container", "scalar") and not g.flagged:
                 self.add("UNRESOLVED_VALUE", node, f"{fr.fname} launches {k.name} with a {g.kind} as its grid")
             elif g.kind == "container":
                 for el in alts(elements(g)):
                     if el.kind == "tensor":
                         self.torch_op(node, "torch.Tensor.__index__", "uses a tensor as a launch grid size", fr)
+        if programs and all(empty_grid(g) for g in programs):
+            return scalar()  # k[()], k[(0,)], k[lambda m: (0,)]: Triton runs no program, nothing is launched
         if fr.mode == "forward" and not self.fallback:
             self.launches.append(node)
             if k not in self.launched:
@@ -1805,7 +1865,7 @@ class Resolver:
             return args[1]  # typing.get_type_hints and friends evaluate strings: not allowed
         if root == "dataclasses" and last in lang.DATACLASSES_OK:
             if last == "dataclass":
-                return V("decorator", name="identity", hooks=[]) if not args else args[0]
+                return V("decorator", name="identity", hooks=[], info="dataclass") if not args else args[0]
             made = self.callback(kwargs["default_factory"], [], node, fr) if "default_factory" in kwargs else None
             return union([kwargs.get("default"), made, scalar()])
         if root == "collections" and last in ("OrderedDict", "defaultdict"):
@@ -1872,6 +1932,9 @@ class Resolver:
         if name == "len" or name in ("isinstance", "hasattr", "callable"):
             return scalar()
         if name in ("tuple", "list", "set", "reversed"):
+            if name == "reversed" and args and any(a.kind == "tensor" for a in alts(args[0])):
+                self.torch_op(node, "torch.flip", "reverses a tensor with reversed() (Tensor.__reversed__ is a flip)",
+                              fr)
             if not args:
                 return V("container", items=[], owner=fr.home)
             a0 = args[0]
@@ -2061,6 +2124,16 @@ TORCH_FORBIDDEN_CALLS = {"manual_seed", "seed", "initial_seed", "set_rng_state",
 def unstar(args):
     """The argument values of a call, a star's elements in its place."""
     return [a.inner if a.kind == "star" else a for a in args]
+
+
+def empty_grid(g):
+    """A grid of no programs: an empty tuple, or one with a size stage 0 knows is 0 (or less)."""
+    def nothing(v):
+        return v.kind == "scalar" and isinstance(v.const, (int, float)) and v.const <= 0
+    if g.kind == "container":
+        return g.items is not None and not g.extra and (not g.items or any(
+            alts(i) and all(nothing(a) for a in alts(i)) for i in g.items))
+    return nothing(g)
 
 
 def is_torch_value(path):

@@ -185,6 +185,9 @@ class FilePass:
             if a in lang.FORBIDDEN_ATTRS or private or a in lang.LIB_FORBIDDEN.get(base, ()) or \
                     (base == "torch.utils" and a not in lang.TORCH_UTILS_ALLOWED):
                 self.add("FORBIDDEN_ATTR", node, f"reaches {full}, which is outside stage 0's language")
+        if lang.calls_back(full):
+            self.add("HOOKS", node, f"uses {full}: torch runs the answer's code through it where forward does not "
+                                    f"show it")
         if root == "torch" and a in lang.STREAM_WORDS:
             self.add("STREAMS", node, f"uses {full}")
         if root == "torch" and a in lang.GRAPH_WORDS:

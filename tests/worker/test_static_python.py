@@ -1,0 +1,201 @@
+"""Stage 0 models Python as Python does (issue 30 point 6, issue 31 point 4): scoping, default values, generated
+methods, super, builtins that hide torch work, empty grids, and the host-side cast rule. One behaviour per test.
+
+    cd gpu/worker && python -m pytest -q ../../tests/worker/test_static_python.py
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from test_static import HEAD, Base, answer, codes  # noqa: E402
+
+
+def model(body, cls_body="", init="", pre="", params="self, x"):
+    """An answer whose ModelNew has the class-body statements cls_body and the forward body."""
+    return (HEAD + pre + "\n\nclass ModelNew(nn.Module):\n" + cls_body + "    def __init__(self):\n"
+            "        super().__init__()\n" + (init or "        pass\n") + f"\n    def forward({params}):\n" + body)
+
+
+class ClassScope(Base):
+    """Names bound in a class body are not visible from its methods, lambdas and comprehensions."""
+
+    def test_method_sees_the_module_name_not_the_class_one(self):
+        # Python: forward's `act` is the module's torch.relu; the class attribute `act` is never seen
+        self.rejects(model("        return act(x)\n", cls_body="    act = staticmethod(launch)\n",
+                           pre="\nact = torch.relu\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_lambda_in_class_body_sees_the_module_name(self):
+        self.rejects(model("        return self.run(x)\n", cls_body="    go = launch\n    run = lambda self, x: go(x)\n",
+                           pre="\ngo = torch.sigmoid\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_comprehension_in_class_body_sees_the_module_name(self):
+        # the first iterable is evaluated in the class body; the element expression is not
+        self.rejects(model("        return self.fns[0](x)\n",
+                           cls_body="    f = launch\n    fns = [f for _ in range(1)]\n", pre="\nf = torch.tanh\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_first_iterable_sees_the_class_body(self):
+        self.accepts(model("        return self.fns[0](x)\n",
+                           cls_body="    base = [launch]\n    fns = [g for g in base]\n"))
+
+    def test_module_function_named_forward(self):
+        # issue 31: a module-level `forward` that ModelNew.forward calls is that function, not the method
+        self.accepts(HEAD.replace("def launch(x):", "def forward(x):") + '''
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return forward(x)
+''')
+
+    def test_class_body_still_sees_its_own_names(self):
+        self.accepts(model("        return self.fns[0](x)\n", cls_body="    g = launch\n    fns = (g,)\n"))
+
+
+class Defaults(Base):
+    """Parameters the harness does not pass keep their default values."""
+
+    def test_init_default_function(self):
+        self.rejects(answer("        return self.act(x)\n", init="        self.act = act\n").replace(
+            "def __init__(self):", "def __init__(self, act=torch.relu):"), "TORCH_OP_IN_FORWARD")
+
+    def test_init_default_grid_function(self):
+        src = answer("        y = torch.empty_like(x)\n        k[self.grid](x, y, x.numel(), BLOCK=128)\n"
+                     "        return y\n", init="        self.grid = grid\n",
+                     pre="\ndef bad_grid(meta):\n    return (int(torch.ones(1).sum()),)\n")
+        self.rejects(src.replace("def __init__(self):", "def __init__(self, grid=bad_grid):"), "TORCH_OP_IN_FORWARD")
+
+    def test_init_default_object_with_string_like_method_names(self):
+        pre = "\nclass Ops:\n    def lower(self, x):\n        return torch.softmax(x, -1)\n"
+        src = answer("        return self.ops.lower(x)\n", init="        self.ops = ops\n", pre=pre)
+        self.rejects(src.replace("def __init__(self):", "def __init__(self, ops=Ops()):"), "TORCH_OP_IN_FORWARD")
+
+    def test_forward_default_function(self):
+        self.rejects(model("        return act(x)\n", params="self, x, act=torch.exp"), "TORCH_OP_IN_FORWARD")
+
+    def test_init_config_default_is_fine(self):
+        self.accepts(answer("        return launch(x)\n", init="        self.n = n\n").replace(
+            "def __init__(self):", "def __init__(self, n=4):"))
+
+
+class Dataclasses(Base):
+    def test_generated_init_sets_the_field(self):
+        pre = "\n\n@dataclasses.dataclass\nclass Cfg:\n    act: object = launch\n"
+        src = answer("        return self.cfg.act(x)\n", init="        self.cfg = Cfg(torch.relu)\n", pre=pre)
+        self.rejects("import dataclasses\n" + src, "TORCH_OP_IN_FORWARD")
+
+    def test_generated_init_keyword(self):
+        pre = "\n\n@dataclasses.dataclass\nclass Cfg:\n    n: int = 4\n    act: object = launch\n"
+        src = answer("        return self.cfg.act(x)\n", init="        self.cfg = Cfg(act=torch.relu)\n", pre=pre)
+        self.rejects("import dataclasses\n" + src, "TORCH_OP_IN_FORWARD")
+
+    def test_generated_init_default_stays(self):
+        pre = "\n\n@dataclasses.dataclass\nclass Cfg:\n    n: int = 4\n    act: object = launch\n"
+        src = answer("        return self.cfg.act(x)\n", init="        self.cfg = Cfg(8)\n", pre=pre)
+        self.accepts("import dataclasses\n" + src)
+
+
+class Super(Base):
+    def test_two_argument_super_skips_to_the_named_class(self):
+        pre = '''
+
+class Base(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+
+
+class Mid(Base):
+    def forward(self, x):
+        return launch(x)
+'''
+        src = (HEAD + pre + "\n\nclass ModelNew(Mid):\n    def forward(self, x):\n"
+               "        return super(Mid, self).forward(x)\n")
+        self.rejects(src, "TORCH_OP_IN_FORWARD")
+
+    def test_two_argument_super_of_the_own_class(self):
+        pre = "\n\nclass Mid(nn.Module):\n    def forward(self, x):\n        return launch(x)\n"
+        src = (HEAD + pre + "\n\nclass ModelNew(Mid):\n    def __init__(self):\n        super(ModelNew, self).__init__()\n"
+               "\n    def forward(self, x):\n        return super(ModelNew, self).forward(x)\n")
+        self.accepts(src)
+
+
+class TorchCallsBack(Base):
+    def test_parametrize(self):
+        pre = "\n\nclass Soft(nn.Module):\n    def forward(self, w):\n        return torch.softmax(w, -1)\n"
+        src = answer("        return launch(self.lin.weight)\n",
+                     init="        self.lin = nn.Linear(4, 4)\n"
+                          "        torch.nn.utils.parametrize.register_parametrization(self.lin, 'weight', Soft())\n",
+                     pre=pre)
+        self.rejects(src, "HOOKS")
+
+    def test_weight_norm(self):
+        src = answer("        return launch(self.lin.weight)\n",
+                     init="        self.lin = nn.utils.weight_norm(nn.Linear(4, 4))\n")
+        self.rejects(src, "HOOKS")
+
+
+class Builtins(Base):
+    def test_reversed_tensor_is_a_flip(self):
+        self.rejects(answer("        return launch(reversed(x))\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_index_with_a_list_is_a_gather(self):
+        self.rejects(answer("        return launch(x[[1, 0]])\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_index_with_a_list_name_is_a_gather(self):
+        self.rejects(answer("        idx = [1, 0]\n        return launch(x[idx])\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_index_with_a_tuple_of_lists_is_a_gather(self):
+        self.rejects(answer("        return launch(x[[0, 1], [1, 0]])\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_index_with_a_range_is_a_gather(self):
+        self.rejects(answer("        return launch(x[range(2)])\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_basic_indexing_is_fine(self):
+        self.accepts(answer("        return launch(x[0, 1:, None, ...].view(-1)[:4])\n"))
+
+    def test_computing_builtins_on_tensors(self):
+        for expr in ("sorted(x)", "max(x)", "min(x)", "sum(x)", "abs(x)", "divmod(x, 2)", "pow(x, 2)", "round(x)",
+                     "any(x)", "all(x)", "sum(list(x))", "max(tuple(x))", "sorted(list(x))", "max(*x)",
+                     "int(x)", "float(x)", "bool(x)", "str(x)", "range(x)", "len(str(x))"):
+            with self.subTest(expr=expr):
+                self.rejects(answer(f"        v = {expr}\n        return launch(x)\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_iterating_a_tensor_gives_views(self):
+        self.accepts(answer("        rows = list(x)\n        return launch(rows[0])\n"))
+
+
+class EmptyGrid(Base):
+    def grid(self, g, pre=""):
+        return answer(f"        y = torch.empty_like(x)\n        k[{g}](x, y, x.numel(), BLOCK=128)\n"
+                      f"        return y\n", pre=pre)
+
+    def test_empty_tuple(self):
+        self.rejects(self.grid("()"), "NO_LAUNCH")
+
+    def test_zero_programs(self):
+        self.rejects(self.grid("(0,)"), "NO_LAUNCH")
+
+    def test_zero_in_a_later_dimension(self):
+        self.rejects(self.grid("(4, 0)"), "NO_LAUNCH")
+
+    def test_grid_lambda_returning_zero(self):
+        self.rejects(self.grid("lambda meta: (0,)"), "NO_LAUNCH")
+
+    def test_grid_function_returning_empty(self):
+        self.rejects(self.grid("g", pre="\ndef g(meta):\n    return ()\n"), "NO_LAUNCH")
+
+    def test_grid_name_zero(self):
+        self.rejects(answer("        y = torch.empty_like(x)\n        G = (0,)\n        k[G](x, y, x.numel(), BLOCK=128)\n"
+                            "        return y\n"), "NO_LAUNCH")
+
+    def test_a_real_launch_beside_an_empty_one_counts(self):
+        self.accepts(answer("        y = torch.empty_like(x)\n        k[(0,)](x, y, x.numel(), BLOCK=128)\n"
+                            "        return launch(x)\n"))
+
+    def test_unknown_size_is_a_launch(self):
+        self.accepts(self.grid("(x.shape[0] // 1000,)"))
+
+
+if __name__ == "__main__":
+    unittest.main()
