@@ -429,8 +429,9 @@ class RealAnswers(Base):
     def test_move_to_own_device(self):
         self.accepts(answer("        x = self.lin(x)\n        x = x.to(x.device)\n        return launch(x)\n",
                             init="        self.lin = nn.Linear(4, 4)\n"), policy="kernelbench")
+        # a cast stage 0 cannot prove a no-op: strict refuses it, kernelbench notes it (HOST_CAST_ALLOWED)
         self.rejects(answer("        x = self.lin(x)\n        x = x.to(x.dtype)\n        return launch(x)\n",
-                            init="        self.lin = nn.Linear(4, 4)\n"), "TORCH_OP_IN_FORWARD", policy="kernelbench")
+                            init="        self.lin = nn.Linear(4, 4)\n"), "TORCH_OP_IN_FORWARD")
         self.rejects(answer("        return launch(x.to(x.device, torch.float16))\n"), "TORCH_OP_IN_FORWARD")
 
     def test_method_on_optional_none(self):

@@ -9,7 +9,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from test_static import HEAD, Base, answer, codes  # noqa: E402
+from test_static import CUDA, HEAD, Base, answer  # noqa: E402
+from sieve_worker import static  # noqa: E402
 
 
 def model(body, cls_body="", init="", pre="", params="self, x"):
@@ -161,6 +162,9 @@ class Builtins(Base):
             with self.subTest(expr=expr):
                 self.rejects(answer(f"        v = {expr}\n        return launch(x)\n"), "TORCH_OP_IN_FORWARD")
 
+    def test_index_with_a_tuple_name_is_basic(self):
+        self.accepts(answer("        idx = (0, slice(None))\n        return launch(x[idx])\n"))
+
     def test_iterating_a_tensor_gives_views(self):
         self.accepts(answer("        rows = list(x)\n        return launch(rows[0])\n"))
 
@@ -195,6 +199,64 @@ class EmptyGrid(Base):
 
     def test_unknown_size_is_a_launch(self):
         self.accepts(self.grid("(x.shape[0] // 1000,)"))
+
+
+class IncludeGuard(Base):
+    """issue 31: `#define X_H` with `#include` on the next line is an include guard, not token pasting."""
+
+    def guarded(self, guard):
+        return CUDA.replace("{flags}", "").replace('SRC = """\n', 'SRC = """\n' + guard)
+
+    def test_include_guard_passes(self):
+        self.accepts(self.guarded("#ifndef COPY_EXT_H\n#define COPY_EXT_H\n#include <cuda_runtime.h>\n#endif\n"),
+                     backend="cuda")
+
+    def test_define_then_blank_line_then_directive(self):
+        self.accepts(self.guarded("#ifndef G\n#define G\n\n#include <cuda.h>\n#endif\n"), backend="cuda")
+
+    def test_pasting_is_still_refused(self):
+        self.rejects(self.guarded("#define CAT(a, b) a ## b\n"), "EXTENSION_SOURCE", backend="cuda")
+
+    def test_hash_body_through_a_line_splice_is_still_refused(self):
+        self.rejects(self.guarded("#define H \\\n  #\n"), "EXTENSION_SOURCE", backend="cuda")
+
+
+class HostCasts(Base):
+    """Host-side dtype casts around an own kernel: strict refuses them, kernelbench notes them (issue 31)."""
+    FORMS = ("launch(x.float()).half()", "launch(x.to(torch.float32)).to(x.dtype)", "launch(x.to(dtype=torch.float16))",
+             "launch(x.bfloat16())", "launch(x).type_as(self.w)", "launch(x.double()).float()")
+
+    def test_strict_refuses_a_cast(self):
+        for form in self.FORMS:
+            with self.subTest(form=form):
+                self.rejects(answer(f"        return {form}\n", init="        self.w = nn.Parameter(torch.ones(1))\n"),
+                             "TORCH_OP_IN_FORWARD")
+
+    def test_strict_refuses_the_output_cast_back(self):
+        self.rejects(answer("        y = launch(x)\n        return y.to(torch.float16).to(x.dtype)\n"),
+                     "TORCH_OP_IN_FORWARD")
+
+    def test_kernelbench_notes_a_cast_around_a_kernel(self):
+        for form in self.FORMS:
+            with self.subTest(form=form):
+                fs = static.check(answer(f"        return {form}\n", init="        self.w = nn.Parameter(torch.ones(1))\n"),
+                                  "triton", "kernelbench")
+                self.assertEqual([f for f in fs if f.fatal], [])
+                self.assertIn("HOST_CAST_ALLOWED", {f.code for f in fs})
+                self.assertTrue(all(f.op.startswith("torch.Tensor.") for f in fs if f.code == "HOST_CAST_ALLOWED"))
+
+    def test_kernelbench_refuses_a_cast_without_a_kernel(self):
+        self.rejects(answer("        return x.half().float()\n"), "TORCH_OP_IN_FORWARD", policy="kernelbench")
+
+    def test_kernelbench_refuses_a_cast_of_a_reordered_view(self):
+        # the transpose would be torch's copy kernel: the cast carries a layout change with it
+        self.rejects(answer("        return launch(x.t().float())\n"), "TORCH_OP_IN_FORWARD", policy="kernelbench")
+
+    def test_kernelbench_refuses_a_device_move_or_copy(self):
+        for form in ("launch(x.to('cpu'))", "launch(x.clone())", "launch(x.to(torch.float32, copy=True))",
+                     "launch(x.cpu())"):
+            with self.subTest(form=form):
+                self.rejects(answer(f"        return {form}\n"), "TORCH_OP_IN_FORWARD", policy="kernelbench")
 
 
 if __name__ == "__main__":

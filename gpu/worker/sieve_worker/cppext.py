@@ -284,7 +284,9 @@ def scan(src, node, add, policy):
     for m in INCLUDE_LINE.finditer(src):
         if not re.match(r"\s*[<\"]", m.group(1)):
             add("INCLUDE_FORBIDDEN", node, f"the extension includes through a macro ({m.group(0).strip()})")
-    if "##" in src or re.search(r"#\s*define\s+\w+\s+#", src):
+    # an object-like macro whose body begins with # (a line splice may carry it to the next line); not a
+    # `#define X_H` whose next line is a directive of its own (an include guard)
+    if "##" in src or re.search(r"#[ \t]*define[ \t]+\w+(?:[ \t]|\\\r?\n)+#", src):
         add("EXTENSION_SOURCE", node, "the extension pastes tokens with ## (names stage 0 cannot read)")
     for m in INCLUDE.finditer(src):
         quote, name = m.group(1), m.group(2).strip()

@@ -80,6 +80,9 @@ TORCH_CONSTANTS = {
     "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "Tensor", "Size", "device",
     "dtype", "strided", "contiguous_format", "channels_last", "preserve_format", "inf", "nan", "pi", "e",
 }
+TORCH_DTYPES = {"float16", "float32", "float64", "bfloat16", "half", "float", "double", "int8", "int16", "int32",
+                "int64", "uint8", "uint16", "uint32", "uint64", "bool", "long", "int", "short", "complex64",
+                "complex128", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"}
 # torch.* names of the "core" ops that KernelBench's rule lets torch keep (policy kernelbench)
 CORE_OPS = {
     "torch.matmul", "torch.mm", "torch.bmm", "torch.addmm", "torch.baddbmm", "torch.addbmm", "torch.einsum",
@@ -117,6 +120,9 @@ def core_op(path):
 # - the views themselves are free: a kernel that reads a permuted view through its strides does the work.
 TENSOR_REORDER_METHODS = {"permute", "transpose", "t", "expand", "expand_as", "narrow", "select", "movedim",
                           "as_strided", "swapaxes", "swapdims", "mT"}
+# dtype casts: policy kernelbench lets them stay around an own kernel (HOST_CAST_ALLOWED), strict refuses them
+TENSOR_CAST_METHODS = {"to", "type_as", "float", "half", "bfloat16", "double", "int", "long", "short", "bool", "byte",
+                       "char"}
 TENSOR_LAYOUT_METHODS = {"contiguous", "reshape", "reshape_as", "flatten", "unflatten"}
 TENSOR_COPY_METHODS = {"clone", "to", "cuda", "cpu", "float", "half", "bfloat16", "double", "type_as", "int",
                        "long", "short", "bool", "byte", "char"}
@@ -241,5 +247,5 @@ PATCH_ROOTS = {"torch": "PATCHES_TORCH", "triton": "PATCHES_TORCH", "numpy": "PA
 
 # ---- reason codes --------------------------------------------------------------------------------
 # findings that do not fail the sample
-NON_FATAL = {"CPU_FALLBACK_NOTE", "TORCH_CORE_OP_ALLOWED"}
+NON_FATAL = {"CPU_FALLBACK_NOTE", "TORCH_CORE_OP_ALLOWED", "HOST_CAST_ALLOWED"}
 POLICIES = ("strict", "kernelbench")

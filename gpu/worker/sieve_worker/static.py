@@ -522,6 +522,10 @@ def check(code, backend="triton", policy="strict"):
                     add("NO_LAUNCH", models[0].node, "a kernel is defined but ModelNew's forward never launches one "
                                                      "on the GPU path")
             if not res.launches:
+                for f in [f for f in findings if f.code == "HOST_CAST_ALLOWED"]:
+                    add("TORCH_OP_IN_FORWARD", ast.Pass(lineno=f.line), f"{f.op} casts in torch and none of the answer's kernels runs beside "
+                                                  f"it (policy kernelbench allows a host-side cast only around a "
+                                                  f"kernel)", op=f.op)
                 for f in [f for f in findings if f.code == "TORCH_CORE_OP_ALLOWED"]:
                     add("TORCH_CORE_OP", tree, f"{f.op} runs in torch and none of the answer's kernels runs beside "
                                                f"it (policy kernelbench allows a core op only with a kernel)", op=f.op)
