@@ -1,0 +1,24 @@
+"""Red team, stage 0 (hostile, issue 30/31): indexing with a range or a list is advanced indexing: torch gathers."""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=m) + tl.load(b_ptr + offs, mask=m), mask=m)
+
+
+def launch(a, b):
+    c = torch.empty_like(a)
+    add_kernel[(triton.cdiv(a.numel(), 256),)](a, b, c, a.numel(), BLOCK=256)
+    return c
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        idx = list(range(b.shape[0]))
+        return launch(a[idx], b[range(b.shape[0])])

@@ -1,0 +1,30 @@
+"""Red team, stage 0 (legitimate, issue 30/31): issue 31: a module-level function named forward that ModelNew.forward calls (Python's scoping: the method's name is not visible inside it)."""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=m) + tl.load(b_ptr + offs, mask=m), mask=m)
+
+
+def launch(a, b):
+    c = torch.empty_like(a)
+    add_kernel[(triton.cdiv(a.numel(), 256),)](a, b, c, a.numel(), BLOCK=256)
+    return c
+
+
+def forward(a, b):
+    return launch(a, b)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super(ModelNew, self).__init__()
+
+    def forward(self, a, b):
+        return forward(a, b)
