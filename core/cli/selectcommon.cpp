@@ -16,6 +16,9 @@ std::vector<OptionSpec> selectionOptions()
          .help = "passed (default: passed the verifier, not rejected), accepted (a reviewer accepted it) or "
                  "passed-and-accepted. Rejected samples never go out.",
          .section = "Selection (applied in this order):"},
+        {.name = "include-skip-static",
+         .help = "count a PASS made by 'verify --skip-static' (verdict flag STATIC_SKIPPED: stage 0 did not run) as "
+                 "passing; by default such samples are left out as 'static skipped'"},
         {.name = "all-in-cluster", .help = "keep every member of a dedup cluster (default: one per cluster)"},
         {.name = "max-per-task",
          .takesValue = true,
@@ -63,6 +66,7 @@ SelectionOptions selectionFromArgs(const Args &args)
         o.require = *p;
     }
     o.onePerCluster = !args.has("all-in-cluster");
+    o.includeSkipStatic = args.has("include-skip-static");
     if (const auto n = args.integer("max-per-task")) {
         if (*n < 0)
             throw UsageError("--max-per-task must be >= 0");

@@ -593,6 +593,8 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
     p["min_speedup_compile"] = o.selection.minSpeedupCompile ? ojson(*o.selection.minSpeedupCompile) : ojson();
     p["difficulty_model"] = o.selection.difficultyScope.model ? ojson(*o.selection.difficultyScope.model) : ojson();
     p["difficulty_run"] = o.selection.difficultyScope.run ? ojson(*o.selection.difficultyScope.run) : ojson();
+    if (o.selection.includeSkipStatic)
+        p["include_skip_static"] = true; // absent otherwise: manifests of earlier exports stay as they were
     if (isPreference(o.format)) {
         p["max_pairs_per_task"] = o.pairs.maxPairsPerTask;
         p["hostile_negatives"] = o.pairs.keepHostile;
@@ -686,6 +688,11 @@ ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string
     if (!field("one_per_cluster").is_boolean())
         throw bad("one_per_cluster");
     o.selection.onePerCluster = p["one_per_cluster"].get<bool>();
+    if (p.contains("include_skip_static")) {
+        if (!p["include_skip_static"].is_boolean())
+            throw bad("include_skip_static");
+        o.selection.includeSkipStatic = p["include_skip_static"].get<bool>();
+    }
     if (!field("max_per_task").is_number_integer())
         throw bad("max_per_task");
     o.selection.maxPerTask = p["max_per_task"].get<int>();

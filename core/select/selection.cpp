@@ -2,6 +2,7 @@
 
 #include "core/db/database.h"
 #include "core/select/samplepreference.h"
+#include "core/store/verdictstore.h"
 
 #include <nlohmann/json.hpp>
 
@@ -122,6 +123,17 @@ std::map<std::int64_t, VerdictTiming> newestVerdictTimings(const db::Database &d
     return out;
 }
 
+std::set<std::int64_t> staticSkippedSamples(const db::Database &db)
+{
+    std::set<std::int64_t> out;
+    db::Statement st = db.prepare("SELECT sample_id FROM verdicts WHERE id IN (SELECT max(id) FROM verdicts GROUP "
+                                  "BY sample_id) AND ',' || flags || ',' LIKE ?1");
+    st.bind(1, std::string("%,") + store::kStaticSkippedFlag + ",%");
+    while (st.step())
+        out.insert(st.int64(0));
+    return out;
+}
+
 Selection selectSamples(const db::Database &db, const SelectionOptions &options)
 {
     Selection out;
@@ -151,6 +163,8 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
     const bool speedBar = options.minSpeedup || options.minSpeedupCompile;
     const std::map<std::int64_t, VerdictTiming> timings =
         speedBar ? newestVerdictTimings(db) : std::map<std::int64_t, VerdictTiming>();
+    const std::set<std::int64_t> skipped =
+        options.includeSkipStatic ? std::set<std::int64_t>() : staticSkippedSamples(db);
     while (st.step()) {
         ++out.candidates;
         const std::string_view review = st.textView(8);
@@ -162,12 +176,13 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
             ++out.excluded["no answer"];
             continue;
         }
-        const bool passed = isPassStatus(st.textView(7)), accepted = review == "accepted";
+        const bool skippedPass = isPassStatus(st.textView(7)) && skipped.count(st.int64(0));
+        const bool passed = isPassStatus(st.textView(7)) && !skippedPass, accepted = review == "accepted";
         const bool ok = options.require == RequirePolicy::Passed     ? passed
                         : options.require == RequirePolicy::Accepted ? accepted
                                                                      : passed && accepted;
         if (!ok) {
-            ++out.excluded["policy"];
+            ++out.excluded[skippedPass && options.require != RequirePolicy::Accepted ? "static skipped" : "policy"];
             continue;
         }
         if (speedBar) {

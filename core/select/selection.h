@@ -17,6 +17,8 @@
 // Between 1 and 2, the speedup bar (--min-speedup, --min-speedup-compile): the sample's newest verdict
 // must have GPU timings (not interpreted) and clear the bar against eager PyTorch and/or torch.compile;
 // samples without timings are left out as "no timing", those under the bar as "below speedup".
+// In step 1 a passing verdict made with stage 0 skipped (`verify --skip-static`) is not passing unless
+// includeSkipStatic is set ("static skipped" in the exclusions).
 #include "core/select/difficulty.h"
 
 #include <cstdint>
@@ -24,6 +26,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,7 +62,14 @@ struct SelectionOptions
     // The samples the difficulty labels come from (--difficulty-model, --difficulty-run): the base
     // model's, so that samples of a fine-tuned model added later do not relabel the tasks.
     SampleScope difficultyScope;
+    // A sample whose newest verdict was made with stage 0 skipped (`sieve-cli verify --skip-static`, verdict
+    // flag STATIC_SKIPPED) does not count as passing unless this is set: such a run measures the runtime
+    // walls alone, it does not admit training data.
+    bool includeSkipStatic = false;
 };
+
+// The samples whose newest verdict carries store::kStaticSkippedFlag.
+std::set<std::int64_t> staticSkippedSamples(const db::Database &db);
 
 // The timing of a sample's newest verdict: speedups against eager and torch.compile, when measured on
 // a GPU (interpreted verdicts have none). Shared by the selection's speedup bar and the export's meta.

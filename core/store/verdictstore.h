@@ -16,6 +16,10 @@
 
 namespace sieve::store {
 
+// The verdict flag of a verdict made without stage 0 (`sieve-cli verify --skip-static`): select and export
+// do not count such a PASS as passing unless told to (SelectionOptions::includeSkipStatic).
+inline constexpr const char *kStaticSkippedFlag = "STATIC_SKIPPED";
+
 struct VerdictCheck
 {
     int shapeIndex = 0;

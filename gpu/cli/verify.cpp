@@ -300,6 +300,8 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
                             {"wall_s", s.wallSeconds},
                             {"samples_per_min", s.samplesPerMinute},
                             {"policy", o.policy}};
+        if (o.skipStatic)
+            j["skip_static"] = true;
         if (!s.error.empty())
             j["error"] = s.error;
         if (!resultsFile.empty())
@@ -309,7 +311,8 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
         ctx.out << "run " << s.runId << " " << s.state << ": " << s.counts.done << "/" << s.counts.total
                 << " samples verified; " << s.verdictsThisSession << " in this session in "
                 << formatDuration(s.wallSeconds) << " (" << std::fixed << std::setprecision(1) << s.samplesPerMinute
-                << " samples/min)" << (o.policy == "strict" ? "" : ", policy " + o.policy) << "\n";
+                << " samples/min)" << (o.policy == "strict" ? "" : ", policy " + o.policy)
+                << (o.skipStatic ? ", stage 0 skipped (verdicts flagged STATIC_SKIPPED)" : "") << "\n";
         for (const auto &[status, n] : s.counts.byStatus)
             ctx.out << "  " << std::left << std::setw(14) << status << n << '\n';
         if (!resultsFile.empty())
@@ -393,6 +396,12 @@ int runShard(VerifyOptions o, const Args &args, cli::Context &ctx)
                 o.parallel = unfinished->params.value("parallel", o.parallel);
             if (!args.has("policy"))
                 o.policy = jsonString(unfinished->params, "policy", o.policy);
+            const bool storedSkip = unfinished->params.value("skip_static", false);
+            if (o.skipStatic && !storedSkip)
+                throw UsageError("shard " + spec.text() +
+                                 " has an unfinished run without --skip-static; add "
+                                 "--new-run to start a measurement run");
+            o.skipStatic = storedSkip; // a measurement run stays one when resumed
         } else if (!args.has("new-run") && store::finishedVerifyRunCount(sc.db()) > 0) {
             ctx.out << "shard " << spec.text() << " is already verified: " << shard.path
                     << " (add --new-run to verify it again)\n";
@@ -419,6 +428,10 @@ int runVerify(const Args &args, cli::Context &ctx)
             throw UsageError("--policy expects strict or kernelbench, got '" + *p + "'");
         o.policy = *p;
     }
+    o.skipStatic = args.has("skip-static");
+    if (o.skipStatic && args.has("serve"))
+        throw UsageError("--skip-static is a measurement option and does not combine with --serve (the sampler's "
+                         "first pass admits samples)");
     if (args.has("cpu") && args.has("gpus"))
         throw UsageError("--cpu and --gpus exclude each other");
     if (auto p = args.integer("parallel")) {
@@ -522,14 +535,17 @@ int runVerify(const Args &args, cli::Context &ctx)
             const bool modeDiffers = explicitMode && runMode(probe) != storedMode;
             const std::string storedPolicy = jsonString(p, "policy", "strict");
             const bool policyDiffers = args.has("policy") && o.policy != storedPolicy;
-            if (selectionDiffers || modeDiffers || policyDiffers)
+            const bool storedSkip = p.value("skip_static", false);
+            const bool skipDiffers = args.has("skip-static") && !storedSkip;
+            if (selectionDiffers || modeDiffers || policyDiffers || skipDiffers)
                 throw UsageError("verification run " + std::to_string(unfinished->id) + " is unfinished (" +
-                                 storedMode + ", policy " + storedPolicy + ", selection " + stored.toJson().dump() +
-                                 "); run 'sieve-cli verify " + o.dbPath +
+                                 storedMode + ", policy " + storedPolicy + (storedSkip ? ", --skip-static" : "") +
+                                 ", selection " + stored.toJson().dump() + "); run 'sieve-cli verify " + o.dbPath +
                                  "' to resume it, or add --new-run to start a different one");
             o = probe;
             o.selection = stored;
             o.policy = storedPolicy;
+            o.skipStatic = storedSkip; // a measurement run stays one when resumed
             if (!args.has("parallel"))
                 o.parallel = p.value("parallel", o.parallel);
             if (!args.has("no-timing"))
@@ -602,6 +618,11 @@ cli::Command verifyCommand()
                       "a conv/GEMM) or kernelbench (KernelBench's rule: a torch core op plus the sample's own kernels "
                       "for the rest is accepted, with the finding TORCH_CORE_OP_ALLOWED naming the op). Recorded in "
                       "the run."},
+             {.name = "skip-static",
+              .help = "measurement only, never for training data: stage 0 (the static reading) does not run, so the "
+                      "runtime walls are measured alone. Recorded in the run (params_json, env_json: skip_static) "
+                      "and in every verdict (flag STATIC_SKIPPED); select and export do not count such a PASS as "
+                      "passing unless --include-skip-static. A resumed run keeps it."},
              {.name = "timeout",
               .takesValue = true,
               .valueName = "S",

@@ -165,7 +165,7 @@ private:
     bool skipsStatic(std::int64_t sampleId) const
     {
         const auto &ids = opts().skipStaticSampleIds;
-        return std::find(ids.begin(), ids.end(), sampleId) != ids.end();
+        return opts().skipStatic || std::find(ids.begin(), ids.end(), sampleId) != ids.end();
     }
     void handleLine(const std::string &line);
     void onTaskReady(const nlohmann::json &msg);
@@ -473,8 +473,12 @@ void VerificationEngine::Slot::prefetchTasks()
         }
     }
     for (const SampleRef &ref : ahead) {
-        const auto s = store::sampleToVerify(m_corpus.db(), ref.id);
         m_peeked.insert(ref.id);
+        if (skipsStatic(ref.id)) { // no stage 0 to wait for: the task is wanted
+            announceTask(ref.taskId);
+            continue;
+        }
+        const auto s = store::sampleToVerify(m_corpus.db(), ref.id);
         if (!s || !s->code)
             continue;
         std::string code;
@@ -531,6 +535,10 @@ void VerificationEngine::Slot::finishJob(Job &job, VerdictRecord v)
     v.taskName = job.taskName;
     v.device = m_deviceLabel.empty() ? m_device : m_deviceLabel;
     v.worker = m_index;
+    // a verdict made without stage 0 says so, whatever made it (the worker, a timeout, a dead worker)
+    if (skipsStatic(job.ref.id) &&
+        std::find(v.flags.begin(), v.flags.end(), store::kStaticSkippedFlag) == v.flags.end())
+        v.flags.push_back(store::kStaticSkippedFlag);
     RunCounts snapshot;
     {
         std::lock_guard lock(m_sh.mutex);

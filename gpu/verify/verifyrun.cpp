@@ -80,6 +80,8 @@ nlohmann::json runParams(const VerifyOptions &o)
                         {"limits", {{"memory_mb", o.memoryMb}, {"processes", o.processes}}}};
     if (o.serve)
         p["serve"] = true; // never resumed: its samples come from the sampler that ran it
+    if (o.skipStatic)
+        p["skip_static"] = true; // a measurement run (verify --skip-static); a resumed run keeps it
     p["seeds"] = std::max(5, o.seeds);
     for (const auto &[key, value] : {std::pair{"atol_fp32", o.atolFp32}, std::pair{"rtol_fp32", o.rtolFp32},
                                      std::pair{"atol_half", o.atolHalf}, std::pair{"rtol_half", o.rtolHalf}})
@@ -102,6 +104,8 @@ std::int64_t createRun(Corpus &corpus, const VerifyOptions &o)
                           {"mode", runMode(o)},
                           {"fp32_precision", o.fp32Precision},
                           {"policy", o.policy}};
+    if (o.skipStatic)
+        env["skip_static"] = true;
     if (o.extraEnv.is_object())
         env.update(o.extraEnv);
     return store::insertVerifyRun(corpus.db(), unixNow(), runMode(o), env.dump(), runParams(o).dump(),

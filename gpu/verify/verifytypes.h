@@ -80,6 +80,11 @@ struct VerifyOptions
     // The verifier's own regression suite only: fixtures that probe the runtime defences behind the
     // static stage are sent with skip_static. Never set for user corpora (not reachable from sieve-cli).
     std::vector<std::int64_t> skipStaticSampleIds;
+    // `sieve-cli verify --skip-static`: a measurement of the runtime walls alone. Every verify request of the
+    // run carries skip_static (stage 0 never runs, no sample is screened), the run's params_json and env_json
+    // record "skip_static": true, and every verdict it makes carries the flag STATIC_SKIPPED, which select and
+    // export treat as not passing unless --include-skip-static. Never a default.
+    bool skipStatic = false;
     // Extra fields merged into the task message of the named tasks (e.g. max_task_bytes, to test the
     // REF_TOO_LARGE hygiene check without a huge task).
     std::map<std::string, nlohmann::json> taskOverrides;

@@ -275,6 +275,42 @@ TEST(Export, RejectedNeverExportedAndMissingTemplateFails)
     }
 }
 
+// A PASS made with stage 0 skipped (verify --skip-static) is not exported unless --include-skip-static; the
+// manifest records the option so that a rebuild from it selects the same rows.
+TEST(Export, StaticSkippedPassLeftOutUnlessIncluded)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    std::int64_t relu = 0;
+    {
+        Corpus c = Corpus::create(db);
+        relu = test::buildDemo(c).reluA;
+        test::addVerdict(c, relu, "PASS", "");
+        c.db().exec("UPDATE verdicts SET flags='STATIC_SKIPPED'");
+    }
+    auto exported = [&](const std::string &out) {
+        std::set<std::int64_t> ids;
+        for (const char *f : {"/train.jsonl", "/validation.jsonl"})
+            for (const auto &row : readRows(out + f))
+                ids.insert(row["meta"]["sample_id"].get<std::int64_t>());
+        return ids;
+    };
+    auto r = test::runCli({"export", db, dir.file("plain")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(exported(dir.file("plain")).count(relu));
+    EXPECT_FALSE(nlohmann::json::parse(test::readFile(dir.file("plain/manifest.json")))["parameters"].contains(
+        "include_skip_static"));
+    r = test::runCli({"export", db, dir.file("with"), "--include-skip-static"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(exported(dir.file("with")).count(relu));
+    EXPECT_EQ(
+        nlohmann::json::parse(test::readFile(dir.file("with/manifest.json")))["parameters"]["include_skip_static"],
+        true);
+    r = test::runCli({"export", db, dir.file("again"), "--manifest", dir.file("with/manifest.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(exported(dir.file("again")).count(relu));
+}
+
 TEST(Export, CommandLine)
 {
     test::TempDir dir;

@@ -147,6 +147,54 @@ TEST_F(SelectionTest, SummaryAndCommand)
     EXPECT_EQ(text.exitCode, 2);
 }
 
+// A PASS made by `verify --skip-static` (stage 0 did not run: a measurement of the runtime walls) is not
+// passing for select and export unless asked for; an older verdict without the flag does not count once a
+// newer one has it, and a newer verdict without it makes the sample count again.
+TEST_F(SelectionTest, StaticSkippedPassIsLeftOutUnlessIncluded)
+{
+    auto flagged = [&](std::int64_t id, const char *flags) {
+        test::addVerdict(c, id, "PASS", "");
+        c.db().prepare("UPDATE verdicts SET flags=?1 WHERE id=(SELECT max(id) FROM verdicts)").bind(1, flags).run();
+    };
+    flagged(d.reluA, "");
+    flagged(d.reluA, "TORCH_CORE_OP_ALLOWED,STATIC_SKIPPED");
+    flagged(d.gemm1, "STATIC_SKIPPED");
+    flagged(d.gemm1, "CPU_FALLBACK_NOTE");
+    flagged(d.rms1, "NOT_STATIC_SKIPPED_REALLY");
+    EXPECT_EQ(staticSkippedSamples(c.db()), (std::set<std::int64_t>{d.reluA}));
+    const Selection s = selectSamples(c.db(), {});
+    EXPECT_FALSE(names(s).count("relu-a1"));
+    EXPECT_TRUE(names(s).count("gemm-a1"));
+    EXPECT_TRUE(names(s).count("rms-a1"));
+    EXPECT_EQ(s.excluded.at("static skipped"), 1);
+    SelectionOptions o;
+    o.includeSkipStatic = true;
+    EXPECT_TRUE(names(selectSamples(c.db(), o)).count("relu-a1"));
+    EXPECT_FALSE(selectSamples(c.db(), o).excluded.count("static skipped"));
+    // a reviewer's accept is not a pass: --require accepted keeps it
+    review(c, d.reluA, ReviewDecision::Accept);
+    o = {};
+    o.require = RequirePolicy::Accepted;
+    EXPECT_TRUE(names(selectSamples(c.db(), o)).count("relu-a1"));
+    const auto cli = test::runCli({"select", c.path(), "--json"});
+    ASSERT_EQ(cli.exitCode, 0) << cli.err;
+    EXPECT_EQ(nlohmann::json::parse(cli.out)["excluded"]["static skipped"], 1);
+    const auto with = test::runCli({"select", c.path(), "--json", "--include-skip-static"});
+    ASSERT_EQ(with.exitCode, 0) << with.err;
+    EXPECT_FALSE(nlohmann::json::parse(with.out)["excluded"].contains("static skipped"));
+    const auto listed = test::runCli({"list", c.path()});
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    auto row = [&](const std::string &name) {
+        const auto at = listed.out.find("\t" + name + "\t");
+        return at == std::string::npos ? std::string() : listed.out.substr(at, listed.out.find('\n', at) - at);
+    };
+    EXPECT_NE(row("relu-a1").find("\tPASS (STATIC_SKIPPED)\t"), std::string::npos) << listed.out;
+    EXPECT_NE(row("gemm-a1").find("\tPASS\t"), std::string::npos) << listed.out;
+    const auto json = test::runCli({"list", c.path(), "--json", "--task", "relu"});
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    EXPECT_NE(json.out.find("\"static_skipped\":true"), std::string::npos) << json.out;
+}
+
 TEST(SelectionRandom, UniformIndexIsInRangeAndSeeded)
 {
     std::mt19937_64 a(7), b(7);

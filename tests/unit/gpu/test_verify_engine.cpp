@@ -27,12 +27,7 @@ namespace {
 
 std::vector<VerifierFixture> pick(const std::vector<std::string> &names)
 {
-    std::vector<VerifierFixture> out;
-    for (const auto &f : verifierFixtures())
-        if (std::find(names.begin(), names.end(), f.name) != names.end())
-            out.push_back(f);
-    EXPECT_EQ(out.size(), names.size()) << "fixtures missing from the manifest";
-    return out;
+    return pickFixtures(names);
 }
 
 std::int64_t count(Corpus &c, const std::string &sql)

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace sieve::test {
 
 std::vector<VerifierFixture> verifierFixtures()
@@ -171,6 +173,16 @@ std::string verifyFixturesInCorpus(const std::string &dbPath, const std::vector<
             return "fixture run " + std::to_string(summary.runId) + " ended " + summary.state + ": " + summary.error;
     }
     return {};
+}
+
+std::vector<VerifierFixture> pickFixtures(const std::vector<std::string> &names)
+{
+    std::vector<VerifierFixture> out;
+    for (const auto &f : verifierFixtures())
+        if (std::find(names.begin(), names.end(), f.name) != names.end())
+            out.push_back(f);
+    EXPECT_EQ(out.size(), names.size()) << "fixtures missing from the manifest";
+    return out;
 }
 
 std::string requireVerifierPython()

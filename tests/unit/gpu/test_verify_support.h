@@ -30,6 +30,8 @@ inline void PrintTo(const VerifierFixture &f, std::ostream *os)
 std::vector<VerifierFixture> verifierFixtures();
 // The fixtures a CPU run covers (no gpu ones).
 std::vector<VerifierFixture> cpuFixtures();
+// The named fixtures of the manifest (a test failure names the ones it lacks).
+std::vector<VerifierFixture> pickFixtures(const std::vector<std::string> &names);
 
 // The corpus name of a fixture's task (one task per task file + meta).
 std::string fixtureTaskName(const VerifierFixture &f);
