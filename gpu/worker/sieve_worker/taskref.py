@@ -273,7 +273,7 @@ def scale_down(mod, shape, limit, seed, tuples=None):
         if not sizes:
             break
         big = max(sizes)
-        half = max(8, big // 2)
+        half = max(8, big // 2 | big & 1)  # an odd (derived, tail) size stays odd
         for k, v in ints.items():
             if v == big:
                 ints[k] = half
