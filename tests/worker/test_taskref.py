@@ -62,13 +62,13 @@ def get_init_inputs():
 SMALL = RELU.replace("batch_size = 4096", "batch_size = 16").replace("dim = 393216", "dim = 1024")
 
 
-def shapes(code):
+def shapes(code, req=None):
     d = tempfile.mkdtemp()
     path = os.path.join(d, "task.py")
     with open(path, "w") as f:
         f.write(code)
     mod = taskref.load_module(path, "sieve_test_task_" + str(abs(hash(code))))
-    return mod, taskref.task_shapes(mod, code, {"ref_device": "cuda"}, 0)
+    return mod, taskref.task_shapes(mod, code, {"ref_device": "cuda", **(req or {})}, 0)
 
 
 def moved(mod, shape):
@@ -117,7 +117,51 @@ class DerivedShapeTest(unittest.TestCase):
 
     def test_a_small_task_keeps_the_nearby_shape(self):
         _, sh = shapes(SMALL)
-        self.assertEqual(sh[1:], [{"shape": {"batch_size": 15, "dim": 1000}, "origin": "derived"}])
+        # odd and above: 1000 was a multiple of 8 (a mask off by a block of 8 passed), and a block that fits
+        # the rows exactly (BLOCK = 1024, no loop) passed every size at or below the task's
+        self.assertEqual(sh[1:], [{"shape": {"batch_size": 17, "dim": 1049}, "origin": "derived"}])
+
+    def test_a_task_that_lists_shapes_gets_a_derived_tail_shape_too(self):
+        _, sh = shapes(SMALL, {"shapes": [{"batch_size": 32, "dim": 2048}]})
+        self.assertEqual([s["origin"] for s in sh], ["module", "task", "derived"])
+        self.assertEqual(sh[2]["shape"], {"batch_size": 17, "dim": 1049})
+        for s in sh[2:]:
+            self.assertTrue(all(v % 2 for v in s["shape"].values()), s)
+
+
+# issue 31: module constants M = 1 (not a size constant: size_constants keeps ints > 1) and N = 128, one
+# listed shape {"M": 4, "N": 1000}
+MN = """import torch
+import torch.nn as nn
+class Model(nn.Module):
+    def forward(self, a, b):
+        return a + b
+M = 1
+N = 128
+def get_inputs():
+    return [torch.rand(M, N), torch.rand(M, N)]
+def get_init_inputs():
+    return []
+"""
+
+
+class ShapeStateTest(unittest.TestCase):
+    def test_every_shape_names_a_variable_only_a_listed_shape_sets(self):
+        _, sh = shapes(MN, {"shapes": [{"M": 4, "N": 1000}]})
+        self.assertEqual(sh[0]["shape"], {"M": 1, "N": 128})
+        self.assertTrue(all("M" in s["shape"] and "N" in s["shape"] for s in sh), sh)
+
+    def test_a_shape_applied_after_another_starts_from_the_module_state(self):
+        """The reference server applied the listed shape (M = 4) before the module's own {"N": 128} and
+        kept M = 4; a fresh candidate child had M = 1: a correct add was FAIL_MISMATCH on output shapes."""
+        mod, _ = shapes(MN)
+        taskref.apply_shape(mod, {"M": 4, "N": 1000})
+        taskref.apply_shape(mod, {"N": 128})
+        self.assertEqual((mod.M, mod.N), (1, 128))
+        self.assertEqual(list(taskref.make_inputs(mod, 0)[0].shape), [1, 128])
+        taskref.apply_shape(mod, {"Q": 3})  # a variable the module lacks goes again with the next shape
+        taskref.apply_shape(mod, {})
+        self.assertFalse(hasattr(mod, "Q"))
 
 
 if __name__ == "__main__":

@@ -75,10 +75,11 @@ class Child:
         line, self.ctl_buf = self.ctl_buf.split(b"\n", 1)
         return json.loads(line)
 
-    def inputs_for(self, task, seed):
+    def inputs_for(self, task, seed, input_set=None):
         """The task's inputs for a (secret) seed, made on the device where the task allows (factory calls
-        inside get_inputs allocate there), exactly as the reference child made them."""
-        inputs = taskref.device_inputs(task, seed, self.device)
+        inside get_inputs allocate there), exactly as the reference child made them; a derived input set
+        (the call's "set") made from them as the reference made it (inputsets)."""
+        inputs = taskref.set_inputs(task, seed, self.device, input_set)
         self.reseed()
         return inputs
 
@@ -174,7 +175,7 @@ class Child:
                     state_report = {"missing": list(res.missing_keys), "unexpected": list(res.unexpected_keys)}
                     self.send({"t": "state_dict", **state_report})
                 del ref_model
-                inputs = self.inputs_for(task, seed)
+                inputs = self.inputs_for(task, seed, cmd.get("set"))
                 saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
                 before = hook.launches
                 if poison is not None:

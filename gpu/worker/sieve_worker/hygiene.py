@@ -20,6 +20,10 @@ Notes (not fatal):
   REF_UNJUDGED_AT_SCALE   the CPU checked a shrunk shape; below-tolerance (or the reference itself) was
                           not judged at the shipped shape
   REF_SHAPE_DROPPED       a listed or derived shape the reference fails on (dropped, as verify does)
+  REF_IDENTITY_ON_INPUTS  on the task's own inputs the reference returns one of them unchanged (a copy
+                          kernel passes them: ReLU on torch.rand); says which derived input set separates
+  REF_INSENSITIVE_INPUT   on the task's own inputs the output does not move when one input (`input`) is
+                          swapped for another seed's; says which derived input set separates
 """
 import ast
 import importlib.util
@@ -322,12 +326,24 @@ def check_task(req, task_path, device, room=None):
             continue
         if gpu:
             peaks[si] = int(torch.cuda.max_memory_allocated())
+    # derived input sets, chosen as verify chooses them, at the smallest shape checked at every seed
+    sets = {}
+    full = [si for si, x in judge.shapes.items() if len(x["seeds"]) == len(seeds)]
+    if full:
+        ai = min(full, key=lambda si: sum(o["numel"] for o in next(iter(judge.shapes[si]["seeds"].values()))))
+        try:
+            with torch.device(device) if gpu else _null():
+                kept, notes, why = taskref.choose_sets(mod, judge.shapes[ai]["shape"], seeds, style, device, atol, rtol)
+            judge.notes += notes
+            sets = {"shape_index": ai, "kept": kept, "dropped": why}
+        except Exception as e:
+            sets = {"error": f"{type(e).__name__}: {e}"[:300]}
     found, ok, summaries = judge.result()
     for s, si in zip(summaries, sorted(i for i, x in judge.shapes.items() if x["seeds"])):
         if si in peaks:
             s["gpu_peak_bytes"] = peaks[si]
     found += extra  # like verify, a listed or derived shape the reference fails on is dropped, not fatal
-    return done(found, ok, summaries)
+    return {**done(found, ok, summaries), "input_sets": sets}
 
 
 class _null:

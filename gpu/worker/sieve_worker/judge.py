@@ -89,7 +89,7 @@ class Judge:
             mod = self.modules[key] = taskref.load_module(key[0], "sieve_judge_" + str(len(self.modules)))
         taskref.apply_shape(mod, req["shape"])
         model = taskref.build(mod, mod.Model, req["secret"], req["style"]).to(self.device).eval()
-        inputs = taskref.device_inputs(mod, req["secret"], self.device)
+        inputs = taskref.set_inputs(mod, req["secret"], self.device, req.get("input_set"))
         with torch.no_grad():
             return taskref.flatten_outputs(model(*inputs))
 

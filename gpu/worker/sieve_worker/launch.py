@@ -270,6 +270,7 @@ def fork_native(worker, job, task):
     ctx = {"cli": cli, "scratch": scratch, "cache_dir": worker.cache_dir, "task_path": task["path"],
            "task_key": task["req"]["task_key"], "sig": task["sig"] + os.path.basename(worker.session_dir),
            "shapes": summary["shapes"], "ref_dir": worker.session_dir, "device": worker.device,
+           "input_sets": summary.get("input_sets"), "shape_seeds": summary.get("shape_seeds"),
            "code_hash": summary["code_hash"],
            "seeds": summary["secret_seeds"], "style": task["req"].get("init_inputs_style", "kernelbench"),
            "code": req.get("code", ""), "gpu": worker.device != "cpu",
@@ -304,7 +305,7 @@ def fork_native(worker, job, task):
     job.native = True
     job.gpu_bytes, job.granted = job.gpu_full, True  # it runs its calls at once: no grant to wait for
     worker.hold(job)
-    job.expected = len(summary["shapes"]) * len(summary["seeds"])
+    job.expected = sum(len(x) for x in shape_seeds(summary))
     job.timeouts = timeouts
     job.pid, job.fd, job.ctl, job.scratch, job.log_path = pid, r, None, scratch, logp
     # cuda-verify waits for the GPU lock itself (the 'queue' stage of a Python child): its budget too

@@ -54,10 +54,13 @@ def materialise(ctx):
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     cases = []
+    sets, counts = ctx.get("input_sets") or [], ctx.get("shape_seeds") or []
     for si, shape in enumerate(ctx["shapes"]):
         taskref.apply_shape(task, shape)
-        for seed in ctx["seeds"]:
-            inputs = [t for t in taskref.device_inputs(task, seed, ctx.get("device", "cpu")) if isinstance(t, torch.Tensor)]
+        name = sets[si] if si < len(sets) else "task"
+        for seed in ctx["seeds"][:counts[si] if si < len(counts) else None]:
+            inputs = [t for t in taskref.set_inputs(task, seed, ctx.get("device", "cpu"), name)
+                      if isinstance(t, torch.Tensor)]
             case = {"shape_index": si, "shape": shape, "seed": seed, "inputs": [], "input_dtypes": [],
                     "expected": [], "expected_dtypes": []}
             for k, t in enumerate(inputs):
@@ -65,7 +68,7 @@ def materialise(ctx):
                 case["input_dtypes"].append(_save(os.path.join(tmp, os.path.basename(p)), t))
                 case["inputs"].append(p)
             ref = taskref.load_ref(taskref.cache_path(ctx.get("ref_dir", ctx["cache_dir"]), ctx["task_key"], code_hash,
-                                                      shape, seed))
+                                                      shape, seed, name))
             for k, (dtype, arr) in enumerate(ref):
                 p = os.path.join(root, f"exp_{si}_{seed}_{k}.npy")
                 np.save(os.path.join(tmp, os.path.basename(p)), np.ascontiguousarray(arr))

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from . import hygiene
+from . import hygiene, inputsets
 
 TOLERANCES = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
 
@@ -72,21 +72,32 @@ def size_constants(code, tuples=False):
 
 
 def nearby_unaligned(v):
-    """A size near v that no block of 16 or more divides (1024 -> 1000, 4096 -> 3999, 64 -> 63, 16 -> 15,
-    393216 -> 383854): masks and tails get exercised, which a power of two, or a multiple of one such as
-    KernelBench's 393216 = 3 * 2**17, would not."""
-    if v <= 8 or v % 16:
+    """An odd size near an even v, so that no block size (8, 16, ..., 1024) divides it (1024 -> 999,
+    4096 -> 3999, 64 -> 63, 16 -> 15, 393216 -> 383853): masks and tails get exercised, which a power of two,
+    a multiple of one such as KernelBench's 393216 = 3 * 2**17, or 1000 (a multiple of 8) would not. Odd
+    sizes and sizes up to 8 stay."""
+    if v <= 8 or v % 2:
         return v
     v -= max(1, v // 42)
-    return v - 1 if v % 16 == 0 else v
+    return v - 1 if v % 2 == 0 else v
 
 
-def derive_shape(consts, tuples=None):
+def above_unaligned(v):
+    """An odd size a little above an even v (1024 -> 1049, 16 -> 17, 128 -> 131): an answer whose fixed block
+    covers the task's rows exactly (BLOCK = 128, no loop over the row) fails there, and so does one whose
+    mask is off by a block. Odd sizes and sizes up to 8 stay."""
+    if v <= 8 or v % 2:
+        return v
+    v += max(1, v // 42)
+    return v + 1 if v % 2 == 0 else v
+
+
+def derive_shape(consts, tuples=None, move=None):
     """A second shape near the module's with no size a multiple of 16 (nearby_unaligned). A size that also
     appears inside an int tuple the inputs read (`input_shape = (32768,)`) is kept: the two must stay equal
     (KernelBench's hinge loss)."""
     keep = {e for t in (tuples or {}).values() if isinstance(t, (tuple, list)) for e in t}
-    derived = {k: v if v in keep else nearby_unaligned(v) for k, v in consts.items()}
+    derived = {k: v if v in keep else (move or nearby_unaligned)(v) for k, v in consts.items()}
     return derived if derived != consts else None
 
 
@@ -141,16 +152,16 @@ class Deriver:
         derived = {k: v for k, v in cur.items() if k in self.consts or v != self.original[k]}
         return derived if derived != self.consts else None
 
-    def nearby(self):
+    def nearby(self, move=nearby_unaligned):
         """derive_shape's shape (every size moved off the multiples of 16, sizes inside int tuples kept), or as much of
         it as the reference runs at; derive_shape's as it is where the meta device cannot tell or nothing of
         it runs (the reference pass then drops it with the reason: the task is checked at its own shape only,
         and says so)."""
-        d = derive_shape(self.consts, self.tuples)
+        d = derive_shape(self.consts, self.tuples, move)
         if d is None or self.moved(self.original) is None or self.moved(d) is not None:
             return d
         keep = {e for v in self.tuples.values() if isinstance(v, (tuple, list)) for e in v}
-        return self.result(self.moved_off(dict(self.original), nearby_unaligned, keep)) or d
+        return self.result(self.moved_off(dict(self.original), move, keep)) or d
 
     def small(self):
         """For a task whose own shape moves more than max_bytes per call: its sizes halved, largest
@@ -178,11 +189,10 @@ class Deriver:
 
 def task_shapes(mod, code, req, seed):
     """The shapes a task is checked at, each {"shape", "origin"}, with "seeds" where fewer than all seeds are
-    checked: the module's own ("module", at its real size), the task's listed ones ("task"), else derived
-    ones, there to exercise masks and tails (Deriver): a nearby shape with no size a multiple of 16
-    ("derived"), or,
-    for a task whose own shape moves more than DERIVED_MAX_BYTES per call, a small one with no size a
-    multiple of 16 checked at every seed ("derived") and the nearby one, at full size, checked at one seed
+    checked: the module's own ("module", at its real size), the task's listed ones ("task"), and derived
+    ones (also where the task lists its own), there to exercise masks and tails (Deriver): a nearby shape
+    with odd sizes ("derived"), or,
+    for a task whose own shape moves more than DERIVED_MAX_BYTES per call, a small one with no even size checked at every seed ("derived") and the nearby one, at full size, checked at one seed
     ("derived_full"). At full size on every seed the second shape doubled the time of every answer to
     KernelBench's level 1 (4096 x 393216: each check moves 12.9 GB); with no large derived shape at all, an
     answer whose code takes another path for small sizes could hide a tail bug of its large path. The
@@ -192,21 +202,33 @@ def task_shapes(mod, code, req, seed):
     shapes = [{"shape": dict(consts), "origin": "module"}]
     for s in req.get("shapes") or []:
         shapes.append({"shape": {**consts, **s}, "origin": "task"})
-    if not req.get("shapes"):
-        der = Deriver(mod, consts, size_constants(code, tuples=True), seed,
-                      req.get("init_inputs_style", "kernelbench"),
-                      int(req.get("derived_max_bytes") or DERIVED_MAX_BYTES))
-        small, nearby = der.small(), der.nearby()
-        if small:
-            shapes.append({"shape": small, "origin": "derived"})
-        if nearby:
-            shapes.append({"shape": nearby, "origin": "derived_full", "seeds": 1} if small else
-                          {"shape": nearby, "origin": "derived"})
+    # Derived shapes with tails are added also where the task lists shapes: the sizes a task author lists
+    # are usually powers of two, and an answer whose mask is off by a block passes every one of them.
+    der = Deriver(mod, consts, size_constants(code, tuples=True), seed,
+                  req.get("init_inputs_style", "kernelbench"),
+                  int(req.get("derived_max_bytes") or DERIVED_MAX_BYTES))
+    # a small task's derived shape lies above its own (a block that fits the task's rows exactly no longer
+    # does); a large task's full-size one below (memory), its small one halved and moved off
+    small = der.small()
+    nearby = der.nearby() if small else der.nearby(above_unaligned)
+    listed = [sh["shape"] for sh in shapes]
+    if small and small not in listed:
+        shapes.append({"shape": small, "origin": "derived"})
+    if nearby and nearby not in listed:
+        shapes.append({"shape": nearby, "origin": "derived_full", "seeds": 1} if small else
+                      {"shape": nearby, "origin": "derived"})
     # Every shape names every size any of them changes: shapes are applied to one module one after another
     # (a child's checks in a secret order, the judge's and the task servers' cached modules), and a tuple a
     # derived shape shrank (`input_shape`) stayed shrunk at the task's own shape, whose inputs were then
-    # 32768 x 1999 instead of 32768 x 32768.
+    # 32768 x 1999 instead of 32768 x 32768. A listed shape may name a variable that is no size constant
+    # (`M = 1`): the others name it too, at the module's own value (apply_shape also restores it first).
     own = {**{k: list(v) for k, v in size_constants(code, tuples=True).items() if isinstance(v, tuple)}, **consts}
+    for s in req.get("shapes") or []:
+        for k in s:
+            if k not in own:
+                v = module_value(mod, k)
+                if v is not _MISSING:
+                    own[k] = list(v) if isinstance(v, tuple) else v
     named = {k for sh in shapes for k in sh["shape"] if k in own}
     for sh in shapes:
         sh["shape"] = {**{k: own[k] for k in sorted(named - set(sh["shape"]))}, **sh["shape"]}
@@ -251,7 +273,7 @@ def scale_down(mod, shape, limit, seed, tuples=None):
         if not sizes:
             break
         big = max(sizes)
-        half = max(8, big // 2)
+        half = max(8, big // 2 | big & 1)  # an odd (derived, tail) size stays odd
         for k, v in ints.items():
             if v == big:
                 ints[k] = half
@@ -262,8 +284,29 @@ def scale_down(mod, shape, limit, seed, tuples=None):
     return {**ints, **{k: list(tups[k]) for k in sorted(changed)}}
 
 
+_MISSING = object()
+
+
+def module_value(mod, k):
+    """The module's own value of a shape variable, as imported (before any apply_shape)."""
+    orig = mod.__dict__.get("__sieve_shape_orig__") or {}
+    return orig[k] if k in orig else getattr(mod, k, _MISSING)
+
+
 def apply_shape(mod, shape):
+    """Sets a shape's variables on the task module, from a fresh state: every variable an earlier shape set
+    is first put back to the module's own value, so a size one shape names and another does not (`M` of
+    `{"M": 4, "N": 1000}` at a shape `{"N": 128}`) is the same in every process whatever ran before (the
+    reference server ran the listed shape last and kept M = 4; a fresh candidate child had M = 1)."""
+    orig = mod.__dict__.setdefault("__sieve_shape_orig__", {})
+    for k, v in orig.items():
+        if v is _MISSING:
+            mod.__dict__.pop(k, None)
+        else:
+            setattr(mod, k, v)
     for k, v in (shape or {}).items():
+        if k not in orig:
+            orig[k] = getattr(mod, k, _MISSING)
         setattr(mod, k, tuple(v) if isinstance(v, list) else v)  # a shrunk tuple literal travels as a list
 
 
@@ -314,6 +357,38 @@ def device_inputs(mod, seed, device):
     return [t.to(dev) if isinstance(t, torch.Tensor) and t.device != dev else t for t in inputs]
 
 
+def set_inputs(mod, seed, device, input_set=None):
+    """The inputs of a check: the task's for the seed (device_inputs), or a derived input set made from them
+    (inputsets.derive); the reference, the judge and the candidate child all call this."""
+    inputs = device_inputs(mod, seed, device)
+    return inputs if input_set in (None, "task") else inputsets.derive(inputs, input_set, seed)
+
+
+def input_set_of(summary, si):
+    """The input set a check of entry si of a reference summary uses ("task" for the task's own)."""
+    sets = summary.get("input_sets") or []
+    return sets[si] if si < len(sets) else "task"
+
+
+def choose_sets(mod, shape, seeds, style, device, atol, rtol):
+    """inputsets.choose at one shape, the reference built at the first seed: (kept, notes, dropped)."""
+    import torch
+    apply_shape(mod, shape)
+    model = build(mod, mod.Model, seeds[0], style).to(device).eval()
+
+    def run(inputs):
+        with torch.no_grad():
+            return flatten_outputs(model(*inputs))
+    return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol)
+
+
+def set_anchor(footprints, checked, n_seeds):
+    """The kept shape derived input sets are checked at: the smallest one (inputs and outputs) of those
+    checked at every seed."""
+    full = [i for i, c in enumerate(checked) if c == n_seeds] or list(range(len(checked)))
+    return min(full, key=lambda i: (footprints[i] or {}).get("in", 0) + (footprints[i] or {}).get("out", 0))
+
+
 def meta_footprint(mod, cls, seed, style):
     """(input bytes, output bytes, parameter bytes) of one call, from meta tensors (no memory, no compute),
     or None when the task cannot run on the meta device."""
@@ -340,10 +415,12 @@ def to_numpy(t):
     return name, t.numpy()
 
 
-def cache_path(cache_dir, task_key, code_hash, shape, seed):
+def cache_path(cache_dir, task_key, code_hash, shape, seed, input_set=None):
     """References live in the worker session's own folder (cache_dir is that folder: its seeds are secret
-    and its own, so nothing is shared across sessions); one .npy per output, memory-mapped when read."""
-    h = hashlib.sha256(json.dumps([task_key, code_hash, shape, seed], sort_keys=True).encode()).hexdigest()[:32]
+    and its own, so nothing is shared across sessions); one .npy per output, memory-mapped when read. A
+    derived input set (inputsets) has its own files."""
+    key = [task_key, code_hash, shape, seed] + ([input_set] if input_set not in (None, "task") else [])
+    h = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
     return os.path.join(cache_dir, "refs", h)
 
 
@@ -604,9 +681,40 @@ def _references(req, task_path, cache_dir, held, room=None):
         recompute.append(bool(hold))
         metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
         footprints.append(foot)
+    # derived input sets (inputsets): chosen at one shape, each checked there at inputsets.SEEDS seeds
+    sets, set_report = ["task"] * len(kept), {}
+    if kept and req.get("input_sets", True):
+        ai = set_anchor(footprints, checked, len(seeds))
+        try:
+            names, notes, why = choose_sets(mod, kept[ai], secrets, style, device, atol, rtol)
+            judge.notes += notes
+            set_report = {"shape_index": ai, "kept": names, "dropped": why}
+            for name in names:
+                per_seed = []
+                for secret in secrets[:inputsets.SEEDS]:
+                    model = build(mod, mod.Model, secret, style).to(device).eval()
+                    with torch.no_grad():
+                        raw = flatten_outputs(model(*set_inputs(mod, secret, device, name)))
+                    if recompute[ai]:
+                        per_seed.append([(str(x.dtype).replace("torch.", ""), list(x.shape)) for x in raw])
+                    else:
+                        path = cache_path(cache_dir, req["task_key"], code_hash, kept[ai], secret, name)
+                        save_ref(path, [to_numpy(x) for x in raw])
+                        per_seed.append(ref_meta(path))
+                    del raw, model
+                kept.append(kept[ai])
+                sets.append(name)
+                checked.append(len(per_seed))
+                recompute.append(recompute[ai])
+                metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
+                footprints.append(footprints[ai])
+        except Exception as e:  # a derived set is an extra; the task's own checks stand without it
+            set_report = {"error": f"{type(e).__name__}: {e}"[:300]}
+        print(f"reference {req.get('task_key')} input sets: {set_report}", file=sys.stderr, flush=True)
     found, ok, _ = judge.result()
     return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
             "metas": metas, "footprint": footprints, "shape_seeds": checked,
-            "recompute": recompute, "recompute_for_disk": for_disk}
+            "recompute": recompute, "recompute_for_disk": for_disk, "input_sets": sets,
+            "input_set_choice": set_report}
 

@@ -88,6 +88,12 @@ def finite_json(x):
     return x
 
 
+def shown(task, si, label):
+    """A check's seed as messages show it: "3", or "3 (inputs: signed)" for a derived input set."""
+    name = taskref.input_set_of(task["summary"], si)
+    return f"{label}" if name == "task" else f"{label} (inputs: {name})"
+
+
 class BadRequest(ValueError):
     """A request the engine should not have sent (an unknown policy): answered with an error line."""
 
@@ -448,9 +454,10 @@ class Worker(Admission):
 
     def task_ref_paths(self, task):
         s = task["summary"]
-        for shape in s.get("shapes", []):
+        for si, shape in enumerate(s.get("shapes", [])):
             for secret in s.get("secret_seeds", []):
-                yield taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], shape, secret)
+                yield taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], shape, secret,
+                                         taskref.input_set_of(s, si))
 
     def evict_refs(self, keep_key):
         """Deletes the references of every task no job is running or waiting for, so that a task whose
@@ -500,7 +507,7 @@ class Worker(Admission):
                 return self.start_reference(key, sig, msg, path, retried=True, announce=announce)
             ready = {"op": "task_ready", "task_key": key, "shapes": summary.get("shapes", []),
                      "dropped_shapes": summary.get("dropped_shapes", []), "hygiene": summary.get("hygiene", []),
-                     "ok": bool(summary.get("ok"))}
+                     "ok": bool(summary.get("ok")), "input_sets": summary.get("input_sets", [])}
             self.tasks[key] = {"sig": sig, "ready": ready, "req": msg, "path": path, "summary": summary}
             if announce:
                 self.emit(ready)
@@ -557,7 +564,8 @@ class Worker(Admission):
         key = (task["req"]["task_key"], task["sig"], si, seed)
         hit = self.refs.pop(key, None)
         if hit is None:
-            p = taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], s["shapes"][si], secret)
+            p = taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], s["shapes"][si], secret,
+                                   taskref.input_set_of(s, si))
             hit = taskref.load_ref(p)
         self.refs[key] = hit  # most recently used last
         while len(self.refs) > REF_OPEN:
@@ -796,6 +804,8 @@ class Worker(Admission):
             si, label, probe = job.plan.pop()
             job.call = (si, label, probe)
             cmd = {"do": "call", "si": si, "seed": s["secret_seeds"][s["seeds"].index(label)]}
+            if taskref.input_set_of(s, si) != "task":
+                cmd["set"] = taskref.input_set_of(s, si)  # the child derives the set's inputs (inputsets)
             if probe:
                 cmd["poison"] = job.poison
             job.call_sent = time.monotonic()
@@ -893,6 +903,8 @@ class Worker(Admission):
         """Validates a note's metadata against the reference: (the expected metas, the check's entry), or
         (None, entry) after failing the job. check() then reads the outputs from the shared buffer."""
         entry = {"shape_index": si, "shape": task["summary"]["shapes"][si], "seed": label}
+        if taskref.input_set_of(task["summary"], si) != "task":
+            entry["input_set"] = taskref.input_set_of(task["summary"], si)
         meta = msg.get("meta")
         if meta is None:
             types = [str(x)[:60] for x in (msg.get("types") or [])[:16]] if isinstance(msg.get("types"), list) else []
@@ -907,7 +919,7 @@ class Worker(Admission):
             entry.update({"ok": False, "max_abs": None, "max_rel": None, "mismatches": 0, "nonfinite_mismatches": 0,
                           "note": why})
             job.checks.append(entry)
-            self.fail(job, "FAIL_MISMATCH", "correct", ["MISMATCH"], f"shape {si} seed {label}: {why}")
+            self.fail(job, "FAIL_MISMATCH", "correct", ["MISMATCH"], f"shape {si} seed {shown(task, si, label)}: {why}")
             return None, entry
         return expected, entry
 
@@ -935,7 +947,7 @@ class Worker(Admission):
         def checked(res):
             entry.update(res)
             job.checks.append(entry)
-            v = rules.checked_call(si, label, res, atol, rtol, msg.get("mutated"), launches)
+            v = rules.checked_call(si, shown(task, si, label), res, atol, rtol, msg.get("mutated"), launches)
             if v is not None:
                 return self.fail_with(job, v)
             if msg.get("overlap") is False:
@@ -961,7 +973,7 @@ class Worker(Admission):
                 job.deadline += time.monotonic() - t0
             return then(res)
         req = {"task_path": task["path"], "code_hash": s["code_hash"], "shape": s["shapes"][si],
-               "secret": s["secret_seeds"][s["seeds"].index(label)],
+               "secret": s["secret_seeds"][s["seeds"].index(label)], "input_set": taskref.input_set_of(s, si),
                "style": task["req"].get("init_inputs_style", "kernelbench"), "atol": s["atol"], "rtol": s["rtol"],
                "metas": metas}
         if si not in job.judged:

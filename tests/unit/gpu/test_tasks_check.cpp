@@ -166,6 +166,45 @@ TEST(TasksCheck, JudgesEachTaskOnTheCpuAndStoresIt)
     EXPECT_EQ(test::runCli({"tasks", "frobnicate", db}).exitCode, 2);
 }
 
+// KernelBench's activations draw torch.rand (all >= 0), on which each is the identity: `tasks check` names
+// the weakness and the derived input set that separates (issue 31); the task stays usable.
+TEST(TasksCheck, NamesAReferenceThatIsTheIdentityOnItsOwnInputs)
+{
+    const std::string py = test::requireVerifierPython();
+    if (py.empty())
+        return;
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    const std::string jsonl = dir.file("kb.jsonl");
+    std::string text;
+    for (const char *t : {"19_ReLU", "20_LeakyReLU", "31_ELU", "32_HardTanh"})
+        text += nlohmann::json{{"task_id", std::string("kb/") + t},
+                               {"reference_code",
+                                test::readFile(test::testData(std::string("verifier/inputs/tasks/") + t + ".py"))}}
+                    .dump() +
+                "\n";
+    test::writeFile(jsonl, text);
+    ASSERT_EQ(test::runCli({"init", db}).exitCode, 0);
+    ASSERT_EQ(test::runCli({"import", db, "--format", "sieve", jsonl, "--quiet"}).exitCode, 0);
+    const auto r = test::runCli(
+        {"tasks", "check", db, "--cpu", "--json", "--quiet", "--python", py, "--cache-dir", dir.file("cache")});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    std::map<std::string, nlohmann::json> by;
+    for (const auto &row : jsonLines(r.out))
+        if (row.contains("task"))
+            by[row["task"]] = row;
+    ASSERT_EQ(by.size(), 4u) << r.out;
+    for (const auto &[name, row] : by) {
+        EXPECT_EQ(row["state"], "ok") << row.dump();
+        EXPECT_NE(row["codes"].get<std::string>().find("REF_IDENTITY_ON_INPUTS"), std::string::npos) << row.dump();
+        std::string messages;
+        for (const auto &h : row["hygiene"])
+            messages += h.value("message", "") + "\n";
+        EXPECT_NE(messages.find("the derived set `"), std::string::npos) << name << ": " << messages;
+    }
+    EXPECT_NE(by["kb/32_HardTanh"].dump().find("the derived set `wide` separates"), std::string::npos);
+}
+
 TEST(VerifyPolicy, ReachesTheWorkerAndIsRecordedInTheRun)
 {
     const std::string py = test::requireVerifierPython();

@@ -21,7 +21,7 @@ def layernorm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n_cols, eps, BLOCK: tl.constexp
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
-        self.ln = nn.LayerNorm(1000)
+        self.ln = nn.LayerNorm(1001)
 
     def forward(self, x):
         x = x.contiguous()

@@ -2,7 +2,7 @@ import torch
 import torch.nn as nn
 
 BATCH = 32
-DIM = 1000
+DIM = 1001  # odd: derived shapes keep it (the answer hard-codes the LayerNorm size)
 
 
 class Model(nn.Module):

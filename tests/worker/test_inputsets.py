@@ -1,0 +1,86 @@
+"""Derived input sets (inputsets): which sets a task is checked on, and the weaknesses of its own inputs
+that task hygiene names. Runs on the CPU.
+
+    PYTHONPATH=gpu/worker python -m unittest discover -s tests/worker -p 'test_inputsets.py'
+"""
+import unittest
+
+import torch
+import torch.nn.functional as F
+
+from sieve_worker import inputsets
+
+
+def rand(*shape):
+    return lambda sd: [torch.rand(*shape, generator=torch.Generator().manual_seed(sd))]
+
+
+def choose(fn, inputs_of):
+    return inputsets.choose(lambda xs: [fn(*xs)], inputs_of, [11, 12], 1e-4, 1e-4)
+
+
+class DeriveTest(unittest.TestCase):
+    def test_rand_inputs_become_signed_and_wide_and_nothing_else_changes(self):
+        x = torch.rand(64, 32)
+        idx = torch.arange(5)
+        s, i = inputsets.derive([x, idx, 3], "signed", 0)[:2]
+        self.assertLess(float(s.min()), -0.5)
+        self.assertTrue(torch.equal(s, x * 2 - x.max()))
+        self.assertIs(i, idx)  # integer/index inputs are never transformed
+        w = inputsets.derive([x], "wide", 0)[0]
+        self.assertTrue(torch.equal(w, s * 256))
+        self.assertEqual(w.dtype, x.dtype)
+
+    def test_the_same_inputs_give_the_same_set_in_every_process(self):
+        x = torch.rand(7, 9, dtype=torch.float16)
+        self.assertTrue(torch.equal(inputsets.derive([x.clone()], "wide", 3)[0], inputsets.derive([x], "wide", 3)[0]))
+
+    def test_an_unknown_set_is_an_error(self):
+        with self.assertRaisesRegex(ValueError, "unknown input set 'ints'"):
+            inputsets.derive([torch.rand(3)], "ints", 0)
+
+
+class ChooseTest(unittest.TestCase):
+    def test_kernelbench_activations_on_rand_are_the_identity_and_a_set_separates(self):
+        for name, fn in [("relu", torch.relu), ("leaky_relu", lambda x: F.leaky_relu(x, 0.01)),
+                         ("elu", lambda x: F.elu(x, 1.0)), ("hardtanh", lambda x: F.hardtanh(x, -1.0, 1.0))]:
+            kept, notes, _ = choose(fn, rand(16, 64))
+            codes = {n["code"]: n for n in notes}
+            self.assertIn("REF_IDENTITY_ON_INPUTS", codes, name)
+            self.assertTrue(codes["REF_IDENTITY_ON_INPUTS"]["separated_by"], name)
+            self.assertIn("separates", codes["REF_IDENTITY_ON_INPUTS"]["message"])
+            self.assertTrue(kept, name)
+        # hardtanh is the identity on [-1, 1) too: only the wide set separates it
+        kept, notes, _ = choose(lambda x: F.hardtanh(x, -1.0, 1.0), rand(16, 64))
+        self.assertEqual(notes[0]["separated_by"], ["wide"])
+
+    def test_a_linear_op_keeps_signed_but_not_wide(self):
+        kept, notes, dropped = choose(lambda a, b: a @ b, lambda sd: rand(16, 32)(sd) + rand(32, 8)(sd + 100))
+        self.assertEqual(kept, ["signed"])
+        self.assertIn("scaled", dropped["wide"])
+        self.assertEqual(notes, [])
+
+    def test_softmax_keeps_wide_where_overflow_shows(self):
+        kept, _, _ = choose(lambda x: torch.softmax(x, -1), rand(16, 64))
+        self.assertIn("wide", kept)
+
+    def test_signed_inputs_keep_no_set_for_relu(self):
+        kept, notes, dropped = choose(torch.relu, lambda sd: [torch.randn(16, 64, generator=torch.Generator().manual_seed(sd))])
+        self.assertEqual((kept, notes), ([], []))
+        self.assertIn("as they are", dropped["signed"])
+
+    def test_a_set_whose_reference_overflows_is_dropped(self):
+        kept, _, dropped = choose(lambda x: torch.exp(x * 100), rand(8, 8))
+        self.assertNotIn("wide", kept)
+        self.assertIn("not finite", dropped["wide"])
+
+    def test_an_input_the_output_ignores_on_the_task_inputs_is_named(self):
+        # maximum(a, b - 2) is a on rand inputs (b - 2 < 0 <= a): input 1 does not matter there
+        kept, notes, _ = choose(lambda a, b: torch.maximum(a, b - 2), lambda sd: rand(16, 16)(sd) + rand(16, 16)(sd + 50))
+        insens = [n for n in notes if n["code"] == "REF_INSENSITIVE_INPUT"]
+        self.assertEqual([n["input"] for n in insens], [1])
+        self.assertEqual(insens[0]["separated_by"], ["wide"])
+
+
+if __name__ == "__main__":
+    unittest.main()
