@@ -73,23 +73,27 @@ def preload():
 
 
 def entry_points(torch):
-    """(function, armed_only) for every Python entry point of the installed torch that can switch RecordFunction
-    off or remove its callbacks (always refused), or run a kernel around the dispatcher, where RecordFunction
-    does not run (refused while the wall is armed: torch itself uses them outside forwards)."""
+    """(function, armed_only, name) for every Python entry point of the installed torch that can switch
+    RecordFunction off or remove its callbacks (always refused); that runs a kernel around the dispatcher, where
+    RecordFunction does not run; or that hands a tensor's data to Python or numpy, where no op sees what is done
+    with it (refused in the forward only: torch itself uses them elsewhere)."""
     C = torch._C
     found = []
     for mod, name in ((C._autograd, "_clear_callbacks"), (C._autograd, "_enable_record_function"),
                       (C._profiler, "_remove_execution_trace_observer")):
         f = getattr(mod, name, None)
         if f is not None:
-            found.append((f, False))
-    for owner, name in ((C._DispatchOperatorHandle, "redispatch_boxed"), (C, "_dispatch_make_pyobj_dispatch_fns")):
+            found.append((f, False, name))
+    armed = [(C._DispatchOperatorHandle, "redispatch_boxed"), (C, "_dispatch_make_pyobj_dispatch_fns"),
+             (getattr(C, "_SafeKernelFunction", None), "call_boxed"),
+             (C.TensorBase, "numpy"), (C.TensorBase, "tolist"), (torch, "from_numpy"), (torch, "frombuffer")]
+    for owner, name in armed:
+        if owner is None:
+            continue
         f = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
         if f is not None:
-            found.append((f, True))
-    safe = getattr(C, "_SafeKernelFunction", None)
-    if safe is not None and "call_boxed" in safe.__dict__:
-        found.append((safe.__dict__["call_boxed"], True))
+            found.append((f, True, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "
+                                   "torch)"))
     return found
 
 
@@ -114,8 +118,8 @@ class Wall:
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
-        for f, armed_only in entry_points(torch):
-            mod.neuter(f, armed_only)
+        for f, armed_only, name in entry_points(torch):
+            mod.neuter(f, armed_only, name)
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         for d in [vars(torch), vars(torch.nn.functional), vars(torch._C)]:

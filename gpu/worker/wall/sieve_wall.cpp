@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -21,8 +22,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -53,7 +54,6 @@ std::atomic<bool> g_canary_wait{false};
 std::vector<Violation> g_violations;
 unsigned long g_violation_count = 0;
 std::string g_tampered;
-std::unordered_map<PyObject*, PyCFunction> g_originals;  // a patched PyMethodDef's self -> its real function
 std::vector<PyObject*> g_snap;                           // (dict, key, value) triples, strong references
 PyObject* g_poison = nullptr;                            // the harness's ablation callback
 thread_local int t_core_depth = 0;
@@ -72,7 +72,7 @@ const char* kStrict[] = {
     "aten::sym_size", "aten::sym_stride", "aten::sym_numel", "aten::dim", "aten::is_contiguous", "aten::set_",
     "aten::record_stream", "aten::view_as_real", "aten::view_as_complex", "aten::resolve_conj",
     "aten::resolve_neg", "aten::requires_grad_", "aten::_has_compatible_shallow_copy_type", "aten::numpy_T",
-    "aten::mT", "aten::is_same_size", "aten::item", "aten::_local_scalar_dense"};
+    "aten::mT", "aten::is_same_size"};
 const char* kCore[] = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
                        "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution", "aten::_convolution",
                        "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d",
@@ -277,52 +277,94 @@ PyObject* refuse(PyObject*, PyObject*, PyObject*) {
 // METH_KEYWORDS, METH_FASTCALL with or without keywords): x86-64 and aarch64 pass the four in registers.
 using AnyCall = PyObject* (*)(PyObject*, void*, void*, void*);
 
+// One trampoline per neutered entry point (the slot holds its real function): a method descriptor's
+// function gets the instance as self, so self cannot tell which entry point was called.
+constexpr int kSlots = 24;
+PyCFunction g_slot_orig[kSlots] = {};
+const char* g_slot_name[kSlots] = {};
+int g_slots_used = 0;
+
+template <int N>
 PyObject* refuse_when_armed(PyObject* self, void* a, void* b, void* c) {
-  if (g_phase.load() != kFree) {
+  if (g_phase.load() == kForward) {
     std::string where = python_where(nullptr);
     {
       std::lock_guard<std::mutex> lock(g_mu);
       ++g_bypass;
-      record("a kernel called around the dispatcher (redispatch/call_boxed)", g_phase.load(), false, where);
+      record(g_slot_name[N], kForward, std::this_thread::get_id() != g_main, where);
     }
-    PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: calls around the dispatcher are not available");
+    PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: not available in the forward");
     return nullptr;
   }
-  auto it = g_originals.find(self);
-  if (it == g_originals.end()) return refuse(self, nullptr, nullptr);
-  return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(it->second))(self, a, b, c);
+  return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
 }
 
+template <int... N>
+constexpr std::array<AnyCall, sizeof...(N)> slot_table(std::integer_sequence<int, N...>) {
+  return {&refuse_when_armed<N>...};
+}
+const auto kSlotFns = slot_table(std::make_integer_sequence<int, kSlots>{});
+
 // An extension function of the answer: the real call, and on the ablation probe the harness's callback
-// overwrites what it wrote (its outputs and tensor arguments) with the secret poison.
+// overwrites what it wrote (its outputs and tensor arguments) with the secret poison. One trampoline per
+// function (a plain C module passes the module itself as self to all of its functions).
+constexpr int kExtSlots = 256;
+PyCFunction g_ext_orig[kExtSlots] = {};
+int g_ext_used = 0;
+
+template <int N>
 PyObject* extension_call(PyObject* self, PyObject* args, PyObject* kw) {
-  auto it = g_originals.find(self);
-  if (it == g_originals.end()) return refuse(self, args, kw);
   PyObject* res =
-      reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(it->second))(self, args, kw);
+      reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(g_ext_orig[N]))(self, args, kw);
   if (res == nullptr || !g_ablate.load() || g_poison == nullptr) return res;
   PyObject* out = PyObject_CallFunctionObjArgs(g_poison, args, kw ? kw : Py_None, res, nullptr);
   Py_DECREF(res);
   return out;
 }
 
-PyCFunctionObject* cfunction_of(PyObject* f) {
+template <int... N>
+constexpr std::array<PyCFunctionWithKeywords, sizeof...(N)> ext_table(std::integer_sequence<int, N...>) {
+  return {&extension_call<N>...};
+}
+const auto kExtFns = ext_table(std::make_integer_sequence<int, kExtSlots>{});
+
+PyMethodDef* def_of(PyObject* f) {
   if (PyInstanceMethod_Check(f)) f = PyInstanceMethod_GET_FUNCTION(f);
   if (PyMethod_Check(f)) f = PyMethod_GET_FUNCTION(f);
+  if (Py_IS_TYPE(f, &PyMethodDescr_Type)) return reinterpret_cast<PyMethodDescrObject*>(f)->d_method;
   if (!PyCFunction_Check(f)) return nullptr;
-  return reinterpret_cast<PyCFunctionObject*>(f);
+  return reinterpret_cast<PyCFunctionObject*>(f)->m_ml;
 }
 
-template <typename F>
-int patch(PyObject* f, F with, bool need_keywords) {
-  PyCFunctionObject* c = cfunction_of(f);
-  if (c == nullptr) return -1;
-  PyMethodDef* def = c->m_ml;
-  auto fn = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(with));
-  if (def->ml_meth == fn) return 0;
-  if (need_keywords && def->ml_flags != (METH_VARARGS | METH_KEYWORDS)) return -1;
-  g_originals[c->m_self] = def->ml_meth;
-  def->ml_meth = fn;
+int patch_refuse(PyObject* f) {
+  PyMethodDef* def = def_of(f);
+  if (def == nullptr) return -1;
+  def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(refuse));
+  return 1;
+}
+
+int patch_extension(PyObject* f) {
+  PyMethodDef* def = def_of(f);
+  if (def == nullptr || !PyCFunction_Check(f) || def->ml_flags != (METH_VARARGS | METH_KEYWORDS)) return -1;
+  for (int i = 0; i < g_ext_used; ++i)
+    if (def->ml_meth == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kExtFns[i]))) return 0;
+  if (g_ext_used == kExtSlots) return -1;
+  int n = g_ext_used++;
+  g_ext_orig[n] = def->ml_meth;
+  def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kExtFns[n]));
+  return 1;
+}
+
+int patch_slot(PyObject* f, const char* name) {
+  PyMethodDef* def = def_of(f);
+  if (def == nullptr) return -1;
+  for (int i = 0; i < g_slots_used; ++i)
+    if (def->ml_meth == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[i]))) return 0;
+  if (g_slots_used == kSlots) return -1;
+  int n = g_slots_used++;
+  g_slot_orig[n] = def->ml_meth;
+  g_slot_name[n] = strdup(name);
+  def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[n]));
   return 1;
 }
 
@@ -367,9 +409,10 @@ PyObject* w_init(PyObject*, PyObject* args) {
 PyObject* w_neuter(PyObject*, PyObject* args) {
   PyObject* f;
   int armed_only;
-  if (!PyArg_ParseTuple(args, "Op", &f, &armed_only)) return nullptr;
-  if (g_phase.load() != kFree) return refuse(nullptr, nullptr, nullptr);
-  int r = armed_only ? patch(f, refuse_when_armed, false) : patch(f, refuse, false);
+  const char* name;
+  if (!PyArg_ParseTuple(args, "Ops", &f, &armed_only, &name)) return nullptr;
+  if (g_phase.load() != kFree || g_serial > 0) return refuse(nullptr, nullptr, nullptr);
+  int r = armed_only ? patch_slot(f, name) : patch_refuse(f);
   if (r < 0) {
     PyErr_SetString(PyExc_TypeError, "sieve runtime wall: not a C function");
     return nullptr;
@@ -380,7 +423,7 @@ PyObject* w_neuter(PyObject*, PyObject* args) {
 PyObject* w_wrap_extension(PyObject*, PyObject* args) {
   PyObject* f;
   if (!PyArg_ParseTuple(args, "O", &f)) return nullptr;
-  return PyBool_FromLong(patch(f, extension_call, true) >= 0);
+  return PyBool_FromLong(patch_extension(f) >= 0);
 }
 
 PyObject* w_set_poisoner(PyObject*, PyObject* args) {
@@ -420,9 +463,6 @@ PyObject* w_phase(PyObject*, PyObject* args) {
       if (now != kHarness) tamper("the forward window was armed twice");
       ++g_serial;
       g_ops = 0;
-      g_violations.clear();
-      g_violation_count = 0;
-      g_bypass = 0;
     } else if (p == kHarness) {
       if (now == kHarness) tamper("a wall transition out of order");
     } else if (now != kHarness) {
@@ -443,7 +483,13 @@ PyObject* w_phase(PyObject*, PyObject* args) {
     if (p == kForward) g_cost_ns = 0;
     g_cost_ns += static_cast<unsigned long>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-    if (now == kForward) report = report_json("window");
+    if (now == kForward) {
+      // what the answer did between windows (harness phase) is in this report too: cleared only once told
+      report = report_json("window");
+      g_violations.clear();
+      g_violation_count = 0;
+      g_bypass = 0;
+    }
   }
   g_phase.store(p);
   if (!report.empty()) write_report(report);
@@ -468,7 +514,7 @@ PyObject* w_demangle(PyObject*, PyObject* args);
 
 PyMethodDef kMethods[] = {
     {"init", w_init, METH_VARARGS, "init(fd, answer_path, triton_dir, ext_dirs, kernelbench, interpreted)"},
-    {"neuter", w_neuter, METH_VARARGS, "neuter(c_function, armed_only)"},
+    {"neuter", w_neuter, METH_VARARGS, "neuter(c_function, armed_only, name)"},
     {"wrap_extension", w_wrap_extension, METH_VARARGS, "wrap_extension(pybind_function) -> patched"},
     {"set_poisoner", w_set_poisoner, METH_VARARGS, "set_poisoner(callable(args, kwargs, result))"},
     {"snapshot", w_snapshot, METH_VARARGS, "snapshot(dict): its items must hold at every window's end"},
