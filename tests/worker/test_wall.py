@@ -324,6 +324,8 @@ class WallTamper(unittest.TestCase):
             os.dup2(w2, w)
             W.forward(lambda: torch.relu(x))
             os.dup2(saved, w)
+            for fd in (saved, r2, w2):
+                os.close(fd)
         """)
         # the window's report went nowhere the worker reads (it sees one missing); the seal says why
         self.assertEqual([r["kind"] for r in reps], ["seal"])
