@@ -258,6 +258,10 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
     }
     if (phase == kFree)
         return nullptr;
+    // an operator has a namespace (aten::, prims::, an answer's own mylib::); a name without one is a scope
+    // label (an autograd.Function's apply, a Python dispatch mode), not compute: what runs inside it is judged
+    if (std::strstr(name, "::") == nullptr)
+        return nullptr;
     bool other = std::this_thread::get_id() != g_main;
     bool core = g_kernelbench && g_core.count(name) > 0;
     if (t_core_depth > 0) { // a kernelbench core op's own nested calls
