@@ -9,12 +9,11 @@ monkey-patching by the candidate does not reach the measurement.
 import fcntl
 import json
 import os
-import re
 import sys
 import time
 import traceback
 
-from . import sandbox, taskref, timing, transport
+from . import hooks, sandbox, taskref, timing, transport, wall
 from .hooks import LaunchHook, OutOfBounds
 
 def classify(exc, interpreted):
@@ -127,18 +126,16 @@ class Child:
                                   ctx.get("l2_bytes") or (50 << 20))
         self.flush_buf = timing.flush_buffer(self.tools)
         self.stage("compile")
-        self.cuda_names = None
-        if ctx.get("backend") == "cuda":
-            # CUDA extension kernels are not Triton launches: count them by name in the profiler instead
-            with open(ctx["candidate_path"]) as f:
-                src = f.read()
-            self.cuda_names = sorted(set(re.findall(
-                r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)", src)))
+        # a CUDA answer's kernels are counted in the profiler, by the exact names its own objects define
+        self.cuda_names = [] if ctx.get("backend") == "cuda" else None
         hook = LaunchHook(ctx["candidate_path"])
         hook.install()
         hook.Event, hook.record = self.Event, self.record
         self.hook = hook
         style = ctx["style"]
+        self.wall = self.start_wall(task)
+        if self.wall is False:
+            return
         try:
             cand = taskref.load_module(ctx["candidate_path"], ctx["candidate_module"])
             model_new_cls = getattr(cand, "ModelNew")
@@ -151,6 +148,7 @@ class Child:
             except BaseException as e:
                 self.error("compile", classify(e, self.interpreted), e)
                 return
+        self.wall_harness()
         self.send({"t": "ready"})
         models = {}  # one instance per shape, called for every seed: state kept across calls shows up
         state_report = None
@@ -166,11 +164,13 @@ class Child:
                 ref_model = taskref.build(task, task.Model, seed, style)
                 # the probe's instance is built like any shape's instance; it is thrown away after its call
                 new_model = models.get(si) if poison is None else None
+                self.wall_free()
                 if new_model is None:
                     new_model = taskref.build(task, model_new_cls, seed, style).to(device).eval()
                     if poison is None:
                         models[si] = new_model
                 res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
+                self.wall_harness()
                 if state_report is None:
                     state_report = {"missing": list(res.missing_keys), "unexpected": list(res.unexpected_keys)}
                     self.send({"t": "state_dict", **state_report})
@@ -214,6 +214,8 @@ class Child:
                 if not self.device_full(e):
                     self.error("timing", classify(e, False), e)
                 return
+        if self.wall is not None:
+            self.wall.seal()
         self.send({"t": "done", "launches": hook.launches, "kernels": sorted(hook.names)})
 
     def build_extensions(self, task, model_new_cls, style):
@@ -284,18 +286,74 @@ class Child:
     def forward_profiled(self, model, inputs, poison_bytes):
         """Every call of the sample's model (checks, the probe, timed runs) goes through timing.call: the
         same stack, the same L2 flush, events and synchronisation, so a call cannot tell what it is for."""
+        ablate = self.hook.poison is not None  # the probe: the answer's kernels (or extension) write poison
+
+        def one_call():
+            return timing.call(self.tools, model, inputs, self.flush_buf, poison_bytes)
         if self.cuda_names is None:
-            return timing.call(self.tools, model, inputs, self.flush_buf, poison_bytes)[0]
+            return self.window(one_call, ablate)[0]
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            out = timing.call(self.tools, model, inputs, self.flush_buf, poison_bytes)[0]
+            out = self.window(one_call, ablate)[0]
+        names = self.own_kernel_names()
         for ev in prof.events():
-            if "CUDA" in str(getattr(ev, "device_type", "")):
-                hit = [k for k in self.cuda_names if k in ev.name]
-                if hit:
-                    self.hook.launches += 1
-                    self.hook.names.update(hit)
+            # a kernel is the answer's only when its exact name is one its own built objects define
+            if "CUDA" in str(getattr(ev, "device_type", "")) and ev.name in names:
+                self.hook.launches += 1
+                self.hook.names.add(ev.name)
         return out
+
+    def own_kernel_names(self):
+        """Exact names of the kernels the answer's extensions define (wall.kernel_names), read from the shared
+        objects mapped from its extension folders; read again when another one is mapped."""
+        objs = wall.mapped_objects(self.ext_dirs)
+        if objs != getattr(self, "_kernel_objs", None):
+            demangle = self.wall.mod.demangle if self.wall is not None else (lambda s: s)
+            self._kernel_objs, self._kernel_names = objs, wall.kernel_names(objs, demangle)
+        return self._kernel_names
+
+    def armed(self, model, ablate=False):
+        """The model called inside one armed window of the runtime wall (one report per call)."""
+        if self.wall is None:
+            return model
+        w, call = self.wall, self.call
+        return lambda *a: w.forward(lambda: call(model, a), ablate)
+
+    def window(self, fn, ablate=False):
+        """fn() (one timing.call) inside an armed window: the wall's transitions stay outside its events, and
+        the harness's own ops there (the L2 flush, the allocator's poison) are allocations and fills."""
+        return fn() if self.wall is None else self.wall.forward(fn, ablate)
+
+    def start_wall(self, task):
+        """The runtime wall, started before any of the answer loads (wall.py); None where the worker runs
+        without it, False (after an infra message) where it should run and cannot."""
+        ctx = self.ctx
+        self.ext_dirs = [d.rstrip(os.sep) + os.sep for d in (ctx["scratch"], ctx["env"].get("TORCH_EXTENSIONS_DIR"))
+                         if d]
+        if not ctx.get("wall"):
+            return None
+        mod = sys.modules.get("_sieve_wall")
+        try:
+            if mod is None:
+                raise RuntimeError("the zygote did not load the runtime wall")
+            w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
+                                self.interpreted, [taskref, timing, transport, hooks, wall,
+                                                   sys.modules[__name__]])
+            hook = self.hook
+            mod.set_poisoner(lambda args, kw, res: (hook.fill_poison(list(args) + [res], kw or {}), res)[1])
+        except BaseException as e:
+            self.send({"t": "infra", "message": f"the runtime wall did not start: {type(e).__name__}: {e}"[:500]})
+            return False
+        w.free()
+        return w
+
+    def wall_free(self):
+        if self.wall is not None:
+            self.wall.free()
+
+    def wall_harness(self):
+        if self.wall is not None:
+            self.wall.harness()
 
     def error(self, stage, code, exc):
         self.send({"t": "error", "stage": stage, "code": code, "message": f"{type(exc).__name__}: {exc}"[:2000],
@@ -332,7 +390,7 @@ class Child:
             hook.timer = []
             self.record(start)
             with self.no_grad():
-                self.call(model, args)
+                self.armed(model)(*args)
             self.record(end)
             self.sync()
             pairs, hook.timer = hook.timer, None
@@ -354,8 +412,9 @@ class Child:
             self.sync()
             with profile(activities=[ProfilerActivity.CUDA]) as prof:
                 with torch.no_grad():
-                    model(*args)
+                    self.armed(model)(*args)
                 self.sync()
+            names = self.own_kernel_names()
             total = mine = 0.0
             for ev in prof.events():
                 dt = getattr(ev, "device_time", None)
@@ -365,8 +424,9 @@ class Child:
                 if "CUDA" not in dtype or not dt:
                     continue
                 total += dt
-                if any(ev.name == n or ev.name.startswith(n) or (self.cuda_names and n in ev.name)
-                       for n in self.hook.names):
+                # exact names only: the answer's Triton kernels (the launch hook's names are its own functions')
+                # and the kernels its extensions define, never a name that merely contains one of them
+                if ev.name in names or ev.name in self.hook.names:
                     mine += dt
             self.send({"t": "profile", "kernels_seen": total > 0})
             return mine / total if total > 0 else None
@@ -424,7 +484,8 @@ class Child:
             fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
 
     def forward_counted_timed(self, model, args):
-        return timing.call(self.tools, model, args, self.flush_buf, self.ctx.get("poison_bytes", 0))
+        poison_bytes = self.ctx.get("poison_bytes", 0)
+        return self.window(lambda: timing.call(self.tools, model, args, self.flush_buf, poison_bytes))
 
 
 def main(ctx, fds):

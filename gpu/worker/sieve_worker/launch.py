@@ -84,6 +84,7 @@ def candidate_ctx(worker, job, task):
            "style": task["req"].get("init_inputs_style", "kernelbench"), "shapes": summary["shapes"],
            "device": worker.device if worker.device != "cpu" else "cpu",
            "limits": limits, "backend": req.get("backend", "triton"),
+           "wall": bool(worker.wall_so), "policy": req.get("policy", "strict"),
            "allowed_dirs": [scratch, env["TRITON_CACHE_DIR"], env["TORCHINDUCTOR_CACHE_DIR"],
                             env["TORCH_EXTENSIONS_DIR"]],
            "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
@@ -94,13 +95,15 @@ def candidate_ctx(worker, job, task):
            "timing_limits": {k: float(v) if k == "max_seconds" else int(v)
                              for k, v in (req.get("timing_limits") or {}).items()
                              if k in ("max_runs", "max_seconds")}}
+    job.wall = bool(worker.wall_so)
     job.want_timing = bool(req.get("timing")) and worker.device != "cpu"
     if job.want_timing:
         worker.ensure_ref_timing(task)
     # the calls, in a secret order: every (shape, seed) check, and for Triton answers one probe (a call
     # like any other, on the inputs of a random check, whose launches only write poison)
     plan = [(si, sd, False) for si, sds in enumerate(shape_seeds(summary)) for sd in sds]
-    if req.get("backend", "triton") != "cuda":
+    # (the runtime wall's ablation makes the probe of a CUDA answer: its extension's outputs become poison)
+    if req.get("backend", "triton") != "cuda" or worker.wall_so:
         si, sd, _ = plan[secrets.randbelow(len(plan))]
         plan.append((si, sd, True))
     secrets.SystemRandom().shuffle(plan)
@@ -318,8 +321,9 @@ def fork_native(worker, job, task):
 class Zygote:
     """python -m sieve_worker.zygote, the process every candidate is forked from, and its socket."""
 
-    def __init__(self, device, cache_dir):
+    def __init__(self, device, cache_dir, wall_so=None):
         self.device, self.cache_dir = device, cache_dir
+        self.wall_so = wall_so  # the runtime wall the worker built (wall.build), loaded by the zygote
         self.proc = self.sock = self.info = self.t0 = None
 
     def start(self, wait=True):
@@ -334,6 +338,8 @@ class Zygote:
                     "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
                     "HOME": "/nonexistent",
                     "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
+        if self.wall_so:
+            env["SIEVE_WALL_SO"] = self.wall_so
         if self.device == "cpu":
             env["TRITON_INTERPRET"] = "1"  # read when triton is imported
         elif "TRITON_LIBCUDA_PATH" not in env:

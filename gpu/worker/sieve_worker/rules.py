@@ -147,6 +147,15 @@ def died(st, stage, logall):
                    log=logall)
 
 
+def wall_unsealed(job, logall):
+    """A child that ran under the runtime wall must end with the wall's seal report: without it a report may
+    have been suppressed (its pipe replaced, the process cut short after a window)."""
+    if not getattr(job, "wall", False) or getattr(job, "wall_sealed", False):
+        return None
+    return verdict("FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"],
+                   "the runtime wall's closing report is missing (its report pipe was replaced or closed)", log=logall)
+
+
 def unproven(job, logall):
     """A child that reported done still fails without every check back, with no launch of its own kernels,
     or without the proof probe; None when all three hold."""

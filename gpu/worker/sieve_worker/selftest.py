@@ -81,6 +81,8 @@ def main():
     ap.add_argument("--parallel", type=int, default=2)
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--timing", action="store_true", help="time every fixture on the GPU, not only marked ones")
+    ap.add_argument("--no-runtime-wall", action="store_true",
+                    help="run without the runtime wall (hello runtime_wall: false), to measure the other walls alone")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--dump", help="write every verdict (JSON lines) to this file")
@@ -149,7 +151,8 @@ def main():
             channel["dropped"].append(line[:200])
             print(f"dropped a line without a valid channel tag: {line[:200]!r}")
     send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "scratch"),
-          "channel_key": channel["key"], **({"fp32_precision": args.fp32_precision} if args.fp32_precision else {})})
+          "channel_key": channel["key"], **({"fp32_precision": args.fp32_precision} if args.fp32_precision else {}),
+          **({"runtime_wall": False} if args.no_runtime_wall else {})})
     hello = recv()
     print(f"worker: {json.dumps(hello.get('env'))}")
     t_ready = time.monotonic()

@@ -19,10 +19,11 @@ import platform
 import secrets
 import selectors
 import shutil
+import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, launch, log, native, probes, rules, static, taskref, \
+from . import WORKER_VERSION, compare, hygiene, judge, launch, log, native, probes, rules, static, taskref, wall, \
     transport, trusted
 from .admission import CHILD_GPU_BASE, CHILD_HOST_BASE, GPU_RESERVE, HOST_RESERVE, Admission, Asked
 
@@ -156,6 +157,11 @@ class Job:
         self.call_sent = None
         self.judged = set()  # shapes whose checks the judge made
         self.buffer_id = None  # what the judge knows the job's buffer by (judge.buffer_id)
+        self.wall = False  # the runtime wall runs in the child (wall.py): one report per forward, then a seal
+        self.wall_serial = 0  # the last window report's serial
+        self.wall_pending = 0  # window reports since the last checked output
+        self.wall_sealed = False
+        self.wall_seconds = 0.0  # the wall's own cost (its transitions), summed over the windows
 
     def mark(self, name):
         self.marks.setdefault(name, time.monotonic())
@@ -179,7 +185,7 @@ class Job:
                "probe": round(self.spent["probe"], 4), "compare": round(self.spent["compare"], 4),
                "share": span("proof", "queue") if "queue" in m else span("proof", "done"),
                "queue": span("queue", "timing"), "timing": span("timing", "done"), "exit": span("done", "exit"),
-               "ref_timing_wait": span("parked", "unparked"),
+               "ref_timing_wait": span("parked", "unparked"), "wall": round(self.wall_seconds, 4) if self.wall else None,
                "total": round(m.get("unparked", m.get("exit", time.monotonic())) - self.started, 4)}
         return {k: v for k, v in out.items() if v is not None}
 
@@ -225,6 +231,8 @@ class Worker(Admission):
         self.env = None
         self.lock_path = None
         self.zygote = None  # launch.Zygote, from hello on
+        self.wall_so = None  # the runtime wall's built extension (wall.build), from hello on
+        self.wall_build = None
         self.fp32_precision = "deployed"
         self.channel_key = None  # bytes, from the hello request (stdin): never in the environment
         self.channel_seq = 0
@@ -322,10 +330,23 @@ class Worker(Admission):
         os.makedirs(self.session_dir, mode=0o700)
         if self.zygote is not None:
             self.zygote.stop()
-        self.zygote = launch.Zygote(self.device, self.cache_dir)
+        self.wall_so = None
+        if msg.get("runtime_wall", True):
+            # the runtime wall (wall.py), built once per torch and kept in a folder of this uid's only
+            try:
+                self.wall_so, took = wall.build(os.environ.get("SIEVE_WALL_CACHE")
+                                                or os.path.expanduser("~/.cache/sieve/wall"), log)
+                self.wall_build = {"build_s": round(took, 3), "policy_default": "strict"}
+            except (OSError, RuntimeError, subprocess.SubprocessError) as e:
+                self.wall_build = {"error": str(e)[:500]}
+                log(f"the runtime wall is off: {e}")
+        else:
+            self.wall_build = {"off": "runtime_wall: false in hello"}
+        self.zygote = launch.Zygote(self.device, self.cache_dir, self.wall_so)
         self.zygote.start(wait=False)  # its imports overlap with the environment's
         self.env = probes.environment(self.device)
         self.env["fp32_precision"] = prec
+        self.env["runtime_wall"] = self.wall_build
         z = self.zygote.ready()
         self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
                                "zygote_cuda_initialized": z["cuda_initialized"], "zygote_fds": z["fds"]}
@@ -813,7 +834,7 @@ class Worker(Admission):
         job.call = None
         cmd = {"do": "end", "share_seed": taskref.secret_seed()}
         # CUDA answers' proof (their kernels' GPU share) comes after this command; conclude checks it
-        proved = job.probe == "ok" or job.req.get("backend") == "cuda"
+        proved = job.probe == "ok" or (job.req.get("backend") == "cuda" and not job.wall)
         if job.want_timing and job.seen == job.expected_keys and proved:
             job.timing_labels = s["seeds"][:3]
             cmd["timing"] = {"seeds": [s["secret_seeds"][s["seeds"].index(x)] for x in job.timing_labels]}
@@ -839,7 +860,14 @@ class Worker(Admission):
                 return self.invalid(job, "a second ready")
             job.mark("ready")
             self.ready_to_call(job)
+        elif t == "wall":
+            self.on_wall(job, msg)
         elif t == "output":
+            if job.wall and job.wall_pending != 1:
+                return self.fail(job, "FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"],
+                                 f"{job.wall_pending} runtime wall reports for one call (exactly one is written "
+                                 "when its forward ends)")
+            job.wall_pending = 0
             if job.call_sent is not None and job.call is not None:
                 which = "first_call" if "first_call" not in job.spent else ("probe" if job.call[2] else "checks")
                 job.spent[which] = job.spent.get(which, 0.0) + time.monotonic() - job.call_sent
@@ -887,17 +915,38 @@ class Worker(Admission):
         elif t != "profile":
             self.invalid(job, f"a message of unknown type {t[:40]!r}")
 
+    def on_wall(self, job, msg):
+        """A runtime wall report (wall.py): written by the wall's C++ when a forward window closes, and once
+        at the end (the seal); a missing, extra, out-of-order or tampered one fails the job."""
+        if not job.wall or job.wall_sealed:
+            return self.fail(job, "FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"], "a runtime wall report nobody "
+                             "expected (forged by the answer, or after the seal)")
+        cost = msg.get("cost_us")
+        if isinstance(cost, (int, float)) and cost >= 0:
+            job.wall_seconds += cost / 1e6
+        expected = job.wall_serial + 1 if msg.get("kind") == "window" else job.wall_serial
+        bad = wall.check_report(msg, expected)
+        if bad is not None:
+            return self.fail(job, bad[0], job.stage if bad[0] == "FAIL_SANDBOX" else "correct", [bad[1]], bad[2])
+        if msg["kind"] == "seal":
+            job.wall_sealed = True
+        else:
+            job.wall_serial = expected
+            job.wall_pending += 1
+
     def on_share(self, job, msg):
         share = msg.get("share")
         job.share = float(share) if isinstance(share, (int, float)) else None
         if job.req.get("backend") == "cuda":
-            # no way to turn an extension's kernels into poison writers: the launch count and GPU share must do
+            # the kernels its own extension defines (exact names, wall.kernel_names) must take GPU time
             if job.share == 0:
                 job.probe = "sham"
                 return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"],
                                  "the sample's CUDA kernels took no GPU time in the forward")
-            job.probe = "ok"
-            job.notes.append("proof: CUDA extension kernels counted in the profiler (no poison probe for CUDA)")
+            if not job.wall:
+                # without the wall there is no ablation probe for CUDA: the launch count and GPU share must do
+                job.probe = "ok"
+                job.notes.append("proof: CUDA extension kernels counted in the profiler (no ablation probe)")
 
     def read_outputs(self, job, task, si, label, msg):
         """Validates a note's metadata against the reference: (the expected metas, the check's entry), or
@@ -1152,7 +1201,7 @@ class Worker(Admission):
     def conclude(self, job, st, logall):
         """Decides the verdict of a job whose child is gone (rules.py), unless it was timed and the task's
         reference timing is still running: then it waits, parked on the task's RefTimer."""
-        v = rules.ended_early(job, st, logall)
+        v = rules.ended_early(job, st, logall) or rules.wall_unsealed(job, logall)
         if v is not None:
             return self.decide(job, v)
         job.launches = max(job.launches, job.done.get("launches", 0))

@@ -139,6 +139,8 @@ def main():
         import torch.profiler  # noqa: F401
     import torch.nn.functional  # noqa: F401
     from . import child  # noqa: F401  (and with it hooks, taskref, timing)
+    from . import wall
+    wall_mod = wall.preload()  # the runtime wall, loaded here so no candidate has to read or build it
     features = sandbox.prepare(device)  # on a GPU: probes landlock with CUDA in throw-away children
     if device != "cpu":
         features["triton_driver_preloaded"] = preload_triton_driver()
@@ -153,6 +155,7 @@ def main():
     ready = {"op": "ready", "pid": os.getpid(), "import_s": round(time.monotonic() - t0, 3), "features": features,
              "cuda_initialized": bool(torch.cuda.is_initialized()),
              "modules_of_worker": sorted(m for m in sys.modules if m in WORKER_MODULES),
+             "wall": wall_mod is not None,
              "fds": leaked}
     sock.send(json.dumps(ready).encode())
     while True:

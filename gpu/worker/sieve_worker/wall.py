@@ -1,0 +1,269 @@
+"""The runtime wall (docs/VERIFIER.md, "The runtime wall"): trusted code in every candidate, in place before any
+of the answer is loaded, that sees every ATen operator dispatched in the answer's forward (from Python and from
+its load_inline C++ alike) and refuses compute under the task's policy; it also neuters the Python entry points
+that could switch it off, makes the CUDA answers' ablation probe, and names the answer's own GPU kernels
+exactly (kernel accounting).
+
+The observer is a small CPython extension (gpu/worker/wall/sieve_wall.cpp) that the worker builds with the
+compiler directly (build(), cached in the worker's cache dir) and the candidate loads (Wall.start). Its state
+is C++ statics; what it found goes to the worker as one JSON line per armed window ("t": "wall"), which
+check_reports judges.
+"""
+import hashlib
+import os
+import struct
+import subprocess
+import sys
+import sysconfig
+import time
+
+SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "wall", "sieve_wall.cpp")
+POLICIES = ("strict", "kernelbench")
+FREE, HARNESS, FORWARD = 0, 1, 2
+
+
+def build(cache_dir, log=None):
+    """Builds (or finds) the wall extension for the installed torch and Python: (path, seconds spent)."""
+    import torch
+    tdir = os.path.dirname(torch.__file__)
+    with open(SOURCE, "rb") as f:
+        src = f.read()
+    abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
+    key = hashlib.sha256(src + f"\0{torch.__version__}\0{sys.version}\0{abi}".encode()).hexdigest()[:20]
+    out_dir = os.path.join(cache_dir, "wall")
+    path = os.path.join(out_dir, f"_sieve_wall_{key}.so")
+    if os.path.exists(path):
+        return path, 0.0
+    os.makedirs(out_dir, exist_ok=True)
+    t0 = time.monotonic()
+    tmp = f"{path}.{os.getpid()}.tmp"
+    cmd = [os.environ.get("CXX", "g++"), "-O2", "-shared", "-fPIC", "-std=c++20", f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
+           "-I", os.path.join(tdir, "include"), "-I", os.path.join(tdir, "include", "torch", "csrc", "api", "include"),
+           "-I", sysconfig.get_paths()["include"], SOURCE, "-L", os.path.join(tdir, "lib"), "-ltorch_cpu", "-lc10",
+           f"-Wl,-rpath,{os.path.join(tdir, 'lib')}", "-o", tmp]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if res.returncode != 0:
+        raise RuntimeError(f"building the runtime wall failed: {res.stderr[-2000:]}")
+    os.replace(tmp, path)
+    took = time.monotonic() - t0
+    if log:
+        log(f"runtime wall built in {took:.1f} s: {path}")
+    return path, took
+
+
+def load(path):
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.ExtensionFileLoader("_sieve_wall", path)
+    spec = importlib.util.spec_from_file_location("_sieve_wall", path, loader=loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def preload():
+    """In the zygote: loads the extension the worker built (SIEVE_WALL_SO) so every candidate inherits it
+    loaded; its callback is registered only in the candidate (Wall.start). The module, or None."""
+    path = os.environ.get("SIEVE_WALL_SO")
+    if not path:
+        return None
+    mod = load(path)
+    sys.modules["_sieve_wall"] = mod
+    return mod
+
+
+def entry_points(torch):
+    """(function, armed_only, name) for every Python entry point of the installed torch that can switch
+    RecordFunction off or remove its callbacks (always refused); that runs a kernel around the dispatcher, where
+    RecordFunction does not run; or that hands a tensor's data to Python or numpy, where no op sees what is done
+    with it (refused in the forward only: torch itself uses them elsewhere)."""
+    C = torch._C
+    found = []
+    for mod, name in ((C._autograd, "_clear_callbacks"), (C._autograd, "_enable_record_function"),
+                      (C._profiler, "_remove_execution_trace_observer")):
+        f = getattr(mod, name, None)
+        if f is not None:
+            found.append((f, False, name))
+    armed = [(C._DispatchOperatorHandle, "redispatch_boxed"), (C, "_dispatch_make_pyobj_dispatch_fns"),
+             (getattr(C, "_SafeKernelFunction", None), "call_boxed"),
+             (C.TensorBase, "numpy"), (C.TensorBase, "tolist"), (torch, "from_numpy"), (torch, "frombuffer")]
+    for owner, name in armed:
+        if owner is None:
+            continue
+        f = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
+        if f is not None:
+            found.append((f, True, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "
+                                   "torch)"))
+    return found
+
+
+class Wall:
+    """The candidate's side: started before the answer loads, then phase changes around every forward."""
+
+    def __init__(self, mod, policy):
+        self.mod = mod
+        self.policy = policy
+        self.wrapped = set()
+        self.ext_dirs = []
+        self.modules_seen = 0
+
+    @classmethod
+    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules):
+        """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
+        go; harness_modules: modules whose names must not change under the harness (the task's, the child's)."""
+        if policy not in POLICIES:
+            raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
+        import torch
+        import triton
+        mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
+                                                                              for d in ext_dirs],
+                 policy == "kernelbench", interpreted)
+        for f, armed_only, name in entry_points(torch):
+            mod.neuter(f, armed_only, name)
+        # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
+        # modules (an answer that replaces torch.randn would see the task's inputs being made)
+        for d in [vars(torch), vars(torch.nn.functional), vars(torch._C)]:
+            mod.snapshot(d)
+        for t in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch._C._VariableFunctionsClass):
+            mod.snapshot(_type_dict(t))
+        for m in harness_modules:
+            mod.snapshot(vars(m))
+        w = cls(mod, policy)
+        w.ext_dirs = [d.rstrip(os.sep) + os.sep for d in ext_dirs]
+        mod.phase(HARNESS)
+        return w
+
+    def extensions(self):
+        """The answer's extension modules: loaded from one of its extension folders."""
+        out = []
+        for name, m in list(sys.modules.items()):
+            f = getattr(m, "__file__", None) if m is not None else None
+            if isinstance(f, str) and f.endswith(".so") and any(f.startswith(d) for d in self.ext_dirs):
+                out.append(m)
+        return out
+
+    def wrap_extensions(self):
+        """Routes every function of the answer's extensions through the wall (the ablation probe); in place
+        in their method definitions, so every alias the answer kept goes through it too. Looked for again
+        when a module was imported since the last window."""
+        n = len(sys.modules)
+        if n == self.modules_seen:
+            return
+        self.modules_seen = n
+        for m in self.extensions():
+            for v in list(vars(m).values()):
+                if type(v).__name__ == "builtin_function_or_method" and id(v) not in self.wrapped:
+                    self.mod.wrap_extension(v)
+                    self.wrapped.add(id(v))
+
+    def forward(self, fn, ablate=False):
+        """fn() inside an armed window; the report is written when it closes, error or not."""
+        self.wrap_extensions()
+        self.mod.phase(FORWARD, ablate)
+        try:
+            return fn()
+        finally:
+            self.mod.phase(HARNESS)
+
+    def free(self):
+        """The answer's own construction (module import, ModelNew(...), load_state_dict): not judged."""
+        self.mod.phase(FREE)
+
+    def harness(self):
+        self.mod.phase(HARNESS)
+
+    def seal(self):
+        self.mod.seal()
+
+
+def _type_dict(t):
+    """The real dict of a type (vars() gives a read-only proxy of it)."""
+    import gc
+    for r in gc.get_referents(t.__dict__):
+        if isinstance(r, dict):
+            return r
+    return {}
+
+
+# ---- the worker's side -------------------------------------------------------------------------------------
+
+def check_report(msg, expected_serial):
+    """(fatal, code, message) for one window report: ("FAIL_SANDBOX", ...) for tampering, ("FAIL_SHAM", ...) for
+    an op the policy refuses, None when clean."""
+    if not isinstance(msg, dict) or msg.get("kind") not in ("window", "seal"):
+        return ("FAIL_SANDBOX", "WALL_TAMPERED", "a garbled runtime wall report")
+    if msg.get("tampered"):
+        return ("FAIL_SANDBOX", "WALL_TAMPERED", f"the runtime wall was tampered with: {str(msg['tampered'])[:300]}")
+    if msg["kind"] == "window" and msg.get("serial") != expected_serial:
+        return ("FAIL_SANDBOX", "WALL_TAMPERED",
+                f"runtime wall report {str(msg.get('serial'))[:20]} where {expected_serial} was due (a window "
+                "armed or closed by the answer)")
+    n = msg.get("violations")
+    if not isinstance(n, int) or n < 0:
+        return ("FAIL_SANDBOX", "WALL_TAMPERED", "a garbled runtime wall report")
+    if n:
+        first = (msg.get("first") or [{}])[0]
+        if not isinstance(first, dict):
+            first = {}
+        where = str(first.get("where", "?"))[:200]
+        thread = " on a thread of the answer's" if first.get("other_thread") else ""
+        return ("FAIL_SHAM", "TORCH_OP_AT_RUNTIME",
+                f"{str(first.get('op', '?'))[:80]} ran {str(first.get('phase', 'in the forward'))[:40]}{thread} "
+                f"({where}): torch did work the answer's kernels should do ({n} such op{'s' if n > 1 else ''})")
+    return None
+
+
+# ---- kernel accounting: the answer's own kernels, by exact name -------------------------------------------
+
+def elf_function_symbols(path):
+    """Names of the function symbols an ELF shared object defines (.symtab and .dynsym), read directly."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return set()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names = set()
+    for s in secs:
+        if s[1] not in (2, 11):  # SHT_SYMTAB, SHT_DYNSYM
+            continue
+        strtab = secs[s[6]]
+        for off in range(s[4], s[4] + s[5], 24):
+            st_name, st_info, _, st_shndx = struct.unpack_from("<IBBH", data, off)
+            if st_info & 0xF != 2 or st_shndx == 0:  # STT_FUNC, defined here
+                continue
+            a = strtab[4] + st_name
+            names.add(data[a:data.index(b"\0", a)].decode("utf-8", "replace"))
+    return names
+
+
+def kernel_names(paths, demangle):
+    """Exact names the profiler can show for the answer's kernels: each function symbol of its built objects,
+    as written and demangled. A kernel of ATen or a library counts only if the answer's object defines it."""
+    out = set()
+    for p in paths:
+        try:
+            syms = elf_function_symbols(p)
+        except (OSError, struct.error, ValueError):
+            continue
+        for s in syms:
+            out.add(s)
+            out.add(demangle(s))
+    return out
+
+
+def mapped_objects(dirs):
+    """The shared objects mapped into this process from one of dirs (its /proc/self/maps)."""
+    found = set()
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                parts = line.split(None, 5)
+                if len(parts) == 6:
+                    p = parts[5].strip()
+                    if p.endswith(".so") and any(p.startswith(d) for d in dirs):
+                        found.add(p)
+    except OSError:
+        pass
+    return sorted(found)

@@ -1,0 +1,713 @@
+// The runtime wall (docs/VERIFIER.md, "The runtime wall"): a trusted CPython extension, built by the worker
+// with the compiler directly and loaded into every candidate before any of the answer is, that sees every
+// ATen operator the dispatcher runs (a global RecordFunction callback: the dispatcher runs it for every
+// observed op when one exists, whether Python or C++ called the op) and judges the answer's ones against a
+// policy. Its state lives in this file's statics, which the answer's Python cannot reach; what it found goes
+// to the worker as one JSON line per armed window, written here with write(2) on the result pipe.
+#include <ATen/ops/empty.h>
+#include <ATen/record_function.h>
+#include <Python.h>
+#include <frameobject.h>
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace {
+
+enum Phase { kFree = 0, kHarness = 1, kForward = 2 };
+
+struct Violation
+{
+    std::string op, where, phase;
+    bool other_thread;
+};
+
+// Everything the wall knows; the answer's Python holds no reference to any of it.
+std::mutex g_mu;
+std::atomic<int> g_phase{kFree};
+std::atomic<bool> g_ablate{false};
+bool g_ready = false, g_kernelbench = false, g_interpreted = false;
+int g_fd = -1;
+dev_t g_fd_dev = 0;
+ino_t g_fd_ino = 0;
+std::string g_answer, g_triton_dir;
+std::vector<std::string> g_ext_dirs;
+std::thread::id g_main;
+std::unordered_set<std::string> g_allowed, g_core;
+at::CallbackHandle g_handle = 0;
+unsigned long g_serial = 0, g_bypass = 0, g_cost_ns = 0;
+std::atomic<unsigned long> g_ops{0}, g_canary{0};
+std::atomic<bool> g_canary_wait{false};
+std::vector<Violation> g_violations;
+unsigned long g_violation_count = 0;
+std::string g_tampered;
+std::vector<PyObject *> g_snap; // (dict, key, value) triples, strong references
+PyObject *g_poison = nullptr;   // the harness's ablation callback
+thread_local int t_core_depth = 0;
+
+const char *kStrict[] = {"aten::empty",
+                         "aten::empty_like",
+                         "aten::empty_strided",
+                         "aten::new_empty",
+                         "aten::new_empty_strided",
+                         "aten::zeros",
+                         "aten::zeros_like",
+                         "aten::new_zeros",
+                         "aten::ones",
+                         "aten::ones_like",
+                         "aten::new_ones",
+                         "aten::full",
+                         "aten::full_like",
+                         "aten::new_full",
+                         "aten::fill_",
+                         "aten::zero_",
+                         "aten::resize_",
+                         "aten::copy_",
+                         "aten::clone",
+                         "aten::contiguous",
+                         "aten::to",
+                         "aten::type_as",
+                         "aten::_to_copy",
+                         "aten::view",
+                         "aten::view_as",
+                         "aten::_unsafe_view",
+                         "aten::as_strided",
+                         "aten::as_strided_",
+                         "aten::reshape",
+                         "aten::reshape_as",
+                         "aten::_reshape_alias",
+                         "aten::flatten",
+                         "aten::unflatten",
+                         "aten::unsqueeze",
+                         "aten::unsqueeze_",
+                         "aten::squeeze",
+                         "aten::squeeze_",
+                         "aten::permute",
+                         "aten::transpose",
+                         "aten::transpose_",
+                         "aten::t",
+                         "aten::t_",
+                         "aten::expand",
+                         "aten::expand_as",
+                         "aten::slice",
+                         "aten::select",
+                         "aten::narrow",
+                         "aten::split",
+                         "aten::split_with_sizes",
+                         "aten::chunk",
+                         "aten::unbind",
+                         "aten::movedim",
+                         "aten::swapaxes",
+                         "aten::diagonal",
+                         "aten::detach",
+                         "aten::detach_",
+                         "aten::alias",
+                         "aten::lift_fresh",
+                         "aten::size",
+                         "aten::stride",
+                         "aten::sym_size",
+                         "aten::sym_stride",
+                         "aten::sym_numel",
+                         "aten::dim",
+                         "aten::is_contiguous",
+                         "aten::set_",
+                         "aten::record_stream",
+                         "aten::view_as_real",
+                         "aten::view_as_complex",
+                         "aten::resolve_conj",
+                         "aten::resolve_neg",
+                         "aten::requires_grad_",
+                         "aten::_has_compatible_shallow_copy_type",
+                         "aten::numpy_T",
+                         "aten::mT",
+                         "aten::is_same_size"};
+const char *kCore[] = {"aten::mm",
+                       "aten::addmm",
+                       "aten::bmm",
+                       "aten::baddbmm",
+                       "aten::matmul",
+                       "aten::linear",
+                       "aten::conv1d",
+                       "aten::conv2d",
+                       "aten::conv3d",
+                       "aten::convolution",
+                       "aten::_convolution",
+                       "aten::conv_transpose1d",
+                       "aten::conv_transpose2d",
+                       "aten::conv_transpose3d",
+                       "aten::scaled_dot_product_attention",
+                       "aten::einsum",
+                       "aten::addmv",
+                       "aten::mv",
+                       "aten::dot"};
+
+bool under(const std::string &path, const std::string &dir)
+{
+    return !dir.empty() && path.compare(0, dir.size(), dir) == 0;
+}
+
+std::string json_escape(const std::string &s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            out += ' ';
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+void tamper(const std::string &why)
+{
+    if (g_tampered.empty())
+        g_tampered = why;
+}
+
+// The answer's place in the Python stack of this thread: "file:line" of the innermost frame in the answer's
+// file, "" when none. any_answer tells whether such a frame exists at all (the harness phase's question).
+std::string python_where(bool *triton_innermost)
+{
+    std::string where;
+    if (!Py_IsInitialized())
+        return where;
+    PyGILState_STATE st = PyGILState_Ensure();
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    bool first = true;
+    for (int depth = 0; f != nullptr && depth < 200; ++depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        if (file != nullptr) {
+            if (first && triton_innermost != nullptr)
+                *triton_innermost = under(file, g_triton_dir);
+            if (g_answer == file) {
+                where = "line " + std::to_string(PyFrame_GetLineNumber(f));
+                Py_DECREF(code);
+                break;
+            }
+        }
+        PyErr_Clear();
+        first = false;
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    PyGILState_Release(st);
+    return where;
+}
+
+// The first native frame in one of the answer's extensions: its symbol (or object and offset).
+std::string native_where()
+{
+    void *frames[64];
+    int n = backtrace(frames, 64);
+    for (int i = 0; i < n; ++i) {
+        Dl_info info{};
+        if (dladdr(frames[i], &info) == 0 || info.dli_fname == nullptr)
+            continue;
+        for (const auto &d : g_ext_dirs) {
+            if (!under(info.dli_fname, d))
+                continue;
+            std::string base = info.dli_fname;
+            base = base.substr(base.rfind('/') + 1);
+            if (info.dli_sname != nullptr)
+                return std::string(info.dli_sname) + " in " + base;
+            char buf[64];
+            snprintf(buf, sizeof buf, "+%#lx",
+                     static_cast<unsigned long>(static_cast<char *>(frames[i]) - static_cast<char *>(info.dli_fbase)));
+            return base + buf;
+        }
+    }
+    return "";
+}
+
+void record(const char *op, int phase, bool other, const std::string &where)
+{
+    ++g_violation_count;
+    if (g_violations.size() < 4)
+        g_violations.push_back({op, where, phase == kForward ? "forward" : "outside the forward", other});
+}
+
+std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
+{
+    int phase = g_phase.load(std::memory_order_relaxed);
+    const char *name = fn.name();
+    if (g_canary_wait.load() && std::strcmp(name, "aten::empty") == 0 && std::this_thread::get_id() == g_main) {
+        ++g_canary;
+        g_canary_wait.store(false);
+        return nullptr;
+    }
+    if (phase == kFree)
+        return nullptr;
+    // an operator has a namespace (aten::, prims::, an answer's own mylib::); a name without one is a scope
+    // label (an autograd.Function's apply, a Python dispatch mode), not compute: what runs inside it is judged
+    if (std::strstr(name, "::") == nullptr)
+        return nullptr;
+    bool other = std::this_thread::get_id() != g_main;
+    bool core = g_kernelbench && g_core.count(name) > 0;
+    if (t_core_depth > 0) { // a kernelbench core op's own nested calls
+        if (core)
+            ++t_core_depth;
+        return nullptr;
+    }
+    if (core)
+        ++t_core_depth;
+    if (phase == kForward)
+        ++g_ops;
+    if (core || g_allowed.count(name) > 0)
+        return nullptr;
+    // Frames are read without holding g_mu: the GIL is taken there, and a thread holding the GIL may be
+    // waiting for g_mu in its own op.
+    std::string where;
+    if (phase == kHarness && !other) {
+        // the harness's own ops are not the answer's; answer code running now (a __del__, a patched function, a
+        // gc callback) is, and so is any op it reaches from its extension
+        where = python_where(nullptr);
+        if (where.empty())
+            return nullptr;
+    } else {
+        bool triton_first = false;
+        where = other ? "" : python_where(&triton_first);
+        if (where.empty() && triton_first && g_interpreted)
+            return nullptr; // TRITON_INTERPRET's own copies
+        if (where.empty() || other) {
+            std::string native = native_where();
+            if (!native.empty())
+                where = native;
+        }
+        if (where.empty())
+            where = "no line of the answer on the stack";
+    }
+    std::lock_guard<std::mutex> lock(g_mu);
+    record(name, phase, other, where);
+    return nullptr;
+}
+
+void on_end(const at::RecordFunction &fn, at::ObserverContext *)
+{
+    if (t_core_depth > 0 && g_core.count(fn.name()) > 0)
+        --t_core_depth;
+}
+
+bool fd_is_ours()
+{
+    struct stat st
+    {
+    };
+    return g_fd >= 0 && fstat(g_fd, &st) == 0 && st.st_dev == g_fd_dev && st.st_ino == g_fd_ino;
+}
+
+bool snapshot_holds(std::string *what)
+{
+    for (size_t i = 0; i + 2 < g_snap.size(); i += 3) {
+        PyObject *now = PyDict_GetItemWithError(g_snap[i], g_snap[i + 1]);
+        if (now != g_snap[i + 2]) {
+            PyErr_Clear();
+            const char *k = PyUnicode_Check(g_snap[i + 1]) ? PyUnicode_AsUTF8(g_snap[i + 1]) : "?";
+            *what = std::string("a torch or harness attribute was replaced: ") + (k ? k : "?");
+            PyErr_Clear();
+            return false;
+        }
+    }
+    return true;
+}
+
+// A live check that the callback still sees ops on this thread: one aten::empty must reach it.
+bool canary()
+{
+    unsigned long before = g_canary.load();
+    g_canary_wait.store(true);
+    {
+        auto t = at::empty({0});
+    }
+    g_canary_wait.store(false);
+    return g_canary.load() == before + 1 && at::isRecordFunctionEnabled() && at::hasGlobalCallbacks();
+}
+
+void write_report(const std::string &line)
+{
+    if (!fd_is_ours()) {
+        tamper("the report pipe was closed or replaced");
+        return; // the worker sees the report missing
+    }
+    std::string data = line + "\n";
+    const char *p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+        ssize_t n = write(g_fd, p, left);
+        if (n <= 0)
+            return;
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+}
+
+std::string report_json(const char *kind)
+{
+    std::string s = std::string("{\"t\": \"wall\", \"kind\": \"") + kind +
+                    "\", \"serial\": " + std::to_string(g_serial) + ", \"ops\": " + std::to_string(g_ops.load()) +
+                    ", \"violations\": " + std::to_string(g_violation_count) + ", \"first\": [";
+    for (size_t i = 0; i < g_violations.size(); ++i) {
+        const auto &v = g_violations[i];
+        s += std::string(i ? ", " : "") + "{\"op\": \"" + json_escape(v.op) + "\", \"where\": \"" +
+             json_escape(v.where) + "\", \"phase\": \"" + v.phase +
+             "\", \"other_thread\": " + (v.other_thread ? "true" : "false") + "}";
+    }
+    s += "], \"tampered\": \"" + json_escape(g_tampered) + "\", \"bypass\": " + std::to_string(g_bypass) +
+         ", \"cost_us\": " + std::to_string(g_cost_ns / 1000) + "}";
+    return s;
+}
+
+PyObject *refuse(PyObject *, PyObject *, PyObject *)
+{
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper("the answer called a function that switches off or goes around the runtime wall");
+    }
+    PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: this function is not available to answers");
+    return nullptr;
+}
+
+// Forwards the raw argument registers, so one trampoline serves every calling convention (METH_VARARGS,
+// METH_KEYWORDS, METH_FASTCALL with or without keywords): x86-64 and aarch64 pass the four in registers.
+using AnyCall = PyObject *(*)(PyObject *, void *, void *, void *);
+
+// One trampoline per neutered entry point (the slot holds its real function): a method descriptor's
+// function gets the instance as self, so self cannot tell which entry point was called.
+constexpr int kSlots = 24;
+PyCFunction g_slot_orig[kSlots] = {};
+const char *g_slot_name[kSlots] = {};
+int g_slots_used = 0;
+
+template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, void *c)
+{
+    if (g_phase.load() == kForward) {
+        std::string where = python_where(nullptr);
+        {
+            std::lock_guard<std::mutex> lock(g_mu);
+            ++g_bypass;
+            record(g_slot_name[N], kForward, std::this_thread::get_id() != g_main, where);
+        }
+        PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: not available in the forward");
+        return nullptr;
+    }
+    return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
+}
+
+template <int... N> constexpr std::array<AnyCall, sizeof...(N)> slot_table(std::integer_sequence<int, N...>)
+{
+    return {&refuse_when_armed<N>...};
+}
+const auto kSlotFns = slot_table(std::make_integer_sequence<int, kSlots>{});
+
+// An extension function of the answer: the real call, and on the ablation probe the harness's callback
+// overwrites what it wrote (its outputs and tensor arguments) with the secret poison. One trampoline per
+// function (a plain C module passes the module itself as self to all of its functions).
+constexpr int kExtSlots = 256;
+PyCFunction g_ext_orig[kExtSlots] = {};
+int g_ext_used = 0;
+
+template <int N> PyObject *extension_call(PyObject *self, PyObject *args, PyObject *kw)
+{
+    PyObject *res =
+        reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(g_ext_orig[N]))(self, args, kw);
+    if (res == nullptr || !g_ablate.load() || g_poison == nullptr)
+        return res;
+    PyObject *out = PyObject_CallFunctionObjArgs(g_poison, args, kw ? kw : Py_None, res, nullptr);
+    Py_DECREF(res);
+    return out;
+}
+
+template <int... N>
+constexpr std::array<PyCFunctionWithKeywords, sizeof...(N)> ext_table(std::integer_sequence<int, N...>)
+{
+    return {&extension_call<N>...};
+}
+const auto kExtFns = ext_table(std::make_integer_sequence<int, kExtSlots>{});
+
+PyMethodDef *def_of(PyObject *f)
+{
+    if (PyInstanceMethod_Check(f))
+        f = PyInstanceMethod_GET_FUNCTION(f);
+    if (PyMethod_Check(f))
+        f = PyMethod_GET_FUNCTION(f);
+    if (Py_IS_TYPE(f, &PyMethodDescr_Type))
+        return reinterpret_cast<PyMethodDescrObject *>(f)->d_method;
+    if (!PyCFunction_Check(f))
+        return nullptr;
+    return reinterpret_cast<PyCFunctionObject *>(f)->m_ml;
+}
+
+int patch_refuse(PyObject *f)
+{
+    PyMethodDef *def = def_of(f);
+    if (def == nullptr)
+        return -1;
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(refuse));
+    return 1;
+}
+
+int patch_extension(PyObject *f)
+{
+    PyMethodDef *def = def_of(f);
+    if (def == nullptr || !PyCFunction_Check(f) || def->ml_flags != (METH_VARARGS | METH_KEYWORDS))
+        return -1;
+    for (int i = 0; i < g_ext_used; ++i)
+        if (def->ml_meth == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kExtFns[i])))
+            return 0;
+    if (g_ext_used == kExtSlots)
+        return -1;
+    int n = g_ext_used++;
+    g_ext_orig[n] = def->ml_meth;
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kExtFns[n]));
+    return 1;
+}
+
+int patch_slot(PyObject *f, const char *name)
+{
+    PyMethodDef *def = def_of(f);
+    if (def == nullptr)
+        return -1;
+    for (int i = 0; i < g_slots_used; ++i)
+        if (def->ml_meth == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[i])))
+            return 0;
+    if (g_slots_used == kSlots)
+        return -1;
+    int n = g_slots_used++;
+    g_slot_orig[n] = def->ml_meth;
+    g_slot_name[n] = strdup(name);
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[n]));
+    return 1;
+}
+
+// ---- the module's functions (called by the trusted harness; an answer calling them shows in the reports) --
+
+PyObject *w_init(PyObject *, PyObject *args)
+{
+    int fd, kernelbench, interpreted;
+    const char *answer, *triton_dir;
+    PyObject *dirs;
+    if (!PyArg_ParseTuple(args, "issOpp", &fd, &answer, &triton_dir, &dirs, &kernelbench, &interpreted))
+        return nullptr;
+    if (g_ready)
+        return refuse(nullptr, nullptr, nullptr);
+    struct stat st
+    {
+    };
+    if (fstat(fd, &st) != 0)
+        return PyErr_SetFromErrno(PyExc_OSError);
+    g_fd = fd;
+    g_fd_dev = st.st_dev;
+    g_fd_ino = st.st_ino;
+    g_answer = answer;
+    g_triton_dir = triton_dir;
+    for (Py_ssize_t i = 0; i < PySequence_Size(dirs); ++i) {
+        PyObject *d = PySequence_GetItem(dirs, i);
+        const char *s = d ? PyUnicode_AsUTF8(d) : nullptr;
+        if (s != nullptr)
+            g_ext_dirs.emplace_back(s);
+        Py_XDECREF(d);
+    }
+    PyErr_Clear();
+    g_kernelbench = kernelbench != 0;
+    g_interpreted = interpreted != 0;
+    for (const char *n : kStrict)
+        g_allowed.insert(n);
+    for (const char *n : kCore)
+        g_core.insert(n);
+    g_main = std::this_thread::get_id();
+    g_handle = at::addGlobalCallback(
+        at::RecordFunctionCallback(on_start, on_end).scopes({at::RecordScope::FUNCTION}).needsInputs(false));
+    g_ready = true;
+    if (!canary()) {
+        PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: the callback does not see ops");
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject *w_neuter(PyObject *, PyObject *args)
+{
+    PyObject *f;
+    int armed_only;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "Ops", &f, &armed_only, &name))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    int r = armed_only ? patch_slot(f, name) : patch_refuse(f);
+    if (r < 0) {
+        PyErr_SetString(PyExc_TypeError, "sieve runtime wall: not a C function");
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject *w_wrap_extension(PyObject *, PyObject *args)
+{
+    PyObject *f;
+    if (!PyArg_ParseTuple(args, "O", &f))
+        return nullptr;
+    return PyBool_FromLong(patch_extension(f) >= 0);
+}
+
+PyObject *w_set_poisoner(PyObject *, PyObject *args)
+{
+    PyObject *f;
+    if (!PyArg_ParseTuple(args, "O", &f))
+        return nullptr;
+    if (g_poison != nullptr)
+        return refuse(nullptr, nullptr, nullptr);
+    Py_INCREF(f);
+    g_poison = f;
+    Py_RETURN_NONE;
+}
+
+PyObject *w_snapshot(PyObject *, PyObject *args)
+{
+    PyObject *d;
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &d))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        Py_INCREF(d);
+        Py_INCREF(k);
+        Py_INCREF(v);
+        g_snap.insert(g_snap.end(), {d, k, v});
+    }
+    Py_RETURN_NONE;
+}
+
+// phase(p): the harness's transitions, in a fixed order; any other order is the answer's and is latched.
+PyObject *w_phase(PyObject *, PyObject *args)
+{
+    int p, ablate = 0;
+    if (!PyArg_ParseTuple(args, "i|p", &p, &ablate))
+        return nullptr;
+    int now = g_phase.load();
+    std::string report;
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (!g_ready || std::this_thread::get_id() != g_main)
+            tamper("a wall transition off the harness's thread");
+        if (p == kForward) {
+            if (now != kHarness)
+                tamper("the forward window was armed twice");
+            ++g_serial;
+            g_ops = 0;
+        } else if (p == kHarness) {
+            if (now == kHarness)
+                tamper("a wall transition out of order");
+        } else if (now != kHarness) {
+            tamper("a wall transition out of order");
+        }
+    }
+    g_ablate.store(p == kForward && ablate);
+    if (now == kForward || p == kForward) {
+        // the canary runs outside the window's judgement: it is the wall's own op
+        auto t0 = std::chrono::steady_clock::now();
+        g_phase.store(kFree);
+        bool alive = canary();
+        std::string what;
+        bool intact = snapshot_holds(&what);
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (!alive)
+            tamper("the runtime wall no longer sees ops (RecordFunction switched off or its callback removed)");
+        if (!intact)
+            tamper(what);
+        if (p == kForward)
+            g_cost_ns = 0;
+        g_cost_ns += static_cast<unsigned long>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+        if (now == kForward) {
+            // what the answer did between windows (harness phase) is in this report too: cleared only once told
+            report = report_json("window");
+            g_violations.clear();
+            g_violation_count = 0;
+            g_bypass = 0;
+        }
+    }
+    g_phase.store(p);
+    if (!report.empty())
+        write_report(report);
+    Py_RETURN_NONE;
+}
+
+PyObject *w_seal(PyObject *, PyObject *)
+{
+    std::string report;
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (g_phase.load() == kForward)
+            tamper("sealed inside a forward window");
+        g_ops = 0;
+        g_cost_ns = 0;
+        report = report_json("seal");
+    }
+    g_phase.store(kFree);
+    write_report(report);
+    Py_RETURN_NONE;
+}
+
+PyObject *w_demangle(PyObject *, PyObject *args);
+
+PyMethodDef kMethods[] = {
+    {"init", w_init, METH_VARARGS, "init(fd, answer_path, triton_dir, ext_dirs, kernelbench, interpreted)"},
+    {"neuter", w_neuter, METH_VARARGS, "neuter(c_function, armed_only, name)"},
+    {"wrap_extension", w_wrap_extension, METH_VARARGS, "wrap_extension(pybind_function) -> patched"},
+    {"set_poisoner", w_set_poisoner, METH_VARARGS, "set_poisoner(callable(args, kwargs, result))"},
+    {"snapshot", w_snapshot, METH_VARARGS, "snapshot(dict): its items must hold at every window's end"},
+    {"phase", w_phase, METH_VARARGS, "phase(0 free | 1 harness | 2 forward, ablate=False)"},
+    {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
+    {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef kModule = {PyModuleDef_HEAD_INIT, "_sieve_wall", nullptr, -1, kMethods, nullptr, nullptr, nullptr, nullptr};
+
+} // namespace
+
+#include <cxxabi.h>
+
+namespace {
+PyObject *w_demangle(PyObject *, PyObject *args)
+{
+    const char *s;
+    if (!PyArg_ParseTuple(args, "s", &s))
+        return nullptr;
+    int status = 0;
+    char *d = abi::__cxa_demangle(s, nullptr, nullptr, &status);
+    if (d == nullptr || status != 0)
+        return PyUnicode_FromString(s);
+    PyObject *out = PyUnicode_FromString(d);
+    free(d);
+    return out;
+}
+} // namespace
+
+PyMODINIT_FUNC PyInit__sieve_wall()
+{
+    return PyModule_Create(&kModule);
+}

@@ -1,0 +1,345 @@
+"""The runtime wall (sieve_worker/wall.py, gpu/worker/wall/sieve_wall.cpp): what it sees, what it names, what it
+refuses, and that it reports exactly once per window. Builds the wall (and a small C++ extension standing for an
+answer's) with the real compiler; the build is cached in SIEVE_WALL_CACHE (default ~/.cache/sieve/wall).
+
+    cd gpu/worker && python -m unittest discover -s ../../tests/worker -p 'test_wall.py'
+"""
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import textwrap
+import threading
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKER = os.path.join(os.path.dirname(os.path.dirname(HERE)), "gpu", "worker")
+sys.path.insert(0, WORKER)
+
+from sieve_worker import wall  # noqa: E402
+
+CACHE = os.environ.get("SIEVE_WALL_CACHE") or os.path.expanduser("~/.cache/sieve/wall")
+
+# an answer's extension, reduced to what the wall must see: ATen called from C++ (through the dispatcher)
+EXT_SRC = r"""
+#include <ATen/ops/ones.h>
+#include <ATen/ops/relu.h>
+#include <Python.h>
+extern "C" __attribute__((noinline)) void sieve_test_relu_from_cpp() { auto t = at::relu(at::ones({4})); }
+static PyObject* run(PyObject*, PyObject* args, PyObject*) {
+  sieve_test_relu_from_cpp();
+  Py_INCREF(args);
+  return args;
+}
+static PyObject* quiet(PyObject*, PyObject* args, PyObject*) {
+  Py_INCREF(args);
+  return args;
+}
+static PyMethodDef methods[] = {
+    {"run", (PyCFunction)(void (*)())run, METH_VARARGS | METH_KEYWORDS, nullptr},
+    {"quiet", (PyCFunction)(void (*)())quiet, METH_VARARGS | METH_KEYWORDS, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+static PyModuleDef mod = {PyModuleDef_HEAD_INIT, "sieve_test_ext", nullptr, -1, methods};
+PyMODINIT_FUNC PyInit_sieve_test_ext() { return PyModule_Create(&mod); }
+"""
+
+
+def build_test_ext(out_dir):
+    import torch
+    tdir = os.path.dirname(torch.__file__)
+    path = os.path.join(out_dir, "sieve_test_ext.so")
+    if os.path.exists(path):
+        return path
+    src = os.path.join(out_dir, "ext.cpp")
+    with open(src, "w") as f:
+        f.write(EXT_SRC)
+    subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-std=c++20",
+                    f"-D_GLIBCXX_USE_CXX11_ABI={int(torch._C._GLIBCXX_USE_CXX11_ABI)}",
+                    "-I", os.path.join(tdir, "include"), "-I", sysconfig.get_paths()["include"], src,
+                    "-L", os.path.join(tdir, "lib"), "-ltorch_cpu", "-lc10", f"-Wl,-rpath,{os.path.join(tdir, 'lib')}",
+                    "-o", path], check=True, capture_output=True)
+    return path
+
+
+class Reports:
+    """The read end of the pipe the wall reports on."""
+
+    def __init__(self):
+        self.r, self.w = os.pipe()
+        os.set_blocking(self.r, False)
+        self.buf = b""
+
+    def take(self):
+        try:
+            while True:
+                data = os.read(self.r, 1 << 16)
+                if not data:
+                    break
+                self.buf += data
+        except BlockingIOError:
+            pass
+        lines, self.buf = self.buf.split(b"\n"), b""
+        self.buf = lines.pop()
+        return [json.loads(x) for x in lines if x]
+
+
+class WallInProcess(unittest.TestCase):
+    """One wall for the class (a process registers it once); each test reads its own windows' reports."""
+
+    @classmethod
+    def setUpClass(cls):
+        import torch
+        cls.torch = torch
+        cls.tmp = tempfile.mkdtemp(prefix="sieve-wall-test-")
+        cls.ext_dir = os.path.join(CACHE, "test-ext")
+        os.makedirs(cls.ext_dir, exist_ok=True)
+        ext_path = build_test_ext(cls.ext_dir)
+        cls.answer = os.path.join(cls.tmp, "answer.py")
+        cls.reports = Reports()
+        cls.mod = wall.load(wall.build(CACHE)[0])
+        cls.w = wall.Wall.start(cls.mod, cls.reports.w, cls.answer, [cls.ext_dir], "strict", True, [wall])
+        cls.poisoned = []
+
+        def poisoner(args, kw, res):
+            cls.poisoned.append(args)
+            return "poisoned"
+        cls.mod.set_poisoner(poisoner)
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.ExtensionFileLoader("sieve_test_ext", ext_path)
+        spec = importlib.util.spec_from_file_location("sieve_test_ext", ext_path, loader=loader)
+        cls.ext = importlib.util.module_from_spec(spec)
+        loader.exec_module(cls.ext)
+        sys.modules["sieve_test_ext"] = cls.ext
+        cls.serial = 0
+
+    def answer_code(self, src):
+        """Functions compiled as if from the answer's file (the wall names the answer's lines by file)."""
+        ns = {"torch": self.torch, "threading": threading}
+        exec(compile(textwrap.dedent(src), self.answer, "exec"), ns)
+        return ns
+
+    def window(self, fn, ablate=False):
+        try:
+            out = self.w.forward(fn, ablate)
+        finally:
+            type(self).serial += 1
+        reps = self.reports.take()
+        self.assertEqual(len(reps), 1, reps)
+        self.assertEqual(reps[0]["serial"], self.serial)
+        self.assertEqual(reps[0]["tampered"], "")
+        return out, reps[0]
+
+    def test_allocation_views_copies_pass(self):
+        x = self.torch.randn(4, 6)
+        ns = self.answer_code("""
+            def fwd(x):
+                y = torch.empty_like(x)
+                y.copy_(x)
+                z = y.view(6, 4).t().contiguous().reshape(-1)[1:5].unsqueeze(0).expand(2, 4)
+                w = x.new_zeros(3).fill_(1.0)
+                return z, w.clone()
+        """)
+        _, rep = self.window(lambda: ns["fwd"](x))
+        self.assertEqual(rep["violations"], 0, rep)
+        self.assertGreater(rep["ops"], 5)
+        self.assertIsNone(wall.check_report(rep, rep["serial"]))
+
+    def test_compute_named_with_the_answers_line(self):
+        x = self.torch.randn(8)
+        ns = self.answer_code("""
+            def fwd(x):
+                y = x.clone()
+                return torch.relu(y)
+        """)
+        _, rep = self.window(lambda: ns["fwd"](x))
+        self.assertGreaterEqual(rep["violations"], 1)
+        self.assertEqual(rep["first"][0]["op"], "aten::relu")
+        self.assertEqual(rep["first"][0]["where"], "line 4")
+        bad = wall.check_report(rep, rep["serial"])
+        self.assertEqual(bad[:2], ("FAIL_SHAM", "TORCH_OP_AT_RUNTIME"))
+        self.assertIn("aten::relu", bad[2])
+
+    def test_op_from_cpp_named_by_symbol(self):
+        ns = self.answer_code("""
+            import sieve_test_ext
+            def fwd():
+                return sieve_test_ext.run()
+        """)
+        _, rep = self.window(ns["fwd"])
+        first = rep["first"][0]
+        self.assertEqual(first["op"], "aten::relu")
+        # the op came from the answer's extension, called from the answer's line: the line is the first name
+        self.assertEqual(first["where"], "line 4")
+        _, rep = self.window(self.ext.run)  # no line of the answer's on the stack: the C++ symbol names it
+        self.assertIn("sieve_test_relu_from_cpp", rep["first"][0]["where"])
+
+    def test_other_thread_in_the_window(self):
+        x = self.torch.randn(8)
+        t = threading.Thread(target=lambda: self.torch.sigmoid(x))
+        _, rep = self.window(lambda: (t.start(), t.join()))
+        self.assertTrue(any(v["op"] == "aten::sigmoid" and v["other_thread"] for v in rep["first"]), rep)
+
+    def test_numpy_and_tolist_refused_in_the_forward_only(self):
+        x = self.torch.randn(4)
+        self.assertEqual(len(x.numpy()), 4)  # the harness's phase: allowed
+        err, rep = self.window(lambda: self.try_call(lambda: x.numpy()))
+        self.assertIsInstance(err, RuntimeError)
+        self.assertIn("numpy", rep["first"][0]["op"])
+        _, rep = self.window(lambda: self.try_call(lambda: x.tolist()))
+        self.assertIn("tolist", rep["first"][0]["op"])
+
+    @staticmethod
+    def try_call(f):
+        try:
+            return f()
+        except RuntimeError as e:
+            return e
+
+    def test_redispatch_refused_in_the_forward(self):
+        x = self.torch.randn(4)
+        ks = self.torch._C.DispatchKeySet(self.torch._C.DispatchKey.CPU)
+        call = lambda: self.torch.ops.aten.relu.default.redispatch(ks, x)  # noqa: E731
+        self.assertEqual(call().shape, x.shape)  # outside a window torch may use it
+        _, rep = self.window(lambda: self.try_call(call))
+        self.assertEqual(rep["bypass"], 1)
+        self.assertIn("redispatch_boxed", rep["first"][0]["op"])
+
+    def test_harness_phase_judges_only_answer_frames(self):
+        x = self.torch.randn(4)
+        self.torch.tanh(x)  # the harness's own compute: not the answer's
+        ns = self.answer_code("""
+            def later(x):
+                return torch.tanh(x)
+        """)
+        ns["later"](x)  # answer code run by the harness outside a window (a __del__, a patched function)
+        _, rep = self.window(lambda: None)
+        self.assertEqual(rep["violations"], 1, rep)
+        self.assertEqual(rep["first"][0]["phase"], "outside the forward")
+
+    def test_ablation_runs_the_extension_then_the_poisoner(self):
+        self.w.modules_seen = 0  # the extension module was imported by this test class: look again
+        before = len(self.poisoned)
+        out, rep = self.window(lambda: self.ext.quiet(7), ablate=True)
+        self.assertEqual(out, "poisoned")
+        self.assertEqual(len(self.poisoned), before + 1)
+        out, rep = self.window(lambda: self.ext.quiet(7))
+        self.assertEqual(out, (7,))
+
+    def test_kernel_names_are_exact(self):
+        names = wall.kernel_names([os.path.join(self.ext_dir, "sieve_test_ext.so")], self.mod.demangle)
+        self.assertIn("sieve_test_relu_from_cpp", names)
+        self.assertNotIn("relu", names)  # a name that merely contains one of them is not one of them
+        self.assertFalse(any("reduce_kernel" in n for n in names))
+
+
+class WallTamper(unittest.TestCase):
+    """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
+
+    def run_case(self, body):
+        script = textwrap.dedent(f"""
+            import json, os, sys
+            sys.path.insert(0, {WORKER!r})
+            import torch
+            from sieve_worker import wall
+            r, w = os.pipe()
+            mod = wall.load(wall.build({CACHE!r})[0])
+            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall])
+            x = torch.randn(4)
+        """) + textwrap.dedent(body) + textwrap.dedent("""
+            W.seal()
+            os.close(w)
+            out = b""
+            while True:
+                d = os.read(r, 65536)
+                if not d:
+                    break
+                out += d
+            print(out.decode())
+        """)
+        res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+        return [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+
+    def test_switching_record_function_off_is_refused_and_latched(self):
+        reps = self.run_case("""
+            f = torch.autograd._enable_record_function
+            try:
+                f(False)
+            except RuntimeError:
+                pass
+            W.forward(lambda: torch.relu(x))
+        """)
+        self.assertIn("switches off", reps[0]["tampered"])
+        self.assertEqual(reps[0]["first"][0]["op"], "aten::relu")  # still seen: the call never ran
+        self.assertEqual(wall.check_report(reps[0], 1)[:2], ("FAIL_SANDBOX", "WALL_TAMPERED"))
+
+    def test_clear_callbacks_is_refused(self):
+        reps = self.run_case("""
+            try:
+                torch._C._autograd._clear_callbacks()
+            except RuntimeError:
+                pass
+            W.forward(lambda: torch.relu(x))
+        """)
+        self.assertTrue(reps[0]["tampered"])
+        self.assertEqual(reps[0]["violations"], 2)  # relu and its clamp_min: the callback is still there
+
+    def test_transitions_out_of_order_are_latched(self):
+        reps = self.run_case("""
+            def fwd():
+                mod.phase(1)
+                torch.relu(x)
+                mod.phase(2)
+            W.forward(fwd)
+        """)
+        # two reports for one call: the worker expects exactly one (FAIL_SANDBOX WALL_TAMPERED)
+        self.assertEqual([r["serial"] for r in reps if r["kind"] == "window"], [1, 2])
+
+    def test_transition_inside_a_window_is_latched(self):
+        reps = self.run_case("""
+            def fwd():
+                try:
+                    mod.phase(0)
+                except Exception:
+                    pass
+                torch.relu(x)
+            W.forward(fwd)
+        """)
+        self.assertIn("out of order", reps[0]["tampered"])
+
+    def test_patched_torch_attribute_is_seen(self):
+        reps = self.run_case("""
+            torch.randn = lambda *a, **k: None
+            W.forward(lambda: None)
+        """)
+        self.assertIn("randn", reps[0]["tampered"])
+
+    def test_replaced_report_pipe_silences_the_report(self):
+        reps = self.run_case("""
+            r2, w2 = os.pipe()
+            saved = os.dup(w)
+            os.dup2(w2, w)
+            W.forward(lambda: torch.relu(x))
+            os.dup2(saved, w)
+            for fd in (saved, r2, w2):
+                os.close(fd)
+        """)
+        # the window's report went nowhere the worker reads (it sees one missing); the seal says why
+        self.assertEqual([r["kind"] for r in reps], ["seal"])
+        self.assertIn("report pipe", reps[0]["tampered"])
+
+
+class CheckReport(unittest.TestCase):
+    def test_garbled_and_out_of_order(self):
+        self.assertEqual(wall.check_report({"kind": "nope"}, 1)[1], "WALL_TAMPERED")
+        ok = {"t": "wall", "kind": "window", "serial": 2, "violations": 0, "tampered": ""}
+        self.assertIsNone(wall.check_report(ok, 2))
+        self.assertEqual(wall.check_report(ok, 3)[1], "WALL_TAMPERED")
+        self.assertEqual(wall.check_report(dict(ok, violations="x"), 2)[1], "WALL_TAMPERED")
+
+
+if __name__ == "__main__":
+    unittest.main()
