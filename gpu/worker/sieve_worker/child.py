@@ -14,7 +14,7 @@ import sys
 import time
 import traceback
 
-from . import sandbox, taskref, timing, transport
+from . import extclient, sandbox, taskref, timing, transport
 from .hooks import LaunchHook, OutOfBounds
 
 def classify(exc, interpreted):
@@ -137,6 +137,8 @@ class Child:
         hook.install()
         hook.Event, hook.record = self.Event, self.record
         self.hook = hook
+        # load_inline/load build in the worker's builder, never in this process (extclient.py, builder.py)
+        extclient.install(self.send, self.command, ctx.get("capability"))
         style = ctx["style"]
         try:
             cand = taskref.load_module(ctx["candidate_path"], ctx["candidate_module"])

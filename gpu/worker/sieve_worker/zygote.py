@@ -138,6 +138,7 @@ def main():
     else:
         import torch.profiler  # noqa: F401
     import torch.nn.functional  # noqa: F401
+    import torch.utils.cpp_extension  # noqa: F401  (extclient replaces its load_inline in each candidate)
     from . import child  # noqa: F401  (and with it hooks, taskref, timing)
     features = sandbox.prepare(device)  # on a GPU: probes landlock with CUDA in throw-away children
     if device != "cpu":
