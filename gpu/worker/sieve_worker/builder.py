@@ -229,6 +229,42 @@ def plan(req, tc, build_dir):
     return steps
 
 
+def write_plan(req, tc, build_dir, limit, uid=None):
+    """The sources and plan.json of a build in build_dir (the builder process reads nothing else)."""
+    steps = plan(req, tc, build_dir)
+    stdlib = os.path.dirname(os.__file__)
+    p = {"steps": steps, "limit_s": limit, "uid": uid, "exec": tc["exec"],
+         "read": tc["read"] + [stdlib, os.path.join(stdlib, "lib-dynload"), os.path.dirname(sys.executable)],
+         "path": os.pathsep.join(x for x in (os.path.dirname(tc["nvcc"] or ""), "/usr/bin", "/bin") if x),
+         "limits": {"file_bytes": 1 << 30, "memory_bytes": 16 << 30, "cpu_s": int(limit) + 10}}
+    with open(os.path.join(build_dir, "plan.json"), "w") as f:
+        json.dump(p, f)
+    if uid is not None:
+        for x in [build_dir] + [os.path.join(build_dir, n) for n in os.listdir(build_dir)]:
+            os.chown(x, uid, -1)
+
+
+def spawn(build_dir):
+    """The builder process for a prepared build_dir (its own session: killed as a group)."""
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return subprocess.Popen([sys.executable, "-m", "sieve_worker.builder", build_dir], cwd=build_dir,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": pkg, "LANG": "C"}, start_new_session=True)
+
+
+def build_sync(req, tc, build_dir, limit=600):
+    """One build, waited for (tests and tools): the result dict; the module is build_dir/<name>.so."""
+    os.makedirs(build_dir, exist_ok=True)
+    write_plan(req, tc, build_dir, limit)
+    proc = spawn(build_dir)
+    out, _ = proc.communicate(timeout=limit + 30)
+    try:
+        with open(os.path.join(build_dir, "result.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {"ok": False, "log": out.decode("utf-8", "replace")[-4000:]}
+
+
 # ---- the builder process ---------------------------------------------------------------------------------
 def nvcc_steps(argv, env, cwd, deadline, allowed):
     """nvcc's own steps, from -dryrun, as argv lists: variable settings applied to env, `rm` done here (inside

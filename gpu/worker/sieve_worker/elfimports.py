@@ -124,6 +124,7 @@ LIBC_BAD = re.compile(
     r"rename|renameat|chmod|chown|mkdir|rmdir|symlink|link|truncate|getenv|secure_getenv|setenv|putenv|kill|"
     r"prctl|setuid|setgid|unshare|setns|pthread_create|process_vm_readv|process_vm_writev|"
     r"__libc_(system|fork|dlopen|dlsym|dlvsym|dlclose)|shm_open|shmget|shmat|mmap|mmap64|dup2|dup3|chdir|fchdir)(@\S+)?")
+FATAL = {"EXTENSION_IMPORT", "EXTENSION_LIBRARY_KERNEL"}
 NEEDED_BAD = re.compile(r"lib(cublas|cublasLt|cudnn|cufft|cusparse|curand|cusolver|nccl|nvrtc|nvJitLink|"
                         r"cutensor|npp|nvjpeg|dl|python)\w*\.so.*|libcuda\.so.*")
 
@@ -155,6 +156,32 @@ def _elf(data):
                 elif tag == 0:
                     break
     return undefined, needed
+
+
+def _defined_functions(data):
+    """Names of the functions the module itself defines (.symtab and .dynsym, local ones too)."""
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names = set()
+    for s in secs:
+        if s[1] in (2, 11):  # SHT_SYMTAB, SHT_DYNSYM
+            strtab = secs[s[6]][4]
+            for off in range(s[4], s[4] + s[5], 24):
+                name, info, _other, shndx = struct.unpack_from("<IBBH", data, off)
+                if shndx != 0 and name and info & 0xF == 2:  # STT_FUNC
+                    names.add(data[strtab + name:data.index(b"\0", strtab + name)].decode("utf-8", "replace"))
+    return sorted(names)
+
+
+# the host stubs of a library's device-wide kernels compiled into the module (block- and warp-level
+# primitives are inlined into the answer's own kernels and leave no such stub)
+LIBRARY_KERNEL = re.compile(r"void (cub|thrust|cutlass)::\S*?(Device\w*Kernel|_kernel_agent|Kernel2?|device_kernel)\b")
+
+
+def library_kernels(data):
+    cands = [n for n in _defined_functions(data) if any(k in n for k in ("cub", "thrust", "cutlass"))]
+    return sorted({m.group(0)[5:] for m in (LIBRARY_KERNEL.match(d) for d in demangle(cands)) if m})
 
 
 def demangle(names):
@@ -222,7 +249,10 @@ def judge(path, policy="strict"):
     for mangled, sym in zip(undefined, demangle(undefined)):
         code, message = judge_symbol(sym, policy)
         if code is not None:
-            out.append((code, message, mangled))
+            out.append((code, message, _op_of(sym) or mangled))
+    for k in library_kernels(data)[:5]:
+        out.append(("EXTENSION_LIBRARY_KERNEL" if policy != "kernelbench" else "LIBRARY_KERNEL_ALLOWED",
+                    f"holds the library kernel {k[:160]} (a device-wide algorithm does the work)", k))
     return out
 
 

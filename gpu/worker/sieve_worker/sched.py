@@ -15,8 +15,6 @@ import os
 import selectors
 import shutil
 import signal
-import subprocess
-import sys
 import time
 
 from . import builder, elfimports
@@ -143,25 +141,11 @@ class Scheduler:
         tc = self.toolchain()
         b.dir = os.path.join(self.root, f"{b.key}.build-{os.getpid()}-{time.monotonic_ns()}")
         os.makedirs(b.dir, mode=0o700)
-        steps = builder.plan(b.req, tc, b.dir)
         self.slots = (self.slots + 1) % 64
         uid = BUILDER_UID_BASE + (os.getpid() % 10**6) * 64 + self.slots if os.geteuid() == 0 else None
         limit = max(1.0, max(getattr(j, "build_left", 120.0) for j, _ in b.waiters))
-        stdlib = os.path.dirname(os.__file__)
-        plan = {"steps": steps, "limit_s": limit, "uid": uid, "exec": tc["exec"],
-                "read": tc["read"] + [stdlib, os.path.join(stdlib, "lib-dynload"), os.path.dirname(sys.executable)],
-                "path": os.pathsep.join(p for p in (os.path.dirname(tc["nvcc"] or ""), "/usr/bin", "/bin") if p),
-                "limits": {"file_bytes": 1 << 30, "memory_bytes": 16 << 30, "cpu_s": int(limit) + 10}}
-        with open(os.path.join(b.dir, "plan.json"), "w") as f:
-            json.dump(plan, f)
-        if uid is not None:
-            for p in [b.dir] + [os.path.join(b.dir, n) for n in os.listdir(b.dir)]:
-                os.chown(p, uid, -1)
-        pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        b.proc = subprocess.Popen([sys.executable, "-m", "sieve_worker.builder", b.dir], cwd=b.dir,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                  env={"PATH": "/usr/bin:/bin", "PYTHONPATH": pkg, "LANG": "C"},
-                                  start_new_session=True)
+        builder.write_plan(b.req, tc, b.dir, limit, uid)
+        b.proc = builder.spawn(b.dir)
         os.set_blocking(b.proc.stdout.fileno(), False)
         b.started = time.monotonic()
         b.deadline = b.started + limit
@@ -227,14 +211,14 @@ class Scheduler:
         so = os.path.join(done, f"{req['name']}.so")
         policy = job.req.get("policy", "strict")
         findings = elfimports.judge(so, policy)
-        bad = [f for f in findings if f[0] == "EXTENSION_IMPORT"]
+        bad = [f for f in findings if f[0] in elfimports.FATAL]
         for code, message, sym in findings:
-            if code != "EXTENSION_IMPORT":
+            if code not in elfimports.FATAL:
                 notes = job.static_notes = list(getattr(job, "static_notes", None) or [])
                 notes.append({"code": code, "line": 0, "message": f"extension {req['name']}: {message}",
-                              "fatal": False, "op": message.split("core op ")[-1].split(" ")[0]})
+                              "fatal": False, **({"op": sym} if code == "TORCH_CORE_OP_ALLOWED" else {})})
         if bad:
-            return w.fail(job, "FAIL_STATIC", job.stage, ["EXTENSION_IMPORT"],
+            return w.fail(job, "FAIL_STATIC", job.stage, [c for c, _, _ in bad],
                           f"the built extension {req['name']} " + "; ".join(m for _, m, _ in bad[:5]) +
                           (f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""))
         dest = os.path.join(job.ext_dir, key[:16])
