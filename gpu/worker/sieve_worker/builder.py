@@ -320,6 +320,19 @@ def run_build(build_dir):
     return {"ok": True, "log": "\n".join(log)[-4000:]}
 
 
+def _others_can_read(path):
+    """Whether a uid of no group could reach path: every folder on the way traversable by others."""
+    p = os.path.realpath(path)
+    while p != os.sep:
+        p = os.path.dirname(p)
+        try:
+            if not os.stat(p).st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+    return True
+
+
 def narrow(build_dir, tc_read, tc_exec, uid, limits):
     """The builder's own sandbox (sandbox.py's helpers): no network, rlimits, its own uid when root,
     no_new_privs, landlock (reads: the toolchain's folders; writes: the build folder; exec: the compilers),
@@ -332,6 +345,11 @@ def narrow(build_dir, tc_read, tc_exec, uid, limits):
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu_s"], limits["cpu_s"] + 5))
+    if os.geteuid() == 0 and uid and not all(_others_can_read(p) for p in tc_read):
+        # the toolchain lies under a folder only this uid may traverse (a venv in /root): the builder keeps
+        # the worker's uid, still confined by landlock, seccomp and its network namespace
+        applied["uid"] = f"kept: {next(p for p in tc_read if not _others_can_read(p))} is private"
+        uid = None
     if os.geteuid() == 0 and uid:
         os.setgroups([])
         os.setresgid(sandbox.NOBODY, sandbox.NOBODY, sandbox.NOBODY)

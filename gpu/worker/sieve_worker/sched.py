@@ -224,8 +224,10 @@ class Scheduler:
         dest = os.path.join(job.ext_dir, key[:16])
         os.makedirs(dest, mode=0o755, exist_ok=True)
         target = os.path.join(dest, f"{req['name']}.so")
-        shutil.copyfile(so, target)
-        os.chmod(target, 0o644)
+        if not os.path.exists(target):  # never rewritten in place: the candidate may have it mapped already
+            shutil.copyfile(so, target + ".tmp")
+            os.chmod(target + ".tmp", 0o644)
+            os.rename(target + ".tmp", target)
         w.send_command(job, {"do": "built", "seq": seq, "ok": True, "path": target})
 
     # ---- the worker's loop ------------------------------------------------------------------------------
