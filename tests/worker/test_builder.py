@@ -133,9 +133,12 @@ class Process(unittest.TestCase):
         progs = [os.path.basename(w[0]) for kind, w in steps if kind == "run"]
         self.assertTrue(any(p.startswith("cicc") for p in progs) and "ptxas" in progs, progs)
         self.assertFalse({"sh", "bash", "dash", "ninja"} & set(progs))
-        with self.assertRaises(PermissionError):
-            builder.nvcc_steps([tc["nvcc"], "-ccbin", "/bin/sh", "-c", "k.cu"], env, self.dir,
-                               time.monotonic() + 120, set(tc["exec"]))
+        # a step whose program is not among the allowed compilers is refused, not run
+        allowed = {p for p in tc["exec"] if not os.path.basename(p).startswith("cicc")}
+        with self.assertRaises(PermissionError) as cm:
+            builder.nvcc_steps([tc["nvcc"], "-ccbin", tc["cxx"], "-c", "k.cu", "-o", "k.o"], env, self.dir,
+                               time.monotonic() + 120, allowed)
+        self.assertIn("cicc", str(cm.exception))
 
 
 class FakeWorker:

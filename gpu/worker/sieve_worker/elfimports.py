@@ -129,13 +129,18 @@ NEEDED_BAD = re.compile(r"lib(cublas|cublasLt|cudnn|cufft|cusparse|curand|cusolv
                         r"cutensor|npp|nvjpeg|dl|python)\w*\.so.*|libcuda\.so.*")
 
 
-def _elf(data):
-    """(undefined dynamic symbol names, DT_NEEDED names) of an ELF64 little-endian shared object."""
+def _sections(data):
+    """The section headers of an ELF64 little-endian file (sh_name, sh_type, ..., as struct tuples)."""
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
         raise ValueError("not a 64-bit little-endian ELF file")
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    return [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+
+
+def _elf(data):
+    """(undefined dynamic symbol names, DT_NEEDED names) of an ELF64 little-endian shared object."""
+    secs = _sections(data)
     undefined, needed = [], []
 
     def cstr(off):
@@ -160,9 +165,7 @@ def _elf(data):
 
 def _defined_functions(data):
     """Names of the functions the module itself defines (.symtab and .dynsym, local ones too)."""
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    secs = _sections(data)
     names = set()
     for s in secs:
         if s[1] in (2, 11):  # SHT_SYMTAB, SHT_DYNSYM
