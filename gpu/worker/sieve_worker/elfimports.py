@@ -62,7 +62,9 @@ PY_BAD = re.compile(r"_?Py(Import_|Run_|Eval_(Eval|GetGlobals|GetLocals|GetFrame
                     r"Marshal_|Sys_|_Compile|_CompileString|_Main|_Exec|_Initialize|Interpreter_New|"
                     r"_NewInterpreter|Ast_|Parser_|Compile)\w*")
 # torch symbols a kernel wrapper needs, by prefix (demangled): checks and errors, logging, tensor and storage
-# metadata, scalar types, devices, streams and guards, allocation helpers, the Python binding glue
+# metadata, scalar types, devices, streams and guards, allocation helpers, the Python binding glue. Not on
+# it, so refused: RecordFunction and its callbacks (the runtime wall's observer), dispatch-key TLS setters
+# (IncludeDispatchKeyGuard, tls_set_*), which could step around what the runtime wall watches.
 TORCH_OK = tuple("""
 c10::detail::torchCheck c10::detail::torchInternalAssert c10::Error c10::Warning c10::WarningUtils
 c10::ValueError c10::TypeError c10::IndexError c10::NotImplementedError c10::OutOfMemoryError c10::warn
@@ -74,10 +76,10 @@ c10::BFloat16 c10::get_backtrace c10::GetExceptionString c10::Allocator c10::Get
 c10::DataPtr c10::ArrayRef c10::SmallVectorBase c10::RefcountedDeleter c10::TensorOptions c10::operator<<
 c10::AutogradMetaInterface c10::detail::LogAPIUsage c10::LogAPIUsage c10::DispatchKeySet c10::isIntegralType
 c10::elementSize c10::Stream c10::DeviceGuard c10::StreamGuard c10::demangle c10::MessageLogger
-c10::ThrowEnforceNotMet c10::impl::ExcludeDispatchKeyGuard c10::impl::IncludeDispatchKeyGuard c10::impl::tls_
+c10::ThrowEnforceNotMet c10::impl::ExcludeDispatchKeyGuard
 c10::AutoDispatchBelowADInplaceOrView c10::InferenceMode c10::AutogradState c10::GradMode c10::SafePyObject
 c10::Scalar c10::ivalue::ConstantString c10::IValue::reportToTensorTypeError
-c10::SymbolicShapeMeta c10::impl::getGlobalPyInterpreter caffe2::TypeMeta c10::SymNodeImpl c10::impl::raw_local_dispatch_key_set c10::detail::
+c10::SymbolicShapeMeta c10::impl::getGlobalPyInterpreter caffe2::TypeMeta c10::SymNodeImpl c10::detail::
 c10::cuda::getCurrentCUDAStream c10::cuda::getDefaultCUDAStream c10::cuda::CUDAStream
 c10::cuda::c10_cuda_check_implementation c10::cuda::device_count c10::cuda::current_device
 c10::cuda::set_device c10::cuda::get_cuda_check_suffix c10::cuda::CUDAKernelLaunchRegistry
@@ -93,7 +95,6 @@ at::detail::empty_strided_cpu at::detail::empty_strided_cuda at::detail::check_s
 at::detail::computeStorageNbytes at::detail::scalar_type at::print at::toString at::DeprecatedTypeProperties
 at::TensorGeometry at::getCPUAllocator at::OptionalTensorRef at::NamedTensorMeta at::impl::GetVariableHooks
 at::impl::MaybeSetTLSOnEntryGuard at::globalContext at::Context::getCUDAHooks at::Context::lazyInitDevice
-at::RecordFunction at::ThreadLocalState
 torch::detail::TensorDataContainer torch::PyWarningHandler torch::translate_exception_to_python torch::utils::
 torch::autograd::utils::wrap torch::autograd::Variable torch::python:: torch::wrap_pybind
 THPVariable_Wrap THPVariable_Check THPVariableClass THPVariable_Unpack THPDevice THPDtype THPLayout
