@@ -3,7 +3,7 @@ load_inline request is validated, built by the real builder process (real compil
 by its imports (elfimports.py); the outcome must be the case's `expect` (PASS, EXTENSION_IMPORT,
 EXTENSION_LIBRARY_KERNEL, EXTENSION_FLAGS or BUILD_ERROR) and name its `symbol`.
 
-usage: python builder_redteam.py MANIFEST [--cuda only|skip] [--jobs N]
+usage: python builder_redteam.py MANIFEST [--cuda only|skip] [--jobs N] [--only NAME]...
 Exit 0 when every case ran as expected; cases with CUDA sources are skipped (with a message) where there is
 no nvcc (77 when nothing is left to run).
 """
@@ -40,9 +40,12 @@ def main():
     ap.add_argument("--cuda", choices=["only", "skip"], default=None)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--policy", default="strict")
+    ap.add_argument("--only", action="append", help="run the cases whose name contains this (repeatable)")
     a = ap.parse_args()
     with open(a.manifest) as f:
         cases = json.load(f)["cases"]
+    if a.only:
+        cases = [c for c in cases if any(o in c["name"] for o in a.only)]
     if a.cuda == "only":
         cases = [c for c in cases if c.get("cuda")]
     elif a.cuda == "skip":
