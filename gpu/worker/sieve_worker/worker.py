@@ -340,6 +340,7 @@ class Worker(Admission):
             if isinstance(v, int) and v > 0:
                 setattr(self, attr, min(v, getattr(self, attr) or v))
         self.env["memory_budget"] = {"host_bytes": self.host_budget, "gpu_bytes": self.gpu_budget}
+        self.env["extension_builds"] = {"parallel": self.builds.parallel, "cache": self.builds.root}
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
 
     # ---- tasks --------------------------------------------------------------------------------------------
