@@ -15,6 +15,7 @@ import os
 import selectors
 import shutil
 import signal
+import struct
 import time
 
 from . import builder, elfimports
@@ -178,7 +179,8 @@ class Scheduler:
         if timed_out:
             res = {"ok": False, "timeout": True, "log": "the build ran past its limit"}
         done = os.path.join(self.root, b.key)
-        if res.get("ok") and os.path.isfile(os.path.join(b.dir, f"{b.req['name']}.so")):
+        so = os.path.join(b.dir, f"{b.req['name']}.so")
+        if res.get("ok") and os.path.isfile(so) and not os.path.islink(so):
             self.stats["built"] += 1
             shutil.rmtree(done, ignore_errors=True)
             os.rename(b.dir, done)
@@ -210,7 +212,10 @@ class Scheduler:
                                         "message": str(res.get("log", ""))[-6000:]})
         so = os.path.join(done, f"{req['name']}.so")
         policy = job.req.get("policy", "strict")
-        findings = elfimports.judge(so, policy)
+        try:
+            findings = elfimports.judge(so, policy)
+        except (OSError, ValueError, IndexError, struct.error) as e:
+            findings = [("EXTENSION_IMPORT", f"is not an ELF module the judge can read ({e})", "")]
         bad = [f for f in findings if f[0] in elfimports.FATAL]
         for code, message, sym in findings:
             if code not in elfimports.FATAL:
