@@ -11,7 +11,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "worker"))
-from sieve_worker import builder, elfimports, sched, worker  # noqa: E402
+from sieve_worker import builder, elfimports, extclient, sched, worker  # noqa: E402
 
 TC = None
 
@@ -237,6 +237,29 @@ class Scheduling(unittest.TestCase):
         self.drain()
         self.assertEqual(self.w.failed[-1][1:3], ("FAIL_STATIC", ["EXTENSION_IMPORT"]))
         self.assertIn("dlopen", self.w.failed[-1][3])
+
+
+class Client(unittest.TestCase):
+    def test_request_in_parts_with_this_torchs_positions(self):
+        """The candidate's load_inline binds arguments as the installed torch does (positions differ between
+        versions), sends the request in parts under the line limit, and raises CompilationError on a failed
+        build; torch's own load_inline is not called."""
+        import torch.utils.cpp_extension as ce
+        saved = ce.load_inline, ce.load
+        sent = []
+        try:
+            extclient.install(sent.append, lambda: {"do": "built", "seq": 1, "ok": False, "message": "no"}, "9.0")
+            big = "// " + "x" * 100000
+            with self.assertRaises(extclient.CompilationError):
+                ce.load_inline("m", ["int f();", big], "__global__ void k(){}", functions=["f"],
+                               extra_cuda_cflags=["-O3"])
+        finally:
+            ce.load_inline, ce.load = saved
+        self.assertGreater(len(sent), 4)
+        self.assertTrue(all(len(json.dumps(m)) < 64 << 10 for m in sent))
+        req = builder.validate(json.loads("".join(m["data"] for m in sent)))
+        self.assertEqual((req["functions"], req["cuda_sources"], req["arch"], req["extra_cuda_cflags"]),
+                         (["f"], ["__global__ void k(){}"], "90", ["-O3"]))
 
 
 class Judge(unittest.TestCase):

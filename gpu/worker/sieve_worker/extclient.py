@@ -7,6 +7,7 @@ candidate's mount namespace. The candidate's process runs no compiler, ninja or 
 allowlist has none of them); restoring torch's own load_inline gets it nothing but a refused exec.
 """
 import importlib.util
+import inspect
 import json
 import os
 
@@ -49,29 +50,38 @@ def install(send, command, capability=None):
         spec.loader.exec_module(module)
         return module
 
-    def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None, extra_cflags=None,
-                    extra_cuda_cflags=None, extra_sycl_cflags=None, extra_ldflags=None, extra_include_paths=None,
-                    build_directory=None, verbose=False, with_cuda=None, with_sycl=None, is_python_module=True,
-                    with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False,
-                    no_implicit_headers=False):
+    sig_inline = inspect.signature(ce.load_inline)  # this torch's own parameters (positions differ by version)
+    sig_load = inspect.signature(ce.load)
+
+    def load_inline(*args, **kwargs):
+        k = sig_inline.bind(*args, **kwargs)
+        k.apply_defaults()
+        k = k.arguments
+        functions = k.get("functions")
         if isinstance(functions, str):
             functions = [functions]
         if isinstance(functions, dict):
             functions = list(functions)  # docstrings are not pasted into the generated C++
-        return build({"name": name, "cpp_sources": _strings(cpp_sources, "cpp_sources"),
-                      "cuda_sources": _strings(cuda_sources, "cuda_sources"),
-                      "sycl_sources": _strings(sycl_sources, "sycl_sources"),
-                      "functions": functions, "extra_cflags": _strings(extra_cflags, "extra_cflags"),
-                      "extra_cuda_cflags": _strings(extra_cuda_cflags, "extra_cuda_cflags"),
-                      "extra_ldflags": _strings(extra_ldflags, "extra_ldflags"),
-                      "extra_include_paths": _strings(extra_include_paths, "extra_include_paths"),
-                      "with_cuda": with_cuda, "is_python_module": is_python_module,
-                      "with_pytorch_error_handling": bool(with_pytorch_error_handling),
-                      "no_implicit_headers": bool(no_implicit_headers)})
+        return build({"name": k["name"], "cpp_sources": _strings(k.get("cpp_sources"), "cpp_sources"),
+                      "cuda_sources": _strings(k.get("cuda_sources"), "cuda_sources"),
+                      "sycl_sources": _strings(k.get("sycl_sources"), "sycl_sources"),
+                      "functions": functions, "extra_cflags": _strings(k.get("extra_cflags"), "extra_cflags"),
+                      "extra_cuda_cflags": _strings(k.get("extra_cuda_cflags"), "extra_cuda_cflags"),
+                      "extra_ldflags": _strings(k.get("extra_ldflags"), "extra_ldflags"),
+                      "extra_include_paths": _strings(k.get("extra_include_paths"), "extra_include_paths"),
+                      "with_cuda": k.get("with_cuda"), "is_python_module": k.get("is_python_module", True),
+                      "with_pytorch_error_handling": bool(k.get("with_pytorch_error_handling", True)),
+                      "no_implicit_headers": bool(k.get("no_implicit_headers", False))})
 
-    def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_sycl_cflags=None, extra_ldflags=None,
-             extra_include_paths=None, build_directory=None, verbose=False, with_cuda=None, with_sycl=None,
-             is_python_module=True, is_standalone=False, keep_intermediates=True):
+    def load(*args, **kwargs):
+        k = sig_load.bind(*args, **kwargs)
+        k.apply_defaults()
+        k = k.arguments
+        name, sources = k["name"], k["sources"]
+        extra_cflags, extra_cuda_cflags = k.get("extra_cflags"), k.get("extra_cuda_cflags")
+        extra_ldflags, extra_include_paths = k.get("extra_ldflags"), k.get("extra_include_paths")
+        with_cuda, is_python_module = k.get("with_cuda"), k.get("is_python_module", True)
+        is_standalone = k.get("is_standalone", False)
         cpp, cuda = [], []
         for path in _strings(sources, "sources"):
             with open(path) as f:
