@@ -104,7 +104,7 @@ TORCH_FAMILY = re.compile(r"(at|c10|torch|caffe2)::|THP")
 CUDA_RT_OK = re.compile(
     r"__cuda(RegisterFatBinary|RegisterFatBinaryEnd|UnregisterFatBinary|RegisterFunction|RegisterVar|"
     r"RegisterManagedVar|RegisterTexture|RegisterSurface|PushCallConfiguration|PopCallConfiguration|"
-    r"InitModule|RegisterLinkedBinary)\w*|"
+    r"InitModule|RegisterLinkedBinary|LaunchKernel|GetKernel)\w*|"
     r"cuda(LaunchKernel|LaunchKernelExC|LaunchCooperativeKernel|GetLastError|PeekAtLastError|GetErrorString|"
     r"GetErrorName|Malloc|MallocAsync|Free|FreeAsync|Memcpy|Memset|MemcpyAsync|MemsetAsync|Memcpy2D|"
     r"Memcpy2DAsync|MemcpyToSymbol|MemcpyFromSymbol|MemcpyToSymbolAsync|MemcpyFromSymbolAsync|"
