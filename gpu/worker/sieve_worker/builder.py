@@ -200,7 +200,7 @@ def plan(req, tc, build_dir):
     cpp, cuda = sources(req)
     with open(os.path.join(build_dir, "main.cpp"), "w") as f:
         f.write(cpp)
-    with_cuda = req["with_cuda"] and cuda is not None or req["with_cuda"]
+    with_cuda = req["with_cuda"]
     incs = tc["include_cuda"] if with_cuda else tc["include_cpu"]
     common = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H"]
     for d in incs + [tc["python_include"]]:
