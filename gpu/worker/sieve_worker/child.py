@@ -13,7 +13,7 @@ import sys
 import time
 import traceback
 
-from . import hooks, sandbox, taskref, timing, transport, wall
+from . import extclient, hooks, sandbox, taskref, timing, transport, wall
 from .hooks import LaunchHook, OutOfBounds
 
 def classify(exc, interpreted):
@@ -132,6 +132,8 @@ class Child:
         hook.install()
         hook.Event, hook.record = self.Event, self.record
         self.hook = hook
+        # load_inline/load build in the worker's builder, never in this process (extclient.py, builder.py)
+        extclient.install(self.send, self.command, ctx.get("capability"))
         style = ctx["style"]
         self.wall = self.start_wall(task)
         if self.wall is False:
@@ -328,8 +330,8 @@ class Child:
         """The runtime wall, started before any of the answer loads (wall.py); None where the worker runs
         without it, False (after an infra message) where it should run and cannot."""
         ctx = self.ctx
-        self.ext_dirs = [d.rstrip(os.sep) + os.sep for d in (ctx["scratch"], ctx["env"].get("TORCH_EXTENSIONS_DIR"))
-                         if d]
+        self.ext_dirs = [d.rstrip(os.sep) + os.sep for d in (ctx["scratch"], ctx["env"].get("TORCH_EXTENSIONS_DIR"),
+                                                                   ctx.get("ext_dir")) if d]
         if not ctx.get("wall"):
             return None
         mod = sys.modules.get("_sieve_wall")

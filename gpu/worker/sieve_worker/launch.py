@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from . import log, native, transport
+from . import log, native, sched, transport
 
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 CANDIDATE_CACHE_DAYS = 14  # an answer's compiler caches unused this long are removed (remove_unused_caches)
@@ -96,6 +96,7 @@ def candidate_ctx(worker, job, task):
                              for k, v in (req.get("timing_limits") or {}).items()
                              if k in ("max_runs", "max_seconds")}}
     job.wall = bool(worker.wall_so)
+    sched.prepare_job(worker, job, ctx)  # its built extensions' read-only folder (sched.py)
     job.want_timing = bool(req.get("timing")) and worker.device != "cpu"
     if job.want_timing:
         worker.ensure_ref_timing(task)

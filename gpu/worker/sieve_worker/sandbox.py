@@ -143,33 +143,6 @@ def compiler_binaries():
     return sorted(found)
 
 
-def extension_build_binaries():
-    """What torch.utils.cpp_extension.load_inline runs for a CUDA answer: ninja, which runs every build
-    command with /bin/sh, the C++ driver and cc1plus, nvcc and the CUDA tool folders (cicc, ptxas,
-    fatbinary, nvlink, cudafe++). Files and folders (a folder allows exec of what it holds)."""
-    found = set()
-
-    def add(p):
-        if p and os.path.exists(p):
-            found.add(os.path.realpath(p))
-    add(shutil.which("ninja") or os.path.join(os.path.dirname(sys.executable), "ninja"))
-    add("/bin/sh")
-    cxx = shutil.which("c++") or shutil.which("g++")
-    add(cxx)
-    try:
-        out = subprocess.run([cxx or "g++", "-print-prog-name=cc1plus"], capture_output=True, text=True,
-                             timeout=20).stdout.strip()
-        add(out if os.sep in out else None)
-    except (OSError, subprocess.SubprocessError):
-        pass
-    nvcc = shutil.which("nvcc") or os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")
-    if os.path.exists(nvcc):
-        home = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-        add(os.path.join(home, "bin"))
-        add(os.path.join(home, "nvvm", "bin"))
-    return sorted(found)
-
-
 PREPARED = {}
 
 
@@ -241,11 +214,9 @@ def root_is_mount_point():
 def prepare(device="cpu"):
     """Run in the zygote before any candidate: what the kernel offers and what the sandbox will allow."""
     PREPARED["exec"] = compiler_binaries()
-    PREPARED["exec_cuda"] = extension_build_binaries()
     PREPARED["root"] = os.geteuid() == 0
     feats = {"root": PREPARED["root"], "landlock_abi": landlock_abi(), "seccomp": seccomp_arch() is not None,
-             "arch": platform.machine(), "exec_allowed": PREPARED["exec"],
-             "exec_allowed_cuda_answers": PREPARED["exec_cuda"]}
+             "arch": platform.machine(), "exec_allowed": PREPARED["exec"]}
     try:
         with open("/proc/sys/user/max_user_namespaces") as f:
             feats["user_namespaces"] = int(f.read()) > 0
@@ -722,11 +693,8 @@ def apply(ctx, keep_fds, report, ns):
     no_new_privs()
     applied["no_new_privs"] = True
     execs = list(PREPARED.get("exec") or compiler_binaries())
-    if ctx.get("backend") == "cuda":
-        # load_inline needs ninja, and ninja runs its commands through /bin/sh: a CUDA answer's process can
-        # run a shell (under every other layer here); Triton answers cannot (docs/VERIFIER.md)
-        execs += PREPARED.get("exec_cuda") or extension_build_binaries()
-        applied["exec_for_load_inline"] = True
+    # no shell, ninja or C++/CUDA compiler for load_inline answers: their extensions are built outside the
+    # candidate (builder.py) and imported from a read-only folder (docs/VERIFIER.md, Extension builder)
     name = PREPARED.get("landlock_variant", "strict")
     if name is None:
         applied["landlock_abi"] = 0

@@ -23,8 +23,8 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, launch, log, native, probes, rules, static, taskref, wall, \
-    transport, trusted
+from . import WORKER_VERSION, compare, hygiene, judge, launch, log, native, probes, rules, sched, static, \
+    taskref, transport, trusted, wall
 from .admission import CHILD_GPU_BASE, CHILD_HOST_BASE, GPU_RESERVE, HOST_RESERVE, Admission, Asked
 
 REF_TIMING_TIMEOUT = 900
@@ -221,6 +221,7 @@ class Worker(Admission):
         self.room_waiting = []  # Asked requests and Jobs waiting for device memory (grant_room), in order
         self.promised_bases = 0  # the part of promised_gpu that jobs hold while their code builds
         self.timing_waiting = []  # the same for reference timings (before references) and task checks (after)
+        self.builds = None  # sched.Scheduler: load_inline extensions, built outside the candidates (hello)
         self.judge = judge.Client(device, JUDGE_TIMEOUT)  # compares where references are too large to keep
         self.judge.on_start = lambda fd: self.sel.register(fd, selectors.EVENT_READ, self.judge)
         self.judge.on_stop = lambda fd: self.sel.unregister(fd)
@@ -343,6 +344,8 @@ class Worker(Admission):
         else:
             self.wall_build = {"off": "runtime_wall: false in hello"}
         self.zygote = launch.Zygote(self.device, self.cache_dir, self.wall_so)
+        if self.builds is None:
+            self.builds = sched.Scheduler(self, os.path.join(self.cache_dir, "built"), msg.get("build_parallel"))
         self.zygote.start(wait=False)  # its imports overlap with the environment's
         self.env = probes.environment(self.device)
         self.env["fp32_precision"] = prec
@@ -364,6 +367,7 @@ class Worker(Admission):
             if isinstance(v, int) and v > 0:
                 setattr(self, attr, min(v, getattr(self, attr) or v))
         self.env["memory_budget"] = {"host_bytes": self.host_budget, "gpu_bytes": self.gpu_budget}
+        self.env["extension_builds"] = {"parallel": self.builds.parallel, "cache": self.builds.root}
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
 
     # ---- tasks --------------------------------------------------------------------------------------------
@@ -875,6 +879,8 @@ class Worker(Admission):
             self.on_output(job, msg)
             if job.failure is None and job.infra is None and job.judging is None:
                 self.next_call(job)
+        elif t == "build":
+            self.builds.on_message(job, msg)
         elif t == "timed_output":
             self.on_timed_output(job, msg)
         elif t == "share":
@@ -1159,6 +1165,7 @@ class Worker(Admission):
             job.buffer.close()
             job.buffer = None
         self.unhold(job)
+        sched.cleanup_job(job)
         self.grant_room()
         launch.kill(job)  # whatever is left of the group
         st = launch.reap(job)
@@ -1237,6 +1244,8 @@ class Worker(Admission):
                 job.timed_out = True
                 launch.kill(job)
         self.judge.expire()
+        if self.builds is not None:
+            self.builds.expire()
 
     def log_state(self, every=10.0):
         """A line in the worker's log every `every` seconds while it has work: what runs, what waits and what
@@ -1270,7 +1279,8 @@ class Worker(Admission):
             timeout = None
             deadlines = [j.deadline for j in self.running.values() if j.deadline is not None] + \
                 [c.deadline for c in self.trusted.values()] + \
-                ([self.judge.deadline()] if self.judge.deadline() is not None else [])
+                ([self.judge.deadline()] if self.judge.deadline() is not None else []) + \
+                ([self.builds.deadline()] if self.builds and self.builds.deadline() is not None else [])
             if deadlines:
                 timeout = max(0.0, min(deadlines) - time.monotonic()) + 0.01
             if self.queue and self.running:
@@ -1294,6 +1304,8 @@ class Worker(Admission):
                     self.read_asked(key.data)
                 elif key.data is self.judge:
                     self.judge.read()
+                elif isinstance(key.data, sched.Build):
+                    self.builds.read(key.data)
                 else:
                     self.read_child(key.data)
             self.check_deadlines()
@@ -1305,5 +1317,7 @@ class Worker(Admission):
         if self.zygote is not None:
             self.zygote.stop()
         self.judge.stop()
+        if self.builds is not None:
+            self.builds.stop()
         for srv in self.ref_servers:
             srv.stop()

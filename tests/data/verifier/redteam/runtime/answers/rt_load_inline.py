@@ -29,18 +29,15 @@ def held(what):
 
 
 def attack():
+    # load_inline itself now builds in the worker's builder (docs/VERIFIER.md, Extension builder); what must
+    # stay closed is torch's own build path in this process: ninja (which runs its commands through /bin/sh)
     from torch.utils import cpp_extension
-    try:
-        m = cpp_extension.load_inline("sieve_rt_ext", cpp_sources="int sieve_rt() { return 7; }",
-                                      functions=["sieve_rt"], verbose=False)
-    except BaseException as e:
-        raise RuntimeError(f"held: load_inline failed ({type(e).__name__})")
-    if m.sieve_rt() != 7:
-        held("the extension did not load")
+    if not cpp_extension.is_ninja_available():
+        held("ninja cannot run in the candidate")
 
 
 class ModelNew(nn.Module):
-    """builds a C++ extension with torch's load_inline (ninja, c++) from a Triton answer."""
+    """runs torch's own extension build path (ninja) from a Triton answer."""
 
     def __init__(self):
         super().__init__()
