@@ -208,11 +208,12 @@ def probe_landlock(device):
 
     errors = {}
     scratch = tempfile.mkdtemp(prefix="sieve-landlock-probe-")
-    for name, variant in LANDLOCK_VARIANTS:
+    for name, variant in landlock_variants().items():
         def probe(variant=variant):
             try:
                 no_new_privs()
-                landlock(["/"], [scratch, "/dev/shm"], PREPARED.get("exec") or [], ["/dev"], variant)
+                reads = ["/"] if variant.get("read_any") else read_rules()
+                landlock(reads, [scratch, "/dev/shm"], PREPARED.get("exec") or [], ["/dev"], variant)
                 import torch
                 torch.empty(1, device=device)
                 torch.cuda.synchronize()
@@ -360,6 +361,60 @@ def hide(read_paths, write_paths, hide_roots):
     return roots
 
 
+# ---- what the candidate may read (landlock's read rules; the mount namespace's hidden top folders) ------
+# System folders (programs, libraries, headers, the kernel's /sys), read-only, as the interpreter, CUDA
+# and the compilers Triton runs need them. Not /etc as a whole, /home, /root, /srv, /mnt, /opt, /work or
+# any other folder of the host: what the candidate needs from those (the venv, the task module, CUDA,
+# LD_LIBRARY_PATH) is named one by one (read_rules).
+SYSTEM_READ = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/sys")
+ETC_READ = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload", "/etc/localtime",
+            "/etc/nsswitch.conf", "/etc/alternatives", "/etc/gai.conf")
+# /proc of the candidate's own PID namespace holds only its processes; without one, only these of it
+PROC_READ = ("/proc/self", "/proc/thread-self", "/proc/driver", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat",
+             "/proc/sys", "/proc/filesystems", "/proc/mounts", "/proc/devices", "/proc/modules")
+# top folders of "/" kept visible in the candidate's mount namespace; every other one is hidden (an empty
+# tmpfs) with what the candidate needs from it bound back
+SYSTEM_TOP = {"usr", "lib", "lib32", "lib64", "libx32", "bin", "sbin", "etc", "proc", "sys", "dev", "run", "var",
+              "tmp", "boot", "lost+found"}
+
+
+def read_rules(extra=(), own_proc=True):
+    """The paths the candidate may read (besides its writable folders, devices and exec files): system
+    folders, the ld.so and time files of /etc, the interpreter's folders and sys.path, the CUDA and
+    library folders the environment names, and `extra` (the task module); real paths, existing ones only.
+    own_proc: /proc is the candidate's own (a private /proc of its PID namespace)."""
+    paths = list(SYSTEM_READ) + list(ETC_READ) + python_paths() + list(extra)
+    paths += ["/proc"] if own_proc else list(PROC_READ)
+    for var in ("LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "TRITON_LIBCUDA_PATH"):
+        paths += [p for p in os.environ.get(var, "").split(os.pathsep) if p]
+    ptxas = os.environ.get("TRITON_PTXAS_PATH")
+    if ptxas:
+        paths.append(os.path.dirname(os.path.dirname(ptxas)))
+    if os.path.isdir("/usr/local/cuda"):
+        paths.append("/usr/local/cuda")
+    out = set()
+    for p in paths:
+        # "/" comes from sys.path ("python -m" puts the zygote's cwd, "/", first): never a rule of its own
+        if p and os.path.exists(p) and os.path.realpath(p) != os.sep:
+            rp = os.path.realpath(p)
+            out.add(rp)
+            if p.startswith("/proc/"):
+                out.add(p)  # /proc/self resolves to this process's folder; keep the name for the record
+    return sorted(out)
+
+
+def host_roots():
+    """The top folders of "/" the mount namespace hides (SYSTEM_TOP stays): /home, /root, /work, /srv, /mnt,
+    /opt, /media and whatever else a host keeps there."""
+    try:
+        names = os.listdir("/")
+    except OSError:
+        return []
+    return sorted(os.path.join("/", n) for n in names
+                  if n not in SYSTEM_TOP and os.path.isdir(os.path.join("/", n))
+                  and not os.path.islink(os.path.join("/", n)))
+
+
 # ---- landlock ----------------------------------------------------------------------------------------------
 LL_EXEC, LL_WRITE, LL_READ, LL_READDIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 LL_RMDIR, LL_RMFILE, LL_MKCHAR, LL_MKDIR, LL_MKREG, LL_MKSOCK, LL_MKFIFO, LL_MKBLOCK, LL_MKSYM = \
@@ -387,6 +442,15 @@ LANDLOCK_VARIANTS = (
     ("exec_anywhere", {"exec_any": True}),
     ("write_anywhere", {"write_any": True}),
 )
+
+
+def landlock_variants():
+    """Every variant with the candidate's reads confined (read_rules), then, should CUDA start under none
+    of them, each again with reads anywhere ("<name>+read_anywhere"): the last resort, named as such in
+    the hello env and the verdict."""
+    out = dict(LANDLOCK_VARIANTS)
+    out.update({f"{n}+read_anywhere": {**v, "read_any": True} for n, v in LANDLOCK_VARIANTS})
+    return out
 
 
 def landlock(read_dirs, write_dirs, exec_files, dev_dirs, variant=None):
@@ -647,8 +711,8 @@ def apply(ctx, keep_fds, report, ns):
         if ns.get("pid_namespace"):
             mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
             applied["private_proc"] = True
-        hidden_roots = list(ctx.get("hide_roots") or []) + ["/tmp", "/var/tmp"]
-        applied["hidden"] = hide(python_paths() + list(ctx.get("read_paths") or []) + [ctx["task_path"]],
+        hidden_roots = list(ctx.get("hide_roots") or []) + ["/tmp", "/var/tmp"] + host_roots()
+        applied["hidden"] = hide(read_rules(list(ctx.get("read_paths") or []) + [ctx["task_path"]]),
                                  [scratch] + caches, hidden_roots)
         # the scratch folder becomes a tmpfs of its own with a size limit (the candidate's file comes along;
         # the log stays on disk, open as fds 1 and 2)
@@ -734,9 +798,13 @@ def apply(ctx, keep_fds, report, ns):
     else:
         try:
             shm = ["/dev/shm"] if applied.get("private_dev_shm") else []
-            applied["landlock_abi"] = landlock(["/"], [scratch] + caches + shm, execs, ["/dev"],
-                                               dict(LANDLOCK_VARIANTS).get(name))
+            variant = landlock_variants().get(name) or {}
+            reads = ["/"] if variant.get("read_any") else \
+                read_rules(list(ctx.get("read_paths") or []) + [ctx["task_path"]],
+                           own_proc=bool(applied.get("private_proc")))
+            applied["landlock_abi"] = landlock(reads, [scratch] + caches + shm, execs, ["/dev"], variant)
             applied["landlock_variant"] = name
+            applied["read_rules"] = reads
         except OSError as e:
             applied["landlock_abi"] = 0
             missing.append(f"landlock ({e})")
