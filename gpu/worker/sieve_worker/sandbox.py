@@ -9,7 +9,8 @@ Layers (each holds for what the others miss; docs/VERIFIER.md, "Sandbox and thre
 - another uid/gid (nobody) when the worker is root, or uid 0 of a user namespace without capabilities;
 - rlimits (processes, file size, CPU time, core dumps; address space in CPU mode);
 - a scrubbed environment, cwd and HOME in the scratch folder, every fd closed but the named ones;
-- no_new_privs, landlock (reads anywhere visible, writes only in the scratch folder and the compiler caches,
+- a cgroup of its own (cgroups.py: memory, pids, CPU weight), joined first;
+- no_new_privs, landlock (reads only what it needs: read_rules; writes only in the scratch folder and the compiler caches,
   exec only of the compiler binaries Triton runs, no TCP, no signals or abstract sockets out of the domain),
 - seccomp-bpf (no sockets but AF_UNIX, no ptrace or process_vm_*, no mount/unshare/setns/namespace clones,
   no uid changes, no keyrings, bpf, perf, modules, io_uring, ...);
@@ -596,8 +597,9 @@ def drop_capabilities():
 
 # ---- audit hooks (a reporter inside the process) -----------------------------------------------------------
 class Auditor:
-    def __init__(self, report, allowed_dirs):
+    def __init__(self, report, allowed_dirs, task_path=None):
         self.report = report
+        self.task_path = os.path.realpath(task_path) if task_path else None
         self.allowed = [os.path.realpath(d) for d in allowed_dirs]
         self.inside = False
         self.recorded = set()
@@ -626,7 +628,26 @@ class Auditor:
             f = f.f_back
         return False
 
+    def from_task(self):
+        """The nearest caller outside the stdlib and this file is the task module's own code (reference code
+        from a corpus, which the candidate imports too): the task's fault, not the sample's."""
+        if not self.task_path:
+            return False
+        f = sys._getframe(1)
+        stdlib = os.path.dirname(os.__file__)
+        while f is not None:
+            fn = f.f_code.co_filename
+            if fn != __file__ and (not fn.startswith(stdlib) or "site-packages" in fn):
+                try:
+                    return os.path.realpath(fn) == self.task_path
+                except (OSError, ValueError):
+                    return False
+            f = f.f_back
+        return False
+
     def violate(self, code, detail):
+        if self.from_task():
+            code, detail = "TASK_" + code, f"the task module: {detail}"
         key = (code, detail[:200])
         if key not in self.recorded:
             self.recorded.add(key)
@@ -676,6 +697,16 @@ class Auditor:
                 self.violate("SUBPROCESS", f"{event}{args!r}")
 
 
+AUDITOR = []  # the candidate's Auditor (apply), for task_loaded
+
+
+def task_loaded():
+    """The task module is imported (child.run, before any of the sample): from now on nothing the audit
+    hooks see is the task's (a sample could otherwise compile its own code under the task's file name)."""
+    if AUDITOR:
+        AUDITOR[0].task_path = None
+
+
 def vm_bytes():
     try:
         with open("/proc/self/status") as f:
@@ -700,6 +731,15 @@ def apply(ctx, keep_fds, report, ns):
     applied = {k: v for k, v in ns.items()}
     missing = []
     scratch = ctx["scratch"]
+    cg = ctx.get("cgroup")
+    if cg and "error" not in cg:
+        try:  # first: everything from here on (CUDA, the sample) is charged to the job's own budget
+            from . import cgroups
+            applied["cgroup"] = cgroups.join(cg)
+        except OSError as e:
+            missing.append(f"cgroup ({e})")
+    else:
+        missing.append("cgroup (" + ((cg or {}).get("error") or "none on this machine: see the hello env") + ")")
     caches = [d for d in ctx["allowed_dirs"] if d != scratch]
     root = os.geteuid() == 0 and not ns.get("user_namespace")
     if ns.get("mount_namespace"):
@@ -739,7 +779,9 @@ def apply(ctx, keep_fds, report, ns):
     fsize = int(ctx["limits"].get("file_mb", 1024)) << 20
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     resource.setrlimit(resource.RLIMIT_CPU, (ctx["cpu_seconds"], ctx["cpu_seconds"] + 5))
-    if ctx["device"] == "cpu":
+    if ctx["device"] == "cpu" and not applied.get("cgroup"):
+        # without a cgroup, the address space is the only cap (a kernel budget of resident memory is better:
+        # an address-space cap refuses reservations that never become memory)
         mem = vm_bytes() + int(ctx["limits"].get("memory_mb", 4096)) * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_NPROC, (ctx["nproc"], ctx["nproc"]))
@@ -816,6 +858,124 @@ def apply(ctx, keep_fds, report, ns):
     import triton
     LIB_DIRS[:] = [os.path.dirname(torch.__file__) + os.sep, os.path.dirname(triton.__file__) + os.sep]
     sys.dont_write_bytecode = True
-    sys.addaudithook(Auditor(report, ctx["allowed_dirs"]))
+    AUDITOR[:] = [Auditor(report, ctx["allowed_dirs"], ctx.get("task_path"))]
+    sys.addaudithook(AUDITOR[0])
     applied["missing"] = missing
     return applied
+
+
+# ---- task servers (reference code from mined corpora is untrusted too) -------------------------------------
+# One uid for every task server on the machine (they share the trusted compiler caches, which it owns); apart
+# from the candidates' range (SANDBOX_UID_BASE + a pid). Task servers cannot see each other's memory:
+# landlock lets them read only their own /proc entries.
+TASK_SERVER_UID = SANDBOX_UID_BASE - 1
+
+
+def scrubbed_env(extra=None):
+    """The environment of a sandboxed process: KEEP_ENV only (no operator keys), HOME nowhere."""
+    env = {k: os.environ[k] for k in KEEP_ENV if k in os.environ}
+    env.update({"HOME": "/nonexistent", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"})
+    env.update(extra or {})
+    return env
+
+
+def confine_server(spec):
+    """In a task server (a fresh interpreter the worker exec'd with a scrubbed environment), before any task
+    code: no network (a network namespace of its own; seccomp: AF_UNIX sockets only; landlock: no TCP), the
+    task-server uid (as root), no_new_privs, landlock reads as a candidate's (read_rules with spec["read"])
+    and writes only in spec["write"] (its scratch, the session's references, the trusted compiler caches),
+    exec only of the compilers, rlimits (no core, file size; address space on the CPU when
+    spec["memory_mb"]). Returns what it applied and what it lacked ("missing"), as apply() does. The
+    landlock and seccomp part is in lock_server, after the device context is made (CUDA's start needs more
+    than a reference does)."""
+    applied, missing = {}, []
+    root = os.geteuid() == 0
+    uid = int(spec.get("uid", TASK_SERVER_UID))
+    if spec.get("cgroup") and "error" not in spec["cgroup"]:
+        from . import cgroups
+        try:
+            applied["cgroup"] = cgroups.join(spec["cgroup"])
+        except OSError as e:
+            missing.append(f"cgroup ({e})")
+    else:
+        missing.append("cgroup")
+    os.makedirs(spec["scratch"], mode=0o700, exist_ok=True)
+    if root:
+        os.chown(spec["scratch"], uid, NOBODY)
+    try:
+        unshare(CLONE_NEWNET | CLONE_NEWNS if root else CLONE_NEWUSER | CLONE_NEWNET)
+        applied["network_namespace"] = True
+        if not root:
+            applied["user_namespace"] = True
+    except OSError as e:
+        missing.append(f"network namespace ({e})")
+    if root and applied.get("network_namespace") and root_is_mount_point():
+        # as a candidate's: the host's other folders hidden, what the server needs bound back (its uid could
+        # not traverse /root to the venv otherwise)
+        mount(None, "/", None, MS_REC | MS_PRIVATE)
+        applied["hidden"] = hide(read_rules(spec.get("read") or [], own_proc=False), list(spec.get("write") or []),
+                                 list(spec.get("hide") or []) + ["/tmp", "/var/tmp"] + host_roots())
+        applied["mount_namespace"] = True
+    elif root:
+        missing.append("mount namespace")
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    fsize = int(spec.get("file_mb", 16384)) << 20
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    if spec.get("memory_mb") and spec.get("device", "cpu") == "cpu":
+        mem = vm_bytes() + int(spec["memory_mb"]) * (1 << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        applied["address_space_mb"] = int(spec["memory_mb"])
+    if root:
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(uid, uid, uid)
+        os.umask(0o077)
+        applied["uid"] = uid
+    else:
+        missing.append("uid change (not root)")
+    set_pdeathsig()  # the credential change cleared it
+    os.chdir(spec["scratch"])
+    applied["missing"] = missing
+    return applied
+
+
+def lock_server(spec, applied):
+    """The rest of confine_server, once the server's device context exists: landlock, seccomp."""
+    missing = applied.setdefault("missing", [])
+    try:
+        no_new_privs()
+        applied["no_new_privs"] = True
+    except OSError as e:
+        missing.append(f"no_new_privs ({e})")
+    if landlock_abi() < 1:
+        missing.append("landlock")
+    else:
+        reads = read_rules(spec.get("read") or [], own_proc=False)
+        # on a GPU the driver writes its own /proc files (the H200's needs it: proc_writable)
+        variant = {"proc_write": True} if spec.get("device", "cpu") != "cpu" else {}
+        try:
+            applied["landlock_abi"] = landlock(reads, list(spec.get("write") or []) + ["/dev/shm"],
+                                               compiler_binaries(), ["/dev"], variant)
+            applied["read_rules"] = reads
+            applied["write_rules"] = list(spec.get("write") or [])
+        except OSError as e:
+            missing.append(f"landlock ({e})")
+    try:
+        applied["seccomp_denied"] = seccomp()
+    except OSError as e:
+        missing.append(f"seccomp ({e})")
+    return applied
+
+
+def own_tree(path, uid):
+    """As root: path and everything under it owned by uid (gid nogroup), so that a sandboxed task server
+    writes it; the worker (root) still reads it. A no-op when not root."""
+    if os.geteuid() != 0:
+        return
+    for d, dirs, files in os.walk(path):
+        for name in [d] + [os.path.join(d, x) for x in dirs + files]:
+            try:
+                if os.lstat(name).st_uid != uid:
+                    os.lchown(name, uid, NOBODY)
+            except OSError:
+                pass

@@ -22,11 +22,12 @@ import shutil
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, launch, log, native, probes, rules, static, taskref, \
+from . import WORKER_VERSION, cgroups, compare, hygiene, judge, launch, log, native, probes, rules, sandbox, static, taskref, \
     transport, trusted
 from .admission import CHILD_GPU_BASE, CHILD_HOST_BASE, GPU_RESERVE, HOST_RESERVE, Admission, Asked
 
 REF_TIMING_TIMEOUT = 900
+MAX_SERVER_RETRIES = 2  # a request whose task server dies is asked again this often before it is the task's
 
 REF_OPEN = 16  # memory-mapped reference sets kept open
 REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: taskref.take_lock)
@@ -142,6 +143,7 @@ class Job:
         self.infra = None  # the child could not start CUDA before running anything of the sample
         self.infra_code = "DEVICE_UNAVAILABLE"  # or SANDBOX_UNAVAILABLE: its sandbox was not set up (launch.reap)
         self.retries = 0
+        self.outside_kills = []  # evidence of each earlier attempt killed from outside (killed_from_outside)
         self.alone = False  # admitted only when nothing else runs (a retry after the device was full)
         self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
         self.raw = b""
@@ -197,6 +199,7 @@ class Worker(Admission):
         self.queue = []
         self.session_dir = None  # this session's references (secret seeds: nothing to share with others)
         self.host_budget = self.gpu_budget = None
+        self.budgets = None  # cgroups.Budgets, made at the first hello
         self.promised_host = self.promised_gpu = 0
         self.disk_promised = 0  # disk promised to reference computations running (disk_grant)
         self.running = {}  # fd -> Job
@@ -289,6 +292,8 @@ class Worker(Admission):
         for d in ("inductor", "triton"):
             os.makedirs(os.path.join(self.cache_dir, "trusted", d), exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "trusted"), 0o700)
+        sandbox.own_tree(os.path.join(self.cache_dir, "trusted"), sandbox.TASK_SERVER_UID)  # the task servers'
+
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
         # the candidates' compiler caches: one folder per answer's code (candidate_caches), under a parent
@@ -314,6 +319,7 @@ class Worker(Admission):
         self.session_dir = os.path.join(self.cache_dir, "refs",
                                         f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")
         os.makedirs(self.session_dir, mode=0o700)
+        sandbox.own_tree(self.session_dir, sandbox.TASK_SERVER_UID)  # written by the (sandboxed) task servers
         if self.zygote is not None:
             self.zygote.stop()
         self.zygote = launch.Zygote(self.device, self.cache_dir)
@@ -337,6 +343,12 @@ class Worker(Admission):
             if isinstance(v, int) and v > 0:
                 setattr(self, attr, min(v, getattr(self, attr) or v))
         self.env["memory_budget"] = {"host_bytes": self.host_budget, "gpu_bytes": self.gpu_budget}
+        if self.budgets is None:  # the kernel's budgets (cgroups.py): once per worker
+            self.budgets = cgroups.Budgets()
+        self.env["sandbox"]["cgroups"] = self.budgets.mode or "none"
+        if self.budgets.missing:
+            self.env["sandbox"]["missing"] = list(self.env["sandbox"].get("missing") or []) + [self.budgets.missing]
+            log("sandbox: " + self.budgets.missing)
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
 
     # ---- tasks --------------------------------------------------------------------------------------------
@@ -426,7 +438,19 @@ class Worker(Admission):
         self.grant_room()
         if timed_out or answer is False or not isinstance(answer, dict):
             srv.stop()
-            answer = None
+            if not timed_out and ask.req is not None:
+                # the server died under the request (the OOM killer, an operator): the harness's fault until
+                # it follows the request on every attempt; the request runs again on a fresh server
+                deaths = ask.req.get("_server_deaths", []) + [f"attempt {len(ask.req.get('_server_deaths', [])) + 1}: "
+                                                              f"{srv.last_exit or 'the server died'}"]
+                if len(deaths) <= MAX_SERVER_RETRIES:
+                    log(f"{srv.name} died under a {ask.req.get('op')} request ({deaths[-1]}); asking again")
+                    self.next_request(srv)
+                    return self.ask(dict(ask.req, _server_deaths=deaths), ask.timeout, ask.on_done, ask.gpu)
+                answer = {"error": f"the task server died under this request on each of {len(deaths)} attempts: "
+                                   + "; ".join(deaths)}
+            else:
+                answer = None
         elif "error" in answer:
             answer = {"error": answer["error"]}
         else:
@@ -525,7 +549,23 @@ class Worker(Admission):
 
     def new_server(self):
         device = self.device
-        return trusted.Server(f"task server {len(self.ref_servers)}", lambda: trusted.TaskServer(device))
+        n = len(self.ref_servers)
+        return trusted.Server(f"task server {n}", lambda: trusted.TaskServer(device), confine=self.server_spec(n))
+
+    def server_spec(self, n):
+        """A task server's sandbox (sandbox.confine_server): it reads the task modules, writes this session's
+        references, the trusted compiler caches and a scratch folder of its own; the rest of the cache dir
+        and the scratch root are hidden. Reference code comes from mined corpora: it gets no key of the
+        operator's, no network, no other process's files."""
+        env = {k: os.environ[k] for k in ("TRITON_INTERPRET",) if k in os.environ}
+        cg = self.budgets.make(f"task-server-{n}-{int(time.time() * 1000) % 10**8}", (self.host_budget or 8 << 30) // 2,
+                               pids=4096, cpu_weight=100) if self.budgets else None
+        return {"device": self.device, "uid": sandbox.TASK_SERVER_UID, "env": env, "cgroup": cg,
+                "scratch": os.path.join(self.scratch_root, f"task-server-{os.getpid()}-{n}"),
+                "read": [os.path.join(self.cache_dir, "tasks")],
+                "write": [self.session_dir, os.path.join(self.cache_dir, "trusted"),
+                          os.path.join(self.scratch_root, f"task-server-{os.getpid()}-{n}")],
+                "hide": [self.cache_dir, self.scratch_root]}
 
     def send_to(self, srv, req, timeout, on_done, gpu):
         disk = None
@@ -534,14 +574,23 @@ class Worker(Admission):
             # tasks that each keep 15 GB once filled a 64 GB disk (each measured the same free space)
             disk = self.disk_grant()
             req = dict(req, ref_disk_bytes=disk)
+        # the lock files a request takes, as fds: a task server's sandbox does not show their folders
+        lock = req.get("task_lock") if req.get("op") == "references" else \
+            req.get("lock_path") if req.get("op") == "timing" else None
+        fds = [os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)] if lock else []
         try:
-            srv.send(req)
-        except OSError:  # it died while idle: a fresh one
-            srv.stop()
-            srv.send(req)
+            try:
+                srv.send(req, fds)
+            except OSError:  # it died while idle: a fresh one
+                srv.stop()
+                srv.send(req, fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
         srv.busy = True
         self.promised_gpu += gpu
         ask = Asked(srv, time.monotonic() + timeout, on_done, gpu)
+        ask.req, ask.timeout = req, timeout
         if disk is not None:
             ask.disk = disk
             self.disk_promised += disk
@@ -1101,6 +1150,10 @@ class Worker(Admission):
         self.grant_room()
         launch.kill(job)  # whatever is left of the group
         st = launch.reap(job)
+        if getattr(job, "cgroup", None) and "error" not in job.cgroup:
+            # the kernel's OOM killer in the job's own cgroup: its memory limit, the sample's fault
+            job.oom_killed = cgroups.Budgets.oom_kills(job.cgroup) > 0
+            cgroups.Budgets.remove(job.cgroup)
         job.pid = None  # reaped: its number may be another process's now (a late judge answer kills nothing)
         job.mark("exit")
         logtext = ""
@@ -1135,6 +1188,18 @@ class Worker(Admission):
                                                          job.infra_code))
         if job.native and not job.failure:
             return self.native_result(job, st, logall)
+        why = rules.killed_from_outside(job, st)
+        if why:
+            # SIGKILL that the worker did not send (the OOM killer, an operator, the zygote's death): the
+            # harness's fault until it follows the sample on every attempt
+            kills = job.outside_kills + [f"attempt {job.retries + 1}: {why} in the {job.stage} stage"]
+            if job.retries < rules.MAX_INFRA_RETRIES and not job.cancelled:
+                again = Job(job.req)
+                again.retries, again.alone, again.outside_kills = job.retries + 1, job.alone, kills
+                self.queue.insert(0, again)
+                log(f"job {job.job}: the candidate was killed from outside ({why}); retry {again.retries}")
+                return
+            return self.decide(job, rules.killed_every_attempt(kills, job.stage, logall))
         self.conclude(job, st, logall)
 
     def conclude(self, job, st, logall):
@@ -1246,3 +1311,5 @@ class Worker(Admission):
         self.judge.stop()
         for srv in self.ref_servers:
             srv.stop()
+        if self.budgets is not None:
+            self.budgets.close()
