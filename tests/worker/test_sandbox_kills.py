@@ -41,9 +41,10 @@ class Worker:
         self.tmp = tempfile.mkdtemp(prefix="sieve-kills-")
         os.chmod(self.tmp, 0o755)
         env = dict(os.environ, PYTHONPATH=PKG)
-        self.proc = subprocess.Popen([sys.executable, "-m", "sieve_worker", "--device", "cpu", "--parallel", "2"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, bufsize=1,
-                                     stderr=open(os.path.join(self.tmp, "worker.err"), "w"))
+        with open(os.path.join(self.tmp, "worker.err"), "w") as err:
+            self.proc = subprocess.Popen([sys.executable, "-m", "sieve_worker", "--device", "cpu", "--parallel", "2"],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, bufsize=1,
+                                         stderr=err)
         self.lines = queue.Queue()
         threading.Thread(target=lambda: [self.lines.put(x) for x in iter(self.proc.stdout.readline, "")]
                          + [self.lines.put("")], daemon=True).start()
