@@ -37,7 +37,7 @@ def cmdline(pid):
 
 
 class Worker:
-    def __init__(self):
+    def __init__(self, kill_zygote_at_start=False):
         self.tmp = tempfile.mkdtemp(prefix="sieve-kills-")
         os.chmod(self.tmp, 0o755)
         env = dict(os.environ, PYTHONPATH=PKG)
@@ -50,6 +50,15 @@ class Worker:
                          + [self.lines.put("")], daemon=True).start()
         self.send({"op": "hello", "cache_dir": os.path.join(self.tmp, "cache"),
                    "scratch_root": os.path.join(self.tmp, "scratch"), "channel_key": secrets.token_hex(32)})
+        self.killed_at_start = None
+        if kill_zygote_at_start:  # while it imports torch, before it is ready
+            t0 = time.monotonic()
+            while self.killed_at_start is None and time.monotonic() - t0 < 60:
+                pid = self.process("sieve_worker.zygote", 1)
+                if pid:
+                    os.kill(pid, signal.SIGKILL)
+                    self.killed_at_start = pid
+                time.sleep(0.01)
         self.recv(600)  # the zygote's imports first: a minute on a loaded 2-core machine
 
     def send(self, obj):
@@ -172,6 +181,28 @@ class KilledFromOutside(unittest.TestCase):
         self.w.verify(20, "t-server", "softmax.py")
         got, _ = self.collect(1)
         self.assert_all_pass(got, 1)
+
+
+class ZygoteKilledAtStart(unittest.TestCase):
+    def test_the_session_starts_and_verifies(self):
+        """Issue 34: the run reported an engine/worker bug and stalled when the zygote died before it was
+        ready; now the worker starts it again (Worker.zygote_ready)."""
+        t0 = time.monotonic()
+        w = Worker(kill_zygote_at_start=True)
+        try:
+            self.assertIsNotNone(w.killed_at_start, "the zygote was never seen")
+            w.task("softmax.py", "t-start")
+            w.ready("t-start")
+            w.verify(0, "t-start", "softmax.py")
+            while True:
+                msg = w.recv(300)
+                if msg.get("op") == "verdict":
+                    break
+                self.assertNotEqual(msg.get("op"), "error", msg)
+            self.assertEqual(msg["status"], "PASS", f"{msg['reasons']} {msg['message']}\n" + w.stderr())
+            self.assertLess(time.monotonic() - t0, 280, "the start-up stall is back")
+        finally:
+            w.close()
 
 
 if __name__ == "__main__":

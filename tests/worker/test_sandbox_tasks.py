@@ -11,7 +11,7 @@ import tempfile
 import threading
 import unittest
 
-from sieve_worker import hygiene, sandbox, trusted
+from sieve_worker import hygiene, taskbox, trusted
 
 KEY = "sk-planted-operator-key-5e1f"
 HOSTILE = '''import os
@@ -81,8 +81,9 @@ class HostileTask(unittest.TestCase):
             f.write(self.code)
         os.chmod(self.path, 0o644)
         os.environ["OPENAI_API_KEY"] = KEY
-        spec = {"device": "cpu", "uid": sandbox.TASK_SERVER_UID, "scratch": os.path.join(self.tmp, "srv"),
-                "read": [self.tasks], "write": [os.path.join(self.tmp, "srv")], "hide": [os.path.join(self.tmp, "cache")]}
+        spec = {"device": "cpu", "uid": taskbox.TASK_SERVER_UID, "scratch": os.path.join(self.tmp, "srv"),
+                "read": [self.tasks], "write": [os.path.join(self.tmp, "srv")],
+                "hide": [os.path.join(self.tmp, "cache")]}
         self.server = trusted.Server("task server", None, confine=spec)
 
     def accept(self):
@@ -121,7 +122,7 @@ class HostileTask(unittest.TestCase):
         self.assertTrue(applied.get("network_namespace"), applied)
         self.assertIn("read_rules", applied, applied)
         if os.geteuid() == 0:
-            self.assertEqual(applied.get("uid"), sandbox.TASK_SERVER_UID)
+            self.assertEqual(applied.get("uid"), taskbox.TASK_SERVER_UID)
         # tasks check warns, with the lines
         notes = [h for h in ans["res"]["hygiene"] if h["code"] == "TASK_REACHES_OUTSIDE"]
         lines = {h["line"] for h in notes}

@@ -10,7 +10,7 @@ Layers (each holds for what the others miss; docs/VERIFIER.md, "Sandbox and thre
 - rlimits (processes, file size, CPU time, core dumps; address space in CPU mode);
 - a scrubbed environment, cwd and HOME in the scratch folder, every fd closed but the named ones;
 - a cgroup of its own (cgroups.py: memory, pids, CPU weight), joined first;
-- no_new_privs, landlock (reads only what it needs: read_rules; writes only in the scratch folder and the compiler caches,
+- no_new_privs, landlock (reads only what it needs: readrules.py; writes only in scratch and the compiler caches,
   exec only of the compiler binaries Triton runs, no TCP, no signals or abstract sockets out of the domain),
 - seccomp-bpf (no sockets but AF_UNIX, no ptrace or process_vm_*, no mount/unshare/setns/namespace clones,
   no uid changes, no keyrings, bpf, perf, modules, io_uring, ...);
@@ -30,6 +30,8 @@ import socket
 import struct
 import subprocess
 import sys
+
+from .readrules import host_roots, python_paths, read_rules  # noqa: F401 (python_paths: used here and by others)
 
 NOBODY = 65534
 # With a mount namespace (the scratch folder is the candidate's own tmpfs) each candidate gets a uid of
@@ -362,60 +364,6 @@ def hide(read_paths, write_paths, hide_roots):
     return roots
 
 
-# ---- what the candidate may read (landlock's read rules; the mount namespace's hidden top folders) ------
-# System folders (programs, libraries, headers, the kernel's /sys), read-only, as the interpreter, CUDA
-# and the compilers Triton runs need them. Not /etc as a whole, /home, /root, /srv, /mnt, /opt, /work or
-# any other folder of the host: what the candidate needs from those (the venv, the task module, CUDA,
-# LD_LIBRARY_PATH) is named one by one (read_rules).
-SYSTEM_READ = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/sys")
-ETC_READ = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload", "/etc/localtime",
-            "/etc/nsswitch.conf", "/etc/alternatives", "/etc/gai.conf")
-# /proc of the candidate's own PID namespace holds only its processes; without one, only these of it
-PROC_READ = ("/proc/self", "/proc/thread-self", "/proc/driver", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat",
-             "/proc/sys", "/proc/filesystems", "/proc/mounts", "/proc/devices", "/proc/modules")
-# top folders of "/" kept visible in the candidate's mount namespace; every other one is hidden (an empty
-# tmpfs) with what the candidate needs from it bound back
-SYSTEM_TOP = {"usr", "lib", "lib32", "lib64", "libx32", "bin", "sbin", "etc", "proc", "sys", "dev", "run", "var",
-              "tmp", "boot", "lost+found"}
-
-
-def read_rules(extra=(), own_proc=True):
-    """The paths the candidate may read (besides its writable folders, devices and exec files): system
-    folders, the ld.so and time files of /etc, the interpreter's folders and sys.path, the CUDA and
-    library folders the environment names, and `extra` (the task module); real paths, existing ones only.
-    own_proc: /proc is the candidate's own (a private /proc of its PID namespace)."""
-    paths = list(SYSTEM_READ) + list(ETC_READ) + python_paths() + list(extra)
-    paths += ["/proc"] if own_proc else list(PROC_READ)
-    for var in ("LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "TRITON_LIBCUDA_PATH"):
-        paths += [p for p in os.environ.get(var, "").split(os.pathsep) if p]
-    ptxas = os.environ.get("TRITON_PTXAS_PATH")
-    if ptxas:
-        paths.append(os.path.dirname(os.path.dirname(ptxas)))
-    if os.path.isdir("/usr/local/cuda"):
-        paths.append("/usr/local/cuda")
-    out = set()
-    for p in paths:
-        # "/" comes from sys.path ("python -m" puts the zygote's cwd, "/", first): never a rule of its own
-        if p and os.path.exists(p) and os.path.realpath(p) != os.sep:
-            rp = os.path.realpath(p)
-            out.add(rp)
-            if p.startswith("/proc/"):
-                out.add(p)  # /proc/self resolves to this process's folder; keep the name for the record
-    return sorted(out)
-
-
-def host_roots():
-    """The top folders of "/" the mount namespace hides (SYSTEM_TOP stays): /home, /root, /work, /srv, /mnt,
-    /opt, /media and whatever else a host keeps there."""
-    try:
-        names = os.listdir("/")
-    except OSError:
-        return []
-    return sorted(os.path.join("/", n) for n in names
-                  if n not in SYSTEM_TOP and os.path.isdir(os.path.join("/", n))
-                  and not os.path.islink(os.path.join("/", n)))
-
-
 # ---- landlock ----------------------------------------------------------------------------------------------
 LL_EXEC, LL_WRITE, LL_READ, LL_READDIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 LL_RMDIR, LL_RMFILE, LL_MKCHAR, LL_MKDIR, LL_MKREG, LL_MKSOCK, LL_MKFIFO, LL_MKBLOCK, LL_MKSYM = \
@@ -718,13 +666,6 @@ def vm_bytes():
     return 0
 
 
-def python_paths():
-    """What the interpreter needs to read: its prefixes, its binary's folder, every folder on sys.path."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    paths.update(p for p in sys.path if p and os.path.isdir(p))
-    return sorted(paths)
-
-
 def apply(ctx, keep_fds, report, ns):
     """In the candidate (PID 1 of its namespaces when ns says so), before any of its code: returns a dict of
     what was applied and what was not (it goes into the verdict)."""
@@ -862,120 +803,3 @@ def apply(ctx, keep_fds, report, ns):
     sys.addaudithook(AUDITOR[0])
     applied["missing"] = missing
     return applied
-
-
-# ---- task servers (reference code from mined corpora is untrusted too) -------------------------------------
-# One uid for every task server on the machine (they share the trusted compiler caches, which it owns); apart
-# from the candidates' range (SANDBOX_UID_BASE + a pid). Task servers cannot see each other's memory:
-# landlock lets them read only their own /proc entries.
-TASK_SERVER_UID = SANDBOX_UID_BASE - 1
-
-
-def scrubbed_env(extra=None):
-    """The environment of a sandboxed process: KEEP_ENV only (no operator keys), HOME nowhere."""
-    env = {k: os.environ[k] for k in KEEP_ENV if k in os.environ}
-    env.update({"HOME": "/nonexistent", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"})
-    env.update(extra or {})
-    return env
-
-
-def confine_server(spec):
-    """In a task server (a fresh interpreter the worker exec'd with a scrubbed environment), before any task
-    code: no network (a network namespace of its own; seccomp: AF_UNIX sockets only; landlock: no TCP), the
-    task-server uid (as root), no_new_privs, landlock reads as a candidate's (read_rules with spec["read"])
-    and writes only in spec["write"] (its scratch, the session's references, the trusted compiler caches),
-    exec only of the compilers, rlimits (no core, file size; address space on the CPU when
-    spec["memory_mb"]). Returns what it applied and what it lacked ("missing"), as apply() does. The
-    landlock and seccomp part is in lock_server, after the device context is made (CUDA's start needs more
-    than a reference does)."""
-    applied, missing = {}, []
-    root = os.geteuid() == 0
-    uid = int(spec.get("uid", TASK_SERVER_UID))
-    if spec.get("cgroup") and "error" not in spec["cgroup"]:
-        from . import cgroups
-        try:
-            applied["cgroup"] = cgroups.join(spec["cgroup"])
-        except OSError as e:
-            missing.append(f"cgroup ({e})")
-    else:
-        missing.append("cgroup")
-    os.makedirs(spec["scratch"], mode=0o700, exist_ok=True)
-    if root:
-        os.chown(spec["scratch"], uid, NOBODY)
-    try:
-        unshare(CLONE_NEWNET | CLONE_NEWNS if root else CLONE_NEWUSER | CLONE_NEWNET)
-        applied["network_namespace"] = True
-        if not root:
-            applied["user_namespace"] = True
-    except OSError as e:
-        missing.append(f"network namespace ({e})")
-    if root and applied.get("network_namespace") and root_is_mount_point():
-        # as a candidate's: the host's other folders hidden, what the server needs bound back (its uid could
-        # not traverse /root to the venv otherwise)
-        mount(None, "/", None, MS_REC | MS_PRIVATE)
-        applied["hidden"] = hide(read_rules(spec.get("read") or [], own_proc=False), list(spec.get("write") or []),
-                                 list(spec.get("hide") or []) + ["/tmp", "/var/tmp"] + host_roots())
-        applied["mount_namespace"] = True
-    elif root:
-        missing.append("mount namespace")
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    fsize = int(spec.get("file_mb", 16384)) << 20
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    if spec.get("memory_mb") and spec.get("device", "cpu") == "cpu":
-        mem = vm_bytes() + int(spec["memory_mb"]) * (1 << 20)
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        applied["address_space_mb"] = int(spec["memory_mb"])
-    if root:
-        os.setgroups([])
-        os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(uid, uid, uid)
-        os.umask(0o077)
-        applied["uid"] = uid
-    else:
-        missing.append("uid change (not root)")
-    set_pdeathsig()  # the credential change cleared it
-    os.chdir(spec["scratch"])
-    applied["missing"] = missing
-    return applied
-
-
-def lock_server(spec, applied):
-    """The rest of confine_server, once the server's device context exists: landlock, seccomp."""
-    missing = applied.setdefault("missing", [])
-    try:
-        no_new_privs()
-        applied["no_new_privs"] = True
-    except OSError as e:
-        missing.append(f"no_new_privs ({e})")
-    if landlock_abi() < 1:
-        missing.append("landlock")
-    else:
-        reads = read_rules(spec.get("read") or [], own_proc=False)
-        # on a GPU the driver writes its own /proc files (the H200's needs it: proc_writable)
-        variant = {"proc_write": True} if spec.get("device", "cpu") != "cpu" else {}
-        try:
-            applied["landlock_abi"] = landlock(reads, list(spec.get("write") or []) + ["/dev/shm"],
-                                               compiler_binaries(), ["/dev"], variant)
-            applied["read_rules"] = reads
-            applied["write_rules"] = list(spec.get("write") or [])
-        except OSError as e:
-            missing.append(f"landlock ({e})")
-    try:
-        applied["seccomp_denied"] = seccomp()
-    except OSError as e:
-        missing.append(f"seccomp ({e})")
-    return applied
-
-
-def own_tree(path, uid):
-    """As root: path and everything under it owned by uid (gid nogroup), so that a sandboxed task server
-    writes it; the worker (root) still reads it. A no-op when not root."""
-    if os.geteuid() != 0:
-        return
-    for d, dirs, files in os.walk(path):
-        for name in [d] + [os.path.join(d, x) for x in dirs + files]:
-            try:
-                if os.lstat(name).st_uid != uid:
-                    os.lchown(name, uid, NOBODY)
-            except OSError:
-                pass

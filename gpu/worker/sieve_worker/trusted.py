@@ -74,7 +74,7 @@ class Server:
     answers, blocking (call) or from the worker's event loop (send, then poll when the socket is readable)."""
 
     def __init__(self, name, make_handler, confine=None):
-        """confine: a task server's sandbox (sandbox.confine_server's spec, with "device"): the server is then
+        """confine: a task server's sandbox (taskbox.confine_server's spec, with "device"): the server is then
         a fresh interpreter (python -m sieve_worker.trusted), not a fork, so that nothing of the worker's
         memory or environment (the operator's keys) is in it, and make_handler is not used."""
         self.name, self.make_handler, self.confine = name, make_handler, confine
@@ -112,9 +112,9 @@ class Server:
 
     def start_confined(self, parent, child):
         import subprocess
-        from . import sandbox
+        from . import taskbox
         spec = dict(self.confine)
-        env = sandbox.scrubbed_env({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        env = taskbox.scrubbed_env({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                     "TORCHINDUCTOR_COMPILE_THREADS": "1", **(spec.pop("env", None) or {})})
         self.proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.trusted", str(child.fileno()),
                                       json.dumps(spec)], env=env, pass_fds=(child.fileno(),), close_fds=True,
@@ -269,16 +269,16 @@ class TaskServer:
 
 def main():
     """python -m sieve_worker.trusted FD SPEC: a sandboxed task server (Server with confine=SPEC, JSON), started
-    by the worker with a scrubbed environment and no fd but its socket FD. The sandbox (sandbox.confine_server,
+    by the worker with a scrubbed environment and no fd but its socket FD. The sandbox (taskbox.confine_server,
     lock_server) is in place before the first request, so before any task code runs; what it applied is the
     first line on the socket ({"sandbox": {...}}), read by the worker with the first answer."""
     fd, spec = int(sys.argv[1]), json.loads(sys.argv[2])
     sock = socket.socket(fileno=fd)
-    from . import sandbox
+    from . import sandbox, taskbox
     sandbox.set_pdeathsig()
-    applied = sandbox.confine_server(spec)
+    applied = taskbox.confine_server(spec)
     handler = TaskServer(spec.get("device", "cpu"))
-    sandbox.lock_server(spec, applied)
+    taskbox.lock_server(spec, applied)
     os.environ.update({"TMPDIR": spec["scratch"]})
     import tempfile
     tempfile.tempdir = spec["scratch"]

@@ -22,8 +22,8 @@ import shutil
 import sys
 import time
 
-from . import WORKER_VERSION, cgroups, compare, hygiene, judge, launch, log, native, probes, rules, sandbox, static, taskref, \
-    transport, trusted
+from . import WORKER_VERSION, cgroups, compare, hygiene, judge, launch, log, native, probes, rules, \
+    static, taskbox, taskref, transport, trusted
 from .admission import CHILD_GPU_BASE, CHILD_HOST_BASE, GPU_RESERVE, HOST_RESERVE, Admission, Asked
 
 REF_TIMING_TIMEOUT = 900
@@ -273,6 +273,18 @@ class Worker(Admission):
             self.emit({"op": "error", "message": f"{op}: {type(e).__name__}: {e}"})
             log(traceback.format_exc())
 
+    def zygote_ready(self, attempts=3):
+        """The zygote's ready message; a zygote that dies before it is ready (killed from outside) is started
+        again, a bounded number of times, rather than failing the session."""
+        for attempt in range(attempts):
+            try:
+                return self.zygote.ready()
+            except RuntimeError as e:
+                if attempt == attempts - 1:
+                    raise
+                log(f"{e}; starting it again ({attempt + 1})")
+                self.zygote.start(wait=False)
+
     def hello(self, msg):
         key = msg.pop("channel_key", None)
         if key is not None:
@@ -292,7 +304,7 @@ class Worker(Admission):
         for d in ("inductor", "triton"):
             os.makedirs(os.path.join(self.cache_dir, "trusted", d), exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "trusted"), 0o700)
-        sandbox.own_tree(os.path.join(self.cache_dir, "trusted"), sandbox.TASK_SERVER_UID)  # the task servers'
+        taskbox.own_tree(os.path.join(self.cache_dir, "trusted"), taskbox.TASK_SERVER_UID)  # the task servers'
 
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
@@ -319,14 +331,14 @@ class Worker(Admission):
         self.session_dir = os.path.join(self.cache_dir, "refs",
                                         f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")
         os.makedirs(self.session_dir, mode=0o700)
-        sandbox.own_tree(self.session_dir, sandbox.TASK_SERVER_UID)  # written by the (sandboxed) task servers
+        taskbox.own_tree(self.session_dir, taskbox.TASK_SERVER_UID)  # written by the (sandboxed) task servers
         if self.zygote is not None:
             self.zygote.stop()
         self.zygote = launch.Zygote(self.device, self.cache_dir)
         self.zygote.start(wait=False)  # its imports overlap with the environment's
         self.env = probes.environment(self.device)
         self.env["fp32_precision"] = prec
-        z = self.zygote.ready()
+        z = self.zygote_ready()
         self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
                                "zygote_cuda_initialized": z["cuda_initialized"], "zygote_fds": z["fds"]}
         if z["features"]["missing"]:
@@ -553,14 +565,14 @@ class Worker(Admission):
         return trusted.Server(f"task server {n}", lambda: trusted.TaskServer(device), confine=self.server_spec(n))
 
     def server_spec(self, n):
-        """A task server's sandbox (sandbox.confine_server): it reads the task modules, writes this session's
+        """A task server's sandbox (taskbox.confine_server): it reads the task modules, writes this session's
         references, the trusted compiler caches and a scratch folder of its own; the rest of the cache dir
         and the scratch root are hidden. Reference code comes from mined corpora: it gets no key of the
         operator's, no network, no other process's files."""
         env = {k: os.environ[k] for k in ("TRITON_INTERPRET",) if k in os.environ}
         cg = self.budgets.make(f"task-server-{n}-{int(time.time() * 1000) % 10**8}", (self.host_budget or 8 << 30) // 2,
                                pids=4096, cpu_weight=100) if self.budgets else None
-        return {"device": self.device, "uid": sandbox.TASK_SERVER_UID, "env": env, "cgroup": cg,
+        return {"device": self.device, "uid": taskbox.TASK_SERVER_UID, "env": env, "cgroup": cg,
                 "scratch": os.path.join(self.scratch_root, f"task-server-{os.getpid()}-{n}"),
                 "read": [os.path.join(self.cache_dir, "tasks")],
                 "write": [self.session_dir, os.path.join(self.cache_dir, "trusted"),
