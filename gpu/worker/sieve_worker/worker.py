@@ -570,14 +570,13 @@ class Worker(Admission):
         and the scratch root are hidden. Reference code comes from mined corpora: it gets no key of the
         operator's, no network, no other process's files."""
         env = {k: os.environ[k] for k in ("TRITON_INTERPRET",) if k in os.environ}
+        scratch = os.path.join(self.scratch_root or self.cache_dir, f"task-server-{os.getpid()}-{n}")
         cg = self.budgets.make(f"task-server-{n}-{int(time.time() * 1000) % 10**8}", (self.host_budget or 8 << 30) // 2,
                                pids=4096, cpu_weight=100) if self.budgets else None
-        return {"device": self.device, "uid": taskbox.TASK_SERVER_UID, "env": env, "cgroup": cg,
-                "scratch": os.path.join(self.scratch_root, f"task-server-{os.getpid()}-{n}"),
+        return {"device": self.device, "uid": taskbox.TASK_SERVER_UID, "env": env, "cgroup": cg, "scratch": scratch,
                 "read": [os.path.join(self.cache_dir, "tasks")],
-                "write": [self.session_dir, os.path.join(self.cache_dir, "trusted"),
-                          os.path.join(self.scratch_root, f"task-server-{os.getpid()}-{n}")],
-                "hide": [self.cache_dir, self.scratch_root]}
+                "write": [self.session_dir, os.path.join(self.cache_dir, "trusted"), scratch],
+                "hide": [d for d in (self.cache_dir, self.scratch_root) if d]}
 
     def send_to(self, srv, req, timeout, on_done, gpu):
         disk = None
@@ -589,7 +588,12 @@ class Worker(Admission):
         # the lock files a request takes, as fds: a task server's sandbox does not show their folders
         lock = req.get("task_lock") if req.get("op") == "references" else \
             req.get("lock_path") if req.get("op") == "timing" else None
-        fds = [os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)] if lock else []
+        fds = []
+        if lock:
+            try:
+                fds.append(os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
+            except OSError as e:  # the server opens it itself (and says so if it cannot)
+                log(f"lock file {lock}: {e}")
         try:
             try:
                 srv.send(req, fds)
