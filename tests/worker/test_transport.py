@@ -209,7 +209,7 @@ class FakeServer:
         self.sent, self.busy, self.pid, self.answer, self.replies = sent, False, None, None, []
         self.r, self.w = os.pipe()
 
-    def send(self, req):
+    def send(self, req, fds=()):  # fds: the lock files a request takes (Worker.send_to)
         self.sent.append((self, req))
 
     def fileno(self):
@@ -479,7 +479,7 @@ class ReferenceServerTest(unittest.TestCase):
         w.emit = lambda m: done.__setitem__(m["task_key"], m) if m["op"] == "task_ready" else None
         pids = []
         for i, top in enumerate(tops):
-            path = os.path.join(w.cache_dir, f"task{i}.py")
+            path = os.path.join(w.cache_dir, "tasks", f"task{i}.py")  # what a task server may read
             code = TASK.format(top=top)
             with open(path, "w") as f:
                 f.write(code)
@@ -496,6 +496,13 @@ class ReferenceServerTest(unittest.TestCase):
         w = worker.Worker("cpu", 2)
         w.cache_dir = w.session_dir = tempfile.mkdtemp()
         os.makedirs(os.path.join(w.cache_dir, "refs"))
+        os.makedirs(os.path.join(w.cache_dir, "tasks"))
+        # as hello makes them: the task servers (sandboxed, another uid) own the session's folder and have
+        # their scratch folders in a scratch root they may traverse
+        from sieve_worker import taskbox
+        taskbox.own_tree(w.session_dir, taskbox.TASK_SERVER_UID)
+        w.scratch_root = tempfile.mkdtemp()
+        os.chmod(w.scratch_root, 0o755)
         try:
             done, pids = self.run_tasks(w, ["torch.set_default_dtype(torch.float64)", "", "import os; os._exit(3)",
                                             ""])
@@ -509,7 +516,8 @@ class ReferenceServerTest(unittest.TestCase):
         self.assertEqual(w.tasks["t1"]["summary"]["metas"][0][0][0][0], "float32")
         self.assertEqual(pids[0], pids[1])  # one process for both
         self.assertFalse(done["t2"]["ok"])
-        self.assertIn("crashed", done["t2"]["hygiene"][0]["message"])
+        # a server that dies under a request is replaced and asked again; only dying every time fails the task
+        self.assertIn("died under this request on each of 3 attempts", done["t2"]["hygiene"][0]["message"])
         self.assertTrue(done["t3"]["ok"], done["t3"])  # a fresh server after the one that died
         self.assertEqual(len(pids[3]), 1)
         self.assertNotEqual(pids[3], pids[0])

@@ -29,6 +29,7 @@ class Asked:
         self.server, self.deadline, self.on_done, self.gpu = server, deadline, on_done, gpu
         self.need = 0  # device memory it asked for within the request and waits for (Worker.grant_room)
         self.disk = None  # a reference's share of the disk, promised while it runs (Worker.send_to)
+        self.req = self.timeout = None  # the request and its timeout, to ask again when the server dies
 
 
 class Admission:

@@ -90,6 +90,7 @@ class Child:
         ctx = self.ctx
         # the task is trusted; the sandbox (main) already narrowed the process, and lets it read the task
         task = taskref.load_module(ctx["task_path"], "sieve_task")
+        sandbox.task_loaded()  # what the audit hooks see from here on is the sample's, not the task's
         import torch
         self.torch = torch
         torch.set_num_threads(max(1, ctx.get("threads", 1)))

@@ -24,6 +24,8 @@ Notes (not fatal):
                           kernel passes them: ReLU on torch.rand); says which derived input set separates
   REF_INSENSITIVE_INPUT   on the task's own inputs the output does not move when one input (`input`) is
                           swapped for another seed's; says which derived input set separates
+  TASK_REACHES_OUTSIDE    the module reaches the network, other processes, files or the environment (the
+                          line and what): the task servers run it sandboxed, but a reference needs none of it
 """
 import ast
 import importlib.util
@@ -202,6 +204,61 @@ def missing_module(exc):
     return None
 
 
+# what a reference never needs: a task module that reaches for these is suspect (reach_findings)
+REACH_MODULES = {"socket": "the network", "ssl": "the network", "http": "the network", "urllib": "the network",
+                 "requests": "the network", "ftplib": "the network", "smtplib": "the network",
+                 "telnetlib": "the network", "asyncio": "the network", "subprocess": "processes",
+                 "multiprocessing": "processes", "pty": "processes", "signal": "processes",
+                 "ctypes": "native code", "cffi": "native code", "shutil": "files", "tempfile": "files",
+                 "pickle": "files", "glob": "files", "pathlib": "files"}
+REACH_CALLS = {"system": "processes", "popen": "processes", "fork": "processes", "forkpty": "processes",
+               "kill": "processes", "killpg": "processes", "spawnl": "processes", "spawnv": "processes",
+               "execv": "processes", "execve": "processes", "execl": "processes", "execvp": "processes",
+               "posix_spawn": "processes", "open": "files", "remove": "files", "unlink": "files",
+               "rename": "files", "rmdir": "files", "mkdir": "files", "makedirs": "files", "chmod": "files",
+               "listdir": "files", "scandir": "files", "walk": "files", "getenv": "the environment",
+               "putenv": "the environment", "unsetenv": "the environment", "connect": "the network",
+               "create_connection": "the network", "urlopen": "the network", "__import__": "modules by name",
+               "import_module": "modules by name", "exec": "code by text", "eval": "code by text",
+               "compile": "code by text"}
+
+BUILTIN_ONLY = ("open", "exec", "eval", "compile", "__import__")
+
+
+def reach_findings(code):
+    """Notes (not fatal) for a task module that reaches outside a reference's job: imports of the network,
+    process, native-code and file modules, calls of os.system/open/getenv and the like, os.environ: the
+    line and what, so that `tasks check` (and the operator) see them before verify runs the module."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    out = []
+
+    def note(line, what, how):
+        out.append({"code": "TASK_REACHES_OUTSIDE", "line": line, "reaches": what,
+                    "message": f"line {line}: the reference reaches {what} ({how}); task servers run it "
+                               "sandboxed (no network, no keys, writes only in their scratch)"})
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if node.level == 0 else []
+            for n in names:
+                top = n.split(".")[0]
+                if top in REACH_MODULES:
+                    note(node.lineno, REACH_MODULES[top], f"import {n}")
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            # eval/compile/open as methods are torch's (model.eval(), torch.compile): only the builtins count
+            if name in REACH_CALLS and (isinstance(f, ast.Name) or name not in BUILTIN_ONLY):
+                note(node.lineno, REACH_CALLS[name], f"{name}()")
+        elif isinstance(node, ast.Attribute) and node.attr in ("environ", "environb"):
+            note(node.lineno, "the environment", f"os.{node.attr}")
+    out.sort(key=lambda f: f["line"])
+    return out
+
+
 def static_findings(code):
     """What the reference needs that the verifier's environment lacks, found without running it: modules
     that are not installed (every import statement, also inside functions) and model downloads."""
@@ -264,8 +321,10 @@ def check_task(req, task_path, device, room=None):
     style = req.get("init_inputs_style", "kernelbench")
     base = {"device": device, "atol": atol, "rtol": rtol, "seeds": seeds}
 
+    notes = reach_findings(code)
+
     def done(found, ok, shapes=()):
-        return {**base, "hygiene": found, "ok": ok, "shapes": list(shapes),
+        return {**base, "hygiene": notes + found, "ok": ok, "shapes": list(shapes),
                 "duration_ms": int((time.monotonic() - t0) * 1000)}
 
     found = static_findings(code)

@@ -80,7 +80,9 @@ def candidate_ctx(worker, job, task):
     if worker.device == "cpu":
         # CPU mode caps the address space: the buffer's mapping must fit under it
         limits["memory_mb"] = int(limits["memory_mb"]) + (job.buffer.size >> 20) + 1
+    job.cgroup = candidate_cgroup(worker, job, limits)
     ctx = {"scratch": scratch, "candidate_path": cand, "candidate_module": name, "task_path": task["path"],
+           "cgroup": job.cgroup,
            "style": task["req"].get("init_inputs_style", "kernelbench"), "shapes": summary["shapes"],
            "device": worker.device if worker.device != "cpu" else "cpu",
            "limits": limits, "backend": req.get("backend", "triton"),
@@ -120,6 +122,19 @@ def candidate_ctx(worker, job, task):
     job.fd, job.ctl, job.scratch, job.log_path = r, cw, scratch, logp
     # the child gets its own descriptor of the buffer (closed here after the spawn, like the others)
     return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd, "out": os.dup(job.buffer.fd)}
+
+
+def candidate_cgroup(worker, job, limits):
+    """The job's cgroup (cgroups.py): its memory limit is limits.memory_mb with its scratch tmpfs, but never
+    more than its share of the host's budget (budget / parallel), so that the candidates the worker runs at
+    once cannot take more than the budget together; pids as RLIMIT_NPROC allows one job; equal CPU weight."""
+    budgets = getattr(worker, "budgets", None)
+    if budgets is None or budgets.mode is None:
+        return None
+    want = (int(limits["memory_mb"]) + int(limits.get("scratch_mb", 512))) << 20
+    share = (worker.host_budget or want) // max(1, worker.parallel)
+    return budgets.make(f"job-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}",
+                        max(256 << 20, min(want, share)), pids=int(limits["processes"]) + 64, cpu_weight=100)
 
 
 def shape_seeds(summary):

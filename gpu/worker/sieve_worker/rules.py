@@ -108,11 +108,21 @@ def ended_early(job, st, logall):
     child's own error report, then its death (wait status st). None once the child reported done."""
     if job.cancelled:
         return verdict("CANCELLED", job.stage, [], "cancelled", log=logall)
+    if job.violations and all(x["code"].startswith("TASK_") for x in job.violations):
+        v = job.violations  # the task module's own code did it (sandbox.Auditor.from_task): not the sample
+        return verdict("UNVERIFIABLE", job.stage, ["TASK_REACHES_OUTSIDE"] + [x["code"] for x in v],
+                       f"the task's reference code tried something the sandbox forbids (not the sample's fault): "
+                       f"{v[0]['detail']}", log="\n".join(x["detail"] for x in v) + "\n" + logall)
     if job.violations:
-        v = job.violations
+        v = [x for x in job.violations if not x["code"].startswith("TASK_")]
         return verdict("FAIL_SANDBOX", job.stage, [x["code"] for x in v],
                        f"the sample tried something the sandbox forbids: {v[0]['detail']}",
                        log="\n".join(x["detail"] for x in v) + "\n" + logall)
+    if getattr(job, "oom_killed", False):
+        cg = job.cgroup or {}
+        return verdict("FAIL_RUNTIME", job.stage, ["MEMORY_LIMIT"],
+                       f"the candidate reached its memory limit ({cg.get('memory_bytes', 0) >> 20} MiB, its cgroup's "
+                       f"memory.max) in the {job.stage} stage and the kernel killed it", log=logall)
     if job.timed_out:
         return verdict("TIMEOUT", job.stage, ["STAGE_TIMEOUT"],
                        f"the {job.stage} stage ran past its {job.timeouts.get(job.stage, 120)} s limit", log=logall)
@@ -130,6 +140,26 @@ def ended_early(job, st, logall):
     if job.done is None:
         return died(st, job.stage, logall)
     return None
+
+
+def killed_from_outside(job, st):
+    """Why the candidate's end looks like a kill from outside (SIGKILL the worker did not send, without a
+    result, an error, a violation or a limit of its own), or None. Its own memory limit (a cgroup OOM kill,
+    job.oom_killed) is the sample's."""
+    if not os.WIFSIGNALED(st) or os.WTERMSIG(st) != signal.SIGKILL:
+        return None
+    if job.cancelled or job.timed_out or job.failure or job.violations or job.error or job.done is not None \
+            or job.infra or getattr(job, "oom_killed", False):
+        return None
+    return "SIGKILL from outside the verifier"
+
+
+def killed_every_attempt(kills, stage, logall):
+    """A candidate killed from outside on every attempt: then it is the sample's (it kills itself, or its
+    use of the machine is what draws the kill), with each attempt as the evidence."""
+    return verdict("CRASH", stage, ["SIGNAL", "KILLED_EVERY_ATTEMPT"],
+                   f"the candidate was killed (SIGKILL) on each of {len(kills)} attempts: " + "; ".join(kills),
+                   log=logall)
 
 
 def died(st, stage, logall):

@@ -9,7 +9,8 @@ Layers (each holds for what the others miss; docs/VERIFIER.md, "Sandbox and thre
 - another uid/gid (nobody) when the worker is root, or uid 0 of a user namespace without capabilities;
 - rlimits (processes, file size, CPU time, core dumps; address space in CPU mode);
 - a scrubbed environment, cwd and HOME in the scratch folder, every fd closed but the named ones;
-- no_new_privs, landlock (reads anywhere visible, writes only in the scratch folder and the compiler caches,
+- a cgroup of its own (cgroups.py: memory, pids, CPU weight), joined first;
+- no_new_privs, landlock (reads only what it needs: readrules.py; writes only in scratch and the compiler caches,
   exec only of the compiler binaries Triton runs, no TCP, no signals or abstract sockets out of the domain),
 - seccomp-bpf (no sockets but AF_UNIX, no ptrace or process_vm_*, no mount/unshare/setns/namespace clones,
   no uid changes, no keyrings, bpf, perf, modules, io_uring, ...);
@@ -29,6 +30,8 @@ import socket
 import struct
 import subprocess
 import sys
+
+from .readrules import host_roots, python_paths, read_rules  # noqa: F401 (python_paths: used here and by others)
 
 NOBODY = 65534
 # With a mount namespace (the scratch folder is the candidate's own tmpfs) each candidate gets a uid of
@@ -181,11 +184,12 @@ def probe_landlock(device):
 
     errors = {}
     scratch = tempfile.mkdtemp(prefix="sieve-landlock-probe-")
-    for name, variant in LANDLOCK_VARIANTS:
+    for name, variant in landlock_variants().items():
         def probe(variant=variant):
             try:
                 no_new_privs()
-                landlock(["/"], [scratch, "/dev/shm"], PREPARED.get("exec") or [], ["/dev"], variant)
+                reads = ["/"] if variant.get("read_any") else read_rules()
+                landlock(reads, [scratch, "/dev/shm"], PREPARED.get("exec") or [], ["/dev"], variant)
                 import torch
                 torch.empty(1, device=device)
                 torch.cuda.synchronize()
@@ -360,6 +364,15 @@ LANDLOCK_VARIANTS = (
 )
 
 
+def landlock_variants():
+    """Every variant with the candidate's reads confined (read_rules), then, should CUDA start under none
+    of them, each again with reads anywhere ("<name>+read_anywhere"): the last resort, named as such in
+    the hello env and the verdict."""
+    out = dict(LANDLOCK_VARIANTS)
+    out.update({f"{n}+read_anywhere": {**v, "read_any": True} for n, v in LANDLOCK_VARIANTS})
+    return out
+
+
 def landlock(read_dirs, write_dirs, exec_files, dev_dirs, variant=None):
     """Restricts this process (and what it starts) for good. Returns the ABI used."""
     v = variant or {}
@@ -503,8 +516,9 @@ def drop_capabilities():
 
 # ---- audit hooks (a reporter inside the process) -----------------------------------------------------------
 class Auditor:
-    def __init__(self, report, allowed_dirs):
+    def __init__(self, report, allowed_dirs, task_path=None):
         self.report = report
+        self.task_path = os.path.realpath(task_path) if task_path else None
         self.allowed = [os.path.realpath(d) for d in allowed_dirs]
         self.inside = False
         self.recorded = set()
@@ -533,7 +547,26 @@ class Auditor:
             f = f.f_back
         return False
 
+    def from_task(self):
+        """The nearest caller outside the stdlib and this file is the task module's own code (reference code
+        from a corpus, which the candidate imports too): the task's fault, not the sample's."""
+        if not self.task_path:
+            return False
+        f = sys._getframe(1)
+        stdlib = os.path.dirname(os.__file__)
+        while f is not None:
+            fn = f.f_code.co_filename
+            if fn != __file__ and (not fn.startswith(stdlib) or "site-packages" in fn):
+                try:
+                    return os.path.realpath(fn) == self.task_path
+                except (OSError, ValueError):
+                    return False
+            f = f.f_back
+        return False
+
     def violate(self, code, detail):
+        if self.from_task():
+            code, detail = "TASK_" + code, f"the task module: {detail}"
         key = (code, detail[:200])
         if key not in self.recorded:
             self.recorded.add(key)
@@ -583,6 +616,16 @@ class Auditor:
                 self.violate("SUBPROCESS", f"{event}{args!r}")
 
 
+AUDITOR = []  # the candidate's Auditor (apply), for task_loaded
+
+
+def task_loaded():
+    """The task module is imported (child.run, before any of the sample): from now on nothing the audit
+    hooks see is the task's (a sample could otherwise compile its own code under the task's file name)."""
+    if AUDITOR:
+        AUDITOR[0].task_path = None
+
+
 def vm_bytes():
     try:
         with open("/proc/self/status") as f:
@@ -594,19 +637,21 @@ def vm_bytes():
     return 0
 
 
-def python_paths():
-    """What the interpreter needs to read: its prefixes, its binary's folder, every folder on sys.path."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    paths.update(p for p in sys.path if p and os.path.isdir(p))
-    return sorted(paths)
-
-
 def apply(ctx, keep_fds, report, ns):
     """In the candidate (PID 1 of its namespaces when ns says so), before any of its code: returns a dict of
     what was applied and what was not (it goes into the verdict)."""
     applied = {k: v for k, v in ns.items()}
     missing = []
     scratch = ctx["scratch"]
+    cg = ctx.get("cgroup")
+    if cg and "error" not in cg:
+        try:  # first: everything from here on (CUDA, the sample) is charged to the job's own budget
+            from . import cgroups
+            applied["cgroup"] = cgroups.join(cg)
+        except OSError as e:
+            missing.append(f"cgroup ({e})")
+    else:
+        missing.append("cgroup (" + ((cg or {}).get("error") or "none on this machine: see the hello env") + ")")
     caches = [d for d in ctx["allowed_dirs"] if d != scratch]
     root = os.geteuid() == 0 and not ns.get("user_namespace")
     if ns.get("mount_namespace"):
@@ -618,8 +663,8 @@ def apply(ctx, keep_fds, report, ns):
         if ns.get("pid_namespace"):
             mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
             applied["private_proc"] = True
-        hidden_roots = list(ctx.get("hide_roots") or []) + ["/tmp", "/var/tmp"]
-        applied["hidden"] = hide(python_paths() + list(ctx.get("read_paths") or []) + [ctx["task_path"]],
+        hidden_roots = list(ctx.get("hide_roots") or []) + ["/tmp", "/var/tmp"] + host_roots()
+        applied["hidden"] = hide(read_rules(list(ctx.get("read_paths") or []) + [ctx["task_path"]]),
                                  [scratch] + caches, hidden_roots)
         # the scratch folder becomes a tmpfs of its own with a size limit (the candidate's file comes along;
         # the log stays on disk, open as fds 1 and 2)
@@ -646,7 +691,9 @@ def apply(ctx, keep_fds, report, ns):
     fsize = int(ctx["limits"].get("file_mb", 1024)) << 20
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     resource.setrlimit(resource.RLIMIT_CPU, (ctx["cpu_seconds"], ctx["cpu_seconds"] + 5))
-    if ctx["device"] == "cpu":
+    if ctx["device"] == "cpu" and not applied.get("cgroup"):
+        # without a cgroup, the address space is the only cap (a kernel budget of resident memory is better:
+        # an address-space cap refuses reservations that never become memory)
         mem = vm_bytes() + int(ctx["limits"].get("memory_mb", 4096)) * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_NPROC, (ctx["nproc"], ctx["nproc"]))
@@ -702,9 +749,13 @@ def apply(ctx, keep_fds, report, ns):
     else:
         try:
             shm = ["/dev/shm"] if applied.get("private_dev_shm") else []
-            applied["landlock_abi"] = landlock(["/"], [scratch] + caches + shm, execs, ["/dev"],
-                                               dict(LANDLOCK_VARIANTS).get(name))
+            variant = landlock_variants().get(name) or {}
+            reads = ["/"] if variant.get("read_any") else \
+                read_rules(list(ctx.get("read_paths") or []) + [ctx["task_path"]],
+                           own_proc=bool(applied.get("private_proc")))
+            applied["landlock_abi"] = landlock(reads, [scratch] + caches + shm, execs, ["/dev"], variant)
             applied["landlock_variant"] = name
+            applied["read_rules"] = reads
         except OSError as e:
             applied["landlock_abi"] = 0
             missing.append(f"landlock ({e})")
@@ -716,6 +767,7 @@ def apply(ctx, keep_fds, report, ns):
     import triton
     LIB_DIRS[:] = [os.path.dirname(torch.__file__) + os.sep, os.path.dirname(triton.__file__) + os.sep]
     sys.dont_write_bytecode = True
-    sys.addaudithook(Auditor(report, ctx["allowed_dirs"]))
+    AUDITOR[:] = [Auditor(report, ctx["allowed_dirs"], ctx.get("task_path"))]
+    sys.addaudithook(AUDITOR[0])
     applied["missing"] = missing
     return applied

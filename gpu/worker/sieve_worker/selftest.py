@@ -10,6 +10,7 @@ import hmac
 import json
 import os
 import queue
+import shutil
 import secrets
 import subprocess
 import sys
@@ -18,10 +19,13 @@ import threading
 import time
 
 
-def expectation(fx, device):
+def expectation(fx, device, cgroups=True):
     """The accepted (status, reason) pairs: `expect`/`reason`, or any of `expect_any` (a hostile answer may be
-    stopped by more than one layer); `expect_gpu` replaces them under --device cuda."""
+    stopped by more than one layer); `expect_gpu` replaces them under --device cuda, `expect_no_cgroups` where
+    the worker has no cgroups (hello env sandbox.cgroups "none": not root)."""
     e = fx["expect_gpu"] if device != "cpu" and fx.get("expect_gpu") else fx
+    if not cgroups and fx.get("expect_no_cgroups"):
+        e = fx["expect_no_cgroups"]
     if e.get("expect_any"):
         return [(a["expect"], a.get("reason")) for a in e["expect_any"]]
     return [(e["expect"], e.get("reason"))]
@@ -116,6 +120,35 @@ def main():
         for p in fx["must_not_exist"]:
             if os.path.exists(p):
                 os.remove(p)
+    planted = plant_files(chosen, root)
+    try:
+        return run(args, manifest, chosen, env, tmp, root, on_gpu)
+    finally:
+        for d in planted.values():
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def plant_files(chosen, root):
+    """`planted_file` ({"content": ...}): a world-readable file in a fresh 0755 folder beside the manifest
+    (outside /tmp, which the sandbox hides anyway, as a file under /home or /work would be); the answer's
+    code names it as {planted_file}. Returns {fixture name: folder}, removed at the end."""
+    planted = {}
+    for fx in chosen:
+        spec = fx.get("planted_file")
+        if not spec:
+            continue
+        d = tempfile.mkdtemp(prefix=".planted-", dir=root)
+        os.chmod(d, 0o755)
+        path = os.path.join(d, "host-secret.txt")
+        with open(path, "w") as f:
+            f.write(spec["content"] + "\n")
+        os.chmod(path, 0o644)
+        fx["_planted_path"] = path
+        planted[fx["name"]] = d
+    return planted
+
+
+def run(args, manifest, chosen, env, tmp, root, on_gpu):
     t_start = time.monotonic()
     proc = subprocess.Popen([args.python, "-m", "sieve_worker", "--device", args.device, "--parallel",
                              str(args.parallel)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
@@ -185,6 +218,8 @@ def main():
     for i, fx in enumerate(chosen):
         with open(os.path.join(root, fx["answer"])) as f:
             code = f.read()
+        if fx.get("_planted_path"):
+            code = code.replace("{planted_file}", fx["_planted_path"])
         req = {"op": "verify", "job": i, "task_key": fx["_task_key"], "sample_id": i, "backend": fx.get("backend", "triton"),
                "code": code, "timing": on_gpu and (args.timing or bool(fx.get("timing"))),
                "skip_static": bool(fx.get("skip_static")), "policy": fx.get("policy", "strict"),
@@ -217,7 +252,7 @@ def main():
     print(f"{'fixture':35} {'expected':34} {'got':44} {'ms':>7}")
     for i, fx in jobs.items():
         v = verdicts[i]
-        accepted = expectation(fx, args.device)
+        accepted = expectation(fx, args.device, (hello.get("env") or {}).get("sandbox", {}).get("cgroups") != "none")
         ok = any(v["status"] == exp and (reason is None or reason in v["reasons"]) for exp, reason in accepted)
         exp, reason = "|".join(e for e, _ in accepted), "|".join(r or "" for _, r in accepted).strip("|")
         problems = []
@@ -228,6 +263,12 @@ def main():
         secret = fx.get("log_must_not_contain")
         if secret and (secret in v.get("log", "") or secret in json.dumps(v)):
             problems.append("planted secret leaked into the log")
+        if fx.get("planted_file"):
+            if fx["planted_file"]["content"] in json.dumps(v):
+                problems.append(f"the planted host file {fx['_planted_path']} reached the verdict")
+            if not (v.get("sandbox") or {}).get("read_rules") and "landlock" not in \
+                    " ".join((v.get("sandbox") or {}).get("missing", [])):
+                problems.append("the verdict's sandbox field lists no read_rules")
         problems += [f"{p} was written" for p in fx["must_not_exist"] if os.path.exists(p)]
         for needle in fx.get("sandbox_fds_without") or []:
             held = [f for f in (v.get("sandbox") or {}).get("fds", []) if needle in f]

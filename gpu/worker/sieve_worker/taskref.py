@@ -482,8 +482,12 @@ def setup_device(device):
 
 def take_lock(path):
     """Blocks until this process holds the lock file at path; returns its fd (closing it releases it)."""
+    return take_lock_fd(os.open(path, os.O_RDWR | os.O_CREAT, 0o644))
+
+
+def take_lock_fd(fd):
+    """take_lock on an open lock file (a confined task server gets it from the worker)."""
     import fcntl
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     fcntl.flock(fd, fcntl.LOCK_EX)
     return fd
 

@@ -16,6 +16,20 @@ import socket
 import sys
 
 
+def exit_of(pid):
+    """How the process pid (a child of this one) ended if it has ('killed by signal 9', 'exit status 1'),
+    without waiting; None while it runs."""
+    try:
+        got = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except (ChildProcessError, OSError):
+        return None
+    if got is None:
+        return None
+    if got.si_code in (os.CLD_KILLED, os.CLD_DUMPED):
+        return f"killed by signal {got.si_status}"
+    return f"exit status {got.si_status}"
+
+
 def ask_room(sock, nbytes):
     """From inside a request: asks the worker for nbytes of device memory (its admission promises them to
     this request until it answers) and waits until it grants them; returns the bytes granted."""
@@ -59,14 +73,21 @@ class Server:
     before the first request is read: that is where the device context is made), sends requests and reads
     answers, blocking (call) or from the worker's event loop (send, then poll when the socket is readable)."""
 
-    def __init__(self, name, make_handler):
-        self.name, self.make_handler = name, make_handler
+    def __init__(self, name, make_handler, confine=None):
+        """confine: a task server's sandbox (taskbox.confine_server's spec, with "device"): the server is then
+        a fresh interpreter (python -m sieve_worker.trusted), not a fork, so that nothing of the worker's
+        memory or environment (the operator's keys) is in it, and make_handler is not used."""
+        self.name, self.make_handler, self.confine = name, make_handler, confine
+        self.proc = self.sandbox = None
+        self.last_exit = None  # how the last process ended, when it ended by itself (a death's evidence)
         self.pid = self.sock = None
         self.buf = b""
         self.busy = False
 
     def start(self):
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        if self.confine is not None:
+            return self.start_confined(parent, child)
         pid = os.fork()
         if pid == 0:
             try:
@@ -89,6 +110,19 @@ class Server:
         child.close()
         self.pid, self.sock, self.buf = pid, parent, b""
 
+    def start_confined(self, parent, child):
+        import subprocess
+        from . import taskbox
+        spec = dict(self.confine)
+        env = taskbox.scrubbed_env({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    "TORCHINDUCTOR_COMPILE_THREADS": "1", **(spec.pop("env", None) or {})})
+        self.proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.trusted", str(child.fileno()),
+                                      json.dumps(spec)], env=env, pass_fds=(child.fileno(),), close_fds=True,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd="/",
+                                     start_new_session=True)
+        child.close()
+        self.pid, self.sock, self.buf = self.proc.pid, parent, b""
+
     def fileno(self):
         return self.sock.fileno()
 
@@ -106,13 +140,18 @@ class Server:
 
     def read_line(self):
         """One whole answer from the socket as it is set (blocking with a timeout, or not blocking)."""
-        while b"\n" not in self.buf:
-            data = self.sock.recv(1 << 20)
-            if not data:
-                raise RuntimeError(f"the {self.name} exited")
-            self.buf += data
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
+        while True:
+            while b"\n" not in self.buf:
+                data = self.sock.recv(1 << 20)
+                if not data:
+                    raise RuntimeError(f"the {self.name} exited")
+                self.buf += data
+            line, self.buf = self.buf.split(b"\n", 1)
+            msg = json.loads(line)
+            if isinstance(msg, dict) and set(msg) == {"sandbox"}:  # a confined server's first line
+                self.sandbox = msg["sandbox"]
+                continue
+            return msg
 
     def reply(self, obj):
         """An answer to the server's own question within a request (ask_room)."""
@@ -145,14 +184,19 @@ class Server:
             self.sock.close()
             self.sock = None
         if self.pid:
+            self.last_exit = exit_of(self.pid)
             try:
                 os.killpg(self.pid, 9)
             except OSError:
                 pass
-            try:
-                os.waitpid(self.pid, 0)
-            except OSError:
-                pass
+            if self.proc is not None:
+                self.proc.wait()
+                self.proc = None
+            else:
+                try:
+                    os.waitpid(self.pid, 0)
+                except OSError:
+                    pass
             self.pid = None
         self.buf, self.busy = b"", False
 
@@ -191,7 +235,8 @@ class TaskServer:
         op = req.get("op")
         try:
             if op == "references":
-                lock = taskref.take_lock(req["task_lock"])
+                # a confined server gets the task's lock file as an fd (its folder is not in its sandbox)
+                lock = taskref.take_lock(req["task_lock"]) if not fds else taskref.take_lock_fd(os.dup(fds[0]))
                 try:
                     return taskref.compute_references(req, req["task_path"], req["cache_dir"], room=self.room)
                 except BaseException as e:
@@ -202,7 +247,7 @@ class TaskServer:
             if op == "timing":
                 os.environ.update(req["env"])
                 from . import reftiming
-                lock = os.open(req["lock_path"], os.O_RDWR)
+                lock = os.open(req["lock_path"], os.O_RDWR) if not fds else os.dup(fds[0])
                 try:
                     return reftiming.run(req["ctx"], lock)
                 finally:
@@ -220,3 +265,27 @@ class TaskServer:
             gc.collect()
             if self.device.type == "cuda":
                 torch.cuda.empty_cache()
+
+
+def main():
+    """python -m sieve_worker.trusted FD SPEC: a sandboxed task server (Server with confine=SPEC, JSON), started
+    by the worker with a scrubbed environment and no fd but its socket FD. The sandbox (taskbox.confine_server,
+    lock_server) is in place before the first request, so before any task code runs; what it applied is the
+    first line on the socket ({"sandbox": {...}}), read by the worker with the first answer."""
+    fd, spec = int(sys.argv[1]), json.loads(sys.argv[2])
+    sock = socket.socket(fileno=fd)
+    from . import sandbox, taskbox
+    sandbox.set_pdeathsig()
+    applied = taskbox.confine_server(spec)
+    handler = TaskServer(spec.get("device", "cpu"))
+    taskbox.lock_server(spec, applied)
+    os.environ.update({"TMPDIR": spec["scratch"]})
+    import tempfile
+    tempfile.tempdir = spec["scratch"]
+    sock.sendall((json.dumps({"sandbox": applied}) + "\n").encode())
+    serve(sock, handler)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -23,11 +23,12 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, compare, hygiene, judge, launch, log, native, probes, rules, sched, static, \
-    taskref, transport, trusted, wall
+from . import WORKER_VERSION, cgroups, compare, hygiene, judge, launch, log, native, probes, rules, sched, \
+    static, taskbox, taskref, transport, trusted, wall
 from .admission import CHILD_GPU_BASE, CHILD_HOST_BASE, GPU_RESERVE, HOST_RESERVE, Admission, Asked
 
 REF_TIMING_TIMEOUT = 900
+MAX_SERVER_RETRIES = 2  # a request whose task server dies is asked again this often before it is the task's
 
 REF_OPEN = 16  # memory-mapped reference sets kept open
 REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: taskref.take_lock)
@@ -149,6 +150,7 @@ class Job:
         self.infra = None  # the child could not start CUDA before running anything of the sample
         self.infra_code = "DEVICE_UNAVAILABLE"  # or SANDBOX_UNAVAILABLE: its sandbox was not set up (launch.reap)
         self.retries = 0
+        self.outside_kills = []  # evidence of each earlier attempt killed from outside (killed_from_outside)
         self.alone = False  # admitted only when nothing else runs (a retry after the device was full)
         self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
         self.raw = b""
@@ -209,6 +211,7 @@ class Worker(Admission):
         self.queue = []
         self.session_dir = None  # this session's references (secret seeds: nothing to share with others)
         self.host_budget = self.gpu_budget = None
+        self.budgets = None  # cgroups.Budgets, made at the first hello
         self.promised_host = self.promised_gpu = 0
         self.disk_promised = 0  # disk promised to reference computations running (disk_grant)
         self.running = {}  # fd -> Job
@@ -285,6 +288,18 @@ class Worker(Admission):
             self.emit({"op": "error", "message": f"{op}: {type(e).__name__}: {e}"})
             log(traceback.format_exc())
 
+    def zygote_ready(self, attempts=3):
+        """The zygote's ready message; a zygote that dies before it is ready (killed from outside) is started
+        again, a bounded number of times, rather than failing the session."""
+        for attempt in range(attempts):
+            try:
+                return self.zygote.ready()
+            except RuntimeError as e:
+                if attempt == attempts - 1:
+                    raise
+                log(f"{e}; starting it again ({attempt + 1})")
+                self.zygote.start(wait=False)
+
     def hello(self, msg):
         key = msg.pop("channel_key", None)
         if key is not None:
@@ -304,6 +319,8 @@ class Worker(Admission):
         for d in ("inductor", "triton"):
             os.makedirs(os.path.join(self.cache_dir, "trusted", d), exist_ok=True)
         os.chmod(os.path.join(self.cache_dir, "trusted"), 0o700)
+        taskbox.own_tree(os.path.join(self.cache_dir, "trusted"), taskbox.TASK_SERVER_UID)  # the task servers'
+
         os.chmod(self.cache_dir, 0o755)
         os.chmod(self.scratch_root, 0o755)
         # the candidates' compiler caches: one folder per answer's code (candidate_caches), under a parent
@@ -329,6 +346,7 @@ class Worker(Admission):
         self.session_dir = os.path.join(self.cache_dir, "refs",
                                         f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")
         os.makedirs(self.session_dir, mode=0o700)
+        taskbox.own_tree(self.session_dir, taskbox.TASK_SERVER_UID)  # written by the (sandboxed) task servers
         if self.zygote is not None:
             self.zygote.stop()
         self.wall_so = None
@@ -350,7 +368,7 @@ class Worker(Admission):
         self.env = probes.environment(self.device)
         self.env["fp32_precision"] = prec
         self.env["runtime_wall"] = self.wall_build
-        z = self.zygote.ready()
+        z = self.zygote_ready()
         self.env["sandbox"] = {**z["features"], "zygote_import_s": z["import_s"],
                                "zygote_cuda_initialized": z["cuda_initialized"], "zygote_fds": z["fds"]}
         if z["features"]["missing"]:
@@ -368,6 +386,12 @@ class Worker(Admission):
                 setattr(self, attr, min(v, getattr(self, attr) or v))
         self.env["memory_budget"] = {"host_bytes": self.host_budget, "gpu_bytes": self.gpu_budget}
         self.env["extension_builds"] = {"parallel": self.builds.parallel, "cache": self.builds.root}
+        if self.budgets is None:  # the kernel's budgets (cgroups.py): once per worker
+            self.budgets = cgroups.Budgets()
+        self.env["sandbox"]["cgroups"] = self.budgets.mode or "none"
+        if self.budgets.missing:
+            self.env["sandbox"]["missing"] = list(self.env["sandbox"].get("missing") or []) + [self.budgets.missing]
+            log("sandbox: " + self.budgets.missing)
         self.emit({"op": "hello", "worker_version": WORKER_VERSION, "env": self.env})
 
     # ---- tasks --------------------------------------------------------------------------------------------
@@ -457,7 +481,19 @@ class Worker(Admission):
         self.grant_room()
         if timed_out or answer is False or not isinstance(answer, dict):
             srv.stop()
-            answer = None
+            if not timed_out and ask.req is not None:
+                # the server died under the request (the OOM killer, an operator): the harness's fault until
+                # it follows the request on every attempt; the request runs again on a fresh server
+                deaths = ask.req.get("_server_deaths", []) + [f"attempt {len(ask.req.get('_server_deaths', [])) + 1}: "
+                                                              f"{srv.last_exit or 'the server died'}"]
+                if len(deaths) <= MAX_SERVER_RETRIES:
+                    log(f"{srv.name} died under a {ask.req.get('op')} request ({deaths[-1]}); asking again")
+                    self.next_request(srv)
+                    return self.ask(dict(ask.req, _server_deaths=deaths), ask.timeout, ask.on_done, ask.gpu)
+                answer = {"error": f"the task server died under this request on each of {len(deaths)} attempts: "
+                                   + "; ".join(deaths)}
+            else:
+                answer = None
         elif "error" in answer:
             answer = {"error": answer["error"]}
         else:
@@ -557,7 +593,22 @@ class Worker(Admission):
 
     def new_server(self):
         device = self.device
-        return trusted.Server(f"task server {len(self.ref_servers)}", lambda: trusted.TaskServer(device))
+        n = len(self.ref_servers)
+        return trusted.Server(f"task server {n}", lambda: trusted.TaskServer(device), confine=self.server_spec(n))
+
+    def server_spec(self, n):
+        """A task server's sandbox (taskbox.confine_server): it reads the task modules, writes this session's
+        references, the trusted compiler caches and a scratch folder of its own; the rest of the cache dir
+        and the scratch root are hidden. Reference code comes from mined corpora: it gets no key of the
+        operator's, no network, no other process's files."""
+        env = {k: os.environ[k] for k in ("TRITON_INTERPRET",) if k in os.environ}
+        scratch = os.path.join(self.scratch_root or self.cache_dir, f"task-server-{os.getpid()}-{n}")
+        cg = self.budgets.make(f"task-server-{n}-{int(time.time() * 1000) % 10**8}", (self.host_budget or 8 << 30) // 2,
+                               pids=4096, cpu_weight=100) if self.budgets else None
+        return {"device": self.device, "uid": taskbox.TASK_SERVER_UID, "env": env, "cgroup": cg, "scratch": scratch,
+                "read": [os.path.join(self.cache_dir, "tasks")],
+                "write": [self.session_dir, os.path.join(self.cache_dir, "trusted"), scratch],
+                "hide": [d for d in (self.cache_dir, self.scratch_root) if d]}
 
     def send_to(self, srv, req, timeout, on_done, gpu):
         disk = None
@@ -566,14 +617,28 @@ class Worker(Admission):
             # tasks that each keep 15 GB once filled a 64 GB disk (each measured the same free space)
             disk = self.disk_grant()
             req = dict(req, ref_disk_bytes=disk)
+        # the lock files a request takes, as fds: a task server's sandbox does not show their folders
+        lock = req.get("task_lock") if req.get("op") == "references" else \
+            req.get("lock_path") if req.get("op") == "timing" else None
+        fds = []
+        if lock:
+            try:
+                fds.append(os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
+            except OSError as e:  # the server opens it itself (and says so if it cannot)
+                log(f"lock file {lock}: {e}")
         try:
-            srv.send(req)
-        except OSError:  # it died while idle: a fresh one
-            srv.stop()
-            srv.send(req)
+            try:
+                srv.send(req, fds)
+            except OSError:  # it died while idle: a fresh one
+                srv.stop()
+                srv.send(req, fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
         srv.busy = True
         self.promised_gpu += gpu
         ask = Asked(srv, time.monotonic() + timeout, on_done, gpu)
+        ask.req, ask.timeout = req, timeout
         if disk is not None:
             ask.disk = disk
             self.disk_promised += disk
@@ -1169,6 +1234,10 @@ class Worker(Admission):
         self.grant_room()
         launch.kill(job)  # whatever is left of the group
         st = launch.reap(job)
+        if getattr(job, "cgroup", None) and "error" not in job.cgroup:
+            # the kernel's OOM killer in the job's own cgroup: its memory limit, the sample's fault
+            job.oom_killed = cgroups.Budgets.oom_kills(job.cgroup) > 0
+            cgroups.Budgets.remove(job.cgroup)
         job.pid = None  # reaped: its number may be another process's now (a late judge answer kills nothing)
         job.mark("exit")
         logtext = ""
@@ -1203,6 +1272,18 @@ class Worker(Admission):
                                                          job.infra_code))
         if job.native and not job.failure:
             return self.native_result(job, st, logall)
+        why = rules.killed_from_outside(job, st)
+        if why:
+            # SIGKILL that the worker did not send (the OOM killer, an operator, the zygote's death): the
+            # harness's fault until it follows the sample on every attempt
+            kills = job.outside_kills + [f"attempt {job.retries + 1}: {why} in the {job.stage} stage"]
+            if job.retries < rules.MAX_INFRA_RETRIES and not job.cancelled:
+                again = Job(job.req)
+                again.retries, again.alone, again.outside_kills = job.retries + 1, job.alone, kills
+                self.queue.insert(0, again)
+                log(f"job {job.job}: the candidate was killed from outside ({why}); retry {again.retries}")
+                return
+            return self.decide(job, rules.killed_every_attempt(kills, job.stage, logall))
         self.conclude(job, st, logall)
 
     def conclude(self, job, st, logall):
@@ -1321,3 +1402,5 @@ class Worker(Admission):
             self.builds.stop()
         for srv in self.ref_servers:
             srv.stop()
+        if self.budgets is not None:
+            self.budgets.close()
