@@ -639,10 +639,10 @@ Corpus Corpus::open(const std::string &path, bool readOnly, bool anyVersion)
     if (!std::filesystem::exists(path))
         throw db::Error("'" + path + "' does not exist (create it with 'sieve-cli init')", 0);
     // Read-only and damaged files (core/db/corpusfile.h): say so before SQLite does.
-    corpusfile::checkHeader(path);
     if (!readOnly)
         corpusfile::requireWritable(path);
     db::Database db = readOnly ? corpusfile::openForReading(path) : db::Database(path, db::Database::Mode::ReadWrite);
+    corpusfile::checkHeader(db);
     if (!readOnly && sqlite3_db_readonly(db.handle(), "main") == 1)
         corpusfile::refuseWrite(path, "SQLite could open it for reading only");
     db.exec("PRAGMA cell_size_check=ON"); // damaged pages found as they are read, not written over

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <sys/stat.h>
@@ -48,8 +47,19 @@ struct Header
     std::uint32_t pages = 0; // 0 when the header's count is not valid
 };
 
-Header readHeader(const std::string &path)
+// Reads through SQLite's own descriptor of the file: opening and closing another one would drop the POSIX
+// locks SQLite holds on it (fcntl locks belong to the process, not to a descriptor).
+bool readAt(const db::Database &db, void *buf, int n, std::int64_t offset)
 {
+    sqlite3_file *f = nullptr;
+    if (sqlite3_file_control(db.handle(), "main", SQLITE_FCNTL_FILE_POINTER, &f) != SQLITE_OK || !f || !f->pMethods)
+        return false;
+    return f->pMethods->xRead(f, buf, n, offset) == SQLITE_OK;
+}
+
+Header readHeader(const db::Database &db)
+{
+    const std::string &path = db.path();
     std::error_code ec;
     const auto size = fs::file_size(path, ec);
     if (ec)
@@ -57,11 +67,8 @@ Header readHeader(const std::string &path)
     Header h;
     if (size == 0)
         return h;
-    std::ifstream in(path, std::ios::binary);
     std::array<unsigned char, 100> b{};
-    if (!in)
-        throw db::Error("cannot read '" + path + "': " + std::strerror(errno), SQLITE_CANTOPEN);
-    if (size < b.size() || !in.read(reinterpret_cast<char *>(b.data()), b.size()))
+    if (size < b.size() || !readAt(db, b.data(), int(b.size()), 0))
         damaged(path, "the file is " + std::to_string(size) + " bytes, shorter than an SQLite header", SQLITE_NOTADB);
     if (std::memcmp(b.data(), "SQLite format 3", 16) != 0)
         damaged(path, "its first bytes are not an SQLite header: not a corpus, or overwritten", SQLITE_NOTADB);
@@ -121,14 +128,12 @@ void probeRoots(const db::Database &db, const Header &h)
         roots.emplace_back(st.text(0), st.int64(1));
     if (h.pageSize == 0 || walHasFrames(db.path()))
         return;
-    std::ifstream in(db.path(), std::ios::binary);
     for (const auto &[name, root] : roots) {
         if (h.pages && root > h.pages)
             damaged(db.path(), "the root page " + std::to_string(root) + " of '" + name + "' lies past its end");
         const std::uint64_t offset = std::uint64_t(root - 1) * h.pageSize + (root == 1 ? 100 : 0);
         char type = 0;
-        in.seekg(static_cast<std::streamoff>(offset));
-        if (!in.read(&type, 1))
+        if (!readAt(db, &type, 1, static_cast<std::int64_t>(offset)))
             damaged(db.path(), "the root page " + std::to_string(root) + " of '" + name + "' cannot be read");
         if (type != 2 && type != 5 && type != 10 && type != 13)
             damaged(db.path(), "the root page " + std::to_string(root) + " of '" + name + "' is overwritten");
@@ -164,9 +169,9 @@ bool fullCheck()
     return g_fullCheck;
 }
 
-void checkHeader(const std::string &path)
+void checkHeader(const db::Database &db)
 {
-    readHeader(path);
+    readHeader(db);
 }
 
 std::string whyNotWritable(const std::string &path)
@@ -240,7 +245,7 @@ void checkIntegrity(const db::Database &db, bool forWriting)
         if (g_checked.count({key, level}))
             return;
     }
-    const Header h = readHeader(db.path());
+    const Header h = readHeader(db);
     probeRoots(db, h);
     if (level > 0) {
         const char *pragma = level == 2 ? "integrity_check" : "quick_check";

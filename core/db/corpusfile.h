@@ -13,10 +13,10 @@ namespace sieve::corpusfile {
 void setFullCheck(bool on);
 bool fullCheck();
 
-// Before SQLite opens the file: the header's magic and page size, and its page count against the file's
+// Before the first statement: the header's magic and page size, and its page count against the file's
 // size (a truncated file). Throws db::Error (SQLITE_NOTADB or SQLITE_CORRUPT, db::damagedMessage()).
 // An empty file passes (SQLite reads it as an empty database).
-void checkHeader(const std::string &path);
+void checkHeader(const db::Database &db);
 
 // Why this process cannot write `path` and the -wal/-shm files SQLite keeps beside it ("read-only file
 // system", "permission denied"...); empty when it can.
