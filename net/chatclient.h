@@ -38,8 +38,10 @@ struct ClientOptions
     int maxFailures = 8;    // consecutive endpoint errors that end the run
     int timeoutMs = 600000; // no bytes for this long = timeout (a reasoning model may think a while)
     // A whole request, first byte to last, may take this long at most: an endpoint that trickles a byte
-    // now and then never trips timeoutMs. 0 = no deadline.
-    int deadlineMs = 3600000;
+    // now and then never trips timeoutMs. 0 = no deadline. Ten minutes: a long reasoning reply streams in
+    // a few minutes; a trickle is cut off and retried without holding a request slot for an hour.
+    static constexpr int kDefaultDeadlineMs = 600000;
+    int deadlineMs = kDefaultDeadlineMs;
     // A reply larger than this is cut off and retried (a runaway or hostile endpoint); Qt buffers at most
     // this much per request, so memory stays bounded by concurrency x maxReplyBytes.
     qint64 maxReplyBytes = qint64(64) << 20;

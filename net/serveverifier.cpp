@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 namespace sieve::net {
 
 ServeVerifier::ServeVerifier(QStringList command, QString dbPath, QObject *parent)
@@ -64,6 +68,13 @@ void ServeVerifier::start()
     connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
         if (p == m_process && e == QProcess::FailedToStart)
             onEnded(QStringLiteral("cannot start %1: %2").arg(m_command.value(0), p->errorString()));
+    });
+    // A sampler killed with SIGKILL cannot stop its verifier: the kernel does, so that the verifier does not
+    // go on holding the corpus's verify lock against the resume (it leaves its run interrupted).
+    m_process->setChildProcessModifier([parent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent) // the sampler died before the line above
+            ::raise(SIGTERM);
     });
     ++m_starts;
     m_process->start(m_command.value(0), args);

@@ -1,5 +1,7 @@
 #include "core/cli/cli.h"
 
+#include "core/db/corpusfile.h"
+
 #include <algorithm>
 #include <atomic>
 #include <csignal>
@@ -255,6 +257,18 @@ void printOverview(const std::vector<Command> &commands, std::ostream &out)
 }
 } // namespace
 
+Command withGlobalOptions(const Command &command)
+{
+    Command c = command;
+    c.options.push_back(
+        {.name = "check",
+         .help = "check the whole corpus file first (SQLite's integrity_check; seconds for a large corpus) and stop "
+                 "if it is damaged. Without it every command checks the file's header and table roots, and a "
+                 "command that writes also every page (quick_check)",
+         .section = "Every command:"});
+    return c;
+}
+
 std::string helpText(const Command &command)
 {
     std::string out;
@@ -296,9 +310,10 @@ int dispatch(const std::vector<Command> &commands, int argc, char **argv, std::o
         return Usage;
     }
     std::vector<std::string> rest(argv + 2, argv + argc);
+    const Command withCheck = withGlobalOptions(*cmd);
     for (const auto &a : rest) {
         if (a == "--help" || a == "-h") {
-            out << helpText(*cmd);
+            out << helpText(withCheck);
             return Ok;
         }
         if (a == "--")
@@ -306,7 +321,9 @@ int dispatch(const std::vector<Command> &commands, int argc, char **argv, std::o
     }
     Context ctx{out, err};
     try {
-        Args args = parse(rest, cmd->options);
+        Args args = parse(rest, withCheck.options);
+        if (args.flags.erase("check"))
+            corpusfile::setFullCheck(true);
         return cmd->run(args, ctx);
     } catch (const UsageError &e) {
         err << "sieve-cli " << name << ": " << e.what() << "\n(see 'sieve-cli " << name << " --help')\n";

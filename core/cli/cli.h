@@ -84,6 +84,9 @@ struct Command
     int (*run)(const Args &args, Context &ctx) = nullptr;
 };
 
+// `command` with the options every command takes (--check: core/db/corpusfile.h), as dispatch() runs it.
+Command withGlobalOptions(const Command &command);
+
 // The full text that `sieve-cli COMMAND --help` prints.
 std::string helpText(const Command &command);
 

@@ -124,6 +124,8 @@ int runExport(const Args &args, Context &ctx)
     ExportOptions o = rebuild ? optionsFromManifest(args, original) : optionsFromArgs(args);
     o.dryRun = args.has("dry-run");
     const ExportResult r = exportCorpus(args.positional[0], args.positional[1], o);
+    if (!r.warning.empty())
+        ctx.err << "sieve-cli export: warning: " << r.warning << '\n';
     const auto &m = r.manifest;
     if (rebuild) {
         // Same options, same content: the same files. Name what differs otherwise.
@@ -184,7 +186,9 @@ int runExport(const Args &args, Context &ctx)
         ctx.out << "wrote " << args.positional[1] << "/{";
         for (auto it = m["files"].begin(); it != m["files"].end(); ++it)
             ctx.out << it.key() << ",";
-        ctx.out << "manifest.json} (export " << *r.exportId << ")";
+        ctx.out << "manifest.json}";
+        if (r.exportId)
+            ctx.out << " (export " << *r.exportId << ")";
         for (const char *f : {"train.jsonl", "validation.jsonl"})
             if (!m["files"].contains(f))
                 ctx.out << "; no " << f << " (no rows)";

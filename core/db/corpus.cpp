@@ -2,6 +2,7 @@
 
 #include "core/import/importlock.h"
 
+#include "core/db/corpusfile.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
 
@@ -637,7 +638,15 @@ Corpus Corpus::open(const std::string &path, bool readOnly, bool anyVersion)
 {
     if (!std::filesystem::exists(path))
         throw db::Error("'" + path + "' does not exist (create it with 'sieve-cli init')", 0);
-    db::Database db(path, readOnly ? db::Database::Mode::ReadOnly : db::Database::Mode::ReadWrite);
+    // Read-only and damaged files (core/db/corpusfile.h): say so before SQLite does.
+    if (!readOnly)
+        corpusfile::requireWritable(path);
+    db::Database db = readOnly ? corpusfile::openForReading(path) : db::Database(path, db::Database::Mode::ReadWrite);
+    corpusfile::checkHeader(db);
+    if (!readOnly && sqlite3_db_readonly(db.handle(), "main") == 1)
+        corpusfile::refuseWrite(path, "SQLite could open it for reading only");
+    db.exec("PRAGMA cell_size_check=ON"); // damaged pages found as they are read, not written over
+    corpusfile::checkIntegrity(db, !readOnly);
     if (!readOnly) {
         db.exec("PRAGMA journal_mode=WAL");
         configure(db);

@@ -9,12 +9,33 @@ namespace sieve::db {
 namespace {
 [[noreturn]] void fail(sqlite3 *db, int rc, std::string_view context)
 {
+    if (isDamage(rc) && db) {
+        const char *file = sqlite3_db_filename(db, "main");
+        throw Error(damagedMessage(file && *file ? file : "the corpus",
+                                   std::string(sqlite3_errmsg(db)) + ", in " + std::string(context)),
+                    rc);
+    }
     std::string msg(context);
     msg += ": ";
     msg += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     throw Error(msg, rc);
 }
 } // namespace
+
+bool isDamage(int code)
+{
+    return (code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB;
+}
+
+std::string damagedMessage(const std::string &path, const std::string &detail)
+{
+    return "'" + path + "' is damaged (" + detail +
+           "); Sieve does not read or write a damaged corpus. Recover what is readable into a new file with "
+           "\"sqlite3 '" +
+           path +
+           "' .recover | sqlite3 recovered.sieve\" and check it with 'sieve-cli stats recovered.sieve "
+           "--check', or import the corpus again from its sources";
+}
 
 Statement::Statement(sqlite3 *db, std::string_view sql)
 {
@@ -182,6 +203,22 @@ void configureSqliteOnce()
     }();
     (void)once;
 }
+// "file:PATH?immutable=1" with the characters a URI path cannot hold escaped.
+std::string immutableUri(const std::string &path)
+{
+    std::string uri = "file:";
+    for (const char c : path) {
+        if (c == '?' || c == '#' || c == '%' || static_cast<unsigned char>(c) < 0x21) {
+            static const char *hex = "0123456789ABCDEF";
+            uri += '%';
+            uri += hex[(static_cast<unsigned char>(c) >> 4) & 15];
+            uri += hex[static_cast<unsigned char>(c) & 15];
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
+}
 } // namespace
 
 Database::Database(const std::string &path, Mode mode) : m_path(path)
@@ -198,8 +235,12 @@ Database::Database(const std::string &path, Mode mode) : m_path(path)
     case Mode::Create:
         flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
         break;
+    case Mode::Immutable:
+        flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+        break;
     }
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
+    const int rc =
+        sqlite3_open_v2(mode == Mode::Immutable ? immutableUri(path).c_str() : path.c_str(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string msg = "cannot open '" + path + "': " + (m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
         sqlite3_close(m_db);
@@ -238,6 +279,8 @@ void Database::exec(std::string_view sql)
     if (rc != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errstr(rc);
         sqlite3_free(err);
+        if (isDamage(rc))
+            throw Error(damagedMessage(m_path, msg + ", in '" + s.substr(0, 80) + "'"), rc);
         throw Error("exec '" + s.substr(0, 80) + "': " + msg, rc);
     }
 }

@@ -12,6 +12,8 @@ struct sqlite3_stmt;
 
 namespace sieve::db {
 
+// `code` is SQLite's (extended) result code, or 0 for errors of our own. A file that SQLite finds
+// damaged (SQLITE_CORRUPT, SQLITE_NOTADB) gets a message that names it and says how to recover it.
 class Error : public std::runtime_error
 {
 public:
@@ -21,6 +23,11 @@ public:
 private:
     int m_code;
 };
+
+// True for SQLite's codes that mean the file is damaged or not a database.
+bool isDamage(int code);
+// The text for a damaged file: what SQLite found (`detail`) and how to recover what is readable.
+std::string damagedMessage(const std::string &path, const std::string &detail);
 
 class Statement
 {
@@ -78,7 +85,9 @@ private:
 class Database
 {
 public:
-    enum class Mode { ReadWrite, ReadOnly, Create };
+    // Immutable: read-only without the -wal/-shm files (SQLite's immutable=1), for a file in a folder this
+    // process cannot write that has no changes in a -wal (core/db/corpusfile.h decides).
+    enum class Mode { ReadWrite, ReadOnly, Create, Immutable };
     Database() = default;
     Database(const std::string &path, Mode mode);
     ~Database();

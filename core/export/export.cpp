@@ -1,6 +1,7 @@
 #include "core/export/export.h"
 
 #include "core/db/corpus.h"
+#include "core/db/corpusfile.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
 #include "core/export/exportfile.h"
@@ -246,7 +247,7 @@ struct Batch
 // The corpus opened read-only with its pages mapped (no pread() copy per page).
 db::Database openForReading(const std::string &path)
 {
-    db::Database db(path, db::Database::Mode::ReadOnly);
+    db::Database db = corpusfile::openForReading(path); // a read-only folder or mount too
     db.exec("PRAGMA mmap_size=4294967296");
     return db;
 }
@@ -773,6 +774,9 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
     {
         Corpus corpus = Corpus::open(corpusPath, true);
         db::Database &db = corpus.db();
+        // Nothing is written from a damaged corpus: every page is checked before the first file.
+        if (!options.dryRun)
+            corpusfile::checkIntegrity(db, true);
         db.exec("PRAGMA mmap_size=4294967296"); // pages without a pread() copy each (read-only here)
         const bool preference = isPreference(options.format);
         Pairs pairs;
@@ -979,16 +983,23 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             }
         }
         fs::rename(manifestPartial, manifestPath);
-        Corpus corpus = Corpus::open(corpusPath);
-        const std::int64_t now = unixNow();
-        corpus.db()
-            .prepare("INSERT INTO exports(created_at, out_dir, params_json, manifest_json) VALUES(?1,?2,?3,?4)")
-            .bind(1, now)
-            .bind(2, fs::absolute(outDir).lexically_normal().string())
-            .bind(3, manifest["parameters"].dump())
-            .bind(4, manifest.dump())
-            .run();
-        result.exportId = corpus.db().lastInsertId();
+        try {
+            Corpus corpus = Corpus::open(corpusPath);
+            const std::int64_t now = unixNow();
+            corpus.db()
+                .prepare("INSERT INTO exports(created_at, out_dir, params_json, manifest_json) VALUES(?1,?2,?3,?4)")
+                .bind(1, now)
+                .bind(2, fs::absolute(outDir).lexically_normal().string())
+                .bind(3, manifest["parameters"].dump())
+                .bind(4, manifest.dump())
+                .run();
+            result.exportId = corpus.db().lastInsertId();
+        } catch (const db::Error &e) {
+            // The files are complete and consistent; only the corpus's record of them is missing.
+            if (!corpusfile::isReadOnlyError(e.code()))
+                throw;
+            result.warning = std::string("the export is complete, but it is not recorded in the corpus: ") + e.what();
+        }
     }
     result.manifest = std::move(manifest);
     return result;

@@ -54,10 +54,13 @@ struct ExportResult
 {
     nlohmann::ordered_json manifest;
     std::optional<std::int64_t> exportId; // row in the exports table (not for dry runs)
+    // Set when the files are complete but the export could not be recorded: the corpus is read-only.
+    std::string warning;
 };
 
 // Reads the corpus file at corpusPath (hashing it first), writes outDir (created when missing) and
-// records the export in the corpus' exports table. Throws std::runtime_error on I/O, template and
+// records the export in the corpus' exports table (a read-only corpus: not recorded, `warning` says so;
+// a damaged one is refused before anything is written). Throws std::runtime_error on I/O, template and
 // tokenizer errors (naming the file and field).
 ExportResult exportCorpus(const std::string &corpusPath, const std::string &outDir, const ExportOptions &options);
 

@@ -1,5 +1,6 @@
 #include "core/select/selection.h"
 
+#include "core/db/corpusfile.h"
 #include "core/db/database.h"
 #include "core/select/samplepreference.h"
 #include "core/store/verdictstore.h"
@@ -142,7 +143,7 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
     std::future<std::vector<TaskDifficulty>> difficulties;
     if (const std::string &path = db.path(); !path.empty() && path != ":memory:" && std::filesystem::exists(path))
         difficulties = std::async(std::launch::async, [path, scope = options.difficultyScope] {
-            return taskDifficulties(db::Database(path, db::Database::Mode::ReadOnly), scope);
+            return taskDifficulties(corpusfile::openForReading(path), scope);
         });
 
     db::Statement st = db.prepare(

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -188,15 +189,23 @@ void serveInput(VerificationEngine &engine, const std::string &dbPath, CliObserv
 
 // One verify per corpus at a time: two would both "resume" the same run. Held until the lock goes out of
 // scope.
+// A sampler resumed right after it was killed starts its serve verifier while the killed one's is still
+// stopping: the new one waits for the lock that long.
+constexpr int kServeLockWaitSeconds = 30;
+
 class CorpusLock
 {
 public:
-    explicit CorpusLock(const std::string &dbPath)
+    // `waitSeconds`: how long to wait for a holder to let go (a serve verifier whose sampler was killed
+    // ends within seconds, net/serveverifier.h); 0 fails at once.
+    explicit CorpusLock(const std::string &dbPath, int waitSeconds = 0)
     {
         const std::string lockPath = dbPath + ".verify-lock";
         m_fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (m_fd < 0)
             throw std::runtime_error("cannot create the lock file '" + lockPath + "'");
+        for (int waited = 0; waited < waitSeconds * 10 && flock(m_fd, LOCK_EX | LOCK_NB) != 0; ++waited)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
         if (flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
             ::close(m_fd);
             throw std::runtime_error("another 'sieve-cli verify' is running on '" + dbPath + "' (lock '" + lockPath +
@@ -502,7 +511,7 @@ int runVerify(const Args &args, cli::Context &ctx)
             throw UsageError("--serve takes its samples from stdin: no --all, --task, --sample, --limit, --shard "
                              "or --new-run");
         o.serve = true;
-        const CorpusLock lock(o.dbPath);
+        const CorpusLock lock(o.dbPath, kServeLockWaitSeconds);
         {
             // Serve runs are never resumed (their samples come from the sampler); a killed one is over.
             Corpus corpus = Corpus::open(o.dbPath);

@@ -57,7 +57,8 @@ int runSample(const cli::Args &args, cli::Context &ctx)
     o.client.concurrency = positive("concurrency", 8);
     o.client.maxFailures = positive("max-failures", 8);
     o.client.timeoutMs = positive("timeout", 600) * 1000;
-    if (const long long d = args.integer("deadline").value_or(3600); d < 0 || d > 7 * 86400)
+    if (const long long d = args.integer("deadline").value_or(ClientOptions::kDefaultDeadlineMs / 1000);
+        d < 0 || d > 7 * 86400)
         throw cli::UsageError("--deadline expects 0 (none) to 604800 seconds");
     else
         o.client.deadlineMs = static_cast<int>(d * 1000);
@@ -261,8 +262,8 @@ cli::Command sampleCommand()
              {.name = "deadline",
               .takesValue = true,
               .valueName = "S",
-              .help = "seconds a whole request may take, first byte to last (default 3600; 0 = none): an endpoint "
-                      "that trickles bytes never trips --timeout"},
+              .help = "seconds a whole request may take, first byte to last (default 600; 0 = none): an endpoint "
+                      "that trickles bytes never trips --timeout; a request cut off is retried"},
              {.name = "max-reply-mb",
               .takesValue = true,
               .valueName = "N",

@@ -1,8 +1,11 @@
 // sieve-cli sample as users run it: exit codes, the summary, the verifier command, key hygiene.
+#include "net/chatclient.h"
 #include "tests/net/fakeserver.h"
 #include "tests/net/nettestutil.h"
 
 #include <QProcess>
+
+#include <cctype>
 
 #include <gtest/gtest.h>
 
@@ -145,4 +148,18 @@ TEST(SampleCli, TerminatedRunExits130AndIsLeftResumable)
     db::Database d(db, db::Database::Mode::ReadOnly);
     EXPECT_EQ(d.queryText("SELECT state FROM sample_runs WHERE name='stopme'").value_or(""), "interrupted");
     EXPECT_EQ(d.queryInt("SELECT count(*) FROM samples").value_or(-1), 0);
+}
+
+TEST(SampleCli, DefaultDeadlineIsTenMinutesNotAnHour)
+{
+    // A trickling endpoint holds a request slot at most this long before it is cut off and retried.
+    EXPECT_EQ(net::ClientOptions{}.deadlineMs, 600000);
+    const auto r = test::runCli({"sample", "--help"});
+    std::string help; // the options table wraps: one space for each run of white space
+    for (const char c : r.out)
+        if (!std::isspace(static_cast<unsigned char>(c)) || (!help.empty() && help.back() != ' '))
+            help += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+    EXPECT_NE(help.find("--deadline S seconds a whole request may take, first byte to last (default 600; 0 = none)"),
+              std::string::npos)
+        << r.out;
 }

@@ -9,6 +9,7 @@
 #include "tests/net/fakeserver.h"
 #include "tests/net/nettestutil.h"
 
+#include <QProcess>
 #include <QTimer>
 
 #include <gtest/gtest.h>
@@ -16,6 +17,10 @@
 #include <nlohmann/json.hpp>
 
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/types.h>
 
 using namespace sieve;
 using namespace sieve::net;
@@ -193,4 +198,90 @@ TEST(ServeVerifier, VerifierThatCannotStartConsumesNoAttempt)
     EXPECT_EQ(server.received(), 1u);
     EXPECT_EQ(count(db, "SELECT count(*) FROM samples"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM sample_run_items WHERE status IS NULL"), 1);
+}
+
+namespace {
+// The pids of `parent`'s children: the processes whose /proc/PID/stat names it as their parent.
+std::vector<pid_t> childrenOf(pid_t parent)
+{
+    std::vector<pid_t> out;
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream in(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(in, line) || line.rfind(')') == std::string::npos)
+            continue;
+        std::istringstream rest(line.substr(line.rfind(')') + 2)); // state, ppid, ...
+        std::string state;
+        pid_t ppid = 0;
+        if (rest >> state >> ppid && ppid == parent)
+            out.push_back(static_cast<pid_t>(std::stoi(name)));
+    }
+    return out;
+}
+
+// Neither running nor waiting to be reaped by anyone but init.
+bool ended(pid_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(in, line))
+        return true;
+    const auto close = line.rfind(')');
+    return close == std::string::npos || line.substr(close + 2, 1) == "Z";
+}
+} // namespace
+
+TEST(ServeVerifier, KilledSamplerTakesItsVerifierAndAnImmediateResumeFinishes)
+{
+    if (!havePython())
+        return;
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    Corpus::create(db);
+    addSoftmaxTask(db, "sm");
+    FakeServer server;
+    ASSERT_NE(server.listen(), 0);
+    server.setContent([](const QByteArray &, int) { return rightAnswer(); });
+    const QStringList args{QStringLiteral("sample"),
+                           QString::fromStdString(db),
+                           QStringLiteral("--endpoint"),
+                           QString::fromUtf8(server.baseUrl()),
+                           QStringLiteral("--model"),
+                           QStringLiteral("teacher"),
+                           QStringLiteral("--mode"),
+                           QStringLiteral("first-pass"),
+                           QStringLiteral("--verify-arg=--cpu"),
+                           QStringLiteral("--run-id"),
+                           QStringLiteral("killed"),
+                           QStringLiteral("--json")};
+    QProcess sampler;
+    sampler.start(QStringLiteral(SIEVE_CLI_PATH), args);
+    // kill -9 once its verifier has the attempt (and the verify lock): the sampler cannot stop it.
+    pid_t verifier = 0;
+    ASSERT_TRUE(test::spinUntil(
+        [&] {
+            for (pid_t c : childrenOf(static_cast<pid_t>(sampler.processId())))
+                verifier = c;
+            return verifier != 0 && server.received() >= 1;
+        },
+        60000));
+    test::spinUntil([] { return false; }, 1500); // it starts, takes the lock, reads the sample id
+    ASSERT_FALSE(ended(verifier)) << "the verifier ended before the kill";
+    ::kill(static_cast<pid_t>(sampler.processId()), SIGKILL);
+    sampler.waitForFinished(5000);
+    EXPECT_TRUE(test::spinUntil([&] { return ended(verifier); }, 5000))
+        << "the verifier of a killed sampler must stop with it, not finish its attempt";
+
+    // The resume, at once: it verifies the stored attempt (taking the lock), sends no new request.
+    const auto r = test::runCliServing(args, {}, 280000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["state"], "finished");
+    EXPECT_EQ(j["tasks_passed"], 1);
+    EXPECT_EQ(server.received(), 1u);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM sample_runs WHERE state = 'failed'"), 0);
 }

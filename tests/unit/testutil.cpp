@@ -31,12 +31,18 @@ TempDir::~TempDir()
 
 ProcessResult runCli(const std::vector<std::string> &args, const std::string &stdinText)
 {
+    std::vector<std::string> command{SIEVE_CLI_PATH};
+    command.insert(command.end(), args.begin(), args.end());
+    return runProgram(command, stdinText);
+}
+
+ProcessResult runProgram(const std::vector<std::string> &command, const std::string &stdinText)
+{
     // stdout and stderr go to temp files so that neither pipe can fill up and block the child.
     TempDir tmp;
     const std::string outPath = tmp.file("out"), errPath = tmp.file("err"), inPath = tmp.file("in");
     writeFile(inPath, stdinText);
-    std::vector<std::string> argvStore{SIEVE_CLI_PATH};
-    argvStore.insert(argvStore.end(), args.begin(), args.end());
+    std::vector<std::string> argvStore = command;
     std::vector<char *> argv;
     for (auto &a : argvStore)
         argv.push_back(a.data());
@@ -49,7 +55,7 @@ ProcessResult runCli(const std::vector<std::string> &args, const std::string &st
         dup2(in, 0);
         dup2(out, 1);
         dup2(err, 2);
-        execv(argv[0], argv.data());
+        execvp(argv[0], argv.data());
         _exit(127);
     }
     int status = 0;

@@ -30,6 +30,8 @@ struct ProcessResult
 
 // Runs sieve-cli with args (no shell); captures stdout and stderr.
 ProcessResult runCli(const std::vector<std::string> &args, const std::string &stdinText = {});
+// Runs `command` (program looked up in PATH, then its arguments; no shell) the same way.
+ProcessResult runProgram(const std::vector<std::string> &command, const std::string &stdinText = {});
 
 std::string readFile(const std::string &path);
 void writeFile(const std::string &path, const std::string &content);

@@ -104,7 +104,7 @@ TEST(ImportCli, UsageErrorsAndHelp)
     // --help is helpText(), whose options table is made from the option specs: import's lists each of its
     // options with its value name and description.
     const cli::Command import = cli::importCommand();
-    EXPECT_EQ(help.out, cli::helpText(import));
+    EXPECT_EQ(help.out, cli::helpText(cli::withGlobalOptions(import)));
     for (const cli::OptionSpec &o : import.options)
         EXPECT_NE(help.out.find("  --" + o.name + (o.valueName.empty() ? "" : " " + o.valueName) + "  "),
                   std::string::npos)
