@@ -15,7 +15,8 @@ std::vector<OptionSpec> selectionOptions()
          .valueName = "P",
          .help = "passed (default: passed the verifier, not rejected), accepted (a reviewer accepted it) or "
                  "passed-and-accepted. Rejected samples never go out.",
-         .section = "Selection (applied in this order):"},
+         .section = "Selection (applied in this order):",
+         .choices = {"passed", "accepted", "passed-and-accepted"}},
         {.name = "all-in-cluster", .help = "keep every member of a dedup cluster (default: one per cluster)"},
         {.name = "max-per-task",
          .takesValue = true,
@@ -33,8 +34,8 @@ std::vector<OptionSpec> selectionOptions()
          .takesValue = true,
          .repeatable = true,
          .valueName = "F=V:N",
-         .help = "at most N tasks with category/level V (F: category or level; V may be *); repeatable; tasks "
-                 "are taken in a seeded random order"},
+         .help = "at most N tasks with category/level/backend V (F: category, level or backend, the task's; V "
+                 "may be *); repeatable; tasks are taken in a seeded random order"},
         {.name = "min-speedup",
          .takesValue = true,
          .valueName = "X",
