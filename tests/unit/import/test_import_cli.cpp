@@ -122,7 +122,7 @@ TEST(ImportCli, UsageErrorsAndHelp)
     std::vector<cli::Command> commands = cli::coreCommands();
     for (cli::Command &c : gpu::gpuCommands())
         commands.push_back(std::move(c));
-    EXPECT_EQ(commands.size(), 9u + 10u); // core's and gpu's
+    EXPECT_EQ(commands.size(), 11u + 10u); // core's and gpu's
     std::set<std::string> names;
     for (const cli::Command &c : commands) {
         SCOPED_TRACE(c.name);
