@@ -89,6 +89,39 @@ std::optional<double> Args::number(const std::string &name) const
     return n;
 }
 
+namespace {
+
+std::string joinChoices(const std::vector<std::string> &choices)
+{
+    std::string out;
+    for (const std::string &c : choices)
+        out += (out.empty() ? "" : ", ") + c;
+    return out;
+}
+
+void checkChoice(const OptionSpec &spec, const std::string &value)
+{
+    if (spec.choices.empty())
+        return;
+    std::vector<std::string> items;
+    if (spec.listSeparator) {
+        std::string item;
+        std::istringstream in(value);
+        while (std::getline(in, item, spec.listSeparator))
+            items.push_back(item);
+        if (items.empty())
+            items.push_back(value);
+    } else {
+        items.push_back(value);
+    }
+    for (const std::string &item : items)
+        if (std::find(spec.choices.begin(), spec.choices.end(), item) == spec.choices.end())
+            throw UsageError("--" + spec.name + " takes " + (spec.listSeparator ? "a list of " : "one of ") +
+                             joinChoices(spec.choices) + "; not '" + item + "'");
+}
+
+} // namespace
+
 Args parse(const std::vector<std::string> &argv, const std::vector<OptionSpec> &specs)
 {
     Args args;
@@ -147,6 +180,7 @@ Args parse(const std::vector<std::string> &argv, const std::vector<OptionSpec> &
                 throw UsageError("--" + spec->name + " needs a value");
             v = argv[++i];
         }
+        checkChoice(*spec, v);
         auto &slot = args.values[spec->name];
         if (!spec->repeatable && !slot.empty())
             throw UsageError("--" + spec->name + " given twice");
@@ -236,6 +270,11 @@ std::string optionsTable(const std::vector<OptionSpec> &options)
         else
             out += std::string(column - 2 - label.size(), ' ');
         appendWrapped(out, o.help, column, kHelpWidth);
+        if (!o.choices.empty()) {
+            out += '\n' + std::string(column, ' ');
+            appendWrapped(out, std::string(o.listSeparator ? "any of: " : "one of: ") + joinChoices(o.choices), column,
+                          kHelpWidth);
+        }
         out += '\n';
     }
     return out;

@@ -37,6 +37,11 @@ struct OptionSpec
     // A heading that --help prints before this option (lines after the first: text under the heading);
     // the options that follow belong to it until the next option with a section.
     std::string section;
+    // The values the option takes, when they are a fixed set: parse() rejects any other (a usage error
+    // naming them) and --help lists them after the description.
+    std::vector<std::string> choices;
+    // With choices: the value is a list of choices joined by this character (e.g. ',').
+    char listSeparator = 0;
 };
 
 class Args

@@ -19,5 +19,12 @@ Command dedupCommand();
 Command reviewCommand();
 Command selectCommand();
 Command exportCommand();
+Command showCommand();
+Command clustersCommand();
+
+// `tasks set` and `tasks categorize` (core/cli/tasksedit.cpp), subcommands of the gpu layer's `tasks`.
+std::vector<OptionSpec> taskEditOptions();
+bool isTaskEdit(const Args &args);
+int runTaskEdit(const Args &args, Context &ctx);
 
 } // namespace sieve::cli

@@ -53,13 +53,8 @@ ExportOptions optionsFromArgs(const Args &args)
     if (const auto t = args.value("tags")) {
         std::stringstream ss(*t);
         std::string tag;
-        while (std::getline(ss, tag, ',')) {
-            const auto &names = promptTagNames();
-            if (std::find(names.begin(), names.end(), tag) == names.end())
-                throw UsageError("--tags takes backend, target, dtype, shapes, difficulty, level, category; not '" +
-                                 tag + "'");
-            o.tags.push_back(tag);
-        }
+        while (std::getline(ss, tag, ','))
+            o.tags.push_back(tag); // each one of promptTagNames(): parse() checked them
     }
     const bool preference = o.format == ExportFormat::Preference || o.format == ExportFormat::PreferenceText;
     if (!preference && (args.has("max-pairs-per-task") || args.has("hostile-negatives")))
@@ -70,6 +65,14 @@ ExportOptions optionsFromArgs(const Args &args)
         o.pairs.maxPairsPerTask = static_cast<int>(*n);
     }
     o.pairs.keepHostile = args.has("hostile-negatives");
+    if (preference && (args.has("hard-weight") || args.has("order")))
+        throw UsageError("--hard-weight and --order are for the SFT formats, not --format preference|preference-text");
+    if (const auto k = args.integer("hard-weight")) {
+        if (*k < 1 || *k > 100)
+            throw UsageError("--hard-weight must be between 1 and 100");
+        o.hardWeight = static_cast<int>(*k);
+    }
+    o.curriculum = args.value("order", "task") == "curriculum";
     return o;
 }
 
@@ -209,13 +212,15 @@ Command exportCommand()
          .valueName = "F",
          .help = "messages (system/user/assistant; default), prompt-completion (text), chat-prompt-completion "
                  "(TRL's conversational prompt-completion), preference (prompt/chosen/rejected as messages, for "
-                 "DPO) or preference-text (the same as plain text)"},
+                 "DPO) or preference-text (the same as plain text)",
+         .choices = {"messages", "prompt-completion", "chat-prompt-completion", "preference", "preference-text"}},
         {.name = "reasoning",
          .takesValue = true,
          .valueName = "R",
          .help = "think (in <think> tags before the answer, in the trained text; default), field "
                  "(reasoning_content on the assistant message, for chat templates that read it; not with text "
-                 "formats) or none"},
+                 "formats) or none",
+         .choices = {"think", "field", "none"}},
         {.name = "max-pairs-per-task",
          .takesValue = true,
          .valueName = "N",
@@ -253,7 +258,20 @@ Command exportCommand()
         {.name = "tags",
          .takesValue = true,
          .valueName = "LIST",
-         .help = "metadata tags in the prompt: backend,target,dtype,shapes,difficulty,level,category"},
+         .help = "metadata tags in the prompt, comma-separated",
+         .choices = promptTagNames(),
+         .listSeparator = ','},
+        {.name = "hard-weight",
+         .takesValue = true,
+         .valueName = "K",
+         .help = "write the train rows of hard and unsolved tasks K times (the copies after the first pass; "
+                 "default 1)"},
+        {.name = "order",
+         .takesValue = true,
+         .valueName = "O",
+         .help = "task (default: by task name) or curriculum (easy tasks first, then unknown, hard, unsolved; "
+                 "then by level), for trainers that keep the file's order",
+         .choices = {"task", "curriculum"}},
         {.name = "dry-run", .help = "print the distribution, write nothing"},
         {.name = "json", .help = "print the manifest"}};
     for (OptionSpec &o : selectionOptions())
@@ -263,7 +281,8 @@ Command exportCommand()
             .usage = "sieve-cli export DB OUT_DIR [--format FORMAT] [--reasoning think|field|none]\n"
                      "  [--split F] [--max-tokens N --tokenizer FILE] [--template NAME|FILE]\n"
                      "  [--system NAME|FILE|none] [--tags LIST] [--seed S] [--require ...]\n"
-                     "  [--max-pairs-per-task N] [--hostile-negatives] [selection options] [--dry-run] [--json]\n"
+                     "  [--max-pairs-per-task N] [--hostile-negatives] [--hard-weight K] [--order task|curriculum]\n"
+                     "  [selection options] [--dry-run] [--json]\n"
                      "sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--json]",
             .description =
                 "Writes OUT_DIR/train.jsonl, OUT_DIR/validation.jsonl and OUT_DIR/manifest.json and records\n"

@@ -4,6 +4,7 @@
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/import/importer.h"
+#include "core/tasks/category.h"
 #include "core/tasks/taskhygiene.h"
 #include "core/util/progress.h"
 
@@ -60,6 +61,10 @@ int runImport(const Args &args, Context &ctx)
     // References whose imports the verifier cannot satisfy (einops, transformers, a model download) are
     // marked now (task_hygiene 'import_missing'), not found out sample by sample at verify time.
     const std::vector<ImportScanResult> missing = scanNewTaskImports(corpus.db());
+    // Tasks without an operator category get one inferred from their reference (core/tasks/category.h).
+    int categorised = 0;
+    for (const CategoryChange &c : inferTaskCategories(corpus.db(), false, false))
+        categorised += c.after.has_value();
     auto findingText = [](const ImportFinding &f) {
         return f.code == "TASK_NEEDS_DOWNLOAD" ? f.name + "() downloads a model" : "imports " + f.name;
     };
@@ -76,6 +81,7 @@ int runImport(const Args &args, Context &ctx)
             m.push_back({{"task", r.taskName}, {"findings", f}});
         }
         j["tasks_import_missing"] = m;
+        j["categories_inferred"] = categorised;
         ctx.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
         for (const auto &f : report.files) {
@@ -85,6 +91,10 @@ int runImport(const Args &args, Context &ctx)
         ctx.out << "total: " << report.tasksAdded() << " tasks added, " << report.samplesAdded() << " samples added, "
                 << report.unchanged() << " unchanged, " << report.rejected() << " rejected (" << report.seconds
                 << " s, import " << report.importId << ")\n";
+        if (categorised > 0)
+            ctx.out << categorised
+                    << " tasks without a category got one inferred from their reference "
+                       "(sieve-cli tasks set to change it)\n";
         if (!missing.empty()) {
             ctx.out << missing.size()
                     << " tasks need what the verifier's environment lacks (TASK_IMPORT_MISSING; "
@@ -123,7 +133,11 @@ Command importCommand()
                        "listed as FILE:LINE: FIELD: MESSAGE and skipped; good ones are imported. Work is committed in\n"
                        "batches, so an interrupted import keeps what it did and a re-run completes it.\n",
         .options =
-            {{.name = "format", .takesValue = true, .valueName = "F", .help = "input format (required)"},
+            {{.name = "format",
+              .takesValue = true,
+              .valueName = "F",
+              .help = "input format (required)",
+              .choices = {"kernelbench", "kernelbook", "cuda-archive", "sieve"}},
              {.name = "json", .help = "print the report as JSON (rejected records listed in it, not on stderr)"},
              {.name = "quiet", .help = "no progress output"},
              {.name = "batch", .takesValue = true, .valueName = "N", .help = "records per transaction (default 16384)"},
@@ -131,7 +145,8 @@ Command importCommand()
               .takesValue = true,
               .valueName = "C",
               .help = "how code, reasoning and responses are stored: lz4 (default; fastest to write and "
-                      "read) or zstd (about 0.7 of the bytes, 2.5x the CPU time to pack)"}},
+                      "read) or zstd (about 0.7 of the bytes, 2.5x the CPU time to pack)",
+              .choices = {"lz4", "zstd"}}},
         .notes = "Exit codes: 0 all records imported or already present; 3 some records rejected;\n"
                  "1 the corpus could not be written; 2 usage error; 130 interrupted (re-run to finish).\n",
         .run = runImport};

@@ -16,6 +16,12 @@ int runList(const Args &args, Context &ctx)
     if (args.positional.size() != 1)
         throw UsageError("expected exactly one argument: the corpus file");
     Corpus c = Corpus::open(args.positional[0], true);
+    if (const auto t = args.value("task")) {
+        db::Statement known = c.db().prepare("SELECT 1 FROM tasks WHERE name=?1");
+        known.bind(1, *t);
+        if (!known.step())
+            throw UsageError("no task named '" + *t + "' in " + args.positional[0]);
+    }
     std::string sql = "SELECT s.id, s.name, t.name, s.backend, s.status, s.review, s.cluster_id, s.speedup, "
                       "s.model, s.attempt, s.has_answer, (SELECT ',' || v.flags || ',' LIKE ?3 FROM verdicts v "
                       "WHERE v.sample_id = s.id ORDER BY v.id DESC LIMIT 1) "
@@ -81,7 +87,8 @@ Command listCommand()
                     {.name = "status",
                      .takesValue = true,
                      .valueName = "S",
-                     .help = "only samples whose latest verdict is S (PENDING, PASS, FAIL_...)"},
+                     .help = "only samples whose latest verdict is S",
+                     .choices = store::verdictStatuses()},
                     {.name = "limit", .takesValue = true, .valueName = "N", .help = "at most N rows"},
                     {.name = "json",
                      .help = "one JSON object per line: id, sample, task, backend, status, review, cluster, "

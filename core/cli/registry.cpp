@@ -4,8 +4,8 @@ namespace sieve::cli {
 
 std::vector<Command> coreCommands()
 {
-    return {initCommand(),  migrateCommand(), listCommand(),   statsCommand(), importCommand(),
-            dedupCommand(), reviewCommand(),  selectCommand(), exportCommand()};
+    return {initCommand(),  migrateCommand(),  listCommand(),   showCommand(),   statsCommand(), importCommand(),
+            dedupCommand(), clustersCommand(), reviewCommand(), selectCommand(), exportCommand()};
 }
 
 } // namespace sieve::cli

@@ -15,7 +15,8 @@ std::vector<OptionSpec> selectionOptions()
          .valueName = "P",
          .help = "passed (default: passed the verifier, not rejected), accepted (a reviewer accepted it) or "
                  "passed-and-accepted. Rejected samples never go out.",
-         .section = "Selection (applied in this order):"},
+         .section = "Selection (applied in this order):",
+         .choices = {"passed", "accepted", "passed-and-accepted"}},
         {.name = "include-skip-static",
          .help = "count a PASS made by 'verify --skip-static' (verdict flag STATIC_SKIPPED: stage 0 did not run) as "
                  "passing; by default such samples are left out as 'static skipped'"},
@@ -36,8 +37,8 @@ std::vector<OptionSpec> selectionOptions()
          .takesValue = true,
          .repeatable = true,
          .valueName = "F=V:N",
-         .help = "at most N tasks with category/level V (F: category or level; V may be *); repeatable; tasks "
-                 "are taken in a seeded random order"},
+         .help = "at most N tasks with category/level/backend V (F: category, level or backend, the task's; V "
+                 "may be *); repeatable; tasks are taken in a seeded random order"},
         {.name = "min-speedup",
          .takesValue = true,
          .valueName = "X",

@@ -227,6 +227,7 @@ struct RowJob
     const SelectedSample *sample = nullptr;
     const RejectedSample *rejected = nullptr; // preference rows: the failing sample of the pair
     bool validation = false;
+    bool copy = false;      // a hard task's row written again (--hard-weight): not listed again when left out
     std::string contentKey; // XXH3-128 of what the row was made of (for the manifest's corpus identity)
     // Set by the worker.
     const char *excluded = nullptr; // left out before any budget check, and why
@@ -574,6 +575,42 @@ private:
     std::string m_code, m_reasoning, m_code2, m_reasoning2, m_content; // scratch, reused from row to row
 };
 
+bool isHard(Difficulty d)
+{
+    return d == Difficulty::Hard || d == Difficulty::Unsolved;
+}
+
+// The rows' order: the selection's (task name, sample id), or a curriculum: easy tasks first, then those of
+// unknown difficulty, hard, unsolved; within one, level 1, 2, 3 (none last), then the selection's order.
+std::vector<const SelectedSample *> rowOrder(const Selection &sel, bool curriculum)
+{
+    std::vector<const SelectedSample *> order;
+    order.reserve(sel.samples.size());
+    for (const SelectedSample &s : sel.samples)
+        order.push_back(&s);
+    if (!curriculum)
+        return order;
+    auto rank = [](Difficulty d) {
+        switch (d) {
+        case Difficulty::Easy:
+            return 0;
+        case Difficulty::Unknown:
+            return 1;
+        case Difficulty::Hard:
+            return 2;
+        case Difficulty::Unsolved:
+            return 3;
+        }
+        return 1;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](const SelectedSample *a, const SelectedSample *b) {
+        if (rank(a->difficulty) != rank(b->difficulty))
+            return rank(a->difficulty) < rank(b->difficulty);
+        return a->level.value_or(1000) < b->level.value_or(1000);
+    });
+    return order;
+}
+
 ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
 {
     ojson p;
@@ -599,6 +636,10 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
     if (isPreference(o.format)) {
         p["max_pairs_per_task"] = o.pairs.maxPairsPerTask;
         p["hostile_negatives"] = o.pairs.keepHostile;
+    }
+    if (!isPreference(o.format)) {
+        p["hard_weight"] = o.hardWeight;
+        p["order"] = o.curriculum ? "curriculum" : "task";
     }
     p["max_tokens"] = o.maxTokens ? ojson(*o.maxTokens) : ojson();
     if (tok) {
@@ -721,6 +762,17 @@ ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string
         else if (!v.is_null())
             throw bad(name);
     }
+    // Absent from manifests made before they existed: the defaults (once each, by task name).
+    if (p.contains("hard_weight")) {
+        if (!p["hard_weight"].is_number_integer() || p["hard_weight"].get<int>() < 1)
+            throw bad("hard_weight");
+        o.hardWeight = p["hard_weight"].get<int>();
+    }
+    if (p.contains("order")) {
+        if (p["order"] != "task" && p["order"] != "curriculum")
+            throw bad("order");
+        o.curriculum = p["order"] == "curriculum";
+    }
     if (isPreference(o.format)) {
         if (!field("max_pairs_per_task").is_number_integer())
             throw bad("max_pairs_per_task");
@@ -832,9 +884,11 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                 for (std::size_t i = 0; i < b.n; ++i) {
                     const RowJob &job = b.rows[i];
                     if (job.excluded) {
-                        exclude(job, job.excluded, std::nullopt);
+                        if (!job.copy)
+                            exclude(job, job.excluded, std::nullopt);
                     } else if (job.overBudget) {
-                        exclude(job, "over token budget", job.tokens);
+                        if (!job.copy)
+                            exclude(job, "over token budget", job.tokens);
                     } else {
                         counts[job.validation ? 1 : 0].add(*job.sample, job.tokens,
                                                            job.rejected ? job.rejected->negativeClass : std::string());
@@ -852,7 +906,7 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         // The selection's summary meanwhile, off the serial tail of the export.
         std::future<nlohmann::json> summary = std::async(std::launch::async, [&sel] { return selectionSummary(sel); });
         Batch *batch = nullptr;
-        auto add = [&](const SelectedSample &s, const RejectedSample *rejected) {
+        auto add = [&](const SelectedSample &s, const RejectedSample *rejected, bool copy = false) {
             if (!batch) {
                 if (!(batch = pipeline.acquire()))
                     return false; // stopped by an error, which finish() rethrows
@@ -862,6 +916,7 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             job.sample = &s;
             job.rejected = rejected;
             job.validation = validation.at(s.taskId);
+            job.copy = copy;
             if (batch->n == kBatch) {
                 pipeline.submit(batch);
                 batch = nullptr;
@@ -873,9 +928,16 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                 if (!add(sel.samples[p.chosen], &pairs.rejected[p.rejected]))
                     break;
         } else {
-            for (const SelectedSample &s : sel.samples)
-                if (!add(s, nullptr))
+            const std::vector<const SelectedSample *> order = rowOrder(sel, options.curriculum);
+            bool stopped = false;
+            for (const SelectedSample *s : order)
+                if ((stopped = !add(*s, nullptr)))
                     break;
+            // Hard tasks up-weighted: their train rows again, pass after pass, in the same order.
+            for (int pass = 1; pass < options.hardWeight && !stopped; ++pass)
+                for (const SelectedSample *s : order)
+                    if (isHard(s->difficulty) && !validation.at(s->taskId) && (stopped = !add(*s, nullptr, true)))
+                        break;
         }
         if (batch)
             pipeline.submit(batch);

@@ -47,6 +47,12 @@ struct ExportOptions
     std::vector<std::string> tags;         // metadata tags in the prompt: backend, target, difficulty, level, category
     SelectionOptions selection;
     PairOptions pairs; // --format preference / preference-text
+    // Rows of hard and unsolved tasks are written this many times into train: the copies after the first
+    // pass over the rows, in the same order (1: once; SFT formats only).
+    int hardWeight = 1;
+    // Rows ordered easy -> hard (difficulty easy, unknown, hard, unsolved; then level; then task name),
+    // not by task name; for trainers that keep the file's order (SFT formats only).
+    bool curriculum = false;
     bool dryRun = false;
 };
 

@@ -9,6 +9,18 @@
 
 namespace sieve {
 
+namespace {
+// The distinct values of one column, joined for an error message ("none" when there are none).
+std::string knownNames(const db::Database &db, const char *sql)
+{
+    std::string known;
+    db::Statement st = db.prepare(sql);
+    while (st.step())
+        known += (known.empty() ? "" : ", ") + st.text(0);
+    return known.empty() ? std::string("none") : known;
+}
+} // namespace
+
 const char *difficultyName(Difficulty d)
 {
     switch (d) {
@@ -86,7 +98,16 @@ ScopeFilter resolveScope(const db::Database &db, const SampleScope &scope)
         if (r.step())
             runId = r.int64(0);
         else
-            throw std::runtime_error("no sampling run named '" + *scope.run + "' in the corpus");
+            throw std::runtime_error("no sampling run named '" + *scope.run + "' in the corpus (runs: " +
+                                     knownNames(db, "SELECT name FROM sample_runs ORDER BY name") + ")");
+    }
+    if (scope.model) {
+        db::Statement m = db.prepare("SELECT 1 FROM samples WHERE model=?1 LIMIT 1");
+        m.bind(1, *scope.model);
+        if (!m.step())
+            throw std::runtime_error(
+                "no samples of model '" + *scope.model + "' in the corpus (models: " +
+                knownNames(db, "SELECT DISTINCT model FROM samples WHERE model IS NOT NULL ORDER BY model") + ")");
     }
     f.all = false;
     std::string sql = "SELECT s.id, s.task_id FROM samples s WHERE 1";

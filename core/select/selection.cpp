@@ -47,8 +47,8 @@ Quota parseQuota(const std::string &text)
     Quota q;
     q.field = text.substr(0, eq);
     q.value = text.substr(eq + 1, colon - eq - 1);
-    if (q.field != "category" && q.field != "level")
-        throw std::invalid_argument("quota '" + text + "': the field is 'category' or 'level'");
+    if (q.field != "category" && q.field != "level" && q.field != "backend")
+        throw std::invalid_argument("quota '" + text + "': the field is 'category', 'level' or 'backend'");
     try {
         std::size_t used = 0;
         q.maxTasks = std::stoi(text.substr(colon + 1), &used);
@@ -304,8 +304,9 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
             bool room = true;
             for (std::size_t q = 0; q < options.quotas.size(); ++q) {
                 const Quota &quota = options.quotas[q];
-                const std::string value =
-                    quota.field == "category" ? first.category.value_or("(none)") : levelText(first.level);
+                const std::string value = quota.field == "category"  ? first.category.value_or("(none)")
+                                          : quota.field == "backend" ? first.backend
+                                                                     : levelText(first.level);
                 if (quota.value != "*" && quota.value != value)
                     continue;
                 keys.emplace_back(q, value);

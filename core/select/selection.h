@@ -13,7 +13,7 @@
 //  3. per-task cap: the best samples by the same order;
 //  4. difficulty: with --easy N or --easy-fraction F, all hard tasks plus that many easy tasks drawn
 //     at random; other difficulties are left out;
-//  5. quotas: at most N tasks per category or level value, tasks taken in a seeded random order.
+//  5. quotas: at most N tasks per category, level or backend value, tasks taken in a seeded random order.
 // Between 1 and 2, the speedup bar (--min-speedup, --min-speedup-compile): the sample's newest verdict
 // must have GPU timings (not interpreted) and clear the bar against eager PyTorch and/or torch.compile;
 // samples without timings are left out as "no timing", those under the bar as "below speedup".
@@ -41,11 +41,11 @@ std::optional<RequirePolicy> parseRequire(std::string_view name);
 
 struct Quota
 {
-    std::string field; // "category" or "level"
+    std::string field; // "category", "level" or "backend" (the task's)
     std::string value; // "*" for every value
     int maxTasks = 0;
 };
-// "category=softmax:50", "level=1:100", "category=*:40". Throws std::invalid_argument on bad text.
+// "category=softmax:50", "level=1:100", "category=*:40", "backend=cuda:30". Throws std::invalid_argument on bad text.
 Quota parseQuota(const std::string &text);
 
 struct SelectionOptions

@@ -212,4 +212,12 @@ void setTaskFlags(db::Database &db, std::int64_t taskId, const std::optional<std
     db.prepare("UPDATE tasks SET flags=?1 WHERE id=?2").bind(1, flags).bind(2, taskId).run();
 }
 
+const std::vector<std::string> &verdictStatuses()
+{
+    static const std::vector<std::string> all = {"PENDING",      "PASS",          "FAIL_STATIC",  "FAIL_COMPILE",
+                                                 "FAIL_RUNTIME", "FAIL_MISMATCH", "FAIL_SHAM",    "FAIL_SANDBOX",
+                                                 "TIMEOUT",      "CRASH",         "UNVERIFIABLE", "CANCELLED"};
+    return all;
+}
+
 } // namespace sieve::store

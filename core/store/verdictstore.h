@@ -105,4 +105,7 @@ void setTaskFlags(db::Database &db, std::int64_t taskId, const std::optional<std
 std::string joinComma(const std::vector<std::string> &v);
 std::vector<std::string> splitComma(const std::string &s);
 
+// Every value samples.status and verdicts.status take (docs/VERIFIER.md), PENDING first.
+const std::vector<std::string> &verdictStatuses();
+
 } // namespace sieve::store

@@ -53,10 +53,12 @@ std::string formatDouble(const std::optional<double> &v)
 
 // As the importers key a task (core/import/importcommon.cpp), so a variant equal to an imported task is
 // found.
-std::string variantKey(const VariantTask &t)
+// The parent's reference is keyed (not the variant's with its constants rewritten): a variant keeps the key
+// it had before references were rewritten, so augmenting again finds it.
+std::string variantKey(const VariantTask &t, const std::string &parentReference)
 {
     return hashing::contentKey(
-        {"task", t.referenceCode, t.dtype, formatDouble(t.atol), formatDouble(t.rtol), t.shapesJson.value_or("")});
+        {"task", parentReference, t.dtype, formatDouble(t.atol), formatDouble(t.rtol), t.shapesJson.value_or("")});
 }
 
 std::string shapeLabel(const std::optional<std::string> &shapesJson)
@@ -77,7 +79,62 @@ std::string shapeLabel(const std::optional<std::string> &shapesJson)
     return out;
 }
 
+// A shape value as a Python literal; `tupleStyle`: a list written as a tuple, as the original was.
+std::string pythonLiteral(const nlohmann::json &v, bool tupleStyle)
+{
+    if (v.is_boolean())
+        return v.get<bool>() ? "True" : "False";
+    if (!v.is_array())
+        return v.dump();
+    std::string out;
+    for (const auto &x : v)
+        out += (out.empty() ? "" : ", ") + x.dump();
+    if (tupleStyle)
+        return "(" + out + (v.size() == 1 ? ",)" : ")");
+    return "[" + out + "]";
+}
+
 } // namespace
+
+std::string withShapeConstants(const std::string &reference, const std::string &shapesJson)
+{
+    const auto shapes = nlohmann::json::parse(shapesJson, nullptr, false);
+    if (!shapes.is_array() || shapes.empty() || !shapes[0].is_object())
+        return reference;
+    const nlohmann::json &shape = shapes[0];
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < reference.size()) {
+        std::size_t end = reference.find('\n', pos);
+        const bool newline = end != std::string::npos;
+        end = newline ? end : reference.size();
+        const std::string line = reference.substr(pos, end - pos);
+        pos = end + 1;
+        // NAME = VALUE (or NAME: TYPE = VALUE) at module level, for a NAME the shape sets.
+        std::size_t n = 0;
+        while (n < line.size() && (std::isalnum(static_cast<unsigned char>(line[n])) || line[n] == '_'))
+            ++n;
+        const std::string name = line.substr(0, n);
+        const std::size_t after = line.find_first_not_of(" \t", n);
+        const std::size_t eq = line.find('=', n);
+        const bool assignment = n > 0 && !std::isdigit(static_cast<unsigned char>(line[0])) && shape.contains(name) &&
+                                after != std::string::npos && (line[after] == '=' || line[after] == ':') &&
+                                eq != std::string::npos && (eq + 1 >= line.size() || line[eq + 1] != '=');
+        if (!assignment) {
+            out += line;
+        } else {
+            const std::size_t valueStart = line.find_first_not_of(" \t", eq + 1);
+            const bool tuple = valueStart != std::string::npos && line[valueStart] == '(';
+            const std::size_t hash = line.find('#', eq);
+            out += line.substr(0, eq + 1) + " " + pythonLiteral(shape[name], tuple);
+            if (hash != std::string::npos)
+                out += "  " + line.substr(hash);
+        }
+        if (newline)
+            out += '\n';
+    }
+    return out;
+}
 
 std::string parseShapeSet(const std::string &text)
 {
@@ -182,7 +239,8 @@ std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &paren
         VariantTask &v = o.task;
         v.parentName = parentName;
         v.familyKey = familyKey;
-        v.referenceCode = reference;
+        // The prompt shows the reference: with the variant's own constants, not the parent's.
+        v.referenceCode = spec.shapesJson ? withShapeConstants(reference, *spec.shapesJson) : reference;
         v.dtype = spec.dtype.value_or(parentDtype);
         v.shapesJson = spec.shapesJson ? spec.shapesJson : parentShapes;
         // Tolerances follow the dtype: the parent's when it is unchanged, the import default otherwise.
@@ -192,7 +250,7 @@ std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &paren
         } else {
             v.atol = v.rtol = importing::defaultTolerance(v.dtype);
         }
-        v.key = variantKey(v);
+        v.key = variantKey(v, reference);
         std::string label = shapeLabel(spec.shapesJson);
         if (spec.dtype)
             label += (label.empty() ? "" : "/") + v.dtype;
@@ -237,7 +295,7 @@ std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &paren
         o.taskId = db.lastInsertId();
         db.prepare("INSERT INTO task_payloads(task_id, reference_code) VALUES(?1, ?2)")
             .bind(1, *o.taskId)
-            .bindBlob(2, payload::pack(reference))
+            .bindBlob(2, payload::pack(v.referenceCode))
             .run();
         tx.commit();
         o.state = "created";

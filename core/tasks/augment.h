@@ -29,6 +29,10 @@ struct VariantSpec
 // Values are numbers, true/false, or [n,n,...] lists. Throws std::invalid_argument naming the text.
 std::string parseShapeSet(const std::string &text);
 
+// The reference with its module-level constants (NAME = VALUE lines at column 0) set to the first shape
+// of shapesJson, so a variant's prompt shows the sizes it is checked at; other lines are kept as they are.
+std::string withShapeConstants(const std::string &reference, const std::string &shapesJson);
+
 // --shapes S1 S2 --dtypes D1 D2: without grid, one variant per shape set (the parent's dtype) and one
 // per dtype (the parent's shapes); with grid, every (shape set, dtype) pair.
 std::vector<VariantSpec> variantSpecs(const std::vector<std::string> &shapeSets, const std::vector<std::string> &dtypes,

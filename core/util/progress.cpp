@@ -9,9 +9,9 @@
 
 namespace sieve {
 
-Progress::Progress(std::ostream &out, std::string label, std::uint64_t total, bool enabled)
-    : m_out(out), m_label(std::move(label)), m_total(total), m_enabled(enabled), m_tty(isatty(STDERR_FILENO) != 0),
-      m_start(std::chrono::steady_clock::now()), m_lastDraw(m_start)
+Progress::Progress(std::ostream &out, std::string label, std::uint64_t total, bool enabled, std::optional<bool> tty)
+    : m_out(out), m_label(std::move(label)), m_total(total), m_enabled(enabled),
+      m_tty(tty.value_or(isatty(STDERR_FILENO) != 0)), m_start(std::chrono::steady_clock::now()), m_lastDraw(m_start)
 {
 }
 
@@ -46,7 +46,6 @@ void Progress::finish(const std::string &detail)
 void Progress::draw(bool final, const std::string &detail)
 {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-    const double rate = secs > 0 ? m_done / secs : 0;
     std::ostringstream line;
     line << m_label << ' ';
     if (m_total > 0) {
@@ -60,7 +59,12 @@ void Progress::draw(bool final, const std::string &detail)
     } else {
         line << m_done;
     }
-    line << ", " << std::fixed << std::setprecision(0) << rate << "/s";
+    // A rate only once there is one to tell: something done in this run, over at least a second.
+    const std::uint64_t doneHere = m_done - std::min(m_done, m_base);
+    if (doneHere > 0 && secs >= 1.0) {
+        const double rate = doneHere / secs;
+        line << ", " << std::fixed << std::setprecision(rate < 10 ? 1 : 0) << rate << "/s";
+    }
     if (!detail.empty())
         line << ", " << detail;
     if (m_tty)

@@ -1,11 +1,13 @@
 // sieve-cli tasks check: task hygiene alone. One verifier worker runs each task's reference on a device
 // (a GPU at the task's real shapes, or the CPU on shrunk ones) through the worker op `check_task`, and the
 // findings are stored per task in task_hygiene (core/taskhygiene.h). No sample is verified.
+#include "core/cli/commands.h"
 #include "core/db/corpus.h"
 #include "core/db/payload.h"
 #include "core/db/unixtime.h"
 #include "core/store/verifyinputstore.h"
 #include "core/tasks/taskhygiene.h"
+#include "core/util/progress.h"
 #include "gpu/cli/commands.h"
 #include "gpu/cli/cudacommon.h"
 #include "gpu/verify/pythonenv.h"
@@ -113,8 +115,13 @@ std::string firstMessage(const nlohmann::json &msg)
 
 int runTasksCheck(const Args &args, cli::Context &ctx)
 {
+    if (cli::isTaskEdit(args))
+        return cli::runTaskEdit(args, ctx);
     if (args.positional.size() != 2 || args.positional[0] != "check")
-        throw UsageError("expected 'check' and the corpus file: sieve-cli tasks check DB");
+        throw UsageError("expected 'check', 'set' or 'categorize' and the corpus file: sieve-cli tasks check DB");
+    for (const char *editOnly : {"category", "redo", "dry-run"})
+        if (args.has(editOnly))
+            throw UsageError(std::string("--") + editOnly + " is for 'tasks set' and 'tasks categorize'");
     const std::string dbPath = args.positional[1];
     if (args.has("cpu") && args.has("gpus"))
         throw UsageError("--cpu and --gpus exclude each other");
@@ -168,6 +175,8 @@ int runTasksCheck(const Args &args, cli::Context &ctx)
     int deaths = 0;
     std::size_t done = 0;
     const auto t0 = std::chrono::steady_clock::now();
+    // '\r' redraws on a terminal, plain lines in a log (core/util/progress.h).
+    Progress progress(ctx.err, "tasks check", tasks.size(), !quiet);
 
     auto report = [&](const TaskItem &t, const nlohmann::json &msg) {
         std::string codes;
@@ -195,8 +204,7 @@ int runTasksCheck(const Args &args, cli::Context &ctx)
                 ctx.out << "\n               " << firstMessage(msg);
             ctx.out << '\n' << std::flush;
         }
-        if (!quiet)
-            ctx.err << "tasks check: " << done << "/" << tasks.size() << '\r' << std::flush;
+        progress.update(done);
     };
 
     while (!todo.empty() || !inflight.empty()) {
@@ -266,6 +274,7 @@ int runTasksCheck(const Args &args, cli::Context &ctx)
         if (!quiet)
             ctx.err << "tasks check: the worker died (" << worker.exitDescription() << "); restarting it\n";
     }
+    progress.finish();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (json) {
         ctx.out << nlohmann::json{{"summary",
@@ -286,10 +295,44 @@ int runTasksCheck(const Args &args, cli::Context &ctx)
 
 cli::Command tasksCommand()
 {
+    std::vector<cli::OptionSpec> options = {
+        {.name = "task",
+         .takesValue = true,
+         .repeatable = true,
+         .valueName = "NAME",
+         .help = "only this task (repeatable)"},
+        {.name = "gpus",
+         .takesValue = true,
+         .valueName = "N",
+         .help = "the GPU to run on (default: the first nvidia-smi lists)"},
+        {.name = "cpu", .help = "on the CPU, shapes shrunk (needed explicitly where there is no GPU)"},
+        {.name = "parallel",
+         .takesValue = true,
+         .valueName = "P",
+         .help = "tasks checked at once (default 1 on a GPU, 2 on the CPU)"},
+        {.name = "timeout", .takesValue = true, .valueName = "S", .help = "seconds per task (default 600)"},
+        {.name = "json",
+         .help = "one JSON object per task "
+                 "({\"task\",\"state\",\"ok\",\"codes\",\"device\",\"hygiene\",\"shapes\"}), then "
+                 "{\"summary\":{...}}"},
+        {.name = "python",
+         .takesValue = true,
+         .valueName = "PATH",
+         .help = "the interpreter with torch and triton (as for verify)"},
+        {.name = "cache-dir",
+         .takesValue = true,
+         .valueName = "DIR",
+         .help = "where the worker writes the task files (default ~/.cache/sieve/verify)"},
+        {.name = "quiet", .shortName = 'q', .help = "no progress"}};
+    for (cli::OptionSpec &o : cli::taskEditOptions())
+        options.push_back(std::move(o));
     return {
         .name = "tasks",
-        .summary = "task hygiene alone: 'tasks check DB' runs each reference and stores what makes a task unusable",
-        .usage = "sieve-cli tasks check DB [OPTIONS]",
+        .summary = "task hygiene ('tasks check DB': what makes a task unusable) and categories (tasks set, "
+                   "tasks categorize)",
+        .usage = "sieve-cli tasks check DB [OPTIONS]\n"
+                 "sieve-cli tasks set DB --task NAME... --category C\n"
+                 "sieve-cli tasks categorize DB [--redo] [--dry-run] [--json]",
         .description =
             "Checks the tasks of DB alone, without verifying any sample: each reference runs on a device for every\n"
             "seed (twice on the first) and is judged for what makes a task unable to judge answers:\n"
@@ -305,35 +348,13 @@ cli::Command tasksCommand()
             "with --cpu the shapes shrink as the CPU verifier's do, and what could not be judged at the shipped shape\n"
             "is said (REF_UNJUDGED_AT_SCALE). Each task's result is stored in the corpus (task_hygiene: state ok,\n"
             "broken, unjudged or import_missing, its codes, the device and the full report); `sieve-cli import`\n"
-            "already stores import_missing for references whose imports the verifier cannot satisfy.\n",
-        .options = {{.name = "task",
-                     .takesValue = true,
-                     .repeatable = true,
-                     .valueName = "NAME",
-                     .help = "only this task (repeatable)"},
-                    {.name = "gpus",
-                     .takesValue = true,
-                     .valueName = "N",
-                     .help = "the GPU to run on (default: the first nvidia-smi lists)"},
-                    {.name = "cpu", .help = "on the CPU, shapes shrunk (needed explicitly where there is no GPU)"},
-                    {.name = "parallel",
-                     .takesValue = true,
-                     .valueName = "P",
-                     .help = "tasks checked at once (default 1 on a GPU, 2 on the CPU)"},
-                    {.name = "timeout", .takesValue = true, .valueName = "S", .help = "seconds per task (default 600)"},
-                    {.name = "json",
-                     .help = "one JSON object per task "
-                             "({\"task\",\"state\",\"ok\",\"codes\",\"device\",\"hygiene\",\"shapes\"}), then "
-                             "{\"summary\":{...}}"},
-                    {.name = "python",
-                     .takesValue = true,
-                     .valueName = "PATH",
-                     .help = "the interpreter with torch and triton (as for verify)"},
-                    {.name = "cache-dir",
-                     .takesValue = true,
-                     .valueName = "DIR",
-                     .help = "where the worker writes the task files (default ~/.cache/sieve/verify)"},
-                    {.name = "quiet", .shortName = 'q', .help = "no progress"}},
+            "already stores import_missing for references whose imports the verifier cannot satisfy.\n\n"
+            "tasks set gives tasks an operator category by hand; tasks categorize infers one from the ops each\n"
+            "reference calls for the tasks without one (import does so for the tasks it adds): GEMM, convolution,\n"
+            "normalization, activation, reduction, loss, attention, pooling, elementwise, or fusion when several.\n"
+            "An inferred category is marked in the task's provenance; one imported or set by hand is never inferred\n"
+            "again.\n",
+        .options = std::move(options),
         .notes =
             "Exit codes: 0 every selected task was checked (whatever it was found to be), 1 the worker kept failing\n"
             "or the corpus could not be written, 2 usage (including: no GPU and no --cpu), 130 interrupted.\n",

@@ -85,7 +85,7 @@ public:
             m_ctx.err << " (" << counts.done << " already done)";
         m_ctx.err << '\n';
         m_progress = std::make_unique<Progress>(m_ctx.err, "verify", counts.total, m_showProgress);
-        m_progress->update(counts.done);
+        m_progress->resumedAt(counts.done);
     }
     void workerStarted(int worker, const nlohmann::json &env) override
     {
@@ -618,7 +618,8 @@ cli::Command verifyCommand()
               .valueName = "P",
               .help = "deployed (default: Triton's own default, TF32 for fp32 tl.dot on GPUs that have it, as the "
                       "kernel runs when deployed) or ieee (full fp32, TRITON_F32_DEFAULT=ieee); recorded in the run's "
-                      "parameters and environment and in exports"},
+                      "parameters and environment and in exports",
+              .choices = {"deployed", "ieee"}},
              {.name = "policy",
               .takesValue = true,
               .valueName = "P",
@@ -626,7 +627,8 @@ cli::Command verifyCommand()
                       "sample's own kernels; a torch op is FAIL_STATIC TORCH_OP_IN_FORWARD, with TORCH_CORE_OP naming "
                       "a conv/GEMM) or kernelbench (KernelBench's rule: a torch core op plus the sample's own kernels "
                       "for the rest is accepted, with the finding TORCH_CORE_OP_ALLOWED naming the op). Recorded in "
-                      "the run."},
+                      "the run.",
+              .choices = {"strict", "kernelbench"}},
              {.name = "skip-static",
               .help = "measurement only, never for training data: stage 0 (the static reading) does not run, so the "
                       "runtime walls are measured alone. Recorded in the run (params_json, env_json: skip_static) "

@@ -213,7 +213,8 @@ cli::Command sampleCommand()
                       "verify'\n"
                       "first-pass: up to N attempts per task (--attempts), one at a time, each verified before the "
                       "next; the first PASS ends the task (rejection sampling)",
-              .section = "Modes:"},
+              .section = "Modes:",
+              .choices = {"keep-all", "first-pass"}},
              {.name = "endpoint",
               .takesValue = true,
               .valueName = "URL",

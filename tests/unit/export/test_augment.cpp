@@ -162,3 +162,70 @@ TEST(Augment, CommandChecksEachVariantInTheVerifierWorker)
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("no task named 'nope'"), std::string::npos) << r.err;
 }
+
+TEST(Augment, AVariantsReferenceCarriesItsOwnConstants)
+{
+    const std::string ref = "import torch\n\nM = 16\nN: int = 256  # columns\nSIZE = (2, 3)\nEPS = 1e-5\n"
+                            "    M = 99\nMM = 7\nM == 3\n";
+    EXPECT_EQ(withShapeConstants(ref, R"([{"M":8,"N":64,"SIZE":[4,5]},{"M":1}])"),
+              "import torch\n\nM = 8\nN: int = 64  # columns\nSIZE = (4, 5)\nEPS = 1e-5\n    M = 99\nMM = 7\nM == 3\n");
+    EXPECT_EQ(withShapeConstants("flag = False\n", R"([{"flag":true}])"), "flag = True\n");
+    EXPECT_EQ(withShapeConstants(ref, "not json"), ref);
+
+    test::TempDir dir;
+    const std::string db = dir.file("aug.sieve");
+    {
+        Corpus c = Corpus::create(db);
+        test::addTask(c, "relu", 1, "activation", "triton", kReference);
+        const auto out = augmentTask(c, "relu", variantSpecs({"M=8,N=64"}, {"fp16"}, false), nullptr);
+        ASSERT_EQ(out.size(), 2u);
+        for (const auto &o : out) {
+            ASSERT_EQ(o.state, "created");
+            test::addSample(c, *o.taskId, {o.task.name + "-a1", 1, "PASS", 1.1});
+        }
+    }
+    ExportOptions o;
+    o.validationFraction = 0;
+    exportCorpus(db, dir.file("out"), o);
+    int seen = 0;
+    for (const auto &row : readRows(dir.file("out/train.jsonl"))) {
+        const std::string prompt = row["messages"][1]["content"];
+        if (row["meta"]["task"] == "relu@M=8,N=64") {
+            ++seen;
+            EXPECT_NE(prompt.find("M = 8\nN = 64\n"), std::string::npos) << prompt; // without --tags shapes
+            EXPECT_EQ(prompt.find("M = 16"), std::string::npos) << prompt;
+        } else if (row["meta"]["task"] == "relu@fp16") {
+            ++seen;
+            EXPECT_NE(prompt.find("M = 16\nN = 256\n"), std::string::npos) << prompt; // the parent's shapes
+        }
+    }
+    EXPECT_EQ(seen, 2);
+}
+
+TEST(Augment, CpuCheckKeepsAKernelBenchVariantScaledDownForTheInterpreter)
+{
+    if (test::requireVerifierPython().empty())
+        return;
+    test::TempDir dir;
+    const std::string db = dir.file("kb.sieve");
+    ASSERT_EQ(test::runCli({"init", db}).exitCode, 0);
+    ASSERT_EQ(test::runCli({"import", db, "--format", "kernelbench",
+                            test::testData("import/kernelbench/level1/23_Softmax.py"), "--quiet"})
+                  .exitCode,
+              0);
+    std::string task;
+    {
+        Corpus c = Corpus::open(db, true);
+        task = c.db().queryText("SELECT name FROM tasks").value_or("");
+    }
+    // 16 x 16384 and 8 x 16384 inputs are over the CPU interpreter's element limit: the worker scales them
+    // down and lists them in dropped_shapes, though it checked them at the smaller size.
+    const auto r =
+        test::runCli({"augment", db, "--task", task, "--shapes", "batch_size=8,dim=16384", "--cpu", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["variants"].size(), 1u);
+    EXPECT_EQ(j["variants"][0]["state"], "created") << r.out;
+    Corpus c = Corpus::open(db, true);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(0), 2);
+}

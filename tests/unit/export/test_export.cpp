@@ -264,8 +264,8 @@ TEST(Export, RejectedNeverExportedAndMissingTemplateFails)
         EXPECT_NE(row["meta"]["sample_id"].get<std::int64_t>(), relu);
     {
         Corpus c = Corpus::open(db);
-        const auto t = test::addTask(c, "nki_op", 1, "x", "nki");
-        test::addSample(c, t, {"nki-a1", 1});
+        const auto t = test::addTask(c, "sycl_op", 1, "x", "sycl");
+        test::addSample(c, t, {"sycl-a1", 1});
     }
     try {
         exportCorpus(db, dir.file("out2"), o);

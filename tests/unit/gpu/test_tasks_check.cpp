@@ -158,10 +158,13 @@ TEST(TasksCheck, JudgesEachTaskOnTheCpuAndStoresIt)
     EXPECT_FALSE(report["ok"].get<bool>());
 
     // --task selects; an unknown name is a usage error.
-    const auto one = test::runCli({"tasks", "check", db, "--cpu", "--task", "tc/broken", "--python", py, "--quiet",
-                                   "--cache-dir", dir.file("cache")});
+    const auto one = test::runCli(
+        {"tasks", "check", db, "--cpu", "--task", "tc/broken", "--python", py, "--cache-dir", dir.file("cache")});
     EXPECT_EQ(one.exitCode, 0) << one.err;
     EXPECT_NE(one.out.find("1 tasks checked on cpu"), std::string::npos) << one.out;
+    // Progress into a pipe (a log): whole lines, no carriage return.
+    EXPECT_EQ(one.err.find('\r'), std::string::npos) << one.err;
+    EXPECT_NE(one.err.find("tasks check 1/1 (100%)"), std::string::npos) << one.err;
     EXPECT_EQ(test::runCli({"tasks", "check", db, "--cpu", "--task", "nope", "--python", py}).exitCode, 2);
     EXPECT_EQ(test::runCli({"tasks", "frobnicate", db}).exitCode, 2);
 }
