@@ -257,8 +257,8 @@
         <translation>%1 konnte vor der Aktualisierung des Korpus nicht kopiert werden; nichts wurde geändert.</translation>
     </message>
     <message>
-        <source>%1 is not a Sieve corpus, or it is damaged. Open a .sieve file made by Sieve, or check the file with &apos;sieve-cli check&apos;.</source>
-        <translation>%1 ist kein Sieve-Korpus oder ist beschädigt. Öffnen Sie eine von Sieve erstellte .sieve-Datei oder prüfen Sie die Datei mit „sieve-cli check“.</translation>
+        <source>%1 is not a Sieve corpus, or it is damaged. Open a .sieve file made by Sieve.</source>
+        <translation>%1 ist kein Sieve-Korpus oder ist beschädigt. Öffnen Sie eine von Sieve erstellte .sieve-Datei.</translation>
     </message>
     <message>
         <source>%1 is in use by another program (an import or a verification run?). Open it again when that has finished.</source>

@@ -179,6 +179,8 @@ void ClusterPage::keepRepresentative()
 QList<qint64> ClusterPage::selectedMembers() const
 {
     QList<qint64> ids;
+    if (!m_memberView->selectionModel())
+        return ids; // retranslateUi runs before the view gets its model
     for (const QModelIndex &i : m_memberView->selectionModel()->selectedRows())
         ids << i.data(ClusterMemberModel::IdRole).toLongLong();
     return ids;

@@ -46,9 +46,7 @@ QString openError(const QString &path, const QString &error)
     const QString name = QFileInfo(path).fileName();
     const QString e = error.toLower();
     if (e.contains(QLatin1String("not a database")) || e.contains(QLatin1String("malformed")))
-        return CorpusFile::tr(
-                   "%1 is not a Sieve corpus, or it is damaged. Open a .sieve file made by Sieve, or check the "
-                   "file with 'sieve-cli check'.")
+        return CorpusFile::tr("%1 is not a Sieve corpus, or it is damaged. Open a .sieve file made by Sieve.")
             .arg(name);
     if (e.contains(QLatin1String("locked")) || e.contains(QLatin1String("busy")))
         return CorpusFile::tr(

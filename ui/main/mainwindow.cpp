@@ -5,6 +5,7 @@
 #include "ui/cli/importformat.h"
 #include "ui/cli/verifyrunner.h"
 #include "ui/clusters/clusterpage.h"
+#include "ui/compare/comparisonview.h"
 #include "ui/compare/ptxview.h"
 #include "ui/data/corpusqueries.h"
 #include "ui/data/dbthread.h"
@@ -149,6 +150,8 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
                     tr("duplicate of #%1 (cluster %2)").arg(representative).arg(cluster));
             });
     connect(m_clusters, &ClusterPage::compareRequested, this, [this](const QList<qint64> &ids) {
+        if (ids.isEmpty())
+            return;
         m_pages->setCurrentIndex(ReviewPage);
         m_details->setCurrentIndex(DetailsPane::CodeTab);
         // The table shows the compared members selected when it holds them; otherwise it shows no
