@@ -147,8 +147,12 @@
         <translation>&amp;Repräsentant behalten, den Rest ablehnen</translation>
     </message>
     <message>
-        <source>Reject every other member of this cluster as a duplicate of its representative (undo with Ctrl+Z)</source>
-        <translation>Jedes andere Mitglied dieses Clusters als Duplikat seines Repräsentanten ablehnen (rückgängig mit Strg+Z)</translation>
+        <source>Keep the selected member (else the cluster&apos;s representative) and reject the others: duplicates as &quot;duplicate&quot;, failing ones as &quot;incorrect&quot; (undo with Ctrl+Z)</source>
+        <translation>Das gewählte Mitglied (sonst den Repräsentanten des Clusters) behalten und die anderen ablehnen: Duplikate als „Duplikat“, fehlschlagende als „falsch“ (rückgängig mit Strg+Z)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep #%1, Reject the Rest</source>
+        <translation>#%1 &amp;behalten, den Rest ablehnen</translation>
     </message>
 </context>
 <context>
@@ -240,6 +244,37 @@
     <message>
         <source>Select a sample to see its code, or two or three to compare them side by side.</source>
         <translation>Wählen Sie eine Probe, um ihren Code zu sehen, oder zwei oder drei, um sie nebeneinander zu vergleichen.</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::CorpusFile</name>
+    <message>
+        <source>Could not copy %1 to %2 before updating it; nothing was changed. Is the folder writable, and is there room on the disk?</source>
+        <translation>%1 konnte vor der Aktualisierung nicht nach %2 kopiert werden; nichts wurde geändert. Ist der Ordner beschreibbar und ist auf dem Datenträger Platz?</translation>
+    </message>
+    <message>
+        <source>Could not copy %1 before updating the corpus; nothing was changed.</source>
+        <translation>%1 konnte vor der Aktualisierung des Korpus nicht kopiert werden; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>%1 is not a Sieve corpus, or it is damaged. Open a .sieve file made by Sieve.</source>
+        <translation>%1 ist kein Sieve-Korpus oder ist beschädigt. Öffnen Sie eine von Sieve erstellte .sieve-Datei.</translation>
+    </message>
+    <message>
+        <source>%1 is in use by another program (an import or a verification run?). Open it again when that has finished.</source>
+        <translation>%1 wird von einem anderen Programm benutzt (ein Import oder eine Verifikation?). Öffnen Sie es erneut, wenn dieses fertig ist.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened for writing. Check that the file and its folder are writable.</source>
+        <translation>%1 kann nicht zum Schreiben geöffnet werden. Prüfen Sie, ob die Datei und ihr Ordner beschreibbar sind.</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Sieve. Open it with that version.</source>
+        <translation>%1 wurde von einem neueren Sieve geschrieben. Öffnen Sie es mit dieser Version.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
 </context>
 <context>
@@ -723,10 +758,6 @@
         <translation>%1 wird geöffnet …</translation>
     </message>
     <message>
-        <source>Cannot open %1: %2</source>
-        <translation>%1 kann nicht geöffnet werden: %2</translation>
-    </message>
-    <message>
         <source>%1 — Sieve</source>
         <translation>%1 — Sieve</translation>
     </message>
@@ -764,6 +795,77 @@
     <message>
         <source>duplicate of #%1 (cluster %2)</source>
         <translation>Duplikat von #%1 (Cluster %2)</translation>
+    </message>
+    <message>
+        <source>Verifying: %1</source>
+        <translation>Verifiziere: %1</translation>
+    </message>
+    <message>
+        <source>New Corpus</source>
+        <translation>Neues Korpus</translation>
+    </message>
+    <message>
+        <source>Sieve corpora (*.sieve)</source>
+        <translation>Sieve-Korpora (*.sieve)</translation>
+    </message>
+    <message>
+        <source>&amp;New Corpus…</source>
+        <translation>&amp;Neues Korpus…</translation>
+    </message>
+    <message>
+        <source>&amp;Maximise Comparison</source>
+        <translation>Vergleich &amp;maximieren</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: it was left as it is.</source>
+        <translation>%1 wurde nicht geöffnet; die Datei blieb unverändert.</translation>
+    </message>
+    <message>
+        <source>%1 exists already: choose another name, or open it with File › Open.</source>
+        <translation>%1 existiert bereits: Wählen Sie einen anderen Namen oder öffnen Sie die Datei mit Datei › Öffnen.</translation>
+    </message>
+    <message>
+        <source>Could not create %1: %2</source>
+        <translation>%1 konnte nicht angelegt werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::Prompts</name>
+    <message>
+        <source>Unfinished Verification</source>
+        <translation>Unvollendete Verifikation</translation>
+    </message>
+    <message>
+        <source>An earlier verification run of this corpus was stopped before it finished.</source>
+        <translation>Ein früherer Verifikationslauf dieses Korpus wurde vor seinem Ende angehalten.</translation>
+    </message>
+    <message>
+        <source>Resume it (it keeps its own selection), or abandon it and start the run you asked for?</source>
+        <translation>Ihn fortsetzen (er behält seine eigene Auswahl) oder ihn aufgeben und den gewünschten Lauf starten?</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Start a &amp;New Run</source>
+        <translation>&amp;Neuen Lauf starten</translation>
+    </message>
+    <message>
+        <source>Update the Corpus?</source>
+        <translation>Korpus aktualisieren?</translation>
+    </message>
+    <message>
+        <source>%1 was made by an older Sieve (corpus version %2). To open it, Sieve updates it to version %3.</source>
+        <translation>%1 wurde von einem älteren Sieve erstellt (Korpusversion %2). Um es zu öffnen, aktualisiert Sieve es auf Version %3.</translation>
+    </message>
+    <message>
+        <source>A copy of the file as it is now is kept as %1. Older Sieve versions cannot open the updated file.</source>
+        <translation>Eine Kopie der Datei in ihrem jetzigen Zustand wird als %1 aufbewahrt. Ältere Sieve-Versionen können die aktualisierte Datei nicht öffnen.</translation>
+    </message>
+    <message>
+        <source>&amp;Update and Open</source>
+        <translation>&amp;Aktualisieren und öffnen</translation>
     </message>
 </context>
 <context>
@@ -947,10 +1049,6 @@
         <translation>Anderes (siehe Notiz)</translation>
     </message>
     <message>
-        <source>Note (optional)</source>
-        <translation>Notiz (optional)</translation>
-    </message>
-    <message>
         <source>No reason</source>
         <translation>Kein Grund</translation>
     </message>
@@ -990,17 +1088,6 @@
         <source>Reject the selected samples with the chosen reason (R)</source>
         <translation>Die ausgewählten Proben mit dem gewählten Grund ablehnen (R)</translation>
     </message>
-    <message>
-        <source>Review All Matching</source>
-        <translation>Alle passenden begutachten</translation>
-    </message>
-    <message numerus="yes">
-        <source>Mark %n sample(s) matching the filter as %1?</source>
-        <translation>
-            <numerusform>%n zum Filter passende Probe als %1 markieren?</numerusform>
-            <numerusform>%n zum Filter passende Proben als %1 markieren?</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>The review of %n sample(s) could not be saved: %1
 The table shows what the corpus holds; the undo history was cleared.</source>
@@ -1009,6 +1096,70 @@ The table shows what the corpus holds; the undo history was cleared.</source>
 Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelöscht.</numerusform>
             <numerusform>Die Begutachtung von %n Proben konnte nicht gespeichert werden: %1
 Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelöscht.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reject: why? Press 1–9 for the reason (A accepts instead).</source>
+        <translation>Ablehnen: warum? Drücken Sie 1–9 für den Grund (A nimmt stattdessen an).</translation>
+    </message>
+    <message>
+        <source>Review Several Samples</source>
+        <translation>Mehrere Proben begutachten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Mark %n sample(s) as %1?</source>
+        <translation>
+            <numerusform>%n Probe als %1 markieren?</numerusform>
+            <numerusform>%n Proben als %1 markieren?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of them hold a decision a person made; it would be replaced.</source>
+        <translation>
+            <numerusform>Eine davon trägt die Entscheidung einer Person; sie würde ersetzt.</numerusform>
+            <numerusform>%n davon tragen die Entscheidung einer Person; sie würden ersetzt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Change All %1</source>
+        <translation>Alle %1 ändern</translation>
+    </message>
+    <message>
+        <source>Only the %1 Unreviewed</source>
+        <translation>Nur die %1 unbegutachteten</translation>
+    </message>
+    <message>
+        <source>Review Samples Not Shown</source>
+        <translation>Nicht angezeigte Proben begutachten</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) are selected but only %1 shown. Mark all of them as %2?</source>
+        <translation>
+            <numerusform>%n Probe ist ausgewählt, aber nur %1 angezeigt. Alle als %2 markieren?</numerusform>
+            <numerusform>%n Proben sind ausgewählt, aber nur %1 angezeigt. Alle als %2 markieren?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Note (N; Enter keeps it, Esc drops it)</source>
+        <translation>Notiz (N; Enter behält sie, Esc verwirft sie)</translation>
+    </message>
+    <message>
+        <source>Write a &amp;Note</source>
+        <translation>&amp;Notiz schreiben</translation>
+    </message>
+    <message>
+        <source>No sample is shown: select one in the table first.</source>
+        <translation>Keine Probe angezeigt: Wählen Sie zuerst eine in der Tabelle.</translation>
+    </message>
+    <message>
+        <source>Nothing to change: every sample is %1 already.</source>
+        <translation>Nichts zu ändern: Jede Probe ist bereits %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 %n sample(s)</source>
+        <translation>
+            <numerusform>%1 %n Probe</numerusform>
+            <numerusform>%1 %n Proben</numerusform>
         </translation>
     </message>
 </context>
@@ -1886,6 +2037,47 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     <message>
         <source>unreadable</source>
         <translation>unlesbar</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::VerifyRunner</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n verified</source>
+        <translation>
+            <numerusform>%n verifiziert</numerusform>
+            <numerusform>%n verifiziert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · %1 per second</source>
+        <translation> · %1 pro Sekunde</translation>
+    </message>
+    <message>
+        <source> · about %1 left</source>
+        <translation> · noch etwa %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) verified in %1</source>
+        <translation>
+            <numerusform>%n Probe in %1 verifiziert</numerusform>
+            <numerusform>%n Proben in %1 verifiziert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
     </message>
 </context>
 <context>

@@ -87,6 +87,26 @@ TEST(TaskFilterProxy, FiltersByCategoryLevelAndState)
     EXPECT_EQ(proxy.rowCount(), 1);
 }
 
+// Issue 32: task names sorted as text put 10 and 100 before 2 (KernelBench numbers its tasks).
+TEST(TaskFilterProxy, SortsNamesInNaturalOrder)
+{
+    TaskModel model;
+    TaskFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QList<TaskRow> rows;
+    for (const char *name : {"level1_10_conv", "level1_2_relu", "level1_100_gemm", "Level1_11_norm", "level1_1_add"})
+        rows << TaskRow{rows.size() + 1, QString::fromLatin1(name)};
+    model.setTasks(rows);
+    proxy.sort(TaskModel::ColName, Qt::AscendingOrder);
+    QStringList names;
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        names << proxy.index(r, TaskModel::ColName).data().toString();
+    const QStringList natural{QStringLiteral("level1_1_add"), QStringLiteral("level1_2_relu"),
+                              QStringLiteral("level1_10_conv"), QStringLiteral("Level1_11_norm"),
+                              QStringLiteral("level1_100_gemm")};
+    EXPECT_EQ(names, natural);
+}
+
 TEST(SampleModel, PagesRowsAndSortsAndFiltersInSql)
 {
     GuiCorpus corpus;

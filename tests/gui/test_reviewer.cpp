@@ -202,9 +202,9 @@ TEST_F(Reviewer, TaskFiltersNarrowTheSampleTableAndWhatBulkActionsTouch)
 
     // "On the filter" means the category too: only matmul_bias's three samples are rejected.
     qint64 asked = -1;
-    static_cast<ReviewBar *>(find<QWidget>("reviewBar"))->setConfirm([&](qint64 n, const QString &) {
-        asked = n;
-        return true;
+    static_cast<ReviewBar *>(find<QWidget>("reviewBar"))->setConfirmBulk([&](const BulkPlan &plan) {
+        asked = plan.total;
+        return BulkChoice::All;
     });
     window->findChild<QAction *>(QStringLiteral("rejectMatchingAction"))->trigger();
     ASSERT_TRUE(waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE review='rejected'") == 3; }));
@@ -251,6 +251,7 @@ TEST_F(Reviewer, AFailedWriteLeavesTheWindowShowingWhatTheDatabaseHolds)
     sampleView()->setFocus();
     sampleView()->selectAll();
     QTest::keyClick(sampleView(), Qt::Key_R);
+    QTest::keyClick(sampleView(), Qt::Key_1); // R asks for a reason: incorrect output
     ASSERT_TRUE(
         waitFor([&] { return dbInt("SELECT count(*) FROM samples WHERE task_id=2 AND review='rejected'") == 3; }));
 

@@ -7,6 +7,7 @@
 
 #include <QFileInfo>
 #include <QJsonObject>
+#include <QLocale>
 
 namespace sieve::ui {
 
@@ -28,12 +29,22 @@ VerifyRunner::VerifyRunner(const Settings &settings, QObject *parent)
             return;
         const QJsonValue speedup = o.value(QLatin1String("speedup"));
         ++m_done;
+        ++m_statuses[o.value(QLatin1String("status")).toString()];
         Q_EMIT sampleVerified(id.toInteger(), o.value(QLatin1String("status")).toString(),
                               speedup.isDouble() ? speedup.toDouble() : kNoValue);
         Q_EMIT progress(m_done, m_total);
     });
-    connect(m_process, &CliProcess::finished, this,
-            [this](int code, const QString &message) { Q_EMIT finished(code == 0, message); });
+    connect(m_process, &CliProcess::finished, this, [this](int code, const QString &message) {
+        const QString err = m_process->stderrText();
+        const bool unfinished =
+            code == 2 && err.contains(QLatin1String("unfinished")) && err.contains(QLatin1String("--new-run"));
+        Q_EMIT finished(code == 0,
+                        code == 0 || code == 130 ? summaryText() + QStringLiteral(" · ") + message : message);
+        if (unfinished) {
+            qsizetype at = err.lastIndexOf(QLatin1String("verification run"));
+            Q_EMIT unfinishedRunFound(m_corpus, m_ids, err.mid(std::max<qsizetype>(0, at)).trimmed());
+        }
+    });
 }
 
 bool VerifyRunner::hasGpu()
@@ -43,9 +54,14 @@ bool VerifyRunner::hasGpu()
     return present;
 }
 
-QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &sampleIds, const Settings &settings)
+QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &sampleIds, const Settings &settings,
+                                    Run run)
 {
     QStringList args{QStringLiteral("verify"), corpus, QStringLiteral("--json")};
+    if (run == Run::Resume)
+        return args; // the unfinished run continues with its own selection and mode
+    if (run == Run::New)
+        args << QStringLiteral("--new-run");
     for (qint64 id : sampleIds)
         args << QStringLiteral("--sample") << QString::number(id);
     // Without --all the CLI verifies only the PENDING ones among them; a reviewer who picks samples
@@ -72,17 +88,53 @@ QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &
     return args;
 }
 
-void VerifyRunner::start(const QString &corpus, const QList<qint64> &sampleIds)
+void VerifyRunner::start(const QString &corpus, const QList<qint64> &sampleIds, Run run)
 {
     m_done = 0;
-    m_total = sampleIds.size();
+    m_total = run == Run::Resume ? 0 : sampleIds.size();
+    m_statuses.clear();
+    m_corpus = corpus;
+    m_ids = sampleIds;
+    m_clock.start();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (!m_settings.python.value().isEmpty())
         env.insert(QStringLiteral("SIEVE_PYTHON"), m_settings.python.value());
     m_process->setEnvironment(env);
-    qCInfo(lcUi).noquote() << "verifying with" << m_process->program()
-                           << arguments(corpus, sampleIds, m_settings).join(QLatin1Char(' '));
-    m_process->start(arguments(corpus, sampleIds, m_settings));
+    const QStringList args = arguments(corpus, sampleIds, m_settings, run);
+    qCInfo(lcUi).noquote() << "verifying with" << m_process->program() << args.join(QLatin1Char(' '));
+    m_process->start(args);
+}
+
+QString VerifyRunner::progressText() const
+{
+    const double seconds = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0.0;
+    const double rate = seconds > 0.5 && m_done > 0 ? m_done / seconds : 0.0;
+    QString text = m_total > 0 ? tr("%1 of %2").arg(QLocale().toString(m_done), QLocale().toString(m_total))
+                               : tr("%n verified", nullptr, int(m_done));
+    if (rate > 0)
+        text += tr(" · %1 per second").arg(QLocale().toString(rate, 'f', rate < 10 ? 1 : 0));
+    if (rate > 0 && m_total > m_done)
+        text += tr(" · about %1 left").arg(durationText((m_total - m_done) / rate));
+    return text;
+}
+
+QString VerifyRunner::summaryText() const
+{
+    QStringList parts;
+    for (auto it = m_statuses.cbegin(); it != m_statuses.cend(); ++it)
+        parts << QStringLiteral("%1 %2").arg(QLocale().toString(it.value()), it.key());
+    const double seconds = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0.0;
+    return tr("%n sample(s) verified in %1", nullptr, int(m_done)).arg(durationText(seconds)) +
+           (parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
+}
+
+QString VerifyRunner::durationText(double seconds)
+{
+    if (seconds < 90)
+        return tr("%1 s").arg(qRound(seconds));
+    if (seconds < 5400)
+        return tr("%1 min").arg(qRound(seconds / 60));
+    return tr("%1 h").arg(QLocale().toString(seconds / 3600, 'f', 1));
 }
 
 void VerifyRunner::cancel()

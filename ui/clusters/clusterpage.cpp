@@ -34,9 +34,9 @@ void ClusterPage::retranslateUi()
     m_compare->setText(tr("&Compare Selected"));
     m_compare->setToolTip(tr("Open two or three selected members side by side"));
     m_empty->setText(tr("No duplicate clusters in this corpus yet. Run <tt>sieve-cli dedup</tt> to find them."));
-    m_keep->setText(tr("&Keep Representative, Reject the Rest"));
-    m_keep->setToolTip(
-        tr("Reject every other member of this cluster as a duplicate of its representative (undo with Ctrl+Z)"));
+    updateKeepButton();
+    m_keep->setToolTip(tr("Keep the selected member (else the cluster's representative) and reject the others: "
+                          "duplicates as \"duplicate\", failing ones as \"incorrect\" (undo with Ctrl+Z)"));
 }
 
 void ClusterPage::changeEvent(QEvent *event)
@@ -80,6 +80,7 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     connect(m_memberView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         const auto n = selectedMembers().size();
         m_compare->setEnabled(n >= 2 && n <= 3);
+        updateKeepButton();
     });
     connect(m_compare, &QPushButton::clicked, this, [this] { Q_EMIT compareRequested(selectedMembers()); });
     connect(m_memberView, &QTableView::doubleClicked, this, [this](const QModelIndex &i) {
@@ -134,10 +135,7 @@ void ClusterPage::loadMembers(qint64 clusterId)
                 return;
             m_members->setMembers(std::move(rows));
             m_memberView->resizeColumnsToContents();
-            bool hasRepresentative = false;
-            for (const ClusterMember &m : m_members->members())
-                hasRepresentative = hasRepresentative || m.representative;
-            m_keep->setEnabled(hasRepresentative && m_members->members().size() > 1);
+            updateKeepButton();
         });
 }
 
@@ -147,24 +145,42 @@ void ClusterPage::reloadMembers()
         loadMembers(m_cluster);
 }
 
+qint64 ClusterPage::chosenRepresentative() const
+{
+    const QList<qint64> selected = selectedMembers();
+    if (selected.size() == 1)
+        return selected.first();
+    for (const ClusterMember &m : m_members->members())
+        if (m.representative)
+            return m.sampleId;
+    return -1;
+}
+
+void ClusterPage::updateKeepButton()
+{
+    const qint64 keep = chosenRepresentative();
+    const bool chosen = selectedMembers().size() == 1;
+    m_keep->setText(chosen ? tr("&Keep #%1, Reject the Rest").arg(keep) : tr("&Keep Representative, Reject the Rest"));
+    m_keep->setEnabled(keep >= 0 && m_members->members().size() > 1);
+}
+
 void ClusterPage::keepRepresentative()
 {
-    qint64 representative = -1;
-    QList<QPair<qint64, QString>> duplicates;
-    for (const ClusterMember &m : m_members->members()) {
-        if (m.representative)
-            representative = m.sampleId;
-        else if (m.review != QLatin1String("rejected"))
-            duplicates << qMakePair(m.sampleId, m.review);
-    }
-    if (representative < 0 || duplicates.isEmpty())
+    const qint64 representative = chosenRepresentative();
+    QList<ClusterMember> others;
+    for (const ClusterMember &m : m_members->members())
+        if (m.sampleId != representative && m.review != QLatin1String("rejected"))
+            others << m;
+    if (representative < 0 || others.isEmpty())
         return;
-    Q_EMIT rejectDuplicatesRequested(representative, m_cluster, duplicates);
+    Q_EMIT rejectDuplicatesRequested(representative, m_cluster, others);
 }
 
 QList<qint64> ClusterPage::selectedMembers() const
 {
     QList<qint64> ids;
+    if (!m_memberView->selectionModel())
+        return ids; // retranslateUi runs before the view gets its model
     for (const QModelIndex &i : m_memberView->selectionModel()->selectedRows())
         ids << i.data(ClusterMemberModel::IdRole).toLongLong();
     return ids;

@@ -2,6 +2,8 @@
 // Dedup clusters: the clusters on the left, the members of the chosen one on the right; any two or
 // three members open in the comparison; one action keeps the representative and rejects the rest as
 // duplicates (one undoable step on the review page's history).
+#include "ui/data/corpustypes.h"
+
 #include <QPair>
 #include <QWidget>
 
@@ -31,9 +33,9 @@ public:
 
 Q_SIGNALS:
     void compareRequested(const QList<qint64> &sampleIds);
-    // Reject `duplicates` (with their reviews before) as duplicates of `representative`.
-    void rejectDuplicatesRequested(qint64 representative, qint64 cluster,
-                                   const QList<QPair<qint64, QString>> &duplicates);
+    // Reject `others` (the members not rejected yet, with their reviews and statuses) in favour of
+    // `representative`: the member the reviewer selected, else the cluster's own.
+    void rejectDuplicatesRequested(qint64 representative, qint64 cluster, const QList<ClusterMember> &others);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -42,6 +44,8 @@ private:
     void retranslateUi();
     void loadMembers(qint64 clusterId);
     QList<qint64> selectedMembers() const;
+    qint64 chosenRepresentative() const;
+    void updateKeepButton();
 
     DbThread *m_reader;
     ClusterModel *m_clusters;

@@ -3,6 +3,7 @@
 #include "ui/compare/linediff.h"
 #include "ui/editors/codeeditor.h"
 #include "ui/editors/pythoneditor.h"
+#include "ui/main/elidedlabel.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -28,7 +29,7 @@ QStringList linesOf(const QString &code)
 ComparisonView::ComparisonView(QWidget *parent)
     : QWidget(parent), m_splitter(new QSplitter(Qt::Horizontal, this)), m_referenceButton(new QToolButton(this)),
       m_syncButton(new QToolButton(this)), m_prevButton(new QToolButton(this)), m_nextButton(new QToolButton(this)),
-      m_find(new QLineEdit(this)), m_summary(new QLabel(this)), m_empty(new QLabel(this))
+      m_find(new QLineEdit(this)), m_summary(new ElidedLabel(this)), m_empty(new QLabel(this))
 {
     setObjectName(QStringLiteral("comparisonView"));
     m_splitter->setObjectName(QStringLiteral("comparisonSplitter"));
@@ -59,7 +60,6 @@ ComparisonView::ComparisonView(QWidget *parent)
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(true); });
 
     m_summary->setObjectName(QStringLiteral("diffSummary"));
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
@@ -111,9 +111,13 @@ QWidget *ComparisonView::column(const QString &title, const QString &subtitle, C
     auto *v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
-    auto *head = new QLabel(QStringLiteral("<b>%1</b>&nbsp;&nbsp;<span style='color:#666'>%2</span>")
-                                .arg(title.toHtmlEscaped(), subtitle.toHtmlEscaped()),
-                            box);
+    // Plain, elided text: a long name must not widen the pane (and with it the window).
+    auto *head = new ElidedLabel(box);
+    head->setObjectName(QStringLiteral("columnHeader"));
+    head->setFullText(title + QStringLiteral("  ") + subtitle);
+    QFont bold = head->font();
+    bold.setBold(true);
+    head->setFont(bold);
     head->setContentsMargins(6, 2, 6, 2);
     v->addWidget(head);
     editor->setParent(box);
@@ -160,6 +164,14 @@ void ComparisonView::showSamples(const QList<SampleDetail> &samples, int selecte
         QString subtitle = QStringLiteral("#%1 · %2").arg(s.row.id).arg(s.row.status);
         if (!std::isnan(s.row.speedup))
             subtitle += tr(" · %1×").arg(s.row.speedup, 0, 'f', 2);
+        // The verdict line: why it failed, in the first line of the verifier's message, without a tab switch.
+        if (s.verdict.present) {
+            if (!s.verdict.reasons.isEmpty())
+                subtitle += QStringLiteral(" · ") + s.verdict.reasons.join(QStringLiteral(", "));
+            const QString first = s.verdict.message.section(QLatin1Char('\n'), 0, 0).trimmed();
+            if (!first.isEmpty() && !s.verdict.status.startsWith(QLatin1String("PASS")))
+                subtitle += QStringLiteral(" · ") + first;
+        }
         const QString title = n > 1 ? tr("%1: %2").arg(QChar(char16_t(u'A' + i))).arg(s.row.name) : s.row.name;
         m_columns << column(title, subtitle, e);
         m_editors << e;
@@ -192,7 +204,7 @@ void ComparisonView::showSamples(const QList<SampleDetail> &samples, int selecte
     }
     m_prevButton->setEnabled(!m_changeRows.empty());
     m_nextButton->setEnabled(!m_changeRows.empty());
-    m_summary->setText(summaryText());
+    m_summary->setFullText(summaryText());
     m_splitter->setVisible(n > 0);
     m_empty->setVisible(n == 0);
     m_splitter->setSizes(QList<int>(m_splitter->count(), 1000));
@@ -227,7 +239,7 @@ void ComparisonView::nextChange(bool forward)
     if (!m_sync)
         for (CodeEditor *e : std::as_const(m_editors))
             e->scrollToRow(m_changeRows[size_t(m_change)]);
-    m_summary->setText(summaryText());
+    m_summary->setFullText(summaryText());
 }
 
 bool ComparisonView::isReferenceVisible() const

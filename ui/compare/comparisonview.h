@@ -16,6 +16,7 @@ class QToolButton;
 namespace sieve::ui {
 
 class CodeEditor;
+class ElidedLabel;
 
 class ComparisonView final : public QWidget
 {
@@ -57,7 +58,7 @@ private:
     QToolButton *m_prevButton;
     QToolButton *m_nextButton;
     QLineEdit *m_find;
-    QLabel *m_summary;
+    ElidedLabel *m_summary;
     QLabel *m_empty; // what to do while nothing is shown
     QList<CodeEditor *> m_editors;
     QList<QWidget *> m_columns;

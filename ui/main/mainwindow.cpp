@@ -1,15 +1,19 @@
 #include "ui/main/mainwindow.h"
 
+#include "core/db/corpus.h"
 #include "ui/cli/cliprocess.h"
 #include "ui/cli/importformat.h"
 #include "ui/cli/verifyrunner.h"
 #include "ui/clusters/clusterpage.h"
+#include "ui/compare/comparisonview.h"
 #include "ui/compare/ptxview.h"
 #include "ui/data/corpusqueries.h"
 #include "ui/data/dbthread.h"
 #include "ui/dialogs/exportdialog.h"
+#include "ui/dialogs/prompts.h"
 #include "ui/dialogs/samplerdialog.h"
 #include "ui/dialogs/settingsdialog.h"
+#include "ui/main/corpusfile.h"
 #include "ui/main/language.h"
 #include "ui/main/logging.h"
 #include "ui/main/settings.h"
@@ -35,6 +39,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -83,9 +89,22 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     split->setSizes({270, 560, 670});
     if (!settings.reviewSplitter.value().isEmpty())
         split->restoreState(settings.reviewSplitter.value());
-    connect(split, &QSplitter::splitterMoved, this,
-            [this, split] { m_settings.reviewSplitter.setValue(split->saveState()); });
-    m_pages->addTab(split, QString());
+    // Sizes change only when the reviewer drags a handle (the panes' size hints are bounded), and persist.
+    split->setChildrenCollapsible(false);
+    connect(split, &QSplitter::splitterMoved, this, [this, split] {
+        if (!m_tasks->isHidden())
+            m_settings.reviewSplitter.setValue(split->saveState());
+    });
+    // The review controls sit under the whole page, so they stay in view when the comparison is maximised.
+    auto *reviewPage = new QWidget;
+    reviewPage->setObjectName(QStringLiteral("reviewPage"));
+    auto *reviewLayout = new QVBoxLayout(reviewPage);
+    reviewLayout->setContentsMargins(0, 0, 0, 0);
+    reviewLayout->setSpacing(0);
+    reviewLayout->addWidget(split, 1);
+    m_samples->layout()->removeWidget(m_samples->reviewBar());
+    reviewLayout->addWidget(m_samples->reviewBar());
+    m_pages->addTab(reviewPage, QString());
     m_pages->addTab(m_clusters, QString());
     m_pages->addTab(m_stats, QString());
 
@@ -109,26 +128,36 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
             language::install(*QCoreApplication::instance(), m_settings.language.value()); // LanguageChange follows
     });
 
-    // Details follow the selection, coalesced so that holding J does not queue a load per row.
-    auto *detailDelay = new QTimer(this);
-    detailDelay->setSingleShot(true);
-    detailDelay->setInterval(30);
-    connect(detailDelay, &QTimer::timeout, this, [this] { m_details->showSamples(m_samples->selectedSampleIds()); });
-    connect(m_samples, &SamplePane::selectionChanged, detailDelay, qOverload<>(&QTimer::start));
+    // One source of truth for the sample under review: the details pane takes the table's selection at
+    // once (it coalesces its own loads), and A and R act on what the pane was given.
+    connect(m_samples, &SamplePane::selectionChanged, m_details, &DetailsPane::showSamples);
+    m_samples->reviewBar()->setTarget([this] {
+        return ReviewTarget{m_details->targetIds(), int(m_details->sampleIds().size())};
+    });
+    connect(m_samples->reviewBar(), &ReviewBar::notice, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 5000); });
     connect(m_tasks, &TaskPane::selectionChanged, m_samples, &SamplePane::setTasks);
     connect(m_clusters, &ClusterPage::rejectDuplicatesRequested, this,
-            [this](qint64 representative, qint64 cluster, const QList<QPair<qint64, QString>> &duplicates) {
-                QList<PriorReview> prior;
-                for (const auto &[id, review] : duplicates)
-                    prior << PriorReview{id, review};
-                m_samples->reviewBar()->decideSamples(
-                    prior, QStringLiteral("rejected"), QStringLiteral("duplicate"),
+            [this](qint64 representative, qint64 cluster, const QList<ClusterMember> &others) {
+                // The reason a person would give: a member that fails verification is incorrect first.
+                QList<BulkItem> items;
+                for (const ClusterMember &m : others)
+                    items << BulkItem{m.sampleId, m.review,
+                                      m.status.startsWith(QLatin1String("FAIL")) ? QStringLiteral("incorrect")
+                                                                                 : QStringLiteral("duplicate")};
+                m_samples->reviewBar()->decideBulk(
+                    items, QStringLiteral("rejected"),
                     tr("duplicate of #%1 (cluster %2)").arg(representative).arg(cluster));
             });
     connect(m_clusters, &ClusterPage::compareRequested, this, [this](const QList<qint64> &ids) {
+        if (ids.isEmpty())
+            return;
         m_pages->setCurrentIndex(ReviewPage);
         m_details->setCurrentIndex(DetailsPane::CodeTab);
-        m_details->showSamples(ids);
+        // The table shows the compared members selected when it holds them; otherwise it shows no
+        // selection at all, never another sample than the one A and R would act on.
+        if (!m_samples->selectSamples(ids))
+            m_details->showSamples(ids);
     });
     auto *taskRefresh = new QTimer(this);
     taskRefresh->setSingleShot(true);
@@ -181,11 +210,28 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     connect(m_verify, &VerifyRunner::progress, this, [this](qint64 done, qint64 total) {
         m_progress->setRange(0, total > 0 ? int(total) : 0);
         m_progress->setValue(int(done));
+        statusBar()->showMessage(tr("Verifying: %1").arg(m_verify->progressText()));
     });
+    // Queued: the choice starts another run, not from inside the finished process's own signal.
+    connect(
+        m_verify, &VerifyRunner::unfinishedRunFound, this,
+        [this](const QString &corpus, const QList<qint64> &ids, const QString &detail) {
+            if (corpus != m_corpusPath)
+                return;
+            const RunChoice choice = m_runChoice(detail);
+            if (choice == RunChoice::Cancel)
+                return;
+            verifySamples(ids, choice == RunChoice::Resume ? VerifyRunner::Run::Resume : VerifyRunner::Run::New);
+        },
+        Qt::QueuedConnection);
+    m_runChoice = [this](const QString &detail) { return prompts::unfinishedRun(this, detail); };
+    m_migrateChoice = [this](const QString &path, int version, const QString &backup) {
+        return prompts::migrate(this, path, version, Corpus::kSchemaVersion, backup);
+    };
     connect(m_verify, &VerifyRunner::finished, this, [this](bool, const QString &message) {
         m_progress->hide();
         m_cancel->hide();
-        statusBar()->showMessage(tr("Verification: %1").arg(message), 10000);
+        statusBar()->showMessage(tr("Verification: %1").arg(message), 30000);
         updateActions();
         m_details->refresh();
         reloadTasks();
@@ -265,6 +311,19 @@ void MainWindow::setCliProgram(const QString &program)
 void MainWindow::buildMenus()
 {
     QMenu *file = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
+    QAction *create = named(file->addAction(QString(), this,
+                                            [this] {
+                                                QString path = QFileDialog::getSaveFileName(
+                                                    this, tr("New Corpus"), QString(), tr("Sieve corpora (*.sieve)"));
+                                                if (path.isEmpty())
+                                                    return;
+                                                if (QFileInfo(path).suffix().isEmpty())
+                                                    path += QStringLiteral(".sieve");
+                                                newCorpus(path);
+                                            }),
+                            QT_TR_NOOP("&New Corpus…"));
+    create->setObjectName(QStringLiteral("newCorpusAction"));
+    create->setShortcut(QKeySequence::New);
     QAction *open = named(file->addAction(QString(), this,
                                           [this] {
                                               const QString path = QFileDialog::getOpenFileName(
@@ -383,6 +442,11 @@ void MainWindow::buildMenus()
         a->setShortcut(QKeySequence(QKeyCombination(Qt::ControlModifier, Qt::Key(Qt::Key_1 + i))));
     }
     view->addSeparator();
+    m_maximiseAction = named(view->addAction(QString()), QT_TR_NOOP("&Maximise Comparison"));
+    m_maximiseAction->setObjectName(QStringLiteral("maximiseComparisonAction"));
+    m_maximiseAction->setCheckable(true);
+    m_maximiseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    connect(m_maximiseAction, &QAction::toggled, this, &MainWindow::setComparisonMaximised);
     QAction *refresh = named(view->addAction(QString(), this, &MainWindow::onOpened), QT_TR_NOOP("Re&fresh"));
     refresh->setShortcut(QKeySequence::Refresh);
 
@@ -458,6 +522,31 @@ bool MainWindow::openCorpus(const QString &path)
         showError(tr("The corpus %1 does not exist.").arg(path));
         return false;
     }
+    // An older file is updated (in place, for good) only when the reviewer agrees, and a copy is kept
+    // first. Reading the version is one small read; the update itself runs on the writer's thread.
+    int version = Corpus::kSchemaVersion;
+    try {
+        version = Corpus::open(path.toStdString(), true, true).schemaVersion();
+    } catch (const std::exception &) {
+        // Not a corpus, locked, ...: the writer's open below says what in the user's terms.
+    }
+    if (version < Corpus::kSchemaVersion) {
+        if (!m_migrateChoice(path, version, corpusfile::backupPath(path, version))) {
+            statusBar()->showMessage(tr("%1 was not opened: it was left as it is.").arg(path), 10000);
+            return false;
+        }
+        QString backup;
+        const QString error = corpusfile::backUp(path, version, &backup);
+        if (!error.isEmpty()) {
+            showError(error);
+            return false;
+        }
+        qCInfo(lcUi).noquote() << "kept" << backup << "before updating" << path << "from version" << version;
+    }
+    // The corpus left behind: this session's writes move from its -wal file into the file itself, so a
+    // copy of the .sieve file alone holds the reviews (the read-only connections cannot do it on close).
+    if (!m_corpusPath.isEmpty())
+        checkpoint();
     const quint64 job = ++m_openJob;
     statusBar()->showMessage(tr("Opening %1…").arg(path));
     // The writer opens first: it migrates an older file before the read-only reader looks at it.
@@ -466,7 +555,7 @@ bool MainWindow::openCorpus(const QString &path)
             return;
         if (!error.isEmpty()) {
             statusBar()->clearMessage();
-            showError(tr("Cannot open %1: %2").arg(path, error));
+            showError(corpusfile::openError(path, error));
             Q_EMIT corpusFailed(error);
             return;
         }
@@ -474,7 +563,7 @@ bool MainWindow::openCorpus(const QString &path)
             if (job != m_openJob)
                 return;
             if (!readError.isEmpty()) {
-                showError(tr("Cannot open %1: %2").arg(path, readError));
+                showError(corpusfile::openError(path, readError));
                 Q_EMIT corpusFailed(readError);
                 return;
             }
@@ -488,6 +577,10 @@ bool MainWindow::openCorpus(const QString &path)
             setWindowTitle(tr("%1 — Sieve").arg(QFileInfo(path).fileName()));
             m_corpusLabel->setText(QFileInfo(path).absoluteFilePath());
             m_samples->reviewBar()->undoStack()->clear();
+            // Nothing of the corpus left behind carries over: not its sample, its task or its filters.
+            m_details->clear();
+            m_tasks->resetFilters();
+            m_samples->resetFilters();
             m_stack->setCurrentIndex(1);
             statusBar()->clearMessage();
             onOpened();
@@ -498,9 +591,47 @@ bool MainWindow::openCorpus(const QString &path)
     return true;
 }
 
+void MainWindow::setComparisonMaximised(bool on)
+{
+    // Focus mode: the code, the task's reference, the verdict line in each column's header and the review
+    // controls on one screen.
+    m_tasks->setHidden(on);
+    m_samples->setHidden(on);
+    if (on) {
+        m_pages->setCurrentIndex(ReviewPage);
+        m_details->setCurrentIndex(DetailsPane::CodeTab);
+        m_details->comparison()->setReferenceVisible(true);
+    }
+    const QSignalBlocker block(m_maximiseAction);
+    m_maximiseAction->setChecked(on);
+}
+
+void MainWindow::checkpoint()
+{
+    m_writer->post(
+        this, [](db::Database &db) { db.exec("PRAGMA wal_checkpoint(TRUNCATE)"); }, [] {});
+}
+
+void MainWindow::newCorpus(const QString &path)
+{
+    if (QFileInfo::exists(path)) {
+        showError(tr("%1 exists already: choose another name, or open it with File › Open.").arg(path));
+        return;
+    }
+    try {
+        Corpus::create(path.toStdString());
+    } catch (const std::exception &e) {
+        showError(tr("Could not create %1: %2").arg(path, QString::fromStdString(e.what())));
+        return;
+    }
+    openCorpus(path);
+}
+
 void MainWindow::closeCorpus()
 {
     ++m_openJob;
+    if (!m_corpusPath.isEmpty())
+        checkpoint();
     m_reader->close();
     m_writer->close();
     m_aggregates->close();
@@ -573,7 +704,7 @@ void MainWindow::importPaths(const QStringList &paths)
     m_importTick->start();
 }
 
-void MainWindow::verifySamples(const QList<qint64> &ids)
+void MainWindow::verifySamples(const QList<qint64> &ids, VerifyRunner::Run run)
 {
     if (m_corpusPath.isEmpty() || m_verify->isRunning() || !m_cli->has(QStringLiteral("verify")))
         return;
@@ -582,7 +713,7 @@ void MainWindow::verifySamples(const QList<qint64> &ids)
     m_progress->show();
     m_cancel->show();
     statusBar()->showMessage(tr("Verifying…"));
-    m_verify->start(m_corpusPath, ids);
+    m_verify->start(m_corpusPath, ids, run);
     updateActions();
 }
 

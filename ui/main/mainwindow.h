@@ -1,6 +1,9 @@
 #pragma once
 // The workbench window. It only composes the panes, the menus and the background pieces and wires
 // them together; each pane owns its own behaviour.
+#include "ui/cli/verifyrunner.h"
+#include "ui/dialogs/prompts.h"
+
 #include <QMainWindow>
 #include <QPointer>
 
@@ -28,7 +31,6 @@ class SamplerDialog;
 class Settings;
 class StatsPage;
 class TaskPane;
-class VerifyRunner;
 
 class MainWindow final : public QMainWindow
 {
@@ -44,11 +46,21 @@ public:
     void closeCorpus();
     QString corpusPath() const { return m_corpusPath; }
     void importPaths(const QStringList &paths);
-    void verifySamples(const QList<qint64> &ids); // empty: every pending sample
+    // Empty ids: every pending sample.
+    void verifySamples(const QList<qint64> &ids, VerifyRunner::Run run = VerifyRunner::Run::Default);
     void openSampler(); // Corpus › Sample from Teacher…: one modeless dialog per open corpus
     void setCliProgram(const QString &program);
     // Where errors go; tests replace the message box.
     void setErrorHandler(std::function<void(const QString &)> handler) { m_errorHandler = std::move(handler); }
+    // After a cancelled run: resume it, start a new one or leave it; tests replace the message box.
+    void setRunChoice(std::function<RunChoice(const QString &detail)> choice) { m_runChoice = std::move(choice); }
+    // Before an older corpus is updated (a copy kept at `backup`); tests replace the message box.
+    void setMigrateChoice(std::function<bool(const QString &path, int version, const QString &backup)> choice)
+    {
+        m_migrateChoice = std::move(choice);
+    }
+    // File › New Corpus: creates an empty corpus at `path` and opens it.
+    void newCorpus(const QString &path);
 
     TaskPane *taskPane() const { return m_tasks; }
     SamplePane *samplePane() const { return m_samples; }
@@ -56,6 +68,8 @@ public:
     ClusterPage *clusterPage() const { return m_clusters; }
     StatsPage *statsPage() const { return m_stats; }
     QTabWidget *pages() const { return m_pages; }
+    // The comparison takes the whole Review page: the task and sample panes hide (and come back).
+    void setComparisonMaximised(bool on);
 
 Q_SIGNALS:
     void corpusOpened(const QString &path);
@@ -80,6 +94,7 @@ private:
     void updateActions();
     void updateRecentMenu();
     void showError(const QString &message);
+    void checkpoint(); // the writer moves the -wal file's pages into the corpus file
     void runCli(const QString &what, const QStringList &arguments);
 
     Settings &m_settings;
@@ -88,6 +103,7 @@ private:
     DbThread *m_aggregates; // task counts, statistics, histograms: slow scans kept off the paging thread
     QStackedWidget *m_stack;
     QTabWidget *m_pages;
+    QAction *m_maximiseAction = nullptr;
     TaskPane *m_tasks;
     SamplePane *m_samples;
     DetailsPane *m_details;
@@ -116,6 +132,8 @@ private:
     QString m_corpusPath;
     QString m_cliProgram;
     std::function<void(const QString &)> m_errorHandler;
+    std::function<RunChoice(const QString &)> m_runChoice;
+    std::function<bool(const QString &, int, const QString &)> m_migrateChoice;
     quint64 m_openJob = 0;
     quint64 m_taskJob = 0;
 };

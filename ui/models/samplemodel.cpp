@@ -219,6 +219,8 @@ QVariant SampleModel::data(const QModelIndex &index, int role) const
             return r.review.isEmpty() || r.review == QLatin1String("none") ? QString() : reasonLabel(r.reason);
         }
         return {};
+    case Qt::ToolTipRole: // the table elides long names in the middle; the whole name shows here
+        return index.column() == queries::ColName ? QVariant(r.name) : QVariant();
     case Qt::ForegroundRole:
         if (index.column() == queries::ColStatus)
             return statusColor(r.status);

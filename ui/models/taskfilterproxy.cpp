@@ -7,6 +7,8 @@ namespace sieve::ui {
 TaskFilterProxy::TaskFilterProxy(QObject *parent) : QSortFilterProxyModel(parent)
 {
     setSortCaseSensitivity(Qt::CaseInsensitive);
+    m_collator.setNumericMode(true);
+    m_collator.setCaseSensitivity(Qt::CaseInsensitive);
 }
 
 void TaskFilterProxy::setCategory(const QString &category)
@@ -61,7 +63,7 @@ bool TaskFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right
     const QVariant r = right.data(Qt::DisplayRole);
     if (left.column() != TaskModel::ColName && left.column() != TaskModel::ColCategory)
         return l.toLongLong() < r.toLongLong();
-    return QString::localeAwareCompare(l.toString(), r.toString()) < 0;
+    return m_collator.compare(l.toString(), r.toString()) < 0;
 }
 
 } // namespace sieve::ui

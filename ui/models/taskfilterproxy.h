@@ -1,5 +1,7 @@
 #pragma once
-// Filters the task list by category, level, state and a name substring; sorts numerically by role.
+// Filters the task list by category, level, state and a name substring; sorts numerically by role,
+// names in natural order ("2" before "10": KernelBench names its tasks by number).
+#include <QCollator>
 #include <QSortFilterProxyModel>
 
 namespace sieve::ui {
@@ -24,6 +26,7 @@ private:
     int m_level = 0;
     QString m_state;
     QString m_name;
+    QCollator m_collator;
 };
 
 } // namespace sieve::ui

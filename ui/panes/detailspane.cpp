@@ -13,6 +13,7 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QPlainTextEdit>
+#include <QTimer>
 #include <QTreeWidget>
 
 #include <algorithm>
@@ -22,8 +23,11 @@ namespace sieve::ui {
 DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
     : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView),
       m_reasoning(new QPlainTextEdit), m_verdict(new VerdictPanel), m_timing(new TimingPanel),
-      m_history(new QTreeWidget), m_ptx(new PtxView), m_variant(new QComboBox)
+      m_history(new QTreeWidget), m_ptx(new PtxView), m_variant(new QComboBox), m_loadDelay(new QTimer(this))
 {
+    m_loadDelay->setSingleShot(true);
+    m_loadDelay->setInterval(30);
+    connect(m_loadDelay, &QTimer::timeout, this, &DetailsPane::load);
     setObjectName(QStringLiteral("detailsTabs"));
     setDocumentMode(true);
     m_reasoning->setObjectName(QStringLiteral("reasoningView"));
@@ -35,7 +39,9 @@ DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent
           static_cast<QWidget *>(m_timing), static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
         addTab(page, QString());
     m_variant->setObjectName(QStringLiteral("variantSelector"));
-    m_variant->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Long sample names must not widen the pane: the selector shows about 24 characters.
+    m_variant->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_variant->setMinimumContentsLength(24);
     m_variant->hide();
     setCornerWidget(m_variant, Qt::TopRightCorner);
     connect(m_variant, &QComboBox::activated, this, &DetailsPane::showVariant);
@@ -76,7 +82,9 @@ void DetailsPane::changeEvent(QEvent *event)
 void DetailsPane::clear()
 {
     ++m_job;
+    m_loadDelay->stop();
     m_ids.clear();
+    m_all.clear();
     m_details.clear();
     m_comparison->clear();
     m_reasoning->clear();
@@ -88,15 +96,26 @@ void DetailsPane::clear()
     m_variant->hide();
 }
 
+QSize DetailsPane::minimumSizeHint() const
+{
+    return {std::min(QTabWidget::minimumSizeHint().width(), 320), QTabWidget::minimumSizeHint().height()};
+}
+
 void DetailsPane::showSamples(const QList<qint64> &ids)
 {
-    m_ids = ids.mid(0, ComparisonView::kMaxVariants);
-    m_selected = int(ids.size());
-    const quint64 job = ++m_job;
-    if (m_ids.isEmpty()) {
+    if (ids.isEmpty()) {
         clear();
         return;
     }
+    m_all = ids;
+    m_ids = ids.mid(0, ComparisonView::kMaxVariants);
+    ++m_job;
+    m_loadDelay->start();
+}
+
+void DetailsPane::load()
+{
+    const quint64 job = m_job;
     m_reader->post(
         this,
         [ids = m_ids](const db::Database &db) {
@@ -113,8 +132,21 @@ void DetailsPane::showSamples(const QList<qint64> &ids)
 
 void DetailsPane::apply(QList<SampleDetail> details)
 {
+    // A sample the corpus does not hold (another corpus, deleted meanwhile) is no target: never "#0".
+    details.removeIf([](const SampleDetail &d) { return d.row.id <= 0; });
+    if (details.isEmpty()) {
+        clear();
+        return;
+    }
+    if (details.size() != m_ids.size()) {
+        QList<qint64> kept;
+        for (const SampleDetail &d : std::as_const(details))
+            kept << d.row.id;
+        m_all.removeIf([&](qint64 id) { return m_ids.contains(id) && !kept.contains(id); });
+        m_ids = kept;
+    }
     m_details = std::move(details);
-    m_comparison->showSamples(m_details, m_selected);
+    m_comparison->showSamples(m_details, int(m_all.size()));
     m_ptx->showSamples(m_details);
     m_variant->clear();
     for (int i = 0; i < m_details.size(); ++i)

@@ -7,6 +7,7 @@
 
 class QComboBox;
 class QPlainTextEdit;
+class QTimer;
 class QTreeWidget;
 
 namespace sieve::ui {
@@ -28,10 +29,16 @@ public:
 
     // Shows up to three samples side by side (the view says how many more were selected); the reasoning,
     // verdict, timing and history tabs show one of them, chosen in the variant selector (A first).
+    // The ids become the pane's target at once (review actions read targetIds()); the load that fills
+    // the tabs is coalesced, so holding J does not queue a load per row.
     void showSamples(const QList<qint64> &ids);
     void showVariant(int index);
     int currentVariant() const;
-    void refresh() { showSamples(m_ids); }
+    void refresh() { showSamples(m_all); }
+    // What review actions apply to: every id given to showSamples, of which sampleIds() are shown.
+    const QList<qint64> &targetIds() const { return m_all; }
+    // The width of three code panes must not widen the window: the splitter gives the pane its room.
+    QSize minimumSizeHint() const override;
     void refreshCorpusCharts();
     void clear();
     const QList<qint64> &sampleIds() const { return m_ids; }
@@ -47,6 +54,7 @@ protected:
 
 private:
     void retranslateUi();
+    void load();
     void apply(QList<SampleDetail> details);
     void showHistory(const QList<ReviewEntry> &history);
 
@@ -60,7 +68,8 @@ private:
     PtxView *m_ptx;
     QComboBox *m_variant;
     QList<qint64> m_ids;
-    int m_selected = 0;
+    QList<qint64> m_all;
+    QTimer *m_loadDelay;
     QList<SampleDetail> m_details;
     qint64 m_spreadTask = -1;
     quint64 m_job = 0;

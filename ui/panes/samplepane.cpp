@@ -55,6 +55,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     m_view->horizontalHeader()->setSortIndicator(0, Qt::AscendingOrder);
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideMiddle); // names differ at both ends
     m_view->setShowGrid(false);
     m_view->verticalHeader()->setVisible(false);
     // Fixed row heights: the view never measures a million rows.
@@ -130,6 +131,9 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     connect(m_model, &SampleModel::pageLoaded, this, &SamplePane::updateCount);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { Q_EMIT selectionChanged(selectedSampleIds()); });
+    // A reset (filter, sort, another corpus) drops the selection without a selectionChanged: say so,
+    // or the details pane would go on showing (and A acting on) a sample the table no longer has.
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { Q_EMIT selectionChanged(selectedSampleIds()); });
 
     auto *filters = new QHBoxLayout;
     filters->setContentsMargins(0, 0, 0, 0);
@@ -231,6 +235,38 @@ QList<qint64> SamplePane::selectedSampleIds() const
     for (const QModelIndex &i : rows)
         ids << i.data(SampleModel::IdRole).toLongLong();
     return ids;
+}
+
+bool SamplePane::selectSamples(const QList<qint64> &ids)
+{
+    QItemSelection selection;
+    for (qint64 id : ids) {
+        const int row = m_model->rowOf(id);
+        if (row < 0) {
+            m_view->selectionModel()->clear();
+            return false;
+        }
+        selection.select(m_model->index(row, 0), m_model->index(row, m_model->columnCount() - 1));
+    }
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    if (!ids.isEmpty()) {
+        const QModelIndex first = m_model->index(m_model->rowOf(ids.first()), 0);
+        m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+        m_view->scrollTo(first);
+    }
+    return true;
+}
+
+void SamplePane::resetFilters()
+{
+    const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search), b4(m_codeSearch);
+    m_status->setCurrentIndex(0);
+    m_reviewFilter->setCurrentIndex(0);
+    m_search->clear();
+    m_codeSearch->clear();
+    m_searchDelay->stop();
+    m_tasks.clear();
+    m_tasksFiltered = false;
 }
 
 void SamplePane::updateCount()

@@ -32,6 +32,10 @@ public:
     void setTasks(const QList<qint64> &taskIds, bool filtered = false);
     void setStatuses(const QStringList &statuses);
     QList<qint64> selectedSampleIds() const;
+    // Selects these samples when the table holds all of them; false (and no selection) otherwise.
+    bool selectSamples(const QList<qint64> &ids);
+    // Another corpus: the filters go back to "any" without a query (the caller sets the tasks).
+    void resetFilters();
 
     // Saved views (need setSettings): save the current one under a name (replacing one of that name),
     // apply or delete one by name.

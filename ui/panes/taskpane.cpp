@@ -165,6 +165,17 @@ QList<qint64> TaskPane::shownTaskIds(bool *filtered) const
     return ids;
 }
 
+void TaskPane::resetFilters()
+{
+    const QSignalBlocker block(this);
+    m_view->selectionModel()->clear();
+    m_search->clear();
+    for (QComboBox *c : {m_category, m_level, m_state})
+        c->setCurrentIndex(0);
+    m_announced.clear();
+    m_announcedFiltered = false;
+}
+
 void TaskPane::announce()
 {
     if (signalsBlocked())

@@ -28,6 +28,8 @@ public:
     void setTasks(QList<TaskRow> rows);
     void setLoading(bool loading); // until setTasks: the count line says the tasks are being read
     void refreshFilters();
+    // Another corpus: no selection, no filter (its tasks are others), quietly; the caller reloads.
+    void resetFilters();
 
     // The tasks whose samples the sample table shows: the selected ones, else while a filter is set the
     // ones it lets through (filtered), else every task (an empty list, not filtered).

@@ -11,9 +11,12 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTableView>
 #include <QToolButton>
 #include <QUndoStack>
@@ -66,8 +69,49 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
         makeAction(QStringLiteral("acceptMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
     m_rejectMatching =
         makeAction(QStringLiteral("rejectMatchingAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    connect(m_accept, &QAction::triggered, this, [this] { decide(QStringLiteral("accepted")); });
-    connect(m_reject, &QAction::triggered, this, [this] { decide(QStringLiteral("rejected")); });
+    connect(m_accept, &QAction::triggered, this, [this] {
+        m_awaitingReason = false;
+        decide(QStringLiteral("accepted"));
+    });
+    // A rejection says why: R with no reason chosen asks for one, and the number key then rejects.
+    connect(m_reject, &QAction::triggered, this, [this] {
+        if (m_reason->currentIndex() > 0) {
+            m_awaitingReason = false;
+            decide(QStringLiteral("rejected"));
+        } else if (!target().ids.isEmpty()) {
+            m_awaitingReason = true;
+            Q_EMIT notice(tr("Reject: why? Press 1–9 for the reason (A accepts instead)."));
+        } else {
+            decide(QStringLiteral("rejected")); // says that nothing is shown
+        }
+    });
+    // N: write a note for the next decision; Enter keeps it and goes back to the table, Esc drops it.
+    m_noteAction = makeAction(QStringLiteral("noteAction"), QKeySequence(Qt::Key_N));
+    connect(m_noteAction, &QAction::triggered, this, [this] {
+        m_note->setFocus(Qt::ShortcutFocusReason);
+        m_note->selectAll();
+    });
+    connect(m_note, &QLineEdit::returnPressed, this, &ReviewBar::leaveNote);
+    // An R waiting for its reason belongs to the sample it was pressed on: another selection drops it.
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { m_awaitingReason = false; });
+    m_note->installEventFilter(this);
+    // Undo takes the reviewer back to the sample it gave back its decision.
+    connect(m_undo, &QUndoStack::indexChanged, this, [this](int index) {
+        const bool undone = index < m_undoIndex;
+        m_undoIndex = index;
+        if (!undone)
+            return;
+        const QUndoCommand *c = m_undo->command(index);
+        if (c && c->childCount() > 0)
+            c = c->child(0);
+        const auto *review = dynamic_cast<const ReviewCommand *>(c);
+        if (!review || review->prior().isEmpty())
+            return;
+        const int row = m_model->rowOf(review->prior().first().sampleId);
+        if (row >= 0)
+            select(row);
+    });
     connect(m_next, &QAction::triggered, this, [this] { moveToUnreviewed(+1); });
     connect(m_previous, &QAction::triggered, this, [this] { moveToUnreviewed(-1); });
     connect(m_acceptMatching, &QAction::triggered, this, [this] { decideMatching(QStringLiteral("accepted")); });
@@ -102,11 +146,30 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
     layout->addLayout(moves);
     layout->addLayout(why);
 
-    m_confirm = [this](qint64 count, const QString &decision) {
+    m_confirmBulk = [this](const BulkPlan &plan) {
+        QMessageBox box(QMessageBox::Question, tr("Review Several Samples"),
+                        tr("Mark %n sample(s) as %1?", nullptr, int(plan.total)).arg(reviewText(plan.decision)), {},
+                        this);
+        if (plan.overriding > 0)
+            box.setInformativeText(
+                tr("%n of them hold a decision a person made; it would be replaced.", nullptr, int(plan.overriding)));
+        QPushButton *all = box.addButton(tr("Change All %1").arg(plan.total), QMessageBox::AcceptRole);
+        QPushButton *unreviewed = nullptr;
+        if (plan.overriding > 0 && plan.unreviewed > 0)
+            unreviewed = box.addButton(tr("Only the %1 Unreviewed").arg(plan.unreviewed), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(unreviewed ? unreviewed : all);
+        box.exec();
+        if (box.clickedButton() == all)
+            return BulkChoice::All;
+        return unreviewed && box.clickedButton() == unreviewed ? BulkChoice::OnlyUnreviewed : BulkChoice::Cancel;
+    };
+    m_confirmHidden = [this](int selected, int shown, const QString &decision) {
         return QMessageBox::question(
-                   this, tr("Review All Matching"),
-                   tr("Mark %n sample(s) matching the filter as %1?", nullptr, int(count)).arg(reviewText(decision))) ==
-               QMessageBox::Yes;
+                   this, tr("Review Samples Not Shown"),
+                   tr("%n sample(s) are selected but only %1 shown. Mark all of them as %2?", nullptr, selected)
+                       .arg(shown)
+                       .arg(reviewText(decision))) == QMessageBox::Yes;
     };
     retranslateUi();
     connect(m_model, &SampleModel::pageLoaded, this, [this] {
@@ -120,7 +183,8 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
 
 void ReviewBar::retranslateUi()
 {
-    m_note->setPlaceholderText(tr("Note (optional)"));
+    m_note->setPlaceholderText(tr("Note (N; Enter keeps it, Esc drops it)"));
+    m_noteAction->setText(tr("Write a &Note"));
     const auto all = reasons();
     m_reason->setItemText(0, tr("No reason"));
     for (int i = 0; i < all.size(); ++i) {
@@ -147,7 +211,7 @@ void ReviewBar::changeEvent(QEvent *event)
 
 QList<QAction *> ReviewBar::reviewActions() const
 {
-    return {m_accept, m_reject, m_next, m_previous, m_acceptMatching, m_rejectMatching};
+    return {m_accept, m_reject, m_next, m_previous, m_acceptMatching, m_rejectMatching, m_noteAction};
 }
 
 void ReviewBar::setActive(bool active)
@@ -158,8 +222,31 @@ void ReviewBar::setActive(bool active)
 
 void ReviewBar::setReason(int index)
 {
-    if (index >= 0 && index < m_reason->count())
-        m_reason->setCurrentIndex(index);
+    if (index < 0 || index >= m_reason->count())
+        return;
+    m_reason->setCurrentIndex(index);
+    if (m_awaitingReason && index > 0) {
+        m_awaitingReason = false;
+        decide(QStringLiteral("rejected"));
+    }
+}
+
+void ReviewBar::leaveNote()
+{
+    // Back to the table, or (focus mode hides it) to the window, where the review keys work.
+    QWidget *back = m_view->isVisible() ? static_cast<QWidget *>(m_view) : window();
+    back->setFocus(Qt::ShortcutFocusReason);
+}
+
+bool ReviewBar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_note && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent *>(event)->key() == Qt::Key_Escape) {
+        m_note->clear();
+        leaveNote();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ReviewBar::apply(const QList<ReviewWrite> &writes)
@@ -213,32 +300,105 @@ void ReviewBar::revert(const QList<qint64> &ids, const QString &error)
         });
 }
 
+ReviewTarget ReviewBar::target() const
+{
+    if (m_target)
+        return m_target();
+    ReviewTarget t;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedRows())
+        t.ids << i.data(SampleModel::IdRole).toLongLong();
+    t.shown = int(t.ids.size());
+    return t;
+}
+
 void ReviewBar::decide(const QString &decision)
 {
-    QList<PriorReview> prior;
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    for (const QModelIndex &i : rows)
-        prior << PriorReview{i.data(SampleModel::IdRole).toLongLong(), i.data(SampleModel::ReviewRole).toString()};
-    if (prior.isEmpty())
+    const ReviewTarget t = target();
+    if (t.ids.isEmpty()) {
+        Q_EMIT notice(tr("No sample is shown: select one in the table first."));
         return;
-    const int lastRow = rows.last().row();
-    m_undo->push(new ReviewCommand(prior, decision, m_reason->currentData().toString(), m_note->text(),
-                                   [this](const QList<ReviewWrite> &w) { apply(w); }));
+    }
+    if (t.ids.size() > t.shown && !m_confirmHidden(int(t.ids.size()), t.shown, decision))
+        return;
+    const QString reason = m_reason->currentData().toString();
+    const QString note = m_note->text();
     m_note->clear();
     m_reason->setCurrentIndex(0);
+    // The prior decisions (for undo) come from the table's rows; samples it has not loaded (a cluster's
+    // members under another filter) are asked of the database first.
+    QList<PriorReview> prior;
+    for (qint64 id : t.ids) {
+        const int row = m_model->rowOf(id);
+        if (row < 0)
+            break;
+        prior << PriorReview{id, m_model->rowAt(row).review};
+    }
+    if (prior.size() < t.ids.size()) {
+        m_reader->post(
+            this, [ids = t.ids](const db::Database &db) { return queries::reviewsOf(db, ids); },
+            [this, decision, reason, note](const QList<QPair<qint64, QString>> &held) {
+                QList<PriorReview> fetched;
+                for (const auto &[id, review] : held)
+                    fetched << PriorReview{id, review};
+                push(fetched, decision, reason, note);
+            });
+        return;
+    }
+    push(prior, decision, reason, note);
     // A single decision moves on, so a reviewer can work through a task with A, R and J alone.
-    if (prior.size() == 1) {
-        select(lastRow);
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    if (t.ids.size() == 1 && rows.size() == 1 && rows.first().data(SampleModel::IdRole).toLongLong() == t.ids.first()) {
+        select(rows.first().row());
         moveToUnreviewed(+1);
     }
 }
 
-void ReviewBar::decideSamples(const QList<PriorReview> &prior, const QString &decision, const QString &reason,
-                              const QString &note)
+void ReviewBar::push(const QList<PriorReview> &prior, const QString &decision, const QString &reason,
+                     const QString &note)
 {
-    if (prior.isEmpty())
+    if (!prior.isEmpty())
+        m_undo->push(
+            new ReviewCommand(prior, decision, reason, note, [this](const QList<ReviewWrite> &w) { apply(w); }));
+}
+
+namespace {
+bool isUndecided(const QString &review)
+{
+    return review.isEmpty() || review == QLatin1String("none");
+}
+} // namespace
+
+void ReviewBar::decideBulk(QList<BulkItem> items, const QString &decision, const QString &note, bool ask)
+{
+    items.removeIf([&](const BulkItem &i) { return i.review == decision; });
+    if (items.isEmpty()) {
+        Q_EMIT notice(tr("Nothing to change: every sample is %1 already.").arg(reviewText(decision)));
         return;
-    m_undo->push(new ReviewCommand(prior, decision, reason, note, [this](const QList<ReviewWrite> &w) { apply(w); }));
+    }
+    BulkPlan plan{decision, items.size(), 0, 0};
+    for (const BulkItem &i : std::as_const(items))
+        ++(isUndecided(i.review) ? plan.unreviewed : plan.overriding);
+    if (ask || plan.total > kHandful || plan.overriding > 0) {
+        const BulkChoice choice = m_confirmBulk(plan);
+        if (choice == BulkChoice::Cancel)
+            return;
+        if (choice == BulkChoice::OnlyUnreviewed)
+            items.removeIf([](const BulkItem &i) { return !isUndecided(i.review); });
+    }
+    if (items.isEmpty())
+        return;
+    // One step, even when members get different reasons (a failing duplicate is "incorrect").
+    QMap<QString, QList<PriorReview>> byReason;
+    for (const BulkItem &i : std::as_const(items))
+        byReason[i.reason] << PriorReview{i.sampleId, i.review};
+    if (byReason.size() == 1) {
+        push(byReason.first(), decision, byReason.firstKey(), note);
+        return;
+    }
+    m_undo->beginMacro(tr("%1 %n sample(s)", nullptr, int(items.size())).arg(reviewText(decision)));
+    for (auto it = byReason.cbegin(); it != byReason.cend(); ++it)
+        push(it.value(), decision, it.key(), note);
+    m_undo->endMacro();
 }
 
 void ReviewBar::decideMatching(const QString &decision)
@@ -248,14 +408,11 @@ void ReviewBar::decideMatching(const QString &decision)
     m_reader->post(
         this, [q = m_model->query()](const db::Database &db) { return queries::matchingReviews(db, q); },
         [this, decision, reason, note](QList<QPair<qint64, QString>> matches) {
-            if (matches.isEmpty() || !m_confirm(matches.size(), decision))
-                return;
-            QList<PriorReview> prior;
-            prior.reserve(matches.size());
+            QList<BulkItem> items;
+            items.reserve(matches.size());
             for (const auto &[id, review] : matches)
-                prior << PriorReview{id, review};
-            m_undo->push(
-                new ReviewCommand(prior, decision, reason, note, [this](const QList<ReviewWrite> &w) { apply(w); }));
+                items << BulkItem{id, review, reason};
+            decideBulk(items, decision, note, true);
         });
 }
 
