@@ -176,6 +176,8 @@ def toolchain(python=None):
     reads = {torch_dir, tc["python_include"], "/usr", "/lib", "/lib64", "/etc/ld.so.cache", "/etc/alternatives"}
     if tc["cuda_home"]:
         reads.add(tc["cuda_home"])
+    if tc["cxx"] and not tc["cxx"].startswith("/usr/"):
+        reads.add(os.path.dirname(os.path.dirname(tc["cxx"])))  # a compiler's own prefix (/opt/gcc): its specs, headers
     tc["read"] = sorted(p for p in reads if p and os.path.exists(p))
     tc["key"] = hashlib.sha256(json.dumps([tc["torch"], tc["cuda"], tc["versions"], tc["abi"]]).encode()).hexdigest()
     return tc
@@ -345,10 +347,13 @@ def narrow(build_dir, tc_read, tc_exec, uid, limits):
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
     resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu_s"], limits["cpu_s"] + 5))
-    if os.geteuid() == 0 and uid and not all(_others_can_read(p) for p in tc_read):
-        # the toolchain lies under a folder only this uid may traverse (a venv in /root): the builder keeps
-        # the worker's uid, still confined by landlock, seccomp and its network namespace
-        applied["uid"] = f"kept: {next(p for p in tc_read if not _others_can_read(p))} is private"
+    private = [p for p in list(tc_read) + list(tc_exec) if not _others_can_read(p)]
+    private += [p for p in tc_exec if os.path.isfile(p) and not os.stat(p).st_mode & 0o001]
+    if os.geteuid() == 0 and uid and private:
+        # the toolchain lies under a folder only this uid may traverse (a venv in /root, a compiler in a
+        # private /opt folder): the builder keeps the worker's uid, still confined by landlock, seccomp and
+        # its network namespace
+        applied["uid"] = f"kept: {private[0]} is private"
         uid = None
     if os.geteuid() == 0 and uid:
         os.setgroups([])

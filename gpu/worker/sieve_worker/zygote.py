@@ -138,7 +138,6 @@ def main():
     else:
         import torch.profiler  # noqa: F401
     import torch.nn.functional  # noqa: F401
-    import torch.utils.cpp_extension  # noqa: F401  (extclient replaces its load_inline in each candidate)
     from . import child  # noqa: F401  (and with it hooks, taskref, timing)
     from . import wall
     wall_mod = wall.preload()  # the runtime wall, loaded here so no candidate has to read or build it
