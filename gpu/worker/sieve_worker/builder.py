@@ -135,6 +135,16 @@ def _real(p):
     return os.path.realpath(p) if p and os.path.exists(p) else None
 
 
+def _elf_compiler(path):
+    """path when it is a compiled program: a wrapper script ($CXX=/opt/gcc/bin/g++ on the H200) would need a
+    shell, which the builder never execs."""
+    try:
+        with open(os.path.realpath(path), "rb") as f:
+            return path if f.read(4) == b"\x7fELF" else None
+    except (OSError, TypeError):
+        return None
+
+
 def toolchain(python=None):
     """What a build uses and may touch: compilers (real paths), include and library folders, versions."""
     out = subprocess.run([python or sys.executable, "-c", TOOLCHAIN_PROBE], capture_output=True, text=True,
@@ -142,7 +152,8 @@ def toolchain(python=None):
     if out.returncode != 0:
         raise RuntimeError(f"the extension toolchain probe failed: {out.stderr[-800:]}")
     tc = json.loads(out.stdout.strip().splitlines()[-1])
-    cxx = shutil.which(tc["cxx"]) or shutil.which("g++")
+    cxx = _elf_compiler(shutil.which(tc["cxx"])) or _elf_compiler(shutil.which("g++")) \
+        or _elf_compiler(shutil.which("c++")) or shutil.which("g++")
     tc["cxx"] = _real(cxx)
     home = tc.get("cuda_home") or "/usr/local/cuda"
     nvcc = os.path.join(home, "bin", "nvcc")

@@ -77,9 +77,8 @@ def candidate_ctx(worker, job, task):
     out_size = max((transport.layout([(d, sh) for d, sh in m])[1] for per_shape in summary["metas"]
                     for m in per_shape), default=0)
     job.buffer = transport.Buffer(out_size)
-    if worker.device == "cpu":
-        # CPU mode caps the address space: the buffer's mapping must fit under it
-        limits["memory_mb"] = int(limits["memory_mb"]) + (job.buffer.size >> 20) + 1
+    # the buffer's pages are the candidate's to fill (charged to its cgroup; on the CPU its address space too)
+    limits["memory_mb"] = int(limits["memory_mb"]) + (job.buffer.size >> 20) + 1
     job.cgroup = candidate_cgroup(worker, job, limits)
     ctx = {"scratch": scratch, "candidate_path": cand, "candidate_module": name, "task_path": task["path"],
            "cgroup": job.cgroup,
@@ -133,6 +132,10 @@ def candidate_cgroup(worker, job, limits):
         return None
     want = (int(limits["memory_mb"]) + int(limits.get("scratch_mb", 512))) << 20
     share = (worker.host_budget or want) // max(1, worker.parallel)
+    if worker.device != "cpu":
+        # on a GPU, admission (admission.py) already keeps the jobs it runs at once within the host budget:
+        # a job with GB-sized outputs (KernelBench's shipped shapes) may take more than an equal share
+        share = worker.host_budget or want
     return budgets.make(f"job-{job.job}-{os.getpid()}-{int(time.time() * 1000) % 10**8}",
                         max(256 << 20, min(want, share)), pids=int(limits["processes"]) + 64, cpu_weight=100)
 
