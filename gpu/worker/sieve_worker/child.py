@@ -339,6 +339,7 @@ class Child:
         try:
             if mod is None:
                 raise RuntimeError("the zygote did not load the runtime wall")
+            transport._driver()  # loaded lazily by the first large output: settle it before the wall's snapshot
             w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
                                 self.interpreted, [taskref, timing, transport, hooks, wall,
                                                    sys.modules[__name__]])
