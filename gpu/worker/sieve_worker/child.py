@@ -340,6 +340,10 @@ class Child:
             if mod is None:
                 raise RuntimeError("the zygote did not load the runtime wall")
             transport._driver()  # loaded lazily by the first large output: settle it before the wall's snapshot
+            if ctx.get("backend") != "triton":
+                # a built extension's load imports torch._dynamo, which rewraps torch.manual_seed: import it
+                # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)
+                import torch._dynamo  # noqa: F401
             w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
                                 self.interpreted, [taskref, timing, transport, hooks, wall,
                                                    sys.modules[__name__]])

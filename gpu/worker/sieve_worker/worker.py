@@ -903,7 +903,7 @@ class Worker(Admission):
         job.call = None
         cmd = {"do": "end", "share_seed": taskref.secret_seed()}
         # CUDA answers' proof (their kernels' GPU share) comes after this command; conclude checks it
-        proved = job.probe == "ok" or (job.req.get("backend") == "cuda" and not job.wall)
+        proved = job.probe == "ok" or job.req.get("backend") == "cuda"
         if job.want_timing and job.seen == job.expected_keys and proved:
             job.timing_labels = s["seeds"][:3]
             cmd["timing"] = {"seeds": [s["secret_seeds"][s["seeds"].index(x)] for x in job.timing_labels]}
@@ -1014,10 +1014,9 @@ class Worker(Admission):
                 job.probe = "sham"
                 return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"],
                                  "the sample's CUDA kernels took no GPU time in the forward")
-            if not job.wall:
-                # without the wall there is no ablation probe for CUDA: the launch count and GPU share must do
-                job.probe = "ok"
-                job.notes.append("proof: CUDA extension kernels counted in the profiler (no ablation probe)")
+            # no ablation probe for CUDA (launch.py): the launch count and GPU share must do
+            job.probe = "ok"
+            job.notes.append("proof: CUDA extension kernels counted in the profiler (no ablation probe)")
 
     def read_outputs(self, job, task, si, label, msg):
         """Validates a note's metadata against the reference: (the expected metas, the check's entry), or
