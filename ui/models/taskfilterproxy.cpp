@@ -4,11 +4,45 @@
 
 namespace sieve::ui {
 
+namespace {
+// Natural order (1, 2, 10, 100), case-insensitive, by hand: QCollator's numeric mode does nothing in the C
+// locale that CI and many servers run under.
+bool naturalLess(const QString &a, const QString &b)
+{
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].isDigit() && b[j].isDigit()) {
+            qsizetype ei = i, ej = j;
+            while (ei < a.size() && a[ei].isDigit())
+                ++ei;
+            while (ej < b.size() && b[ej].isDigit())
+                ++ej;
+            QStringView na = QStringView(a).mid(i, ei - i), nb = QStringView(b).mid(j, ej - j);
+            while (na.size() > 1 && na.front() == u'0')
+                na = na.mid(1);
+            while (nb.size() > 1 && nb.front() == u'0')
+                nb = nb.mid(1);
+            if (na.size() != nb.size())
+                return na.size() < nb.size();
+            if (const int c = na.compare(nb); c != 0)
+                return c < 0;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        const QChar ca = a[i].toCaseFolded(), cb = b[j].toCaseFolded();
+        if (ca != cb)
+            return ca < cb;
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+} // namespace
+
 TaskFilterProxy::TaskFilterProxy(QObject *parent) : QSortFilterProxyModel(parent)
 {
     setSortCaseSensitivity(Qt::CaseInsensitive);
-    m_collator.setNumericMode(true);
-    m_collator.setCaseSensitivity(Qt::CaseInsensitive);
 }
 
 void TaskFilterProxy::setCategory(const QString &category)
@@ -63,7 +97,7 @@ bool TaskFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right
     const QVariant r = right.data(Qt::DisplayRole);
     if (left.column() != TaskModel::ColName && left.column() != TaskModel::ColCategory)
         return l.toLongLong() < r.toLongLong();
-    return m_collator.compare(l.toString(), r.toString()) < 0;
+    return naturalLess(l.toString(), r.toString());
 }
 
 } // namespace sieve::ui

@@ -1,7 +1,6 @@
 #pragma once
 // Filters the task list by category, level, state and a name substring; sorts numerically by role,
 // names in natural order ("2" before "10": KernelBench names its tasks by number).
-#include <QCollator>
 #include <QSortFilterProxyModel>
 
 namespace sieve::ui {
@@ -26,7 +25,6 @@ private:
     int m_level = 0;
     QString m_state;
     QString m_name;
-    QCollator m_collator;
 };
 
 } // namespace sieve::ui
