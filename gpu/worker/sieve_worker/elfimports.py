@@ -87,6 +87,7 @@ c10::cuda::ExchangeDevice c10::cuda::GetDevice c10::cuda::SetDevice c10::cuda::M
 c10::cuda::getStreamFromPool c10::cuda::impl:: c10::cuda::CUDACachingAllocator::get
 c10::cuda::CUDACachingAllocator::raw_alloc c10::cuda::CUDACachingAllocator::raw_delete
 c10::cuda::CUDACachingAllocator::allocator c10::cuda::warning_state c10::cuda::getCurrentCUDAStream
+c10::cuda::CUDAErrorLogCapture c10::throwNullDataPtrError
 at::TensorBase:: at::Tensor::print at::Tensor::toString at::cuda::getCurrentCUDAStream
 at::cuda::getCurrentDeviceProperties at::cuda::getDeviceProperties at::cuda::warp_size at::cuda::detail::
 at::cuda::getStreamFromPool at::cuda::getDefaultCUDAStream at::cuda::device_count at::cuda::current_device
