@@ -37,9 +37,35 @@ static PyObject* quiet(PyObject*, PyObject* args, PyObject*) {
   Py_INCREF(args);
   return args;
 }
+// the other calling conventions an extension function can have (pybind11 3 binds with FASTCALL | KEYWORDS);
+// each returns what it was given, as a tuple (and a dict of keywords where it takes them)
+static PyObject* fast_kw(PyObject*, PyObject* const* args, Py_ssize_t n, PyObject* names) {
+  PyObject* t = PyTuple_New(n);
+  for (Py_ssize_t i = 0; i < n; ++i) { Py_INCREF(args[i]); PyTuple_SET_ITEM(t, i, args[i]); }
+  PyObject* kw = PyDict_New();
+  for (Py_ssize_t i = 0; names && i < PyTuple_GET_SIZE(names); ++i)
+    PyDict_SetItem(kw, PyTuple_GET_ITEM(names, i), args[n + i]);
+  PyObject* r = PyTuple_Pack(2, t, kw);
+  Py_DECREF(t);
+  Py_DECREF(kw);
+  return r;
+}
+static PyObject* fast(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  PyObject* t = PyTuple_New(n);
+  for (Py_ssize_t i = 0; i < n; ++i) { Py_INCREF(args[i]); PyTuple_SET_ITEM(t, i, args[i]); }
+  return t;
+}
+static PyObject* one(PyObject*, PyObject* a) { return PyTuple_Pack(1, a); }
+static PyObject* none(PyObject*, PyObject*) { return PyTuple_New(0); }
+static PyObject* plain(PyObject*, PyObject* args) { Py_INCREF(args); return args; }
 static PyMethodDef methods[] = {
     {"run", (PyCFunction)(void (*)())run, METH_VARARGS | METH_KEYWORDS, nullptr},
     {"quiet", (PyCFunction)(void (*)())quiet, METH_VARARGS | METH_KEYWORDS, nullptr},
+    {"fast_kw", (PyCFunction)(void (*)())fast_kw, METH_FASTCALL | METH_KEYWORDS, nullptr},
+    {"fast", (PyCFunction)(void (*)())fast, METH_FASTCALL, nullptr},
+    {"one", one, METH_O, nullptr},
+    {"none", none, METH_NOARGS, nullptr},
+    {"plain", plain, METH_VARARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 static PyModuleDef mod = {PyModuleDef_HEAD_INIT, "sieve_test_ext", nullptr, -1, methods};
 PyMODINIT_FUNC PyInit_sieve_test_ext() { return PyModule_Create(&mod); }
@@ -49,7 +75,11 @@ PyMODINIT_FUNC PyInit_sieve_test_ext() { return PyModule_Create(&mod); }
 def build_test_ext(out_dir):
     import torch
     tdir = os.path.dirname(torch.__file__)
-    path = os.path.join(out_dir, "sieve_test_ext.so")
+    import hashlib
+    path = os.path.join(out_dir, f"sieve_test_ext_{hashlib.sha256(EXT_SRC.encode()).hexdigest()[:12]}",
+                        "sieve_test_ext.so")
+    out_dir = os.path.dirname(path)
+    os.makedirs(out_dir, exist_ok=True)
     if os.path.exists(path):
         return path
     src = os.path.join(out_dir, "ext.cpp")
@@ -95,15 +125,18 @@ class WallInProcess(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="sieve-wall-test-")
         cls.ext_dir = os.path.join(CACHE, "test-ext")
         os.makedirs(cls.ext_dir, exist_ok=True)
-        ext_path = build_test_ext(cls.ext_dir)
+        cls.ext_path = ext_path = build_test_ext(cls.ext_dir)
         cls.answer = os.path.join(cls.tmp, "answer.py")
         cls.reports = Reports()
         cls.mod = wall.load(wall.build(CACHE)[0])
         cls.w = wall.Wall.start(cls.mod, cls.reports.w, cls.answer, [cls.ext_dir], "strict", True, [wall])
         cls.poisoned = []
 
+        cls.poisoned_kw = []
+
         def poisoner(args, kw, res):
             cls.poisoned.append(args)
+            cls.poisoned_kw.append(kw)
             return "poisoned"
         cls.mod.set_poisoner(poisoner)
         import importlib.machinery
@@ -228,8 +261,27 @@ class WallInProcess(unittest.TestCase):
         out, rep = self.window(lambda: self.ext.quiet(7))
         self.assertEqual(out, (7,))
 
+    def test_ablation_sees_every_calling_convention(self):
+        # pybind11 3 (torch 2.11's) binds with METH_FASTCALL | METH_KEYWORDS: a wall that routed only
+        # METH_VARARGS | METH_KEYWORDS left every load_inline function unseen by the probe
+        self.w.modules_seen = 0
+        x = self.torch.ones(2)
+        calls = [(lambda: self.ext.fast_kw(x, 3, k=5), ((x, 3), {"k": 5})), (lambda: self.ext.fast(x, 3), ((x, 3), None)),
+                 (lambda: self.ext.one(x), ((x,), None)), (lambda: self.ext.none(), ((), None)),
+                 (lambda: self.ext.plain(x, 3), ((x, 3), None))]
+        for fn, (args, kw) in calls:
+            plain_out, _ = self.window(fn)
+            before = len(self.poisoned)
+            out, _ = self.window(fn, ablate=True)
+            self.assertEqual(out, "poisoned")
+            self.assertEqual(len(self.poisoned), before + 1)
+            self.assertEqual(len(self.poisoned[-1]), len(args))
+            self.assertTrue(all(a is b for a, b in zip(self.poisoned[-1], args)))
+            self.assertEqual(self.poisoned_kw[-1], kw)
+            self.assertEqual(self.window(fn)[0].__class__, plain_out.__class__)  # unchanged outside the probe
+
     def test_kernel_names_are_exact(self):
-        names = wall.kernel_names([os.path.join(self.ext_dir, "sieve_test_ext.so")], self.mod.demangle)
+        names = wall.kernel_names([self.ext_path], self.mod.demangle)
         self.assertIn("sieve_test_relu_from_cpp", names)
         self.assertNotIn("relu", names)  # a name that merely contains one of them is not one of them
         self.assertFalse(any("reduce_kernel" in n for n in names))

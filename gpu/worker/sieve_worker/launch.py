@@ -101,13 +101,11 @@ def candidate_ctx(worker, job, task):
     job.want_timing = bool(req.get("timing")) and worker.device != "cpu"
     if job.want_timing:
         worker.ensure_ref_timing(task)
-    # the calls, in a secret order: every (shape, seed) check, and for Triton answers one probe (a call
-    # like any other, on the inputs of a random check, whose launches only write poison)
+    # the calls, in a secret order: every (shape, seed) check, and one probe (a call like any other, on the
+    # inputs of a random check, whose launches only write poison: a Triton answer's kernels through the
+    # launch hook, a CUDA answer's extension functions through the runtime wall, wall.py)
     plan = [(si, sd, False) for si, sds in enumerate(shape_seeds(summary)) for sd in sds]
-    # (the runtime wall's ablation of a CUDA answer's extension, wall.py, is built but off: on the H200 it
-    # rejected every legitimate load_inline answer, OUTPUT_NOT_FROM_KERNEL; CUDA answers are proved by the
-    # profiler's exact kernel names and the runtime wall)
-    if req.get("backend", "triton") != "cuda":
+    if req.get("backend", "triton") != "cuda" or job.wall:
         si, sd, _ = plan[secrets.randbelow(len(plan))]
         plan.append((si, sd, True))
     secrets.SystemRandom().shuffle(plan)

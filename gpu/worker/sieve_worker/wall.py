@@ -153,7 +153,11 @@ class Wall:
         for m in self.extensions():
             for v in list(vars(m).values()):
                 if type(v).__name__ == "builtin_function_or_method" and id(v) not in self.wrapped:
-                    self.mod.wrap_extension(v)
+                    if not self.mod.wrap_extension(v):
+                        # its calling convention is not one the wall routes, or the slots ran out: an
+                        # extension function the ablation probe would not see is not called at all
+                        raise RuntimeError(f"the runtime wall cannot route the extension function "
+                                           f"{getattr(v, '__name__', '?')} of {m.__name__}")
                     self.wrapped.add(id(v))
 
     def forward(self, fn, ablate=False):

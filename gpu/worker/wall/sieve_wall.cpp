@@ -422,15 +422,18 @@ const auto kSlotFns = slot_table(std::make_integer_sequence<int, kSlots>{});
 
 // An extension function of the answer: the real call, and on the ablation probe the harness's callback
 // overwrites what it wrote (its outputs and tensor arguments) with the secret poison. One trampoline per
-// function (a plain C module passes the module itself as self to all of its functions).
+// function (a plain C module passes the module itself as self to all of its functions), for each calling
+// convention a C function can have: pybind11 3 (torch 2.11's) binds with METH_FASTCALL | METH_KEYWORDS,
+// pybind11 2 with METH_VARARGS | METH_KEYWORDS, a hand-written module with any of them, METH_O or
+// METH_NOARGS. A function of another kind is not patched, and the Python side refuses the forward.
 constexpr int kExtSlots = 256;
 PyCFunction g_ext_orig[kExtSlots] = {};
+int g_ext_flags[kExtSlots] = {};
 int g_ext_used = 0;
 
-template <int N> PyObject *extension_call(PyObject *self, PyObject *args, PyObject *kw)
+// The real call's result, or the poisoner's (args: a tuple, kw: a dict or None); steals res.
+PyObject *after_extension(PyObject *res, PyObject *args, PyObject *kw)
 {
-    PyObject *res =
-        reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(g_ext_orig[N]))(self, args, kw);
     if (res == nullptr || !g_ablate.load() || g_poison == nullptr)
         return res;
     PyObject *out = PyObject_CallFunctionObjArgs(g_poison, args, kw ? kw : Py_None, res, nullptr);
@@ -438,10 +441,90 @@ template <int N> PyObject *extension_call(PyObject *self, PyObject *args, PyObje
     return out;
 }
 
-template <int... N>
-constexpr std::array<PyCFunctionWithKeywords, sizeof...(N)> ext_table(std::integer_sequence<int, N...>)
+template <class F> F orig_as(int n)
 {
-    return {&extension_call<N>...};
+    return reinterpret_cast<F>(reinterpret_cast<void (*)()>(g_ext_orig[n]));
+}
+
+template <int N> PyObject *ext_varargs_kw(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return after_extension(orig_as<PyCFunctionWithKeywords>(N)(self, args, kw), args, kw);
+}
+
+// METH_VARARGS (a: the tuple), METH_O (a: the argument), METH_NOARGS (a: NULL)
+template <int N> PyObject *ext_plain(PyObject *self, PyObject *a)
+{
+    PyObject *res = orig_as<PyCFunction>(N)(self, a);
+    if (res == nullptr || !g_ablate.load())
+        return res;
+    PyObject *args = g_ext_flags[N] == METH_VARARGS ? (Py_INCREF(a), a)
+                     : g_ext_flags[N] == METH_O     ? PyTuple_Pack(1, a)
+                                                    : PyTuple_New(0);
+    if (args == nullptr) {
+        Py_DECREF(res);
+        return nullptr;
+    }
+    PyObject *out = after_extension(res, args, nullptr);
+    Py_DECREF(args);
+    return out;
+}
+
+// METH_FASTCALL, with METH_KEYWORDS or without (kwnames: NULL)
+PyObject *fast_after(PyObject *res, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (res == nullptr || !g_ablate.load())
+        return res;
+    PyObject *tuple = PyTuple_New(nargs);
+    PyObject *kw = kwnames != nullptr && PyTuple_GET_SIZE(kwnames) > 0 ? PyDict_New() : nullptr;
+    bool ok = tuple != nullptr && (kw != nullptr || kwnames == nullptr || PyTuple_GET_SIZE(kwnames) == 0);
+    for (Py_ssize_t i = 0; ok && i < nargs; ++i) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(tuple, i, args[i]);
+    }
+    for (Py_ssize_t i = 0; ok && kw != nullptr && i < PyTuple_GET_SIZE(kwnames); ++i)
+        ok = PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) == 0;
+    PyObject *out = ok ? after_extension(res, tuple, kw) : (Py_DECREF(res), nullptr);
+    Py_XDECREF(tuple);
+    Py_XDECREF(kw);
+    return out;
+}
+
+template <int N> PyObject *ext_fast_kw(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    using Fn = PyObject *(*)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+    return fast_after(orig_as<Fn>(N)(self, args, nargs, kwnames), args, nargs, kwnames);
+}
+
+template <int N> PyObject *ext_fast(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    using Fn = PyObject *(*)(PyObject *, PyObject *const *, Py_ssize_t);
+    return fast_after(orig_as<Fn>(N)(self, args, nargs), args, nargs, nullptr);
+}
+
+// The trampoline of slot N for a calling convention, as the PyCFunction PyMethodDef stores.
+template <int N> PyCFunction ext_trampoline(int flags)
+{
+    auto as = [](auto f) { return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f)); };
+    switch (flags) {
+    case METH_VARARGS | METH_KEYWORDS:
+        return as(&ext_varargs_kw<N>);
+    case METH_VARARGS:
+    case METH_O:
+    case METH_NOARGS:
+        return as(&ext_plain<N>);
+    case METH_FASTCALL | METH_KEYWORDS:
+        return as(&ext_fast_kw<N>);
+    case METH_FASTCALL:
+        return as(&ext_fast<N>);
+    default:
+        return nullptr;
+    }
+}
+
+using TrampolineOf = PyCFunction (*)(int);
+template <int... N> constexpr std::array<TrampolineOf, sizeof...(N)> ext_table(std::integer_sequence<int, N...>)
+{
+    return {&ext_trampoline<N>...};
 }
 const auto kExtFns = ext_table(std::make_integer_sequence<int, kExtSlots>{});
 
@@ -470,16 +553,18 @@ int patch_refuse(PyObject *f)
 int patch_extension(PyObject *f)
 {
     PyMethodDef *def = def_of(f);
-    if (def == nullptr || !PyCFunction_Check(f) || def->ml_flags != (METH_VARARGS | METH_KEYWORDS))
+    if (def == nullptr || !PyCFunction_Check(f))
         return -1;
+    const int flags = def->ml_flags & ~METH_COEXIST;
     for (int i = 0; i < g_ext_used; ++i)
-        if (def->ml_meth == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kExtFns[i])))
+        if (def->ml_meth == kExtFns[i](g_ext_flags[i]))
             return 0;
-    if (g_ext_used == kExtSlots)
+    if (g_ext_used == kExtSlots || kExtFns[0](flags) == nullptr)
         return -1;
     int n = g_ext_used++;
     g_ext_orig[n] = def->ml_meth;
-    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kExtFns[n]));
+    g_ext_flags[n] = flags;
+    def->ml_meth = kExtFns[n](flags);
     return 1;
 }
 
