@@ -215,7 +215,7 @@ class HygieneRoomTest(unittest.TestCase):
         """`tasks check` on the GPU asks the worker's admission for a large shape's memory before it
         allocates (as references do), so checks of 6 GB tasks do not run side by side past the device."""
         import tempfile
-        from sieve_worker.tasks import hygiene, taskref
+        from sieve_worker.tasks import check, taskref
         asked = []
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "relu.py")
@@ -223,8 +223,8 @@ class HygieneRoomTest(unittest.TestCase):
                 f.write(TASK_RELU)
             old, taskref.BIG_REF_BYTES = taskref.BIG_REF_BYTES, 1 << 20
             try:
-                res = hygiene.check_task({"reference_code": TASK_RELU, "task_key": "relu", "shapes": [{"N": 1 << 19}]},
-                                         path, "cuda:0", room=lambda n: asked.append(n) or n)
+                res = check.check_task({"reference_code": TASK_RELU, "task_key": "relu", "shapes": [{"N": 1 << 19}]},
+                                       path, "cuda:0", room=lambda n: asked.append(n) or n)
             finally:
                 taskref.BIG_REF_BYTES = old
         self.assertTrue(res["ok"], res)
