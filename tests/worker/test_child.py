@@ -12,6 +12,7 @@ import unittest
 
 import torch
 
+from sieve_worker import WORKER_DIR
 from sieve_worker.candidate import child
 
 
@@ -68,7 +69,7 @@ class SandboxNotSetUp(unittest.TestCase):
 
     def verify(self, drop):
         with tempfile.TemporaryDirectory() as tmp:
-            env = {**os.environ, "PYTHONPATH": os.path.dirname(child.__file__) + "/.."}
+            env = {**os.environ, "PYTHONPATH": WORKER_DIR}
             proc = subprocess.Popen([sys.executable, "-c", DROPPING_WORKER.replace("DROP", str(drop))],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     text=True, env=env)
