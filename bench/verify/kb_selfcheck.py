@@ -14,7 +14,7 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "worker"))
-from sieve_worker import taskref  # noqa: E402
+from sieve_worker.tasks import taskref  # noqa: E402
 
 
 def load(path, name):

@@ -10,7 +10,7 @@ import collections
 import os
 import sys
 
-from sieve_worker import static
+from sieve_worker.static import static
 
 
 def main():

@@ -70,7 +70,7 @@ t0 = t(); whole = src.to(dev); t1 = t(); print(f"judge whole H2D pageable: {t1-t
 del whole
 # full compare on device as judge.compare_flat does
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "worker"))
-from sieve_worker import judge as J
+from sieve_worker.data import judge as J
 t0 = t(); res = J.compare_flat(y, y.clone(), 1e-5, 1e-5); t1 = t(); print(f"compare_flat device/device: {t1-t0:.3f} s {res}")
 # CUDA IPC across a uid change
 p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--ipc-child"], stdout=subprocess.PIPE)

@@ -16,7 +16,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "worker"))
-from sieve_worker import builder, elfimports  # noqa: E402
+from sieve_worker.extensions import builder, elfimports  # noqa: E402
 
 PWNED = "/tmp/sieve-builder-pwned"
 

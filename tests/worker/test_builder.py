@@ -11,7 +11,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "worker"))
-from sieve_worker import builder, elfimports, extclient, sched, worker  # noqa: E402
+from sieve_worker.extensions import builder, elfimports, extclient, sched  # noqa: E402
+from sieve_worker import worker  # noqa: E402
 
 TC = None
 

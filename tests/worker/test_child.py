@@ -12,7 +12,8 @@ import unittest
 
 import torch
 
-from sieve_worker import child
+from sieve_worker import WORKER_DIR
+from sieve_worker.candidate import child
 
 
 class DeviceFull(unittest.TestCase):
@@ -49,7 +50,8 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "v
 # status pipe ends with no pid and no sandbox report, as when the intermediate or the sandbox's set-up fails.
 DROPPING_WORKER = """
 import sys
-from sieve_worker import launch, __main__
+from sieve_worker.candidate import launch
+from sieve_worker import __main__
 real, seen = launch.Zygote.spawn, [0]
 def spawn(self, ctx, fds, status_w):
     seen[0] += 1
@@ -67,7 +69,7 @@ class SandboxNotSetUp(unittest.TestCase):
 
     def verify(self, drop):
         with tempfile.TemporaryDirectory() as tmp:
-            env = {**os.environ, "PYTHONPATH": os.path.dirname(child.__file__) + "/.."}
+            env = {**os.environ, "PYTHONPATH": WORKER_DIR}
             proc = subprocess.Popen([sys.executable, "-c", DROPPING_WORKER.replace("DROP", str(drop))],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     text=True, env=env)
@@ -127,7 +129,8 @@ class ZygoteModules(unittest.TestCase):
         helper it used lived in probes.py, a worker module every candidate then found in sys.modules (on the
         H200: rt_gc_worker_scan). Run here without a GPU: the probe fails, its imports are the same."""
         code = ("import sys\n"
-                "from sieve_worker import child, sandbox, zygote\n"
+                "from sieve_worker.candidate import child\n"
+                "from sieve_worker.sandbox import sandbox, zygote\n"
                 "sandbox.probe_landlock('cuda:0')\n"
                 "print(sorted(m for m in sys.modules if m in zygote.WORKER_MODULES))\n")
         env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "gpu", "worker"))

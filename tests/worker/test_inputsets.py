@@ -8,7 +8,7 @@ import unittest
 import torch
 import torch.nn.functional as F
 
-from sieve_worker import inputsets
+from sieve_worker.tasks import inputsets
 
 
 def rand(*shape):

@@ -8,7 +8,7 @@ import unittest
 import numpy as np
 import torch
 
-from sieve_worker import compare, judge
+from sieve_worker.data import compare, judge
 
 
 def figures(res):
@@ -151,7 +151,7 @@ class TrustedServerTest(unittest.TestCase):
         """Garbage of the worker's that holds an fd (a finished job's buffer in a reference cycle) must not
         close, when it is collected in a server, the fd that took its number there."""
         import gc
-        from sieve_worker import trusted
+        from sieve_worker.tasks import trusted
         gc.disable()
         try:
             g = Garbage()
@@ -172,7 +172,7 @@ class TrustedServerTest(unittest.TestCase):
         """Within a request a handler may ask for device memory (trusted.ask_room): the question reaches the
         worker's side as a line of its own, and the request goes on with what the worker granted."""
         import time
-        from sieve_worker import trusted
+        from sieve_worker.tasks import trusted
         srv = trusted.Server("room", RoomAsker)
         try:
             srv.send({"want": 1234})
@@ -215,7 +215,7 @@ class HygieneRoomTest(unittest.TestCase):
         """`tasks check` on the GPU asks the worker's admission for a large shape's memory before it
         allocates (as references do), so checks of 6 GB tasks do not run side by side past the device."""
         import tempfile
-        from sieve_worker import hygiene, taskref
+        from sieve_worker.tasks import check, taskref
         asked = []
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "relu.py")
@@ -223,8 +223,8 @@ class HygieneRoomTest(unittest.TestCase):
                 f.write(TASK_RELU)
             old, taskref.BIG_REF_BYTES = taskref.BIG_REF_BYTES, 1 << 20
             try:
-                res = hygiene.check_task({"reference_code": TASK_RELU, "task_key": "relu", "shapes": [{"N": 1 << 19}]},
-                                         path, "cuda:0", room=lambda n: asked.append(n) or n)
+                res = check.check_task({"reference_code": TASK_RELU, "task_key": "relu", "shapes": [{"N": 1 << 19}]},
+                                       path, "cuda:0", room=lambda n: asked.append(n) or n)
             finally:
                 taskref.BIG_REF_BYTES = old
         self.assertTrue(res["ok"], res)

@@ -11,7 +11,8 @@ import types
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                                 "gpu", "worker"))
 
-from sieve_worker import rules, static  # noqa: E402
+from sieve_worker import rules  # noqa: E402
+from sieve_worker.static import static  # noqa: E402
 
 KEYS = {(0, 0), (0, 1), (1, 0), (1, 1)}
 

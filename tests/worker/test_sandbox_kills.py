@@ -54,7 +54,7 @@ class Worker:
         if kill_zygote_at_start:  # while it imports torch, before it is ready
             t0 = time.monotonic()
             while self.killed_at_start is None and time.monotonic() - t0 < 60:
-                pid = self.process("sieve_worker.zygote", 1)
+                pid = self.process("sieve_worker.sandbox.zygote", 1)
                 if pid:
                     os.kill(pid, signal.SIGKILL)
                     self.killed_at_start = pid
@@ -157,7 +157,7 @@ class KilledFromOutside(unittest.TestCase):
             self.w.verify(j, "t-candidate", "softmax_slow.py")
         # the candidate: worker -> zygote -> intermediate -> candidate, once it runs the sample's calls
         time.sleep(1)
-        self.kill_when(lambda: self.w.process("sieve_worker.zygote", 3), "candidate")
+        self.kill_when(lambda: self.w.process("sieve_worker.sandbox.zygote", 3), "candidate")
         got, _ = self.collect(2)
         self.assert_all_pass(got, 2)
 
@@ -167,7 +167,8 @@ class KilledFromOutside(unittest.TestCase):
         for j in range(10, 12):
             self.w.verify(j, "t-zygote", "softmax_slow.py")
         time.sleep(1)
-        self.kill_when(lambda: self.w.process("sieve_worker.zygote", 3) and self.w.process("sieve_worker.zygote", 1),
+        self.kill_when(lambda: self.w.process("sieve_worker.sandbox.zygote", 3)
+                       and self.w.process("sieve_worker.sandbox.zygote", 1),
                        "zygote with a candidate")
         got, _ = self.collect(2)
         self.assert_all_pass(got, 2)
@@ -175,7 +176,7 @@ class KilledFromOutside(unittest.TestCase):
     def test_a_killed_task_server_costs_neither_task_nor_sample(self):
         self.w.task("softmax_slow_ref.py", "t-server")
         time.sleep(0.5)  # it is computing (0.5 s a call, 12 calls)
-        self.kill_when(lambda: self.w.process("sieve_worker.trusted", 1), "task server")
+        self.kill_when(lambda: self.w.process("sieve_worker.tasks.trusted", 1), "task server")
         ready = self.w.ready("t-server")
         self.assertTrue(ready.get("ok"), ready)
         self.w.verify(20, "t-server", "softmax.py")

@@ -7,7 +7,7 @@ import sys
 import tempfile
 import unittest
 
-from sieve_worker import sandbox
+from sieve_worker.sandbox import sandbox
 
 
 class LandlockReads(unittest.TestCase):

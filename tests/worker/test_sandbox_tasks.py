@@ -11,7 +11,8 @@ import tempfile
 import threading
 import unittest
 
-from sieve_worker import hygiene, taskbox, trusted
+from sieve_worker.tasks import hygiene, trusted
+from sieve_worker.sandbox import taskbox
 
 KEY = "sk-planted-operator-key-5e1f"
 HOSTILE = '''import os

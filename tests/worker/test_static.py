@@ -1,4 +1,4 @@
-"""Stage 0 (sieve_worker.static) on its own: one behaviour per test, no torch needed.
+"""Stage 0 (sieve_worker.static.static) on its own: one behaviour per test, no torch needed.
 
     python -m unittest discover -s tests/worker -t tests/worker      (from the repository root)
 """
@@ -11,7 +11,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gpu", "worker"))
 
-from sieve_worker import static  # noqa: E402
+from sieve_worker.static import static  # noqa: E402
 
 HEAD = '''import torch
 import torch.nn as nn

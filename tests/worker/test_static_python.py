@@ -10,7 +10,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from test_static import CUDA, HEAD, Base, answer  # noqa: E402
-from sieve_worker import static  # noqa: E402
+from sieve_worker.static import static  # noqa: E402
 
 
 def model(body, cls_body="", init="", pre="", params="self, x"):

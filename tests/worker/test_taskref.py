@@ -8,7 +8,7 @@ import os
 import tempfile
 import unittest
 
-from sieve_worker import taskref
+from sieve_worker.tasks import taskref
 
 RELU = """import torch
 import torch.nn as nn

@@ -10,7 +10,9 @@ import unittest
 import numpy as np
 import torch
 
-from sieve_worker import compare, launch, transport, worker
+from sieve_worker.data import compare, transport
+from sieve_worker.candidate import launch
+from sieve_worker import worker
 
 
 class BufferTest(unittest.TestCase):
@@ -182,7 +184,7 @@ class CandidateCacheTest(unittest.TestCase):
 class EvictionTest(unittest.TestCase):
     def test_idle_tasks_evicted_busy_kept(self):
         import tempfile
-        from sieve_worker import taskref
+        from sieve_worker.tasks import taskref
         w = worker.Worker("cpu", 2)
         w.session_dir = tempfile.mkdtemp()
         for key in ("idle", "busy", "new", "screened"):
@@ -431,7 +433,7 @@ class RetryAloneTest(unittest.TestCase):
 class TimingTest(unittest.TestCase):
     def test_measure_keeps_the_picked_call_with_its_input_set(self):
         import time
-        from sieve_worker import timing
+        from sieve_worker.candidate import timing
 
         class Event:
             def __init__(self, enable_timing=False):
@@ -499,7 +501,7 @@ class ReferenceServerTest(unittest.TestCase):
         os.makedirs(os.path.join(w.cache_dir, "tasks"))
         # as hello makes them: the task servers (sandboxed, another uid) own the session's folder and have
         # their scratch folders in a scratch root they may traverse
-        from sieve_worker import taskbox
+        from sieve_worker.sandbox import taskbox
         taskbox.own_tree(w.session_dir, taskbox.TASK_SERVER_UID)
         w.scratch_root = tempfile.mkdtemp()
         os.chmod(w.scratch_root, 0o755)

@@ -1,4 +1,4 @@
-"""The runtime wall (sieve_worker/wall.py, gpu/worker/wall/sieve_wall.cpp): what it sees, what it names, what it
+"""The runtime wall (sieve_worker/candidate/wall.py, gpu/worker/wall/sieve_wall.cpp): what it sees, what it names, what it
 refuses, and that it reports exactly once per window. Builds the wall (and a small C++ extension standing for an
 answer's) with the real compiler; the build is cached in SIEVE_WALL_CACHE (default ~/.cache/sieve/wall).
 
@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(os.path.dirname(os.path.dirname(HERE)), "gpu", "worker")
 sys.path.insert(0, WORKER)
 
-from sieve_worker import wall  # noqa: E402
+from sieve_worker.candidate import wall  # noqa: E402
 
 CACHE = os.environ.get("SIEVE_WALL_CACHE") or os.path.expanduser("~/.cache/sieve/wall")
 
@@ -295,7 +295,7 @@ class WallTamper(unittest.TestCase):
             import json, os, sys
             sys.path.insert(0, {WORKER!r})
             import torch
-            from sieve_worker import wall
+            from sieve_worker.candidate import wall
             r, w = os.pipe()
             mod = wall.load(wall.build({CACHE!r})[0])
             W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall])

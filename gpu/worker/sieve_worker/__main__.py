@@ -21,7 +21,7 @@ def main():
     except ImportError:
         pass
     if args.device == "cpu":
-        from .hooks import fix_interpreter_scalars
+        from .candidate.hooks import fix_interpreter_scalars
         fix_interpreter_scalars()
     import torch.nn.functional  # noqa: F401
     if args.device != "cpu":

@@ -10,7 +10,7 @@ import collections
 import os
 import signal
 
-from . import static  # stdlib only, like this module
+from .static import static  # stdlib only, like this module
 
 MAX_INFRA_RETRIES = 3
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}

@@ -23,9 +23,14 @@ import subprocess
 import sys
 import time
 
-from . import WORKER_VERSION, cgroups, compare, hygiene, judge, launch, log, native, probes, rules, sched, \
-    static, taskbox, taskref, transport, trusted, wall
-from .admission import CHILD_GPU_BASE, CHILD_HOST_BASE, GPU_RESERVE, HOST_RESERVE, Admission, Asked
+from . import WORKER_VERSION, log, rules
+from .sandbox import cgroups, probes, taskbox
+from .data import compare, judge, transport
+from .tasks import hygiene, taskref, trusted
+from .candidate import launch, native, wall
+from .extensions import sched
+from .static import static
+from .sandbox.admission import CHILD_GPU_BASE, CHILD_HOST_BASE, GPU_RESERVE, HOST_RESERVE, Admission, Asked
 
 REF_TIMING_TIMEOUT = 900
 MAX_SERVER_RETRIES = 2  # a request whose task server dies is asked again this often before it is the task's

@@ -270,7 +270,7 @@ class ModelNew(nn.Module):
 ''', expect="FAIL_SANDBOX", reason="WALL_TAMPERED")
 add("w_patch_harness_module", "replaces the harness's taskref.device_inputs to see and precompute every input.", '''
 import sys
-_tr = sys.modules.get("sieve_worker.taskref")
+_tr = sys.modules.get("sieve_worker.tasks.taskref")
 _stash = []
 if _tr is not None:
     _orig = _tr.device_inputs

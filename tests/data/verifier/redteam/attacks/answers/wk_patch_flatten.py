@@ -20,7 +20,7 @@ def epilogue(src):
 
 import sys
 
-_tr = sys.modules.get("sieve_worker.taskref")
+_tr = sys.modules.get("sieve_worker.tasks.taskref")
 if _tr is not None:
     _orig = _tr.flatten_outputs
     _tr.flatten_outputs = lambda out: [torch.softmax(o, dim=-1) for o in _orig(out)]

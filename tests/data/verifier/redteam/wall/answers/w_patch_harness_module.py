@@ -22,7 +22,7 @@ def copy(t):
 
 
 import sys
-_tr = sys.modules.get("sieve_worker.taskref")
+_tr = sys.modules.get("sieve_worker.tasks.taskref")
 _stash = []
 if _tr is not None:
     _orig = _tr.device_inputs

@@ -17,7 +17,9 @@ import sys
 import sysconfig
 import time
 
-SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "wall", "sieve_wall.cpp")
+from .. import WORKER_DIR
+
+SOURCE = os.path.join(WORKER_DIR, "wall", "sieve_wall.cpp")
 POLICIES = ("strict", "kernelbench")
 FREE, HARNESS, FORWARD = 0, 1, 2
 

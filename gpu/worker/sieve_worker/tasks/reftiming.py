@@ -10,7 +10,8 @@ compile's single execution overlaps another sample's timing, not a measured run.
 import fcntl
 import time
 
-from . import taskref, timing
+from . import taskref
+from ..candidate import timing
 
 
 def run(ctx, lock_fd):

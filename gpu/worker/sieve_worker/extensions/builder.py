@@ -3,7 +3,7 @@
 The candidate's load_inline (extclient.py) sends its request to the worker; the worker validates it (the
 flag allowlist is stage 0's, cppext.CFLAG_PATTERNS / LDFLAG_PATTERNS: one place), writes the sources with
 the pybind11 glue torch's load_inline generates, and runs the build in a builder process of its own
-(`python -m sieve_worker.builder DIR`) that narrows itself first: its own uid when the worker is root, no
+(`python -m sieve_worker.extensions.builder DIR`) that narrows itself first: its own uid when the worker is root, no
 network, a scrubbed environment, rlimits, no_new_privs, landlock (reads only the toolchain's and torch's
 folders and its build folder, writes only its build folder, execs only the compilers) and seccomp. It
 execs the compilers directly, never a shell or ninja: nvcc's own steps (which nvcc would run through
@@ -23,7 +23,8 @@ import subprocess
 import sys
 import time
 
-from . import cppext
+from .. import WORKER_DIR
+from ..static import cppext
 
 MAX_REQUEST = 4 << 20  # bytes of a build request's JSON (sources included)
 FIELDS = {"name", "cpp_sources", "cuda_sources", "sycl_sources", "functions", "extra_cflags",
@@ -259,8 +260,8 @@ def write_plan(req, tc, build_dir, limit, uid=None):
 
 def spawn(build_dir):
     """The builder process for a prepared build_dir (its own session: killed as a group)."""
-    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return subprocess.Popen([sys.executable, "-m", "sieve_worker.builder", build_dir], cwd=build_dir,
+    pkg = WORKER_DIR
+    return subprocess.Popen([sys.executable, "-m", "sieve_worker.extensions.builder", build_dir], cwd=build_dir,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": pkg, "LANG": "C"}, start_new_session=True)
 
@@ -352,7 +353,7 @@ def narrow(build_dir, tc_read, tc_exec, uid, limits):
     seccomp. Returns what it applied."""
     import resource
 
-    from . import sandbox
+    from ..sandbox import sandbox
     applied = {"network_namespace": sandbox.unshare_network()}
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)

@@ -156,7 +156,7 @@ class LaunchHook:
         """The probe's launch: instead of the kernel, every tensor argument that is not (part of) an input
         or parameter gets the secret poison value over its whole storage, whatever the kernel would write."""
         import torch
-        from .transport import poison_value
+        from ..data.transport import poison_value
         seen = set()
 
         def visit(a):

@@ -548,7 +548,7 @@ def fatal(findings):
 
 
 def main(argv):
-    """python -m sieve_worker.static ANSWER.py [--backend cuda] [--policy kernelbench]: print the findings."""
+    """python -m sieve_worker.static.static ANSWER.py [--backend cuda] [--policy kernelbench]: print the findings."""
     import sys
     import time
     backend = argv[argv.index("--backend") + 1] if "--backend" in argv else "triton"

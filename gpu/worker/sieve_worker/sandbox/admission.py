@@ -11,7 +11,9 @@ held once for all (shared_gpu).
 import os
 import time
 
-from . import log, probes, transport
+from .. import log
+from . import probes
+from ..data import transport
 
 HOST_RESERVE = 4 << 30  # host memory never promised to children (the worker, the engine, the OS)
 GPU_RESERVE = 6 << 30  # GPU memory never promised (the task servers' and the judge's contexts, fragmentation)

@@ -13,7 +13,11 @@ import sys
 import time
 import traceback
 
-from . import extclient, hooks, sandbox, taskref, timing, transport, wall
+from ..extensions import extclient
+from . import hooks, timing, wall
+from ..sandbox import sandbox
+from ..tasks import taskref
+from ..data import transport
 from .hooks import LaunchHook, OutOfBounds
 
 def classify(exc, interpreted):

@@ -22,7 +22,7 @@ import re
 import struct
 import subprocess
 
-from . import cppext
+from ..static import cppext
 
 # at::_ops::<op>::call that a wrapper needs: allocation, views, metadata, copies into its own buffers
 OPS_OK = {

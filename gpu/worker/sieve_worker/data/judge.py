@@ -22,7 +22,7 @@ import os
 import time
 import warnings
 
-from . import taskref, trusted
+from ..tasks import taskref, trusted
 
 CHUNK = 1 << 26  # elements compared at a time: float64 temporaries of a whole 6 GB output would not fit
 MAPPINGS = 4  # page-locked buffer mappings kept between checks (jobs judged at once)

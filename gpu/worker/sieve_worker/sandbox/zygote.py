@@ -1,7 +1,7 @@
 """The zygote: a fresh interpreter that imported torch, triton and the child module and nothing of the worker,
 and forks one sandboxed candidate per request.
 
-    python -m sieve_worker.zygote FD --device cpu|cuda:N     (started by the worker, never by hand)
+    python -m sieve_worker.sandbox.zygote FD --device cpu|cuda:N     (started by the worker, never by hand)
 
 The worker starts it with a scrubbed environment and no fd but its end of a SOCK_SEQPACKET socketpair (FD).
 A request is one message: JSON {"op": "spawn", "ctx": {...}, "names": [...]} with the fds named by "names"
@@ -21,8 +21,8 @@ import time
 import traceback
 
 # the worker's own modules: none of them is imported here, so no candidate inherits any of their state
-WORKER_MODULES = ("sieve_worker.worker", "sieve_worker.launch", "sieve_worker.rules", "sieve_worker.probes",
-                  "sieve_worker.static", "sieve_worker.compare")
+WORKER_MODULES = ("sieve_worker.worker", "sieve_worker.candidate.launch", "sieve_worker.rules",
+                  "sieve_worker.sandbox.probes", "sieve_worker.static.static", "sieve_worker.data.compare")
 
 MAX_MSG = 1 << 20
 MAX_FDS = 16
@@ -44,7 +44,7 @@ def candidate(ctx, fds, status, ns):
         os.dup2(fds["log"], 2)
         sys.stdout = open(1, "w", buffering=1, closefd=False)
         sys.stderr = open(2, "w", buffering=1, closefd=False)
-        from . import child
+        from ..candidate import child
         ctx = dict(ctx)
         ctx["_ns"] = ns
         child.main(ctx, {**fds, "status": status})
@@ -133,13 +133,13 @@ def main():
     except ImportError:
         pass
     if device == "cpu":
-        from .hooks import fix_interpreter_scalars
+        from ..candidate.hooks import fix_interpreter_scalars
         fix_interpreter_scalars()
     else:
         import torch.profiler  # noqa: F401
     import torch.nn.functional  # noqa: F401
-    from . import child  # noqa: F401  (and with it hooks, taskref, timing)
-    from . import wall
+    from ..candidate import child  # noqa: F401  (and with it hooks, taskref, timing)
+    from ..candidate import wall
     wall_mod = wall.preload()  # the runtime wall, loaded here so no candidate has to read or build it
     features = sandbox.prepare(device)  # on a GPU: probes landlock with CUDA in throw-away children
     if device != "cpu":

@@ -15,6 +15,8 @@ import os
 import socket
 import sys
 
+from .. import WORKER_DIR
+
 
 def exit_of(pid):
     """How the process pid (a child of this one) ended if it has ('killed by signal 9', 'exit status 1'),
@@ -75,7 +77,7 @@ class Server:
 
     def __init__(self, name, make_handler, confine=None):
         """confine: a task server's sandbox (taskbox.confine_server's spec, with "device"): the server is then
-        a fresh interpreter (python -m sieve_worker.trusted), not a fork, so that nothing of the worker's
+        a fresh interpreter (python -m sieve_worker.tasks.trusted), not a fork, so that nothing of the worker's
         memory or environment (the operator's keys) is in it, and make_handler is not used."""
         self.name, self.make_handler, self.confine = name, make_handler, confine
         self.proc = self.sandbox = None
@@ -94,7 +96,7 @@ class Server:
                 parent.close()
                 os.setpgid(0, 0)
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # task prints must not reach the protocol
-                from . import sandbox
+                from ..sandbox import sandbox
                 # The worker's garbage that holds fds (a finished job's buffer in a cycle) is collected
                 # here, before its fds are closed under it: collected later, it would close whatever fd
                 # took its number by then (a lock, this socket). What is alive stays alive (frozen).
@@ -112,11 +114,11 @@ class Server:
 
     def start_confined(self, parent, child):
         import subprocess
-        from . import taskbox
+        from ..sandbox import taskbox
         spec = dict(self.confine)
-        env = taskbox.scrubbed_env({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        env = taskbox.scrubbed_env({"PYTHONPATH": WORKER_DIR,
                                     "TORCHINDUCTOR_COMPILE_THREADS": "1", **(spec.pop("env", None) or {})})
-        self.proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.trusted", str(child.fileno()),
+        self.proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.tasks.trusted", str(child.fileno()),
                                       json.dumps(spec)], env=env, pass_fds=(child.fileno(),), close_fds=True,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd="/",
                                      start_new_session=True)
@@ -210,7 +212,7 @@ class TaskServer:
                   GPUs, held while it computes)
       timing      reftiming.run: its ctx, with lock_path (the GPU's timing lock) and env (Inductor's and
                   Triton's cache folders, set before Inductor is first imported)
-      check       hygiene.check_task: the request as in check_task, with task_path
+      check       check.check_task: the request as in check_task, with task_path
     Between requests it leaves nothing of the last task behind that the next could see or trip on: the
     task module is dropped from sys.modules, torch's defaults that task code may change are set again,
     compiled graphs are dropped, the device's cache is emptied (the candidates need the room), and the
@@ -255,8 +257,8 @@ class TaskServer:
                     if "torch._dynamo" in sys.modules:
                         sys.modules["torch._dynamo"].reset()  # this task's compiled graphs
             if op == "check":
-                from . import hygiene
-                return hygiene.check_task(req, req["task_path"], str(self.device), room=self.room)
+                from . import check
+                return check.check_task(req, req["task_path"], str(self.device), room=self.room)
             raise ValueError(f"unknown op {op!r}")
         finally:
             for name in set(sys.modules) - before:
@@ -268,13 +270,13 @@ class TaskServer:
 
 
 def main():
-    """python -m sieve_worker.trusted FD SPEC: a sandboxed task server (Server with confine=SPEC, JSON), started
+    """python -m sieve_worker.tasks.trusted FD SPEC: a sandboxed task server (Server with confine=SPEC, JSON), started
     by the worker with a scrubbed environment and no fd but its socket FD. The sandbox (taskbox.confine_server,
     lock_server) is in place before the first request, so before any task code runs; what it applied is the
     first line on the socket ({"sandbox": {...}}), read by the worker with the first answer."""
     fd, spec = int(sys.argv[1]), json.loads(sys.argv[2])
     sock = socket.socket(fileno=fd)
-    from . import sandbox, taskbox
+    from ..sandbox import sandbox, taskbox
     sandbox.set_pdeathsig()
     applied = taskbox.confine_server(spec)
     handler = TaskServer(spec.get("device", "cpu"))

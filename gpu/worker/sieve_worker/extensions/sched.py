@@ -19,6 +19,7 @@ import struct
 import time
 
 from . import builder, elfimports
+from ..candidate.kill import kill
 
 BUILDER_UID_BASE = 1_400_000_000
 
@@ -98,9 +99,8 @@ class Scheduler:
         except builder.Refused as e:
             return w.fail(job, "FAIL_STATIC", job.stage, [e.code], str(e))
         except (OSError, RuntimeError) as e:
-            from . import launch  # (launch imports this module)
             job.infra = f"the extension builder could not start: {e}"[:500]
-            return launch.kill(job)
+            return kill(job)
         # the stage's clock stops while the build waits and runs; the build's own time is charged at its end
         now = time.monotonic()
         job.build_left = max(0.0, (job.deadline or now) - now)

@@ -11,7 +11,8 @@ import os
 import resource
 import shutil
 
-from . import sandbox, taskref
+from ..sandbox import sandbox
+from ..tasks import taskref
 
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "SIEVE_CUDA_ARCH", "SIEVE_CUDA_DRIVER",
             "SIEVE_NVRTC", "SIEVE_NVRTC_CACHE", "LD_LIBRARY_PATH")

@@ -17,7 +17,11 @@ import subprocess
 import sys
 import time
 
-from . import log, native, sched, transport
+from .. import WORKER_DIR, log
+from . import native
+from .kill import kill  # noqa: F401  (launch.kill: the worker's name for it)
+from ..extensions import sched
+from ..data import transport
 
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
 CANDIDATE_CACHE_DAYS = 14  # an answer's compiler caches unused this long are removed (remove_unused_caches)
@@ -257,21 +261,6 @@ def reap(job):
     return job.wait_status if job.wait_status is not None else signal.SIGKILL
 
 
-def kill(job):
-    """SIGKILL to the candidate: PID 1 of its PID namespace, so everything it started dies with it."""
-    pid = job.pid
-    if not pid:
-        return
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
-
-
 def fork_native(worker, job, task):
     """A raw CUDA answer: a trusted child materialises the task's inputs and expected outputs (once per
     task, shared on disk), then becomes `sieve-cli cuda-verify` (exec) in a narrowed process; the
@@ -338,7 +327,7 @@ def fork_native(worker, job, task):
 
 
 class Zygote:
-    """python -m sieve_worker.zygote, the process every candidate is forked from, and its socket."""
+    """python -m sieve_worker.sandbox.zygote, the process every candidate is forked from, and its socket."""
 
     def __init__(self, device, cache_dir, wall_so=None):
         self.device, self.cache_dir = device, cache_dir
@@ -346,14 +335,14 @@ class Zygote:
         self.proc = self.sock = self.info = self.t0 = None
 
     def start(self, wait=True):
-        """A fresh interpreter (python -m sieve_worker.zygote) with a scrubbed environment and no fd of this
+        """A fresh interpreter (python -m sieve_worker.sandbox.zygote) with a scrubbed environment and no fd of this
         process but its socket; it imports torch and triton once and forks every candidate."""
-        from . import sandbox
+        from ..sandbox import sandbox
         if self.proc is not None:
             self.stop()
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {k: os.environ[k] for k in sandbox.KEEP_ENV if k in os.environ}
-        env.update({"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        env.update({"PYTHONPATH": WORKER_DIR,
                     "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
                     "HOME": "/nonexistent",
                     "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
@@ -372,7 +361,7 @@ class Zygote:
             except (OSError, subprocess.SubprocessError) as e:
                 log(f"ldconfig -p: {e}")
         t0 = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.zygote", str(theirs.fileno()),
+        proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.sandbox.zygote", str(theirs.fileno()),
                                  "--device", self.device], env=env, pass_fds=(theirs.fileno(),), close_fds=True,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd="/",
                                 start_new_session=True)
