@@ -203,6 +203,7 @@ def launch_candidate(worker, job, ctx, fds):
             os.close(fd)
     read_status(job, until_pid=True)
     job.deadline = time.monotonic() + job.timeouts["compile"]
+    worker.stage_clock(job)
     worker.hold(job)
     worker.running[job.fd] = job
     worker.sel.register(job.fd, selectors.EVENT_READ, job)
