@@ -39,6 +39,14 @@ def slow_softmax(repeat):
     return code.replace(launch, f"        for _ in range({int(repeat)}):\n    " + launch)
 
 
+def memory_hog(gib):
+    """answers/memory_hog_4g.py (a forward that fills a buffer with its own kernel, then computes a right
+    softmax) with a buffer of `gib` GiB."""
+    code = fixture("answers/memory_hog_4g.py")
+    assert "n = 1 << 30" in code  # 2**30 float32 elements: 4 GiB
+    return code.replace("n = 1 << 30", f"n = {int(gib)} << 28")
+
+
 def slow_reference(seconds):
     """tasks/softmax_slow_ref.py with its sleep per reference call set to `seconds`."""
     code = fixture("tasks/softmax_slow_ref.py")
@@ -73,6 +81,13 @@ class Cli:
 
     def path(self, name):
         return os.path.join(self.tmp, name)
+
+    def read(self, name):
+        try:
+            with open(self.path(name)) as f:
+                return f.read()
+        except OSError:
+            return ""
 
     def run(self, *args, timeout=600, env=None):
         return subprocess.run([self.cli, *args], capture_output=True, text=True, timeout=timeout,
@@ -214,6 +229,7 @@ class Verify:
             os.killpg(self.proc.pid, signal.SIGKILL)
             rc = self.proc.wait()
         self.reader.join(10)
+        self.proc.stdout.close()
         self.err.close()
         return rc, summary_of("".join(self.lines))
 
