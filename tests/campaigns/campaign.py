@@ -13,6 +13,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -278,6 +279,32 @@ def kill_campaign(cli, db, role, kills, settle=0.5, between=None, wait=120):
     rc2, s2, _, err2 = cli.verify(db)
     out.update(rerun_rc=rc2, rerun_summary=s2, rerun_err=err2[-2000:])
     return out
+
+
+# ---- load ---------------------------------------------------------------------------------------------
+class Hogs:
+    """Eight busy loops per core, each in a session of its own (with autogroup one session is one share) whose
+    priority is raised to nice -5: the candidate gets a small part of a CPU, and waits for one the rest of its
+    stage. (At nice -19 it would hardly run at all, and the scheduler counts a wait only when the waiting
+    thread runs again.)"""
+
+    def __init__(self, nice=-5):
+        n = 8 * (os.cpu_count() or 2)
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+                      for _ in range(n)]
+        for p in self.procs:
+            try:
+                with open(f"/proc/{p.pid}/autogroup", "w") as f:
+                    f.write(str(nice))
+            except OSError:
+                os.setpriority(os.PRIO_PROCESS, p.pid, nice) if os.geteuid() == 0 else None
+
+    def stop(self):
+        for p in self.procs:
+            p.kill()
+        for p in self.procs:
+            p.wait()
+        self.procs = []
 
 
 # ---- memory ---------------------------------------------------------------------------------------------

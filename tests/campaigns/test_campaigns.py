@@ -5,6 +5,7 @@ ServeVerifier.KilledSamplerTakesItsVerifierAndAnImmediateResumeFinishes (tests/n
 campaigns are kill.sh.
 
 Usage: test_campaigns.py [unittest args]; SIEVE_CLI names sieve-cli (the ctest passes it)."""
+import json
 import os
 import socket
 import sys
@@ -117,6 +118,51 @@ class MemoryHog(unittest.TestCase):
         print(f"memory hog: its verdict after {ms / 1000:.1f} s (stage limit 300 s)", file=sys.stderr)
         self.assertLess(ms, 120000, "stopped late (the default stage timeout is 120 s), not at its memory limit")
         self.assertGreater(low, 2 << 30, "the host ran short of memory")
+
+
+class LoadLeavesPending(unittest.TestCase):
+    """Issue 31 point 3 and issue 34 point 2 through sieve-cli: a sample whose stage runs out of time on every
+    attempt while harness-side busy loops hold the CPUs gets no verdict; it stays PENDING, the run says so
+    (exit 3, summary pending LOAD_TIMEOUT, state interrupted) and a plain re-run on the quiet machine gives the
+    verdict a clean run gives (PASS)."""
+
+    def test_a_loaded_sample_stays_pending_and_the_rerun_verifies_it(self):
+        cli = C.Cli(CLI)
+        rows = [{"task_id": "softmax", "reference_code": C.fixture("tasks/softmax.py"), "dtype": "fp32",
+                 "shapes": [{"BATCH": 3, "DIM": 100}]},
+                {"sample_id": "busy", "task_id": "softmax", "code": C.slow_softmax(C.SLOW_REPEAT)}]
+        clean = cli.corpus("clean.sieve", rows)
+        rc, summary, out, err = cli.verify(clean)
+        self.assertEqual((rc, C.verdicts(clean)["busy"][0]), (0, "PASS"), err)
+        ph = [json.loads(x) for x in out.splitlines() if '"busy"' in x][0]["phases"]
+        longest = max(ph["start"] + ph.get("context", 0) + ph["compile"], ph["first_call"] + ph["checks"] + ph["probe"])
+        limit = max(4, round(3 * longest))
+        db = cli.corpus("loaded.sieve", rows)
+        v = C.Verify(cli, db, extra=("--timeout", str(limit)))
+        hogs = None
+        try:
+            # the hogs start with the candidate (under them the worker's own start would take minutes)
+            t0 = time.monotonic()
+            while not v.find("candidate") and v.alive() and time.monotonic() - t0 < 240:
+                time.sleep(0.05)
+            hogs = C.Hogs(nice=0)  # (at a higher priority the worker itself misses its watchdog)
+            rc, summary = v.wait(600)
+        finally:
+            if hogs:
+                hogs.stop()
+        out = "".join(v.lines)
+        err = cli.read("verify.err")
+        print(f"loaded run (stage limit {limit} s): exit {rc}, {summary}", file=sys.stderr)
+        self.assertEqual(rc, 3, err)
+        self.assertEqual(summary["state"], "interrupted", summary)
+        self.assertEqual(summary["pending"], {"count": 1, "reasons": {"LOAD_TIMEOUT": 1}}, summary)
+        self.assertEqual(C.verdicts(db)["busy"], ("PENDING", ()))
+        line = [json.loads(x) for x in out.splitlines() if '"busy"' in x][0]
+        self.assertEqual((line["status"], line["pending"]), (None, "LOAD_TIMEOUT"), line)
+        rc, summary, out, err = cli.verify(db)  # the resume, on the quiet machine
+        self.assertEqual(rc, 0, err)
+        self.assertEqual((summary["state"], summary["resumed"]), ("finished", True), summary)
+        self.assertEqual(C.verdicts(db), C.verdicts(clean))
 
 
 HOSTILE_TASK = '''import os

@@ -5,7 +5,6 @@ the sample that timed out only under load passes alone; one loaded on every atte
 (harness_fault LOAD_TIMEOUT, which the engine keeps PENDING); a sample that is slow by itself (it sleeps: it never
 waits for a CPU) is TIMEOUT at once, with its scheduler figures as the evidence."""
 import os
-import subprocess
 import sys
 import time
 import unittest
@@ -13,32 +12,7 @@ import unittest
 from test_sandbox_kills import Worker
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "campaigns"))
-import campaign  # noqa: E402  (the busy answer: softmax launched SLOW_REPEAT times a call)
-
-
-class Hogs:
-    """Eight busy loops per core, each in a session of its own (with autogroup one session is one share) whose
-    priority is raised to nice -5: the candidate gets a small part of a CPU, and waits for one the rest of its
-    stage. (At nice -19 it would hardly run at all, and the scheduler counts a wait only when the waiting
-    thread runs again.)"""
-
-    def __init__(self):
-        n = 8 * (os.cpu_count() or 2)
-        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
-                      for _ in range(n)]
-        for p in self.procs:
-            try:
-                with open(f"/proc/{p.pid}/autogroup", "w") as f:
-                    f.write("-5")
-            except OSError:
-                os.setpriority(os.PRIO_PROCESS, p.pid, -5) if os.geteuid() == 0 else None
-
-    def stop(self):
-        for p in self.procs:
-            p.kill()
-        for p in self.procs:
-            p.wait()
-        self.procs = []
+import campaign  # noqa: E402  (the busy answer, softmax launched SLOW_REPEAT times a call; Hogs)
 
 
 class StageOutOfTimeUnderLoad(unittest.TestCase):
@@ -79,7 +53,7 @@ class StageOutOfTimeUnderLoad(unittest.TestCase):
 
     def test_a_sample_out_of_time_only_under_load_passes_alone(self):
         before = self.retries_logged()
-        hogs = Hogs()
+        hogs = campaign.Hogs()
         try:
             self.send(1, campaign.slow_softmax(campaign.SLOW_REPEAT), self.limit)
             t0 = time.monotonic()
@@ -93,7 +67,7 @@ class StageOutOfTimeUnderLoad(unittest.TestCase):
         self.assertGreater(self.retries_logged(), before, "the loaded attempt was not retried:\n" + self.w.stderr())
 
     def test_a_sample_loaded_on_every_attempt_is_left_pending(self):
-        hogs = Hogs()
+        hogs = campaign.Hogs()
         try:
             self.send(2, campaign.slow_softmax(campaign.SLOW_REPEAT), self.limit)
             v = self.verdict(2)
