@@ -108,8 +108,8 @@ class Cli:
         return db
 
     def verify_args(self, db, extra=()):
-        return ["verify", db, "--cpu", "--json", "--quiet", "--parallel", "2", "--cache-dir", self.path("cache"),
-                *extra]
+        parallel = [] if "--parallel" in extra else ["--parallel", "2"]
+        return ["verify", db, "--cpu", "--json", "--quiet", *parallel, "--cache-dir", self.path("cache"), *extra]
 
     def verify(self, db, extra=(), timeout=600, env=None):
         """A plain verify to its end: (exit code, summary dict or None, stdout, stderr)."""

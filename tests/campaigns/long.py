@@ -51,6 +51,8 @@ def hogs(cli, m):
     took = time.monotonic() - t0
     low = watch.stop()
     got = C.verdicts(db)
+    if rc not in (0, 3) or not summary:
+        raise RuntimeError(f"verify: exit {rc}\n{err[-3000:]}")
     con = C.sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     ms = [r[0] for r in con.execute("SELECT duration_ms FROM verdicts")]
     con.close()
