@@ -354,8 +354,10 @@ def test_a_stage_that_had_its_cpu_is_the_samples_timeout():
 
 
 def test_a_stage_that_waited_for_a_cpu_was_stopped_by_load():
-    load = rules.stage_load(10.0, (1.0, 0.5), (3.0, 7.0), alone=True, beside=0)
-    assert load["loaded"] and load["wait_s"] == 6.5 and load["evidence"].endswith(", alone")
+    load = rules.stage_load(10.0, (1.0, 0.5), (2.0, 8.5), alone=True, beside=0)
+    assert load["loaded"] and load["wait_s"] == 8.0 and load["evidence"].endswith(", alone")
+    # twice oversubscribed (half the stage waiting) is not load enough: the sample had half a CPU
+    assert not rules.stage_load(10.0, (0.0, 0.0), (5.0, 5.0), alone=False, beside=3)["loaded"]
     # a sleeper (neither on a CPU nor waiting for one) is slow by its own doing
     assert not rules.stage_load(10.0, (1.0, 0.5), (1.1, 0.6), alone=False, beside=2)["loaded"]
 

@@ -13,10 +13,12 @@ import signal
 from . import static  # stdlib only, like this module
 
 MAX_INFRA_RETRIES = 3
-# A stage that ran out of time while its candidate waited for a CPU at least this share of the stage was
-# stopped by the machine's load, not by the sample (stage_load): retried alone, with the full limit,
-# MAX_LOAD_RETRIES times; loaded on every attempt, the sample is left PENDING (harness_fault LOAD_TIMEOUT).
-LOAD_WAIT_SHARE = 0.5
+# A stage that ran out of time while its candidate waited for a CPU at least this share of the stage (it got a
+# quarter of the CPU it asked for, or less) was stopped by the machine's load, not by the sample (stage_load):
+# retried alone, with the full limit, MAX_LOAD_RETRIES times; loaded on every attempt, the sample is left
+# PENDING (harness_fault LOAD_TIMEOUT). A host merely two or three times oversubscribed (tests side by side on
+# a 2-core CI machine) stays below it: its timeouts are the samples'.
+LOAD_WAIT_SHARE = 0.75
 MAX_LOAD_RETRIES = 1
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
