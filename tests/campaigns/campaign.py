@@ -142,6 +142,20 @@ def verdicts(db):
         con.close()
 
 
+def differences(want, got):
+    """{sample: (want, got)} where two runs' verdicts (verdicts()) differ. FAIL_MISMATCH's reasons name the
+    kind of the first failing check, and checks run in a secret random order: a sample with NaN in some outputs
+    and wrong values in others is MISMATCH in one clean run and NONFINITE_MISMATCH in the next. Its status is
+    compared, not its reasons."""
+    out = {}
+    for k in set(want) | set(got):
+        a, b = want.get(k), got.get(k)
+        if a == b or (a and b and a[0] == b[0] == "FAIL_MISMATCH"):
+            continue
+        out[k] = (a, b)
+    return out
+
+
 # ---- the process tree ----------------------------------------------------------------------------------
 def _stat(pid):
     try:

@@ -32,7 +32,7 @@ def kills(cli, role, n, copies):
     res = C.kill_campaign(cli, db, role, n, settle=random.uniform(0.2, 1.0), between=moved_on)
     took = time.monotonic() - t0
     want, got = C.verdicts(clean), C.verdicts(db)
-    diff = {k: (want[k], got.get(k)) for k in want if want[k] != got.get(k)}
+    diff = C.differences(want, got)
     print(f"kill {role}: {res['kills']} kills, {len(want)} samples, clean run {clean_s:.0f} s, killed run + re-run "
           f"{took:.0f} s, first exit {res['first_rc']}, re-run exit {res['rerun_rc']}, "
           f"verdicts differing from the clean run: {len(diff)} {diff if diff else ''}", flush=True)
