@@ -122,6 +122,23 @@ public:
         if (m_progress)
             m_progress->update(counts.done, v.sampleName + " " + v.status);
     }
+    void sampleLeftPending(std::int64_t sampleId, const std::string &name, const std::string &code,
+                           const std::string &message) override
+    {
+        std::lock_guard lock(m_mutex);
+        // (serve mode: a line with a null status tells the sampler that this sample has no verdict)
+        if (m_json)
+            m_ctx.out << nlohmann::json{{"sample", sampleId},
+                                        {"name", name},
+                                        {"status", nullptr},
+                                        {"pending", code},
+                                        {"error", message}}
+                             .dump()
+                      << '\n'
+                      << std::flush;
+        else
+            m_ctx.err << "sample " << name << " left PENDING (" << code << "): " << message << '\n';
+    }
     void finish()
     {
         std::lock_guard lock(m_mutex);
@@ -311,6 +328,8 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
                             {"policy", o.policy}};
         if (o.skipStatic)
             j["skip_static"] = true;
+        if (s.leftPending > 0)
+            j["pending"] = {{"count", s.leftPending}, {"reasons", s.pendingReasons}};
         if (!s.error.empty())
             j["error"] = s.error;
         if (!resultsFile.empty())
@@ -324,6 +343,15 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
                 << (o.skipStatic ? ", stage 0 skipped (verdicts flagged STATIC_SKIPPED)" : "") << "\n";
         for (const auto &[status, n] : s.counts.byStatus)
             ctx.out << "  " << std::left << std::setw(14) << status << n << '\n';
+        if (s.leftPending > 0) {
+            ctx.out << s.leftPending << " samples left PENDING: the harness failed them, not the samples (";
+            const char *sep = "";
+            for (const auto &[code, n] : s.pendingReasons) {
+                ctx.out << sep << code << " " << n;
+                sep = ", ";
+            }
+            ctx.out << "); run the same command again to verify them\n";
+        }
         if (!resultsFile.empty())
             ctx.out << "results: " << resultsFile << '\n';
     }
@@ -332,6 +360,8 @@ int runEngine(VerifyOptions o, const Args &args, cli::Context &ctx, const std::s
                 << "\nThe verdicts so far are saved; run the command again to resume.\n";
         return cli::Failure;
     }
+    if (s.state != "finished" && s.leftPending > 0 && !cli::interrupted())
+        return cli::PartialInput; // finished what it could; the rest is PENDING, the run resumable
     if (s.state != "finished")
         return cli::Interrupted;
     return cli::Ok;

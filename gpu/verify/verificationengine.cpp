@@ -37,8 +37,14 @@ struct VerificationEngine::Shared
     std::uint64_t sessionVerdicts = 0;
     std::map<std::int64_t, nlohmann::json> brokenTasks; // task id -> hygiene message for its samples
     std::set<std::int64_t> flaggedTasks;                // tasks whose flags were written in this run
-    std::map<std::int64_t, int> taskDeaths;             // worker deaths while a task's reference ran
-    std::map<std::int64_t, int> sampleDeaths;           // worker deaths while a sample ran (this session)
+    // Harness faults that met a task's reference or a sample (this session), one line of evidence per attempt:
+    // the worker died, or its watchdog fired, while it was in flight. A sample with one runs again alone; at
+    // kMaxAttempts it is charged with them (faultsOf).
+    std::map<std::int64_t, std::vector<std::string>> taskFaults;
+    std::map<std::int64_t, std::vector<std::string>> sampleFaults;
+    // Samples this session could not get a verdict for (the worker said the harness failed them): no verdict
+    // is written, they stay PENDING and the run stays resumable; by the worker's code (DEVICE_UNAVAILABLE, ...).
+    std::map<std::string, std::uint64_t> leftPending;
     std::unique_ptr<VerdictWriter> writer;
     std::atomic<std::int64_t> nextJob{1};
     std::int64_t runId = 0;
@@ -116,6 +122,18 @@ std::string tail(const std::string &text, size_t max)
     return text.size() <= max ? text : "..." + text.substr(text.size() - max);
 }
 
+// A harness fault is charged to the sample or task it met only when it met it on this many attempts, each in
+// a fresh worker (a sample runs alone after its first).
+constexpr std::size_t kMaxAttempts = 3;
+
+std::string joined(const std::vector<std::string> &lines)
+{
+    std::string s;
+    for (const auto &l : lines)
+        s += (s.empty() ? "" : "; ") + l;
+    return s;
+}
+
 } // namespace
 
 // One worker process and the samples it has in flight. Runs on its own thread.
@@ -139,6 +157,7 @@ private:
         bool sent = false;      // handed to the worker to run (at most `parallel` are)
         bool screened = false;  // stage 0 asked for ahead of the task (sendScreen)
         bool needsTask = false; // stage 0 passed (or is skipped): it runs once its task is ready
+        bool alone = false;     // a harness fault met it before: it runs with nothing beside it
         Clock::time_point since;
         double budgetS = 0;
     };
@@ -171,6 +190,7 @@ private:
     void onTaskReady(const nlohmann::json &msg);
     void onVerdict(const nlohmann::json &msg);
     void finishJob(Job &job, VerdictRecord v);
+    void leavePending(Job &job, const std::string &code, const std::string &message);
     void syntheticVerdict(Job &job, const std::string &status, const std::string &stage,
                           std::vector<std::string> reasons, const std::string &message, const std::string &log);
     void workerDied(const std::string &why, bool ourKill);
@@ -314,8 +334,11 @@ void VerificationEngine::Slot::announceTask(std::int64_t taskId)
 void VerificationEngine::Slot::dispatch()
 {
     int running = 0;
-    for (const auto &[id, job] : m_inflight)
+    bool aloneRunning = false;
+    for (const auto &[id, job] : m_inflight) {
         running += job.sent ? 1 : 0;
+        aloneRunning = aloneRunning || (job.sent && job.alone);
+    }
     std::vector<std::pair<std::int64_t, nlohmann::json>> broken;
     for (auto &[id, job] : m_inflight) {
         if (job.sent || !job.needsTask)
@@ -326,14 +349,19 @@ void VerificationEngine::Slot::dispatch()
                 broken.emplace_back(id, b->second); // known broken here, by another worker or the watchdog
                 continue;
             }
+            // a sample that a harness fault met runs again alone: the next fault then follows it or not
+            job.alone = m_sh.sampleFaults.count(job.ref.id) > 0;
         }
         auto t = m_tasks.find(job.ref.taskId);
         if (t == m_tasks.end() || !t->second.ready)
             continue;
-        if (running >= opts().parallel)
+        if (running >= opts().parallel || aloneRunning)
             continue;
+        if (job.alone && running > 0)
+            break; // the others drain first; nothing new starts meanwhile
         sendJob(job);
         ++running;
+        aloneRunning = job.alone;
     }
     for (auto &[id, hygiene] : broken) {
         Job done = std::move(m_inflight.at(id));
@@ -619,6 +647,11 @@ void VerificationEngine::Slot::handleLine(const std::string &tagged)
         // task_started comes again
         if (auto id = m_taskIds.find(jsonString(msg, "task_key")); id != m_taskIds.end())
             m_tasks[id->second].startedAt.reset();
+    } else if (op == "error" && !m_helloSeen) {
+        // its hello failed (the zygote could not be started): a worker that will never say hello; restarted at
+        // once instead of waiting for the hello timeout, and counted as a failed start
+        m_worker->kill();
+        workerDied("failed to start: " + jsonString(msg, "message"), false);
     } else if (op == "error") {
         if (m_engine.m_observer)
             m_engine.m_observer->notice("worker " + std::to_string(m_index) +
@@ -640,7 +673,7 @@ void VerificationEngine::Slot::onTaskReady(const nlohmann::json &msg)
     const bool ok = msg.contains("ok") && msg["ok"].is_boolean() && msg["ok"].get<bool>();
     {
         std::lock_guard lock(m_sh.mutex);
-        m_sh.taskDeaths.erase(taskId);
+        m_sh.taskFaults.erase(taskId);
         if (m_sh.flaggedTasks.insert(taskId).second)
             m_sh.writer->setTaskFlags(taskId, joinCodes(hygiene));
         if (!ok)
@@ -668,10 +701,27 @@ void VerificationEngine::Slot::onVerdict(const nlohmann::json &msg)
         requeue({std::move(job)}); // the engine never cancels single jobs today; if it did, they run again
         return;
     }
+    if (msg.contains("harness_fault") && msg["harness_fault"].is_object()) {
+        // the worker could not judge it (its device, its sandbox, the machine's load, after its own retries)
+        leavePending(job, jsonString(msg["harness_fault"], "code", "HARNESS_FAULT"), jsonString(msg, "message"));
+        return;
+    }
     VerdictRecord v = verdictFromMessage(msg);
     if (auto t = m_tasks.find(job.ref.taskId); t != m_tasks.end() && !v.details.contains("dropped_shapes"))
         v.details["dropped_shapes"] = t->second.dropped;
     finishJob(job, std::move(v));
+}
+
+// No verdict for this sample in this session: it stays PENDING (nothing is written), the run is not finished,
+// and the summary counts it under `code`. The next `sieve-cli verify` (a resume) runs it again.
+void VerificationEngine::Slot::leavePending(Job &job, const std::string &code, const std::string &message)
+{
+    {
+        std::lock_guard lock(m_sh.mutex);
+        m_sh.leftPending[code]++;
+    }
+    if (m_engine.m_observer)
+        m_engine.m_observer->sampleLeftPending(job.ref.id, job.sampleName, code, message);
 }
 
 void VerificationEngine::Slot::requeue(std::vector<Job> jobs)
@@ -683,24 +733,33 @@ void VerificationEngine::Slot::requeue(std::vector<Job> jobs)
 
 // The worker is gone (it died, or something killed it). That is a fault of the harness, not of the
 // samples it was running: each candidate runs in a child of its own, so its crash is a verdict the worker
-// reports, never the worker's death. The samples go back to the queue and run again on a fresh worker.
-// Only a sample that was in flight at kMaxSampleDeaths deaths is recorded as CRASH (it is the likely
-// killer: a candidate that reaches its worker). Samples still waiting for their task's reference run
-// again too, unless the task's reference keeps killing workers.
+// reports, never the worker's death. The samples go back to the queue and run again on a fresh worker, those
+// that were in flight alone (dispatch). Only a sample that was in flight at kMaxAttempts harness faults is
+// recorded as CRASH, with each attempt as the evidence (it is the likely killer: a candidate that reaches its
+// worker). Samples still waiting for their task's reference run again too, unless the task's reference was
+// being prepared at kMaxAttempts deaths.
 void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
 {
-    constexpr int kMaxSampleDeaths = 3;
     const std::string errTail = m_worker ? tail(m_worker->stderrTail(), 8000) : std::string();
     forgetPid();
-    std::vector<Job> crashed, again;
+    std::vector<std::pair<Job, std::vector<std::string>>> crashed;
+    std::vector<Job> again;
     {
         std::lock_guard lock(m_sh.mutex);
         for (auto &[id, job] : m_inflight) {
             // in flight: running, or its stage 0 asked for and not yet answered (a sample whose static
             // checks kill the worker is charged as one that runs and kills it)
             const bool inFlight = job.sent || (job.screened && !job.needsTask);
-            const bool culprit = inFlight && ++m_sh.sampleDeaths[job.ref.id] >= kMaxSampleDeaths;
-            (culprit ? crashed : again).push_back(std::move(job));
+            if (inFlight) {
+                auto &f = m_sh.sampleFaults[job.ref.id];
+                f.push_back("attempt " + std::to_string(f.size() + 1) + ": the worker " + why +
+                            (job.alone ? " (the sample ran alone)" : ""));
+                if (f.size() >= kMaxAttempts) {
+                    crashed.emplace_back(std::move(job), f);
+                    continue;
+                }
+            }
+            again.push_back(std::move(job));
         }
     }
     m_inflight.clear();
@@ -710,21 +769,26 @@ void VerificationEngine::Slot::workerDied(const std::string &why, bool ourKill)
             pendingTasks.insert(taskId);
     {
         std::lock_guard lock(m_sh.mutex);
-        for (std::int64_t t : pendingTasks)
-            if (++m_sh.taskDeaths[t] >= 2)
+        for (std::int64_t t : pendingTasks) {
+            auto &f = m_sh.taskFaults[t];
+            f.push_back("attempt " + std::to_string(f.size() + 1) + ": the worker " + why);
+            if (f.size() >= kMaxAttempts)
                 m_sh.brokenTasks[t] = nlohmann::json::array(
                     {{{"code", "REF_CRASHED"},
-                      {"message", "preparing the task's reference killed the worker twice (" + why + ")"}}});
+                      {"message", "the worker died while preparing the task's reference on each of " +
+                                      std::to_string(f.size()) + " attempts: " + joined(f)}}});
+        }
     }
     std::vector<std::string> reasons{"WORKER_DIED", "WORKER_DIED_REPEATEDLY"};
     if (m_worker && m_worker->waitStatus() && WIFSIGNALED(*m_worker->waitStatus()))
         reasons.insert(reasons.begin(), "SIGNAL");
-    for (Job &job : crashed)
+    for (auto &[job, evidence] : crashed)
         syntheticVerdict(job, "CRASH", "worker", reasons,
-                         "The verifier's worker process " + why + " while this sample was running, for the " +
-                             std::to_string(kMaxSampleDeaths) +
-                             "th time in this run (it ran again on a fresh worker "
-                             "after each); the sample is recorded as a crash.",
+                         "The verifier's worker process died while this sample was in flight on each of " +
+                             std::to_string(evidence.size()) +
+                             " attempts (after the first it ran alone on a fresh worker); the sample is "
+                             "recorded as a crash: " +
+                             joined(evidence),
                          "worker stderr (last lines):\n" + errTail);
     requeue(std::move(again));
     if (!ourKill && m_engine.m_observer) {
@@ -775,14 +839,31 @@ void VerificationEngine::Slot::watchdog()
     // A worker that lets a job run past all its stage timeouts is not enforcing them: kill the whole group.
     m_worker->kill();
     forgetPid();
+    // The worker did not enforce its own stage timeouts: a harness fault like its death. The overdue sample
+    // runs again alone on a fresh worker; only one overdue on kMaxAttempts attempts is charged TIMEOUT.
+    std::vector<Job> overdueAgain;
     for (std::int64_t id : overdue) {
         Job job = std::move(m_inflight.at(id));
         m_inflight.erase(id);
+        std::vector<std::string> evidence;
+        {
+            std::lock_guard lock(m_sh.mutex);
+            auto &f = m_sh.sampleFaults[job.ref.id];
+            f.push_back("attempt " + std::to_string(f.size() + 1) + ": no verdict within " +
+                        std::to_string(static_cast<int>(job.budgetS)) + " s" + (job.alone ? ", alone" : ""));
+            evidence = f;
+        }
+        if (evidence.size() < kMaxAttempts) {
+            overdueAgain.push_back(std::move(job));
+            continue;
+        }
         syntheticVerdict(job, "TIMEOUT", "worker", {"STAGE_TIMEOUT", "WORKER_WATCHDOG"},
-                         "The worker gave no verdict within " + std::to_string(static_cast<int>(job.budgetS)) +
-                             " s (all stage timeouts plus a margin); its process group was killed.",
+                         "The worker gave no verdict within all stage timeouts plus a margin on each of " +
+                             std::to_string(evidence.size()) +
+                             " attempts (its process group was killed each time): " + joined(evidence),
                          "worker stderr (last lines):\n" + tail(m_worker->stderrTail(), 8000));
     }
+    requeue(std::move(overdueAgain));
     if (!hungTasks.empty()) {
         std::lock_guard lock(m_sh.mutex);
         for (std::int64_t t : hungTasks)
@@ -851,8 +932,13 @@ void VerificationEngine::Slot::run()
         }
         lines.clear();
         const bool alive = m_worker->pump(std::chrono::milliseconds(100), lines);
-        for (const auto &l : lines)
+        for (const auto &l : lines) {
+            if (!m_worker)
+                break; // a line ended it (an error before its hello): the rest was its
             handleLine(l);
+        }
+        if (!m_worker)
+            continue;
         if (!alive) {
             workerDied(m_worker->exitDescription(), false);
             continue;
@@ -1004,8 +1090,12 @@ RunSummary VerificationEngine::run()
         std::lock_guard lock(sh.mutex);
         queueLeft = !sh.queue.empty();
         summary.error = sh.fatal;
+        summary.pendingReasons = sh.leftPending;
+        for (const auto &[code, n] : sh.leftPending)
+            summary.leftPending += n;
     }
-    const bool complete = !m_cancel.load() && summary.error.empty() && !queueLeft;
+    // Samples left PENDING keep the run resumable: the next plain `verify` continues it and runs just them.
+    const bool complete = !m_cancel.load() && summary.error.empty() && !queueLeft && summary.leftPending == 0;
     summary.state = complete ? "finished" : "interrupted";
     try {
         sh.writer->finish(summary.state);

@@ -5,9 +5,10 @@
 //
 // Candidate code never runs in this process: workers fork a sandboxed child per sample. The engine's
 // own defences are against the workers: a worker that dies is a harness fault, so its in-flight samples
-// run again on a fresh worker (a sample in flight at three deaths is CRASH, with the stderr tail); one that stops
-// answering is killed as a process group by a per-sample watchdog; cancel() kills them all and leaves the run
-// resumable.
+// run again on a fresh worker, alone (a sample in flight at three deaths is CRASH, with each death as the
+// evidence); one that stops answering is killed as a process group by a per-sample watchdog (its sample runs
+// again alone, TIMEOUT only at the third); a sample the worker says the harness failed gets no verdict and stays
+// PENDING (RunSummary::leftPending); cancel() kills them all and leaves the run resumable.
 #include "gpu/verify/verifytypes.h"
 
 #include <atomic>

@@ -124,6 +124,10 @@ struct RunSummary
     double samplesPerMinute = 0; // verdicts of this session per minute of its wall time
     bool resumed = false;
     std::string error; // why the run failed, when it did
+    // Samples this session got no verdict for because the harness failed them (the worker's device or sandbox,
+    // the machine's load, a request it could not serve): they stay PENDING and the run 'interrupted' (resumable).
+    std::uint64_t leftPending = 0;
+    std::map<std::string, std::uint64_t> pendingReasons; // code -> samples
 };
 
 // Receives the engine's events. Called from the engine's threads (not the caller's): a GUI must hand
@@ -141,6 +145,12 @@ public:
     virtual void sampleStarted(std::int64_t /*sampleId*/, int /*worker*/) {}
     // ...and handed to it, to run now.
     virtual void sampleSent(std::int64_t /*sampleId*/, int /*worker*/) {}
+    // No verdict: the harness failed the sample (code: DEVICE_UNAVAILABLE, SANDBOX_UNAVAILABLE, LOAD_TIMEOUT,
+    // WORKER_ERROR); it stays PENDING for the next run.
+    virtual void sampleLeftPending(std::int64_t /*sampleId*/, const std::string & /*name*/,
+                                   const std::string & /*code*/, const std::string & /*message*/)
+    {
+    }
     // After the verdict was queued for the corpus writer.
     virtual void sampleFinished(const VerdictRecord & /*verdict*/, const RunCounts & /*counts*/) {}
     virtual void runFinished(const RunSummary & /*summary*/) {}

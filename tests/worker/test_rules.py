@@ -171,10 +171,12 @@ def test_matching_outputs_without_a_launch_are_a_sham():
 
 
 # ---- the job's end ------------------------------------------------------------------------------------
-def test_the_harness_failing_is_unverifiable():
+def test_the_harness_failing_is_a_harness_fault_not_a_verdict():
     v = rules.harness_failed("CUDA error: out of memory", "compile", 4, "log")
     assert (v.status, v.stage, v.reasons) == ("UNVERIFIABLE", "compile", ["DEVICE_UNAVAILABLE"])
-    assert "(CUDA error: out of memory) in 4 attempts" in v.message and v.extra == {"log": "log"}
+    assert "(CUDA error: out of memory) in 4 attempts" in v.message and v.extra["log"] == "log"
+    # the engine leaves the sample PENDING for a line marked so, with each attempt as the evidence
+    assert v.extra["harness_fault"] == {"code": "DEVICE_UNAVAILABLE", "attempts": ["CUDA error: out of memory"] * 4}
     assert rules.MAX_INFRA_RETRIES == 3
     v = rules.harness_failed("OSError: mount", "compile", 4, "log", "SANDBOX_UNAVAILABLE")
     assert v.reasons == ["SANDBOX_UNAVAILABLE"] and "could not set up the candidate's sandbox" in v.message
@@ -343,3 +345,35 @@ def test_an_unknown_gpu_gets_a_generous_peak():
 def test_no_roofline_without_a_candidate_timing():
     v = rules.passed(job(timings=[{"which": "eager", "median_ms": 1.0}], bytes_moved=10 ** 12), "", "H100", "cuda:0")
     assert v.status == "PASS" and "roofline_floor_ms" not in v.extra and v.extra["speedup"] is None
+
+
+# ---- a stage out of time: the sample's slowness or the machine's load (issue 31 point 3) ---------------------
+def test_a_stage_that_had_its_cpu_is_the_samples_timeout():
+    load = rules.stage_load(10.0, (1.0, 0.5), (10.2, 1.0), alone=False, beside=3)
+    assert not load["loaded"] and load["run_s"] == 9.2 and load["wait_s"] == 0.5
+    assert "on a CPU 9.2 s and waiting for one 0.5 s of its 10.0 s, beside 3 other jobs" == load["evidence"]
+
+
+def test_a_stage_that_waited_for_a_cpu_was_stopped_by_load():
+    load = rules.stage_load(10.0, (1.0, 0.5), (2.0, 8.5), alone=True, beside=0)
+    assert load["loaded"] and load["wait_s"] == 8.0 and load["evidence"].endswith(", alone")
+    # twice oversubscribed (half the stage waiting) is not load enough: the sample had half a CPU
+    assert not rules.stage_load(10.0, (0.0, 0.0), (5.0, 5.0), alone=False, beside=3)["loaded"]
+    # a sleeper (neither on a CPU nor waiting for one) is slow by its own doing
+    assert not rules.stage_load(10.0, (1.0, 0.5), (1.1, 0.6), alone=False, beside=2)["loaded"]
+
+
+def test_without_schedstat_only_a_stage_beside_others_counts_as_loaded():
+    assert rules.stage_load(10.0, None, None, alone=False, beside=2)["loaded"]
+    assert not rules.stage_load(10.0, None, None, alone=True, beside=0)["loaded"]
+    assert not rules.stage_load(10.0, None, (1.0, 2.0), alone=False, beside=0)["loaded"]
+
+
+def test_a_timeout_after_a_loaded_attempt_names_both():
+    job = types.SimpleNamespace(cancelled=False, violations=[], oom_killed=False, timed_out=True, stage="correct",
+                                timeouts={"correct": 8}, load={"loaded": False, "evidence": "on a CPU 7.9 s"},
+                                load_faults=["attempt 1: the correct stage ran past its 8 s limit, waiting 6 s"])
+    v = rules.ended_early(job, 0, "log")
+    assert (v.status, v.reasons) == ("TIMEOUT", ["STAGE_TIMEOUT"])
+    assert v.message == ("the correct stage ran past its 8 s limit (on a CPU 7.9 s); earlier attempts ran out of "
+                         "time under load: attempt 1: the correct stage ran past its 8 s limit, waiting 6 s")

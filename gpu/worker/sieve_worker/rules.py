@@ -13,6 +13,13 @@ import signal
 from .static import static  # stdlib only, like this module
 
 MAX_INFRA_RETRIES = 3
+# A stage that ran out of time while its candidate waited for a CPU at least this share of the stage (it got a
+# quarter of the CPU it asked for, or less) was stopped by the machine's load, not by the sample (stage_load):
+# retried alone, with the full limit, MAX_LOAD_RETRIES times; loaded on every attempt, the sample is left
+# PENDING (harness_fault LOAD_TIMEOUT). A host merely two or three times oversubscribed (tests side by side on
+# a 2-core CI machine) stays below it: its timeouts are the samples'.
+LOAD_WAIT_SHARE = 0.75
+MAX_LOAD_RETRIES = 1
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
 # extra: the verdict line's further fields (log, speedup, flags, kernels, ...), in the order they are emitted
@@ -90,9 +97,17 @@ def harness_failed(infra, stage, attempts, logall, code="DEVICE_UNAVAILABLE"):
     """A job the harness could not run (job.infra) in `attempts` attempts: never the sample's fault. `code`
     says what failed: the device (DEVICE_UNAVAILABLE) or the candidate's sandbox (SANDBOX_UNAVAILABLE)."""
     what = "set up the candidate's sandbox" if code == "SANDBOX_UNAVAILABLE" else "use the GPU"
-    return verdict("UNVERIFIABLE", stage, [code],
-                   f"the verifier could not {what} ({infra}) in {attempts} attempts: "
-                   "the harness's fault, not the sample's", log=logall)
+    return harness_fault(stage, code, f"the verifier could not {what} ({infra}) in {attempts} attempts: "
+                         "the harness's fault, not the sample's", [infra] * attempts, logall)
+
+
+def harness_fault(stage, code, message, attempts, logall=""):
+    """No verdict: the harness could not judge the sample (its device, its sandbox, its own load, a request it
+    could not serve). The line is a verdict line marked `harness_fault`; the engine records nothing for the
+    sample, which stays PENDING for the next `verify`, and counts it under `code` in the run's summary. A
+    worker used without the engine (selftest) reads it as UNVERIFIABLE."""
+    return verdict("UNVERIFIABLE", stage, [code], message, log=logall,
+                   harness_fault={"code": code, "attempts": [str(a)[:300] for a in attempts]})
 
 
 def native_no_result(st, stage, logall):
@@ -124,8 +139,14 @@ def ended_early(job, st, logall):
                        f"the candidate reached its memory limit ({cg.get('memory_bytes', 0) >> 20} MiB, its cgroup's "
                        f"memory.max) in the {job.stage} stage and the kernel killed it", log=logall)
     if job.timed_out:
+        load = getattr(job, "load", None) or {}
+        earlier = getattr(job, "load_faults", None) or []
+        note = f" ({load['evidence']})" if load.get("evidence") else ""
+        if earlier:
+            note += "; earlier attempts ran out of time under load: " + "; ".join(earlier)
         return verdict("TIMEOUT", job.stage, ["STAGE_TIMEOUT"],
-                       f"the {job.stage} stage ran past its {job.timeouts.get(job.stage, 120)} s limit", log=logall)
+                       f"the {job.stage} stage ran past its {job.timeouts.get(job.stage, 120)} s limit{note}",
+                       log=logall)
     if job.failure:
         status, stage, reasons, message = job.failure
         return verdict(status, stage, reasons, message, log=logall)
@@ -140,6 +161,23 @@ def ended_early(job, st, logall):
     if job.done is None:
         return died(st, job.stage, logall)
     return None
+
+
+def stage_load(elapsed, before, after, alone, beside):
+    """Why a stage ran out of time: {"loaded": bool, "evidence": str}. `before`/`after` are the candidate's
+    (on-CPU, waiting-for-a-CPU) seconds at the stage's start and deadline (probes.sched_times; None where the
+    kernel keeps no schedstat). The sample is slow when it had the CPU it asked for: it waited for one less than
+    LOAD_WAIT_SHARE of the stage. It was stopped by load when it spent more of its stage runnable but waiting
+    (other candidates, builds and task servers of the worker, or anything else on the host). Without
+    schedstat, a stage that ran beside other jobs of the worker counts as loaded until it has run alone."""
+    if before is None or after is None or elapsed <= 0:
+        loaded = beside > 0 and not alone
+        return {"loaded": loaded, "evidence": f"no scheduler statistics; {beside} other jobs ran beside it"}
+    run, wait = max(0.0, after[0] - before[0]), max(0.0, after[1] - before[1])
+    loaded = wait >= LOAD_WAIT_SHARE * elapsed
+    return {"loaded": loaded, "run_s": round(run, 2), "wait_s": round(wait, 2), "elapsed_s": round(elapsed, 2),
+            "evidence": f"on a CPU {run:.1f} s and waiting for one {wait:.1f} s of its {elapsed:.1f} s"
+                        f"{', alone' if alone else f', beside {beside} other jobs'}"}
 
 
 def killed_from_outside(job, st):

@@ -156,6 +156,9 @@ class Job:
         self.infra_code = "DEVICE_UNAVAILABLE"  # or SANDBOX_UNAVAILABLE: its sandbox was not set up (launch.reap)
         self.retries = 0
         self.outside_kills = []  # evidence of each earlier attempt killed from outside (killed_from_outside)
+        self.sched0 = None  # (monotonic, probes.sched_times) at the stage's start: stage_clock
+        self.load = None  # at a stage's deadline: rules.stage_load's finding
+        self.load_faults = []  # evidence of each earlier attempt that ran out of time under load
         self.alone = False  # admitted only when nothing else runs (a retry after the device was full)
         self.native = False  # a raw CUDA answer: the child is `sieve-cli cuda-verify`, its stdout one JSON
         self.raw = b""
@@ -496,11 +499,11 @@ class Worker(Admission):
                     self.next_request(srv)
                     return self.ask(dict(ask.req, _server_deaths=deaths), ask.timeout, ask.on_done, ask.gpu)
                 answer = {"error": f"the task server died under this request on each of {len(deaths)} attempts: "
-                                   + "; ".join(deaths)}
+                                   + "; ".join(deaths), "code": "REF_CRASHED"}
             else:
                 answer = None
         elif "error" in answer:
-            answer = {"error": answer["error"]}
+            answer = {"error": answer["error"]}  # (a code of the server's own is not trusted)
         else:
             answer = answer.get("res")
         self.next_request(srv)
@@ -561,8 +564,10 @@ class Worker(Admission):
             self.pending_refs.discard(key)
             if summary is None or "error" in summary:
                 why = "timed out" if timed_out else (summary or {}).get("error") or "crashed"
+                # REF_CRASHED: its server died on every attempt (read_asked), the evidence in the message
+                code = "REF_CRASHED" if (summary or {}).get("code") == "REF_CRASHED" else "REF_FAILED"
                 summary = {"ok": False, "shapes": [], "dropped_shapes": [],
-                           "hygiene": [{"code": "REF_FAILED", "message": f"the reference {why}"}]}
+                           "hygiene": [{"code": code, "message": f"the reference {why}"}]}
             if not retried and not msg.get("_disk_explicit") and summary.get("recompute_for_disk") \
                     and self.evict_refs(key) > 0:
                 # what it left to the judge for want of disk may fit now: once more, with the room measured
@@ -705,16 +710,14 @@ class Worker(Admission):
         req = job.req
         task = self.tasks.get(req.get("task_key"))
         if task is None:
-            self.emit({"op": "error", "message": f"verify job {job.job}: unknown task_key {req.get('task_key')!r}"})
-            return
+            return self.request_failed(job, f"verify job {job.job}: unknown task_key {req.get('task_key')!r}")
         backend = req.get("backend", "triton")
         code = req.get("code", "")
         raw_cuda = backend == "cuda" and native.is_raw_cuda(code)
         try:
             v = self.stage0(job)
         except BadRequest as e:
-            self.emit({"op": "error", "message": f"verify job {job.job}: {e}"})
-            return
+            return self.request_failed(job, f"verify job {job.job}: {e}")
         if v is not None:
             return self.decide(job, v)
         if not task["ready"]["ok"]:
@@ -731,6 +734,13 @@ class Worker(Admission):
             return self.verdict(job, "UNVERIFIABLE", "compile", ["BACKEND_UNSUPPORTED"],
                                 "CUDA answers need a GPU")
         launch.fork_child(self, job, task)
+
+    def request_failed(self, job, message):
+        """A verify request the worker cannot serve (an engine/worker bug): said as an error line, and the job
+        is answered as the harness's fault, so that the engine leaves the sample PENDING instead of waiting for
+        a verdict until its watchdog fires."""
+        self.emit({"op": "error", "job": job.job, "message": message})
+        self.decide(job, rules.harness_fault("static", "WORKER_ERROR", message, [message]))
 
     def stage0(self, job):
         """Stage 0, which needs nothing of the task: the backend, then the static checks (static.py) under the
@@ -924,6 +934,7 @@ class Worker(Admission):
             job.mark(stage)
             key = {"proof": "correct"}.get(job.stage, job.stage)
             job.deadline = time.monotonic() + float(job.timeouts.get(key, 3600 if key == "queue" else 120))
+            self.stage_clock(job)
         elif t == "violation":
             job.violations.append({"code": str(msg.get("code"))[:40], "detail": str(msg.get("detail"))[:1000]})
             v = job.violations[-1]
@@ -1277,6 +1288,22 @@ class Worker(Admission):
                                                          job.infra_code))
         if job.native and not job.failure:
             return self.native_result(job, st, logall)
+        if job.timed_out and not job.cancelled and job.load and job.load["loaded"] and not job.violations \
+                and not getattr(job, "oom_killed", False):
+            # out of time while waiting for a CPU (issue 31 point 3): the machine's load, not the sample; it runs
+            # again alone (admission starts nothing beside it) with the full limit
+            faults = job.load_faults + [f"attempt {len(job.load_faults) + 1}: the {job.stage} stage ran past its "
+                                        f"{job.timeouts.get(job.stage, 120)} s limit, {job.load['evidence']}"]
+            if len(job.load_faults) < rules.MAX_LOAD_RETRIES:
+                again = Job(job.req)
+                again.alone, again.load_faults, again.outside_kills = True, faults, job.outside_kills
+                self.queue.insert(0, again)
+                log(f"job {job.job}: the {job.stage} stage ran out of time under load ({job.load['evidence']}); "
+                    f"retry alone")
+                return
+            return self.decide(job, rules.harness_fault(
+                job.stage, "LOAD_TIMEOUT", "the sample ran out of time on every attempt while the machine was loaded "
+                "(it waited for a CPU most of its stage): " + "; ".join(faults), faults, logall))
         why = rules.killed_from_outside(job, st)
         if why:
             # SIGKILL that the worker did not send (the OOM killer, an operator, the zygote's death): the
@@ -1320,6 +1347,12 @@ class Worker(Admission):
                     logall = "\n".join(ref_notes + [logall])
         return self.decide(job, rules.passed(job, logall, (self.env or {}).get("gpu", ""), self.device))
 
+    @staticmethod
+    def stage_clock(job):
+        """The candidate's scheduler times when its stage's clock starts (rules.stage_load reads them at the
+        deadline)."""
+        job.sched0 = (time.monotonic(), probes.sched_times(job.pid))
+
     def check_deadlines(self):
         now = time.monotonic()
         for child in list(self.trusted.values()):
@@ -1328,6 +1361,10 @@ class Worker(Admission):
         for job in list(self.running.values()):
             if job.deadline and now > job.deadline and not job.timed_out and job.failure is None:
                 job.timed_out = True
+                t0, before = job.sched0 or (job.started, None)
+                beside = sum(1 for j in self.running.values() if j is not job) + len(self.trusted) + \
+                    (len(self.builds.running) if self.builds is not None else 0)
+                job.load = rules.stage_load(now - t0, before, probes.sched_times(job.pid), job.alone, beside)
                 launch.kill(job)
         self.judge.expire()
         if self.builds is not None:

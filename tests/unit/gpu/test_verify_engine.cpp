@@ -133,6 +133,42 @@ TEST(VerifyEngine, SampleInFlightAtThreeWorkerDeathsIsACrash)
     EXPECT_EQ(count(c, "SELECT count(*) FROM samples WHERE name='static_no_kernel' AND status='FAIL_STATIC'"), 1);
 }
 
+// Issue 34: a harness fault is charged only to the sample it follows. The worker dies whenever the looping
+// sample runs; the sample sent beside it the first time is in flight at that death too, but then runs again
+// alone, gets the verdict a clean run gives (PASS), and the looping one is CRASH with each attempt as evidence.
+TEST(VerifyEngine, AWorkerDeathIsChargedOnlyToTheSampleItFollows)
+{
+    if (requireVerifierPython().empty())
+        return;
+    TempDir tmp;
+    const std::string db = tmp.file("c.sieve");
+    Corpus::create(db);
+    const auto ids = addFixturesToCorpus(db, pick({"infinite_loop", "rmsnorm_A", "softmax"}));
+    gpu::VerifyOptions o;
+    o.dbPath = db;
+    o.cpu = true;
+    o.parallel = 3; // all three in flight at the first death
+    o.cacheDir = tmp.file("cache");
+    o.timeouts.compile = o.timeouts.correct = 60;
+    KillWhenSent observer(ids.at("infinite_loop"), 1000);
+    gpu::VerificationEngine engine(o);
+    observer.engine = &engine;
+    engine.setObserver(&observer);
+    const auto s = engine.run();
+    EXPECT_EQ(s.state, "finished") << s.error;
+    Corpus c = Corpus::open(db, true);
+    db::Statement st = c.db().prepare("SELECT status, message FROM verdicts WHERE sample_id=?1");
+    st.bind(1, ids.at("infinite_loop"));
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.text(0), "CRASH");
+    for (const char *evidence :
+         {"attempt 1: the worker", "attempt 2: the worker", "attempt 3: the worker", "(the sample ran alone)"})
+        EXPECT_NE(st.text(1).find(evidence), std::string::npos) << evidence << " in: " << st.text(1);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM samples WHERE name='rmsnorm_A' AND status='PASS'"), 1);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM samples WHERE name='softmax' AND status='PASS'"), 1);
+    EXPECT_EQ(count(c, "SELECT count(*) FROM verdicts WHERE status='CRASH'"), 1);
+}
+
 // Options of an engine run of corpus `db` on the CPU, `parallel` at once, with its cache in `tmp`.
 gpu::VerifyOptions cpuRun(const std::string &db, TempDir &tmp, int parallel)
 {

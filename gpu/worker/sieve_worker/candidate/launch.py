@@ -127,6 +127,9 @@ def candidate_ctx(worker, job, task):
     return ctx, {"result": w, "ctl": cr, "lock": lock_fd, "log": logfd, "out": os.dup(job.buffer.fd)}
 
 
+CPU_CANDIDATE_MEMORY = 2 << 30  # the most a candidate's cgroup holds on the CPU path (candidate_cgroup)
+
+
 def candidate_cgroup(worker, job, limits):
     """The job's cgroup (cgroups.py): its memory limit is limits.memory_mb with its scratch tmpfs, but never
     more than its share of the host's budget (budget / parallel), so that the candidates the worker runs at
@@ -136,7 +139,12 @@ def candidate_cgroup(worker, job, limits):
         return None
     want = (int(limits["memory_mb"]) + int(limits.get("scratch_mb", 512))) << 20
     share = (worker.host_budget or want) // max(1, worker.parallel)
-    if worker.device != "cpu":
+    if worker.device == "cpu":
+        # the CPU interpreter's shapes are capped (cpu_max_elements): an honest candidate allocates megabytes
+        # beside what it shares with the zygote (charged to the zygote's cgroup); one that fills gigabytes with
+        # its own kernel is stopped at CPU_CANDIDATE_MEMORY in seconds, not at its share of the host after minutes
+        share = min(share, CPU_CANDIDATE_MEMORY)
+    else:
         # on a GPU, admission (admission.py) already keeps the jobs it runs at once within the host budget:
         # a job with GB-sized outputs (KernelBench's shipped shapes) may take more than an equal share
         share = worker.host_budget or want
@@ -205,6 +213,7 @@ def launch_candidate(worker, job, ctx, fds):
             os.close(fd)
     read_status(job, until_pid=True)
     job.deadline = time.monotonic() + job.timeouts["compile"]
+    worker.stage_clock(job)
     worker.hold(job)
     worker.running[job.fd] = job
     worker.sel.register(job.fd, selectors.EVENT_READ, job)

@@ -148,8 +148,8 @@ class Admission:
             return True  # answered without a child
         fp = self.footprint(task, job.req)
         host, base = fp["host"], fp["base"]
-        if job.alone and self.running:
-            return False
+        if self.running and (job.alone or any(j.alone for j in self.running.values())):
+            return False  # a job that runs alone has the worker's candidates to itself, from start to end
         if self.running:
             if self.promised_host + host > self.host_budget or probes.mem_available() - HOST_RESERVE < host:
                 return False

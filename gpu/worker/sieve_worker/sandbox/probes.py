@@ -21,6 +21,41 @@ def mem_available():
     return 8 << 30
 
 
+def sched_times(pid):
+    """(seconds on a CPU, seconds runnable but waiting for one) summed over the threads of pid and of its live
+    child processes, from /proc/<tid>/schedstat (the scheduler's own accounting, no cgroup needed); None
+    where the kernel does not keep it. The worker reads a candidate's at its stage's start and deadline: a
+    stage that ran out of time while waiting for a CPU ran out of it because of the machine's load
+    (rules.stage_load)."""
+    if not pid:
+        return None
+    run = wait = 0
+    seen = False
+    todo, done = [pid], set()
+    while todo:
+        p = todo.pop()
+        if p in done:
+            continue
+        done.add(p)
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{p}/task/{t}/schedstat") as f:
+                    a, b = f.read().split()[:2]
+                run, wait, seen = run + int(a), wait + int(b), True
+            except (OSError, ValueError):
+                continue
+            try:
+                with open(f"/proc/{p}/task/{t}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return (run / 1e9, wait / 1e9) if seen else None
+
+
 def physical_gpu(device):
     """The GPU nvidia-smi knows as this worker's device: CUDA_VISIBLE_DEVICES renumbers from 0."""
     if device == "cpu":

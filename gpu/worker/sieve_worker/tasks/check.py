@@ -98,8 +98,10 @@ def check_task(req, task_path, device, room=None):
         ai = min(full, key=lambda si: sum(o["numel"] for o in next(iter(judge.shapes[si]["seeds"].values()))))
         try:
             with torch.device(device) if gpu else _null():
-                kept, notes, why = taskref.choose_sets(mod, judge.shapes[ai]["shape"], seeds, style, device, atol, rtol)
-            judge.notes += notes
+                # (not `notes`: done() reads that name, the module's reach findings, when it returns)
+                kept, set_notes, why = taskref.choose_sets(mod, judge.shapes[ai]["shape"], seeds, style, device, atol,
+                                                           rtol)
+            judge.notes += set_notes
             sets = {"shape_index": ai, "kept": kept, "dropped": why}
         except Exception as e:
             sets = {"error": f"{type(e).__name__}: {e}"[:300]}
