@@ -3,8 +3,8 @@ verification tree while it works, memory hogs, hostile task modules. Shared by t
 one behaviour each, small) and the longer scheduled script (kill.sh), which repeats them.
 
 The process tree of a verify (docs/VERIFIER.md, "Processes"), found from /proc by parent and command line:
-  sieve-cli verify (cli) -> python -m sieve_worker (worker) -> python -m sieve_worker.trusted (task server)
-                                                            -> python -m sieve_worker.zygote (zygote)
+  sieve-cli verify (cli) -> python -m sieve_worker (worker) -> python -m sieve_worker.tasks.trusted (task server)
+                                                            -> python -m sieve_worker.sandbox.zygote (zygote)
                                                                  -> intermediate -> candidate
 The fixtures are the verifier's own (tests/data/verifier); a corpus is made with `sieve-cli import --format sieve`.
 """
@@ -205,8 +205,8 @@ def find(cli_pid, role):
         return workers
     below = [c for w in workers for c in kids.get(w, [])]
     if role == "task_server":
-        return [p for p in below if "sieve_worker.trusted" in cmdline(p)]
-    zygotes = [p for p in below if "sieve_worker.zygote" in cmdline(p)]
+        return [p for p in below if "sieve_worker.tasks.trusted" in cmdline(p)]
+    zygotes = [p for p in below if "sieve_worker.sandbox.zygote" in cmdline(p)]
     if role == "zygote":
         return zygotes
     if role == "candidate":  # zygote -> intermediate -> candidate
