@@ -114,7 +114,8 @@ struct Selection
     // Ordered by task name, then sample id.
     std::vector<SelectedSample> samples;
     // Why samples were left out, with counts: "rejected", "no answer", "policy", "cluster duplicate",
-    // "per-task cap", "difficulty", "quota", "no timing", "below speedup".
+    // "per-task cap", "difficulty", "quota", "no timing", "below speedup", "judge: not implements",
+    // "judge: flagged".
     std::map<std::string, std::int64_t> excluded;
     std::int64_t candidates = 0; // samples in the corpus
 };

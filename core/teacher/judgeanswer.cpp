@@ -33,6 +33,9 @@ std::vector<std::string_view> splitLines(std::string_view code)
 // The JSON text of an answer: the whole content, or the inside of its only fenced block.
 std::optional<std::string_view> jsonText(std::string_view content, std::string &error)
 {
+    // A reasoning model may think in the content itself: the answer is what follows its thinking.
+    if (const auto think = content.rfind("</think>"); think != std::string_view::npos)
+        content.remove_prefix(think + 8);
     content = trim(content);
     if (content.empty()) {
         error = "the answer is empty";

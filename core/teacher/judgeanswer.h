@@ -3,7 +3,7 @@
 // shape, and reading an answer back. The rubric is resources/prompts/judge.txt; its SHA-256 is stored
 // with every suggestion, so suggestions made under different rubric texts can be told apart.
 //
-// An answer is one JSON object (bare, or alone in one fenced block):
+// An answer is one JSON object (bare, or alone in one fenced block; after a <think> block, if any):
 //   {"verdict": "implements"|"delegates"|"wrong"|"unsure", "confidence": 0..1,
 //    "delegated_to": ["torch.matmul", ...], "reasoning_consistent": true|false|null,
 //    "lines": [{"line": 12, "text": "...", "why": "..."}], "summary": "..."}

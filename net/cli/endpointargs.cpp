@@ -150,6 +150,42 @@ QByteArray requestBody(const EndpointArgs &e, const nlohmann::json &messages)
     return chatRequestBody(e.model, messages, e.temperature, e.maxTokens, e.extra, e.stream);
 }
 
+QByteArray promptBody(const EndpointArgs &e, const PromptTemplate &prompt,
+                      const std::map<std::string, std::string> &values)
+{
+    const nlohmann::json messages =
+        nlohmann::json::array({{{"role", "user"}, {"content", std::string(trimTrailingSpace(prompt.render(values)))}}});
+    return requestBody(e, messages);
+}
+
+std::vector<OptionSpec> teacherCommandOptions(const char *promptOption, const std::string &promptHelp,
+                                              const std::string &againHelp, const std::string &defaultTemperature)
+{
+    std::vector<OptionSpec> own = {
+        {.name = promptOption, .takesValue = true, .valueName = "NAME|FILE", .help = promptHelp, .section = "Options:"},
+        {.name = "json", .help = "print the summary as one JSON object"}};
+    for (OptionSpec &o : sampleScopeOptions(againHelp))
+        own.push_back(std::move(o));
+    return withEndpointOptions(std::move(own), defaultTemperature);
+}
+
+nlohmann::json teacherPassJson(const TeacherPassSummary &s, std::size_t skipped, const EndpointArgs &e,
+                               const char *promptKey, const std::string &promptLabel, const std::string &promptHash)
+{
+    nlohmann::json j = {{"state", s.state.toStdString()},
+                        {"samples", s.progress.total},
+                        {"skipped", skipped},
+                        {"model", e.model},
+                        {promptKey, promptLabel},
+                        {std::string(promptKey) + "_sha256", promptHash},
+                        {"requests", s.progress.requests},
+                        {"retries", s.progress.retries},
+                        {"wall_s", s.wallSeconds}};
+    if (!s.error.isEmpty())
+        j["error"] = s.error.toStdString();
+    return j;
+}
+
 std::vector<OptionSpec> sampleScopeOptions(const std::string &againHelp)
 {
     return {{.name = "sample",

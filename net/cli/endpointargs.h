@@ -7,10 +7,13 @@
 #include "core/db/database.h"
 #include "net/chatclient.h"
 
+#include "core/prompt/prompttemplate.h"
+
 #include <QCoreApplication>
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -18,6 +21,9 @@
 #include <vector>
 
 namespace sieve::net {
+
+class TeacherPass;
+struct TeacherPassSummary;
 
 struct EndpointArgs
 {
@@ -50,6 +56,20 @@ std::unique_ptr<QCoreApplication> consoleApplication();
 // The request body: model, messages, temperature, max_tokens, the extra fields, stream.
 QByteArray requestBody(const EndpointArgs &e, const nlohmann::json &messages);
 
+// One user message rendered from `prompt` with `values`, as a request body.
+QByteArray promptBody(const EndpointArgs &e, const PromptTemplate &prompt,
+                      const std::map<std::string, std::string> &values);
+
+// The options of judge and explain: the prompt option (`promptOption`, e.g. "rubric"), --json, the
+// scope options and the endpoint options.
+std::vector<sieve::cli::OptionSpec> teacherCommandOptions(const char *promptOption, const std::string &promptHelp,
+                                                          const std::string &againHelp,
+                                                          const std::string &defaultTemperature);
+
+// The summary line both print with --json: state, counts, model, prompt and its SHA-256, requests.
+nlohmann::json teacherPassJson(const TeacherPassSummary &s, std::size_t skipped, const EndpointArgs &e,
+                               const char *promptKey, const std::string &promptLabel, const std::string &promptHash);
+
 // The samples a teacher pass works on (judge, explain): --sample, --task, --status, --limit, --again.
 std::vector<sieve::cli::OptionSpec> sampleScopeOptions(const std::string &againHelp);
 // The samples with an answer, by id, that the scope options name, less those in `done` unless --again.
@@ -62,9 +82,6 @@ struct SampleFacts
     std::string task, backend, dtype, reference, code, reasoning;
 };
 SampleFacts sampleFacts(const db::Database &db, std::int64_t sampleId);
-
-class TeacherPass;
-struct TeacherPassSummary;
 
 // Runs `pass` over `samples` on a local event loop with a progress line on `ctx.err` and Ctrl-C handling,
 // and prints the end on `ctx.err` when it failed or was interrupted. Returns the summary.

@@ -73,9 +73,7 @@ int runExplain(const cli::Args &args, cli::Context &ctx)
                 {"dtype", f.dtype},
                 {"reference", std::string(trimTrailingSpace(f.reference))},
                 {"code", std::string(trimTrailingSpace(f.code))}};
-            const nlohmann::json messages = nlohmann::json::array(
-                {{{"role", "user"}, {"content", std::string(trimTrailingSpace(prompt.render(values)))}}});
-            return requestBody(e, messages);
+            return promptBody(e, prompt, values);
         },
         [&](qint64 id, const ChatReply &reply) {
             store::TeacherReasoning r;
@@ -95,20 +93,10 @@ int runExplain(const cli::Args &args, cli::Context &ctx)
     const TeacherPassSummary summary = runTeacherPass(pass, samples, "explain", ctx);
     const TeacherPassProgress &p = summary.progress;
     if (json) {
-        nlohmann::json j = {{"state", summary.state.toStdString()},
-                            {"samples", p.total},
-                            {"explained", stored},
-                            {"empty_answers", empty},
-                            {"skipped", skipped},
-                            {"own_reasoning", ownReasoning},
-                            {"model", e.model},
-                            {"prompt", promptLabel},
-                            {"prompt_sha256", promptHash},
-                            {"requests", p.requests},
-                            {"retries", p.retries},
-                            {"wall_s", summary.wallSeconds}};
-        if (!summary.error.isEmpty())
-            j["error"] = summary.error.toStdString();
+        nlohmann::json j = teacherPassJson(summary, skipped, e, "prompt", promptLabel, promptHash);
+        j["explained"] = stored;
+        j["empty_answers"] = empty;
+        j["own_reasoning"] = ownReasoning;
         ctx.out << j.dump() << '\n';
     } else {
         ctx.out << "explain " << summary.state.toStdString() << ": " << stored << "/" << p.total
@@ -123,16 +111,6 @@ int runExplain(const cli::Args &args, cli::Context &ctx)
 
 cli::Command explainCommand()
 {
-    std::vector<cli::OptionSpec> own = {
-        {.name = "prompt",
-         .takesValue = true,
-         .valueName = "NAME|FILE",
-         .help = "the prompt (default: explain, resources/prompts/explain.txt); its SHA-256 is stored with every "
-                 "explanation",
-         .section = "Options:"},
-        {.name = "json", .help = "print the summary as one JSON object"}};
-    for (cli::OptionSpec &o : sampleScopeOptions("explain samples that have a teacher explanation again (replaced)"))
-        own.push_back(std::move(o));
     return {.name = "explain",
             .summary = "ask a teacher to write the reasoning for samples that have none",
             .usage = "sieve-cli explain DB --endpoint URL --model M [OPTIONS]",
@@ -143,7 +121,10 @@ cli::Command explainCommand()
                 "never replaces or mixes with a sample's own trace: samples with reasoning are not asked about.\n"
                 "'sieve-cli show' prints it labelled as teacher-written; 'export --teacher-reasoning' uses it for\n"
                 "the rows of samples without their own and marks them (meta.reasoning_source, manifest count).\n",
-            .options = withEndpointOptions(std::move(own), "0.6"),
+            .options = teacherCommandOptions("prompt",
+                                             "the prompt (default: explain, resources/prompts/explain.txt); its "
+                                             "SHA-256 is stored with every explanation",
+                                             "explain samples that have a teacher explanation again (replaced)", "0.6"),
             .notes = "Endpoint errors are retried as in 'sample' and 'judge'; each explanation is stored as it\n"
                      "arrives, and the same command again asks only for the samples still without one.\n",
             .run = runExplain};

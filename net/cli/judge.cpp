@@ -54,9 +54,7 @@ int runJudge(const cli::Args &args, cli::Context &ctx)
                 {"code", judge::numberedLines(trimTrailingSpace(f.code))},
                 {"reasoning", std::string(trimTrailingSpace(f.reasoning))}};
             codes[id] = f.code;
-            const nlohmann::json messages = nlohmann::json::array(
-                {{{"role", "user"}, {"content", std::string(trimTrailingSpace(rubric.render(values)))}}});
-            return requestBody(e, messages);
+            return promptBody(e, rubric, values);
         },
         [&](qint64 id, const ChatReply &reply) {
             const judge::Parsed parsed = judge::parseAnswer(reply.parts.content, codes[id]);
@@ -76,19 +74,9 @@ int runJudge(const cli::Args &args, cli::Context &ctx)
     const TeacherPassSummary summary = runTeacherPass(pass, samples, "judge", ctx);
     const TeacherPassProgress &p = summary.progress;
     if (json) {
-        nlohmann::json j = {{"state", summary.state.toStdString()},
-                            {"samples", p.total},
-                            {"judged", p.done},
-                            {"skipped", skipped},
-                            {"verdicts", verdicts},
-                            {"model", e.model},
-                            {"rubric", rubricLabel},
-                            {"rubric_sha256", rubricHash},
-                            {"requests", p.requests},
-                            {"retries", p.retries},
-                            {"wall_s", summary.wallSeconds}};
-        if (!summary.error.isEmpty())
-            j["error"] = summary.error.toStdString();
+        nlohmann::json j = teacherPassJson(summary, skipped, e, "rubric", rubricLabel, rubricHash);
+        j["judged"] = p.done;
+        j["verdicts"] = verdicts;
         ctx.out << j.dump() << '\n';
     } else {
         ctx.out << "judge " << summary.state.toStdString() << ": " << p.done << "/" << p.total << " samples judged ("
@@ -104,16 +92,6 @@ int runJudge(const cli::Args &args, cli::Context &ctx)
 
 cli::Command judgeCommand()
 {
-    std::vector<cli::OptionSpec> own = {
-        {.name = "rubric",
-         .takesValue = true,
-         .valueName = "NAME|FILE",
-         .help = "the rubric prompt (default: judge, resources/prompts/judge.txt); its SHA-256 is stored with every "
-                 "suggestion",
-         .section = "Options:"},
-        {.name = "json", .help = "print the summary as one JSON object"}};
-    for (cli::OptionSpec &o : sampleScopeOptions("judge samples that have a suggestion again (it is replaced)"))
-        own.push_back(std::move(o));
     return {
         .name = "judge",
         .summary = "ask a teacher whether samples implement their task's operator (a suggestion per sample)",
@@ -127,7 +105,10 @@ cli::Command judgeCommand()
             "rubric and its SHA-256, verdict, confidence, quoted lines, the raw answer): 'sieve-cli show' prints it,\n"
             "'stats' counts it, 'select'/'export --judge require|exclude' use it. It never changes the verifier's\n"
             "verdict or a review.\n",
-        .options = withEndpointOptions(std::move(own), "0"),
+        .options = teacherCommandOptions("rubric",
+                                         "the rubric prompt (default: judge, resources/prompts/judge.txt); its "
+                                         "SHA-256 is stored with every suggestion",
+                                         "judge samples that have a suggestion again (it is replaced)", "0"),
         .notes = "The client is the sampler's: endpoint errors (429, 5xx, timeouts, resets, malformed replies) are\n"
                  "retried with backoff, and --max-failures in a row stop the command (exit code 1). Each suggestion\n"
                  "is stored as its reply arrives; run the same command again to judge the samples that have none\n"

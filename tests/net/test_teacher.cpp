@@ -90,6 +90,11 @@ TEST(JudgeAnswer, ReadsTheShapeAndChecksQuotedLines)
     EXPECT_TRUE(p.lines[0].matches);
     EXPECT_FALSE(p.lines[1].matches) << "a quote that is not the code's line is marked, not trusted";
     EXPECT_TRUE(judge::isFlagged(p.verdict));
+    const auto thought = judge::parseAnswer("<think>{\"verdict\": \"wrong\"}</think>\n{\"verdict\": \"implements\", "
+                                            "\"confidence\": 1}",
+                                            code);
+    ASSERT_TRUE(thought.ok) << thought.error;
+    EXPECT_EQ(thought.verdict, "implements") << "the answer follows the thinking";
 }
 
 TEST(JudgeAnswer, AnythingElseIsUnparseableWithAReasonNeverAGuess)
