@@ -85,7 +85,7 @@ TEST_F(Workbench, TeacherReasoningIsLabelledAndNeverShownOverTheSamplesOwn)
         store::putTeacherReasoning(c.db(), explanation(7, "Tile the matmul in shared memory."));
         store::putTeacherReasoning(c.db(), explanation(5, "A teacher's text that must not show."));
     }
-    pickTask(QStringLiteral("matmul"));
+    pickTask(QStringLiteral("matmul_bias"));
     ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 3; }));
     auto *reasoning = find<QPlainTextEdit>("reasoningView");
     auto *source = find<QLabel>("reasoningSource");
