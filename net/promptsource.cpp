@@ -11,6 +11,21 @@ const char *promptTemplateId()
     return "resources/prompts/{system,<backend>}.txt";
 }
 
+QByteArray chatRequestBody(const std::string &model, const nlohmann::json &messages, double temperature,
+                           std::optional<int> maxTokens, const nlohmann::json &extra, bool stream)
+{
+    nlohmann::json body = {{"model", model}, {"messages", messages}, {"temperature", temperature}};
+    if (maxTokens)
+        body["max_tokens"] = *maxTokens;
+    for (const auto &[k, v] : extra.items())
+        body[k] = v;
+    if (stream)
+        body["stream"] = true;
+    else
+        body.erase("stream");
+    return QByteArray::fromStdString(body.dump());
+}
+
 nlohmann::json renderMessages(const PromptInput &task)
 {
     // The export's templates and renderer (core/prompt/prompttemplate.h), with the values export.cpp passes,

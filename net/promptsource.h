@@ -3,6 +3,9 @@
 // (core/prompt/prompttemplate.h), one source of truth for sampling and export.
 #include <nlohmann/json.hpp>
 
+#include <QByteArray>
+
+#include <optional>
 #include <string>
 
 namespace sieve::net {
@@ -17,6 +20,11 @@ struct PromptInput
 
 // The chat messages ([{"role":..,"content":..}]) sent for one task.
 nlohmann::json renderMessages(const PromptInput &task);
+
+// A chat-completions request body: model, messages, temperature, max_tokens when given, the `extra`
+// fields merged in, and "stream": true only when streaming. One builder for sample, judge and explain.
+QByteArray chatRequestBody(const std::string &model, const nlohmann::json &messages, double temperature,
+                           std::optional<int> maxTokens, const nlohmann::json &extra, bool stream);
 
 // Identifies the template in stored request parameters, so rows made from different prompts can be told
 // apart later.

@@ -56,17 +56,8 @@ nlohmann::json Sampler::paramsJson(const std::vector<store::TaskRef> &tasks) con
 QByteArray Sampler::requestBody(const store::TaskRef &task)
 {
     PromptInput in{task.name, task.backend, task.dtype, m_store->referenceCode(task.id)};
-    nlohmann::json body = {
-        {"model", m_options.model}, {"messages", renderMessages(in)}, {"temperature", m_options.temperature}};
-    if (m_options.maxTokens)
-        body["max_tokens"] = *m_options.maxTokens;
-    for (const auto &[k, v] : m_options.extra.items())
-        body[k] = v;
-    if (m_options.stream)
-        body["stream"] = true;
-    else
-        body.erase("stream");
-    return QByteArray::fromStdString(body.dump());
+    return chatRequestBody(m_options.model, renderMessages(in), m_options.temperature, m_options.maxTokens,
+                           m_options.extra, m_options.stream);
 }
 
 void Sampler::start()

@@ -32,6 +32,13 @@
     </message>
 </context>
 <context>
+    <name>sieve::net::TeacherPass</name>
+    <message>
+        <source>endpoint error (retry %1 in %2 ms): %3</source>
+        <translation>Fehler des Endpunkts (neuer Versuch %1 in %2 ms): %3</translation>
+    </message>
+</context>
+<context>
     <name>sieve::ui::CliProcess</name>
     <message>
         <source>Cancelled.</source>
@@ -334,6 +341,42 @@
     <message>
         <source>Which of the compared samples the reasoning, verdict, timing and history tabs show</source>
         <translation>Welche der verglichenen Proben die Reiter Begründung, Urteil, Zeiten und Verlauf zeigen</translation>
+    </message>
+    <message>
+        <source>no confidence</source>
+        <translation>ohne Konfidenz</translation>
+    </message>
+    <message>
+        <source>confidence %1</source>
+        <translation>Konfidenz %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Judge (a suggestion, not the verdict):&lt;/b&gt; %1, %2, model %3</source>
+        <translation>&lt;b&gt;Judge (ein Vorschlag, nicht das Urteil):&lt;/b&gt; %1, %2, Modell %3</translation>
+    </message>
+    <message>
+        <source>unreadable answer: %1</source>
+        <translation>unlesbare Antwort: %1</translation>
+    </message>
+    <message>
+        <source>quoted lines (%1)</source>
+        <translation>zitierte Zeilen (%1)</translation>
+    </message>
+    <message>
+        <source>Rubric %1, SHA-256 %2</source>
+        <translation>Rubrik %1, SHA-256 %2</translation>
+    </message>
+    <message>
+        <source>delegated to: %1</source>
+        <translation>delegiert an: %1</translation>
+    </message>
+    <message>
+        <source>[not that line of the code]</source>
+        <translation>[nicht diese Zeile des Codes]</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Teacher-written reasoning&lt;/b&gt; (not the sample&apos;s own): model %1, prompt %2 (SHA-256 %3), %4</source>
+        <translation>&lt;b&gt;Vom Teacher geschriebene Begründung&lt;/b&gt; (nicht die des Samples): Modell %1, Prompt %2 (SHA-256 %3), %4</translation>
     </message>
 </context>
 <context>
@@ -1296,6 +1339,34 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     <message>
         <source>Samples whose code or reasoning contains this text (any case); within a task it is quick, over a whole large corpus it takes seconds</source>
         <translation>Proben, deren Code oder Begründung diesen Text enthält (Groß-/Kleinschreibung egal); innerhalb einer Aufgabe schnell, über ein ganzes großes Korpus dauert es Sekunden</translation>
+    </message>
+    <message>
+        <source>Any judge</source>
+        <translation>Jedes Judge-Urteil</translation>
+    </message>
+    <message>
+        <source>Judge: implements</source>
+        <translation>Judge: implementiert</translation>
+    </message>
+    <message>
+        <source>Judge: delegates or wrong</source>
+        <translation>Judge: delegiert oder falsch</translation>
+    </message>
+    <message>
+        <source>Judge: unsure</source>
+        <translation>Judge: unsicher</translation>
+    </message>
+    <message>
+        <source>Judge: unparseable</source>
+        <translation>Judge: unlesbar</translation>
+    </message>
+    <message>
+        <source>Not judged</source>
+        <translation>Nicht beurteilt</translation>
+    </message>
+    <message>
+        <source>The teacher judge&apos;s suggestion (sieve-cli judge): whether the code implements the operator itself; never the verifier&apos;s verdict</source>
+        <translation>Der Vorschlag des Teacher-Judges (sieve-cli judge): ob der Code den Operator selbst implementiert; nie das Urteil des Verifiers</translation>
     </message>
 </context>
 <context>

@@ -73,6 +73,7 @@ ExportOptions optionsFromArgs(const Args &args)
         o.hardWeight = static_cast<int>(*k);
     }
     o.curriculum = args.value("order", "task") == "curriculum";
+    o.teacherReasoning = args.has("teacher-reasoning");
     return o;
 }
 
@@ -272,6 +273,9 @@ Command exportCommand()
          .help = "task (default: by task name) or curriculum (easy tasks first, then unknown, hard, unsolved; "
                  "then by level), for trainers that keep the file's order",
          .choices = {"task", "curriculum"}},
+        {.name = "teacher-reasoning",
+         .help = "for samples without reasoning of their own, the reasoning a teacher wrote (sieve-cli explain); "
+                 "such rows carry meta.reasoning_source \"teacher\" and the manifest counts them"},
         {.name = "dry-run", .help = "print the distribution, write nothing"},
         {.name = "json", .help = "print the manifest"}};
     for (OptionSpec &o : selectionOptions())

@@ -20,6 +20,12 @@ std::vector<OptionSpec> selectionOptions()
         {.name = "include-skip-static",
          .help = "count a PASS made by 'verify --skip-static' (verdict flag STATIC_SKIPPED: stage 0 did not run) as "
                  "passing; by default such samples are left out as 'static skipped'"},
+        {.name = "judge",
+         .takesValue = true,
+         .valueName = "J",
+         .help = "use the teacher judge's suggestions (sieve-cli judge): require keeps only samples it says implement "
+                 "the operator; exclude drops those it flags (delegates, wrong) and keeps unjudged ones",
+         .choices = {"require", "exclude"}},
         {.name = "all-in-cluster", .help = "keep every member of a dedup cluster (default: one per cluster)"},
         {.name = "max-per-task",
          .takesValue = true,
@@ -65,6 +71,12 @@ SelectionOptions selectionFromArgs(const Args &args)
         if (!p)
             throw UsageError("--require is passed, accepted or passed-and-accepted, not '" + *r + "'");
         o.require = *p;
+    }
+    if (const auto j = args.value("judge")) {
+        const auto f = parseJudgeFilter(*j);
+        if (!f || *f == JudgeFilter::None)
+            throw UsageError("--judge is require or exclude, not '" + *j + "'");
+        o.judge = *f;
     }
     o.onePerCluster = !args.has("all-in-cluster");
     o.includeSkipStatic = args.has("include-skip-static");

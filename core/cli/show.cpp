@@ -5,6 +5,7 @@
 #include "core/db/corpus.h"
 #include "core/review/review.h"
 #include "core/store/corpusbrowse.h"
+#include "core/store/teacherstore.h"
 
 #include <nlohmann/json.hpp>
 
@@ -158,6 +159,26 @@ json showJson(const db::Database &db, const store::browse::SampleDetail &d, std:
                             {"representative", opt(c.optInt64(1))},
                             {"scope", c.text(2)}};
     }
+    j["judge"] = json();
+    if (const auto js = store::judgeSuggestion(db, id)) {
+        json judge = {{"model", js->model},
+                      {"rubric", js->rubric},
+                      {"rubric_sha256", js->rubricHash},
+                      {"verdict", js->verdict},
+                      {"confidence", opt(js->confidence)},
+                      {"created_at", js->createdAt}};
+        for (const auto &[k, v] : js->details.items())
+            judge[k] = v;
+        judge["answer"] = js->answer;
+        j["judge"] = std::move(judge);
+    }
+    j["teacher_reasoning"] = json();
+    if (const auto tr = store::teacherReasoning(db, id))
+        j["teacher_reasoning"] = {{"model", tr->model},
+                                  {"prompt", tr->prompt},
+                                  {"prompt_sha256", tr->promptHash},
+                                  {"created_at", tr->createdAt},
+                                  {"text", tr->reasoning}};
     j["task_hygiene"] = json();
     db::Statement h =
         db.prepare("SELECT h.state, h.codes, h.device FROM task_hygiene h JOIN samples s ON s.task_id = h.task_id "
@@ -261,6 +282,33 @@ void printText(std::ostream &out, const json &j)
         out << "\nexternal verdict (" << e["source"].get<std::string>() << "): correct " << text(e["correct"])
             << ", max diff " << text(e["max_diff"]) << ", speedup " << text(e["speedup_native"])
             << (e["error"].is_null() ? std::string() : ", error " + e["error"].get<std::string>()) << '\n';
+    if (const json &js = j["judge"]; !js.is_null()) {
+        out << "\njudge (suggestion): " << js["verdict"].get<std::string>() << ", confidence "
+            << num(js["confidence"].is_null() ? std::nullopt : std::optional(js["confidence"].get<double>()))
+            << ", model " << js["model"].get<std::string>() << ", rubric " << js["rubric"].get<std::string>()
+            << " sha256 " << js["rubric_sha256"].get<std::string>().substr(0, 12) << '\n';
+        if (js.contains("error"))
+            out << "  unparseable answer: " << js["error"].get<std::string>() << '\n';
+        if (js.contains("summary") && !js["summary"].get<std::string>().empty())
+            out << "  " << js["summary"].get<std::string>() << '\n';
+        if (js.contains("delegated_to") && !js["delegated_to"].empty()) {
+            out << "  delegated to:";
+            for (const auto &d : js["delegated_to"])
+                out << ' ' << d.get<std::string>();
+            out << '\n';
+        }
+        if (js.contains("reasoning_consistent"))
+            out << "  reasoning consistent with the code: " << text(js["reasoning_consistent"]) << '\n';
+        for (const auto &l : js.value("lines", json::array()))
+            out << "  line " << text(l["line"]) << (l["matches"].get<bool>() ? "" : " (not in the code)") << ": "
+                << l["text"].get<std::string>() << (l["why"].get<std::string>().empty() ? "" : "  -- ")
+                << l["why"].get<std::string>() << '\n';
+    }
+    if (const json &tr = j["teacher_reasoning"]; !tr.is_null())
+        out << "\nteacher-written reasoning (model " << tr["model"].get<std::string>() << ", prompt "
+            << tr["prompt"].get<std::string>() << " sha256 " << tr["prompt_sha256"].get<std::string>().substr(0, 12)
+            << ", at " << tr["created_at"] << "): " << tr["text"].get<std::string>().size()
+            << " characters (--code prints it)\n";
     out << "\nreviews (newest first):" << (j["reviews"].empty() ? " none" : "") << '\n';
     for (const auto &r : j["reviews"])
         out << "  " << r["created_at"] << "  " << text(r["decision"]) << "  reason " << text(r["reason"]) << "  by "
@@ -296,6 +344,9 @@ int runShow(const Args &args, Context &ctx)
     if (args.has("code")) {
         if (d->reasoning && !d->reasoning->empty())
             ctx.out << "\nreasoning:\n" << *d->reasoning << '\n';
+        if (!j["teacher_reasoning"].is_null())
+            ctx.out << "\nteacher-written reasoning (not the sample's own):\n"
+                    << j["teacher_reasoning"]["text"].get<std::string>() << '\n';
         ctx.out << "\ncode:\n" << d->code.value_or("(none)") << '\n';
     }
     return Ok;
@@ -312,8 +363,9 @@ Command showCommand()
                 "Prints everything the corpus holds about SAMPLE (an id or a unique name): its status and review,\n"
                 "the newest verdict in full (stage, reason codes, flags, message, kernels launched, per-shape and\n"
                 "per-seed errors, timings, the verifier's environment and the tail of its log), every earlier\n"
-                "verdict, external labels that came with imported data, the review history, its dedup cluster\n"
-                "and its task's hygiene.\n",
+                "verdict, external labels that came with imported data, the review history, its dedup cluster,\n"
+                "its task's hygiene, the teacher judge's suggestion (sieve-cli judge: verdict, confidence, model,\n"
+                "rubric, quoted lines) and teacher-written reasoning with its provenance (sieve-cli explain).\n",
             .options = {{.name = "json", .help = "the same as one JSON document"},
                         {.name = "log-lines",
                          .takesValue = true,

@@ -138,6 +138,12 @@ int runStats(const Args &args, Context &ctx)
     printCounts(ctx.out, "backend", s["by_backend"]);
     printCounts(ctx.out, "category", s["by_category"]);
     printCounts(ctx.out, "level", s["by_level"]);
+    if (const auto &judge = s["judge"]; judge["judged"].get<long long>() > 0) {
+        printCounts(ctx.out, "judge", judge["by_verdict"]);
+        ctx.out << "judge vs verifier: " << judge["disagree"]["pass_but_flagged"] << " PASS flagged by the judge, "
+                << judge["disagree"]["fail_but_implements"] << " failing said to implement; agreement "
+                << pct(judge["agreement"]) << " over " << judge["compared"] << " samples both decided\n";
+    }
     ctx.out << "\ntask\tlevel\tcategory\tsamples\tpassed\tpending\n";
     for (const auto &t : s["per_task"])
         ctx.out << t["task"].get<std::string>() << '\t' << (t["level"].is_null() ? std::string("-") : t["level"].dump())

@@ -437,6 +437,39 @@ CREATE TABLE IF NOT EXISTS task_hygiene(
 CREATE INDEX IF NOT EXISTS task_hygiene_state ON task_hygiene(state);
 )SQL");
 }
+
+// Version 7: what the teacher says about samples besides sampling them (core/store/teacherstore.h). One
+// judge suggestion per sample (sieve-cli judge) and teacher-written reasoning (sieve-cli explain), each
+// with its provenance. Neither touches samples, verdicts or sample_payloads: a suggestion never changes
+// the verifier's verdict, and a teacher's explanation is never mixed up with a sample's own trace. The
+// judge filters (select/export --judge, stats) read the (verdict, sample_id) index only; the answer and
+// the details sit last in the row.
+void v7(db::Database &db)
+{
+    db.exec(R"SQL(
+CREATE TABLE IF NOT EXISTS judge_suggestions(
+  sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  rubric TEXT NOT NULL,
+  rubric_hash TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  confidence REAL,
+  created_at INTEGER NOT NULL,
+  details_json TEXT NOT NULL DEFAULT '{}',
+  answer BLOB
+);
+CREATE INDEX IF NOT EXISTS judge_suggestions_verdict ON judge_suggestions(verdict);
+CREATE TABLE IF NOT EXISTS teacher_reasoning(
+  sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  prompt TEXT NOT NULL,
+  prompt_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  reasoning BLOB NOT NULL,
+  response BLOB
+);
+)SQL");
+}
 } // namespace
 
 void dropSampleIndices(db::Database &db, bool keyed)
@@ -477,7 +510,7 @@ void requireSampleKeyIndex(db::Database &db)
 const std::vector<Migration> &migrations()
 {
     static const std::vector<Migration> steps = {
-        {1, v1}, {2, v2}, {3, v3}, {4, v4}, {5, v5}, {6, v6},
+        {1, v1}, {2, v2}, {3, v3}, {4, v4}, {5, v5}, {6, v6}, {7, v7},
     };
     return steps;
 }

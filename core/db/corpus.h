@@ -15,7 +15,7 @@ namespace sieve {
 class Corpus
 {
 public:
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
 
     // Creates the file at the current schema version; fails if it already holds a corpus.
     static Corpus create(const std::string &path);

@@ -233,6 +233,7 @@ struct RowJob
     const char *excluded = nullptr; // left out before any budget check, and why
     bool overBudget = false;
     std::size_t tokens = 0;
+    std::string teacherModel; // set when the row's reasoning is a teacher's (ExportOptions::teacherReasoning)
 };
 
 struct Batch
@@ -265,6 +266,8 @@ public:
                              "ON p.task_id=t.id WHERE t.id=?1")),
           m_pay(m_db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1"))
     {
+        if (o.teacherReasoning)
+            m_teacher = m_db.prepare("SELECT reasoning, model FROM teacher_reasoning WHERE sample_id=?1");
         if (o.systemTemplate != "none") {
             m_system = std::string(trimTrailingSpace(PromptTemplate::load(o.systemTemplate).render({})));
             m_systemTokens = count(m_system);
@@ -366,6 +369,20 @@ private:
                     "sample_payloads.reasoning");
     }
 
+    // The teacher's reasoning for a sample without its own, into m_reasoning (and its model into the job).
+    void readTeacherReasoning(const SelectedSample &s, RowJob &job)
+    {
+        m_teacher.reset();
+        m_teacher.bind(1, s.sampleId);
+        if (!m_teacher.step())
+            return;
+        unpackField(m_teacher.blobView(0), true, m_reasoning,
+                    "sample '" + s.sampleName + "' (id " + std::to_string(s.sampleId) + ")",
+                    "teacher_reasoning.reasoning");
+        if (!trimTrailingSpace(m_reasoning).empty())
+            job.teacherModel = m_teacher.text(1);
+    }
+
     // An assistant answer: its content in parts (the reasoning in <think> tags when asked, then the
     // code block) and the reasoning for a field (empty when none).
     struct Answer
@@ -409,6 +426,10 @@ private:
             m_task.prompted = false;
         }
         readSample(s, m_code, m_reasoning);
+        job.teacherModel.clear();
+        if (m_options.teacherReasoning && m_options.reasoning != ReasoningMode::None &&
+            trimTrailingSpace(m_reasoning).empty())
+            readTeacherReasoning(s, job);
         if (job.rejected)
             readSample(job.rejected->sample, m_code2, m_reasoning2);
         job.excluded = nullptr;
@@ -547,6 +568,10 @@ private:
         jsonString(line, s.status);
         line += ",\"review\":";
         jsonString(line, s.review);
+        if (!job.teacherModel.empty()) {
+            line += ",\"reasoning_source\":\"teacher\",\"reasoning_model\":";
+            jsonString(line, job.teacherModel);
+        }
         if (job.rejected) {
             const SelectedSample &r = job.rejected->sample;
             line += ",\"rejected_sample\":";
@@ -570,7 +595,7 @@ private:
     std::unique_ptr<PromptTemplate> m_fixedTemplate;
     std::map<std::string, PromptTemplate> m_templates;
     db::Database m_db;
-    db::Statement m_ref, m_pay;
+    db::Statement m_ref, m_pay, m_teacher;
     TaskCache m_task;
     std::string m_code, m_reasoning, m_code2, m_reasoning2, m_content; // scratch, reused from row to row
 };
@@ -631,6 +656,11 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
     p["min_speedup_compile"] = o.selection.minSpeedupCompile ? ojson(*o.selection.minSpeedupCompile) : ojson();
     p["difficulty_model"] = o.selection.difficultyScope.model ? ojson(*o.selection.difficultyScope.model) : ojson();
     p["difficulty_run"] = o.selection.difficultyScope.run ? ojson(*o.selection.difficultyScope.run) : ojson();
+    // Absent when not used: manifests of earlier exports stay as they were.
+    if (o.selection.judge != JudgeFilter::None)
+        p["judge"] = judgeFilterName(o.selection.judge);
+    if (o.teacherReasoning)
+        p["teacher_reasoning"] = true;
     if (o.selection.includeSkipStatic)
         p["include_skip_static"] = true; // absent otherwise: manifests of earlier exports stay as they were
     if (isPreference(o.format)) {
@@ -734,6 +764,17 @@ ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string
         if (!p["include_skip_static"].is_boolean())
             throw bad("include_skip_static");
         o.selection.includeSkipStatic = p["include_skip_static"].get<bool>();
+    }
+    if (p.contains("judge")) {
+        const auto j = p["judge"].is_string() ? parseJudgeFilter(p["judge"].get<std::string>()) : std::nullopt;
+        if (!j)
+            throw bad("judge");
+        o.selection.judge = *j;
+    }
+    if (p.contains("teacher_reasoning")) {
+        if (!p["teacher_reasoning"].is_boolean())
+            throw bad("teacher_reasoning");
+        o.teacherReasoning = p["teacher_reasoning"].get<bool>();
     }
     if (!field("max_per_task").is_number_integer())
         throw bad("max_per_task");
@@ -847,7 +888,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         }
         SplitCounts counts[2];
         hashing::Sha256 content; // the corpus identity: the content keys of the rows written, in order
-        std::int64_t contentRows = 0;
+        std::int64_t contentRows = 0, teacherRows = 0;
+        std::set<std::string> teacherModels;
         std::set<std::string> backends;
         ojson excluded = ojson::array();
         auto exclude = [&](const RowJob &job, const char *reason, std::optional<std::size_t> tokens) {
@@ -895,6 +937,10 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
                         content.update(job.contentKey);
                         content.update("\n");
                         ++contentRows;
+                        if (!job.teacherModel.empty()) {
+                            ++teacherRows;
+                            teacherModels.insert(job.teacherModel);
+                        }
                         backends.insert(job.sample->answerBackend.empty() ? job.sample->backend
                                                                           : job.sample->answerBackend);
                     }
@@ -1010,6 +1056,12 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         }
         manifest["counts"] = {{"train", counts[0].json(tok != nullptr, preference)},
                               {"validation", counts[1].json(tok != nullptr, preference)}};
+        if (options.teacherReasoning)
+            manifest["teacher_reasoning"] = {{"rows", teacherRows},
+                                             {"models", teacherModels},
+                                             {"note", "rows whose reasoning a teacher wrote (sieve-cli explain) for "
+                                                      "a sample without its own; meta.reasoning_source is "
+                                                      "\"teacher\" on each"}};
         manifest["excluded"] = std::move(excluded);
         if (!options.dryRun) {
             ojson out = ojson::object();

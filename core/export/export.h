@@ -54,6 +54,10 @@ struct ExportOptions
     // not by task name; for trainers that keep the file's order (SFT formats only).
     bool curriculum = false;
     bool dryRun = false;
+    // Samples without reasoning of their own get the reasoning a teacher wrote for them (sieve-cli
+    // explain, core/store/teacherstore.h); such rows carry meta.reasoning_source "teacher" and
+    // meta.reasoning_model, and the manifest counts them (teacher_reasoning.rows). The chosen side only.
+    bool teacherReasoning = false;
 };
 
 struct ExportResult

@@ -3,6 +3,7 @@
 #include "core/db/corpusfile.h"
 #include "core/db/database.h"
 #include "core/select/samplepreference.h"
+#include "core/store/teacherstore.h"
 #include "core/store/verdictstore.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,27 @@ std::optional<RequirePolicy> parseRequire(std::string_view name)
     for (RequirePolicy p : {RequirePolicy::Passed, RequirePolicy::Accepted, RequirePolicy::PassedAndAccepted})
         if (name == requireName(p))
             return p;
+    return std::nullopt;
+}
+
+const char *judgeFilterName(JudgeFilter f)
+{
+    switch (f) {
+    case JudgeFilter::None:
+        return "none";
+    case JudgeFilter::Require:
+        return "require";
+    case JudgeFilter::Exclude:
+        return "exclude";
+    }
+    return "none";
+}
+
+std::optional<JudgeFilter> parseJudgeFilter(std::string_view name)
+{
+    for (JudgeFilter f : {JudgeFilter::None, JudgeFilter::Require, JudgeFilter::Exclude})
+        if (name == judgeFilterName(f))
+            return f;
     return std::nullopt;
 }
 
@@ -166,6 +188,10 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
         speedBar ? newestVerdictTimings(db) : std::map<std::int64_t, VerdictTiming>();
     const std::set<std::int64_t> skipped =
         options.includeSkipStatic ? std::set<std::int64_t>() : staticSkippedSamples(db);
+    const std::set<std::int64_t> judgeKeeps =
+        options.judge == JudgeFilter::Require ? store::judgeImplements(db) : std::set<std::int64_t>();
+    const std::set<std::int64_t> judgeDrops =
+        options.judge == JudgeFilter::Exclude ? store::judgeFlagged(db) : std::set<std::int64_t>();
     while (st.step()) {
         ++out.candidates;
         const std::string_view review = st.textView(8);
@@ -184,6 +210,14 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
                                                                      : passed && accepted;
         if (!ok) {
             ++out.excluded[skippedPass && options.require != RequirePolicy::Accepted ? "static skipped" : "policy"];
+            continue;
+        }
+        if (options.judge == JudgeFilter::Require && !judgeKeeps.count(st.int64(0))) {
+            ++out.excluded["judge: not implements"];
+            continue;
+        }
+        if (options.judge == JudgeFilter::Exclude && judgeDrops.count(st.int64(0))) {
+            ++out.excluded["judge: flagged"];
             continue;
         }
         if (speedBar) {

@@ -17,6 +17,7 @@
 // Between 1 and 2, the speedup bar (--min-speedup, --min-speedup-compile): the sample's newest verdict
 // must have GPU timings (not interpreted) and clear the bar against eager PyTorch and/or torch.compile;
 // samples without timings are left out as "no timing", those under the bar as "below speedup".
+// Also in step 1, --judge (JudgeFilter): the teacher judge's suggestions keep or drop samples.
 // In step 1 a passing verdict made with stage 0 skipped (`verify --skip-static`) is not passing unless
 // includeSkipStatic is set ("static skipped" in the exclusions).
 #include "core/select/difficulty.h"
@@ -36,6 +37,13 @@ class Database;
 }
 
 enum class RequirePolicy { Passed, Accepted, PassedAndAccepted };
+// What the teacher's judge suggestions (sieve-cli judge, core/store/teacherstore.h) do to a selection:
+// nothing; keep only samples the judge says implement the operator ("judge: not implements" for the rest,
+// unjudged, unsure and unparseable included); or drop the samples it flags as delegates or wrong ("judge:
+// flagged"), keeping unjudged ones.
+enum class JudgeFilter { None, Require, Exclude };
+const char *judgeFilterName(JudgeFilter f);
+std::optional<JudgeFilter> parseJudgeFilter(std::string_view name);
 const char *requireName(RequirePolicy p);
 std::optional<RequirePolicy> parseRequire(std::string_view name);
 
@@ -66,6 +74,7 @@ struct SelectionOptions
     // flag STATIC_SKIPPED) does not count as passing unless this is set: such a run measures the runtime
     // walls alone, it does not admit training data.
     bool includeSkipStatic = false;
+    JudgeFilter judge = JudgeFilter::None;
 };
 
 // The samples whose newest verdict carries store::kStaticSkippedFlag.
@@ -105,7 +114,8 @@ struct Selection
     // Ordered by task name, then sample id.
     std::vector<SelectedSample> samples;
     // Why samples were left out, with counts: "rejected", "no answer", "policy", "cluster duplicate",
-    // "per-task cap", "difficulty", "quota", "no timing", "below speedup".
+    // "per-task cap", "difficulty", "quota", "no timing", "below speedup", "judge: not implements",
+    // "judge: flagged".
     std::map<std::string, std::int64_t> excluded;
     std::int64_t candidates = 0; // samples in the corpus
 };

@@ -229,6 +229,42 @@ nlohmann::json compareScopes(const Corpus &corpus, const SampleScope &a, const S
     return j;
 }
 
+nlohmann::json judgeStats(const db::Database &db)
+{
+    nlohmann::json j;
+    j["judged"] = db.queryInt("SELECT count(*) FROM judge_suggestions").value_or(0);
+    j["by_verdict"] = countBy(db, "SELECT verdict, count(*) FROM judge_suggestions GROUP BY verdict ORDER BY verdict");
+    // Judge x verifier over the judged samples that have a verdict: where a PASS is flagged (the judge says
+    // torch or a library does the work, or it computes something else) and where a failing sample is said to
+    // implement the operator.
+    nlohmann::json table = nlohmann::json::object();
+    std::int64_t passFlagged = 0, failImplements = 0, verified = 0, agree = 0;
+    db::Statement st = db.prepare("SELECT j.verdict, s.status, count(*) FROM judge_suggestions j JOIN samples s ON "
+                                  "s.id = j.sample_id GROUP BY j.verdict, s.status");
+    while (st.step()) {
+        const std::string verdict = st.text(0), status = st.text(1);
+        const std::int64_t n = st.int64(2);
+        const std::string side = isPassStatus(status) ? "pass" : isUnverifiedStatus(status) ? "unverified" : "fail";
+        nlohmann::json &cell = table[verdict][side];
+        cell = (cell.is_null() ? std::int64_t(0) : cell.get<std::int64_t>()) + n;
+        if (side == "unverified" || verdict == "unsure" || verdict == "unparseable")
+            continue;
+        verified += n;
+        const bool flagged = verdict == "delegates" || verdict == "wrong";
+        if (side == "pass" && flagged)
+            passFlagged += n;
+        else if (side == "fail" && verdict == "implements")
+            failImplements += n;
+        else
+            agree += n;
+    }
+    j["by_verdict_and_status"] = std::move(table);
+    j["disagree"] = {{"pass_but_flagged", passFlagged}, {"fail_but_implements", failImplements}};
+    j["agreement"] = verified > 0 ? nlohmann::json(double(agree) / double(verified)) : nlohmann::json();
+    j["compared"] = verified;
+    return j;
+}
+
 nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
 {
     const db::Database &db = corpus.db();
@@ -240,6 +276,7 @@ nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope)
     j["by_status"] = countBy(db, "SELECT status, count(*) FROM samples GROUP BY status ORDER BY status");
     j["by_review"] = countBy(db, "SELECT review, count(*) FROM samples GROUP BY review ORDER BY review");
     j["by_backend"] = countBy(db, "SELECT backend, count(*) FROM samples GROUP BY backend ORDER BY backend");
+    j["judge"] = judgeStats(db);
     j["by_category"] = countBy(db, "SELECT t.category, count(*) FROM samples s JOIN tasks t ON t.id=s.task_id "
                                    "GROUP BY t.category ORDER BY t.category");
     j["by_level"] = countBy(db, "SELECT CAST(t.level AS TEXT), count(*) FROM samples s JOIN tasks t "

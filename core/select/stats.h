@@ -24,7 +24,15 @@
 
 namespace sieve {
 class Corpus;
+namespace db {
+class Database;
+}
 nlohmann::json corpusStats(const Corpus &corpus, const SampleScope &scope = {});
+// The judge's suggestions (sieve-cli judge) against the verifier: judged samples, counts per verdict, the
+// verdict x status table (pass / fail / unverified), the disagreements (a PASS the judge flags as delegates or
+// wrong; a failing sample it says implements the operator) and the agreement over samples both decided on
+// (judge implements/delegates/wrong, verifier pass/fail). Also under "judge" in corpusStats.
+nlohmann::json judgeStats(const db::Database &db);
 nlohmann::json compareScopes(const Corpus &corpus, const SampleScope &a, const SampleScope &b);
 
 // The unbiased estimator, computed as a product so that large n does not overflow.

@@ -81,6 +81,15 @@ Where where(const SampleFilter &q)
         parts.push_back("s.review = ?");
         w.texts.push_back(q.review);
     }
+    if (q.judge == "unjudged") {
+        parts.push_back("NOT EXISTS (SELECT 1 FROM judge_suggestions j WHERE j.sample_id = s.id)");
+    } else if (q.judge == "flagged") {
+        parts.push_back("EXISTS (SELECT 1 FROM judge_suggestions j WHERE j.sample_id = s.id AND j.verdict IN "
+                        "('delegates', 'wrong'))");
+    } else if (!q.judge.empty()) {
+        parts.push_back("EXISTS (SELECT 1 FROM judge_suggestions j WHERE j.sample_id = s.id AND j.verdict = ?)");
+        w.texts.push_back(q.judge);
+    }
     if (!q.codeText.empty()) {
         // Payloads are compressed per row: sieve_payload_contains unpacks and searches each (registered on
         // the connection by prepareConnection). Fast within a task; a whole large corpus takes seconds.
@@ -402,6 +411,11 @@ std::optional<SampleDetail> detail(const db::Database &db, std::int64_t sampleId
                 TimingRow{tt.int64(0), optText(tt, 1), tt.optReal(2), tt.optReal(3), tt.optInt64(4)});
     }
     d.history = history(db, sampleId);
+    // A corpus read at an older schema version (read-only, not migrated) has no teacher tables.
+    if (db.queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'judge_suggestions'").value_or(0) > 0) {
+        d.judge = judgeSuggestion(db, sampleId);
+        d.teacherReasoning = teacherReasoning(db, sampleId);
+    }
     return d;
 }
 

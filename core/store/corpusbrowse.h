@@ -5,6 +5,7 @@
 // thread there. Sorting and filtering happen in SQL so that a million rows never have to be in memory.
 #include "core/db/database.h"
 #include "core/store/samplerow.h"
+#include "core/store/teacherstore.h"
 
 #include <cstdint>
 #include <optional>
@@ -51,7 +52,10 @@ struct SampleFilter
     std::string status, review;        // empty: any
     std::string text;                  // substring of the sample name or the teacher model
     std::string codeText;              // substring (any case) of the sample's code or reasoning
-    int sortColumn = 0;                // a SortColumn; others sort by id
+    // The teacher judge's suggestion (core/store/teacherstore.h): empty any; a verdict (implements,
+    // delegates, wrong, unsure, unparseable); "flagged" (delegates or wrong); "unjudged".
+    std::string judge;
+    int sortColumn = 0; // a SortColumn; others sort by id
     bool ascending = true;
 };
 
@@ -120,6 +124,8 @@ struct SampleDetail
     std::optional<std::string> code, reasoning, reference; // unpacked
     std::optional<NewestVerdict> verdict;
     std::vector<ReviewRow> history;
+    std::optional<JudgeSuggestion> judge;             // the teacher judge's suggestion
+    std::optional<TeacherReasoning> teacherReasoning; // reasoning a teacher wrote (never the sample's own)
 };
 // nullopt when there is no such sample.
 std::optional<SampleDetail> detail(const db::Database &db, std::int64_t sampleId);

@@ -11,5 +11,7 @@ namespace sieve::net {
 std::vector<cli::Command> netCommands();
 
 cli::Command sampleCommand();
+cli::Command judgeCommand();
+cli::Command explainCommand();
 
 } // namespace sieve::net

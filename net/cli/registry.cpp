@@ -4,7 +4,7 @@ namespace sieve::net {
 
 std::vector<cli::Command> netCommands()
 {
-    return {sampleCommand()};
+    return {sampleCommand(), judgeCommand(), explainCommand()};
 }
 
 } // namespace sieve::net

@@ -2,6 +2,7 @@
 #include "net/cli/commands.h"
 
 #include "core/util/progress.h"
+#include "net/cli/endpointargs.h"
 #include "net/processverifier.h"
 #include "net/sampler.h"
 #include "net/serveverifier.h"
@@ -25,20 +26,15 @@ int runSample(const cli::Args &args, cli::Context &ctx)
 {
     if (args.positional.size() != 1)
         throw cli::UsageError("expected exactly one argument: the corpus file");
-    const auto endpoint = args.value("endpoint");
-    const auto model = args.value("model");
-    if (!endpoint)
-        throw cli::UsageError("--endpoint is required");
-    if (!model)
-        throw cli::UsageError("--model is required");
-
+    EndpointArgs e = endpointFromArgs(args, 1.0);
     SamplerOptions o;
     o.dbPath = args.positional[0];
-    o.client.endpoint = QUrl(QString::fromStdString(*endpoint), QUrl::StrictMode);
-    if (!o.client.endpoint.isValid() ||
-        (o.client.endpoint.scheme() != QLatin1String("http") && o.client.endpoint.scheme() != QLatin1String("https")))
-        throw cli::UsageError("--endpoint expects an http:// or https:// URL, got '" + *endpoint + "'");
-    o.model = *model;
+    o.client = e.client;
+    o.model = e.model;
+    o.temperature = e.temperature;
+    o.maxTokens = e.maxTokens;
+    o.extra = e.extra;
+    o.stream = e.stream;
     const std::string mode = args.value("mode", "keep-all");
     if (mode == "keep-all")
         o.mode = SampleMode::KeepAll;
@@ -54,46 +50,13 @@ int runSample(const cli::Args &args, cli::Context &ctx)
     };
     o.k = positive("k", 1);
     o.attempts = positive("attempts", 16);
-    o.client.concurrency = positive("concurrency", 8);
-    o.client.maxFailures = positive("max-failures", 8);
-    o.client.timeoutMs = positive("timeout", 600) * 1000;
-    if (const long long d = args.integer("deadline").value_or(ClientOptions::kDefaultDeadlineMs / 1000);
-        d < 0 || d > 7 * 86400)
-        throw cli::UsageError("--deadline expects 0 (none) to 604800 seconds");
-    else
-        o.client.deadlineMs = static_cast<int>(d * 1000);
-    o.client.maxReplyBytes = static_cast<qint64>(positive("max-reply-mb", 64)) << 20;
-    o.client.backoff.baseMs = positive("backoff-ms", 1000);
-    o.client.rate = args.number("rate").value_or(0);
-    o.temperature = args.number("temperature").value_or(1.0);
-    if (auto mt = args.integer("max-tokens"))
-        o.maxTokens = static_cast<int>(*mt);
-    if (auto extra = args.value("extra")) {
-        o.extra = nlohmann::json::parse(*extra, nullptr, false);
-        if (o.extra.is_discarded() || !o.extra.is_object())
-            throw cli::UsageError("--extra expects a JSON object, got '" + *extra + "'");
-    }
-    o.stream = args.has("stream");
     o.runName = args.value("run-id", "");
     o.tasks = args.all("task");
-    const std::string keyEnv = args.value("api-key-env", "OPENAI_API_KEY");
     const bool json = args.has("json");
 
-    int argc = 1;
-    char name[] = "sieve-cli";
-    char *argv[] = {name, nullptr};
-    std::optional<QCoreApplication> app;
-    if (!QCoreApplication::instance()) {
-        // A console run needs no GLib main loop; Qt's own dispatcher costs less per wake-up of the event
-        // loop and of Qt's HTTP threads (bench/sampler: about 5% of the client's CPU when streaming).
-        if (!qEnvironmentVariableIsSet("QT_NO_GLIB"))
-            qputenv("QT_NO_GLIB", "1");
-        app.emplace(argc, argv);
-    }
-
-    o.client.apiKey = qgetenv(keyEnv.c_str());
-    if (o.client.apiKey.isEmpty())
-        ctx.err << "sample: $" << keyEnv << " is not set; requests carry no API key\n";
+    const auto app = consoleApplication();
+    loadApiKey(args, e, ctx.err, "sample");
+    o.client.apiKey = e.client.apiKey;
 
     Sampler *samplerPtr = nullptr; // the verdict is read back through the sampler's own connection
     std::unique_ptr<AttemptVerifier> verifier;
@@ -205,7 +168,7 @@ cli::Command sampleCommand()
             "Asks a teacher model behind an OpenAI-compatible endpoint (vLLM, SGLang, a hosted API) for answers to\n"
             "the corpus's tasks and stores every reply as a sample (origin 'teacher') with its request parameters;\n"
             "the answer and the reasoning are extracted as the importers do.\n",
-        .options =
+        .options = withEndpointOptions(
             {{.name = "mode",
               .takesValue = true,
               .valueName = "MODE",
@@ -215,68 +178,16 @@ cli::Command sampleCommand()
                       "next; the first PASS ends the task (rejection sampling)",
               .section = "Modes:",
               .choices = {"keep-all", "first-pass"}},
-             {.name = "endpoint",
-              .takesValue = true,
-              .valueName = "URL",
-              .help = "base URL (http://host:8000/v1) or the full .../chat/completions URL",
-              .section = "Options:"},
-             {.name = "model", .takesValue = true, .valueName = "M", .help = "model name sent to the endpoint"},
-             {.name = "api-key-env",
-              .takesValue = true,
-              .valueName = "NAME",
-              .help = "environment variable holding the API key (default OPENAI_API_KEY); the key is sent as a "
-                      "bearer token and never written to the corpus, logs or messages"},
              {.name = "k",
               .takesValue = true,
               .shortName = 'k',
               .valueName = "K",
-              .help = "keep-all: samples per task (default 1)"},
+              .help = "keep-all: samples per task (default 1)",
+              .section = "Options:"},
              {.name = "attempts",
               .takesValue = true,
               .valueName = "N",
               .help = "first-pass: attempts per task at most (default 16)"},
-             {.name = "temperature",
-              .takesValue = true,
-              .valueName = "T",
-              .help = "sampling temperature (default 1.0)"},
-             {.name = "max-tokens",
-              .takesValue = true,
-              .valueName = "N",
-              .help = "max_tokens of each request (default: the endpoint's)"},
-             {.name = "extra",
-              .takesValue = true,
-              .valueName = "JSON",
-              .help = "fields merged into every request body, e.g. '{\"reasoning_effort\":\"max\"}'"},
-             {.name = "stream", .help = "ask for a streamed reply (server-sent events)"},
-             {.name = "concurrency",
-              .takesValue = true,
-              .valueName = "C",
-              .help = "requests in flight at most (default 8)"},
-             {.name = "rate",
-              .takesValue = true,
-              .valueName = "R",
-              .help = "new requests per second at most (default: unlimited)"},
-             {.name = "timeout",
-              .takesValue = true,
-              .valueName = "S",
-              .help = "seconds without data before a request counts as failed (default 600)"},
-             {.name = "deadline",
-              .takesValue = true,
-              .valueName = "S",
-              .help = "seconds a whole request may take, first byte to last (default 600; 0 = none): an endpoint "
-                      "that trickles bytes never trips --timeout; a request cut off is retried"},
-             {.name = "max-reply-mb",
-              .takesValue = true,
-              .valueName = "N",
-              .help = "a reply larger than N MiB is cut off and retried (default 64)"},
-             {.name = "max-failures",
-              .takesValue = true,
-              .valueName = "N",
-              .help = "consecutive endpoint errors that stop the run (default 8)"},
-             {.name = "backoff-ms",
-              .takesValue = true,
-              .valueName = "MS",
-              .help = "first retry delay; doubles per retry up to 60 s, with jitter (default 1000)"},
              {.name = "run-id",
               .takesValue = true,
               .valueName = "R",
@@ -302,6 +213,7 @@ cli::Command sampleCommand()
               .help = "first-pass: a verifier command line run once per attempt instead ({db} and {sample} are "
                       "replaced); the verdict is read from the corpus"},
              {.name = "json", .help = "print the summary as one JSON object"}},
+            "1.0"),
         .notes =
             "Endpoint errors (429, 5xx, timeouts, connection resets, malformed or truncated JSON) are retried with\n"
             "exponential backoff and jitter, honouring Retry-After, and never consume an attempt; nor does a failure\n"

@@ -56,6 +56,7 @@ browse::SampleFilter filterOf(const SampleQuery &q)
     f.review = q.review.toStdString();
     f.text = q.text.toStdString();
     f.codeText = q.codeText.toStdString();
+    f.judge = q.judge.toStdString();
     f.sortColumn = q.sortColumn;
     f.ascending = q.order == Qt::AscendingOrder;
     return f;
@@ -263,6 +264,34 @@ SampleDetail detail(const db::Database &db, qint64 sampleId)
     }
     for (const browse::ReviewRow &r : s->history)
         d.history << reviewOf(sampleId, r);
+    if (const auto &js = s->judge) {
+        JudgeInfo &j = d.judge;
+        j.present = true;
+        j.verdict = qs(js->verdict);
+        j.model = qs(js->model);
+        j.rubric = qs(js->rubric);
+        j.rubricHash = qs(js->rubricHash);
+        j.confidence = real(js->confidence);
+        j.summary = qs(js->details.value("summary", std::string()));
+        j.error = qs(js->details.value("error", std::string()));
+        for (const auto &x : js->details.value("delegated_to", nlohmann::json::array()))
+            if (x.is_string())
+                j.delegatedTo << qs(x.get<std::string>());
+        for (const auto &l : js->details.value("lines", nlohmann::json::array())) {
+            const auto number = l.value("line", nlohmann::json());
+            j.lines << JudgeLine{number.is_number_integer() ? number.get<int>() : 0, qs(l.value("text", std::string())),
+                                 qs(l.value("why", std::string())), l.value("matches", false)};
+        }
+    }
+    if (const auto &tr = s->teacherReasoning) {
+        TeacherReasoningInfo &t = d.teacherReasoning;
+        t.present = true;
+        t.text = qs(tr->reasoning);
+        t.model = qs(tr->model);
+        t.prompt = qs(tr->prompt);
+        t.promptHash = qs(tr->promptHash);
+        t.createdAt = tr->createdAt;
+    }
     return d;
 }
 

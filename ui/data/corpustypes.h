@@ -36,6 +36,7 @@ struct SampleQuery
     QString review;             // empty: any
     QString text;               // substring of the sample name or the teacher model
     QString codeText;           // substring (any case) of the sample's code or reasoning
+    QString judge;              // the judge's suggestion: a verdict, "flagged", "unjudged"; empty: any
     int sortColumn = 0;
     Qt::SortOrder order = Qt::AscendingOrder;
     bool operator==(const SampleQuery &) const = default;
@@ -112,6 +113,31 @@ struct ReviewEntry
     qint64 createdAt = 0; // seconds since the epoch
 };
 
+struct JudgeLine
+{
+    int line = 0; // 0: the teacher gave no number
+    QString text, why;
+    bool matches = false; // the quote is that line of the code
+};
+
+// The teacher judge's suggestion for a sample (sieve-cli judge): never the verifier's verdict.
+struct JudgeInfo
+{
+    bool present = false;
+    QString verdict, model, rubric, rubricHash, summary, error;
+    double confidence = kNoValue;
+    QStringList delegatedTo;
+    QList<JudgeLine> lines;
+};
+
+// Reasoning a teacher wrote for a sample without its own (sieve-cli explain), with its provenance.
+struct TeacherReasoningInfo
+{
+    bool present = false;
+    QString text, model, prompt, promptHash;
+    qint64 createdAt = 0;
+};
+
 struct SampleDetail
 {
     SampleItem row;
@@ -121,6 +147,8 @@ struct SampleDetail
     QString reference;
     VerdictInfo verdict;
     QList<ReviewEntry> history;
+    JudgeInfo judge;
+    TeacherReasoningInfo teacherReasoning;
 };
 
 struct ClusterRow

@@ -12,18 +12,22 @@
 #include <QDateTime>
 #include <QEvent>
 #include <QFontDatabase>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QTimer>
 #include <QTreeWidget>
+#include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace sieve::ui {
 
 DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent)
     : QTabWidget(parent), m_reader(reader), m_aggregates(aggregates), m_comparison(new ComparisonView),
-      m_reasoning(new QPlainTextEdit), m_verdict(new VerdictPanel), m_timing(new TimingPanel),
-      m_history(new QTreeWidget), m_ptx(new PtxView), m_variant(new QComboBox), m_loadDelay(new QTimer(this))
+      m_reasoning(new QPlainTextEdit), m_verdict(new VerdictPanel), m_judge(new QLabel), m_judgeLines(new QLabel),
+      m_reasoningSource(new QLabel), m_timing(new TimingPanel), m_history(new QTreeWidget), m_ptx(new PtxView),
+      m_variant(new QComboBox), m_loadDelay(new QTimer(this))
 {
     m_loadDelay->setSingleShot(true);
     m_loadDelay->setInterval(30);
@@ -34,9 +38,32 @@ DetailsPane::DetailsPane(DbThread *reader, DbThread *aggregates, QWidget *parent
     m_reasoning->setReadOnly(true);
     m_history->setObjectName(QStringLiteral("historyView"));
     m_history->setRootIsDecorated(false);
-    for (QWidget *page :
-         {static_cast<QWidget *>(m_comparison), static_cast<QWidget *>(m_reasoning), static_cast<QWidget *>(m_verdict),
-          static_cast<QWidget *>(m_timing), static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
+    // The reasoning and verdict tabs carry a line of the teacher's above them (hidden when there is none).
+    auto stacked = [](QLabel *top, QWidget *below, QLabel *extra = nullptr) {
+        auto *page = new QWidget;
+        auto *layout = new QVBoxLayout(page);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(2);
+        for (QLabel *l : {top, extra}) {
+            if (!l)
+                continue;
+            l->setWordWrap(true);
+            l->setTextInteractionFlags(Qt::TextBrowserInteraction);
+            l->setContentsMargins(6, 2, 6, 2);
+            l->hide();
+            layout->addWidget(l);
+        }
+        layout->addWidget(below, 1);
+        return page;
+    };
+    m_judge->setObjectName(QStringLiteral("judgeLine"));
+    m_judgeLines->setObjectName(QStringLiteral("judgeQuotedLines"));
+    m_judgeLines->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_reasoningSource->setObjectName(QStringLiteral("reasoningSource"));
+    connect(m_judge, &QLabel::linkActivated, this, [this] { m_judgeLines->setVisible(!m_judgeLines->isVisible()); });
+    for (QWidget *page : {static_cast<QWidget *>(m_comparison), stacked(m_reasoningSource, m_reasoning),
+                          stacked(m_judge, m_verdict, m_judgeLines), static_cast<QWidget *>(m_timing),
+                          static_cast<QWidget *>(m_history), static_cast<QWidget *>(m_ptx)})
         addTab(page, QString());
     m_variant->setObjectName(QStringLiteral("variantSelector"));
     // Long sample names must not widen the pane: the selector shows about 24 characters.
@@ -69,6 +96,7 @@ void DetailsPane::retranslateUi()
         const SampleDetail &d = m_details.at(currentVariant());
         m_verdict->showVerdict(d.verdict);
         showHistory(d.history);
+        showTeacher(d);
     }
 }
 
@@ -89,6 +117,10 @@ void DetailsPane::clear()
     m_comparison->clear();
     m_reasoning->clear();
     m_verdict->clear();
+    for (QLabel *l : {m_judge, m_judgeLines, m_reasoningSource}) {
+        l->clear();
+        l->hide();
+    }
     m_timing->showTimings({});
     m_history->clear();
     m_ptx->clear();
@@ -171,6 +203,7 @@ void DetailsPane::showVariant(int index)
         m_variant->setCurrentIndex(index);
     const SampleDetail &d = m_details.at(index);
     m_reasoning->setPlainText(d.reasoning);
+    showTeacher(d);
     m_verdict->showVerdict(d.verdict);
     m_timing->showTimings(d.verdict);
     showHistory(d.history);
@@ -202,6 +235,51 @@ void DetailsPane::showHistory(const QList<ReviewEntry> &history)
     }
     for (int col = 0; col < 4; ++col)
         m_history->resizeColumnToContents(col);
+}
+
+void DetailsPane::showTeacher(const SampleDetail &d)
+{
+    const JudgeInfo &j = d.judge;
+    m_judge->setVisible(j.present);
+    m_judgeLines->hide();
+    if (j.present) {
+        const QString confidence =
+            std::isnan(j.confidence) ? tr("no confidence") : tr("confidence %1").arg(j.confidence, 0, 'f', 2);
+        QString line = tr("<b>Judge (a suggestion, not the verdict):</b> %1, %2, model %3")
+                           .arg(j.verdict.toHtmlEscaped(), confidence, j.model.toHtmlEscaped());
+        if (!j.error.isEmpty())
+            line += QStringLiteral(" &mdash; ") + tr("unreadable answer: %1").arg(j.error.toHtmlEscaped());
+        else if (!j.summary.isEmpty())
+            line += QStringLiteral(" &mdash; ") + j.summary.toHtmlEscaped();
+        if (!j.lines.isEmpty())
+            line += QStringLiteral(" <a href=\"lines\">%1</a>").arg(tr("quoted lines (%1)").arg(j.lines.size()));
+        m_judge->setText(line);
+        m_judge->setToolTip(tr("Rubric %1, SHA-256 %2").arg(j.rubric, j.rubricHash.left(12)));
+        QStringList lines;
+        if (!j.delegatedTo.isEmpty())
+            lines << tr("delegated to: %1").arg(j.delegatedTo.join(QStringLiteral(", ")));
+        for (const JudgeLine &l : j.lines) {
+            QString text = (l.line > 0 ? QString::number(l.line) : QStringLiteral("?")) + QStringLiteral(": ") + l.text;
+            if (!l.matches)
+                text += QStringLiteral("  ") + tr("[not that line of the code]");
+            if (!l.why.isEmpty())
+                text += QStringLiteral("  -- ") + l.why;
+            lines << text;
+        }
+        m_judgeLines->setText(lines.join(QLatin1Char('\n')));
+        m_judgeLines->setTextFormat(Qt::PlainText);
+    }
+    // The sample's own reasoning always wins; a teacher's is shown only in its place, and says so.
+    const TeacherReasoningInfo &t = d.teacherReasoning;
+    const bool teacher = t.present && d.reasoning.trimmed().isEmpty();
+    m_reasoningSource->setVisible(teacher);
+    if (teacher) {
+        m_reasoning->setPlainText(t.text);
+        m_reasoningSource->setText(
+            tr("<b>Teacher-written reasoning</b> (not the sample's own): model %1, prompt %2 (SHA-256 %3), %4")
+                .arg(t.model.toHtmlEscaped(), t.prompt.toHtmlEscaped(), t.promptHash.left(12),
+                     QLocale().toString(QDateTime::fromSecsSinceEpoch(t.createdAt), QLocale::ShortFormat)));
+    }
 }
 
 void DetailsPane::refreshCorpusCharts()

@@ -6,6 +6,7 @@
 #include <QTabWidget>
 
 class QComboBox;
+class QLabel;
 class QPlainTextEdit;
 class QTimer;
 class QTreeWidget;
@@ -57,12 +58,18 @@ private:
     void load();
     void apply(QList<SampleDetail> details);
     void showHistory(const QList<ReviewEntry> &history);
+    // The teacher's parts, labelled as the teacher's: the judge's suggestion above the verdict, and
+    // teacher-written reasoning (with its provenance) when the sample has none of its own.
+    void showTeacher(const SampleDetail &d);
 
     DbThread *m_reader;
     DbThread *m_aggregates;
     ComparisonView *m_comparison;
     QPlainTextEdit *m_reasoning;
     VerdictPanel *m_verdict;
+    QLabel *m_judge;           // the judge's verdict, confidence and model; a link shows the quoted lines
+    QLabel *m_judgeLines;      // the quoted lines, shown on demand
+    QLabel *m_reasoningSource; // "teacher-written" and its provenance, when the reasoning is the teacher's
     TimingPanel *m_timing;
     QTreeWidget *m_history;
     PtxView *m_ptx;

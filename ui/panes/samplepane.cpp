@@ -32,14 +32,19 @@ namespace sieve::ui {
 
 SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     : QWidget(parent), m_model(new SampleModel(reader, this)), m_view(new QTableView), m_status(new QComboBox),
-      m_reviewFilter(new QComboBox), m_search(new QLineEdit), m_codeSearch(new QLineEdit), m_count(new QLabel),
-      m_review(nullptr), m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton),
-      m_deleteView(new QToolButton)
+      m_reviewFilter(new QComboBox), m_judgeFilter(new QComboBox), m_search(new QLineEdit), m_codeSearch(new QLineEdit),
+      m_count(new QLabel), m_review(nullptr), m_searchDelay(new QTimer(this)), m_views(new QComboBox),
+      m_saveView(new QToolButton), m_deleteView(new QToolButton)
 {
     setObjectName(QStringLiteral("samplePane"));
     m_view->setObjectName(QStringLiteral("sampleView"));
     m_status->setObjectName(QStringLiteral("statusFilter"));
     m_reviewFilter->setObjectName(QStringLiteral("reviewFilter"));
+    m_judgeFilter->setObjectName(QStringLiteral("judgeFilter"));
+    m_judgeFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Values are core/store/corpusbrowse.h's SampleFilter::judge.
+    for (const char *judge : {"", "implements", "flagged", "unsure", "unparseable", "unjudged"})
+        m_judgeFilter->addItem(QString(), QString::fromLatin1(judge));
     m_search->setObjectName(QStringLiteral("sampleSearch"));
     m_codeSearch->setObjectName(QStringLiteral("codeSearch"));
     m_status->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -124,6 +129,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
 
     connect(m_status, &QComboBox::currentIndexChanged, this, &SamplePane::applyFilters);
     connect(m_reviewFilter, &QComboBox::currentIndexChanged, this, &SamplePane::applyFilters);
+    connect(m_judgeFilter, &QComboBox::currentIndexChanged, this, &SamplePane::applyFilters);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_codeSearch, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_searchDelay, &QTimer::timeout, this, &SamplePane::applyFilters);
@@ -141,6 +147,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     filters->addWidget(m_codeSearch, 1);
     filters->addWidget(m_status);
     filters->addWidget(m_reviewFilter);
+    filters->addWidget(m_judgeFilter);
     auto *views = new QHBoxLayout;
     views->setContentsMargins(0, 0, 0, 0);
     views->addWidget(m_views);
@@ -164,6 +171,14 @@ void SamplePane::retranslateUi()
     m_reviewFilter->setItemText(1, tr("Unreviewed"));
     m_reviewFilter->setItemText(2, tr("Accepted"));
     m_reviewFilter->setItemText(3, tr("Rejected"));
+    m_judgeFilter->setItemText(0, tr("Any judge"));
+    m_judgeFilter->setItemText(1, tr("Judge: implements"));
+    m_judgeFilter->setItemText(2, tr("Judge: delegates or wrong"));
+    m_judgeFilter->setItemText(3, tr("Judge: unsure"));
+    m_judgeFilter->setItemText(4, tr("Judge: unparseable"));
+    m_judgeFilter->setItemText(5, tr("Not judged"));
+    m_judgeFilter->setToolTip(tr("The teacher judge's suggestion (sieve-cli judge): whether the code implements "
+                                 "the operator itself; never the verifier's verdict"));
     m_search->setPlaceholderText(tr("Filter by sample or teacher"));
     m_codeSearch->setPlaceholderText(tr("Search code and reasoning"));
     m_codeSearch->setToolTip(tr("Samples whose code or reasoning contains this text (any case); within a task it is "
@@ -217,6 +232,7 @@ SampleQuery SamplePane::filteredQuery() const
     q.tasksFiltered = m_tasksFiltered;
     q.status = m_status->currentData().toString();
     q.review = m_reviewFilter->currentData().toString();
+    q.judge = m_judgeFilter->currentData().toString();
     q.text = m_search->text().trimmed();
     q.codeText = m_codeSearch->text().trimmed();
     return q;
@@ -259,9 +275,10 @@ bool SamplePane::selectSamples(const QList<qint64> &ids)
 
 void SamplePane::resetFilters()
 {
-    const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search), b4(m_codeSearch);
+    const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search), b4(m_codeSearch), b5(m_judgeFilter);
     m_status->setCurrentIndex(0);
     m_reviewFilter->setCurrentIndex(0);
+    m_judgeFilter->setCurrentIndex(0);
     m_search->clear();
     m_codeSearch->clear();
     m_searchDelay->stop();

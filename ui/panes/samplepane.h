@@ -64,6 +64,7 @@ private:
     QTableView *m_view;
     QComboBox *m_status;
     QComboBox *m_reviewFilter;
+    QComboBox *m_judgeFilter; // the teacher judge's suggestion (sieve-cli judge)
     QLineEdit *m_search;
     QLineEdit *m_codeSearch;
     QLabel *m_count;

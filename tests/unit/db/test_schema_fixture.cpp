@@ -144,6 +144,34 @@ TEST(SchemaFixture, VersionFiveGetsAnEmptyTaskHygieneTableAndKeepsItsTasks)
     EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE name='code-1'").value_or(""), "accepted");
 }
 
+TEST(SchemaFixture, VersionSixGetsEmptyTeacherTablesThatBelongToTheirSamples)
+{
+    test::TempDir dir;
+    const std::string copy = fixtureCopy(dir, 6);
+    EXPECT_EQ(db::Database(copy, db::Database::Mode::ReadOnly)
+                  .queryInt("SELECT count(*) FROM sqlite_master WHERE name IN ('judge_suggestions', "
+                            "'teacher_reasoning')"),
+              0);
+    Corpus c = Corpus::open(copy);
+    EXPECT_EQ(c.schemaVersion(), Corpus::kSchemaVersion);
+    EXPECT_EQ(c.db().queryText("PRAGMA integrity_check").value_or(""), "ok");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM samples").value_or(-1), 7);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM judge_suggestions").value_or(-1), 0);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM teacher_reasoning").value_or(-1), 0);
+    EXPECT_EQ(c.db().queryText("SELECT review FROM samples WHERE name='code-1'").value_or(""), "accepted");
+    // Both belong to their sample: deleting it takes them along; neither touches the sample's own rows.
+    c.db().exec("INSERT INTO judge_suggestions(sample_id, model, rubric, rubric_hash, verdict, confidence, created_at) "
+                "SELECT id, 'm', 'judge', 'h', 'implements', 0.5, 0 FROM samples WHERE name='code-1'");
+    c.db().exec("INSERT INTO teacher_reasoning(sample_id, model, prompt, prompt_hash, created_at, reasoning) "
+                "SELECT id, 'm', 'explain', 'h', 0, x'00' FROM samples WHERE name='code-1'");
+    EXPECT_THROW(c.db().exec("INSERT INTO judge_suggestions(sample_id, model, rubric, rubric_hash, verdict, "
+                             "created_at) VALUES(99999, 'm', 'judge', 'h', 'wrong', 0)"),
+                 db::Error);
+    c.db().exec("DELETE FROM reviews; DELETE FROM samples WHERE name='code-1'");
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM judge_suggestions").value_or(-1), 0);
+    EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM teacher_reasoning").value_or(-1), 0);
+}
+
 TEST(SchemaFixture, ReadOnlyCommandsPointAtMigrateWhichUpgradesTheFile)
 {
     test::TempDir dir;
