@@ -57,6 +57,7 @@ private:
     void load();
     void apply(QList<SampleDetail> details);
     void showHistory(const QList<ReviewEntry> &history);
+    void updatePtxTab();
 
     DbThread *m_reader;
     DbThread *m_aggregates;

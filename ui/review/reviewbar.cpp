@@ -216,8 +216,26 @@ QList<QAction *> ReviewBar::reviewActions() const
 
 void ReviewBar::setActive(bool active)
 {
+    m_active = active;
+    const bool writable = m_readOnly.isEmpty();
     for (QAction *a : reviewActions() + m_reasonActions)
-        a->setEnabled(active);
+        a->setEnabled(active && (writable || a == m_next || a == m_previous));
+    m_note->setEnabled(writable);
+    m_reason->setEnabled(writable);
+}
+
+void ReviewBar::setReadOnly(const QString &reason)
+{
+    m_readOnly = reason;
+    setActive(m_active);
+}
+
+bool ReviewBar::refuseReadOnly()
+{
+    if (m_readOnly.isEmpty())
+        return false;
+    Q_EMIT notice(m_readOnly);
+    return true;
 }
 
 void ReviewBar::setReason(int index)
@@ -313,6 +331,8 @@ ReviewTarget ReviewBar::target() const
 
 void ReviewBar::decide(const QString &decision)
 {
+    if (refuseReadOnly())
+        return;
     const ReviewTarget t = target();
     if (t.ids.isEmpty()) {
         Q_EMIT notice(tr("No sample is shown: select one in the table first."));
@@ -370,6 +390,8 @@ bool isUndecided(const QString &review)
 
 void ReviewBar::decideBulk(QList<BulkItem> items, const QString &decision, const QString &note, bool ask)
 {
+    if (refuseReadOnly())
+        return;
     items.removeIf([&](const BulkItem &i) { return i.review == decision; });
     if (items.isEmpty()) {
         Q_EMIT notice(tr("Nothing to change: every sample is %1 already.").arg(reviewText(decision)));
@@ -403,6 +425,8 @@ void ReviewBar::decideBulk(QList<BulkItem> items, const QString &decision, const
 
 void ReviewBar::decideMatching(const QString &decision)
 {
+    if (refuseReadOnly())
+        return;
     const QString reason = m_reason->currentData().toString();
     const QString note = m_note->text();
     m_reader->post(
