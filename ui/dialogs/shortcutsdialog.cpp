@@ -35,7 +35,7 @@ QString groupOf(const QAction *action)
     for (QObject *o = action->parent(); o; o = o->parent())
         if (auto *w = qobject_cast<QWidget *>(o); w && !w->accessibleName().isEmpty())
             return w->accessibleName();
-    return ShortcutsDialog::tr("Review");
+    return ShortcutsDialog::tr("Other");
 }
 } // namespace
 
@@ -102,8 +102,8 @@ void ShortcutsDialog::reload()
         item->setToolTip(0, a->toolTip());
         item->setData(0, Qt::UserRole, a->objectName());
     }
+    // In the order the window made them: the review keys first, then the menus, the reasons by number.
     m_view->expandAll();
-    m_view->sortItems(0, Qt::AscendingOrder);
 }
 
 void ShortcutsDialog::changeEvent(QEvent *event)
