@@ -1010,6 +1010,18 @@ So retten Sie, was lesbar ist: sqlite3 &apos;%3&apos; .recover | sqlite3 recover
         <source>Nothing to verify: no sample is pending.</source>
         <translation>Nichts zu prüfen: Keine Probe ist offen.</translation>
     </message>
+    <message>
+        <source>Saving the review waits: another program is writing to the corpus…</source>
+        <translation>Das Speichern der Begutachtung wartet: Ein anderes Programm schreibt gerade in das Korpus …</translation>
+    </message>
+    <message>
+        <source>Saving the review waits for %1, which is writing to the corpus…</source>
+        <translation>Das Speichern der Begutachtung wartet auf %1, das gerade in das Korpus schreibt …</translation>
+    </message>
+    <message>
+        <source>The corpus is in use by %1; review again when it has finished.</source>
+        <translation>Das Korpus wird gerade von %1 benutzt; begutachten Sie erneut, wenn dies fertig ist.</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::Prompts</name>

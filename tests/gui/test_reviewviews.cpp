@@ -22,6 +22,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -433,4 +434,39 @@ TEST_F(ReviewViews, AReadOnlyCorpusOpensForBrowsingWithWritesOff)
     EXPECT_TRUE(window->readOnlyReason().isEmpty());
     EXPECT_FALSE(banner->isVisible());
     EXPECT_TRUE(accept->isEnabled());
+}
+
+// A review made while another process writes the corpus waits for the database; the status bar says so
+// at once (not after the database's 10 s wait), naming the process, and the review is saved after it.
+TEST_F(ReviewViews, AReviewWaitingForAnotherWriterSaysSoAtOnceAndWho)
+{
+    pickTask(QStringLiteral("relu"));
+    ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+    selectRows({rowOfSample(GuiCorpus::kReluFast)});
+    // Another process holds the write lock for three seconds (as an import's batch does), under the
+    // import lock that names it.
+    const ImportLock lock(corpus.path.toStdString());
+    QProcess writer;
+    writer.start(QStringLiteral("python3"), {QStringLiteral("-c"),
+                                             QStringLiteral("import sqlite3, sys, time\n"
+                                                            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                                                            "c.execute('BEGIN EXCLUSIVE')\n"
+                                                            "c.execute('UPDATE samples SET review = review')\n"
+                                                            "print('held', flush=True)\n"
+                                                            "time.sleep(3)\n"
+                                                            "c.execute('COMMIT')\n"),
+                                             corpus.path});
+    ASSERT_TRUE(writer.waitForReadyRead(10000)) << writer.readAllStandardError().toStdString();
+    QElapsedTimer clock;
+    clock.start();
+    QTest::keyClick(sampleView(), Qt::Key_A);
+    ASSERT_TRUE(waitFor(
+        [&] { return window->statusBar()->currentMessage().contains(QStringLiteral("waits for an import")); }, 2500))
+        << window->statusBar()->currentMessage().toStdString();
+    EXPECT_LT(clock.elapsed(), 2000);
+    EXPECT_TRUE(window->statusBar()->currentMessage().contains(QStringLiteral("process %1").arg(::getpid())));
+    ASSERT_TRUE(writer.waitForFinished(10000));
+    EXPECT_TRUE(
+        waitFor([&] { return dbValue("SELECT review FROM samples WHERE id=1") == QStringLiteral("accepted"); }, 10000));
+    EXPECT_TRUE(errors.isEmpty()) << errors.join(QLatin1Char('\n')).toStdString();
 }

@@ -193,7 +193,23 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
         m_clusters->reloadMembers(); // a cluster's duplicates may have been rejected (or that undone)
         taskRefresh->start();
     });
-    connect(m_samples->reviewBar(), &ReviewBar::writeFailed, this, &MainWindow::showError);
+    // Another process writing the corpus holds a review up to the database's wait: say so at once, and who.
+    connect(m_samples->reviewBar(), &ReviewBar::writeWaiting, this, [this] {
+        const QString holder = corpusfile::lockHolder(m_corpusPath);
+        statusBar()->showMessage(
+            holder.isEmpty() ? tr("Saving the review waits: another program is writing to the corpus…")
+                             : tr("Saving the review waits for %1, which is writing to the corpus…").arg(holder),
+            15000);
+    });
+    connect(m_samples->reviewBar(), &ReviewBar::writeFailed, this, [this](const QString &message) {
+        const QString holder = corpusfile::lockHolder(m_corpusPath);
+        const QString m = message.toLower();
+        if (!holder.isEmpty() && (m.contains(QLatin1String("locked")) || m.contains(QLatin1String("busy"))))
+            showError(message + QStringLiteral("\n\n") +
+                      tr("The corpus is in use by %1; review again when it has finished.").arg(holder));
+        else
+            showError(message);
+    });
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
         // A, R, J, K and 1–9 decide on the Review page's selection: not while another page is shown.
         m_samples->reviewBar()->setActive(page == ReviewPage);

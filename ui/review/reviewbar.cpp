@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -44,6 +45,10 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
       m_reason(new QComboBox(this)), m_note(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("reviewBar"));
+    m_slowWrite = new QTimer(this);
+    m_slowWrite->setSingleShot(true);
+    m_slowWrite->setInterval(500);
+    connect(m_slowWrite, &QTimer::timeout, this, &ReviewBar::writeWaiting);
     m_undo->setObjectName(QStringLiteral("reviewUndoStack"));
     m_reason->setObjectName(QStringLiteral("reasonCombo"));
     m_note->setObjectName(QStringLiteral("noteEdit"));
@@ -278,6 +283,8 @@ void ReviewBar::apply(const QList<ReviewWrite> &writes)
     for (auto it = byDecision.cbegin(); it != byDecision.cend(); ++it)
         m_model->setReview(it.value(), it.key().first, it.key().second.isNull() ? QStringLiteral("") : it.key().second,
                            m_reviewer);
+    if (m_writing++ == 0)
+        m_slowWrite->start();
     m_writer->post(
         this,
         [writes, who = m_reviewer](db::Database &db) {
@@ -289,6 +296,8 @@ void ReviewBar::apply(const QList<ReviewWrite> &writes)
             }
         },
         [this, ids](const QString &error) {
+            if (--m_writing == 0)
+                m_slowWrite->stop();
             if (error.isEmpty())
                 Q_EMIT reviewsWritten(ids);
             else

@@ -9,6 +9,7 @@ class QAction;
 class QComboBox;
 class QLineEdit;
 class QTableView;
+class QTimer;
 class QUndoStack;
 
 namespace sieve::ui {
@@ -97,6 +98,8 @@ public:
 Q_SIGNALS:
     void reviewsWritten(const QList<qint64> &sampleIds);
     void writeFailed(const QString &message);
+    // A write has waited half a second for the database (another process is writing): say so at once.
+    void writeWaiting();
     // A key that could not act says why (no sample shown, ...), for the status bar.
     void notice(const QString &message);
 
@@ -137,6 +140,8 @@ private:
     bool m_awaitingReason = false; // R was pressed with no reason chosen
     int m_undoIndex = 0;
     bool m_active = true;
+    int m_writing = 0; // writes posted and not finished
+    QTimer *m_slowWrite;
     QString m_readOnly;
 };
 
