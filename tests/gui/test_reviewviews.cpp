@@ -429,6 +429,11 @@ TEST_F(ReviewViews, AReadOnlyCorpusOpensForBrowsingWithWritesOff)
     Corpus c = Corpus::open(path.toStdString(), true);
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM reviews").value_or(-1), 0);
     test::screenshot(window.get(), QStringLiteral("34-read-only"));
+    settings->language.setValue(QStringLiteral("de"));
+    EXPECT_TRUE(waitFor([&] { return banner->text().contains(QStringLiteral("Schreibgeschützt")); }))
+        << banner->text().toStdString();
+    test::screenshot(window.get(), QStringLiteral("34-de-read-only"));
+    settings->language.setValue(QStringLiteral("en"));
     // Another, writable corpus: everything is on again.
     ASSERT_TRUE(openAndWait(corpus.path));
     EXPECT_TRUE(window->readOnlyReason().isEmpty());

@@ -341,6 +341,8 @@ void MainWindow::retranslateUi()
         updateReviewProgress(m_taskRows);
     if (!m_lastRun.isEmpty())
         m_runSummary->setText(tr("Last run: %1").arg(m_lastRun));
+    if (!m_corpusPath.isEmpty())
+        updateCorpusState();
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -689,20 +691,9 @@ bool MainWindow::openCorpus(const QString &path)
                 return;
             }
             m_corpusPath = path;
-            m_readOnly = whyReadOnly.isEmpty()
-                             ? QString()
-                             : tr("%1 is read-only (%2): reviews, imports and verification are off. To review it, "
-                                  "copy it somewhere writable and open the copy.")
-                                   .arg(QFileInfo(path).fileName(), whyReadOnly);
-            m_samples->reviewBar()->setReadOnly(m_readOnly);
-            if (!m_readOnly.isEmpty())
-                showBanner(tr("<b>Read-only.</b> %1").arg(m_readOnly.toHtmlEscaped()));
-            else if (!holder.isEmpty())
-                showBanner(tr("<b>In use by %1.</b> What it writes shows after it has finished (View › Refresh); "
-                              "reviews made meanwhile wait for it.")
-                               .arg(holder.toHtmlEscaped()));
-            else
-                showBanner({});
+            m_whyReadOnly = whyReadOnly;
+            m_openedInUse = !holder.isEmpty();
+            updateCorpusState();
             m_aggregates->open(path, true, this, [this, job](const QString &aggError) {
                 if (job == m_openJob && !aggError.isEmpty())
                     showError(aggError);
@@ -772,6 +763,8 @@ void MainWindow::closeCorpus()
     m_aggregates->close();
     m_corpusPath.clear();
     m_readOnly.clear();
+    m_whyReadOnly.clear();
+    m_openedInUse = false;
     m_samples->reviewBar()->setReadOnly({});
     showBanner({});
     m_reviewProgress->clear();
@@ -840,6 +833,27 @@ void MainWindow::updateReviewProgress(const QList<TaskRow> &rows)
         all.rejected += t.rejected;
     }
     m_reviewProgress->setText(figures::progress(all));
+}
+
+void MainWindow::updateCorpusState()
+{
+    // Composed here (not at open) so that a language switch says it again in the new language.
+    m_readOnly = m_whyReadOnly.isEmpty()
+                     ? QString()
+                     : tr("%1 is read-only (%2): reviews, imports and verification are off. To review it, copy it "
+                          "somewhere writable and open the copy.")
+                           .arg(QFileInfo(m_corpusPath).fileName(), m_whyReadOnly);
+    m_samples->reviewBar()->setReadOnly(m_readOnly);
+    const QString holder = m_openedInUse ? corpusfile::lockHolder(m_corpusPath) : QString();
+    if (!m_readOnly.isEmpty())
+        showBanner(tr("<b>Read-only.</b> %1").arg(m_readOnly.toHtmlEscaped()));
+    else if (!holder.isEmpty())
+        showBanner(tr("<b>In use by %1.</b> What it writes shows after it has finished (View › Refresh); "
+                      "reviews made meanwhile wait for it.")
+                       .arg(holder.toHtmlEscaped()));
+    else
+        showBanner({});
+    updateActions();
 }
 
 void MainWindow::showBanner(const QString &html)

@@ -106,7 +106,9 @@ private:
     void checkpoint(); // the writer moves the -wal file's pages into the corpus file
     void runCli(const QString &what, const QStringList &arguments);
     void startVerify(const QList<qint64> &ids, VerifyRunner::Run run);
-    void showBanner(const QString &html); // above the pages: read-only mode, a corpus in use; empty hides it
+    void showBanner(const QString &html);
+    void updateCorpusState(); // read-only mode and the banner, from m_whyReadOnly and m_openedInUse // above the pages:
+                              // read-only mode, a corpus in use; empty hides it
     void updateReviewProgress(const QList<TaskRow> &rows);
 
     Settings &m_settings;
@@ -152,9 +154,11 @@ private:
     std::function<RunChoice(const QString &)> m_runChoice;
     std::function<bool(const QString &, int, const QString &)> m_migrateChoice;
     std::function<bool(qint64, const QString &)> m_confirmRun;
-    QString m_readOnly;
-    QList<TaskRow> m_taskRows; // the review progress's figures, again after a language switch
-    QString m_lastRun;         // the last run's summary
+    QString m_readOnly;         // what an attempt to write is told, in the language shown
+    QString m_whyReadOnly;      // corpusfile::whyReadOnly() at open
+    bool m_openedInUse = false; // another process held the corpus's import or verify lock at open
+    QList<TaskRow> m_taskRows;  // the review progress's figures, again after a language switch
+    QString m_lastRun;          // the last run's summary
     quint64 m_openJob = 0;
     quint64 m_taskJob = 0;
 };
