@@ -161,6 +161,14 @@
         <source>&amp;Keep #%1, Reject the Rest</source>
         <translation>#%1 &amp;behalten, den Rest ablehnen</translation>
     </message>
+    <message>
+        <source>Keeps #%1 %2 (%3); select another member to keep it instead</source>
+        <translation>Behält #%1 %2 (%3); wählen Sie ein anderes Mitglied, um stattdessen dieses zu behalten</translation>
+    </message>
+    <message>
+        <source>not verified</source>
+        <translation>nicht verifiziert</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::CodeEditor</name>
@@ -264,10 +272,6 @@
         <translation>%1 konnte vor der Aktualisierung des Korpus nicht kopiert werden; nichts wurde geändert.</translation>
     </message>
     <message>
-        <source>%1 is not a Sieve corpus, or it is damaged. Open a .sieve file made by Sieve.</source>
-        <translation>%1 ist kein Sieve-Korpus oder ist beschädigt. Öffnen Sie eine von Sieve erstellte .sieve-Datei.</translation>
-    </message>
-    <message>
         <source>%1 is in use by another program (an import or a verification run?). Open it again when that has finished.</source>
         <translation>%1 wird von einem anderen Programm benutzt (ein Import oder eine Verifikation?). Öffnen Sie es erneut, wenn dieses fertig ist.</translation>
     </message>
@@ -282,6 +286,34 @@
     <message>
         <source>Cannot open %1: %2</source>
         <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a corpus: it is not a file Sieve made. Open a .sieve file, or make one with File › New Corpus and import into it. (If it was a corpus, it has been overwritten.)</source>
+        <translation>%1 ist kein Korpus: Die Datei stammt nicht von Sieve. Öffnen Sie eine .sieve-Datei oder legen Sie mit Datei › Neues Korpus eine an und importieren Sie hinein. (War es ein Korpus, wurde es überschrieben.)</translation>
+    </message>
+    <message>
+        <source>%1 is damaged%2. Sieve neither reads nor writes a damaged corpus, so nothing was changed.
+
+To save what is readable: sqlite3 &apos;%3&apos; .recover | sqlite3 recovered.sieve, then open recovered.sieve; or import the corpus again from its sources.</source>
+        <translation>%1 ist beschädigt%2. Sieve liest und schreibt kein beschädigtes Korpus; nichts wurde geändert.
+
+So retten Sie, was lesbar ist: sqlite3 &apos;%3&apos; .recover | sqlite3 recovered.sieve, dann recovered.sieve öffnen; oder das Korpus erneut aus seinen Quellen importieren.</translation>
+    </message>
+    <message>
+        <source>%1 is in use by %2. Open it again when that has finished.</source>
+        <translation>%1 wird gerade von %2 benutzt. Öffnen Sie es erneut, wenn dies fertig ist.</translation>
+    </message>
+    <message>
+        <source>an import</source>
+        <translation>einem Import</translation>
+    </message>
+    <message>
+        <source>a verification run</source>
+        <translation>einem Verifikationslauf</translation>
+    </message>
+    <message>
+        <source>%1 (%2, process %3)</source>
+        <translation>%1 (%2, Prozess %3)</translation>
     </message>
 </context>
 <context>
@@ -377,6 +409,17 @@
     <message>
         <source>&lt;b&gt;Teacher-written reasoning&lt;/b&gt; (not the sample&apos;s own): model %1, prompt %2 (SHA-256 %3), %4</source>
         <translation>&lt;b&gt;Vom Teacher geschriebene Begründung&lt;/b&gt; (nicht die des Samples): Modell %1, Prompt %2 (SHA-256 %3), %4</translation>
+    </message>
+    <message>
+        <source>PTX and SASS are shown for CUDA samples only: Triton kernels are compiled by Triton when they run</source>
+        <translation>PTX und SASS gibt es nur für CUDA-Proben: Triton-Kernels übersetzt Triton erst, wenn sie laufen</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::EmptyState</name>
+    <message>
+        <source>%1 &lt;a href=&quot;#clear&quot;&gt;Clear filter&lt;/a&gt;</source>
+        <translation>%1 &lt;a href=&quot;#clear&quot;&gt;Filter zurücksetzen&lt;/a&gt;</translation>
     </message>
 </context>
 <context>
@@ -643,6 +686,96 @@
     </message>
 </context>
 <context>
+    <name>sieve::ui::Figures</name>
+    <message>
+        <source>1 sample</source>
+        <translation>1 Probe</translation>
+    </message>
+    <message>
+        <source>%1 samples</source>
+        <translation>%1 Proben</translation>
+    </message>
+    <message>
+        <source>1 task</source>
+        <translation>1 Aufgabe</translation>
+    </message>
+    <message>
+        <source>%1 tasks</source>
+        <translation>%1 Aufgaben</translation>
+    </message>
+    <message>
+        <source>1 row</source>
+        <translation>1 Zeile</translation>
+    </message>
+    <message>
+        <source>%1 rows</source>
+        <translation>%1 Zeilen</translation>
+    </message>
+    <message>
+        <source>%1 of %2 reviewed · %3 accepted · %4 rejected · %5 to do</source>
+        <translation>%1 von %2 begutachtet · %3 angenommen · %4 abgelehnt · %5 offen</translation>
+    </message>
+</context>
+<context>
+    <name>sieve::ui::ImportDialog</name>
+    <message>
+        <source>Import Tasks and Samples</source>
+        <translation>Aufgaben und Proben importieren</translation>
+    </message>
+    <message>
+        <source>&amp;Files</source>
+        <translation>&amp;Dateien</translation>
+    </message>
+    <message>
+        <source>A &amp;KernelBench folder</source>
+        <translation>Ein &amp;KernelBench-Ordner</translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation>&amp;Auswählen …</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>F&amp;ormat:</translation>
+    </message>
+    <message>
+        <source>Nothing chosen yet</source>
+        <translation>Noch nichts ausgewählt</translation>
+    </message>
+    <message>
+        <source>How the files are read (docs/FORMATS.md); preset from the first file&apos;s columns</source>
+        <translation>Wie die Dateien gelesen werden (docs/FORMATS.md); vorbelegt aus den Spalten der ersten Datei</translation>
+    </message>
+    <message>
+        <source>KernelBench Folder</source>
+        <translation>KernelBench-Ordner</translation>
+    </message>
+    <message>
+        <source>Corpus records (*.jsonl *.json *.py);;All files (*)</source>
+        <translation>Korpus-Datensätze (*.jsonl *.json *.py);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Choose the root of a KernelBench checkout or a levelN folder.</source>
+        <translation>Wählen Sie die Wurzel eines KernelBench-Checkouts oder einen levelN-Ordner.</translation>
+    </message>
+    <message>
+        <source>Choose one or more files of one format.</source>
+        <translation>Wählen Sie eine oder mehrere Dateien eines Formats.</translation>
+    </message>
+    <message>
+        <source>Every levelN/ID_Name.py problem under the folder becomes a task.</source>
+        <translation>Jedes Problem levelN/ID_Name.py unter dem Ordner wird eine Aufgabe.</translation>
+    </message>
+    <message>
+        <source>1 file, read as %1.</source>
+        <translation>1 Datei, gelesen als %1.</translation>
+    </message>
+    <message>
+        <source>%1 files, read as %2.</source>
+        <translation>%1 Dateien, gelesen als %2.</translation>
+    </message>
+</context>
+<context>
     <name>sieve::ui::MainWindow</name>
     <message>
         <source>Sieve</source>
@@ -659,10 +792,6 @@
     <message>
         <source>Statistics</source>
         <translation>Statistik</translation>
-    </message>
-    <message>
-        <source>&lt;h2&gt;Sieve&lt;/h2&gt;&lt;p&gt;Open a corpus with &lt;b&gt;File › Open&lt;/b&gt; (Ctrl+O),&lt;br&gt;or drop a corpus file onto this window.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;Sieve&lt;/h2&gt;&lt;p&gt;Öffnen Sie ein Korpus mit &lt;b&gt;Datei › Öffnen&lt;/b&gt; (Strg+O)&lt;br&gt;oder ziehen Sie eine Korpusdatei in dieses Fenster.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Verification: %1</source>
@@ -691,10 +820,6 @@
     <message>
         <source>&amp;Import…</source>
         <translation>&amp;Importieren …</translation>
-    </message>
-    <message>
-        <source>Import Tasks and Samples</source>
-        <translation>Aufgaben und Proben importieren</translation>
     </message>
     <message>
         <source>&amp;Export…</source>
@@ -804,13 +929,6 @@
         <source>%1 — Sieve</source>
         <translation>%1 — Sieve</translation>
     </message>
-    <message numerus="yes">
-        <source>Importing %n file(s)…</source>
-        <translation>
-            <numerusform>%n Datei wird importiert …</numerusform>
-            <numerusform>%n Dateien werden importiert …</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Verifying…</source>
         <translation>Verifikation läuft …</translation>
@@ -871,6 +989,82 @@
         <source>Could not create %1: %2</source>
         <translation>%1 konnte nicht angelegt werden: %2</translation>
     </message>
+    <message>
+        <source>Last run: %1</source>
+        <translation>Letzter Lauf: %1</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Sieve&lt;/h2&gt;&lt;p&gt;No corpus is open.&lt;/p&gt;&lt;p&gt;Open one with &lt;b&gt;File › Open&lt;/b&gt; (Ctrl+O), make a new one with &lt;b&gt;File › New Corpus&lt;/b&gt; (Ctrl+N),&lt;br&gt;or drop a corpus file onto this window.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Sieve&lt;/h2&gt;&lt;p&gt;Kein Korpus ist geöffnet.&lt;/p&gt;&lt;p&gt;Öffnen Sie eines mit &lt;b&gt;Datei › Öffnen&lt;/b&gt; (Strg+O), legen Sie mit &lt;b&gt;Datei › Neues Korpus&lt;/b&gt; (Strg+N) ein neues an&lt;br&gt;oder ziehen Sie eine Korpusdatei auf dieses Fenster.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Policy</source>
+        <translation>&amp;Richtlinie</translation>
+    </message>
+    <message>
+        <source>&amp;Strict: every op of the forward in the sample&apos;s own kernels</source>
+        <translation>&amp;Streng: jede Operation des Forward in den eigenen Kernels der Probe</translation>
+    </message>
+    <message>
+        <source>&amp;KernelBench: a torch core op may stay, the rest in own kernels</source>
+        <translation>&amp;KernelBench: eine Torch-Kernoperation darf bleiben, der Rest in eigenen Kernels</translation>
+    </message>
+    <message>
+        <source>Checking the tasks&apos; references…</source>
+        <translation>Die Referenzen der Aufgaben werden geprüft …</translation>
+    </message>
+    <message>
+        <source>Check &amp;Tasks</source>
+        <translation>&amp;Aufgaben prüfen</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>%1 was made by an older Sieve (corpus version %2) and cannot be updated here: it is read-only (%3). Copy it somewhere writable and open the copy.</source>
+        <translation>%1 stammt von einem älteren Sieve (Korpusversion %2) und kann hier nicht aktualisiert werden: Es ist schreibgeschützt (%3). Kopieren Sie es an einen beschreibbaren Ort und öffnen Sie die Kopie.</translation>
+    </message>
+    <message>
+        <source>Opening %1, which is in use by %2…</source>
+        <translation>%1 wird geöffnet; es wird gerade von %2 benutzt …</translation>
+    </message>
+    <message>
+        <source>%1 is read-only (%2): reviews, imports and verification are off. To review it, copy it somewhere writable and open the copy.</source>
+        <translation>%1 ist schreibgeschützt (%2): Begutachtung, Import und Verifikation sind aus. Zum Begutachten kopieren Sie es an einen beschreibbaren Ort und öffnen die Kopie.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Read-only.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Schreibgeschützt.&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;In use by %1.&lt;/b&gt; What it writes shows after it has finished (View › Refresh); reviews made meanwhile wait for it.</source>
+        <translation>&lt;b&gt;In Benutzung durch %1.&lt;/b&gt; Was dort geschrieben wird, erscheint, wenn es fertig ist (Ansicht › Aktualisieren); Begutachtungen warten solange.</translation>
+    </message>
+    <message>
+        <source>Importing %1 as %2…</source>
+        <translation>%1 wird als %2 importiert …</translation>
+    </message>
+    <message>
+        <source>Importing %1 files as %2…</source>
+        <translation>%1 Dateien werden als %2 importiert …</translation>
+    </message>
+    <message>
+        <source>Nothing to verify: no sample is pending.</source>
+        <translation>Nichts zu prüfen: Keine Probe ist offen.</translation>
+    </message>
+    <message>
+        <source>Saving the review waits: another program is writing to the corpus…</source>
+        <translation>Das Speichern der Begutachtung wartet: Ein anderes Programm schreibt gerade in das Korpus …</translation>
+    </message>
+    <message>
+        <source>Saving the review waits for %1, which is writing to the corpus…</source>
+        <translation>Das Speichern der Begutachtung wartet auf %1, das gerade in das Korpus schreibt …</translation>
+    </message>
+    <message>
+        <source>The corpus is in use by %1; review again when it has finished.</source>
+        <translation>Das Korpus wird gerade von %1 benutzt; begutachten Sie erneut, wenn dies fertig ist.</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::Prompts</name>
@@ -909,6 +1103,22 @@
     <message>
         <source>&amp;Update and Open</source>
         <translation>&amp;Aktualisieren und öffnen</translation>
+    </message>
+    <message>
+        <source>Verify %1?</source>
+        <translation>%1 prüfen?</translation>
+    </message>
+    <message>
+        <source>This run verifies %1.</source>
+        <translation>Dieser Lauf prüft %1.</translation>
+    </message>
+    <message>
+        <source>It runs in the background; Verify › Cancel stops it and a later run resumes where it stopped.</source>
+        <translation>Er läuft im Hintergrund; Prüfen › Abbrechen hält ihn an, und ein späterer Lauf setzt dort fort.</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Starten</translation>
     </message>
 </context>
 <context>
@@ -1297,13 +1507,6 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
         <source>Counting…</source>
         <translation>Zähle …</translation>
     </message>
-    <message numerus="yes">
-        <source>%n sample(s), %1 loaded</source>
-        <translation>
-            <numerusform>%n Probe, %1 geladen</numerusform>
-            <numerusform>%n Proben, %1 geladen</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Save View</source>
         <translation>Ansicht speichern</translation>
@@ -1367,6 +1570,22 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     <message>
         <source>The teacher judge&apos;s suggestion (sieve-cli judge): whether the code implements the operator itself; never the verifier&apos;s verdict</source>
         <translation>Der Vorschlag des Teacher-Judges (sieve-cli judge): ob der Code den Operator selbst implementiert; nie das Urteil des Verifiers</translation>
+    </message>
+    <message>
+        <source>%1, %2 loaded</source>
+        <translation>%1, %2 geladen</translation>
+    </message>
+    <message>
+        <source>No sample matches the filter.</source>
+        <translation>Keine Probe passt zum Filter.</translation>
+    </message>
+    <message>
+        <source>The chosen tasks have no samples yet. Sample some with &lt;b&gt;Corpus › Sample from Teacher…&lt;/b&gt; or import them with &lt;b&gt;File › Import…&lt;/b&gt;.</source>
+        <translation>Die gewählten Aufgaben haben noch keine Proben. Erzeugen Sie welche mit &lt;b&gt;Korpus › Proben vom Lehrermodell …&lt;/b&gt; oder importieren Sie sie mit &lt;b&gt;Datei › Importieren …&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>No samples in this corpus yet. Import them with &lt;b&gt;File › Import…&lt;/b&gt; (Ctrl+I).</source>
+        <translation>Dieses Korpus hat noch keine Proben. Importieren Sie sie mit &lt;b&gt;Datei › Importieren …&lt;/b&gt; (Strg+I).</translation>
     </message>
 </context>
 <context>
@@ -1692,6 +1911,29 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     </message>
 </context>
 <context>
+    <name>sieve::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Find a command or a key</source>
+        <translation>Befehl oder Taste suchen</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Sonstige</translation>
+    </message>
+</context>
+<context>
     <name>sieve::ui::StatsPage</name>
     <message>
         <source>Figure</source>
@@ -1836,10 +2078,6 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
 <context>
     <name>sieve::ui::TaskModel</name>
     <message>
-        <source>%1: %2 samples, %3 passed, %4 pending, %5 accepted</source>
-        <translation>%1: %2 Proben, %3 bestanden, %4 offen, %5 angenommen</translation>
-    </message>
-    <message>
         <source>Task</source>
         <translation>Aufgabe</translation>
     </message>
@@ -1862,6 +2100,16 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     <message>
         <source>Accepted</source>
         <translation>Angenommen</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3 passed, %4 pending
+%5</source>
+        <translation>%1: %2, %3 bestanden, %4 offen
+%5</translation>
+    </message>
+    <message>
+        <source>Reviewed</source>
+        <translation>Begutachtet</translation>
     </message>
 </context>
 <context>
@@ -1898,16 +2146,21 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
         <source>Level %1</source>
         <translation>Stufe %1</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 of %n task(s), %2 samples</source>
-        <translation>
-            <numerusform>%1 von %n Aufgabe, %2 Proben</numerusform>
-            <numerusform>%1 von %n Aufgaben, %2 Proben</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Reading the corpus&apos;s tasks…</source>
         <translation>Die Aufgaben des Korpus werden gelesen …</translation>
+    </message>
+    <message>
+        <source>%1 of %2, %3</source>
+        <translation>%1 von %2, %3</translation>
+    </message>
+    <message>
+        <source>No tasks in this corpus yet. Import tasks and samples with &lt;b&gt;File › Import…&lt;/b&gt; (Ctrl+I), or drop files onto the window.</source>
+        <translation>Dieses Korpus hat noch keine Aufgaben. Importieren Sie Aufgaben und Proben mit &lt;b&gt;Datei › Importieren …&lt;/b&gt; (Strg+I) oder ziehen Sie Dateien auf das Fenster.</translation>
+    </message>
+    <message>
+        <source>No task matches the filter.</source>
+        <translation>Keine Aufgabe passt zum Filter.</translation>
     </message>
 </context>
 <context>
@@ -1976,16 +2229,16 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
         <translation>Nicht gemessen: Diese Probe wurde noch nicht geprüft</translation>
     </message>
     <message>
-        <source>Not timed: verified on the CPU (Triton&apos;s interpreter), where times mean nothing; verify on a GPU</source>
-        <translation>Nicht gemessen: auf der CPU geprüft (Tritons Interpreter), wo Zeiten nichts bedeuten; auf einer GPU prüfen</translation>
-    </message>
-    <message>
         <source>Not timed: only samples that pass every check are timed (this one is %1)</source>
         <translation>Nicht gemessen: Nur Proben, die jede Prüfung bestehen, werden gemessen (diese ist %1)</translation>
     </message>
     <message>
         <source>Not timed: the run that verified it had timing turned off</source>
         <translation>Nicht gemessen: Der prüfende Lauf hatte die Zeitmessung abgeschaltet</translation>
+    </message>
+    <message>
+        <source>Verified on the CPU (Triton&apos;s interpreter): no GPU timing. Times there mean nothing; verify on a GPU for speedups</source>
+        <translation>Auf der CPU verifiziert (Triton-Interpreter): keine GPU-Zeitmessung. Zeiten dort sagen nichts; für Beschleunigungen auf einer GPU verifizieren</translation>
     </message>
 </context>
 <context>
@@ -2109,19 +2362,16 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
         <source>unreadable</source>
         <translation>unlesbar</translation>
     </message>
+    <message>
+        <source>%1% of the run time on the CPU in the sample&apos;s own kernels</source>
+        <translation>%1 % der Laufzeit auf der CPU in den eigenen Kernels der Probe</translation>
+    </message>
 </context>
 <context>
     <name>sieve::ui::VerifyRunner</name>
     <message>
         <source>%1 of %2</source>
         <translation>%1 von %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n verified</source>
-        <translation>
-            <numerusform>%n verifiziert</numerusform>
-            <numerusform>%n verifiziert</numerusform>
-        </translation>
     </message>
     <message>
         <source> · %1 per second</source>
@@ -2130,13 +2380,6 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     <message>
         <source> · about %1 left</source>
         <translation> · noch etwa %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n sample(s) verified in %1</source>
-        <translation>
-            <numerusform>%n Probe in %1 verifiziert</numerusform>
-            <numerusform>%n Proben in %1 verifiziert</numerusform>
-        </translation>
     </message>
     <message>
         <source>%1 s</source>
@@ -2149,6 +2392,30 @@ Die Tabelle zeigt, was das Korpus enthält; der Rückgängig-Verlauf wurde gelö
     <message>
         <source>%1 h</source>
         <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>About %1 at the last run&apos;s rate (%2 samples per second).</source>
+        <translation>Etwa %1 beim Tempo des letzten Laufs (%2 Proben pro Sekunde).</translation>
+    </message>
+    <message>
+        <source>About %1 at %2 samples per second, a typical rate %3 (no run has been timed here yet).</source>
+        <translation>Etwa %1 bei %2 Proben pro Sekunde, einem typischen Tempo %3 (hier wurde noch kein Lauf gemessen).</translation>
+    </message>
+    <message>
+        <source>on the CPU</source>
+        <translation>auf der CPU</translation>
+    </message>
+    <message>
+        <source>on one GPU</source>
+        <translation>auf einer GPU</translation>
+    </message>
+    <message>
+        <source>%1 verified</source>
+        <translation>%1 verifiziert</translation>
+    </message>
+    <message>
+        <source>%1 verified in %2</source>
+        <translation>%1 verifiziert in %2</translation>
     </message>
 </context>
 <context>

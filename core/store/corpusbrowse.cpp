@@ -223,7 +223,8 @@ std::vector<TaskSummary> tasks(const db::Database &db)
     std::vector<TaskSummary> out;
     db::Statement st = db.prepare(
         "SELECT t.id, t.name, t.level, t.category, t.backend, count(s.id), coalesce(sum(s.status='PASS'),0), "
-        "coalesce(sum(s.status='PENDING'),0), coalesce(sum(s.review='accepted'),0) "
+        "coalesce(sum(s.status='PENDING'),0), coalesce(sum(s.review='accepted'),0), "
+        "coalesce(sum(s.review='rejected'),0) "
         "FROM tasks t LEFT JOIN samples s ON s.task_id = t.id GROUP BY t.id ORDER BY t.name");
     while (st.step()) {
         TaskSummary r;
@@ -236,6 +237,7 @@ std::vector<TaskSummary> tasks(const db::Database &db)
         r.passed = st.int64(6);
         r.pending = st.int64(7);
         r.accepted = st.int64(8);
+        r.rejected = st.int64(9);
         out.push_back(std::move(r));
     }
     return out;

@@ -24,7 +24,7 @@ struct TaskSummary
     std::int64_t id = 0;
     std::optional<std::string> name, category, backend;
     std::optional<std::int64_t> level;
-    std::int64_t samples = 0, passed = 0, pending = 0, accepted = 0;
+    std::int64_t samples = 0, passed = 0, pending = 0, accepted = 0, rejected = 0;
 };
 // Every task with its sample counts, by name.
 std::vector<TaskSummary> tasks(const db::Database &db);

@@ -2,9 +2,12 @@
 // drives the real window (offscreen) through one of the issue's reproduced bugs.
 #include "tests/gui/workbench.h"
 
+#include "ui/cli/verifyrunner.h"
 #include "ui/clusters/clustermodels.h"
+#include "ui/clusters/clusterpage.h"
 #include "ui/compare/comparisonview.h"
 #include "ui/data/corpusqueries.h"
+#include "ui/dialogs/importdialog.h"
 #include "ui/dialogs/prompts.h"
 #include "ui/panes/detailspane.h"
 #include "ui/panes/samplepane.h"
@@ -587,6 +590,23 @@ TEST_F(ReviewLoop, Screenshots)
             maximise->setChecked(false);
             EXPECT_LE(window->width(), size.width());
 
+            // The views of the review loop's surroundings (issue 32): empty filter, CPU timing, cluster page.
+            auto *search = find<QLineEdit>("sampleSearch");
+            search->setText(QStringLiteral("no-such-sample"));
+            ASSERT_TRUE(waitFor([&] { return !find<QLabel>("sampleEmptyLabel")->isHidden(); }));
+            test::screenshot(window.get(), tag + QStringLiteral("empty-filter"));
+            search->clear();
+            ASSERT_TRUE(waitFor([this] { return samples()->rowCount() == 4; }));
+            selectRows({rowOfSample(GuiCorpus::kReluMismatch)});
+            ASSERT_TRUE(shows({GuiCorpus::kReluMismatch}));
+            details()->setCurrentIndex(DetailsPane::TimingTab);
+            test::screenshot(window.get(), tag + QStringLiteral("cpu-timing"));
+            details()->setCurrentIndex(DetailsPane::CodeTab);
+            window->pages()->setCurrentIndex(MainWindow::ClustersPage);
+            ASSERT_TRUE(waitFor([&] { return window->clusterPage()->representativeCode() != nullptr; }));
+            test::screenshot(window.get(), tag + QStringLiteral("cluster-representative"));
+            window->pages()->setCurrentIndex(MainWindow::ReviewPage);
+
             window->verifySamples({4, 7});
             ASSERT_TRUE(waitFor(
                 [&] { return window->findChild<QProgressBar *>(QStringLiteral("jobProgress"))->value() >= 1; }, 15000));
@@ -602,6 +622,25 @@ TEST_F(ReviewLoop, Screenshots)
             }
         });
         prompts::migrate(window.get(), corpus.path, 5, Corpus::kSchemaVersion, corpus.path + QStringLiteral(".bak-v5"));
+        // The confirmation before a large run, the shortcuts overlay and the import dialog.
+        QTimer::singleShot(300, [&] {
+            if (QWidget *box = QApplication::activeModalWidget()) {
+                test::screenshot(box, QStringLiteral("32-%1-large-run-prompt").arg(lang));
+                box->close();
+            }
+        });
+        prompts::largeRun(window.get(), 3382, VerifyRunner::estimate(3382, *settings));
+        window->findChild<QAction *>(QStringLiteral("shortcutsAction"))->trigger();
+        QWidget *keys = window->findChild<QWidget *>(QStringLiteral("shortcutsDialog"));
+        ASSERT_NE(keys, nullptr);
+        test::screenshot(keys, QStringLiteral("32-%1-shortcuts").arg(lang));
+        keys->close();
+        ImportDialog import(window.get());
+        import.setPaths({QStringLiteral(SIEVE_TEST_DATA "/import/kernelbook.jsonl")});
+        import.show();
+        test::screenshot(&import, QStringLiteral("32-%1-import-dialog").arg(lang));
+        import.close();
+        QTest::qWait(50);
     }
     settings->language.setValue(QStringLiteral("en"));
     QTest::qWait(50);

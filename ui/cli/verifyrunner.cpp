@@ -2,6 +2,7 @@
 
 #include "ui/cli/cliprocess.h"
 #include "ui/data/corpustypes.h"
+#include "ui/main/figures.h"
 #include "ui/main/logging.h"
 #include "ui/main/settings.h"
 
@@ -76,6 +77,8 @@ QStringList VerifyRunner::arguments(const QString &corpus, const QList<qint64> &
         args << QStringLiteral("--gpus") << gpus;
     if (!settings.timing.value())
         args << QStringLiteral("--no-timing");
+    if (settings.policy.value() != QLatin1String("strict"))
+        args << QStringLiteral("--policy") << settings.policy.value();
     // The verification settings, as the CLI's own flags (the run records them in its parameters).
     auto real = [](double v) { return QString::number(v, 'g', 10); };
     args << QStringLiteral("--atol-fp32") << real(settings.atolFp32.value()) << QStringLiteral("--rtol-fp32")
@@ -105,12 +108,29 @@ void VerifyRunner::start(const QString &corpus, const QList<qint64> &sampleIds, 
     m_process->start(args);
 }
 
-QString VerifyRunner::progressText() const
+double VerifyRunner::rate() const
 {
     const double seconds = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0.0;
-    const double rate = seconds > 0.5 && m_done > 0 ? m_done / seconds : 0.0;
+    return seconds > 0.5 && m_done > 0 ? m_done / seconds : 0.0;
+}
+
+QString VerifyRunner::estimate(qint64 samples, const Settings &settings)
+{
+    const bool cpu = settings.gpus.value() == QLatin1String("cpu") || !hasGpu();
+    const double last = settings.lastRate.value();
+    const double rate = last > 0 ? last : cpu ? kDefaultCpuRate : kDefaultGpuRate;
+    const QString rateText = QLocale().toString(rate, 'f', rate < 10 ? 2 : 0);
+    return last > 0 ? tr("About %1 at the last run's rate (%2 samples per second).")
+                          .arg(durationText(samples / rate), rateText)
+                    : tr("About %1 at %2 samples per second, a typical rate %3 (no run has been timed here yet).")
+                          .arg(durationText(samples / rate), rateText, cpu ? tr("on the CPU") : tr("on one GPU"));
+}
+
+QString VerifyRunner::progressText() const
+{
+    const double rate = this->rate();
     QString text = m_total > 0 ? tr("%1 of %2").arg(QLocale().toString(m_done), QLocale().toString(m_total))
-                               : tr("%n verified", nullptr, int(m_done));
+                               : tr("%1 verified").arg(figures::samples(m_done));
     if (rate > 0)
         text += tr(" · %1 per second").arg(QLocale().toString(rate, 'f', rate < 10 ? 1 : 0));
     if (rate > 0 && m_total > m_done)
@@ -124,7 +144,7 @@ QString VerifyRunner::summaryText() const
     for (auto it = m_statuses.cbegin(); it != m_statuses.cend(); ++it)
         parts << QStringLiteral("%1 %2").arg(QLocale().toString(it.value()), it.key());
     const double seconds = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0.0;
-    return tr("%n sample(s) verified in %1", nullptr, int(m_done)).arg(durationText(seconds)) +
+    return tr("%1 verified in %2").arg(figures::samples(m_done), durationText(seconds)) +
            (parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
 }
 

@@ -26,6 +26,15 @@ public:
     static QStringList arguments(const QString &corpus, const QList<qint64> &sampleIds, const Settings &settings,
                                  Run run = Run::Default);
     static bool hasGpu();
+    // Samples per second assumed before any run has been timed here (docs/GUI.md): Triton's interpreter on a
+    // few CPU cores, and one GPU.
+    static constexpr double kDefaultCpuRate = 0.5;
+    static constexpr double kDefaultGpuRate = 2.0;
+    // "about 2 h 10 min (at 0.4 samples per second, the last run's rate)" for `samples` samples.
+    static QString estimate(qint64 samples, const Settings &settings);
+    // Samples per second of the run so far (0 until a verdict arrived).
+    double rate() const;
+    qint64 done() const { return m_done; }
     void start(const QString &corpus, const QList<qint64> &sampleIds, Run run = Run::Default);
     // "12 of 40 · 1.5 per second · about 19 s left" while running; the summary once finished.
     QString progressText() const;

@@ -3,6 +3,7 @@
 #include "ui/clusters/clustermodels.h"
 #include "ui/data/corpusqueries.h"
 #include "ui/data/dbthread.h"
+#include "ui/editors/codeeditor.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -49,7 +50,7 @@ void ClusterPage::changeEvent(QEvent *event)
 ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     : QWidget(parent), m_reader(reader), m_clusters(new ClusterModel(this)), m_members(new ClusterMemberModel(this)),
       m_clusterView(new QTableView), m_memberView(new QTableView), m_compare(new QPushButton), m_keep(new QPushButton),
-      m_empty(new QLabel)
+      m_empty(new QLabel), m_keeping(new QLabel), m_codeLayout(new QVBoxLayout)
 {
     setObjectName(QStringLiteral("clusterPage"));
     m_clusterView->setObjectName(QStringLiteral("clusterView"));
@@ -57,6 +58,8 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
     m_compare->setObjectName(QStringLiteral("compareMembersButton"));
     m_empty->setObjectName(QStringLiteral("clusterEmptyLabel"));
     m_empty->setAlignment(Qt::AlignCenter);
+    m_keeping->setObjectName(QStringLiteral("representativeLabel"));
+    m_keeping->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long name never widens the page
     m_compare->setEnabled(false);
     m_keep->setObjectName(QStringLiteral("keepRepresentativeButton"));
     m_keep->setEnabled(false);
@@ -87,15 +90,26 @@ ClusterPage::ClusterPage(DbThread *reader, QWidget *parent)
         Q_EMIT compareRequested({i.data(ClusterMemberModel::IdRole).toLongLong()});
     });
 
-    auto *right = new QWidget;
-    auto *rv = new QVBoxLayout(right);
+    auto *top = new QWidget;
+    auto *rv = new QVBoxLayout(top);
     rv->setContentsMargins(0, 0, 0, 0);
     rv->addWidget(m_memberView, 1);
+    m_keeping->setWordWrap(true);
+    rv->addWidget(m_keeping);
     auto *buttons = new QHBoxLayout;
-    buttons->addStretch();
+    buttons->addStretch(1);
     buttons->addWidget(m_keep);
     buttons->addWidget(m_compare);
     rv->addLayout(buttons);
+    // Below the members: the code of the one that would be kept, read before deciding.
+    auto *codeHolder = new QWidget;
+    codeHolder->setLayout(m_codeLayout);
+    m_codeLayout->setContentsMargins(0, 0, 0, 0);
+    auto *right = new QSplitter(Qt::Vertical);
+    right->addWidget(top);
+    right->addWidget(codeHolder);
+    right->setSizes({300, 500});
+    right->setChildrenCollapsible(false);
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_clusterView);
     split->addWidget(right);
@@ -120,6 +134,7 @@ void ClusterPage::refresh()
             m_members->setMembers({});
             m_keep->setEnabled(false);
             m_cluster = -1;
+            showRepresentative(-1);
             if (m_clusters->rowCount() > 0)
                 m_clusterView->selectRow(0);
         });
@@ -162,6 +177,42 @@ void ClusterPage::updateKeepButton()
     const bool chosen = selectedMembers().size() == 1;
     m_keep->setText(chosen ? tr("&Keep #%1, Reject the Rest").arg(keep) : tr("&Keep Representative, Reject the Rest"));
     m_keep->setEnabled(keep >= 0 && m_members->members().size() > 1);
+    showRepresentative(keep);
+}
+
+void ClusterPage::showRepresentative(qint64 sampleId)
+{
+    QString name, status;
+    for (const ClusterMember &m : m_members->members())
+        if (m.sampleId == sampleId) {
+            name = m.name;
+            status = m.status;
+        }
+    m_keeping->setText(sampleId < 0 ? QString()
+                                    : tr("Keeps #%1 %2 (%3); select another member to keep it instead")
+                                          .arg(sampleId)
+                                          .arg(name, status.isEmpty() ? tr("not verified") : status));
+    m_keeping->setToolTip(m_keeping->text());
+    if (sampleId == m_shown)
+        return;
+    m_shown = sampleId;
+    const quint64 job = ++m_codeJob;
+    if (sampleId < 0) {
+        delete m_code;
+        m_code = nullptr;
+        return;
+    }
+    m_reader->post(
+        this, [sampleId](const db::Database &db) { return queries::detail(db, sampleId); },
+        [this, job](SampleDetail d) {
+            if (job != m_codeJob)
+                return;
+            delete m_code;
+            m_code = CodeEditor::create(d.row.backend, d.code);
+            m_code->setObjectName(QStringLiteral("representativeCode"));
+            m_code->setReadOnly(true);
+            m_codeLayout->addWidget(m_code);
+        });
 }
 
 void ClusterPage::keepRepresentative()

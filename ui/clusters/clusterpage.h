@@ -10,10 +10,12 @@
 class QLabel;
 class QPushButton;
 class QTableView;
+class QVBoxLayout;
 
 namespace sieve::ui {
 
 class ClusterMemberModel;
+class CodeEditor;
 class ClusterModel;
 class DbThread;
 
@@ -30,6 +32,9 @@ public:
     ClusterMemberModel *memberModel() const { return m_members; }
     QTableView *clusterView() const { return m_clusterView; }
     QTableView *memberView() const { return m_memberView; }
+    // The member that "Keep" would keep, and its code as the reviewer sees it before deciding.
+    qint64 shownRepresentative() const { return m_shown; }
+    CodeEditor *representativeCode() const { return m_code; }
 
 Q_SIGNALS:
     void compareRequested(const QList<qint64> &sampleIds);
@@ -46,6 +51,7 @@ private:
     QList<qint64> selectedMembers() const;
     qint64 chosenRepresentative() const;
     void updateKeepButton();
+    void showRepresentative(qint64 sampleId);
 
     DbThread *m_reader;
     ClusterModel *m_clusters;
@@ -56,6 +62,11 @@ private:
     QPushButton *m_keep;
     qint64 m_cluster = -1;
     QLabel *m_empty;
+    QLabel *m_keeping;
+    QVBoxLayout *m_codeLayout;
+    CodeEditor *m_code = nullptr;
+    qint64 m_shown = -1;
+    quint64 m_codeJob = 0;
     quint64 m_job = 0;
     quint64 m_memberJob = 0;
 };

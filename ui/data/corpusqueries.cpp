@@ -133,6 +133,7 @@ QList<TaskRow> tasks(const db::Database &db)
         r.passed = t.passed;
         r.pending = t.pending;
         r.accepted = t.accepted;
+        r.rejected = t.rejected;
         out << r;
     }
     return out;

@@ -24,6 +24,7 @@ struct TaskRow
     qint64 passed = 0;
     qint64 pending = 0;
     qint64 accepted = 0;
+    qint64 rejected = 0;
 };
 
 // What the sample table shows; sorting and filtering happen in SQL so that a million rows never

@@ -1,5 +1,7 @@
 #include "ui/dialogs/prompts.h"
 
+#include "ui/main/figures.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -51,6 +53,20 @@ bool migrate(QWidget *parent, const QString &path, int version, int current, con
     box.setDefaultButton(update);
     box.exec();
     return box.clickedButton() == update;
+}
+
+bool largeRun(QWidget *parent, qint64 samples, const QString &estimate)
+{
+    QMessageBox box(QMessageBox::Question, Prompts::tr("Verify %1?").arg(figures::samples(samples)),
+                    Prompts::tr("This run verifies %1.").arg(figures::samples(samples)), QMessageBox::Cancel, parent);
+    box.setObjectName(QStringLiteral("largeRunPrompt"));
+    box.setInformativeText(estimate + QStringLiteral("\n\n") +
+                           Prompts::tr("It runs in the background; Verify › Cancel stops it and a later run resumes "
+                                       "where it stopped."));
+    QPushButton *start = box.addButton(Prompts::tr("&Start"), QMessageBox::AcceptRole);
+    box.setDefaultButton(start);
+    box.exec();
+    return box.clickedButton() == start;
 }
 
 } // namespace sieve::ui::prompts

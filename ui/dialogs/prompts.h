@@ -14,6 +14,8 @@ namespace prompts {
 RunChoice unfinishedRun(QWidget *parent, const QString &detail);
 // The corpus is of an older version: update it (after a copy is kept at `backup`)?
 bool migrate(QWidget *parent, const QString &path, int version, int current, const QString &backup);
+// A large verification run: `samples` samples, about `estimate` (a duration, said how it was reckoned).
+bool largeRun(QWidget *parent, qint64 samples, const QString &estimate);
 } // namespace prompts
 
 } // namespace sieve::ui

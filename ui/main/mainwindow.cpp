@@ -10,10 +10,13 @@
 #include "ui/data/corpusqueries.h"
 #include "ui/data/dbthread.h"
 #include "ui/dialogs/exportdialog.h"
+#include "ui/dialogs/importdialog.h"
 #include "ui/dialogs/prompts.h"
 #include "ui/dialogs/samplerdialog.h"
 #include "ui/dialogs/settingsdialog.h"
+#include "ui/dialogs/shortcutsdialog.h"
 #include "ui/main/corpusfile.h"
+#include "ui/main/figures.h"
 #include "ui/main/language.h"
 #include "ui/main/logging.h"
 #include "ui/main/settings.h"
@@ -27,6 +30,7 @@
 #include "ui/stats/statspage.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -68,8 +72,9 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
       m_pages(new QTabWidget), m_tasks(new TaskPane), m_samples(new SamplePane(m_reader, m_writer)),
       m_details(new DetailsPane(m_reader, m_aggregates)), m_clusters(new ClusterPage(m_reader)),
       m_stats(new StatsPage(m_aggregates)), m_cli(new CliCapabilities(this)), m_cliJob(new CliProcess(this)),
-      m_verify(new VerifyRunner(settings, this)), m_corpusLabel(new QLabel), m_progress(new QProgressBar),
-      m_cancel(new QToolButton), m_cliProgram(CliProcess::locate())
+      m_verify(new VerifyRunner(settings, this)), m_corpusLabel(new QLabel), m_reviewProgress(new QLabel),
+      m_runSummary(new QLabel), m_banner(new QLabel), m_progress(new QProgressBar), m_cancel(new QToolButton),
+      m_cliProgram(CliProcess::locate())
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(tr("Sieve"));
@@ -112,7 +117,20 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
     welcome->setObjectName(QStringLiteral("welcomeLabel"));
     welcome->setAlignment(Qt::AlignCenter);
     m_stack->addWidget(welcome);
-    m_stack->addWidget(m_pages);
+    // Above the pages: why the corpus is read-only, or who else is writing it.
+    auto *pagesHolder = new QWidget;
+    auto *pagesLayout = new QVBoxLayout(pagesHolder);
+    pagesLayout->setContentsMargins(0, 0, 0, 0);
+    pagesLayout->setSpacing(0);
+    m_banner->setObjectName(QStringLiteral("corpusBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setMargin(6);
+    m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #533f03; }"));
+    m_banner->hide();
+    pagesLayout->addWidget(m_banner);
+    pagesLayout->addWidget(m_pages, 1);
+    m_stack->addWidget(pagesHolder);
     setCentralWidget(m_stack);
 
     m_errorHandler = [this](const QString &message) { QMessageBox::warning(this, tr("Sieve"), message); };
@@ -124,6 +142,9 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
             m_samples->reviewBar()->setReviewer(m_settings.effectiveReviewer());
         else if (key == m_settings.cudaArch.key())
             m_details->ptxView()->setArch(m_settings.cudaArch.value());
+        else if (key == m_settings.policy.key() && m_policyMenu)
+            for (QAction *a : m_policyMenu->actions())
+                a->setChecked(a->data().toString() == m_settings.policy.value());
         else if (key == m_settings.language.key())
             language::install(*QCoreApplication::instance(), m_settings.language.value()); // LanguageChange follows
     });
@@ -172,7 +193,23 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
         m_clusters->reloadMembers(); // a cluster's duplicates may have been rejected (or that undone)
         taskRefresh->start();
     });
-    connect(m_samples->reviewBar(), &ReviewBar::writeFailed, this, &MainWindow::showError);
+    // Another process writing the corpus holds a review up to the database's wait: say so at once, and who.
+    connect(m_samples->reviewBar(), &ReviewBar::writeWaiting, this, [this] {
+        const QString holder = corpusfile::lockHolder(m_corpusPath);
+        statusBar()->showMessage(
+            holder.isEmpty() ? tr("Saving the review waits: another program is writing to the corpus…")
+                             : tr("Saving the review waits for %1, which is writing to the corpus…").arg(holder),
+            15000);
+    });
+    connect(m_samples->reviewBar(), &ReviewBar::writeFailed, this, [this](const QString &message) {
+        const QString holder = corpusfile::lockHolder(m_corpusPath);
+        const QString m = message.toLower();
+        if (!holder.isEmpty() && (m.contains(QLatin1String("locked")) || m.contains(QLatin1String("busy"))))
+            showError(message + QStringLiteral("\n\n") +
+                      tr("The corpus is in use by %1; review again when it has finished.").arg(holder));
+        else
+            showError(message);
+    });
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
         // A, R, J, K and 1–9 decide on the Review page's selection: not while another page is shown.
         m_samples->reviewBar()->setActive(page == ReviewPage);
@@ -225,6 +262,9 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
         },
         Qt::QueuedConnection);
     m_runChoice = [this](const QString &detail) { return prompts::unfinishedRun(this, detail); };
+    m_confirmRun = [this](qint64 samples, const QString &estimate) {
+        return prompts::largeRun(this, samples, estimate);
+    };
     m_migrateChoice = [this](const QString &path, int version, const QString &backup) {
         return prompts::migrate(this, path, version, Corpus::kSchemaVersion, backup);
     };
@@ -232,6 +272,13 @@ MainWindow::MainWindow(Settings &settings, QWidget *parent)
         m_progress->hide();
         m_cancel->hide();
         statusBar()->showMessage(tr("Verification: %1").arg(message), 30000);
+        // The end-of-run summary stays in view until the next run; its rate estimates the next large run.
+        m_lastRun = message;
+        m_runSummary->setText(tr("Last run: %1").arg(message));
+        m_runSummary->setToolTip(m_runSummary->text());
+        m_runSummary->show();
+        if (m_verify->done() >= 3 && m_verify->rate() > 0)
+            m_settings.lastRate.setValue(m_verify->rate());
         updateActions();
         m_details->refresh();
         reloadTasks();
@@ -285,10 +332,17 @@ void MainWindow::retranslateUi()
     m_pages->setTabText(ReviewPage, tr("Review"));
     m_pages->setTabText(ClustersPage, tr("Clusters"));
     m_pages->setTabText(StatisticsPage, tr("Statistics"));
-    m_welcome->setText(tr("<h2>Sieve</h2><p>Open a corpus with <b>File › Open</b> (Ctrl+O),<br>"
+    m_welcome->setText(tr("<h2>Sieve</h2><p>No corpus is open.</p><p>Open one with <b>File › Open</b> (Ctrl+O), "
+                          "make a new one with <b>File › New Corpus</b> (Ctrl+N),<br>"
                           "or drop a corpus file onto this window.</p>"));
     setWindowTitle(m_corpusPath.isEmpty() ? tr("Sieve") : tr("%1 — Sieve").arg(QFileInfo(m_corpusPath).fileName()));
     updateActions(); // the tooltips that say why an action is off
+    if (!m_corpusPath.isEmpty())
+        updateReviewProgress(m_taskRows);
+    if (!m_lastRun.isEmpty())
+        m_runSummary->setText(tr("Last run: %1").arg(m_lastRun));
+    if (!m_corpusPath.isEmpty())
+        updateCorpusState();
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -339,10 +393,13 @@ void MainWindow::buildMenus()
     file->addSeparator();
     m_importAction = named(file->addAction(QString(), this,
                                            [this] {
-                                               const QStringList paths =
-                                                   QFileDialog::getOpenFileNames(this, tr("Import Tasks and Samples"));
-                                               if (!paths.isEmpty())
-                                                   importPaths(paths);
+                                               // Window-modal without a nested event loop: tests fill it in.
+                                               auto *dialog = new ImportDialog(this);
+                                               dialog->setAttribute(Qt::WA_DeleteOnClose);
+                                               connect(dialog, &QDialog::accepted, this, [this, dialog] {
+                                                   importPaths(dialog->paths(), dialog->format());
+                                               });
+                                               dialog->open();
                                            }),
                            QT_TR_NOOP("&Import…"));
     m_importAction->setObjectName(QStringLiteral("importAction"));
@@ -428,6 +485,32 @@ void MainWindow::buildMenus()
                                              }),
                            QT_TR_NOOP("&Cancel"));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    verify->addSeparator();
+    m_policyMenu = named(verify->addMenu(QString()), QT_TR_NOOP("&Policy"));
+    m_policyMenu->setObjectName(QStringLiteral("policyMenu"));
+    auto *policies = new QActionGroup(m_policyMenu);
+    const std::pair<const char *, const char *> policyNames[] = {
+        {"strict", QT_TR_NOOP("&Strict: every op of the forward in the sample's own kernels")},
+        {"kernelbench", QT_TR_NOOP("&KernelBench: a torch core op may stay, the rest in own kernels")}};
+    for (const auto &[policy, text] : policyNames) {
+        QAction *a = named(m_policyMenu->addAction(QString()), text);
+        a->setObjectName(QStringLiteral("policyAction-%1").arg(QLatin1String(policy)));
+        a->setData(QString::fromLatin1(policy));
+        a->setCheckable(true);
+        a->setChecked(m_settings.policy.value() == QLatin1String(policy));
+        policies->addAction(a);
+        connect(a, &QAction::triggered, this, [this, a] { m_settings.policy.setValue(a->data().toString()); });
+    }
+    m_checkTasksAction =
+        named(verify->addAction(QString(), this,
+                                [this] {
+                                    QStringList args{QStringLiteral("tasks"), QStringLiteral("check"), m_corpusPath};
+                                    if (m_settings.gpus.value() == QLatin1String("cpu") || !VerifyRunner::hasGpu())
+                                        args << QStringLiteral("--cpu");
+                                    runCli(tr("Checking the tasks' references…"), args);
+                                }),
+              QT_TR_NOOP("Check &Tasks"));
+    m_checkTasksAction->setObjectName(QStringLiteral("checkTasksAction"));
 
     QMenu *corpus = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Corpus"));
     m_sampleAction =
@@ -461,6 +544,19 @@ void MainWindow::buildMenus()
     view->addAction(steps->toggleViewAction());
 
     QMenu *help = named(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
+    QAction *keys = named(help->addAction(QString(), this,
+                                          [this] {
+                                              // Read from the actions each time: the list is what works now.
+                                              auto *dialog = findChild<ShortcutsDialog *>();
+                                              if (!dialog)
+                                                  dialog = new ShortcutsDialog(this);
+                                              dialog->reload();
+                                              dialog->show();
+                                              dialog->raise();
+                                          }),
+                          QT_TR_NOOP("&Keyboard Shortcuts"));
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
     named(help->addAction(QString(), this,
                           [this] {
                               QMessageBox::about(
@@ -482,8 +578,14 @@ void MainWindow::buildStatusBar()
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
     m_cancel->setDefaultAction(m_cancelAction);
     m_cancel->hide();
+    m_reviewProgress->setObjectName(QStringLiteral("reviewProgressLabel"));
+    m_runSummary->setObjectName(QStringLiteral("runSummaryLabel"));
+    m_runSummary->setMaximumWidth(420);
+    m_runSummary->hide();
+    statusBar()->addPermanentWidget(m_runSummary);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
+    statusBar()->addPermanentWidget(m_reviewProgress);
     statusBar()->addPermanentWidget(m_corpusLabel);
 }
 
@@ -491,19 +593,24 @@ void MainWindow::updateActions()
 {
     const bool open = !m_corpusPath.isEmpty();
     const bool busy = m_cliJob->isRunning() || m_verify->isRunning();
-    auto gate = [&](QAction *a, const char *command) {
+    const bool writable = m_readOnly.isEmpty();
+    auto gate = [&](QAction *a, const char *command, bool writes) {
         const bool available = m_cli->has(QString::fromLatin1(command));
-        a->setEnabled(open && available && !busy);
+        a->setEnabled(open && available && !busy && (writable || !writes));
         // Say why it is off rather than offering a panel that cannot work.
-        a->setToolTip(available ? QString()
-                                : tr("Needs a sieve-cli with the '%1' command").arg(QString::fromLatin1(command)));
+        a->setToolTip(!available ? tr("Needs a sieve-cli with the '%1' command").arg(QString::fromLatin1(command))
+                      : writes && !writable ? m_readOnly
+                                            : QString());
     };
-    gate(m_importAction, "import");
-    gate(m_exportAction, "export");
-    gate(m_verifySelectedAction, "verify");
-    gate(m_verifyPendingAction, "verify");
+    gate(m_importAction, "import", true);
+    gate(m_exportAction, "export", false);
+    gate(m_verifySelectedAction, "verify", true);
+    gate(m_verifyPendingAction, "verify", true);
+    gate(m_checkTasksAction, "tasks", true);
     m_cancelAction->setEnabled(busy);
-    m_sampleAction->setEnabled(open); // sampling runs in this process; only first-pass calls sieve-cli verify
+    // Sampling runs in this process (only first-pass calls sieve-cli verify); it stores what it samples.
+    m_sampleAction->setEnabled(open && writable);
+    m_sampleAction->setToolTip(writable ? QString() : m_readOnly);
     m_closeAction->setEnabled(open);
 }
 
@@ -530,6 +637,20 @@ bool MainWindow::openCorpus(const QString &path)
     } catch (const std::exception &) {
         // Not a corpus, locked, ...: the writer's open below says what in the user's terms.
     }
+    // A file this process cannot write (read-only file or mount, someone else's) opens read-only: browsing
+    // works, everything that writes is off and a banner says why (issue 34).
+    const QString whyReadOnly = corpusfile::whyReadOnly(path);
+    if (!whyReadOnly.isEmpty() && version < Corpus::kSchemaVersion) {
+        showError(tr("%1 was made by an older Sieve (corpus version %2) and cannot be updated here: it is read-only "
+                     "(%3). Copy it somewhere writable and open the copy.")
+                      .arg(QFileInfo(path).fileName())
+                      .arg(version)
+                      .arg(whyReadOnly));
+        return false;
+    }
+    // Another process writing it (an import, a verification run) is said at once, with who it is, rather
+    // than after the database's own wait.
+    const QString holder = corpusfile::lockHolder(path);
     if (version < Corpus::kSchemaVersion) {
         if (!m_migrateChoice(path, version, corpusfile::backupPath(path, version))) {
             statusBar()->showMessage(tr("%1 was not opened: it was left as it is.").arg(path), 10000);
@@ -548,26 +669,31 @@ bool MainWindow::openCorpus(const QString &path)
     if (!m_corpusPath.isEmpty())
         checkpoint();
     const quint64 job = ++m_openJob;
-    statusBar()->showMessage(tr("Opening %1…").arg(path));
+    statusBar()->showMessage(holder.isEmpty() ? tr("Opening %1…").arg(path)
+                                              : tr("Opening %1, which is in use by %2…").arg(path, holder));
     // The writer opens first: it migrates an older file before the read-only reader looks at it.
-    m_writer->open(path, false, this, [this, path, job](const QString &error) {
+    const bool readOnly = !whyReadOnly.isEmpty();
+    m_writer->open(path, readOnly, this, [this, path, job, holder, whyReadOnly](const QString &error) {
         if (job != m_openJob)
             return;
         if (!error.isEmpty()) {
             statusBar()->clearMessage();
-            showError(corpusfile::openError(path, error));
+            showError(corpusfile::openError(path, error, holder.isEmpty() ? corpusfile::lockHolder(path) : holder));
             Q_EMIT corpusFailed(error);
             return;
         }
-        m_reader->open(path, true, this, [this, path, job](const QString &readError) {
+        m_reader->open(path, true, this, [this, path, job, holder, whyReadOnly](const QString &readError) {
             if (job != m_openJob)
                 return;
             if (!readError.isEmpty()) {
-                showError(corpusfile::openError(path, readError));
+                showError(corpusfile::openError(path, readError, holder));
                 Q_EMIT corpusFailed(readError);
                 return;
             }
             m_corpusPath = path;
+            m_whyReadOnly = whyReadOnly;
+            m_openedInUse = !holder.isEmpty();
+            updateCorpusState();
             m_aggregates->open(path, true, this, [this, job](const QString &aggError) {
                 if (job == m_openJob && !aggError.isEmpty())
                     showError(aggError);
@@ -636,6 +762,13 @@ void MainWindow::closeCorpus()
     m_writer->close();
     m_aggregates->close();
     m_corpusPath.clear();
+    m_readOnly.clear();
+    m_whyReadOnly.clear();
+    m_openedInUse = false;
+    m_samples->reviewBar()->setReadOnly({});
+    showBanner({});
+    m_reviewProgress->clear();
+    m_taskRows.clear();
     m_samples->reviewBar()->undoStack()->clear();
     m_samples->model()->clear();
     m_tasks->model()->setTasks({});
@@ -673,6 +806,7 @@ void MainWindow::reloadTasks()
         [this, job](QList<TaskRow> rows) {
             if (job != m_taskJob)
                 return;
+            updateReviewProgress(rows);
             m_tasks->setTasks(std::move(rows));
             Q_EMIT tasksLoaded();
         });
@@ -689,17 +823,62 @@ void MainWindow::runCli(const QString &what, const QStringList &arguments)
     updateActions();
 }
 
-void MainWindow::importPaths(const QStringList &paths)
+void MainWindow::updateReviewProgress(const QList<TaskRow> &rows)
+{
+    m_taskRows = rows;
+    figures::ReviewProgress all;
+    for (const TaskRow &t : rows) {
+        all.samples += t.samples;
+        all.accepted += t.accepted;
+        all.rejected += t.rejected;
+    }
+    m_reviewProgress->setText(figures::progress(all));
+}
+
+void MainWindow::updateCorpusState()
+{
+    // Composed here (not at open) so that a language switch says it again in the new language.
+    m_readOnly = m_whyReadOnly.isEmpty()
+                     ? QString()
+                     : tr("%1 is read-only (%2): reviews, imports and verification are off. To review it, copy it "
+                          "somewhere writable and open the copy.")
+                           .arg(QFileInfo(m_corpusPath).fileName(), m_whyReadOnly);
+    m_samples->reviewBar()->setReadOnly(m_readOnly);
+    const QString holder = m_openedInUse ? corpusfile::lockHolder(m_corpusPath) : QString();
+    if (!m_readOnly.isEmpty())
+        showBanner(tr("<b>Read-only.</b> %1").arg(m_readOnly.toHtmlEscaped()));
+    else if (!holder.isEmpty())
+        showBanner(tr("<b>In use by %1.</b> What it writes shows after it has finished (View › Refresh); "
+                      "reviews made meanwhile wait for it.")
+                       .arg(holder.toHtmlEscaped()));
+    else
+        showBanner({});
+    updateActions();
+}
+
+void MainWindow::showBanner(const QString &html)
+{
+    m_banner->setText(html);
+    m_banner->setVisible(!html.isEmpty());
+}
+
+void MainWindow::importPaths(const QStringList &paths, const QString &chosenFormat)
 {
     if (m_corpusPath.isEmpty() || paths.isEmpty() || !m_cli->has(QStringLiteral("import")))
         return;
-    const QString format = importFormatOf(paths.first());
-    for (const QString &path : paths)
-        if (importFormatOf(path) != format) {
-            showError(tr("Import one format at a time: %1 is not %2.").arg(path, format));
-            return;
-        }
-    runCli(tr("Importing %n file(s)…", nullptr, int(paths.size())),
+    if (!m_readOnly.isEmpty()) {
+        showError(m_readOnly);
+        return;
+    }
+    const QString format = chosenFormat.isEmpty() ? importFormatOf(paths.first()) : chosenFormat;
+    if (chosenFormat.isEmpty())
+        for (const QString &path : paths)
+            if (importFormatOf(path) != format) {
+                showError(tr("Import one format at a time: %1 is not %2.").arg(path, format));
+                return;
+            }
+    runCli(paths.size() == 1 ? tr("Importing %1 as %2…").arg(QFileInfo(paths.first()).fileName(), format)
+                             : tr("Importing %1 files as %2…").arg(figures::number(paths.size()), format),
            QStringList{QStringLiteral("import"), m_corpusPath, QStringLiteral("--format"), format} + paths);
     m_importTick->start();
 }
@@ -708,6 +887,43 @@ void MainWindow::verifySamples(const QList<qint64> &ids, VerifyRunner::Run run)
 {
     if (m_corpusPath.isEmpty() || m_verify->isRunning() || !m_cli->has(QStringLiteral("verify")))
         return;
+    if (!m_readOnly.isEmpty()) {
+        showError(m_readOnly);
+        return;
+    }
+    // A resumed run was asked for already; a small one starts at once; a large one asks with an estimate.
+    const qint64 above = m_settings.confirmRunAbove.value();
+    auto confirmed = [this, above](qint64 n) {
+        return n <= above || m_confirmRun(n, VerifyRunner::estimate(n, m_settings));
+    };
+    if (run == VerifyRunner::Run::Resume || !ids.isEmpty()) {
+        if (run == VerifyRunner::Run::Resume || confirmed(ids.size()))
+            startVerify(ids, run);
+        return;
+    }
+    // Every pending sample: counted off the GUI thread first.
+    const quint64 job = m_openJob;
+    m_reader->post(
+        this,
+        [](const db::Database &db) {
+            SampleQuery q;
+            q.status = QStringLiteral("PENDING");
+            return queries::countSamples(db, q);
+        },
+        [this, job, run, confirmed](qint64 pending) {
+            if (job != m_openJob || m_verify->isRunning())
+                return;
+            if (pending == 0) {
+                statusBar()->showMessage(tr("Nothing to verify: no sample is pending."), 10000);
+                return;
+            }
+            if (confirmed(pending))
+                startVerify({}, run);
+        });
+}
+
+void MainWindow::startVerify(const QList<qint64> &ids, VerifyRunner::Run run)
+{
     m_progress->setRange(0, ids.isEmpty() ? 0 : int(ids.size()));
     m_progress->setValue(0);
     m_progress->show();

@@ -2,6 +2,7 @@
 // The workbench window. It only composes the panes, the menus and the background pieces and wires
 // them together; each pane owns its own behaviour.
 #include "ui/cli/verifyrunner.h"
+#include "ui/data/corpustypes.h"
 #include "ui/dialogs/prompts.h"
 
 #include <QMainWindow>
@@ -45,7 +46,8 @@ public:
     bool openCorpus(const QString &path);
     void closeCorpus();
     QString corpusPath() const { return m_corpusPath; }
-    void importPaths(const QStringList &paths);
+    // `format` empty: sniffed from the first path (ui/cli/importformat.h).
+    void importPaths(const QStringList &paths, const QString &format = QString());
     // Empty ids: every pending sample.
     void verifySamples(const QList<qint64> &ids, VerifyRunner::Run run = VerifyRunner::Run::Default);
     void openSampler(); // Corpus › Sample from Teacher…: one modeless dialog per open corpus
@@ -59,6 +61,13 @@ public:
     {
         m_migrateChoice = std::move(choice);
     }
+    // Before a run of more samples than the confirm-above setting: the count and an estimate; tests replace it.
+    void setConfirmRun(std::function<bool(qint64 samples, const QString &estimate)> confirm)
+    {
+        m_confirmRun = std::move(confirm);
+    }
+    // Why the open corpus is read-only (review, import and verification are off); empty when it is not.
+    QString readOnlyReason() const { return m_readOnly; }
     // File › New Corpus: creates an empty corpus at `path` and opens it.
     void newCorpus(const QString &path);
 
@@ -96,6 +105,11 @@ private:
     void showError(const QString &message);
     void checkpoint(); // the writer moves the -wal file's pages into the corpus file
     void runCli(const QString &what, const QStringList &arguments);
+    void startVerify(const QList<qint64> &ids, VerifyRunner::Run run);
+    void showBanner(const QString &html);
+    void updateCorpusState(); // read-only mode and the banner, from m_whyReadOnly and m_openedInUse // above the pages:
+                              // read-only mode, a corpus in use; empty hides it
+    void updateReviewProgress(const QList<TaskRow> &rows);
 
     Settings &m_settings;
     DbThread *m_reader;
@@ -113,6 +127,9 @@ private:
     CliProcess *m_cliJob;
     VerifyRunner *m_verify;
     QLabel *m_corpusLabel;
+    QLabel *m_reviewProgress;
+    QLabel *m_runSummary;
+    QLabel *m_banner;
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QMenu *m_recentMenu = nullptr;
@@ -128,12 +145,20 @@ private:
     QAction *m_verifyPendingAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_sampleAction = nullptr;
+    QAction *m_checkTasksAction = nullptr;
+    QMenu *m_policyMenu = nullptr;
     QPointer<SamplerDialog> m_sampler;
     QString m_corpusPath;
     QString m_cliProgram;
     std::function<void(const QString &)> m_errorHandler;
     std::function<RunChoice(const QString &)> m_runChoice;
     std::function<bool(const QString &, int, const QString &)> m_migrateChoice;
+    std::function<bool(qint64, const QString &)> m_confirmRun;
+    QString m_readOnly;         // what an attempt to write is told, in the language shown
+    QString m_whyReadOnly;      // corpusfile::whyReadOnly() at open
+    bool m_openedInUse = false; // another process held the corpus's import or verify lock at open
+    QList<TaskRow> m_taskRows;  // the review progress's figures, again after a language switch
+    QString m_lastRun;          // the last run's summary
     quint64 m_openJob = 0;
     quint64 m_taskJob = 0;
 };

@@ -48,6 +48,12 @@ public:
     Setting<bool> timing{this, "timing/enabled", true};
     Setting<int> timingMaxRuns{this, "timing/max_runs", 200};
     Setting<int> timingBudgetMs{this, "timing/budget_ms", 2000};
+    // Stage 0's rule for partial answers: "strict" or "kernelbench" (sieve-cli verify --policy).
+    Setting<QString> policy{this, "verify/policy", QStringLiteral("strict")};
+    // Runs of more samples than this ask first, with an estimate from the last run's rate (samples per
+    // second; 0: none yet, then VerifyRunner::kDefaultRate).
+    Setting<int> confirmRunAbove{this, "verify/confirm_above", 200};
+    Setting<double> lastRate{this, "verify/last_rate", 0.0};
     // CUDA answers: the architecture NVRTC compiles for in the PTX/SASS view.
     Setting<QString> cudaArch{this, "cuda/arch", QStringLiteral("sm_90")};
     // Teacher

@@ -93,8 +93,9 @@ bool TaskFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceP
 
 bool TaskFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
-    const QVariant l = left.data(Qt::DisplayRole);
-    const QVariant r = right.data(Qt::DisplayRole);
+    const int role = left.column() == TaskModel::ColReviewed ? int(TaskModel::ReviewedRole) : int(Qt::DisplayRole);
+    const QVariant l = left.data(role);
+    const QVariant r = right.data(role);
     if (left.column() != TaskModel::ColName && left.column() != TaskModel::ColCategory)
         return l.toLongLong() < r.toLongLong();
     return naturalLess(l.toString(), r.toString());

@@ -1,5 +1,6 @@
 #include "ui/models/taskmodel.h"
 
+#include "ui/main/figures.h"
 #include "ui/main/language.h"
 
 #include <algorithm>
@@ -76,15 +77,15 @@ QVariant TaskModel::data(const QModelIndex &index, int role) const
             return r.passed;
         case ColAccepted:
             return r.accepted;
+        case ColReviewed:
+            // The reviewer's progress at a glance: reviewed of all (the tooltip has the rest).
+            return QStringLiteral("%1/%2").arg(figures::number(r.accepted + r.rejected), figures::number(r.samples));
         }
         return {};
     case Qt::ToolTipRole:
-        return tr("%1: %2 samples, %3 passed, %4 pending, %5 accepted")
-            .arg(r.name)
-            .arg(r.samples)
-            .arg(r.passed)
-            .arg(r.pending)
-            .arg(r.accepted);
+        return tr("%1: %2, %3 passed, %4 pending\n%5")
+            .arg(r.name, figures::samples(r.samples), figures::number(r.passed), figures::number(r.pending),
+                 figures::progress({r.samples, r.accepted, r.rejected}));
     case Qt::TextAlignmentRole:
         return index.column() == ColName || index.column() == ColCategory ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                                           : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -98,6 +99,8 @@ QVariant TaskModel::data(const QModelIndex &index, int role) const
         return state(r);
     case SamplesRole:
         return r.samples;
+    case ReviewedRole:
+        return r.accepted + r.rejected;
     }
     return {};
 }
@@ -119,6 +122,8 @@ QVariant TaskModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Passed");
     case ColAccepted:
         return tr("Accepted");
+    case ColReviewed:
+        return tr("Reviewed");
     }
     return {};
 }

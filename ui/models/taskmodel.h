@@ -11,13 +11,14 @@ class TaskModel final : public QAbstractTableModel
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TaskModel)
 public:
-    enum Column { ColName, ColLevel, ColCategory, ColSamples, ColPassed, ColAccepted, ColCount };
+    enum Column { ColName, ColLevel, ColCategory, ColSamples, ColPassed, ColAccepted, ColReviewed, ColCount };
     enum Role {
         IdRole = Qt::UserRole + 1,
         LevelRole,
         CategoryRole,
         StateRole, // "solved", "pending" or "unsolved": what the status filter matches
         SamplesRole,
+        ReviewedRole, // accepted + rejected
     };
     Q_ENUM(Role)
 

@@ -87,6 +87,7 @@ void DetailsPane::retranslateUi()
     setTabText(TimingTab, tr("&Timing"));
     setTabText(HistoryTab, tr("&History"));
     setTabText(PtxTab, tr("&PTX/SASS"));
+    updatePtxTab();
     m_reasoning->setPlaceholderText(tr("The teacher gave no reasoning trace for this sample."));
     m_history->setHeaderLabels({tr("When"), tr("Reviewer"), tr("Decision"), tr("Reason"), tr("Note")});
     // The verdict and the history are composed from data: render them again in the new language (the
@@ -124,6 +125,7 @@ void DetailsPane::clear()
     m_timing->showTimings({});
     m_history->clear();
     m_ptx->clear();
+    updatePtxTab();
     m_variant->clear();
     m_variant->hide();
 }
@@ -180,6 +182,7 @@ void DetailsPane::apply(QList<SampleDetail> details)
     m_details = std::move(details);
     m_comparison->showSamples(m_details, int(m_all.size()));
     m_ptx->showSamples(m_details);
+    updatePtxTab();
     m_variant->clear();
     for (int i = 0; i < m_details.size(); ++i)
         m_variant->addItem(QStringLiteral("%1: %2").arg(QChar(char16_t(u'A' + i))).arg(m_details.at(i).row.name));
@@ -188,6 +191,18 @@ void DetailsPane::apply(QList<SampleDetail> details)
         return;
     showVariant(0);
     Q_EMIT detailsShown();
+}
+
+void DetailsPane::updatePtxTab()
+{
+    // Triton kernels are compiled by Triton when they run: there is no PTX of the sample's own to show.
+    const bool cuda = m_ptx->hasCuda();
+    if (!cuda && currentIndex() == PtxTab)
+        setCurrentIndex(CodeTab);
+    setTabEnabled(PtxTab, cuda);
+    setTabToolTip(PtxTab, cuda ? QString()
+                               : tr("PTX and SASS are shown for CUDA samples only: Triton kernels are compiled by "
+                                    "Triton when they run"));
 }
 
 int DetailsPane::currentVariant() const

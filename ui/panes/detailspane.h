@@ -61,6 +61,7 @@ private:
     // The teacher's parts, labelled as the teacher's: the judge's suggestion above the verdict, and
     // teacher-written reasoning (with its provenance) when the sample has none of its own.
     void showTeacher(const SampleDetail &d);
+    void updatePtxTab();
 
     DbThread *m_reader;
     DbThread *m_aggregates;

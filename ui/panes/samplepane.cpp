@@ -1,5 +1,8 @@
 #include "ui/panes/samplepane.h"
 
+#include "ui/main/emptystate.h"
+#include "ui/main/figures.h"
+
 #include "ui/models/cachedtextdelegate.h"
 
 #include <QEvent>
@@ -33,8 +36,8 @@ namespace sieve::ui {
 SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     : QWidget(parent), m_model(new SampleModel(reader, this)), m_view(new QTableView), m_status(new QComboBox),
       m_reviewFilter(new QComboBox), m_judgeFilter(new QComboBox), m_search(new QLineEdit), m_codeSearch(new QLineEdit),
-      m_count(new QLabel), m_review(nullptr), m_searchDelay(new QTimer(this)), m_views(new QComboBox),
-      m_saveView(new QToolButton), m_deleteView(new QToolButton)
+      m_count(new QLabel), m_empty(new EmptyState(QStringLiteral("sampleEmptyLabel"))), m_review(nullptr),
+      m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton), m_deleteView(new QToolButton)
 {
     setObjectName(QStringLiteral("samplePane"));
     m_view->setObjectName(QStringLiteral("sampleView"));
@@ -133,6 +136,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_codeSearch, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_searchDelay, &QTimer::timeout, this, &SamplePane::applyFilters);
+    connect(m_empty, &EmptyState::clearRequested, this, &SamplePane::clearFilters);
     connect(m_model, &SampleModel::totalCountChanged, this, &SamplePane::updateCount);
     connect(m_model, &SampleModel::pageLoaded, this, &SamplePane::updateCount);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -158,6 +162,7 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     layout->setContentsMargins(0, 4, 0, 4);
     layout->addLayout(views);
     layout->addLayout(filters);
+    layout->addWidget(m_empty);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_review);
     layout->addWidget(m_count);
@@ -286,13 +291,40 @@ void SamplePane::resetFilters()
     m_tasksFiltered = false;
 }
 
+void SamplePane::clearFilters()
+{
+    {
+        const QSignalBlocker b1(m_status), b2(m_reviewFilter), b3(m_search), b4(m_codeSearch);
+        m_status->setCurrentIndex(0);
+        m_reviewFilter->setCurrentIndex(0);
+        m_search->clear();
+        m_codeSearch->clear();
+    }
+    m_searchDelay->stop();
+    applyFilters();
+}
+
+bool SamplePane::filtering() const
+{
+    return m_status->currentIndex() > 0 || m_reviewFilter->currentIndex() > 0 || !m_search->text().isEmpty() ||
+           !m_codeSearch->text().isEmpty();
+}
+
 void SamplePane::updateCount()
 {
     const qint64 total = m_model->totalCount();
-    m_count->setText(
-        total < 0
-            ? tr("Counting…")
-            : tr("%n sample(s), %1 loaded", nullptr, int(std::min<qint64>(total, INT_MAX))).arg(m_model->rowCount()));
+    m_count->setText(total < 0
+                         ? tr("Counting…")
+                         : tr("%1, %2 loaded").arg(figures::samples(total), figures::number(m_model->rowCount())));
+    if (total != 0)
+        m_empty->say({});
+    else if (filtering())
+        m_empty->say(EmptyState::noMatch(tr("No sample matches the filter.")));
+    else if (m_tasksFiltered || !m_tasks.isEmpty())
+        m_empty->say(tr("The chosen tasks have no samples yet. Sample some with <b>Corpus › Sample from "
+                        "Teacher…</b> or import them with <b>File › Import…</b>."));
+    else
+        m_empty->say(tr("No samples in this corpus yet. Import them with <b>File › Import…</b> (Ctrl+I)."));
 }
 
 namespace {

@@ -17,6 +17,7 @@ namespace sieve::ui {
 class DbThread;
 class ReviewBar;
 class Settings;
+class EmptyState;
 class SampleModel;
 
 class SamplePane final : public QWidget
@@ -36,6 +37,9 @@ public:
     bool selectSamples(const QList<qint64> &ids);
     // Another corpus: the filters go back to "any" without a query (the caller sets the tasks).
     void resetFilters();
+    // The reviewer's "clear filter": status, review and both searches back to any, and the table follows.
+    void clearFilters();
+    bool filtering() const;
 
     // Saved views (need setSettings): save the current one under a name (replacing one of that name),
     // apply or delete one by name.
@@ -68,6 +72,7 @@ private:
     QLineEdit *m_search;
     QLineEdit *m_codeSearch;
     QLabel *m_count;
+    EmptyState *m_empty;
     ReviewBar *m_review;
     QTimer *m_searchDelay;
     QComboBox *m_views;

@@ -1,5 +1,7 @@
 #include "ui/panes/taskpane.h"
 
+#include "ui/main/emptystate.h"
+#include "ui/main/figures.h"
 #include "ui/models/cachedtextdelegate.h"
 
 #include <QEvent>
@@ -23,7 +25,7 @@ namespace sieve::ui {
 TaskPane::TaskPane(QWidget *parent)
     : QWidget(parent), m_model(new TaskModel(this)), m_proxy(new TaskFilterProxy(this)), m_category(new QComboBox),
       m_level(new QComboBox), m_state(new QComboBox), m_search(new QLineEdit), m_view(new QTreeView),
-      m_count(new QLabel)
+      m_count(new QLabel), m_empty(new EmptyState(QStringLiteral("taskEmptyLabel")))
 {
     setObjectName(QStringLiteral("taskPane"));
     m_category->setObjectName(QStringLiteral("categoryFilter"));
@@ -47,8 +49,10 @@ TaskPane::TaskPane(QWidget *parent)
     for (int c = 0; c < TaskModel::ColCount; ++c)
         m_view->header()->setSectionResizeMode(c, c == TaskModel::ColName ? QHeaderView::Stretch
                                                                           : QHeaderView::ResizeToContents);
-    // Category and level are the filters above; accepted shows in the tooltip. Keeps the pane narrow.
+    // Category and level are the filters above; accepted shows in the tooltip, the number of samples in
+    // "reviewed/samples". Keeps the pane narrow.
     m_view->setColumnHidden(TaskModel::ColCategory, true);
+    m_view->setColumnHidden(TaskModel::ColSamples, true);
     m_view->setColumnHidden(TaskModel::ColAccepted, true);
     m_view->setColumnHidden(TaskModel::ColLevel, true);
 
@@ -73,6 +77,7 @@ TaskPane::TaskPane(QWidget *parent)
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &TaskPane::updateCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &TaskPane::updateCount);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TaskPane::refreshFilters);
+    connect(m_empty, &EmptyState::clearRequested, this, &TaskPane::clearFilters);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { announce(); });
 
     auto *filters = new QGridLayout;
@@ -84,6 +89,7 @@ TaskPane::TaskPane(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 0, 4);
     layout->addLayout(filters);
+    layout->addWidget(m_empty);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_count);
     retranslateUi();
@@ -176,6 +182,13 @@ void TaskPane::resetFilters()
     m_announcedFiltered = false;
 }
 
+void TaskPane::clearFilters()
+{
+    m_search->clear();
+    for (QComboBox *c : {m_category, m_level, m_state})
+        c->setCurrentIndex(0);
+}
+
 void TaskPane::announce()
 {
     if (signalsBlocked())
@@ -207,13 +220,22 @@ void TaskPane::updateCount()
 {
     if (m_loading && m_model->rowCount() == 0) {
         m_count->setText(tr("Reading the corpus's tasks…"));
+        m_empty->say({});
         return;
     }
     qint64 samples = 0;
     for (int r = 0; r < m_proxy->rowCount(); ++r)
         samples += m_proxy->index(r, 0).data(TaskModel::SamplesRole).toLongLong();
     m_count->setText(
-        tr("%1 of %n task(s), %2 samples", nullptr, m_model->rowCount()).arg(m_proxy->rowCount()).arg(samples));
+        tr("%1 of %2, %3")
+            .arg(figures::number(m_proxy->rowCount()), figures::tasks(m_model->rowCount()), figures::samples(samples)));
+    if (m_model->rowCount() == 0)
+        m_empty->say(tr("No tasks in this corpus yet. Import tasks and samples with <b>File › Import…</b> "
+                        "(Ctrl+I), or drop files onto the window."));
+    else if (m_proxy->rowCount() == 0)
+        m_empty->say(EmptyState::noMatch(tr("No task matches the filter.")));
+    else
+        m_empty->say({});
 }
 
 } // namespace sieve::ui

@@ -11,6 +11,7 @@ class QTreeView;
 
 namespace sieve::ui {
 
+class EmptyState;
 class TaskFilterProxy;
 class TaskModel;
 
@@ -30,6 +31,8 @@ public:
     void refreshFilters();
     // Another corpus: no selection, no filter (its tasks are others), quietly; the caller reloads.
     void resetFilters();
+    // The reviewer's "clear filter": every filter back to any, announced like a change by hand.
+    void clearFilters();
 
     // The tasks whose samples the sample table shows: the selected ones, else while a filter is set the
     // ones it lets through (filtered), else every task (an empty list, not filtered).
@@ -58,6 +61,7 @@ private:
     QLineEdit *m_search;
     QTreeView *m_view;
     QLabel *m_count;
+    EmptyState *m_empty;
 };
 
 } // namespace sieve::ui

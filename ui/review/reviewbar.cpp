@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -44,6 +45,10 @@ ReviewBar::ReviewBar(DbThread *reader, DbThread *writer, SampleModel *model, QTa
       m_reason(new QComboBox(this)), m_note(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("reviewBar"));
+    m_slowWrite = new QTimer(this);
+    m_slowWrite->setSingleShot(true);
+    m_slowWrite->setInterval(500);
+    connect(m_slowWrite, &QTimer::timeout, this, &ReviewBar::writeWaiting);
     m_undo->setObjectName(QStringLiteral("reviewUndoStack"));
     m_reason->setObjectName(QStringLiteral("reasonCombo"));
     m_note->setObjectName(QStringLiteral("noteEdit"));
@@ -216,8 +221,26 @@ QList<QAction *> ReviewBar::reviewActions() const
 
 void ReviewBar::setActive(bool active)
 {
+    m_active = active;
+    const bool writable = m_readOnly.isEmpty();
     for (QAction *a : reviewActions() + m_reasonActions)
-        a->setEnabled(active);
+        a->setEnabled(active && (writable || a == m_next || a == m_previous));
+    m_note->setEnabled(writable);
+    m_reason->setEnabled(writable);
+}
+
+void ReviewBar::setReadOnly(const QString &reason)
+{
+    m_readOnly = reason;
+    setActive(m_active);
+}
+
+bool ReviewBar::refuseReadOnly()
+{
+    if (m_readOnly.isEmpty())
+        return false;
+    Q_EMIT notice(m_readOnly);
+    return true;
 }
 
 void ReviewBar::setReason(int index)
@@ -260,6 +283,8 @@ void ReviewBar::apply(const QList<ReviewWrite> &writes)
     for (auto it = byDecision.cbegin(); it != byDecision.cend(); ++it)
         m_model->setReview(it.value(), it.key().first, it.key().second.isNull() ? QStringLiteral("") : it.key().second,
                            m_reviewer);
+    if (m_writing++ == 0)
+        m_slowWrite->start();
     m_writer->post(
         this,
         [writes, who = m_reviewer](db::Database &db) {
@@ -271,6 +296,8 @@ void ReviewBar::apply(const QList<ReviewWrite> &writes)
             }
         },
         [this, ids](const QString &error) {
+            if (--m_writing == 0)
+                m_slowWrite->stop();
             if (error.isEmpty())
                 Q_EMIT reviewsWritten(ids);
             else
@@ -313,6 +340,8 @@ ReviewTarget ReviewBar::target() const
 
 void ReviewBar::decide(const QString &decision)
 {
+    if (refuseReadOnly())
+        return;
     const ReviewTarget t = target();
     if (t.ids.isEmpty()) {
         Q_EMIT notice(tr("No sample is shown: select one in the table first."));
@@ -370,6 +399,8 @@ bool isUndecided(const QString &review)
 
 void ReviewBar::decideBulk(QList<BulkItem> items, const QString &decision, const QString &note, bool ask)
 {
+    if (refuseReadOnly())
+        return;
     items.removeIf([&](const BulkItem &i) { return i.review == decision; });
     if (items.isEmpty()) {
         Q_EMIT notice(tr("Nothing to change: every sample is %1 already.").arg(reviewText(decision)));
@@ -403,6 +434,8 @@ void ReviewBar::decideBulk(QList<BulkItem> items, const QString &decision, const
 
 void ReviewBar::decideMatching(const QString &decision)
 {
+    if (refuseReadOnly())
+        return;
     const QString reason = m_reason->currentData().toString();
     const QString note = m_note->text();
     m_reader->post(

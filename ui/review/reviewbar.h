@@ -9,6 +9,7 @@ class QAction;
 class QComboBox;
 class QLineEdit;
 class QTableView;
+class QTimer;
 class QUndoStack;
 
 namespace sieve::ui {
@@ -90,10 +91,15 @@ public:
     QLineEdit *noteEdit() const { return m_note; }
     // The review keys act on the Review page's selection only: off while another page is shown.
     void setActive(bool active);
+    // A corpus that cannot be written: decisions, notes and bulk actions are off (moving J/K still works) and
+    // any attempt says `reason`. Empty: writable again.
+    void setReadOnly(const QString &reason);
 
 Q_SIGNALS:
     void reviewsWritten(const QList<qint64> &sampleIds);
     void writeFailed(const QString &message);
+    // A write has waited half a second for the database (another process is writing): say so at once.
+    void writeWaiting();
     // A key that could not act says why (no sample shown, ...), for the status bar.
     void notice(const QString &message);
 
@@ -109,6 +115,7 @@ private:
     void leaveNote();
     void push(const QList<PriorReview> &prior, const QString &decision, const QString &reason, const QString &note);
     ReviewTarget target() const;
+    bool refuseReadOnly(); // true (with a notice) when the corpus cannot be written
 
     DbThread *m_reader;
     DbThread *m_writer;
@@ -132,6 +139,10 @@ private:
     int m_pendingDirection = 0;    // a J/K waiting for the next page
     bool m_awaitingReason = false; // R was pressed with no reason chosen
     int m_undoIndex = 0;
+    bool m_active = true;
+    int m_writing = 0; // writes posted and not finished
+    QTimer *m_slowWrite;
+    QString m_readOnly;
 };
 
 } // namespace sieve::ui

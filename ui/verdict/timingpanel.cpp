@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ui/data/corpusqueries.h"
+#include "ui/main/emptystate.h"
 #include "ui/stats/chart.h"
 
 #include <QEvent>
@@ -14,7 +15,8 @@
 namespace sieve::ui {
 
 TimingPanel::TimingPanel(QWidget *parent)
-    : QWidget(parent), m_perShape(Chart::createBarChart()), m_taskSpread(Chart::createBarChart()),
+    : QWidget(parent), m_perShape(Chart::createBarChart()),
+      m_noTimings(new EmptyState(QStringLiteral("noTimingsLabel"))), m_taskSpread(Chart::createBarChart()),
       m_corpus(Chart::createBarChart())
 {
     setObjectName(QStringLiteral("timingPanel"));
@@ -24,8 +26,14 @@ TimingPanel::TimingPanel(QWidget *parent)
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(m_taskSpread);
     bottom->addWidget(m_corpus);
+    // The sample's own chart, or in its place why it has none (no empty axes).
+    auto *top = new QWidget;
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_noTimings, 1);
+    topLayout->addWidget(m_perShape, 1);
     auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_perShape);
+    split->addWidget(top);
     split->addWidget(bottom);
     split->setSizes({400, 400});
     auto *layout = new QVBoxLayout(this);
@@ -93,6 +101,9 @@ void TimingPanel::showTimings(const VerdictInfo &verdict)
             data.series << s;
     }
     m_perShape->setData(data);
+    m_perShape->setHidden(verdict.timings.isEmpty());
+    m_noTimings->say(verdict.timings.isEmpty() ? QStringLiteral("<b>%1</b>").arg(data.title.toHtmlEscaped())
+                                               : QString());
 }
 
 QString TimingPanel::whyNoTimings(const VerdictInfo &verdict)
@@ -100,7 +111,8 @@ QString TimingPanel::whyNoTimings(const VerdictInfo &verdict)
     if (!verdict.present)
         return tr("Not timed: this sample has not been verified yet");
     if (verdict.interpreted || verdict.device == QLatin1String("cpu"))
-        return tr("Not timed: verified on the CPU (Triton's interpreter), where times mean nothing; verify on a GPU");
+        return tr("Verified on the CPU (Triton's interpreter): no GPU timing. Times there mean nothing; verify on a "
+                  "GPU for speedups");
     if (verdict.status != QLatin1String("PASS"))
         return tr("Not timed: only samples that pass every check are timed (this one is %1)").arg(verdict.status);
     return tr("Not timed: the run that verified it had timing turned off");

@@ -9,6 +9,7 @@
 namespace sieve::ui {
 
 class Chart;
+class EmptyState;
 
 class TimingPanel final : public QWidget
 {
@@ -22,6 +23,8 @@ public:
     Chart *perShapeChart() const { return m_perShape; }
     Chart *taskSpreadChart() const { return m_taskSpread; }
     Chart *corpusChart() const { return m_corpus; }
+    // Shown instead of the per-shape chart when the sample has no timings: why (on the CPU, not verified...).
+    EmptyState *noTimings() const { return m_noTimings; }
     // Why a verdict has no timings (not verified, the CPU, a failure, timing off), for the empty chart.
     static QString whyNoTimings(const VerdictInfo &verdict);
 
@@ -30,6 +33,7 @@ protected:
 
 private:
     Chart *m_perShape;
+    EmptyState *m_noTimings;
     Chart *m_taskSpread;
     Chart *m_corpus;
     VerdictInfo m_verdict; // what the charts show, for a re-render in another language

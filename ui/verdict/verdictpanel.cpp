@@ -156,8 +156,12 @@ void VerdictPanel::showVerdict(const VerdictInfo &v)
     QStringList proof;
     if (v.kernelsLaunched >= 0)
         proof << tr("%n kernel launch(es)", nullptr, int(v.kernelsLaunched));
+    // On the CPU there is no GPU time: the share is of the interpreter's run time.
+    const bool onCpu = v.interpreted || v.device == QLatin1String("cpu");
     if (!std::isnan(v.customKernelShare))
-        proof << tr("%1% of GPU time in the sample's own kernels").arg(v.customKernelShare * 100.0, 0, 'f', 0);
+        proof << (onCpu ? tr("%1% of the run time on the CPU in the sample's own kernels")
+                        : tr("%1% of GPU time in the sample's own kernels"))
+                     .arg(v.customKernelShare * 100.0, 0, 'f', 0);
     if (!std::isnan(v.speedup))
         proof << tr("speedup %1×").arg(v.speedup, 0, 'f', 2);
     m_proof->setText(proof.isEmpty() ? tr("not measured") : proof.join(QStringLiteral(" · ")));
