@@ -266,7 +266,7 @@ public:
           m_pay(m_db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1"))
     {
         if (o.systemTemplate != "none") {
-            m_system = std::string(trimTrailingSpace(PromptTemplate::load(o.systemTemplate).render({})));
+            m_system = PromptTemplate::load(o.systemTemplate).renderPrompt({});
             m_systemTokens = count(m_system);
         }
         if (!o.userTemplate.empty())
@@ -337,7 +337,11 @@ private:
         f.difficulty = s.difficulty == Difficulty::Unknown ? "" : difficultyName(s.difficulty);
         f.shapes = t.shapes;
         const std::map<std::string, std::string> v = promptValues(f, m_options.tags);
-        t.user = std::string(trimTrailingSpace(templateFor(answerBackend(s)).render(v)));
+        const PromptTemplate &tmpl = templateFor(answerBackend(s));
+        t.user = tmpl.renderPrompt(v);
+        if (trimTrailingSpace(t.user).empty())
+            throw std::runtime_error("prompt template '" + tmpl.origin() + "' renders an empty prompt for backend '" +
+                                     answerBackend(s) + "' (task '" + s.taskName + "'); give another with --template");
         if (!isTextForm(m_options.format)) {
             t.tokens = m_systemTokens + count(t.user);
         } else {
