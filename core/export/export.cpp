@@ -260,7 +260,11 @@ class RowBuilder
 {
 public:
     RowBuilder(const std::string &corpusPath, const ExportOptions &o, const Tokenizer *tok)
-        : m_options(o), m_tok(tok), m_db(openForReading(corpusPath)),
+        : m_options(o), m_tok(tok),
+          m_chat(o.chatTemplatePath.empty()
+                     ? nullptr
+                     : std::make_unique<ChatRenderer>(o.chatTemplatePath, o.tokenizerPath, o.chatRows)),
+          m_db(openForReading(corpusPath)),
           m_ref(m_db.prepare("SELECT p.reference_code, t.shapes_json FROM tasks t LEFT JOIN task_payloads p "
                              "ON p.task_id=t.id WHERE t.id=?1")),
           m_pay(m_db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1"))
@@ -272,6 +276,9 @@ public:
         if (!o.userTemplate.empty())
             m_fixedTemplate = std::make_unique<PromptTemplate>(PromptTemplate::load(o.userTemplate));
     }
+
+    // The chat renderer's tokenizer, for the manifest (empty without --chat-template).
+    std::string chatDescription() const { return m_chat ? m_chat->description() : std::string(); }
 
     // The templates a row of this backend is rendered with (for the manifest's template hashes).
     const PromptTemplate &userTemplateFor(const std::string &backend) { return templateFor(backend); }
@@ -442,6 +449,26 @@ private:
                 : hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status, code, m_reasoning});
         const Answer chosen = answer(code, m_reasoning);
         Answer rejected{};
+        if (m_chat) {
+            // The row as the trainer sees it: its messages rendered with the chat template and tokenized.
+            m_messages.clear();
+            appendPromptMessages(m_messages, false);
+            m_messages += ",";
+            appendAssistant(m_messages, chosen);
+            m_messages += "]";
+            try {
+                m_chatRow = m_chat->render(m_messages.view());
+            } catch (const std::exception &e) {
+                throw std::runtime_error("sample '" + s.sampleName + "' (id " + std::to_string(s.sampleId) +
+                                         "), rendered with " + m_options.chatTemplatePath + ": " + e.what());
+            }
+            job.tokens = m_chatRow.tokens;
+            if (m_options.maxTokens && job.tokens > *m_options.maxTokens)
+                job.overBudget = true;
+            else if (!m_options.dryRun)
+                appendLine(out, job, chosen, rejected);
+            return;
+        }
         job.tokens = m_task.tokens + answerTokens(chosen);
         if (job.rejected) {
             rejected = answer(code2, m_reasoning2);
@@ -487,6 +514,17 @@ private:
     void appendLine(OutBuffer &line, const RowJob &job, const Answer &chosen, const Answer &rejected) const
     {
         const SelectedSample &s = *job.sample;
+        if (m_chat) {
+            line += "{";
+            line += m_chatRow.fields;
+        } else {
+            appendForm(line, chosen, rejected);
+        }
+        appendMeta(line, job, s);
+    }
+
+    void appendForm(OutBuffer &line, const Answer &chosen, const Answer &rejected) const
+    {
         switch (m_options.format) {
         case ExportFormat::Messages:
             line += "{\"messages\":";
@@ -526,6 +564,10 @@ private:
             appendText(line, rejected);
             break;
         }
+    }
+
+    void appendMeta(OutBuffer &line, const RowJob &job, const SelectedSample &s) const
+    {
         line += ",\"meta\":{\"task\":";
         jsonString(line, s.taskName);
         line += ",\"sample\":";
@@ -569,6 +611,9 @@ private:
 
     const ExportOptions &m_options;
     const Tokenizer *m_tok;
+    std::unique_ptr<ChatRenderer> m_chat; // --chat-template: rows rendered and tokenized by the helper
+    ChatRenderer::Row m_chatRow;          // the row being built
+    OutBuffer m_messages;                 // its messages as JSON, for the helper
     std::string m_system;
     std::size_t m_systemTokens = 0;
     std::unique_ptr<PromptTemplate> m_fixedTemplate;
@@ -615,7 +660,7 @@ std::vector<const SelectedSample *> rowOrder(const Selection &sel, bool curricul
     return order;
 }
 
-ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
+ojson parametersJson(const ExportOptions &o, const Tokenizer *tok, const std::string &chatDescription)
 {
     ojson p;
     p["format"] = formatName(o.format);
@@ -646,7 +691,16 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
         p["order"] = o.curriculum ? "curriculum" : "task";
     }
     p["max_tokens"] = o.maxTokens ? ojson(*o.maxTokens) : ojson();
-    if (tok) {
+    if (!o.chatTemplatePath.empty()) {
+        p["tokenizer"] = {{"file", std::filesystem::path(o.tokenizerPath).filename().string()},
+                          {"sha256", hashing::sha256File(o.tokenizerPath)},
+                          {"description", chatDescription},
+                          {"counting", "the row rendered with the chat template, encoded whole by the tokenizers "
+                                       "library without adding special tokens (the template writes its own)"}};
+        p["chat_template"] = {{"file", std::filesystem::path(o.chatTemplatePath).filename().string()},
+                              {"sha256", hashing::sha256File(o.chatTemplatePath)},
+                              {"rows", chatRowsName(o.chatRows)}};
+    } else if (tok) {
         p["tokenizer"] = {{"file", std::filesystem::path(o.tokenizerPath).filename().string()},
                           {"sha256", hashing::sha256File(o.tokenizerPath)},
                           {"description", tok->description()},
@@ -785,6 +839,13 @@ ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string
             throw bad("hostile_negatives");
         o.pairs.keepHostile = p["hostile_negatives"].get<bool>();
     }
+    if (p.contains("chat_template") && !p["chat_template"].is_null()) {
+        const ojson &c = p["chat_template"];
+        const std::string rows = c.is_object() ? c.value("rows", std::string()) : std::string();
+        if (rows != "text" && rows != "tokens")
+            throw bad("chat_template.rows");
+        o.chatRows = rows == "text" ? ChatRows::Text : ChatRows::Tokens;
+    }
     if (const auto m = optNumber("max_tokens"))
         o.maxTokens = static_cast<std::size_t>(*m);
     const std::string user = text("user_template");
@@ -818,8 +879,14 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         throw std::runtime_error(std::string("--reasoning field with --format ") + formatName(options.format) +
                                  ": a text row has no message to carry reasoning_content, and trainers ignore "
                                  "extra keys; use --reasoning think (the default) or none");
-    std::unique_ptr<Tokenizer> tok;
-    if (!options.tokenizerPath.empty())
+    const bool chat = !options.chatTemplatePath.empty();
+    if (chat && options.tokenizerPath.empty())
+        throw std::runtime_error("--chat-template needs the model's tokenizer.json (--tokenizer FILE)");
+    if (chat && options.format != ExportFormat::Messages)
+        throw std::runtime_error(std::string("--chat-template renders messages rows; --format ") +
+                                 formatName(options.format) + " has none (use --format messages)");
+    std::unique_ptr<Tokenizer> tok; // the rendered rows are counted by the chat renderer's tokenizer
+    if (!options.tokenizerPath.empty() && !chat)
         tok = std::make_unique<Tokenizer>(Tokenizer::fromFile(options.tokenizerPath));
 
     const fs::path dir(outDir);
@@ -999,7 +1066,7 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         while (vp.step())
             policies.push_back(vp.text(0));
         manifest["verify_policies"] = std::move(policies);
-        manifest["parameters"] = parametersJson(options, tok.get());
+        manifest["parameters"] = parametersJson(options, tok.get(), builders.front()->chatDescription());
         manifest["templates"] = templatesJson(options, backends);
         manifest["selection"] = summary.get();
         if (preference) {
@@ -1012,8 +1079,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             p["excluded_negatives"] = pairs.excludedNegatives;
             manifest["pairs"] = std::move(p);
         }
-        manifest["counts"] = {{"train", counts[0].json(tok != nullptr, preference)},
-                              {"validation", counts[1].json(tok != nullptr, preference)}};
+        manifest["counts"] = {{"train", counts[0].json(tok != nullptr || chat, preference)},
+                              {"validation", counts[1].json(tok != nullptr || chat, preference)}};
         manifest["excluded"] = std::move(excluded);
         if (!options.dryRun) {
             ojson out = ojson::object();

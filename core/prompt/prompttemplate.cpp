@@ -1,5 +1,7 @@
 #include "core/prompt/prompttemplate.h"
 
+#include "core/util/python.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -141,24 +143,7 @@ std::vector<std::string> PromptTemplate::names() const
 
 std::filesystem::path promptsDir()
 {
-    namespace fs = std::filesystem;
-    std::vector<fs::path> candidates;
-    if (const char *env = std::getenv("SIEVE_PROMPTS_DIR"))
-        candidates.emplace_back(env);
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        candidates.push_back(exe.parent_path() / ".." / "share" / "sieve" / "prompts");
-#ifdef SIEVE_SOURCE_DIR
-    candidates.push_back(fs::path(SIEVE_SOURCE_DIR) / "resources" / "prompts");
-#endif
-    for (const fs::path &p : candidates)
-        if (fs::is_directory(p, ec))
-            return p;
-    std::string tried;
-    for (const fs::path &p : candidates)
-        tried += (tried.empty() ? "" : ", ") + p.string();
-    throw std::runtime_error("no prompt templates folder found (tried " + tried + "; set SIEVE_PROMPTS_DIR)");
+    return resourceDir("prompts", "SIEVE_PROMPTS_DIR");
 }
 
 PromptTemplate backendTemplate(const std::string &backend, const std::string &hint)
