@@ -239,11 +239,7 @@ TEST(Augment, KernelBenchReluAtItsShippedShapesOnTheCpuAndItsVariantsPrompt)
         return;
     test::TempDir dir;
     const std::string db = dir.file("kb.sieve");
-    ASSERT_EQ(test::runCli({"init", db}).exitCode, 0);
-    ASSERT_EQ(test::runCli({"import", db, "--format", "kernelbench",
-                            test::testData("kernelbench_prompts/problems/level1/19_ReLU.py"), "--quiet"})
-                  .exitCode,
-              0);
+    ASSERT_TRUE(test::importKernelBench(db, test::testData("kernelbench_prompts/problems/level1/19_ReLU.py")));
     const auto r =
         test::runCli({"augment", db, "--task", "kernelbench/level1/19_ReLU", "--shapes", "batch_size=64,dim=2048",
                       "--shapes", "batch_size=4096,dim=393216", "--cpu", "--json"});

@@ -18,16 +18,6 @@ namespace {
 const std::string kData = test::testData("chat_export");
 const std::string kSystem = "You are an expert in writing GPU kernels.";
 
-std::vector<nlohmann::json> readRows(const std::string &path)
-{
-    std::vector<nlohmann::json> rows;
-    std::istringstream in(test::readFile(path));
-    std::string line;
-    while (std::getline(in, line))
-        rows.push_back(nlohmann::json::parse(line));
-    return rows;
-}
-
 // Two tasks, three answers; one answer has characters the small vocabularies lack (byte fallback).
 std::string makeCorpus(test::TempDir &dir)
 {
@@ -93,8 +83,8 @@ TEST(ChatExport, ChatMLTextRowsAreTheRenderedConversationWithTheAssistantSpan)
         db, dir.file("chat"),
         {"--chat-template", kData + "/chatml/tokenizer_config.json", "--tokenizer", kData + "/chatml/tokenizer.json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto plain = readRows(dir.file("plain/train.jsonl"));
-    const auto chat = readRows(dir.file("chat/train.jsonl"));
+    const auto plain = test::readJsonl(dir.file("plain/train.jsonl"));
+    const auto chat = test::readJsonl(dir.file("chat/train.jsonl"));
     ASSERT_EQ(plain.size(), 3u);
     ASSERT_EQ(chat.size(), 3u);
     for (std::size_t i = 0; i < chat.size(); ++i) {
@@ -145,8 +135,8 @@ TEST(ChatExport, ByteFallbackMetaspaceTokenRowsMaskAllButTheAssistantTurn)
         db, dir.file("tok"),
         {"--chat-template", kData + "/llama2/tokenizer_config.json", "--tokenizer", tokenizer, "--rows", "tokens"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto plain = readRows(dir.file("plain/train.jsonl"));
-    const auto rows = readRows(dir.file("tok/train.jsonl"));
+    const auto plain = test::readJsonl(dir.file("plain/train.jsonl"));
+    const auto rows = test::readJsonl(dir.file("tok/train.jsonl"));
     ASSERT_EQ(rows.size(), 3u);
     std::size_t total = 0;
     bool sawByteTokens = false;
@@ -203,7 +193,7 @@ TEST(ChatExport, TheBudgetDropsAndListsRowsByTheirRenderedLength)
                                            "--rows",          "tokens"};
     ASSERT_EQ(exportRows(db, dir.file("all"), chat).exitCode, 0);
     std::map<std::string, std::size_t> lengths;
-    for (const auto &row : readRows(dir.file("all/train.jsonl")))
+    for (const auto &row : test::readJsonl(dir.file("all/train.jsonl")))
         lengths[row["meta"]["sample"]] = row["input_ids"].size();
     ASSERT_EQ(lengths.size(), 3u);
     const std::size_t budget = lengths["relu-short"];
@@ -221,7 +211,7 @@ TEST(ChatExport, TheBudgetDropsAndListsRowsByTheirRenderedLength)
             EXPECT_EQ(e["tokens"], lengths["gemm-long"]);
         }
     EXPECT_TRUE(listed) << man["excluded"].dump();
-    for (const auto &row : readRows(dir.file("budget/train.jsonl")))
+    for (const auto &row : test::readJsonl(dir.file("budget/train.jsonl")))
         EXPECT_LE(row["input_ids"].size(), budget);
 }
 
@@ -246,7 +236,7 @@ TEST(ChatExport, BadTemplatesAndOptionsAreClearErrors)
         db, dir.file("m2"),
         {"--chat-template", kData + "/mistral/tokenizer_config.json", "--tokenizer", llamaTok, "--system", "none"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    for (const auto &row : readRows(dir.file("m2/train.jsonl")))
+    for (const auto &row : test::readJsonl(dir.file("m2/train.jsonl")))
         EXPECT_EQ(row["text"].get<std::string>().rfind("<s>[INST] You write custom", 0), 0u) << row["text"];
     r = exportRows(db, dir.file("p"),
                    {"--chat-template", kData + "/llama2/tokenizer_config.json", "--tokenizer", llamaTok, "--format",

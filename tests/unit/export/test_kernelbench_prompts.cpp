@@ -19,23 +19,11 @@ namespace {
 
 const std::string kFixtures = test::testData("kernelbench_prompts");
 
-std::vector<nlohmann::json> readRows(const std::string &path)
-{
-    std::vector<nlohmann::json> rows;
-    std::istringstream in(test::readFile(path));
-    std::string line;
-    while (std::getline(in, line))
-        rows.push_back(nlohmann::json::parse(line));
-    return rows;
-}
-
 // The three problems imported as KernelBench tasks, each with a Triton and a CUDA answer.
 std::string makeCorpus(test::TempDir &dir)
 {
     const std::string db = dir.file("kb.sieve");
-    EXPECT_EQ(test::runCli({"init", db}).exitCode, 0);
-    const auto r = test::runCli({"import", db, "--format", "kernelbench", kFixtures + "/problems", "--quiet"});
-    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(test::importKernelBench(db, kFixtures + "/problems"));
     Corpus c = Corpus::open(db);
     std::vector<std::int64_t> tasks;
     auto st = c.db().prepare("SELECT id FROM tasks ORDER BY name");
@@ -59,7 +47,7 @@ std::map<std::string, std::string> exportPrompts(test::TempDir &dir, const std::
                                  "none", "--reasoning", "none"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     std::map<std::string, std::string> prompts;
-    for (const auto &row : readRows(dir.file(out + "/train.jsonl"))) {
+    for (const auto &row : test::readJsonl(dir.file(out + "/train.jsonl"))) {
         EXPECT_EQ(row["messages"].size(), 2u);
         EXPECT_EQ(row["messages"][0]["role"], "user");
         std::string task = row["meta"]["task"]; // kernelbench/level1/19_ReLU

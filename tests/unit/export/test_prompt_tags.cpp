@@ -14,16 +14,6 @@ using namespace sieve;
 
 namespace {
 
-std::vector<nlohmann::json> readRows(const std::string &path)
-{
-    std::vector<nlohmann::json> rows;
-    std::istringstream in(test::readFile(path));
-    std::string line;
-    while (std::getline(in, line))
-        rows.push_back(nlohmann::json::parse(line));
-    return rows;
-}
-
 std::string makeCorpus(test::TempDir &dir)
 {
     const std::string path = dir.file("tags.sieve");
@@ -67,7 +57,7 @@ TEST(PromptTags, TheAnswersBackendPicksTheTemplateAndTagsCarryTheTask)
     const auto r = test::runCli({"export", db, dir.file("out"), "--split", "0", "--all-in-cluster", "--tags",
                                  "backend,target,dtype,shapes,difficulty,category"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto rows = readRows(dir.file("out/train.jsonl"));
+    const auto rows = test::readJsonl(dir.file("out/train.jsonl"));
     ASSERT_EQ(rows.size(), 2u);
     for (const auto &row : rows) {
         const std::string user = row["messages"][1]["content"];
@@ -99,7 +89,7 @@ TEST(PromptTags, KernelBenchOneShotTemplate)
     const auto r = test::runCli({"export", db, dir.file("kb"), "--split", "0", "--template", "kernelbench", "--system",
                                  "none", "--reasoning", "none"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto rows = readRows(dir.file("kb/train.jsonl"));
+    const auto rows = test::readJsonl(dir.file("kb/train.jsonl"));
     ASSERT_EQ(rows.size(), 2u);
     for (const auto &row : rows) {
         const std::string user = row["messages"][0]["content"];
