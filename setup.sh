@@ -57,7 +57,7 @@ if [ "$mode" = test ]; then apt_packages+=(slurmctld slurmd slurm-client munge c
 # log_path (GCC's separate libubsan ignores it), and a cold build takes about a third less CPU than GCC's.
 # llvm-14 brings llvm-symbolizer (file:line in the reports), libclang-rt-14-dev the sanitizer runtimes.
 if [ "$mode" = sanitize ]; then apt_packages+=(clang libclang-rt-14-dev llvm-14); fi
-py_packages=(torch triton numpy tokenizers datasketch pytest)
+py_packages=(torch triton numpy tokenizers jinja2 datasketch pytest)
 
 install_apt() {
   local missing=()
@@ -78,7 +78,7 @@ install_apt() {
 
 install_venv() {
   local py="$SIEVE_VENV/bin/python"
-  if [ -x "$py" ] && "$py" -c 'import torch, triton, numpy, tokenizers, datasketch, pytest' 2>/dev/null; then
+  if [ -x "$py" ] && "$py" -c 'import torch, triton, numpy, tokenizers, jinja2, datasketch, pytest' 2>/dev/null; then
     return 0
   fi
   log "creating the verifier's Python environment in $SIEVE_VENV (torch, triton, numpy)"

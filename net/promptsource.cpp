@@ -37,8 +37,10 @@ nlohmann::json renderMessages(const PromptInput &task)
     v["dtype"] = task.dtype;
     for (const char *unknownHere : {"target", "level", "category", "difficulty", "tags"})
         v[unknownHere] = "";
-    const std::string user(trimTrailingSpace(backendTemplate(task.backend).render(v)));
-    const std::string system(trimTrailingSpace(PromptTemplate::load("system").render({})));
+    v["reference_raw"] = task.referenceCode;
+    v["precision_display"] = precisionDisplay(task.dtype);
+    const std::string user = backendTemplate(task.backend).renderPrompt(v);
+    const std::string system = PromptTemplate::load("system").renderPrompt({});
     nlohmann::json messages = nlohmann::json::array();
     if (!system.empty())
         messages.push_back({{"role", "system"}, {"content", system}});

@@ -48,6 +48,12 @@ ExportOptions optionsFromArgs(const Args &args)
     o.tokenizerPath = args.value("tokenizer", "");
     if (o.maxTokens && o.tokenizerPath.empty())
         throw UsageError("--max-tokens needs --tokenizer FILE (a Hugging Face tokenizer.json)");
+    o.chatTemplatePath = args.value("chat-template", "");
+    if (!o.chatTemplatePath.empty() && o.tokenizerPath.empty())
+        throw UsageError("--chat-template needs --tokenizer FILE (the model's tokenizer.json)");
+    if (args.has("rows") && o.chatTemplatePath.empty())
+        throw UsageError("--rows is for --chat-template");
+    o.chatRows = args.value("rows", "text") == "tokens" ? ChatRows::Tokens : ChatRows::Text;
     o.userTemplate = args.value("template", "");
     o.systemTemplate = args.value("system", "system");
     if (const auto t = args.value("tags")) {
@@ -83,7 +89,8 @@ ExportOptions optionsFromManifest(const Args &args, nlohmann::ordered_json &orig
 {
     const std::string path = *args.value("manifest");
     for (const auto &[name, values] : args.values)
-        if (name != "manifest" && name != "tokenizer" && name != "template" && name != "system")
+        if (name != "manifest" && name != "tokenizer" && name != "template" && name != "system" &&
+            name != "chat-template")
             throw UsageError("--manifest takes every option from the manifest; --" + name + " cannot be given with it");
     for (const std::string &flag : args.flags)
         if (flag != "json")
@@ -110,6 +117,19 @@ ExportOptions optionsFromManifest(const Args &args, nlohmann::ordered_json &orig
                                      " (its sha256 differs)");
     } else if (args.has("tokenizer")) {
         throw UsageError(path + " used no tokenizer; --tokenizer cannot be given");
+    }
+    const auto &chat = original["parameters"]["chat_template"];
+    if (!chat.is_null()) {
+        if (!args.has("chat-template"))
+            throw UsageError(path + " rendered rows with " + chat.value("file", std::string("a chat template")) +
+                             " (sha256 " + chat.value("sha256", std::string()) +
+                             "): give it with --chat-template FILE");
+        o.chatTemplatePath = *args.value("chat-template");
+        if (hashing::sha256File(o.chatTemplatePath) != chat.value("sha256", std::string()))
+            throw std::runtime_error("'" + o.chatTemplatePath + "' is not the chat template of " + path +
+                                     " (its sha256 differs)");
+    } else if (args.has("chat-template")) {
+        throw UsageError(path + " rendered no chat template; --chat-template cannot be given");
     }
     // Templates given by path are named by their file name in a manifest: give them again.
     if (const auto t = args.value("template"))
@@ -247,7 +267,19 @@ Command exportCommand()
          .takesValue = true,
          .valueName = "FILE",
          .help = "a Hugging Face tokenizer.json (byte-level BPE); counts equal the tokenizers library's, summed "
-                 "over the row's text fields"},
+                 "over the row's text fields; with --chat-template any tokenizer.json (byte fallback, Metaspace)"},
+        {.name = "chat-template",
+         .takesValue = true,
+         .valueName = "FILE",
+         .help = "a tokenizer_config.json: each row is written as the trainer sees it, rendered with its "
+                 "chat_template and tokenized with --tokenizer; --max-tokens counts the rendered row "
+                 "(--format messages only; needs jinja2 and tokenizers in Sieve's Python)"},
+        {.name = "rows",
+         .takesValue = true,
+         .valueName = "text|tokens",
+         .help = "with --chat-template: text (the rendered text and the assistant's character span) or "
+                 "tokens (input_ids, labels with -100 outside the assistant turn, assistant_masks)",
+         .choices = {"text", "tokens"}},
         {.name = "template",
          .takesValue = true,
          .valueName = "T",
@@ -284,10 +316,11 @@ Command exportCommand()
             .summary = "write an SFT set: train/validation JSONL and a manifest",
             .usage = "sieve-cli export DB OUT_DIR [--format FORMAT] [--reasoning think|field|none]\n"
                      "  [--split F] [--max-tokens N --tokenizer FILE] [--template NAME|FILE]\n"
+                     "  [--chat-template tokenizer_config.json --tokenizer FILE [--rows text|tokens]]\n"
                      "  [--system NAME|FILE|none] [--tags LIST] [--seed S] [--require ...]\n"
                      "  [--max-pairs-per-task N] [--hostile-negatives] [--hard-weight K] [--order task|curriculum]\n"
                      "  [selection options] [--dry-run] [--json]\n"
-                     "sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--json]",
+                     "sieve-cli export DB OUT_DIR --manifest M [--tokenizer FILE] [--chat-template FILE] [--json]",
             .description =
                 "Writes OUT_DIR/train.jsonl, OUT_DIR/validation.jsonl and OUT_DIR/manifest.json and records\n"
                 "the export in the corpus. Same corpus content, options and seed give byte-identical files;\n"

@@ -261,7 +261,11 @@ class RowBuilder
 {
 public:
     RowBuilder(const std::string &corpusPath, const ExportOptions &o, const Tokenizer *tok)
-        : m_options(o), m_tok(tok), m_db(openForReading(corpusPath)),
+        : m_options(o), m_tok(tok),
+          m_chat(o.chatTemplatePath.empty()
+                     ? nullptr
+                     : std::make_unique<ChatRenderer>(o.chatTemplatePath, o.tokenizerPath, o.chatRows)),
+          m_db(openForReading(corpusPath)),
           m_ref(m_db.prepare("SELECT p.reference_code, t.shapes_json FROM tasks t LEFT JOIN task_payloads p "
                              "ON p.task_id=t.id WHERE t.id=?1")),
           m_pay(m_db.prepare("SELECT code, reasoning FROM sample_payloads WHERE sample_id=?1"))
@@ -269,12 +273,15 @@ public:
         if (o.teacherReasoning)
             m_teacher = m_db.prepare("SELECT reasoning, model FROM teacher_reasoning WHERE sample_id=?1");
         if (o.systemTemplate != "none") {
-            m_system = std::string(trimTrailingSpace(PromptTemplate::load(o.systemTemplate).render({})));
+            m_system = PromptTemplate::load(o.systemTemplate).renderPrompt({});
             m_systemTokens = count(m_system);
         }
         if (!o.userTemplate.empty())
             m_fixedTemplate = std::make_unique<PromptTemplate>(PromptTemplate::load(o.userTemplate));
     }
+
+    // The chat renderer's tokenizer, for the manifest (empty without --chat-template).
+    std::string chatDescription() const { return m_chat ? m_chat->description() : std::string(); }
 
     // The templates a row of this backend is rendered with (for the manifest's template hashes).
     const PromptTemplate &userTemplateFor(const std::string &backend) { return templateFor(backend); }
@@ -340,7 +347,11 @@ private:
         f.difficulty = s.difficulty == Difficulty::Unknown ? "" : difficultyName(s.difficulty);
         f.shapes = t.shapes;
         const std::map<std::string, std::string> v = promptValues(f, m_options.tags);
-        t.user = std::string(trimTrailingSpace(templateFor(answerBackend(s)).render(v)));
+        const PromptTemplate &tmpl = templateFor(answerBackend(s));
+        t.user = tmpl.renderPrompt(v);
+        if (trimTrailingSpace(t.user).empty())
+            throw std::runtime_error("prompt template '" + tmpl.origin() + "' renders an empty prompt for backend '" +
+                                     answerBackend(s) + "' (task '" + s.taskName + "'); give another with --template");
         if (!isTextForm(m_options.format)) {
             t.tokens = m_systemTokens + count(t.user);
         } else {
@@ -459,6 +470,26 @@ private:
                 : hashing::contentKey({s.taskName, m_task.referenceKey, s.sampleKey, s.status, code, m_reasoning});
         const Answer chosen = answer(code, m_reasoning);
         Answer rejected{};
+        if (m_chat) {
+            // The row as the trainer sees it: its messages rendered with the chat template and tokenized.
+            m_messages.clear();
+            appendPromptMessages(m_messages, false);
+            m_messages += ",";
+            appendAssistant(m_messages, chosen);
+            m_messages += "]";
+            try {
+                m_chatRow = m_chat->render(m_messages.view());
+            } catch (const std::exception &e) {
+                throw std::runtime_error("sample '" + s.sampleName + "' (id " + std::to_string(s.sampleId) +
+                                         "), rendered with " + m_options.chatTemplatePath + ": " + e.what());
+            }
+            job.tokens = m_chatRow.tokens;
+            if (m_options.maxTokens && job.tokens > *m_options.maxTokens)
+                job.overBudget = true;
+            else if (!m_options.dryRun)
+                appendLine(out, job, chosen, rejected);
+            return;
+        }
         job.tokens = m_task.tokens + answerTokens(chosen);
         if (job.rejected) {
             rejected = answer(code2, m_reasoning2);
@@ -504,6 +535,17 @@ private:
     void appendLine(OutBuffer &line, const RowJob &job, const Answer &chosen, const Answer &rejected) const
     {
         const SelectedSample &s = *job.sample;
+        if (m_chat) {
+            line += "{";
+            line += m_chatRow.fields;
+        } else {
+            appendForm(line, chosen, rejected);
+        }
+        appendMeta(line, job, s);
+    }
+
+    void appendForm(OutBuffer &line, const Answer &chosen, const Answer &rejected) const
+    {
         switch (m_options.format) {
         case ExportFormat::Messages:
             line += "{\"messages\":";
@@ -543,6 +585,10 @@ private:
             appendText(line, rejected);
             break;
         }
+    }
+
+    void appendMeta(OutBuffer &line, const RowJob &job, const SelectedSample &s) const
+    {
         line += ",\"meta\":{\"task\":";
         jsonString(line, s.taskName);
         line += ",\"sample\":";
@@ -590,6 +636,9 @@ private:
 
     const ExportOptions &m_options;
     const Tokenizer *m_tok;
+    std::unique_ptr<ChatRenderer> m_chat; // --chat-template: rows rendered and tokenized by the helper
+    ChatRenderer::Row m_chatRow;          // the row being built
+    OutBuffer m_messages;                 // its messages as JSON, for the helper
     std::string m_system;
     std::size_t m_systemTokens = 0;
     std::unique_ptr<PromptTemplate> m_fixedTemplate;
@@ -636,7 +685,7 @@ std::vector<const SelectedSample *> rowOrder(const Selection &sel, bool curricul
     return order;
 }
 
-ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
+ojson parametersJson(const ExportOptions &o, const Tokenizer *tok, const std::string &chatDescription)
 {
     ojson p;
     p["format"] = formatName(o.format);
@@ -672,7 +721,16 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok)
         p["order"] = o.curriculum ? "curriculum" : "task";
     }
     p["max_tokens"] = o.maxTokens ? ojson(*o.maxTokens) : ojson();
-    if (tok) {
+    if (!o.chatTemplatePath.empty()) {
+        p["tokenizer"] = {{"file", std::filesystem::path(o.tokenizerPath).filename().string()},
+                          {"sha256", hashing::sha256File(o.tokenizerPath)},
+                          {"description", chatDescription},
+                          {"counting", "the row rendered with the chat template, encoded whole by the tokenizers "
+                                       "library without adding special tokens (the template writes its own)"}};
+        p["chat_template"] = {{"file", std::filesystem::path(o.chatTemplatePath).filename().string()},
+                              {"sha256", hashing::sha256File(o.chatTemplatePath)},
+                              {"rows", chatRowsName(o.chatRows)}};
+    } else if (tok) {
         p["tokenizer"] = {{"file", std::filesystem::path(o.tokenizerPath).filename().string()},
                           {"sha256", hashing::sha256File(o.tokenizerPath)},
                           {"description", tok->description()},
@@ -822,6 +880,13 @@ ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string
             throw bad("hostile_negatives");
         o.pairs.keepHostile = p["hostile_negatives"].get<bool>();
     }
+    if (p.contains("chat_template") && !p["chat_template"].is_null()) {
+        const ojson &c = p["chat_template"];
+        const std::string rows = c.is_object() ? c.value("rows", std::string()) : std::string();
+        if (rows != "text" && rows != "tokens")
+            throw bad("chat_template.rows");
+        o.chatRows = rows == "text" ? ChatRows::Text : ChatRows::Tokens;
+    }
     if (const auto m = optNumber("max_tokens"))
         o.maxTokens = static_cast<std::size_t>(*m);
     const std::string user = text("user_template");
@@ -855,8 +920,14 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         throw std::runtime_error(std::string("--reasoning field with --format ") + formatName(options.format) +
                                  ": a text row has no message to carry reasoning_content, and trainers ignore "
                                  "extra keys; use --reasoning think (the default) or none");
-    std::unique_ptr<Tokenizer> tok;
-    if (!options.tokenizerPath.empty())
+    const bool chat = !options.chatTemplatePath.empty();
+    if (chat && options.tokenizerPath.empty())
+        throw std::runtime_error("--chat-template needs the model's tokenizer.json (--tokenizer FILE)");
+    if (chat && options.format != ExportFormat::Messages)
+        throw std::runtime_error(std::string("--chat-template renders messages rows; --format ") +
+                                 formatName(options.format) + " has none (use --format messages)");
+    std::unique_ptr<Tokenizer> tok; // the rendered rows are counted by the chat renderer's tokenizer
+    if (!options.tokenizerPath.empty() && !chat)
         tok = std::make_unique<Tokenizer>(Tokenizer::fromFile(options.tokenizerPath));
 
     const fs::path dir(outDir);
@@ -1041,7 +1112,7 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
         while (vp.step())
             policies.push_back(vp.text(0));
         manifest["verify_policies"] = std::move(policies);
-        manifest["parameters"] = parametersJson(options, tok.get());
+        manifest["parameters"] = parametersJson(options, tok.get(), builders.front()->chatDescription());
         manifest["templates"] = templatesJson(options, backends);
         manifest["selection"] = summary.get();
         if (preference) {
@@ -1054,8 +1125,8 @@ ExportResult exportCorpus(const std::string &corpusPath, const std::string &outD
             p["excluded_negatives"] = pairs.excludedNegatives;
             manifest["pairs"] = std::move(p);
         }
-        manifest["counts"] = {{"train", counts[0].json(tok != nullptr, preference)},
-                              {"validation", counts[1].json(tok != nullptr, preference)}};
+        manifest["counts"] = {{"train", counts[0].json(tok != nullptr || chat, preference)},
+                              {"validation", counts[1].json(tok != nullptr || chat, preference)}};
         if (options.teacherReasoning)
             manifest["teacher_reasoning"] = {{"rows", teacherRows},
                                              {"models", teacherModels},

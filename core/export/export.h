@@ -13,10 +13,14 @@
 // resources/prompts for the answer's backend, filled with the task's reference module; the answer is
 // the kernel file in one ```python fenced block. Preference pairs come from core/select/preference.h.
 // The split is by task, stratified by difficulty, seeded. With a tokenizer, a row's tokens are the
-// sum of its text fields each encoded alone without special tokens (no chat-template overhead); rows
-// over the budget are left out and listed in the manifest. A split without rows has no file.
+// sum of its text fields each encoded alone without special tokens (no chat-template overhead); with a
+// chat template (chatTemplatePath) they are the rendered row's, and the row is written rendered:
+//   chat text:   {"text":RENDERED, "assistant_spans":[[start,end]], "meta":{...}}
+//   chat tokens: {"input_ids":[..], "labels":[.. -100 outside the assistant turn], "assistant_masks":[..], "meta"}
+// Rows over the budget are left out and listed in the manifest. A split without rows has no file.
 // Same corpus content, same options and seed: byte-identical output files and manifest (the manifest
 // has no clock time, no paths, and identifies the corpus by the content exported).
+#include "core/export/chatrender.h"
 #include "core/select/preference.h"
 #include "core/select/selection.h"
 
@@ -41,7 +45,11 @@ struct ExportOptions
     ReasoningMode reasoning = ReasoningMode::Think;
     double validationFraction = 0.2;
     std::optional<std::size_t> maxTokens;
-    std::string tokenizerPath;             // required with maxTokens; also counts tokens without a budget
+    std::string tokenizerPath; // required with maxTokens; also counts tokens without a budget
+    // Rows as the trainer sees them (core/export/chatrender.h): a tokenizer_config.json whose chat template
+    // renders each messages row, tokenized with tokenizerPath; the budget counts the rendered row.
+    std::string chatTemplatePath;
+    ChatRows chatRows = ChatRows::Text;
     std::string userTemplate;              // name or path; empty: the template named after the task's backend
     std::string systemTemplate = "system"; // name or path; "none": no system message
     std::vector<std::string> tags;         // metadata tags in the prompt: backend, target, difficulty, level, category

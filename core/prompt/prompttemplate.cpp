@@ -1,5 +1,7 @@
 #include "core/prompt/prompttemplate.h"
 
+#include "core/util/python.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -40,6 +42,17 @@ PromptTemplate PromptTemplate::fromString(std::string text, std::string origin)
         std::string tag = s.substr(open + 2, close - open - 2);
         pos = close + 2;
         const char sigil = tag.empty() ? '\0' : tag[0];
+        if (sigil == '!' || sigil == '%') {
+            // A comment or a pragma renders nothing, nor the line end right after it.
+            if (pos < s.size() && s[pos] == '\n')
+                ++pos;
+            if (sigil == '!')
+                continue;
+            if (tag != "%verbatim")
+                fail(open, "unknown pragma '{{" + tag + "}}' (the one pragma is {{%verbatim}})");
+            t.m_verbatim = true;
+            continue;
+        }
         const std::string name = (sigil == '#' || sigil == '/') ? tag.substr(1) : tag;
         if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
             fail(open, "bad placeholder '{{" + tag + "}}' (names are lower-case letters, digits and _)");
@@ -106,6 +119,14 @@ std::string PromptTemplate::render(const std::map<std::string, std::string> &val
     return out;
 }
 
+std::string PromptTemplate::renderPrompt(const std::map<std::string, std::string> &values) const
+{
+    std::string out = render(values);
+    if (!m_verbatim)
+        out.resize(trimTrailingSpace(out).size());
+    return out;
+}
+
 std::vector<std::string> PromptTemplate::names() const
 {
     std::set<std::string> names;
@@ -122,24 +143,7 @@ std::vector<std::string> PromptTemplate::names() const
 
 std::filesystem::path promptsDir()
 {
-    namespace fs = std::filesystem;
-    std::vector<fs::path> candidates;
-    if (const char *env = std::getenv("SIEVE_PROMPTS_DIR"))
-        candidates.emplace_back(env);
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        candidates.push_back(exe.parent_path() / ".." / "share" / "sieve" / "prompts");
-#ifdef SIEVE_SOURCE_DIR
-    candidates.push_back(fs::path(SIEVE_SOURCE_DIR) / "resources" / "prompts");
-#endif
-    for (const fs::path &p : candidates)
-        if (fs::is_directory(p, ec))
-            return p;
-    std::string tried;
-    for (const fs::path &p : candidates)
-        tried += (tried.empty() ? "" : ", ") + p.string();
-    throw std::runtime_error("no prompt templates folder found (tried " + tried + "; set SIEVE_PROMPTS_DIR)");
+    return resourceDir("prompts", "SIEVE_PROMPTS_DIR");
 }
 
 PromptTemplate backendTemplate(const std::string &backend, const std::string &hint)
@@ -157,10 +161,22 @@ const std::vector<std::string> &promptTagNames()
     return names;
 }
 
+std::string precisionDisplay(std::string_view dtype)
+{
+    // KernelBench's prompts.toml [precision.*]; its default precision is fp32.
+    if (dtype == "fp16")
+        return "FP16 (16-bit floating point)";
+    if (dtype == "bf16")
+        return "BF16 (bfloat16)";
+    return "FP32 (32-bit floating point)";
+}
+
 std::map<std::string, std::string> promptValues(const PromptFacts &f, const std::vector<std::string> &tags)
 {
     std::map<std::string, std::string> v;
     v["reference"] = std::string(trimTrailingSpace(f.reference));
+    v["reference_raw"] = f.reference;
+    v["precision_display"] = precisionDisplay(f.dtype);
     v["task"] = f.task;
     v["backend"] = f.backend;
     v["task_backend"] = f.taskBackend.empty() ? f.backend : f.taskBackend;

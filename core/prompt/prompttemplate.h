@@ -1,6 +1,8 @@
 #pragma once
 // Prompt templates: text files with {{name}} placeholders and {{#name}}...{{/name}} sections that
-// appear only when `name` has a non-empty value. The exporter and the sampler render prompts through
+// appear only when `name` has a non-empty value. {{! text }} is a comment; {{%verbatim}} marks a template
+// whose rendered text is the prompt byte for byte (renderPrompt keeps its trailing line ends); a comment
+// or pragma renders nothing, nor the line end right after it. The exporter and the sampler render prompts through
 // this one class, so a training row's prompt is the prompt the model was (or will be) sampled with.
 // Templates live in resources/prompts/ (installed as share/sieve/prompts/).
 #include <filesystem>
@@ -23,6 +25,10 @@ public:
     // Renders with values; a placeholder without a value is an error (std::runtime_error naming it),
     // so a typo in a template never yields a silently empty prompt. Values are inserted verbatim.
     std::string render(const std::map<std::string, std::string> &values) const;
+    // The prompt a model is given: render() without trailing blank lines and spaces (a template file's
+    // final newline), unless the template is {{%verbatim}}.
+    std::string renderPrompt(const std::map<std::string, std::string> &values) const;
+    bool verbatim() const { return m_verbatim; }
 
     // Placeholder and section names used, sorted, without duplicates.
     std::vector<std::string> names() const;
@@ -42,6 +48,7 @@ private:
     std::string m_text;
     std::string m_origin;
     std::vector<Node> m_nodes;
+    bool m_verbatim = false;
 };
 
 // Where prompt templates are: $SIEVE_PROMPTS_DIR, ../share/sieve/prompts beside the executable, or
@@ -65,8 +72,14 @@ struct PromptFacts
 // The metadata tags a prompt can carry (--tags), in this order.
 const std::vector<std::string> &promptTagNames();
 
+// KernelBench's words for a dtype in its precision note ("FP16 (16-bit floating point)"); fp32's for
+// any other dtype (KernelBench's default precision).
+std::string precisionDisplay(std::string_view dtype);
+
 // The values a template is rendered with: every fact under its name ("reference", "task", "backend",
-// "task_backend", "target", "dtype", "level", "category", "difficulty", "shapes"), "backend_triton" and
+// "task_backend", "target", "dtype", "level", "category", "difficulty", "shapes"; "reference" without
+// trailing whitespace, "reference_raw" exactly as stored), "precision_display" (precisionDisplay of
+// the dtype), "backend_triton" and
 // "backend_cuda" ("1" or empty, for one template with a section per backend), and "tags": the line
 // "[backend: triton] [dtype: fp16] ..." of the asked tags that have a value, in the order asked.
 std::map<std::string, std::string> promptValues(const PromptFacts &facts, const std::vector<std::string> &tags);

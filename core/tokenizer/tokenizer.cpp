@@ -467,7 +467,9 @@ void Tokenizer::Impl::loadModel(const json &m, const Fail &fail)
         if (m.contains(key) && !m[key].is_null() && !m[key].get<std::string>().empty())
             fail(std::string("model.") + key, "not supported for byte-level BPE");
     if (flag(m, "byte_fallback"))
-        fail("model.byte_fallback", "not supported (byte-level BPE needs no byte fallback)");
+        fail("model.byte_fallback",
+             "not supported here (byte-level BPE needs no byte fallback); export --chat-template counts "
+             "such tokenizers (Llama 2, Mistral, Gemma) with the tokenizers library");
     ignoreMerges = flag(m, "ignore_merges");
     fuseUnk = flag(m, "fuse_unk");
 

@@ -1,5 +1,7 @@
 #include "gpu/verify/pythonenv.h"
 
+#include "core/util/python.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -26,28 +28,13 @@ fs::path executableDir()
 
 std::string defaultVenvDir()
 {
-    std::string cache = env("XDG_CACHE_HOME");
-    if (cache.empty())
-        cache = env("HOME").empty() ? std::string("/tmp") : env("HOME") + "/.cache";
-    return cache + "/sieve/venv";
+    return sieve::defaultVenvDir();
 }
 
 PythonEnv findPythonEnv(const std::string &explicitPython)
 {
     PythonEnv e;
-    if (!explicitPython.empty())
-        e.python = explicitPython;
-    else if (!env("SIEVE_PYTHON").empty())
-        e.python = env("SIEVE_PYTHON");
-    else if (!env("SIEVE_VENV").empty())
-        e.python = env("SIEVE_VENV") + "/bin/python";
-    else
-        e.python = defaultVenvDir() + "/bin/python";
-    if (access(e.python.c_str(), X_OK) != 0)
-        throw std::runtime_error("no Python interpreter at '" + e.python +
-                                 "': run ./setup.sh (it creates the verifier's virtual environment), or set "
-                                 "SIEVE_PYTHON to an interpreter that has torch, triton and numpy");
-
+    e.python = pythonInterpreter(explicitPython, "torch, triton and numpy");
     const std::string fromEnv = env("SIEVE_WORKER_DIR");
     const fs::path candidates[] = {
         fromEnv.empty() ? fs::path() : fs::path(fromEnv),

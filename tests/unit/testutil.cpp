@@ -87,3 +87,26 @@ std::string testData(const std::string &relative)
 }
 
 } // namespace sieve::test
+
+namespace sieve::test {
+
+std::vector<nlohmann::json> readJsonl(const std::string &path)
+{
+    std::vector<nlohmann::json> rows;
+    std::istringstream in(readFile(path));
+    std::string line;
+    while (std::getline(in, line))
+        rows.push_back(nlohmann::json::parse(line));
+    return rows;
+}
+
+bool importKernelBench(const std::string &db, const std::string &path)
+{
+    const auto init = runCli({"init", db});
+    EXPECT_EQ(init.exitCode, 0) << init.err;
+    const auto r = runCli({"import", db, "--format", "kernelbench", path, "--quiet"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return init.exitCode == 0 && r.exitCode == 0;
+}
+
+} // namespace sieve::test

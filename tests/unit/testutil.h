@@ -1,5 +1,7 @@
 #pragma once
 // Helpers shared by the unit tests: a scratch folder per test, running sieve-cli as a real process.
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -35,6 +37,11 @@ ProcessResult runProgram(const std::vector<std::string> &command, const std::str
 
 std::string readFile(const std::string &path);
 void writeFile(const std::string &path, const std::string &content);
+// A JSONL file's objects, in order (an export's train.jsonl).
+std::vector<nlohmann::json> readJsonl(const std::string &path);
+// A new corpus at `db` with the KernelBench problems of `path` (a file or a folder) imported; false
+// (with the reason in a test failure) when sieve-cli could not.
+bool importKernelBench(const std::string &db, const std::string &path);
 std::string testData(const std::string &relative);
 
 } // namespace sieve::test

@@ -229,3 +229,38 @@ TEST(Augment, CpuCheckKeepsAKernelBenchVariantScaledDownForTheInterpreter)
     Corpus c = Corpus::open(db, true);
     EXPECT_EQ(c.db().queryInt("SELECT count(*) FROM tasks").value_or(0), 2);
 }
+
+// Issue #33 point 3, checked on a real KernelBench problem at its shipped shapes (19_ReLU at commit 423217d:
+// 4096 x 393216 fp32): on the CPU each variant, the full-size one too, is kept (checked scaled down), and a
+// variant's KernelBench prompt shows its own constants, not the parent's.
+TEST(Augment, KernelBenchReluAtItsShippedShapesOnTheCpuAndItsVariantsPrompt)
+{
+    if (test::requireVerifierPython().empty())
+        return;
+    test::TempDir dir;
+    const std::string db = dir.file("kb.sieve");
+    ASSERT_TRUE(test::importKernelBench(db, test::testData("kernelbench_prompts/problems/level1/19_ReLU.py")));
+    const auto r =
+        test::runCli({"augment", db, "--task", "kernelbench/level1/19_ReLU", "--shapes", "batch_size=64,dim=2048",
+                      "--shapes", "batch_size=4096,dim=393216", "--cpu", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["variants"].size(), 2u);
+    for (const auto &v : j["variants"])
+        EXPECT_EQ(v["state"], "created") << r.out;
+    {
+        Corpus c = Corpus::open(db);
+        const auto id =
+            c.db().queryInt("SELECT id FROM tasks WHERE name='kernelbench/level1/19_ReLU@batch_size=64,dim=2048'");
+        ASSERT_TRUE(id);
+        test::addSample(c, *id, {"relu-64", 1, "PASS", 1.1});
+    }
+    const auto e =
+        test::runCli({"export", db, dir.file("out"), "--split", "0", "--template", "kernelbench", "--system", "none"});
+    ASSERT_EQ(e.exitCode, 0) << e.err;
+    const auto rows = readRows(dir.file("out/train.jsonl"));
+    ASSERT_EQ(rows.size(), 1u);
+    const std::string prompt = rows[0]["messages"][0]["content"];
+    EXPECT_NE(prompt.find("batch_size = 64\ndim = 2048\n"), std::string::npos) << prompt;
+    EXPECT_EQ(prompt.find("393216"), std::string::npos) << prompt;
+}

@@ -14,16 +14,6 @@ using namespace sieve;
 
 namespace {
 
-std::vector<nlohmann::json> readRows(const std::string &path)
-{
-    std::vector<nlohmann::json> rows;
-    std::istringstream in(test::readFile(path));
-    std::string line;
-    while (std::getline(in, line))
-        rows.push_back(nlohmann::json::parse(line));
-    return rows;
-}
-
 std::string makeCorpus(test::TempDir &dir)
 {
     const std::string path = dir.file("tags.sieve");
@@ -67,7 +57,7 @@ TEST(PromptTags, TheAnswersBackendPicksTheTemplateAndTagsCarryTheTask)
     const auto r = test::runCli({"export", db, dir.file("out"), "--split", "0", "--all-in-cluster", "--tags",
                                  "backend,target,dtype,shapes,difficulty,category"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto rows = readRows(dir.file("out/train.jsonl"));
+    const auto rows = test::readJsonl(dir.file("out/train.jsonl"));
     ASSERT_EQ(rows.size(), 2u);
     for (const auto &row : rows) {
         const std::string user = row["messages"][1]["content"];
@@ -99,12 +89,12 @@ TEST(PromptTags, KernelBenchOneShotTemplate)
     const auto r = test::runCli({"export", db, dir.file("kb"), "--split", "0", "--template", "kernelbench", "--system",
                                  "none", "--reasoning", "none"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto rows = readRows(dir.file("kb/train.jsonl"));
+    const auto rows = test::readJsonl(dir.file("kb/train.jsonl"));
     ASSERT_EQ(rows.size(), 2u);
     for (const auto &row : rows) {
         const std::string user = row["messages"][0]["content"];
         const bool cuda = row["meta"]["backend"] == "cuda";
-        EXPECT_EQ(user.rfind(cuda ? "You write custom CUDA kernels to replace the pytorch operators in the given "
+        EXPECT_EQ(user.rfind(cuda ? "You write custom CUDA operators to replace the pytorch operators in the given "
                                     "architecture to get speedups."
                                   : "You write custom Triton kernels to replace the pytorch operators in the given "
                                     "architecture to get speedups.",
@@ -112,7 +102,7 @@ TEST(PromptTags, KernelBenchOneShotTemplate)
                   0u)
             << user;
         // One example pair, then the task's own architecture, then the output rules.
-        const auto example = user.find("The example new arch with custom");
+        const auto example = user.find(cuda ? "Optimized with CUDA operators:" : "Optimized with Triton kernels:");
         const auto given = user.find("You are given the following architecture:");
         ASSERT_NE(example, std::string::npos);
         ASSERT_NE(given, std::string::npos);
@@ -120,7 +110,9 @@ TEST(PromptTags, KernelBenchOneShotTemplate)
         EXPECT_NE(user.find(cuda ? "load_inline" : "@triton.jit"), std::string::npos);
         EXPECT_EQ(user.find(cuda ? "@triton.jit" : "load_inline"), std::string::npos);
         EXPECT_NE(user.find("return torch.rms_norm(x)", given), std::string::npos);
-        EXPECT_NE(user.find("NO testing code!"), std::string::npos);
+        EXPECT_NE(user.find("Note: The kernels should be optimized for FP16 (16-bit floating point) precision."),
+                  std::string::npos);
+        EXPECT_TRUE(user.ends_with("NO testing code!\n")) << user; // KernelBench's final newline kept
     }
     const auto m = nlohmann::json::parse(test::readFile(dir.file("kb/manifest.json")));
     EXPECT_EQ(m["templates"]["user"]["*"]["name"], "kernelbench");
