@@ -1,0 +1,91 @@
+"""Writes manifest.json (the second red-team round against the runtime walls, issue 30): each hostile answer
+with stage 0 skipped (the runtime walls alone) and, where stage 0 applies, a _static twin; the legitimate
+answers that must PASS. Run: python3 generate.py (then the selftest, see the README of this folder)."""
+import json
+import os
+
+SOFTMAX = ("../../tasks/softmax.py", {"dtype": "fp32", "shapes": [{"BATCH": 3, "DIM": 100}], "seeds": [0, 1]})
+VADD = ("../../tasks/vector_add.py", {"dtype": "fp32", "shapes": [{"SIZE": 1000}], "seeds": [0, 1]})
+ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
+
+REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
+REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
+
+# (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
+HOSTILE = [
+    ("h_seed_lsd_override", SOFTMAX, REJECT, {}),
+    ("h_seed_state_dict_post_hook", SOFTMAX, REJECT, {}),
+    ("h_ctypes_phase_flip", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_ctypes_clear_violations", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_probe_tell_wall_ablate", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_ctypes_host_compute", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_dlpack_numpy", SOFTMAX, REJECT, {}),
+    ("h_ctypes_at_cpu_out", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
+    ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
+    ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
+    ("h_probe_poison_readback", SOFTMAX, REJECT, {}),
+    ("h_probe_timing_tell", SOFTMAX, REJECT, {}),
+    ("h_launchhook_property_setter", SOFTMAX, REJECT, {}),
+    ("h_kb_einsum_reduction", ROWSUM, REJECT, {"policy": "kernelbench"}),
+    ("h_cpp_phdr_at_cpu", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_cpp_pyobject_call_numpy", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_probe_tell_launch_return", SOFTMAX, REJECT, {"gpu": True}),
+    ("h_build_line_directive_leak", SOFTMAX,
+     [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
+     {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
+]
+LEGIT = [
+    ("l2_vadd_autotune_heuristics", VADD, {}),
+    ("l2_vadd_persistent", VADD, {}),
+    ("l2_softmax_noncontig_output", SOFTMAX, {}),
+    ("l2_softmax_scratch_in_buffer", SOFTMAX, {}),
+    ("l2_cpp_stats_triton_normalize", SOFTMAX, {}),
+    ("l2_cpp_loop_softmax", SOFTMAX, {}),
+    ("l2_cpp_class_method_softmax", SOFTMAX, {}),
+]
+
+# filled in from the CPU run (see the report): what lets each one through today
+KNOWN_GAPS = {}
+
+
+def doc_of(answer):
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "answers", answer)) as f:
+        src = f.read()
+    return src.split('"""')[1].replace("\n", " ").strip()
+
+
+def main():
+    out = []
+    for name, (task, meta), expect_any, extra in HOSTILE:
+        extra = dict(extra)
+        twin = extra.pop("static_twin", True)
+        gpu = extra.pop("gpu", False)
+        fx = {"name": name, "task": task, "task_meta": meta, "answer": f"answers/{name}.py", "backend": "triton",
+              "expect": expect_any[0]["expect"], "reason": expect_any[0].get("reason"), "expect_any": expect_any,
+              "gpu": gpu, "skip_static": True, "doc": doc_of(f"{name}.py"), **extra}
+        if name in KNOWN_GAPS:
+            fx["known_gap"] = KNOWN_GAPS[name]
+        out.append(fx)
+        if twin:
+            out.append({"name": f"{name}_static", "task": task, "task_meta": meta, "answer": f"answers/{name}.py",
+                        "backend": "triton", "expect": "FAIL_STATIC", "reason": None, "gpu": gpu,
+                        "skip_static": False, "doc": "the same answer with stage 0", **extra})
+    for name, (task, meta), extra in LEGIT:
+        fx = {"name": name, "task": task, "task_meta": meta, "answer": f"answers/{name}.py", "backend": "triton",
+              "expect": "PASS", "reason": None, "gpu": False, "skip_static": True, "doc": doc_of(f"{name}.py"),
+              **extra}
+        if name in KNOWN_GAPS:
+            fx["known_gap"] = KNOWN_GAPS[name]
+        out.append(fx)
+        out.append({**fx, "name": f"{name}_static", "skip_static": False, "doc": "the same answer with stage 0"})
+        out[-1].pop("known_gap", None)
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "manifest.json")
+    with open(path, "w") as f:
+        json.dump({"version": 1, "protocol_checks": False, "fixtures": out}, f, indent=1)
+        f.write("\n")
+    print(f"{len(out)} fixtures -> {path}")
+
+
+if __name__ == "__main__":
+    main()
