@@ -11,16 +11,28 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
+KNOWN = {"eb85fc4d986e8348647c": {b"_ZN12_GLOBAL__N_17g_phaseE": 0x457b4, b"_ZN12_GLOBAL__N_18g_ablateE": 0x457b3,
+                                  b"_ZN12_GLOBAL__N_117g_violation_countE": 0x45660,
+                                  b"_ZN12_GLOBAL__N_112g_violationsE": 0x45670}}
+
+
 def _wall_symbol(name):
     """Address of a static of the loaded runtime wall: its .symtab (local symbols are kept) plus the load
     address of its first mapping in /proc/self/maps."""
     path = sys.modules["_sieve_wall"].__file__
-    with open(path, "rb") as f:
-        data = f.read()
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    value = None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        # the candidate cannot read the file (its folder is hidden): the build is deterministic (source hash,
+        # torch, compiler in its name), so an attacker ships the offsets of the worker version it targets
+        data = None
+    value = KNOWN.get(path.rsplit("_", 1)[-1].split(".")[0], {}).get(name)
+    secs = []
+    if data is not None:
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+        secs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
     for s in secs:
         if s[1] != 2:
             continue
