@@ -27,6 +27,7 @@ HOSTILE = [
     ("h_probe_poison_readback", SOFTMAX, REJECT, {}),
     ("h_probe_timing_tell", SOFTMAX, REJECT, {}),
     ("h_launchhook_property_setter", SOFTMAX, REJECT, {}),
+    ("h_no_kernel_fake_launches", SOFTMAX, REJECT, {}),
     ("h_kb_einsum_reduction", ROWSUM, REJECT, {"policy": "kernelbench"}),
     ("h_cpp_phdr_at_cpu", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_cpp_pyobject_call_numpy", SOFTMAX, REJECT_OR_REFUSED, {}),
@@ -66,6 +67,8 @@ KNOWN_GAPS = {
     "h_probe_timing_tell": "the probe's poisoned launch is much faster than a real one; a constant is accepted",
     "h_launchhook_property_setter": "LaunchHook's class dict is not in the snapshot: a setter compiled under a "
                                     "stdlib name computes after the window, no answer frame on the stack",
+    "h_no_kernel_fake_launches": "no kernel at all: hook.launches/names are plain attributes of the LaunchHook "
+                                 "(gc), and hook.poison tells the probe",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "h_cpp_phdr_at_cpu": "dl_iterate_phdr is not refused: the extension finds at::cpu::_softmax_out in memory "
