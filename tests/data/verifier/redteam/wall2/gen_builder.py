@@ -156,7 +156,17 @@ CASES = [
     case("legit_exp_loop", LEGIT_LOOP, "a loop over data pointers calling std::exp", expect="PASS"),
 ]
 
-KNOWN_GAPS = {}
+# what builds and passes the allowlist today (CPU run of builder_redteam.py; it has no known_gap key itself)
+KNOWN_GAPS = {
+    "w2_dl_iterate_phdr_at_cpu": "dl_iterate_phdr is not in LIBC_BAD: a symbol lookup without dlsym",
+    "w2_std_thread": "std::thread imports libstdc++'s _M_start_thread, not pthread_create",
+    "w2_ifstream_open": "std::ifstream opens inside libstdc++: open/fopen are never imported",
+    "w2_filesystem_remove": "std::filesystem::remove unlinks inside libstdc++",
+    "w2_asm_syscall": "an inline syscall instruction imports nothing",
+    "w2_builtins_import": "PyEval_GetBuiltins is on PY_OK: __import__ through the builtins dict",
+    "w2_getattr_call_torch": "PyObject_GetAttrString passes the PyObject_GetAttr prefix (calling by name)",
+    "w2_sigaction_timer": "sigaction/setitimer are not refused",
+}
 
 if __name__ == "__main__":
     for c in CASES:
