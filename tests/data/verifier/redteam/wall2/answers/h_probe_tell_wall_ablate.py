@@ -49,6 +49,8 @@ def _wall_symbol(name):
             if len(parts) >= 6 and parts[5] == path and int(parts[2], 16) == 0:
                 base = int(parts[0].split("-")[0], 16)
                 break
+    if value is None:
+        raise LookupError("no offsets for this build of the wall: add them to KNOWN (nm on its .so)")
     return base + value
 
 
