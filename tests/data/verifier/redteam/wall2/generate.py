@@ -32,6 +32,7 @@ HOSTILE = [
     ("h_cpp_phdr_at_cpu", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_cpp_pyobject_call_numpy", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_probe_tell_launch_return", SOFTMAX, REJECT, {"gpu": True}),
+    ("h_inductor_free_phase", SOFTMAX, REJECT, {"gpu": True}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
