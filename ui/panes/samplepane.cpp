@@ -37,7 +37,8 @@ SamplePane::SamplePane(DbThread *reader, DbThread *writer, QWidget *parent)
     : QWidget(parent), m_model(new SampleModel(reader, this)), m_view(new QTableView), m_status(new QComboBox),
       m_reviewFilter(new QComboBox), m_judgeFilter(new QComboBox), m_search(new QLineEdit), m_codeSearch(new QLineEdit),
       m_count(new QLabel), m_empty(new EmptyState(QStringLiteral("sampleEmptyLabel"))), m_review(nullptr),
-      m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton), m_deleteView(new QToolButton)
+      m_searchDelay(new QTimer(this)), m_views(new QComboBox), m_saveView(new QToolButton),
+      m_deleteView(new QToolButton)
 {
     setObjectName(QStringLiteral("samplePane"));
     m_view->setObjectName(QStringLiteral("sampleView"));
