@@ -424,7 +424,9 @@ class RetryAloneTest(unittest.TestCase):
         job.alone = True
         w.running = {}
         self.assertTrue(w.admit(job))
-        w.running = {99: object()}
+        other = worker.Job({"task_key": "t"})  # another job running beside it, not alone itself
+        other.alone = False
+        w.running = {99: other}
         self.assertFalse(w.admit(job))
         job.alone = False
         self.assertTrue(w.admit(job))
