@@ -40,6 +40,12 @@ def protocol_checks(send, recv, root, tasks, on_gpu):
         msg = recv()
         if msg.get("op") != "error":
             bad.append(f"{what}: expected an error, got {msg}")
+        if what == "unknown task":
+            # a verify request the worker cannot serve is also a harness fault for its job: no verdict of
+            # the sample's, the engine leaves it pending (rules.harness_fault)
+            msg = recv()
+            if msg.get("op") != "verdict" or not msg.get("harness_fault") or msg.get("job") != 10**6:
+                bad.append(f"{what}: expected a harness-fault line for the job, got {msg}")
     key = next((k for k in tasks if "softmax" in k), None)
     if key is None:
         return bad
