@@ -293,7 +293,11 @@ class Child:
     def forward_profiled(self, model, inputs, poison_bytes):
         """Every call of the sample's model (checks, the probe, timed runs) goes through timing.call: the
         same stack, the same L2 flush, events and synchronisation, so a call cannot tell what it is for."""
-        ablate = self.hook.poison is not None  # the probe: the answer's kernels (or extension) write poison
+        # the probe: a Triton answer's kernels write poison through the launch hook; the wall poisons extension
+        # functions' tensors only for CUDA answers, whose kernels live there. For a Triton answer it would turn
+        # any value passed through an extension function (an identity) into the kernels' poison
+        # (redteam/wall2 h_ext_passthrough_launder)
+        ablate = self.hook.poison is not None and self.ctx.get("backend") == "cuda"
 
         def one_call():
             return timing.call(self.tools, model, inputs, self.flush_buf, poison_bytes)

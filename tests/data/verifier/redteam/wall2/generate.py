@@ -33,6 +33,7 @@ HOSTILE = [
     ("h_cpp_pyobject_call_numpy", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_probe_tell_launch_return", SOFTMAX, REJECT, {"gpu": True}),
     ("h_inductor_free_phase", SOFTMAX, REJECT, {"gpu": True}),
+    ("h_ext_passthrough_launder", SOFTMAX, REJECT, {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -90,7 +91,7 @@ KNOWN_GAPS = {
 
 
 # a load_inline build takes 50-120 s on a loaded 2-core machine: the compile stage gets room for it
-SLOW_BUILD = {"h_cpp_phdr_at_cpu", "h_cpp_pyobject_call_numpy", "h_build_line_directive_leak", "l2_cpp_loop_softmax",
+SLOW_BUILD = {"h_ext_passthrough_launder", "h_cpp_phdr_at_cpu", "h_cpp_pyobject_call_numpy", "h_build_line_directive_leak", "l2_cpp_loop_softmax",
               "l2_cpp_stats_triton_normalize", "l2_cpp_class_method_softmax"}
 
 
