@@ -1266,6 +1266,10 @@ So retten Sie, was lesbar ist: sqlite3 &apos;%3&apos; .recover | sqlite3 recover
 <context>
     <name>sieve::ui::ReviewBar</name>
     <message>
+        <source>This corpus is read-only: nothing was saved.</source>
+        <translation>Dieses Korpus ist schreibgeschützt: nichts wurde gespeichert.</translation>
+    </message>
+    <message>
         <source>Incorrect output</source>
         <translation>Falsche Ausgabe</translation>
     </message>

@@ -239,7 +239,8 @@ bool ReviewBar::refuseReadOnly()
 {
     if (m_readOnly.isEmpty())
         return false;
-    Q_EMIT notice(m_readOnly);
+    // The banner above says why and what to do; the status bar has room only for the outcome.
+    Q_EMIT notice(tr("This corpus is read-only: nothing was saved."));
     return true;
 }
 
