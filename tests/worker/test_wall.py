@@ -67,8 +67,11 @@ static PyMethodDef methods[] = {
     {"none", none, METH_NOARGS, nullptr},
     {"plain", plain, METH_VARARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
-static PyModuleDef mod = {PyModuleDef_HEAD_INIT, "sieve_test_ext", nullptr, -1, methods};
-PyMODINIT_FUNC PyInit_sieve_test_ext() { return PyModule_Create(&mod); }
+// multi-phase initialisation, as pybind11 3 (torch 2.11's) makes it: the import machinery, unlike a
+// single-phase module's, does not put the module in sys.modules when a loader execs it by path
+static PyModuleDef_Slot slots[] = {{0, nullptr}};
+static PyModuleDef mod = {PyModuleDef_HEAD_INIT, "sieve_test_ext", nullptr, 0, methods, slots};
+PyMODINIT_FUNC PyInit_sieve_test_ext() { return PyModuleDef_Init(&mod); }
 """
 
 
@@ -314,6 +317,28 @@ class WallTamper(unittest.TestCase):
         res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
         self.assertEqual(res.returncode, 0, res.stderr[-2000:])
         return [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+
+    def test_probe_sees_modules_the_builder_client_loaded(self):
+        # torch's loader (and the builder's client, extclient.py) never puts a built module in sys.modules:
+        # the wall looked only there, so on the H200 no load_inline function was poisoned and every
+        # legitimate CUDA answer failed the probe (builder_e2e_cuda_vadd)
+        ext_path = build_test_ext(os.path.join(CACHE, "test-ext"))
+        reps = self.run_case(f"""
+            import torch.utils.cpp_extension as ce
+            from sieve_worker.extensions import extclient
+            extclient.install(lambda m: None, lambda: {{"do": "built", "seq": 1, "ok": True, "path": {ext_path!r}}},
+                              None, W.loaded.append)
+            ext = ce.load_inline(name="sieve_test_ext", cpp_sources="", functions=["quiet"])
+            mod.set_poisoner(lambda args, kw, res: "poisoned")
+            probe = W.forward(lambda: ext.quiet(7), True)
+            plain = W.forward(lambda: ext.quiet(7))
+            print(json.dumps({{"in_sys_modules": "sieve_test_ext" in sys.modules, "probe": repr(probe),
+                               "plain": repr(plain)}}))
+        """)
+        got = [r for r in reps if "probe" in r][0]
+        self.assertFalse(got["in_sys_modules"])
+        self.assertEqual(got["probe"], "'poisoned'")
+        self.assertEqual(got["plain"], "(7,)")
 
     def test_switching_record_function_off_is_refused_and_latched(self):
         reps = self.run_case("""

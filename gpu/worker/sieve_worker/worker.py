@@ -1030,9 +1030,10 @@ class Worker(Admission):
                 job.probe = "sham"
                 return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"],
                                  "the sample's CUDA kernels took no GPU time in the forward")
-            # no ablation probe for CUDA answers yet (launch.py): the launch count and GPU share must do
-            job.probe = "ok"
-            job.notes.append("proof: CUDA extension kernels counted in the profiler (no ablation probe)")
+            if not job.wall:
+                # no runtime wall, so no ablation probe (launch.py): the launch count and GPU share must do
+                job.probe = "ok"
+                job.notes.append("proof: CUDA extension kernels counted in the profiler (no ablation probe)")
 
     def read_outputs(self, job, task, si, label, msg):
         """Validates a note's metadata against the reference: (the expected metas, the check's entry), or

@@ -138,7 +138,8 @@ class Child:
         hook.Event, hook.record = self.Event, self.record
         self.hook = hook
         # load_inline/load build in the worker's builder, never in this process (extclient.py, builder.py)
-        extclient.install(self.send, self.command, ctx.get("capability"))
+        extclient.install(self.send, self.command, ctx.get("capability"),
+                          lambda m: self.wall.loaded.append(m) if self.wall else None)
         style = ctx["style"]
         self.wall = self.start_wall(task)
         if self.wall is False:

@@ -105,14 +105,11 @@ def candidate_ctx(worker, job, task):
     job.want_timing = bool(req.get("timing")) and worker.device != "cpu"
     if job.want_timing:
         worker.ensure_ref_timing(task)
-    # the calls, in a secret order: every (shape, seed) check, and for Triton answers one probe (a call like
-    # any other, on the inputs of a random check, whose launches only write poison). The runtime wall's
-    # ablation of a CUDA answer's extension functions (wall.py) routes every calling convention now, but on
-    # the H200 a legitimate load_inline answer still fails it (builder_e2e_cuda_vadd, 2026-12-04; the CPU
-    # unit test passes): it stays off for CUDA answers until that is understood, and they are proved by the
-    # profiler's exact kernel names and the runtime wall.
+    # the calls, in a secret order: every (shape, seed) check, and one probe (a call like any other, on the
+    # inputs of a random check, whose launches only write poison: a Triton answer's kernels through the
+    # launch hook, a CUDA answer's extension functions through the runtime wall, wall.py)
     plan = [(si, sd, False) for si, sds in enumerate(shape_seeds(summary)) for sd in sds]
-    if req.get("backend", "triton") != "cuda":
+    if req.get("backend", "triton") != "cuda" or job.wall:
         si, sd, _ = plan[secrets.randbelow(len(plan))]
         plan.append((si, sd, True))
     secrets.SystemRandom().shuffle(plan)

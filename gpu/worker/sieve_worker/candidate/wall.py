@@ -108,6 +108,7 @@ class Wall:
         self.wrapped = set()
         self.ext_dirs = []
         self.modules_seen = 0
+        self.loaded = []  # modules the builder's client loaded (load_inline's never enter sys.modules)
 
     @classmethod
     def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules):
@@ -136,8 +137,9 @@ class Wall:
         return w
 
     def extensions(self):
-        """The answer's extension modules: loaded from one of its extension folders."""
-        out = []
+        """The answer's extension modules: loaded from one of its extension folders (by import, or by the
+        builder's client, which tells the wall)."""
+        out = list(self.loaded)
         for name, m in list(sys.modules.items()):
             f = getattr(m, "__file__", None) if m is not None else None
             if isinstance(f, str) and f.endswith(".so") and any(f.startswith(d) for d in self.ext_dirs):
@@ -148,7 +150,7 @@ class Wall:
         """Routes every function of the answer's extensions through the wall (the ablation probe); in place
         in their method definitions, so every alias the answer kept goes through it too. Looked for again
         when a module was imported since the last window."""
-        n = len(sys.modules)
+        n = len(sys.modules) + len(self.loaded)
         if n == self.modules_seen:
             return
         self.modules_seen = n

@@ -28,8 +28,10 @@ def _strings(v, what):
     raise TypeError(f"load_inline({what}=...) must be a string or a list of strings")
 
 
-def install(send, command, capability=None):
-    """send(obj): a message on the result pipe; command(): the worker's next message on the control pipe."""
+def install(send, command, capability=None, loaded=None):
+    """send(obj): a message on the result pipe; command(): the worker's next message on the control pipe;
+    loaded(module): told of every module built here (torch's own loader never puts it in sys.modules, so the
+    runtime wall, which routes the answer's extension functions for the ablation probe, is told instead)."""
     import torch.utils.cpp_extension as ce
     seq = [0]
 
@@ -48,6 +50,8 @@ def install(send, command, capability=None):
         spec = importlib.util.spec_from_file_location(req["name"], reply["path"])
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
+        if loaded is not None:
+            loaded(module)
         return module
 
     sig_inline = inspect.signature(ce.load_inline)  # this torch's own parameters (positions differ by version)
