@@ -179,6 +179,7 @@ NativeJob NativeJob::fromJson(const nlohmann::json &j)
         c.inputDtypes = field<std::vector<std::string>>(cases[i], "input_dtypes", where);
         c.expected = field<std::vector<std::string>>(cases[i], "expected", where);
         c.expectedDtypes = field<std::vector<std::string>>(cases[i], "expected_dtypes", where);
+        c.atol = cases[i].value("atol", -1.0);
         if (c.inputs.size() != c.inputDtypes.size() || c.expected.size() != c.expectedDtypes.size())
             throw std::runtime_error(where + ": files and dtypes differ in number");
         job.cases.push_back(std::move(c));
@@ -355,15 +356,16 @@ nlohmann::json verifyNative(const NativeJob &job)
         if (got.size() != expected[c].size())
             check["ok"] = false, check["note"] = "the manifest has " + std::to_string(got.size()) +
                                                  " outputs, the reference " + std::to_string(expected[c].size());
+        const double atol = job.cases[c].atol >= 0 ? job.cases[c].atol : job.atol;
         for (std::size_t i = 0; i < std::min(got.size(), expected[c].size()); ++i)
-            compareTensor(expected[c][i], got[i], job.atol, job.rtol, check, "output " + manifest.outputs[i].name);
+            compareTensor(expected[c][i], got[i], atol, job.rtol, check, "output " + manifest.outputs[i].name);
         if (!check["ok"].get<bool>() && firstFailure.empty()) {
             char buf[256];
             std::snprintf(
                 buf, sizeof buf,
                 "shape %d seed %d: %lld values outside atol=%g rtol=%g (max abs %.3g), %lld NaN/inf mismatches",
                 job.cases[c].shapeIndex, job.cases[c].seed,
-                static_cast<long long>(check["mismatches"].get<std::int64_t>()), job.atol, job.rtol,
+                static_cast<long long>(check["mismatches"].get<std::int64_t>()), atol, job.rtol,
                 check["max_abs"].get<double>(),
                 static_cast<long long>(check["nonfinite_mismatches"].get<std::int64_t>()));
             firstFailure = check.contains("note")

@@ -21,6 +21,7 @@ struct NativeCase
     int seed = 0;
     std::vector<std::string> inputs, expected;            // .npy files
     std::vector<std::string> inputDtypes, expectedDtypes; // fp32, fp16, bf16, ... (bf16 files hold <u2 bits)
+    double atol = -1; // a derived input set's own atol (the reference's rounding there); < 0: the job's
 };
 
 struct NativeJob

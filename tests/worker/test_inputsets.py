@@ -84,3 +84,55 @@ class ChooseTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SetToleranceTest(unittest.TestCase):
+    """A derived set's atol is widened to NOISE_FACTOR times the reference's own float rounding there
+    (taskref.rounding_noise): signed inputs make a long dot product cancel, and a correct kernel that adds
+    in another order then differs from torch by more than the task's atol (6_Matmul_with_large_K on the
+    H200: 30 values off by up to 8.3e-4 at atol 1e-4); a precision downgrade still fails."""
+
+    def setUp(self):
+        g = torch.Generator().manual_seed(5)
+        k = 1 << 16
+        self.a = (torch.rand(1, k, generator=g) * 2 - 1) * 4
+        self.b = (torch.rand(k, 256, generator=g) * 2 - 1) * 4
+
+        class MatMul(torch.nn.Module):
+            def forward(self, a, b):
+                return a @ b
+        self.model = MatMul()
+        self.ref = self.model(self.a, self.b)
+
+    @staticmethod
+    def off(x, ref, atol, rtol=1e-4):
+        return int(((x - ref).abs() > atol + rtol * ref.abs()).sum())
+
+    def test_another_summation_order_passes_and_a_downgrade_does_not(self):
+        from sieve_worker.tasks import taskref
+        noise = taskref.rounding_noise(self.model, [self.a, self.b], [self.ref])
+        self.assertGreater(noise, 0)
+        summary = {"atol": 1e-4, "rtol": 1e-4, "set_atols": [None, taskref.NOISE_FACTOR * noise]}
+        self.assertEqual(taskref.set_atol(summary, 0), (1e-4, 1e-4))  # the task's own inputs: as the task says
+        atol = taskref.set_atol(summary, 1)[0]
+        # a correct kernel: the same dot products, added in blocks of 4096 one after another
+        chunks = torch.zeros_like(self.ref)
+        for i in range(0, self.a.shape[1], 4096):
+            chunks += self.a[:, i:i + 4096] @ self.b[i:i + 4096]
+        self.assertGreater(self.off(chunks, self.ref, 1e-4), 0)  # rejected at the task's atol: a false rejection
+        self.assertEqual(self.off(chunks, self.ref, atol), 0)
+        # inputs rounded to bfloat16 (what a TF32 or half-precision kernel does to them): still a mismatch
+        low = self.a.bfloat16().float() @ self.b.bfloat16().float()
+        self.assertGreater(self.off(low, self.ref, atol), 0)
+
+    def test_no_widening_where_the_model_has_no_float64_form(self):
+        from sieve_worker.tasks import taskref
+
+        class Fp32Only(torch.nn.Module):
+            def forward(self, x):
+                if x.dtype != torch.float32:
+                    raise TypeError("float32 only")
+                return x * 2
+        x = torch.rand(8)
+        self.assertIsNone(taskref.rounding_noise(Fp32Only(), [x], [x * 2]))
+        self.assertEqual(taskref.set_atol({"atol": 1e-4, "rtol": 1e-4, "set_atols": [None]}, 0)[0], 1e-4)

@@ -562,6 +562,13 @@ class Worker(Admission):
 
         def done(summary, timed_out):
             self.pending_refs.discard(key)
+            if summary is not None and summary.get("device_full") and not msg.get("alone"):
+                # out of device memory beside candidates and other references: the harness's load, never the
+                # task's verdict; computed again with the whole device (taskref.DeviceFull)
+                log(f"task {key}: {summary.get('message')}; computed again alone")
+                self.emit({"op": "task_queued", "task_key": key})
+                return self.start_reference(key, sig, dict(msg, alone=True), path, retried=retried,
+                                            announce=announce)
             if summary is None or "error" in summary:
                 why = "timed out" if timed_out else (summary or {}).get("error") or "crashed"
                 # REF_CRASHED: its server died on every attempt (read_asked), the evidence in the message
@@ -1061,10 +1068,10 @@ class Worker(Admission):
 
     def on_output(self, job, msg):
         task = self.tasks[job.req["task_key"]]
-        atol, rtol = task["summary"]["atol"], task["summary"]["rtol"]
         if job.call is None:
             return self.invalid(job, "outputs nobody asked for")
         si, label, probe = job.call
+        atol, rtol = taskref.set_atol(task["summary"], si)
         secret = task["summary"]["secret_seeds"][task["summary"]["seeds"].index(label)]
         if msg.get("si") != si or msg.get("seed") != secret:
             return self.invalid(job, f"outputs for a call other than the one asked for")
@@ -1102,7 +1109,7 @@ class Worker(Admission):
         t0 = time.monotonic()
         if not (s.get("recompute") or [False] * (si + 1))[si]:
             cand = job.buffer.arrays(metas)
-            res = compare.compare(self.reference(task, si, label), cand, s["atol"], s["rtol"])
+            res = compare.compare(self.reference(task, si, label), cand, *taskref.set_atol(s, si))
             del cand
             job.spent["compare"] += time.monotonic() - t0
             if job.deadline is not None:
@@ -1110,8 +1117,8 @@ class Worker(Admission):
             return then(res)
         req = {"task_path": task["path"], "code_hash": s["code_hash"], "shape": s["shapes"][si],
                "secret": s["secret_seeds"][s["seeds"].index(label)], "input_set": taskref.input_set_of(s, si),
-               "style": task["req"].get("init_inputs_style", "kernelbench"), "atol": s["atol"], "rtol": s["rtol"],
-               "metas": metas}
+               "style": task["req"].get("init_inputs_style", "kernelbench"), "atol": taskref.set_atol(s, si)[0],
+               "rtol": s["rtol"], "metas": metas}
         if si not in job.judged:
             job.judged.add(si)
             job.notes.append(f"shape {si}: compared on the device by the judge (its references are too large to "

@@ -238,16 +238,18 @@ class Child:
         self.reseed()
 
     def device_full(self, exc):
-        """A CUDA out-of-memory while this process held no more than the worker admitted it for: the device
-        was full of others' memory, the harness's fault, not the sample's. Says so (the worker retries the
-        job alone) and returns True; a sample that outgrew its admission is its own fault (False)."""
+        """A CUDA out-of-memory while others shared the device, or within what the worker admitted: the
+        device may have been full of others' memory (or of what admission wrongly left them), the harness's
+        fault until the sample runs alone. Says so (the worker retries the job alone) and returns True; a
+        sample that outgrew its admission while it ran alone is its own fault (False)."""
         if self.interpreted or not isinstance(exc, self.oom_type):
             return False
         held, promise = self.reserved(self.device), int(self.ctx.get("gpu_promise") or 0)
-        if held > promise:
+        if held > promise and self.ctx.get("alone"):
             return False
         self.send({"t": "infra", "oom": True,
-                   "message": f"CUDA out of memory with {held} bytes held, within the {promise} admitted"})
+                   "message": f"CUDA out of memory with {held} bytes held, {promise} admitted"
+                              + ("" if self.ctx.get("alone") else ", beside other jobs")})
         return True
 
     def send_outputs(self, header, out, inputs, saved):

@@ -96,7 +96,7 @@ def candidate_ctx(worker, job, task):
            "nproc": int(limits["processes"]) * worker.parallel + 64,
            "threads": 1 if worker.device == "cpu" else 4, "l2_bytes": (worker.env or {}).get("l2_bytes"),
            "out_size": job.buffer.size, "poison_bytes": job.buffer.size if worker.device != "cpu" else 0,
-           "gpu_promise": job.gpu_full + job.timing_extra,
+           "gpu_promise": job.gpu_full + job.timing_extra, "alone": bool(job.alone),
            "timing_limits": {k: float(v) if k == "max_seconds" else int(v)
                              for k, v in (req.get("timing_limits") or {}).items()
                              if k in ("max_runs", "max_seconds")}}
@@ -291,6 +291,7 @@ def fork_native(worker, job, task):
            "task_key": task["req"]["task_key"], "sig": task["sig"] + os.path.basename(worker.session_dir),
            "shapes": summary["shapes"], "ref_dir": worker.session_dir, "device": worker.device,
            "input_sets": summary.get("input_sets"), "shape_seeds": summary.get("shape_seeds"),
+           "set_atols": summary.get("set_atols"),
            "code_hash": summary["code_hash"],
            "seeds": summary["secret_seeds"], "style": task["req"].get("init_inputs_style", "kernelbench"),
            "code": req.get("code", ""), "gpu": worker.device != "cpu",

@@ -370,6 +370,49 @@ def input_set_of(summary, si):
     return sets[si] if si < len(sets) else "task"
 
 
+NOISE_FACTOR = 8.0  # a derived set's atol: at least this many times the reference's own float rounding there
+
+
+def rounding_noise(model, inputs, outs):
+    """The largest difference between the reference's outputs and the same model run in float64 on the same
+    inputs: its own rounding at these inputs. A signed set makes a long sum cancel (6_Matmul_with_large_K:
+    outputs near zero from terms of size 1), where a correct kernel that adds in another order differs
+    from torch by many times the task's atol; a TF32 or half-precision answer still differs by far more.
+    None where the model does not run in float64."""
+    import copy
+
+    import torch
+    if not any(t.is_floating_point() for t in outs):
+        return None
+    try:
+        m64 = copy.deepcopy(model).double()
+        x64 = [t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in inputs]
+        with torch.no_grad():
+            o64 = flatten_outputs(m64(*x64))
+    except torch.cuda.OutOfMemoryError:
+        raise
+    except Exception:
+        return None
+    if len(o64) != len(outs):
+        return None
+    worst = 0.0
+    for a, b in zip(outs, o64):
+        if a.is_floating_point() and a.shape == b.shape and a.numel():
+            d = (a.double() - b).abs()
+            d = d[torch.isfinite(d)]
+            if d.numel():
+                worst = max(worst, float(d.max()))
+    return worst
+
+
+def set_atol(summary, si):
+    """(atol, rtol) a check of entry si of a reference summary is compared with: the task's, widened on a
+    derived input set to NOISE_FACTOR times the reference's own rounding there (set_atols)."""
+    atol, rtol = summary["atol"], summary["rtol"]
+    wide = (summary.get("set_atols") or [None] * (si + 1))
+    return (max(atol, wide[si]) if si < len(wide) and isinstance(wide[si], (int, float)) else atol), rtol
+
+
 def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     """inputsets.choose at one shape, the reference built at the first seed: (kept, notes, dropped)."""
     import torch
@@ -522,6 +565,11 @@ def secret_seed():
     return int.from_bytes(os.urandom(8), "little") >> 2
 
 
+class DeviceFull(Exception):
+    """The reference ran out of device memory while candidates and other references held theirs: the
+    harness's load, not the task's size. The worker computes the task's references again alone."""
+
+
 def compute_references(req, task_path, cache_dir, room=None):
     """Runs in a task server (trusted.TaskServer): computes references for every shape and seed on the worker's device
     (inputs made there, see device_inputs) and returns the summary the worker turns into task_ready.
@@ -535,7 +583,11 @@ def compute_references(req, task_path, cache_dir, room=None):
     on a GPU), asks the worker's admission for the device memory of a large reference and waits for it,
     so that it does not run beside candidates that were promised the same memory."""
     with contextlib.ExitStack() as held:  # the big-reference lock, if taken, until the task is done
-        return _references(req, task_path, cache_dir, held, room)
+        try:
+            return _references(req, task_path, cache_dir, held, room)
+        except DeviceFull as e:
+            return {"shapes": [], "dropped_shapes": [], "hygiene": [], "ok": False, "device_full": True,
+                    "message": str(e)[:400]}
 
 
 def _references(req, task_path, cache_dir, held, room=None):
@@ -580,6 +632,14 @@ def _references(req, task_path, cache_dir, held, room=None):
     metas, footprints, recompute, checked = [], [], [], []
     locked = for_disk = False
     granted = 0  # device memory admission promised this request (room); it grows to the largest shape's need
+    # a reference that ran out of device memory beside others runs again alone: the whole device is asked
+    # for (admission grants it when nothing else holds memory), and an out-of-memory then is the task's size
+    shared = device.type == "cuda" and room is not None and not req.get("alone")
+    if device.type == "cuda" and room is not None and req.get("alone"):
+        granted += room(torch.cuda.mem_get_info(device)[1])
+
+    def device_full(e):
+        return DeviceFull(f"the reference ran out of device memory beside other work: {str(e).splitlines()[0]}")
     for si, sh in enumerate(shapes):
         judge.shape(si, sh["shape"], sh["origin"], sh.get("scaled_from"))
         apply_shape(mod, sh["shape"])
@@ -668,6 +728,8 @@ def _references(req, task_path, cache_dir, held, room=None):
                     disk_left -= out_bytes
                 t_shape = time.monotonic()
         except torch.cuda.OutOfMemoryError as e:
+            if shared:
+                raise device_full(e) from None
             err = judge.failed(si, MemoryError(f"the reference ran out of device memory: {e}"[:400]))
             judge.shapes[si]["seeds"] = {}
         except Exception as e:  # the task's own code failed on this shape (MemoryError: REF_TOO_LARGE)
@@ -687,6 +749,7 @@ def _references(req, task_path, cache_dir, held, room=None):
         footprints.append(foot)
     # derived input sets (inputsets): chosen at one shape, each checked there at inputsets.SEEDS seeds
     sets, set_report = ["task"] * len(kept), {}
+    set_atols = [None] * len(kept)
     if kept and req.get("input_sets", True):
         ai = set_anchor(footprints, checked, len(seeds))
         try:
@@ -694,11 +757,15 @@ def _references(req, task_path, cache_dir, held, room=None):
             judge.notes += notes
             set_report = {"shape_index": ai, "kept": names, "dropped": why}
             for name in names:
-                per_seed = []
+                per_seed, noise = [], 0.0
                 for secret in secrets[:inputsets.SEEDS]:
                     model = build(mod, mod.Model, secret, style).to(device).eval()
+                    x = set_inputs(mod, secret, device, name)
                     with torch.no_grad():
-                        raw = flatten_outputs(model(*set_inputs(mod, secret, device, name)))
+                        raw = flatten_outputs(model(*x))
+                    n = rounding_noise(model, x, raw)
+                    noise = None if n is None or noise is None else max(noise, n)
+                    del x
                     if recompute[ai]:
                         per_seed.append([(str(x.dtype).replace("torch.", ""), list(x.shape)) for x in raw])
                     else:
@@ -708,17 +775,20 @@ def _references(req, task_path, cache_dir, held, room=None):
                     del raw, model
                 kept.append(kept[ai])
                 sets.append(name)
+                set_atols.append(None if not noise else NOISE_FACTOR * noise)
                 checked.append(len(per_seed))
                 recompute.append(recompute[ai])
                 metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
                 footprints.append(footprints[ai])
         except Exception as e:  # a derived set is an extra; the task's own checks stand without it
+            if shared and isinstance(e, torch.cuda.OutOfMemoryError):
+                raise device_full(e) from None  # but not one that the harness's load took away
             set_report = {"error": f"{type(e).__name__}: {e}"[:300]}
         print(f"reference {req.get('task_key')} input sets: {set_report}", file=sys.stderr, flush=True)
     found, ok, _ = judge.result()
     return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
             "metas": metas, "footprint": footprints, "shape_seeds": checked,
-            "recompute": recompute, "recompute_for_disk": for_disk, "input_sets": sets,
+            "recompute": recompute, "recompute_for_disk": for_disk, "input_sets": sets, "set_atols": set_atols,
             "input_set_choice": set_report}
 
