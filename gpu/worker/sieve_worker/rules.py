@@ -13,6 +13,7 @@ import signal
 from .static import static  # stdlib only, like this module
 
 MAX_INFRA_RETRIES = 3
+MAX_REF_DEVICE_RETRIES = 2  # a reference out of device memory beside others: again, then alone (taskref.DeviceFull)
 # A stage that ran out of time while its candidate waited for a CPU at least this share of the stage (it got a
 # quarter of the CPU it asked for, or less) was stopped by the machine's load, not by the sample (stage_load):
 # retried alone, with the full limit, MAX_LOAD_RETRIES times; loaded on every attempt, the sample is left

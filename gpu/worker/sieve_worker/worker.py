@@ -475,6 +475,7 @@ class Worker(Admission):
                 # a large reference asks for its device memory before it allocates (trusted.ask_room)
                 n = answer["need_gpu"]
                 ask.need = n if isinstance(n, int) and n > 0 else 0
+                ask.asked_at = time.monotonic()
                 self.room_waiting.append(ask)
                 return self.grant_room()
         if ask in self.room_waiting:
@@ -564,11 +565,15 @@ class Worker(Admission):
             self.pending_refs.discard(key)
             if summary is not None and summary.get("device_full") and not msg.get("alone"):
                 # out of device memory beside candidates and other references: the harness's load, never the
-                # task's verdict; computed again with the whole device (taskref.DeviceFull)
-                log(f"task {key}: {summary.get('message')}; computed again alone")
+                # task's verdict (taskref.DeviceFull). Computed again with every shape's memory asked of
+                # admission first; the last attempt asks for the whole device (alone)
+                attempt = int(msg.get("ref_attempt", 0)) + 1
+                again = dict(msg, ref_attempt=attempt, room_every_shape=True,
+                             **({"alone": True} if attempt >= rules.MAX_REF_DEVICE_RETRIES else {}))
+                log(f"task {key}: {summary.get('message')}; computed again"
+                    + (" alone" if again.get("alone") else " with its memory granted first"))
                 self.emit({"op": "task_queued", "task_key": key})
-                return self.start_reference(key, sig, dict(msg, alone=True), path, retried=retried,
-                                            announce=announce)
+                return self.start_reference(key, sig, again, path, retried=retried, announce=announce)
             if summary is None or "error" in summary:
                 why = "timed out" if timed_out else (summary or {}).get("error") or "crashed"
                 # REF_CRASHED: its server died on every attempt (read_asked), the evidence in the message

@@ -65,6 +65,9 @@ class Admission:
                 self.next_call(w)
                 continue
             w.gpu += w.need
+            if getattr(w, "asked_at", None) is not None:
+                w.deadline += time.monotonic() - w.asked_at  # its wait for room is not its own time
+                w.asked_at = None
             try:
                 w.server.reply({"granted": w.need})
             except OSError:

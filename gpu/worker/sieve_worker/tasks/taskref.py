@@ -661,7 +661,8 @@ def _references(req, task_path, cache_dir, held, room=None):
             if big_lock and not locked and (est is None or est[0] + est[1] > BIG_REF_BYTES):
                 held.callback(os.close, take_lock(big_lock))  # one large reference at a time (unknown = large)
                 locked = True
-            if room is not None and est is not None and device.type == "cuda" and est[0] + est[1] > BIG_REF_BYTES:
+            if room is not None and est is not None and device.type == "cuda" and (
+                    est[0] + est[1] > BIG_REF_BYTES or req.get("room_every_shape")):
                 need = reference_need(est)
                 if need > granted:
                     granted += room(need - granted)
