@@ -151,6 +151,9 @@ class Child:
             return
         if self.wall is None:
             hook.install()  # no runtime wall: the hook counts in Python (the answer can reach its counts)
+        # the probe's calls, taken before any of the answer loads: the wall's own functions (C, no code to swap)
+        # held in this frame's locals, which no Python code can rebind
+        arm, protect, probed_now = hook.harness_calls()
         try:
             cand = taskref.load_module(ctx["candidate_path"], ctx["candidate_module"])
             model_new_cls = getattr(cand, "ModelNew")
@@ -179,7 +182,8 @@ class Child:
                 taskref.apply_shape(task, ctx["shapes"][si])
                 # the probe's secret poison goes to the runtime wall at once (no variable here holds it); the
                 # probe's instance is built like any shape's instance, and thrown away after its call
-                keep = {} if hook.arm(cmd.pop("poison", None), ctx.get("backend") == "cuda") else models
+                keep = models if cmd.get("poison") is None else {}
+                arm(cmd.pop("poison", None), ctx.get("backend") == "cuda")
                 ref_model = taskref.build(task, task.Model, seed, style)
                 # the check's seed made the reference's weights; none of the answer's code (its __init__,
                 # load_state_dict and hooks) runs with torch seeded by it: its weights are the reference's,
@@ -201,12 +205,13 @@ class Child:
                 saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
                 before = hook.counts()[0]
                 # what the probe leaves alone, set for every call alike
-                hook.protect(inputs, list(new_model.parameters()) + list(new_model.buffers()))
+                protect(hooks.tensor_ranges(inputs, {}) +
+                        hooks.tensor_ranges(list(new_model.parameters()) + list(new_model.buffers()), {}))
                 in_forward = True
                 try:
                     out = self.forward_counted(new_model, inputs, self.ctx.get("poison_bytes", 0))
                 finally:
-                    probed = hook.probed()  # asked after every checked forward (sieve_wall.cpp probed)
+                    probed = probed_now()  # asked after every checked forward (sieve_wall.cpp probed)
                 if first:
                     self.stage("correct")
                     first = False

@@ -101,26 +101,23 @@ class LaunchHook:
         if self.wall is None:  # the wall times its windows itself
             self._forward_seconds += s
 
-    def arm(self, poison, ablate_extensions):
-        """The next forward's probe (poison) or none (None); called before every checked forward."""
+    def harness_calls(self):
+        """(arm(poison or None, ablate_extensions), protect([(lo, hi)]), probed()): the next forward's probe,
+        what it leaves alone, and whether the forward that just ended was it. With the wall they are its C
+        functions (sieve_wall.cpp), which the child holds from before the answer loads."""
         if self.wall is not None:
-            self.wall.arm(poison, ablate_extensions)
-        else:
+            return self.wall.arm, self.wall.protect, self.wall.probed
+
+        def arm(poison, ablate_extensions):
             self._poison = poison
 
-    def protect(self, inputs, params):
-        ranges = tensor_ranges(inputs, {}) + tensor_ranges(params, {})
-        if self.wall is not None:
-            self.wall.protect(ranges)
-        else:
+        def protect(ranges):
             self._protect = ranges
 
-    def probed(self):
-        """Whether the forward that just ended was the probe (asked once after every checked forward)."""
-        if self.wall is not None:
-            return self.wall.probed()
-        was, self._poison = self._poison is not None, None
-        return was
+        def probed():
+            was, self._poison = self._poison is not None, None
+            return was
+        return arm, protect, probed
 
     def count_kernel(self, name):
         if self.wall is not None:
