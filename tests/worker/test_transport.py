@@ -119,6 +119,12 @@ class CompareTest(unittest.TestCase):
         self.assertFalse(compare.is_poison("float32", np.full((), 2.0, np.float32), v)[0])  # a loss by torch
         self.assertFalse(compare.is_poison("float32", np.full(10, np.nan, np.float32), v)[0])  # allocator poison
         self.assertTrue(compare.is_poison("float16", np.full(8, v, np.float16), v)[0])
+        # a constant other than the (secret) poison shows nothing of the kernels: zeros, a value the forward chose
+        # (redteam/wall2 h_probe_constant_protected_flag, h_probe_timing_tell)
+        self.assertFalse(compare.is_poison("float32", np.zeros(10, np.float32), v)[0])
+        self.assertFalse(compare.is_poison("float32", np.full(10, 7.0, np.float32), v)[0])
+        # the poison cast from a kernel's buffer of another dtype is still the poison
+        self.assertTrue(compare.is_poison("float32", np.full(10, int(v), np.float32), v)[0])
 
 
 class AdmissionTest(unittest.TestCase):

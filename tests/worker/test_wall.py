@@ -137,7 +137,7 @@ class WallInProcess(unittest.TestCase):
 
         cls.poisoned_kw = []
 
-        def poisoner(args, kw, res):
+        def poisoner(args, kw, res, value, protect):
             cls.poisoned.append(args)
             cls.poisoned_kw.append(kw)
             return "poisoned"
@@ -158,10 +158,13 @@ class WallInProcess(unittest.TestCase):
         return ns
 
     def window(self, fn, ablate=False):
+        # the probe is armed in the wall before its window (LaunchHook.arm), and asked for after it
+        self.mod.arm(1234.5 if ablate else None, True)
         try:
-            out = self.w.forward(fn, ablate)
+            out = self.w.forward(fn)
         finally:
             type(self).serial += 1
+            self.assertEqual(self.mod.probed(), ablate)
         reps = self.reports.take()
         self.assertEqual(len(reps), 1, reps)
         self.assertEqual(reps[0]["serial"], self.serial)
@@ -329,8 +332,9 @@ class WallTamper(unittest.TestCase):
             extclient.install(lambda m: None, lambda: {{"do": "built", "seq": 1, "ok": True, "path": {ext_path!r}}},
                               None, W.loaded.append)
             ext = ce.load_inline(name="sieve_test_ext", cpp_sources="", functions=["quiet"])
-            mod.set_poisoner(lambda args, kw, res: "poisoned")
-            probe = W.forward(lambda: ext.quiet(7), True)
+            mod.set_poisoner(lambda args, kw, res, value, protect: "poisoned")
+            mod.arm(1234.5, True)
+            probe = W.forward(lambda: ext.quiet(7))
             plain = W.forward(lambda: ext.quiet(7))
             print(json.dumps({{"in_sys_modules": "sieve_test_ext" in sys.modules, "probe": repr(probe),
                                "plain": repr(plain)}}))
@@ -386,6 +390,49 @@ class WallTamper(unittest.TestCase):
             W.forward(fwd)
         """)
         self.assertIn("out of order", reps[0]["tampered"])
+
+    def test_attribute_added_to_a_harness_class_is_seen(self):
+        # redteam/wall2 h_launchhook_property_setter: a data descriptor put on a harness class ran the answer's
+        # code when the harness set that attribute
+        reps = self.run_case("""
+            wall.Wall.poison = property(lambda s: None, lambda s, v: None)
+            W.forward(lambda: None)
+        """)
+        self.assertIn("added to a harness class", reps[0]["tampered"])
+
+    def test_replaced_code_of_a_harness_function_is_seen(self):
+        reps = self.run_case("""
+            wall.check_report.__code__ = (lambda msg, serial: None).__code__
+            W.forward(lambda: None)
+        """)
+        self.assertIn("code of a harness function", reps[0]["tampered"])
+
+    def test_probe_flag_is_the_harness_s_alone(self):
+        # the probe's flag and poison are the wall's statics (no Python object holds them): asking for the flag
+        # in the forward, or arming a second probe, is the answer's doing and is latched
+        reps = self.run_case("""
+            mod.arm(None, False)
+            W.forward(lambda: mod.probed())
+        """)
+        self.assertIn("out of turn: probed", reps[0]["tampered"])
+        reps = self.run_case("""
+            mod.arm(None, False)
+            mod.arm(1234.5, False)
+            W.forward(lambda: None)
+        """)
+        self.assertIn("armed twice", reps[0]["tampered"])
+
+    def test_launch_counts_are_the_wall_s(self):
+        # a Triton answer's launches are counted by the wall's launch() (hooks.py routes JITFunction.run there);
+        # counts() only reads them, and count_kernel outside the harness phase is latched
+        reps = self.run_case("""
+            print(json.dumps({"counts": list(mod.counts())[:2]}))
+            W.forward(lambda: mod.count_kernel("fake"))
+            print(json.dumps({"after": list(mod.counts())[:2]}))
+        """)
+        self.assertEqual([r for r in reps if "counts" in r][0]["counts"], [0, []])
+        self.assertEqual([r for r in reps if "after" in r][0]["after"], [0, []])
+        self.assertIn("out of turn: count_kernel", [r for r in reps if r.get("kind") == "window"][0]["tampered"])
 
     def test_patched_torch_attribute_is_seen(self):
         reps = self.run_case("""

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -58,6 +59,29 @@ std::string g_tampered;
 std::vector<PyObject *> g_snap; // (dict, key, value) triples, strong references
 PyObject *g_poison = nullptr;   // the harness's ablation callback
 thread_local int t_core_depth = 0;
+std::vector<PyObject *> g_fsnap; // (function, code, defaults, kwdefaults) of snapshotted functions
+std::vector<PyObject *> g_csnap; // (cell, contents) of their closures
+std::vector<std::pair<PyObject *, Py_ssize_t>> g_dsnap; // dicts that must keep their size (no key added)
+
+// Launch accounting and the ablation probe of Triton answers (hooks.py routes JITFunction.run and
+// InterpretedFunction.run here): what the verdict reads is kept in these statics, never in a Python object.
+using Range = std::pair<unsigned long, unsigned long>;
+PyObject *g_run_cls[2] = {nullptr, nullptr};            // JITFunction, InterpretedFunction (exact types)
+PyObject *g_run_orig[2] = {nullptr, nullptr};           // their original run functions
+PyObject *g_run_code[2] = {nullptr, nullptr};           // and the code those had when they were handed over
+PyObject *g_fill = nullptr, *g_fill_code = nullptr;     // fill(args, kwargs, poison, protect): the probe's launch
+PyObject *g_ranges = nullptr, *g_ranges_code = nullptr; // ranges(args, kwargs) -> [(lo, hi)]
+unsigned long g_launches = 0, g_launch_ns = 0, g_forward_ns = 0;
+std::set<std::string> g_names;
+std::vector<Range> g_launch_ranges; // every launch's tensor arguments (the output overlap check)
+std::vector<Range> g_protect;       // storage the probe leaves alone (inputs, parameters), set for every call
+bool g_armed = false;               // arm() was called for the next window
+bool g_next_probe = false, g_probe = false, g_last_probe = false, g_probe_told = true;
+std::chrono::steady_clock::time_point g_window_t0;
+double g_next_poison = 0, g_poison_value = 0;
+bool g_ablate_ext = false;        // the probe also poisons extension functions (CUDA answers)
+std::atomic<int> g_in_launch{0};  // an interpreted launch of the answer's kernel is running (on the main thread)
+PyObject *g_cur_ranges = nullptr; // that launch's tensor ranges (the interpreter's bounds check)
 
 const char *kStrict[] = {"aten::empty",
                          "aten::empty_like",
@@ -288,8 +312,8 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
     } else {
         bool triton_first = false;
         where = other ? "" : python_where(&triton_first);
-        if (where.empty() && triton_first && g_interpreted)
-            return nullptr; // TRITON_INTERPRET's own copies
+        if (where.empty() && triton_first && g_interpreted && !other && g_in_launch.load() > 0)
+            return nullptr; // TRITON_INTERPRET's own copies, while the launch hook runs an interpreted launch
         if (where.empty() || other) {
             std::string native = native_where();
             if (!native.empty())
@@ -326,6 +350,29 @@ bool snapshot_holds(std::string *what)
             const char *k = PyUnicode_Check(g_snap[i + 1]) ? PyUnicode_AsUTF8(g_snap[i + 1]) : "?";
             *what = std::string("a torch or harness attribute was replaced: ") + (k ? k : "?");
             PyErr_Clear();
+            return false;
+        }
+    }
+    for (size_t i = 0; i + 3 < g_fsnap.size(); i += 4) {
+        auto *f = reinterpret_cast<PyFunctionObject *>(g_fsnap[i]);
+        if (f->func_code != g_fsnap[i + 1] || f->func_defaults != g_fsnap[i + 2] ||
+            f->func_kwdefaults != g_fsnap[i + 3]) {
+            PyObject *n = f->func_qualname;
+            const char *k = n != nullptr && PyUnicode_Check(n) ? PyUnicode_AsUTF8(n) : "?";
+            *what = std::string("the code of a harness function was replaced: ") + (k ? k : "?");
+            PyErr_Clear();
+            return false;
+        }
+    }
+    for (const auto &[d, n] : g_dsnap) {
+        if (PyDict_Size(d) != n) {
+            *what = "an attribute was added to a harness class";
+            return false;
+        }
+    }
+    for (size_t i = 0; i + 1 < g_csnap.size(); i += 2) {
+        if (PyCell_GET(g_csnap[i]) != g_csnap[i + 1]) {
+            *what = "a variable a harness function closes over was replaced";
             return false;
         }
     }
@@ -431,12 +478,26 @@ PyCFunction g_ext_orig[kExtSlots] = {};
 int g_ext_flags[kExtSlots] = {};
 int g_ext_used = 0;
 
+PyObject *ranges_list(const std::vector<Range> &rs)
+{
+    PyObject *l = PyList_New(static_cast<Py_ssize_t>(rs.size()));
+    for (size_t i = 0; l != nullptr && i < rs.size(); ++i)
+        PyList_SET_ITEM(l, static_cast<Py_ssize_t>(i), Py_BuildValue("(kk)", rs[i].first, rs[i].second));
+    return l;
+}
+
 // The real call's result, or the poisoner's (args: a tuple, kw: a dict or None); steals res.
 PyObject *after_extension(PyObject *res, PyObject *args, PyObject *kw)
 {
     if (res == nullptr || !g_ablate.load() || g_poison == nullptr)
         return res;
-    PyObject *out = PyObject_CallFunctionObjArgs(g_poison, args, kw ? kw : Py_None, res, nullptr);
+    PyObject *prot = ranges_list(g_protect);
+    PyObject *val = PyFloat_FromDouble(g_poison_value);
+    PyObject *out = prot != nullptr && val != nullptr
+                        ? PyObject_CallFunctionObjArgs(g_poison, args, kw ? kw : Py_None, res, val, prot, nullptr)
+                        : nullptr;
+    Py_XDECREF(prot);
+    Py_XDECREF(val);
     Py_DECREF(res);
     return out;
 }
@@ -671,10 +732,15 @@ PyObject *w_set_poisoner(PyObject *, PyObject *args)
 PyObject *w_snapshot(PyObject *, PyObject *args)
 {
     PyObject *d;
-    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &d))
+    int fixed = 0;
+    if (!PyArg_ParseTuple(args, "O!|p", &PyDict_Type, &d, &fixed))
         return nullptr;
     if (g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
+    if (fixed) {
+        Py_INCREF(d);
+        g_dsnap.emplace_back(d, PyDict_Size(d));
+    }
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(d, &pos, &k, &v)) {
@@ -682,6 +748,23 @@ PyObject *w_snapshot(PyObject *, PyObject *args)
         Py_INCREF(k);
         Py_INCREF(v);
         g_snap.insert(g_snap.end(), {d, k, v});
+        if (PyFunction_Check(v)) {
+            auto *f = reinterpret_cast<PyFunctionObject *>(v);
+            for (PyObject *o : {v, f->func_code, f->func_defaults, f->func_kwdefaults})
+                Py_XINCREF(o);
+            g_fsnap.insert(g_fsnap.end(), {v, f->func_code, f->func_defaults, f->func_kwdefaults});
+            if (f->func_closure != nullptr && PyTuple_Check(f->func_closure)) {
+                for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
+                    PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
+                    if (!PyCell_Check(cell))
+                        continue;
+                    PyObject *c = PyCell_GET(cell);
+                    Py_INCREF(cell);
+                    Py_XINCREF(c);
+                    g_csnap.insert(g_csnap.end(), {cell, c});
+                }
+            }
+        }
     }
     Py_RETURN_NONE;
 }
@@ -689,8 +772,8 @@ PyObject *w_snapshot(PyObject *, PyObject *args)
 // phase(p): the harness's transitions, in a fixed order; any other order is the answer's and is latched.
 PyObject *w_phase(PyObject *, PyObject *args)
 {
-    int p, ablate = 0;
-    if (!PyArg_ParseTuple(args, "i|p", &p, &ablate))
+    int p;
+    if (!PyArg_ParseTuple(args, "i", &p))
         return nullptr;
     int now = g_phase.load();
     std::string report;
@@ -703,6 +786,12 @@ PyObject *w_phase(PyObject *, PyObject *args)
                 tamper("the forward window was armed twice");
             ++g_serial;
             g_ops = 0;
+            // the probe armed for this window (arm()), or none: a window nobody armed is no probe
+            g_probe = g_armed && g_next_probe;
+            g_poison_value = g_next_poison;
+            g_armed = g_next_probe = false;
+            g_probe_told = false;
+            g_window_t0 = std::chrono::steady_clock::now();
         } else if (p == kHarness) {
             if (now == kHarness)
                 tamper("a wall transition out of order");
@@ -710,7 +799,14 @@ PyObject *w_phase(PyObject *, PyObject *args)
             tamper("a wall transition out of order");
         }
     }
-    g_ablate.store(p == kForward && ablate);
+    g_ablate.store(p == kForward && g_probe && g_ablate_ext);
+    if (now == kForward && p != kForward) {
+        g_last_probe = g_probe;
+        g_probe = false;
+        g_forward_ns += static_cast<unsigned long>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - g_window_t0)
+                .count());
+    }
     if (now == kForward || p == kForward) {
         // the canary runs outside the window's judgement: it is the wall's own op
         auto t0 = std::chrono::steady_clock::now();
@@ -757,15 +853,313 @@ PyObject *w_seal(PyObject *, PyObject *)
     Py_RETURN_NONE;
 }
 
+// ---- launch accounting (hooks.py) ----------------------------------------------------------------------------
+
+bool harness_call(const char *what)
+{
+    // a harness-only function: the harness calls it on its thread between windows; any other call is the answer's
+    if (g_ready && g_phase.load() == kHarness && std::this_thread::get_id() == g_main)
+        return true;
+    std::lock_guard<std::mutex> lock(g_mu);
+    tamper(std::string("a harness-only function of the runtime wall was called out of turn: ") + what);
+    return false;
+}
+
+bool code_holds(PyObject *f, PyObject *code)
+{
+    return f != nullptr && PyFunction_Check(f) && PyFunction_GET_CODE(f) == code;
+}
+
+bool parse_ranges(PyObject *list, std::vector<Range> *out)
+{
+    PyObject *seq = PySequence_Fast(list, "ranges");
+    if (seq == nullptr)
+        return false;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); ++i) {
+        unsigned long lo = 0, hi = 0;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "kk", &lo, &hi)) {
+            Py_DECREF(seq);
+            return false;
+        }
+        out->emplace_back(lo, hi);
+    }
+    Py_DECREF(seq);
+    return true;
+}
+
+PyObject *w_launch_setup(PyObject *, PyObject *args)
+{
+    PyObject *jc, *jr, *ic, *ir, *fill, *ranges;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &jc, &jr, &ic, &ir, &fill, &ranges))
+        return nullptr;
+    if (!g_ready || g_phase.load() != kFree || g_serial > 0 || g_run_cls[0] != nullptr)
+        return refuse(nullptr, nullptr, nullptr);
+    PyObject *cls[2] = {jc, ic}, *run[2] = {jr, ir};
+    for (int i = 0; i < 2; ++i) {
+        if (cls[i] == Py_None)
+            continue;
+        if (!PyType_Check(cls[i]) || !PyFunction_Check(run[i])) {
+            PyErr_SetString(PyExc_TypeError, "sieve runtime wall: launch_setup(class, function, ...)");
+            return nullptr;
+        }
+        Py_INCREF(cls[i]);
+        Py_INCREF(run[i]);
+        g_run_cls[i] = cls[i];
+        g_run_orig[i] = run[i];
+        g_run_code[i] = PyFunction_GET_CODE(run[i]);
+        Py_INCREF(g_run_code[i]);
+    }
+    if (!PyFunction_Check(fill) || !PyFunction_Check(ranges)) {
+        PyErr_SetString(PyExc_TypeError, "sieve runtime wall: launch_setup(..., fill, ranges) takes functions");
+        return nullptr;
+    }
+    Py_INCREF(fill);
+    Py_INCREF(ranges);
+    g_fill = fill;
+    g_ranges = ranges;
+    g_fill_code = PyFunction_GET_CODE(fill);
+    g_ranges_code = PyFunction_GET_CODE(ranges);
+    Py_INCREF(g_fill_code);
+    Py_INCREF(g_ranges_code);
+    Py_RETURN_NONE;
+}
+
+// The kernel function a launch runs when kself is exactly one of triton's kernel classes and that function is
+// defined in the answer's file (a new reference), else nullptr. A subclass, or an object made to look like a
+// kernel, is not the answer's kernel: its launch is passed on uncounted.
+PyObject *answer_kernel(int kind, PyObject *kself)
+{
+    if (reinterpret_cast<PyObject *>(Py_TYPE(kself)) != g_run_cls[kind])
+        return nullptr;
+    PyObject *d = PyObject_GenericGetDict(kself, nullptr);
+    PyObject *fn = d != nullptr && PyDict_Check(d) ? PyDict_GetItemString(d, "fn") : nullptr;
+    Py_XINCREF(fn);
+    Py_XDECREF(d);
+    PyErr_Clear();
+    if (fn == nullptr || !PyFunction_Check(fn)) {
+        Py_XDECREF(fn);
+        return nullptr;
+    }
+    PyObject *file = reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_filename;
+    const char *f = file != nullptr ? PyUnicode_AsUTF8(file) : nullptr;
+    PyErr_Clear();
+    if (f == nullptr || g_answer != f) {
+        Py_DECREF(fn);
+        return nullptr;
+    }
+    return fn;
+}
+
+// launch(kind, kself, args, kwargs): JITFunction.run (0) or InterpretedFunction.run (1) as hooks.py routes it.
+PyObject *w_launch(PyObject *, PyObject *a)
+{
+    int kind;
+    PyObject *kself, *args, *kwargs;
+    if (!PyArg_ParseTuple(a, "iOO!O!", &kind, &kself, &PyTuple_Type, &args, &PyDict_Type, &kwargs))
+        return nullptr;
+    if (kind < 0 || kind > 1 || g_run_orig[kind] == nullptr) {
+        PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: no such launch path");
+        return nullptr;
+    }
+    PyObject *orig = g_run_orig[kind];
+    if (!code_holds(orig, g_run_code[kind]) || !code_holds(g_fill, g_fill_code) ||
+        !code_holds(g_ranges, g_ranges_code)) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper("the code of triton's launch or of the launch hook was replaced");
+    }
+    PyObject *full = PyTuple_New(PyTuple_GET_SIZE(args) + 1);
+    if (full == nullptr)
+        return nullptr;
+    Py_INCREF(kself);
+    PyTuple_SET_ITEM(full, 0, kself);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); ++i) {
+        PyObject *x = PyTuple_GET_ITEM(args, i);
+        Py_INCREF(x);
+        PyTuple_SET_ITEM(full, i + 1, x);
+    }
+    PyObject *warm = PyDict_GetItemString(kwargs, "warmup");
+    PyObject *fn = warm != nullptr && PyObject_IsTrue(warm) == 1 ? nullptr : answer_kernel(kind, kself);
+    PyErr_Clear();
+    if (fn == nullptr) {
+        PyObject *res = PyObject_Call(orig, full, kwargs);
+        Py_DECREF(full);
+        return res;
+    }
+    PyObject *name = PyObject_GetAttrString(fn, "__name__");
+    const char *n = name != nullptr && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
+    std::string kname = n != nullptr ? n : "?";
+    Py_XDECREF(name);
+    Py_DECREF(fn);
+    PyErr_Clear();
+    PyObject *rl = PyObject_CallFunctionObjArgs(g_ranges, args, kwargs, nullptr);
+    std::vector<Range> mine;
+    if (rl == nullptr || !parse_ranges(rl, &mine)) {
+        Py_XDECREF(rl);
+        Py_DECREF(full);
+        return nullptr;
+    }
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        ++g_launches;
+        g_names.insert(kname);
+        g_launch_ranges.insert(g_launch_ranges.end(), mine.begin(), mine.end());
+    }
+    if (g_probe && g_phase.load() == kForward) {
+        // the probe: instead of the kernel, its tensor arguments (but inputs and parameters) get the poison
+        Py_DECREF(rl);
+        Py_DECREF(full);
+        PyObject *prot = ranges_list(g_protect);
+        PyObject *val = PyFloat_FromDouble(g_poison_value);
+        PyObject *r = prot != nullptr && val != nullptr
+                          ? PyObject_CallFunctionObjArgs(g_fill, args, kwargs, val, prot, nullptr)
+                          : nullptr;
+        Py_XDECREF(prot);
+        Py_XDECREF(val);
+        if (r == nullptr)
+            return nullptr;
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    }
+    bool interp = kind == 1 && std::this_thread::get_id() == g_main;
+    PyObject *saved = g_cur_ranges;
+    if (interp) {
+        g_cur_ranges = rl; // owned here until the launch ends
+        ++g_in_launch;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    PyObject *res = PyObject_Call(orig, full, kwargs);
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+    if (interp) {
+        --g_in_launch;
+        g_cur_ranges = saved;
+    }
+    Py_DECREF(rl);
+    Py_DECREF(full);
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        g_launch_ns += static_cast<unsigned long>(ns);
+    }
+    return res;
+}
+
+// The tensor ranges of the interpreted launch now running (the interpreter's bounds check), or None.
+PyObject *w_launch_ranges(PyObject *, PyObject *)
+{
+    if (g_cur_ranges == nullptr || g_in_launch.load() == 0)
+        Py_RETURN_NONE;
+    Py_INCREF(g_cur_ranges);
+    return g_cur_ranges;
+}
+
+// arm(poison or None, ablate_extensions): the next window's probe (or none), once before every forward the
+// harness checks. Called by the harness only, in the harness phase; a second arm before the window is tampering.
+PyObject *w_arm(PyObject *, PyObject *args)
+{
+    PyObject *poison;
+    int ext = 0;
+    if (!PyArg_ParseTuple(args, "Op", &poison, &ext))
+        return nullptr;
+    if (!harness_call("arm"))
+        Py_RETURN_NONE;
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (g_armed)
+        tamper("the probe was armed twice for one window");
+    g_armed = true;
+    g_next_probe = poison != Py_None;
+    g_next_poison = g_next_probe ? PyFloat_AsDouble(poison) : 0.0;
+    g_ablate_ext = ext != 0;
+    PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+// protect([(lo, hi)]): storage the next window's probe leaves alone (set for every call, probe or not).
+PyObject *w_protect(PyObject *, PyObject *args)
+{
+    PyObject *l;
+    if (!PyArg_ParseTuple(args, "O", &l))
+        return nullptr;
+    std::vector<Range> rs;
+    if (!parse_ranges(l, &rs))
+        return nullptr;
+    if (!harness_call("protect"))
+        Py_RETURN_NONE;
+    g_protect = std::move(rs);
+    Py_RETURN_NONE;
+}
+
+// probed(): whether the window that just closed was the probe; once per window, harness phase only (the
+// harness asks after every window, so an answer that asks too is seen).
+PyObject *w_probed(PyObject *, PyObject *)
+{
+    if (!harness_call("probed"))
+        Py_RETURN_FALSE;
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (g_probe_told)
+        tamper("the probe's flag was asked for twice");
+    g_probe_told = true;
+    return PyBool_FromLong(g_last_probe);
+}
+
+// count_kernel(name): a CUDA answer's kernel seen by the profiler in the window that just closed (harness only).
+PyObject *w_count_kernel(PyObject *, PyObject *args)
+{
+    const char *n;
+    if (!PyArg_ParseTuple(args, "s", &n))
+        return nullptr;
+    if (!harness_call("count_kernel"))
+        Py_RETURN_NONE;
+    std::lock_guard<std::mutex> lock(g_mu);
+    ++g_launches;
+    g_names.insert(n);
+    Py_RETURN_NONE;
+}
+
+// counts() -> (launches, kernel names, seconds in the answer's launches, seconds in forward windows)
+PyObject *w_counts(PyObject *, PyObject *)
+{
+    std::lock_guard<std::mutex> lock(g_mu);
+    PyObject *names = PyList_New(0);
+    for (const auto &n : g_names) {
+        PyObject *s = PyUnicode_FromString(n.c_str());
+        PyList_Append(names, s);
+        Py_XDECREF(s);
+    }
+    return Py_BuildValue("(kNdd)", g_launches, names, g_launch_ns / 1e9, g_forward_ns / 1e9);
+}
+
+// overlaps(lo, hi): whether [lo, hi) overlaps a tensor argument of one of the answer's launches.
+PyObject *w_overlaps(PyObject *, PyObject *args)
+{
+    unsigned long lo, hi;
+    if (!PyArg_ParseTuple(args, "kk", &lo, &hi))
+        return nullptr;
+    std::lock_guard<std::mutex> lock(g_mu);
+    for (const auto &r : g_launch_ranges)
+        if (r.first < hi && lo < r.second)
+            Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 PyObject *w_demangle(PyObject *, PyObject *args);
 
 PyMethodDef kMethods[] = {
     {"init", w_init, METH_VARARGS, "init(fd, answer_path, triton_dir, ext_dirs, kernelbench, interpreted)"},
     {"neuter", w_neuter, METH_VARARGS, "neuter(c_function, armed_only, name)"},
     {"wrap_extension", w_wrap_extension, METH_VARARGS, "wrap_extension(pybind_function) -> patched"},
-    {"set_poisoner", w_set_poisoner, METH_VARARGS, "set_poisoner(callable(args, kwargs, result))"},
-    {"snapshot", w_snapshot, METH_VARARGS, "snapshot(dict): its items must hold at every window's end"},
-    {"phase", w_phase, METH_VARARGS, "phase(0 free | 1 harness | 2 forward, ablate=False)"},
+    {"set_poisoner", w_set_poisoner, METH_VARARGS, "set_poisoner(callable(args, kwargs, result, poison, protect))"},
+    {"snapshot", w_snapshot, METH_VARARGS,
+     "snapshot(dict, fixed=False): its items (and with fixed its size) must hold at every window's end"},
+    {"phase", w_phase, METH_VARARGS, "phase(0 free | 1 harness | 2 forward)"},
+    {"launch_setup", w_launch_setup, METH_VARARGS,
+     "launch_setup(JITFunction, its run, InterpretedFunction or None, its run or None, fill, ranges)"},
+    {"launch", w_launch, METH_VARARGS, "launch(kind, kernel, args, kwargs): a kernel launch through the hook"},
+    {"launch_ranges", w_launch_ranges, METH_NOARGS, "launch_ranges(): the running interpreted launch's ranges"},
+    {"arm", w_arm, METH_VARARGS, "arm(poison or None, ablate_extensions): the next window's probe"},
+    {"protect", w_protect, METH_VARARGS, "protect([(lo, hi)]): what the next probe leaves alone"},
+    {"probed", w_probed, METH_NOARGS, "probed(): whether the window that closed was the probe"},
+    {"count_kernel", w_count_kernel, METH_VARARGS, "count_kernel(name): a CUDA kernel the profiler saw"},
+    {"counts", w_counts, METH_NOARGS, "counts() -> (launches, names, launch_s, forward_s)"},
+    {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},
     {nullptr, nullptr, 0, nullptr}};

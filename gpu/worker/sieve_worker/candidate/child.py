@@ -87,8 +87,14 @@ class Child:
         return inputs
 
     def reseed(self):
-        # torch.initial_seed() must not tell the sample which (secret) seed its inputs came from
-        self.torch.manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
+        """torch's generators (CPU and every CUDA device) from an unpredictable seed: torch.initial_seed() and
+        the generators' state must not tell the sample which (secret) seed its inputs came from, nor let it
+        make them again (redteam/wall2 h_seed_lsd_override)."""
+        self.torch.manual_seed(self.random_seed())
+
+    @staticmethod
+    def random_seed():
+        return int.from_bytes(os.urandom(8), "little") >> 1
 
     def run(self):
         ctx = self.ctx
@@ -134,16 +140,20 @@ class Child:
         # a CUDA answer's kernels are counted in the profiler, by the exact names its own objects define
         self.cuda_names = [] if ctx.get("backend") == "cuda" else None
         hook = LaunchHook(ctx["candidate_path"])
-        hook.install()
         hook.Event, hook.record = self.Event, self.record
         self.hook = hook
         # load_inline/load build in the worker's builder, never in this process (extclient.py, builder.py)
         extclient.install(self.send, self.command, ctx.get("capability"),
                           lambda m: self.wall.loaded.append(m) if self.wall else None)
         style = ctx["style"]
-        self.wall = self.start_wall(task)
+        self.wall = self.start_wall(task)  # installs the launch hook through the wall
         if self.wall is False:
             return
+        if self.wall is None:
+            hook.install()  # no runtime wall: the hook counts in Python (the answer can reach its counts)
+        # the probe's calls, taken before any of the answer loads: the wall's own functions (C, no code to swap)
+        # held in this frame's locals, which no Python code can rebind
+        arm, protect, probed_now = hook.harness_calls()
         try:
             cand = taskref.load_module(ctx["candidate_path"], ctx["candidate_module"])
             model_new_cls = getattr(cand, "ModelNew")
@@ -166,17 +176,25 @@ class Child:
             cmd = self.command()
             if cmd["do"] != "call":
                 break
-            si, seed, poison = cmd["si"], cmd["seed"], cmd.get("poison")
+            si, seed = cmd["si"], cmd["seed"]
+            probed = False
             try:
                 taskref.apply_shape(task, ctx["shapes"][si])
+                # the probe's secret poison goes to the runtime wall at once (no variable here holds it); the
+                # probe's instance is built like any shape's instance, and thrown away after its call
+                keep = models if cmd.get("poison") is None else {}
+                arm(cmd.pop("poison", None), ctx.get("backend") == "cuda")
                 ref_model = taskref.build(task, task.Model, seed, style)
-                # the probe's instance is built like any shape's instance; it is thrown away after its call
-                new_model = models.get(si) if poison is None else None
+                # the check's seed made the reference's weights; none of the answer's code (its __init__,
+                # load_state_dict and hooks) runs with torch seeded by it: its weights are the reference's,
+                # copied by load_state_dict
+                self.reseed()
+                new_model = keep.get(si)
                 self.wall_free()
                 if new_model is None:
-                    new_model = taskref.build(task, model_new_cls, seed, style).to(device).eval()
-                    if poison is None:
-                        models[si] = new_model
+                    new_model = taskref.build(task, model_new_cls, seed, style,
+                                              construct_seed=self.random_seed()).to(device).eval()
+                    keep[si] = new_model
                 res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
                 self.wall_harness()
                 if state_report is None:
@@ -185,25 +203,24 @@ class Child:
                 del ref_model
                 inputs = self.inputs_for(task, seed, cmd.get("set"))
                 saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
-                before = hook.launches
-                if poison is not None:
-                    hook.poison = poison
-                    hook.protect = hook.tensor_ranges(inputs, {}) + hook.tensor_ranges(
-                        list(new_model.parameters()) + list(new_model.buffers()), {})
+                before = hook.counts()[0]
+                # what the probe leaves alone, set for every call alike
+                protect(hooks.tensor_ranges(inputs, {}) +
+                        hooks.tensor_ranges(list(new_model.parameters()) + list(new_model.buffers()), {}))
                 in_forward = True
                 try:
                     out = self.forward_counted(new_model, inputs, self.ctx.get("poison_bytes", 0))
                 finally:
-                    hook.poison = None
+                    probed = probed_now()  # asked after every checked forward (sieve_wall.cpp probed)
                 if first:
                     self.stage("correct")
                     first = False
                 in_forward = False
-                self.send_outputs({"t": "output", "si": si, "seed": seed, "launches": hook.launches - before},
+                self.send_outputs({"t": "output", "si": si, "seed": seed, "launches": hook.counts()[0] - before},
                                   out, inputs, saved)
                 del out, inputs, saved
             except BaseException as e:
-                if poison is not None and in_forward:
+                if probed and in_forward:
                     # the forward cannot run without its kernels: its output depends on them
                     self.send({"t": "output", "si": si, "seed": seed, "error": f"{type(e).__name__}: {e}"[:500]})
                     in_forward = False
@@ -224,7 +241,8 @@ class Child:
                 return
         if self.wall is not None:
             self.wall.seal()
-        self.send({"t": "done", "launches": hook.launches, "kernels": sorted(hook.names)})
+        launches, names, _, _ = hook.counts()
+        self.send({"t": "done", "launches": launches, "kernels": sorted(names)})
 
     def build_extensions(self, task, model_new_cls, style):
         """A CUDA answer builds its extension where it makes it, often in __init__ (`self.ext =
@@ -233,7 +251,7 @@ class Child:
         compiling holds only the child's share of admission, not its calls' device memory (load_inline loads
         a built extension again in milliseconds when the checks make their instances)."""
         taskref.apply_shape(task, self.ctx["shapes"][0])
-        model = taskref.build(task, model_new_cls, int.from_bytes(os.urandom(8), "little") >> 1, style)
+        model = taskref.build(task, model_new_cls, self.random_seed(), style)
         del model
         self.reseed()
 
@@ -291,30 +309,27 @@ class Child:
         try:
             return self.forward_profiled(model, inputs, poison_bytes)
         finally:
-            self.hook.forward_seconds += self.perf() - t0
+            self.hook.add_forward_seconds(self.perf() - t0)
 
     def forward_profiled(self, model, inputs, poison_bytes):
         """Every call of the sample's model (checks, the probe, timed runs) goes through timing.call: the
         same stack, the same L2 flush, events and synchronisation, so a call cannot tell what it is for."""
-        # the probe: a Triton answer's kernels write poison through the launch hook; the wall poisons extension
-        # functions' tensors only for CUDA answers, whose kernels live there. For a Triton answer it would turn
-        # any value passed through an extension function (an identity) into the kernels' poison
-        # (redteam/wall2 h_ext_passthrough_launder)
-        ablate = self.hook.poison is not None and self.ctx.get("backend") == "cuda"
-
+        # the probe (armed in the wall before the call, LaunchHook.arm): a Triton answer's kernels write poison
+        # through the launch hook; the wall poisons extension functions' tensors only for CUDA answers, whose
+        # kernels live there. For a Triton answer it would turn any value passed through an extension function
+        # (an identity) into the kernels' poison (redteam/wall2 h_ext_passthrough_launder)
         def one_call():
             return timing.call(self.tools, model, inputs, self.flush_buf, poison_bytes)
         if self.cuda_names is None:
-            return self.window(one_call, ablate)[0]
+            return self.window(one_call)[0]
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            out = self.window(one_call, ablate)[0]
+            out = self.window(one_call)[0]
         names = self.own_kernel_names()
         for ev in prof.events():
             # a kernel is the answer's only when its exact name is one its own built objects define
             if "CUDA" in str(getattr(ev, "device_type", "")) and ev.name in names:
-                self.hook.launches += 1
-                self.hook.names.add(ev.name)
+                self.hook.count_kernel(ev.name)
         return out
 
     def own_kernel_names(self):
@@ -326,17 +341,17 @@ class Child:
             self._kernel_objs, self._kernel_names = objs, wall.kernel_names(objs, demangle)
         return self._kernel_names
 
-    def armed(self, model, ablate=False):
+    def armed(self, model):
         """The model called inside one armed window of the runtime wall (one report per call)."""
         if self.wall is None:
             return model
         w, call = self.wall, self.call
-        return lambda *a: w.forward(lambda: call(model, a), ablate)
+        return lambda *a: w.forward(lambda: call(model, a))
 
-    def window(self, fn, ablate=False):
+    def window(self, fn):
         """fn() (one timing.call) inside an armed window: the wall's transitions stay outside its events, and
         the harness's own ops there (the L2 flush, the allocator's poison) are allocations and fills."""
-        return fn() if self.wall is None else self.wall.forward(fn, ablate)
+        return fn() if self.wall is None else self.wall.forward(fn)
 
     def start_wall(self, task):
         """The runtime wall, started before any of the answer loads (wall.py); None where the worker runs
@@ -357,9 +372,8 @@ class Child:
                 import torch._dynamo  # noqa: F401
             w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
                                 self.interpreted, [taskref, timing, transport, hooks, wall,
-                                                   sys.modules[__name__]])
-            hook = self.hook
-            mod.set_poisoner(lambda args, kw, res: (hook.fill_poison(list(args) + [res], kw or {}), res)[1])
+                                                   sys.modules[__name__]], self.hook)
+            mod.set_poisoner(hooks.poison_extension_call)
         except BaseException as e:
             self.send({"t": "infra", "message": f"the runtime wall did not start: {type(e).__name__}: {e}"[:500]})
             return False
@@ -393,8 +407,9 @@ class Child:
                          else self.event_share(model, inputs))
             except BaseException as e:
                 self.send({"t": "note", "message": f"measuring the kernels' share failed: {e}"[:300]})
-        if share is None and self.interpreted and hook.forward_seconds > 0:
-            share = min(1.0, hook.seconds / hook.forward_seconds)
+        _, _, seconds, forward_seconds = hook.counts()
+        if share is None and self.interpreted and forward_seconds > 0:
+            share = min(1.0, seconds / forward_seconds)
         self.send({"t": "share", "cuda": self.cuda_names is not None, "share": share})
 
     def event_share(self, model, inputs):
@@ -434,6 +449,7 @@ class Child:
                     self.armed(model)(*args)
                 self.sync()
             names = self.own_kernel_names()
+            triton_names = self.hook.counts()[1]
             total = mine = 0.0
             for ev in prof.events():
                 dt = getattr(ev, "device_time", None)
@@ -445,7 +461,7 @@ class Child:
                 total += dt
                 # exact names only: the answer's Triton kernels (the launch hook's names are its own functions')
                 # and the kernels its extensions define, never a name that merely contains one of them
-                if ev.name in names or ev.name in self.hook.names:
+                if ev.name in names or ev.name in triton_names:
                     mine += dt
             self.send({"t": "profile", "kernels_seen": total > 0})
             return mine / total if total > 0 else None
@@ -485,6 +501,7 @@ class Child:
                 ref_model = taskref.build(task, task.Model, sd, ctx["style"]).to(self.device)
                 weights.append(ref_model.state_dict())
                 del ref_model
+            self.reseed()  # the answer's load_state_dict runs next: not with a timed seed's torch seed
 
             def load(idx):
                 if weights[idx]:

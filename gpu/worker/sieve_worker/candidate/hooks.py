@@ -16,20 +16,122 @@ class OutOfBounds(Exception):
     pass
 
 
+def tensor_ranges(args, kwargs):
+    """[(lo, hi)] of the storages of the tensors among a launch's arguments."""
+    import torch
+    out = []
+
+    def visit(a):
+        if isinstance(a, torch.Tensor):
+            st = a.untyped_storage()
+            out.append((st.data_ptr(), st.data_ptr() + st.nbytes()))
+        elif isinstance(a, (tuple, list)):
+            for x in a:
+                visit(x)
+    for a in list(args) + list(kwargs.values()):
+        visit(a)
+    return out
+
+
+def fill_poison(args, kwargs, poison, protect):
+    """The probe's launch: instead of the kernel, every tensor argument that is not (part of) an input or
+    parameter (protect: their storage ranges) gets the poison value over its whole storage, whatever the kernel
+    would write. The runtime wall calls it with the poison it keeps (sieve_wall.cpp)."""
+    import torch
+    from ..data.transport import poison_value
+    seen = set()
+
+    def visit(a):
+        if isinstance(a, torch.Tensor):
+            st = a.untyped_storage()
+            lo, hi = st.data_ptr(), st.data_ptr() + st.nbytes()
+            if lo in seen or any(p < hi and lo < q for p, q in protect):
+                return
+            seen.add(lo)
+            n = st.nbytes() // a.element_size()
+            if n:
+                whole = torch.empty(0, dtype=a.dtype, device=a.device).set_(st, 0, (n,), (1,))
+                whole.fill_(poison_value(str(a.dtype).replace("torch.", ""), poison))
+        elif isinstance(a, (tuple, list)):
+            for x in a:
+                visit(x)
+    for a in list(args) + list(kwargs.values()):
+        visit(a)
+
+
+def poison_extension_call(args, kwargs, result, poison, protect):
+    """A CUDA answer's extension function on the probe (the wall calls it after the real call): its tensor
+    arguments and results get the poison."""
+    fill_poison(list(args) + [result], kwargs or {}, poison, protect)
+    return result
+
+
 class LaunchHook:
+    """With the runtime wall (install(wall_mod)), the counts, the kernel names, the probe's poison and what it
+    protects are the wall's C++ statics (sieve_wall.cpp, launch accounting): this object holds none of what the
+    verdict reads, and an answer that finds it (gc) learns nothing and changes nothing. Without the wall
+    (runtime_wall: false) they are kept here, as before the wall, and the answer can reach them."""
+
     def __init__(self, candidate_file):
         self.file = candidate_file
-        self.launches = 0
-        self.names = set()
-        self.ranges = []          # (lo, hi) of tensor args of candidate launches, for the output check
-        self.poison = None        # the probe: launches only fill their (non-input) tensor arguments with this
-        self.protect = []         # storage ranges the probe leaves alone (the model's inputs and parameters)
-        self.forward_seconds = 0.0
-        self.seconds = 0.0        # wall time inside candidate launches (the CPU share figure)
+        self.wall = None
+        self._launches = 0
+        self._names = set()
+        self._ranges = []         # (lo, hi) of tensor args of candidate launches, for the output check
+        self._poison = None       # the probe: launches only fill their (non-input) tensor arguments with this
+        self._last = None
+        self._protect = []        # storage ranges the probe leaves alone (the model's inputs and parameters)
+        self._forward_seconds = 0.0
+        self._seconds = 0.0       # wall time inside candidate launches (the CPU share figure)
         self.timer = None         # a list while the GPU share is measured: (start, end) events per launch
         self.Event = self.record = None
         self.check_ranges = None  # allowed [lo, hi) address ranges while an interpreted launch runs
         self.oob = None
+
+    # ---- what the child reads and sets (the wall's statics, or this object without the wall) --------------
+
+    def counts(self):
+        """(launches, kernel names, seconds in the answer's launches, seconds in forward windows)."""
+        if self.wall is not None:
+            n, names, sec, fwd = self.wall.counts()
+            return n, set(names), sec, fwd
+        return self._launches, set(self._names), self._seconds, self._forward_seconds
+
+    def add_forward_seconds(self, s):
+        if self.wall is None:  # the wall times its windows itself
+            self._forward_seconds += s
+
+    def harness_calls(self):
+        """(arm(poison or None, ablate_extensions), protect([(lo, hi)]), probed()): the next forward's probe,
+        what it leaves alone, and whether the forward that just ended was it. With the wall they are its C
+        functions (sieve_wall.cpp), which the child holds from before the answer loads."""
+        if self.wall is not None:
+            return self.wall.arm, self.wall.protect, self.wall.probed
+
+        def arm(poison, ablate_extensions):
+            self._poison = poison
+
+        def protect(ranges):
+            self._protect = ranges
+
+        def probed():
+            was, self._poison = self._poison is not None, None
+            return was
+        return arm, protect, probed
+
+    def count_kernel(self, name):
+        if self.wall is not None:
+            self.wall.count_kernel(name)
+        else:
+            self._launches += 1
+            self._names.add(name)
+
+    def overlaps(self, tensor):
+        st = tensor.untyped_storage()
+        lo, hi = st.data_ptr(), st.data_ptr() + st.nbytes()
+        if self.wall is not None:
+            return self.wall.overlaps(lo, hi)
+        return any(a < hi and lo < b for a, b in self._ranges)
 
     def is_candidate(self, kernel):
         fn = kernel
@@ -41,23 +143,9 @@ class LaunchHook:
         code = getattr(fn, "__code__", None)
         return code is not None and code.co_filename == self.file, getattr(fn, "__name__", "?")
 
-    @staticmethod
-    def tensor_ranges(args, kwargs):
-        import torch
-        out = []
-
-        def visit(a):
-            if isinstance(a, torch.Tensor):
-                st = a.untyped_storage()
-                out.append((st.data_ptr(), st.data_ptr() + st.nbytes()))
-            elif isinstance(a, (tuple, list)):
-                for x in a:
-                    visit(x)
-        for a in list(args) + list(kwargs.values()):
-            visit(a)
-        return out
-
-    def install(self):
+    def install(self, wall_mod=None):
+        """Routes triton's launches through the hook: through the runtime wall's launch() (which counts, runs
+        the probe and times them in C++) when there is one, else through Python."""
         from triton.runtime import jit
         classes = [jit.JITFunction]
         try:
@@ -65,6 +153,15 @@ class LaunchHook:
             classes.append(InterpretedFunction)
         except ImportError:
             pass
+        self.wall = wall_mod
+        if wall_mod is not None:
+            runs = [c.run for c in classes] + [None] * (2 - len(classes))
+            wall_mod.launch_setup(classes[0], runs[0], classes[1] if len(classes) > 1 else None, runs[1],
+                                  fill_poison, tensor_ranges)
+            for kind, cls in enumerate(classes):
+                cls.run = _wall_run(kind, wall_mod.launch, self)
+            self.install_bounds_check()
+            return
         hook = self
         for cls in classes:
             original = cls.run
@@ -74,12 +171,12 @@ class LaunchHook:
                 mine, name = hook.is_candidate(kself)
                 if not mine or kwargs.get("warmup"):
                     return _orig(kself, *args, **kwargs)
-                hook.launches += 1
-                hook.names.add(name)
-                ranges = hook.tensor_ranges(args, kwargs)
-                hook.ranges += ranges
-                if hook.poison is not None:
-                    hook.fill_poison(args, kwargs)
+                hook._launches += 1
+                hook._names.add(name)
+                ranges = tensor_ranges(args, kwargs)
+                hook._ranges += ranges
+                if hook._poison is not None:
+                    fill_poison(args, kwargs, hook._poison, hook._protect)
                     return None
                 t0 = time.perf_counter()
                 if _interp:
@@ -92,13 +189,16 @@ class LaunchHook:
                     return _orig(kself, *args, **kwargs)
                 finally:
                     hook.check_ranges = None
-                    hook.seconds += time.perf_counter() - t0
+                    hook._seconds += time.perf_counter() - t0
                     if timer is not None:
                         ev1 = hook.Event(enable_timing=True)
                         hook.record(ev1)
                         timer.append((ev0, ev1))
             cls.run = run
         self.install_bounds_check()
+
+    def current_ranges(self):
+        return self.wall.launch_ranges() if self.wall is not None else self.check_ranges
 
     def install_bounds_check(self):
         try:
@@ -109,7 +209,7 @@ class LaunchHook:
         hook = self
 
         def check(ptrs, mask, what):
-            rng = hook.check_ranges
+            rng = hook.current_ranges()
             if rng is None:
                 return
             addr = np.asarray(ptrs.data).astype(np.uint64)
@@ -152,34 +252,24 @@ class LaunchHook:
                 return _orig(bself, *a)
             setattr(builder, name, atomic)
 
-    def fill_poison(self, args, kwargs):
-        """The probe's launch: instead of the kernel, every tensor argument that is not (part of) an input
-        or parameter gets the secret poison value over its whole storage, whatever the kernel would write."""
-        import torch
-        from ..data.transport import poison_value
-        seen = set()
 
-        def visit(a):
-            if isinstance(a, torch.Tensor):
-                st = a.untyped_storage()
-                lo, hi = st.data_ptr(), st.data_ptr() + st.nbytes()
-                if lo in seen or any(p < hi and lo < q for p, q in self.protect):
-                    return
-                seen.add(lo)
-                n = st.nbytes() // a.element_size()
-                if n:
-                    whole = torch.empty(0, dtype=a.dtype, device=a.device).set_(st, 0, (n,), (1,))
-                    whole.fill_(poison_value(str(a.dtype).replace("torch.", ""), self.poison))
-            elif isinstance(a, (tuple, list)):
-                for x in a:
-                    visit(x)
-        for a in list(args) + list(kwargs.values()):
-            visit(a)
-
-    def overlaps(self, tensor):
-        st = tensor.untyped_storage()
-        lo, hi = st.data_ptr(), st.data_ptr() + st.nbytes()
-        return any(a < hi and lo < b for a, b in self.ranges)
+def _wall_run(kind, launch, hook):
+    """The run method of triton's kernel class `kind` under the runtime wall: every launch goes to the wall's
+    launch() (the closure is in the wall's snapshot). The GPU share's events are recorded around the answer's
+    launches here, while the share is measured (hook.timer)."""
+    def run(kself, *args, **kwargs):
+        timer = hook.timer
+        if timer is None or not hook.is_candidate(kself)[0]:
+            return launch(kind, kself, args, kwargs)
+        ev0 = hook.Event(enable_timing=True)
+        hook.record(ev0)
+        try:
+            return launch(kind, kself, args, kwargs)
+        finally:
+            ev1 = hook.Event(enable_timing=True)
+            hook.record(ev1)
+            timer.append((ev0, ev1))
+    return run
 
 
 def fix_interpreter_scalars():

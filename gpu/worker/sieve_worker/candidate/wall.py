@@ -111,9 +111,10 @@ class Wall:
         self.loaded = []  # modules the builder's client loaded (load_inline's never enter sys.modules)
 
     @classmethod
-    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules):
+    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None):
         """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
-        go; harness_modules: modules whose names must not change under the harness (the task's, the child's)."""
+        go; harness_modules: modules whose names must not change under the harness (the task's, the child's);
+        hook: the launch hook (hooks.LaunchHook), installed here to count through the wall."""
         if policy not in POLICIES:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
@@ -123,6 +124,8 @@ class Wall:
                  policy == "kernelbench", interpreted)
         for f, armed_only, name in entry_points(torch):
             mod.neuter(f, armed_only, name)
+        if hook is not None:
+            hook.install(mod)
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         for d in [vars(torch), vars(torch.nn.functional), vars(torch._C)]:
@@ -131,6 +134,22 @@ class Wall:
             mod.snapshot(_type_dict(t))
         for m in harness_modules:
             mod.snapshot(vars(m))
+            # the harness's classes too (their methods, a descriptor put on one: redteam/wall2
+            # h_launchhook_property_setter), and with them the code of every harness function they hold
+            for v in list(vars(m).values()):
+                if isinstance(v, type) and v.__module__ == m.__name__:
+                    mod.snapshot(_type_dict(v), True)
+        # triton's kernel classes, whose run the launch hook replaced, and the wall's own functions
+        from triton.runtime import jit
+        kernel_classes = [jit.JITFunction]
+        try:
+            from triton.runtime.interpreter import InterpretedFunction
+            kernel_classes.append(InterpretedFunction)
+        except ImportError:
+            pass
+        for t in kernel_classes:
+            mod.snapshot(_type_dict(t), True)
+        mod.snapshot(vars(mod))
         w = cls(mod, policy)
         w.ext_dirs = [d.rstrip(os.sep) + os.sep for d in ext_dirs]
         mod.phase(HARNESS)
@@ -164,10 +183,11 @@ class Wall:
                                            f"{getattr(v, '__name__', '?')} of {m.__name__}")
                     self.wrapped.add(id(v))
 
-    def forward(self, fn, ablate=False):
-        """fn() inside an armed window; the report is written when it closes, error or not."""
+    def forward(self, fn):
+        """fn() inside an armed window; the report is written when it closes, error or not. Whether the window
+        is the probe was told to the wall before (LaunchHook.arm), and is not known here."""
         self.wrap_extensions()
-        self.mod.phase(FORWARD, ablate)
+        self.mod.phase(FORWARD)
         try:
             return fn()
         finally:

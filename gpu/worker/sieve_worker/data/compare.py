@@ -131,11 +131,25 @@ def compare(ref, cand, atol, rtol):
     return res
 
 
+def poison_casts(poison):
+    """The values the secret poison takes in every dtype a launch can write it in, and after a cast between
+    them (a kernel's fp32 buffer returned as fp16, an int buffer returned as float)."""
+    out = set()
+    for dt in ("float64", "float32", "float16", "int64", "int8", "bool"):
+        v = poison_value(dt, poison)
+        out.add(float(v))
+        out.add(float(np.float32(v)))
+        out.add(float(np.float16(v)))
+    return out
+
+
 def is_poison(dtype, a, poison):
     """Probe: with the sample's kernels turned into launches that only fill their tensor arguments (other
     than the model's inputs) with the secret poison value, an output the kernels produced is that poison
-    everywhere (their buffer, or a view or copy of it). A torch result, or a torch result plus or times a
-    kernel-written buffer, is not. Returns (ok, sentence)."""
+    everywhere (their buffer, or a view, copy or cast of it). A torch result, or a torch result plus or times a
+    kernel-written buffer, is not; nor is any other constant: a forward that returns a constant on the probe
+    (zeros, a value it chose) shows nothing of its kernels (issue 30: "a constant output proves nothing"), and
+    the poison is secret, so only a value that came out of a launch can match it. Returns (ok, sentence)."""
     if a.size == 0:
         return True, "empty output"
     flat = a.reshape(-1)
@@ -143,6 +157,7 @@ def is_poison(dtype, a, poison):
     want = poison_value(dtype, poison)
     if dtype in ("float16", "float32"):
         want = float(np.array([want], dtype=np.float16 if dtype == "float16" else np.float32)[0])
+
     def same(lo, hi):
         for off in range(lo, hi, CHUNK):
             v = as_values(dtype, flat[off:min(hi, off + CHUNK)])
@@ -154,9 +169,9 @@ def is_poison(dtype, a, poison):
         return False, "differs from the poison its kernels were made to write: something else computed it"
     if first == want or (dtype == "bfloat16" and abs(first - want) <= 1e-2 * abs(want)):
         return True, "the poison"
-    if a.size > 1 and np.isfinite(first):
-        # a constant other than the poison (a cast of the kernels' buffer, a constant the launches never
-        # touched): still nothing computed without the kernels
-        return True, f"a constant {first:.6g}"
-    return False, f"a single value {first:.6g}, not the poison {want:.6g} its kernels were made to write"
-
+    if np.isfinite(first) and np.imag(first) == 0:
+        v, tol = float(np.real(first)), 1e-2 if dtype == "bfloat16" else 0.0
+        if any(abs(v - c) <= tol * abs(c) for c in poison_casts(poison)):
+            return True, "the poison, cast"
+    return False, (f"a constant {first:.6g}, not the secret poison {want:.6g} its kernels were made to write: "
+                   "a constant shows nothing of the kernels")

@@ -317,12 +317,15 @@ def split_init(init, style):
     return init, {}
 
 
-def build(mod, cls, seed, style):
+def build(mod, cls, seed, style, construct_seed=None):
+    """cls(*init inputs of `seed`), constructed with torch seeded by `seed` (the reference: its weights are the
+    seed's) or by construct_seed (an answer's model, whose weights the harness copies from the reference: its
+    code never runs with torch seeded by a check's secret seed)."""
     import torch
     torch.manual_seed(seed)
     init = mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []
     args, kwargs = split_init(init, style)
-    torch.manual_seed(seed)
+    torch.manual_seed(seed if construct_seed is None else construct_seed)
     return cls(*args, **kwargs)
 
 

