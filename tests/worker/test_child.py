@@ -17,9 +17,9 @@ from sieve_worker.candidate import child
 
 
 class DeviceFull(unittest.TestCase):
-    def make(self, held, promise):
+    def make(self, held, promise, alone=True):
         c = object.__new__(child.Child)
-        c.interpreted, c.device, c.ctx = False, "cuda:0", {"gpu_promise": promise}
+        c.interpreted, c.device, c.ctx = False, "cuda:0", {"gpu_promise": promise, "alone": alone}
         c.oom_type = torch.cuda.OutOfMemoryError
         c.reserved = lambda device=None: held
         c.sent = []
@@ -32,10 +32,16 @@ class DeviceFull(unittest.TestCase):
         self.assertEqual(c.sent[0]["t"], "infra")
         self.assertIs(c.sent[0]["oom"], True)
 
-    def test_beyond_the_promise_is_the_sample(self):
+    def test_beyond_the_promise_alone_is_the_sample(self):
         c = self.make(held=9 << 30, promise=4 << 30)
         self.assertFalse(c.device_full(torch.cuda.OutOfMemoryError("CUDA out of memory")))
         self.assertEqual(c.sent, [])
+
+    def test_beyond_the_promise_beside_others_is_retried_alone(self):
+        # admission may have underestimated the others (100_HingeLoss's correct answer on the H200)
+        c = self.make(held=9 << 30, promise=4 << 30, alone=False)
+        self.assertTrue(c.device_full(torch.cuda.OutOfMemoryError("CUDA out of memory")))
+        self.assertIn("beside other jobs", c.sent[0]["message"])
 
     def test_other_errors_and_the_interpreter(self):
         c = self.make(held=0, promise=4 << 30)

@@ -185,15 +185,14 @@ class Child:
                 keep = models if cmd.get("poison") is None else {}
                 arm(cmd.pop("poison", None), ctx.get("backend") == "cuda")
                 ref_model = taskref.build(task, task.Model, seed, style)
-                # the check's seed made the reference's weights; none of the answer's code (its __init__,
-                # load_state_dict and hooks) runs with torch seeded by it: its weights are the reference's,
-                # copied by load_state_dict
+                # the check's seed makes its inputs; the models are built under weight_seed(seed), a one-way
+                # function of it (taskref.build): none of the answer's code runs with torch seeded by the
+                # inputs' seed. Its weights are the reference's by seeding and copied by load_state_dict
                 self.reseed()
                 new_model = keep.get(si)
                 self.wall_free()
                 if new_model is None:
-                    new_model = taskref.build(task, model_new_cls, seed, style,
-                                              construct_seed=self.random_seed()).to(device).eval()
+                    new_model = taskref.build(task, model_new_cls, seed, style).to(device).eval()
                     keep[si] = new_model
                 res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
                 self.wall_harness()

@@ -317,15 +317,25 @@ def split_init(init, style):
     return init, {}
 
 
-def build(mod, cls, seed, style, construct_seed=None):
-    """cls(*init inputs of `seed`), constructed with torch seeded by `seed` (the reference: its weights are the
-    seed's) or by construct_seed (an answer's model, whose weights the harness copies from the reference: its
-    code never runs with torch seeded by a check's secret seed)."""
+def weight_seed(seed):
+    """The seed a check's models are built under: a one-way function of the check's secret seed, which
+    makes its inputs (make_inputs). Both models are built under it, as KernelBench seeds both, so an answer
+    whose parameters are made in the reference's order gets the reference's weights even where its names
+    differ; its code (__init__, load_state_dict and hooks) never runs with torch seeded by the inputs' seed,
+    and cannot work that seed back from this one (redteam/wall2 h_seed_lsd_override)."""
+    d = hashlib.sha256(b"sieve-weights\0" + int(seed).to_bytes(16, "little", signed=True)).digest()
+    return int.from_bytes(d[:8], "little") >> 2
+
+
+def build(mod, cls, seed, style):
+    """cls(*init inputs), constructed with torch seeded by weight_seed(seed): the reference and the answer's
+    model alike (the harness then copies the reference's weights into the answer's by name as well)."""
     import torch
-    torch.manual_seed(seed)
+    ws = weight_seed(seed)
+    torch.manual_seed(ws)
     init = mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []
     args, kwargs = split_init(init, style)
-    torch.manual_seed(seed if construct_seed is None else construct_seed)
+    torch.manual_seed(ws)
     return cls(*args, **kwargs)
 
 
