@@ -985,8 +985,15 @@ class Worker(Admission):
             if job.error["stage"] not in ("compile", "correct", "proof", "queue", "timing"):
                 job.error["stage"] = job.stage
         elif t == "infra":
+            if msg.get("over") is True and job.retries >= 1:
+                # out of device memory beyond its admission on a retry too: its own use, not the device's load
+                job.error = {"stage": job.stage, "code": "RUNTIME_ERROR", "traceback": "",
+                             "message": f"{msg.get('message', '')} (again on retry {job.retries})"[:2000]}
+                return
             job.infra = str(msg.get("message", ""))[:500]
-            job.alone = msg.get("oom") is True  # the device was full: the retry runs with nothing beside it
+            # the device was full within its admission: the retry runs with nothing beside it; beyond its
+            # admission beside others (admission may have underestimated them): once more as it was
+            job.alone = msg.get("oom") is True and msg.get("over") is not True
         elif t == "timings":
             tm = msg.get("timings")
             if not isinstance(tm, list) or not all(isinstance(x, dict) and isinstance(x.get("median_ms"), (int, float))

@@ -262,9 +262,11 @@ class Child:
         if self.interpreted or not isinstance(exc, self.oom_type):
             return False
         held, promise = self.reserved(self.device), int(self.ctx.get("gpu_promise") or 0)
-        if held > promise and self.ctx.get("alone"):
+        over = held > promise
+        if over and self.ctx.get("alone"):
             return False
-        self.send({"t": "infra", "oom": True,
+        # within its admission: retried alone; beyond it beside others: retried once as it was (worker.py)
+        self.send({"t": "infra", "oom": True, "over": over,
                    "message": f"CUDA out of memory with {held} bytes held, {promise} admitted"
                               + ("" if self.ctx.get("alone") else ", beside other jobs")})
         return True
