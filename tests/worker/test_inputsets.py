@@ -50,9 +50,9 @@ class ChooseTest(unittest.TestCase):
             self.assertTrue(codes["REF_IDENTITY_ON_INPUTS"]["separated_by"], name)
             self.assertIn("separates", codes["REF_IDENTITY_ON_INPUTS"]["message"])
             self.assertTrue(kept, name)
-        # hardtanh is the identity on [-1, 1) too: only the wide set separates it
+        # hardtanh is the identity on [-1, 1) too: only the wide set separates it (and special's -inf, +inf)
         kept, notes, _ = choose(lambda x: F.hardtanh(x, -1.0, 1.0), rand(16, 64))
-        self.assertEqual(notes[0]["separated_by"], ["wide"])
+        self.assertEqual(notes[0]["separated_by"], ["wide", "special"])
 
     def test_a_linear_op_keeps_signed_but_not_wide(self):
         kept, notes, dropped = choose(lambda a, b: a @ b, lambda sd: rand(16, 32)(sd) + rand(32, 8)(sd + 100))
@@ -64,9 +64,9 @@ class ChooseTest(unittest.TestCase):
         kept, _, _ = choose(lambda x: torch.softmax(x, -1), rand(16, 64))
         self.assertIn("wide", kept)
 
-    def test_signed_inputs_keep_no_set_for_relu(self):
+    def test_signed_inputs_keep_only_special_for_relu(self):
         kept, notes, dropped = choose(torch.relu, lambda sd: [torch.randn(16, 64, generator=torch.Generator().manual_seed(sd))])
-        self.assertEqual((kept, notes), ([], []))
+        self.assertEqual((kept, notes), (["special"], []))
         self.assertIn("as they are", dropped["signed"])
 
     def test_a_set_whose_reference_overflows_is_dropped(self):
@@ -79,7 +79,7 @@ class ChooseTest(unittest.TestCase):
         kept, notes, _ = choose(lambda a, b: torch.maximum(a, b - 2), lambda sd: rand(16, 16)(sd) + rand(16, 16)(sd + 50))
         insens = [n for n in notes if n["code"] == "REF_INSENSITIVE_INPUT"]
         self.assertEqual([n["input"] for n in insens], [1])
-        self.assertEqual(insens[0]["separated_by"], ["wide"])
+        self.assertEqual(insens[0]["separated_by"], ["wide", "special"])
 
 
 if __name__ == "__main__":
