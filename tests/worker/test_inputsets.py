@@ -165,6 +165,15 @@ class ExactTest(unittest.TestCase):
         self.assertNotIn("exact", kept)
         self.assertIn("float64", dropped["exact"])
 
+    def test_inputs_too_large_for_float64_copies_drop_it(self):
+        old = inputsets.EXACT_MAX_BYTES
+        inputsets.EXACT_MAX_BYTES = 16 * 64 * 8 - 1
+        try:
+            _, _, dropped = choose64(lambda x: x.sum(-1), randn(16, 64))
+        finally:
+            inputsets.EXACT_MAX_BYTES = old
+        self.assertIn("GiB", dropped["exact"])
+
     def test_a_reference_failing_in_float64_drops_only_exact(self):
         def fn(x):
             if x.dtype == torch.float64:

@@ -27,6 +27,7 @@ SEEDS = 1  # seeds a kept set is checked at (the reference is judged on two)
 TOLERANCES = {"exact": (0.0, 0.0)}  # (atol, rtol) of a set's checks instead of the task's (taskref.set_atol)
 RATE = 64  # one element in RATE gets a large integer (exact) or a special value (special)
 ACCUMULATOR_BITS = 24  # exact: every partial sum of a correct fp32-accumulating kernel is exact below 2^24
+EXACT_MAX_BYTES = 2 << 30  # exact: float64 copies of the inputs beyond this are not made (the set is dropped)
 
 
 def _hash(x):
@@ -199,6 +200,8 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
     fl = floats(xs[0])
     if run64 is None:
         info["exact"].update(ok=False, why="the reference is not run in float64 here")
+    elif sum(xs[0][k].numel() * 8 for k in fl) > EXACT_MAX_BYTES:
+        info["exact"].update(ok=False, why=f"the inputs in float64 would take more than {EXACT_MAX_BYTES >> 30} GiB")
     for i, x in enumerate(xs):
         o_prev = None  # the output wide is compared with: the signed set's, or the task's where signed is dropped
         for name in ("task",) + SETS:
