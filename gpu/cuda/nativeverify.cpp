@@ -179,7 +179,11 @@ NativeJob NativeJob::fromJson(const nlohmann::json &j)
         c.inputDtypes = field<std::vector<std::string>>(cases[i], "input_dtypes", where);
         c.expected = field<std::vector<std::string>>(cases[i], "expected", where);
         c.expectedDtypes = field<std::vector<std::string>>(cases[i], "expected_dtypes", where);
-        c.atol = cases[i].value("atol", -1.0);
+        c.inputSet = cases[i].value("input_set", std::string());
+        if (cases[i].contains("atol"))
+            c.atol = field<double>(cases[i], "atol", where);
+        if (cases[i].contains("rtol"))
+            c.rtol = field<double>(cases[i], "rtol", where);
         if (c.inputs.size() != c.inputDtypes.size() || c.expected.size() != c.expectedDtypes.size())
             throw std::runtime_error(where + ": files and dtypes differ in number");
         job.cases.push_back(std::move(c));
@@ -352,26 +356,30 @@ nlohmann::json verifyNative(const NativeJob &job)
                              {"max_rel", 0.0},
                              {"mismatches", 0},
                              {"nonfinite_mismatches", 0}};
+        const NativeCase &nc = job.cases[c];
+        if (!nc.inputSet.empty())
+            check["input_set"] = nc.inputSet;
+        if (nc.atol || nc.rtol)
+            check["atol"] = job.atolOf(nc), check["rtol"] = job.rtolOf(nc);
         const auto &got = out.outputs.at(c);
         if (got.size() != expected[c].size())
             check["ok"] = false, check["note"] = "the manifest has " + std::to_string(got.size()) +
                                                  " outputs, the reference " + std::to_string(expected[c].size());
-        const double atol = job.cases[c].atol >= 0 ? job.cases[c].atol : job.atol;
         for (std::size_t i = 0; i < std::min(got.size(), expected[c].size()); ++i)
-            compareTensor(expected[c][i], got[i], atol, job.rtol, check, "output " + manifest.outputs[i].name);
+            compareTensor(expected[c][i], got[i], job.atolOf(nc), job.rtolOf(nc), check,
+                          "output " + manifest.outputs[i].name);
         if (!check["ok"].get<bool>() && firstFailure.empty()) {
+            // "shape 3 seed 0 (inputs: exact)", as the worker's messages name a derived input set
+            const std::string where = "shape " + std::to_string(nc.shapeIndex) + " seed " + std::to_string(nc.seed) +
+                                      (nc.inputSet.empty() ? std::string() : " (inputs: " + nc.inputSet + ")");
             char buf[256];
-            std::snprintf(
-                buf, sizeof buf,
-                "shape %d seed %d: %lld values outside atol=%g rtol=%g (max abs %.3g), %lld NaN/inf mismatches",
-                job.cases[c].shapeIndex, job.cases[c].seed,
-                static_cast<long long>(check["mismatches"].get<std::int64_t>()), atol, job.rtol,
-                check["max_abs"].get<double>(),
-                static_cast<long long>(check["nonfinite_mismatches"].get<std::int64_t>()));
-            firstFailure = check.contains("note")
-                               ? "shape " + std::to_string(job.cases[c].shapeIndex) + " seed " +
-                                     std::to_string(job.cases[c].seed) + ": " + check["note"].get<std::string>()
-                               : std::string(buf);
+            std::snprintf(buf, sizeof buf,
+                          ": %lld values outside atol=%g rtol=%g (max abs %.3g), %lld NaN/inf mismatches",
+                          static_cast<long long>(check["mismatches"].get<std::int64_t>()), job.atolOf(nc),
+                          job.rtolOf(nc), check["max_abs"].get<double>(),
+                          static_cast<long long>(check["nonfinite_mismatches"].get<std::int64_t>()));
+            firstFailure =
+                where + (check.contains("note") ? ": " + check["note"].get<std::string>() : std::string(buf));
         }
         checks.push_back(std::move(check));
     }

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,8 @@ struct NativeCase
     int seed = 0;
     std::vector<std::string> inputs, expected;            // .npy files
     std::vector<std::string> inputDtypes, expectedDtypes; // fp32, fp16, bf16, ... (bf16 files hold <u2 bits)
-    double atol = -1; // a derived input set's own atol (the reference's rounding there); < 0: the job's
+    std::string inputSet;             // a derived input set's name (inputsets.py), "" for the task's
+    std::optional<double> atol, rtol; // the set's own tolerance (zero for `exact`), else the job's
 };
 
 struct NativeJob
@@ -41,6 +43,8 @@ struct NativeJob
     std::string launcher; // the sieve-cli that runs launch children ("" = this executable)
 
     static NativeJob fromJson(const nlohmann::json &j); // throws std::runtime_error naming the field
+    double atolOf(const NativeCase &c) const { return c.atol.value_or(atol); }
+    double rtolOf(const NativeCase &c) const { return c.rtol.value_or(rtol); }
 };
 
 // Compares one output with its expected value in double precision, as the worker's compare.py does:

@@ -19,6 +19,20 @@ def choose(fn, inputs_of):
     return inputsets.choose(lambda xs: [fn(*xs)], inputs_of, [11, 12], 1e-4, 1e-4)
 
 
+def choose64(fn, inputs_of, atol=1e-4, rtol=1e-4):
+    """choose with the reference also run in float64 (as taskref.choose_sets does): the exact set is weighed."""
+    run64 = lambda xs: [fn(*[x.double() if x.is_floating_point() else x for x in xs])]
+    return inputsets.choose(lambda xs: [fn(*xs)], inputs_of, [11, 12], atol, rtol, run64)
+
+
+def randn(*shape, off=0):
+    return lambda sd: [torch.randn(*shape, generator=torch.Generator().manual_seed(sd + off))]
+
+
+def mm_inputs(m, k, n):
+    return lambda sd: randn(m, k)(sd) + randn(k, n, off=100)(sd)
+
+
 class DeriveTest(unittest.TestCase):
     def test_rand_inputs_become_signed_and_wide_and_nothing_else_changes(self):
         x = torch.rand(64, 32)
@@ -35,6 +49,48 @@ class DeriveTest(unittest.TestCase):
         x = torch.rand(7, 9, dtype=torch.float16)
         self.assertTrue(torch.equal(inputsets.derive([x.clone()], "wide", 3)[0], inputsets.derive([x], "wide", 3)[0]))
 
+    def test_exact_inputs_are_integers_that_bf16_cannot_hold_and_fp16_can(self):
+        x = torch.randn(128, 128)
+        e = inputsets.derive([x], "exact", 0)[0]
+        self.assertEqual(e.dtype, x.dtype)
+        self.assertTrue(torch.equal(e, e.round()))
+        big = e.abs() > 3
+        self.assertTrue(0.005 < float(big.float().mean()) < 0.03, float(big.float().mean()))  # about 1 in 64
+        self.assertTrue(bool((e[big].abs() >= 257).all()) and bool((e[big].abs() <= 2047).all()))
+        self.assertTrue(bool((e[big] % 2 != 0).all()))  # odd: more significant bits than bf16's 8
+        self.assertTrue(torch.equal(e.half().float(), e))  # exact in fp16 (and TF32: the same 11 bits)
+        self.assertFalse(torch.equal(e.bfloat16().float(), e))
+        self.assertTrue(torch.equal(inputsets.derive([x.clone()], "exact", 5)[0], e))  # a function of x alone
+        self.assertFalse(torch.equal(inputsets.derive([torch.randn(128, 128)], "exact", 0)[0], e))
+        # bf16 inputs get only -3..3, which bf16 holds
+        b = inputsets.derive([x.bfloat16()], "exact", 0)[0]
+        self.assertEqual(b.dtype, torch.bfloat16)
+        self.assertLessEqual(float(b.abs().max()), 3)
+
+    def test_special_inputs_hold_each_special_value_and_signed_values_elsewhere(self):
+        x = torch.rand(64, 64)
+        sp = inputsets.derive([x], "special", 0)[0]
+        signed = inputsets.derive([x], "signed", 0)[0]
+        nan, inf = torch.isnan(sp), torch.isinf(sp)
+        self.assertTrue(bool(nan.any()) and bool((sp == float("inf")).any()) and bool((sp == float("-inf")).any()))
+        self.assertTrue(bool(((sp == 0) & torch.signbit(sp)).any()))  # -0.0
+        tiny = torch.finfo(torch.float32).tiny
+        self.assertTrue(bool(((sp.abs() > 0) & (sp.abs() < tiny)).any()))  # denormals
+        special = nan | inf | (sp.abs() < tiny)
+        self.assertTrue(0.005 < float(special.float().mean()) < 0.03)
+        self.assertTrue(torch.equal(sp[~special], signed[~special]))
+        h = inputsets.derive([x.half()], "special", 0)[0]
+        self.assertEqual(h.dtype, torch.float16)
+        self.assertTrue(bool(((h.abs() > 0) & (h.abs() < torch.finfo(torch.float16).tiny)).any()))
+
+    def test_the_exact_set_is_checked_with_zero_tolerance(self):
+        from sieve_worker.tasks import taskref
+        summary = {"atol": 1e-2, "rtol": 1e-3, "input_sets": ["task", "signed", "wide", "special", "exact"],
+                   "set_atols": [None, None, None, None, 0.5]}
+        self.assertEqual(taskref.set_atol(summary, 4), (0.0, 0.0))  # whatever set_atols says
+        for si in range(4):
+            self.assertEqual(taskref.set_atol(summary, si), (1e-2, 1e-3))
+
     def test_an_unknown_set_is_an_error(self):
         with self.assertRaisesRegex(ValueError, "unknown input set 'ints'"):
             inputsets.derive([torch.rand(3)], "ints", 0)
@@ -50,9 +106,9 @@ class ChooseTest(unittest.TestCase):
             self.assertTrue(codes["REF_IDENTITY_ON_INPUTS"]["separated_by"], name)
             self.assertIn("separates", codes["REF_IDENTITY_ON_INPUTS"]["message"])
             self.assertTrue(kept, name)
-        # hardtanh is the identity on [-1, 1) too: only the wide set separates it
+        # hardtanh is the identity on [-1, 1) too: only the wide set separates it (and special's -inf, +inf)
         kept, notes, _ = choose(lambda x: F.hardtanh(x, -1.0, 1.0), rand(16, 64))
-        self.assertEqual(notes[0]["separated_by"], ["wide"])
+        self.assertEqual(notes[0]["separated_by"], ["wide", "special"])
 
     def test_a_linear_op_keeps_signed_but_not_wide(self):
         kept, notes, dropped = choose(lambda a, b: a @ b, lambda sd: rand(16, 32)(sd) + rand(32, 8)(sd + 100))
@@ -64,9 +120,9 @@ class ChooseTest(unittest.TestCase):
         kept, _, _ = choose(lambda x: torch.softmax(x, -1), rand(16, 64))
         self.assertIn("wide", kept)
 
-    def test_signed_inputs_keep_no_set_for_relu(self):
+    def test_signed_inputs_keep_only_special_for_relu(self):
         kept, notes, dropped = choose(torch.relu, lambda sd: [torch.randn(16, 64, generator=torch.Generator().manual_seed(sd))])
-        self.assertEqual((kept, notes), ([], []))
+        self.assertEqual((kept, notes), (["special"], []))
         self.assertIn("as they are", dropped["signed"])
 
     def test_a_set_whose_reference_overflows_is_dropped(self):
@@ -79,7 +135,92 @@ class ChooseTest(unittest.TestCase):
         kept, notes, _ = choose(lambda a, b: torch.maximum(a, b - 2), lambda sd: rand(16, 16)(sd) + rand(16, 16)(sd + 50))
         insens = [n for n in notes if n["code"] == "REF_INSENSITIVE_INPUT"]
         self.assertEqual([n["input"] for n in insens], [1])
-        self.assertEqual(insens[0]["separated_by"], ["wide"])
+        self.assertEqual(insens[0]["separated_by"], ["wide", "special"])
+
+
+class ExactTest(unittest.TestCase):
+    def test_a_matmul_keeps_exact(self):
+        kept, _, dropped = choose64(lambda a, b: a @ b, mm_inputs(16, 64, 16))
+        self.assertIn("exact", kept, dropped)
+
+    def test_a_row_sum_keeps_exact(self):
+        kept, _, dropped = choose64(lambda x: x.sum(-1), randn(16, 256))
+        self.assertIn("exact", kept, dropped)
+
+    def test_an_elementwise_op_does_not(self):
+        _, _, dropped = choose64(torch.relu, randn(16, 64))
+        self.assertIn("rounds nothing", dropped["exact"])
+
+    def test_a_result_that_is_not_integer_does_not(self):
+        _, _, dropped = choose64(lambda x: torch.softmax(x, -1), randn(16, 64))
+        self.assertIn("not integer", dropped["exact"])
+
+    def test_sums_beyond_2_24_do_not(self):
+        # magnitudes summing past 2^24: a correct fp32 kernel adding in another order could round
+        _, _, dropped = choose64(lambda a, b: (a @ b) * 4096, mm_inputs(4, 64, 4))
+        self.assertIn("2^24", dropped["exact"])
+
+    def test_without_a_float64_reference_it_is_not_weighed(self):
+        kept, _, dropped = choose(lambda a, b: a @ b, mm_inputs(16, 64, 16))
+        self.assertNotIn("exact", kept)
+        self.assertIn("float64", dropped["exact"])
+
+    def test_inputs_too_large_for_float64_copies_drop_it(self):
+        old = inputsets.EXACT_MAX_BYTES
+        inputsets.EXACT_MAX_BYTES = 16 * 64 * 8 - 1
+        try:
+            _, _, dropped = choose64(lambda x: x.sum(-1), randn(16, 64))
+        finally:
+            inputsets.EXACT_MAX_BYTES = old
+        self.assertIn("GiB", dropped["exact"])
+
+    def test_a_reference_failing_in_float64_drops_only_exact(self):
+        def fn(x):
+            if x.dtype == torch.float64:
+                raise RuntimeError("float only")
+            return x.sum(-1)
+        kept, _, dropped = choose64(fn, randn(16, 64))
+        self.assertNotIn("exact", kept)
+        self.assertIn("does not run in float64", dropped["exact"])
+
+    def test_bf16_operands_differ_from_the_reference_on_exact_inputs_but_not_on_tf32_ones(self):
+        a, b = inputsets.derive(mm_inputs(16, 64, 16)(11), "exact", 11)
+        ref = a @ b
+        self.assertTrue(torch.equal(ref.double(), a.double() @ b.double()))
+        self.assertFalse(torch.equal(a.bfloat16().float() @ b.bfloat16().float(), ref))
+        self.assertTrue(torch.equal(a.half().float() @ b.half().float(), ref))  # TF32/fp16 operands: exact
+
+
+class SpecialTest(unittest.TestCase):
+    def test_relu_keeps_special(self):
+        kept, _, _ = choose(torch.relu, randn(16, 64))
+        self.assertIn("special", kept)
+
+    def test_a_matmul_that_spreads_nan_over_rows_drops_it(self):
+        _, _, dropped = choose(lambda a, b: a @ b, mm_inputs(16, 64, 16))
+        self.assertIn("no longer informative", dropped["special"])
+
+    def test_a_reference_that_absorbs_nan_drops_it(self):
+        _, _, dropped = choose(lambda x: torch.nan_to_num(x, 0.0, 1.0, -1.0), randn(16, 64))
+        self.assertIn("does not pass NaN or inf through", dropped["special"])
+
+    def test_the_comparison_matches_nan_with_nan_and_inf_with_inf(self):
+        from sieve_worker.data import compare
+        x = inputsets.derive([torch.rand(64, 64)], "special", 0)[0]
+        ref = [("float32", torch.relu(x).numpy())]
+        self.assertTrue(compare.compare(ref, [("float32", torch.relu(x).numpy())], 0.0, 0.0)["ok"])
+        dropped = compare.compare(ref, [("float32", torch.relu(torch.where(torch.isnan(x), 0.0, x)).numpy())], 1e-2, 1e-2)
+        self.assertFalse(dropped["ok"])
+        self.assertEqual(dropped["nonfinite_mismatches"], int(torch.isnan(x).sum()))
+        flipped = compare.compare(ref, [("float32", torch.relu(-x).numpy())], 1e-2, 1e-2)
+        self.assertGreater(flipped["nonfinite_mismatches"], 0)  # +inf where -inf became 0
+
+    def test_the_identity_is_still_the_identity_with_nan(self):
+        # a reference that returns its input is not separated by special values (NaN equals NaN there)
+        _, notes, _ = choose(lambda x: x.clone(), rand(16, 64))
+        ident = [n for n in notes if n["code"] == "REF_IDENTITY_ON_INPUTS"]
+        self.assertEqual(len(ident), 1)
+        self.assertNotIn("special", ident[0]["separated_by"])
 
 
 if __name__ == "__main__":

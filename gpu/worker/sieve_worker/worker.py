@@ -1060,6 +1060,9 @@ class Worker(Admission):
         entry = {"shape_index": si, "shape": task["summary"]["shapes"][si], "seed": label}
         if taskref.input_set_of(task["summary"], si) != "task":
             entry["input_set"] = taskref.input_set_of(task["summary"], si)
+            tol = taskref.set_atol(task["summary"], si)
+            if tol != (task["summary"]["atol"], task["summary"]["rtol"]):
+                entry["atol"], entry["rtol"] = tol  # the set's own (taskref.set_atol: zero for `exact`)
         meta = msg.get("meta")
         if meta is None:
             types = [str(x)[:60] for x in (msg.get("types") or [])[:16]] if isinstance(msg.get("types"), list) else []
@@ -1129,8 +1132,8 @@ class Worker(Admission):
             return then(res)
         req = {"task_path": task["path"], "code_hash": s["code_hash"], "shape": s["shapes"][si],
                "secret": s["secret_seeds"][s["seeds"].index(label)], "input_set": taskref.input_set_of(s, si),
-               "style": task["req"].get("init_inputs_style", "kernelbench"), "atol": taskref.set_atol(s, si)[0],
-               "rtol": s["rtol"], "metas": metas}
+               "style": task["req"].get("init_inputs_style", "kernelbench"), "metas": metas}
+        req["atol"], req["rtol"] = taskref.set_atol(s, si)
         if si not in job.judged:
             job.judged.add(si)
             job.notes.append(f"shape {si}: compared on the device by the judge (its references are too large to "
@@ -1213,7 +1216,8 @@ class Worker(Admission):
 
         def checked(res):
             if not res["ok"]:
-                return self.fail_with(job, rules.mismatch(0, label, res, s["atol"], s["rtol"], what="a timed call, "))
+                return self.fail_with(job, rules.mismatch(0, label, res, *taskref.set_atol(s, 0),
+                                                             what="a timed call, "))
             job.notes.append(f"a timed call's output (seed {label}) matches the reference")
         self.check(job, task, 0, label, checked)
 

@@ -86,3 +86,36 @@ TEST(NativeCompare, AShapeMismatchSaysWhichOutput)
     EXPECT_FALSE(c["ok"].get<bool>());
     EXPECT_NE(c["note"].get<std::string>().find("output y has shape [4]"), std::string::npos) << c.dump();
 }
+
+// A derived input set's case (inputsets.py) names its set and may carry its own tolerance: `exact` checks
+// with zero tolerance whatever the job's; a case without one keeps the job's.
+TEST(NativeCompare, ACaseCarriesItsInputSetAndItsOwnTolerance)
+{
+    const nlohmann::json c0{{"shape_index", 0},      {"seed", 1},
+                            {"inputs", {"a.npy"}},   {"input_dtypes", {"fp32"}},
+                            {"expected", {"e.npy"}}, {"expected_dtypes", {"fp32"}}};
+    nlohmann::json c1 = c0;
+    c1["shape_index"] = 1;
+    c1["input_set"] = "exact";
+    c1["atol"] = 0.0;
+    c1["rtol"] = 0.0;
+    const NativeJob job =
+        NativeJob::fromJson({{"code", "x"}, {"atol", 0.1}, {"rtol", 0.05}, {"scratch", "/tmp"}, {"cases", {c0, c1}}});
+    ASSERT_EQ(job.cases.size(), 2u);
+    EXPECT_EQ(job.cases[0].inputSet, "");
+    EXPECT_EQ(job.atolOf(job.cases[0]), 0.1);
+    EXPECT_EQ(job.rtolOf(job.cases[0]), 0.05);
+    EXPECT_EQ(job.cases[1].inputSet, "exact");
+    EXPECT_EQ(job.atolOf(job.cases[1]), 0.0);
+    EXPECT_EQ(job.rtolOf(job.cases[1]), 0.0);
+    // one unit off in 2049 passes the job's tolerance and fails the exact set's
+    auto loose = check(), exact = check();
+    compareTensor(f32({2049.f}), f32({2048.f}), job.atolOf(job.cases[0]), job.rtolOf(job.cases[0]), loose, "y");
+    compareTensor(f32({2049.f}), f32({2048.f}), job.atolOf(job.cases[1]), job.rtolOf(job.cases[1]), exact, "y");
+    EXPECT_TRUE(loose["ok"].get<bool>());
+    EXPECT_FALSE(exact["ok"].get<bool>());
+    c1["atol"] = "zero";
+    EXPECT_THROW(
+        NativeJob::fromJson({{"code", "x"}, {"atol", 0.1}, {"rtol", 0.05}, {"scratch", "/tmp"}, {"cases", {c1}}}),
+        std::runtime_error);
+}

@@ -64,9 +64,11 @@ def materialise(ctx):
                       if isinstance(t, torch.Tensor)]
             case = {"shape_index": si, "shape": shape, "seed": seed, "inputs": [], "input_dtypes": [],
                     "expected": [], "expected_dtypes": []}
-            wide = ctx.get("set_atols") or []
-            if si < len(wide) and isinstance(wide[si], (int, float)) and wide[si] > ctx["atol"]:
-                case["atol"] = wide[si]  # a derived set's own atol (taskref.set_atol)
+            if name != "task":  # a derived input set: named in the checks, with its own tolerance (set_atol)
+                case["input_set"] = name
+                tol = taskref.set_atol(ctx, si)
+                if tol != (ctx["atol"], ctx["rtol"]):
+                    case["atol"], case["rtol"] = tol
             for k, t in enumerate(inputs):
                 p = os.path.join(root, f"in_{si}_{seed}_{k}.npy")
                 case["input_dtypes"].append(_save(os.path.join(tmp, os.path.basename(p)), t))

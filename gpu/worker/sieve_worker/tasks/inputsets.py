@@ -10,11 +10,57 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
   signed  an input that is all >= 0 is mapped x -> 2x - max(x) (torch.rand's [0, 1) becomes [-1, 1))
   wide    signed, times 256 (exact in every float format): overflow, cancellation and saturation show
           (a softmax without its max subtraction overflows; the reference's does not)
+  exact   integers: at one element in 64 an odd integer of magnitude 257..2047 (exact in fp32, TF32 and fp16,
+          not in bf16; bf16 inputs never get one), elsewhere -3..3. For ops whose exact result is what the
+          reference computes (exact_gate): checked with zero tolerance (TOLERANCES), so a kernel that rounds
+          its inputs to bf16 or accumulates in fp16/bf16 fails whatever the task's tolerance; one that uses
+          TF32 (what `fp32_precision` `deployed` accepts) computes these sums exactly and passes
+  special signed, with one element in 64 replaced by -0.0, +-denormal, +inf, -inf or NaN: for references
+          that pass them through (special_gate); the comparison matches NaN with NaN and inf with inf of the
+          same sign position by position (data/compare.py), so a kernel that turns NaN into 0 (tl.maximum's
+          default) fails where torch.relu keeps it
 """
 
-SETS = ("signed", "wide")
+SETS = ("signed", "wide", "exact", "special")
 WIDE = 256.0
 SEEDS = 1  # seeds a kept set is checked at (the reference is judged on two)
+TOLERANCES = {"exact": (0.0, 0.0)}  # (atol, rtol) of a set's checks instead of the task's (taskref.set_atol)
+RATE = 64  # one element in RATE gets a large integer (exact) or a special value (special)
+ACCUMULATOR_BITS = 24  # exact: every partial sum of a correct fp32-accumulating kernel is exact below 2^24
+EXACT_MAX_BYTES = 2 << 30  # exact: float64 copies of the inputs beyond this are not made (the set is dropped)
+
+
+def _hash(x):
+    """A pseudo-random int64 tensor (values below 2^31) of x's shape: a pure function of x's values and
+    positions, the same on every device (integer arithmetic only; products stay below 2^62)."""
+    import torch
+    m = (1 << 31) - 1
+    v = torch.nan_to_num(x.double().abs(), nan=0.5, posinf=3.0, neginf=5.0).clamp_max(1 << 20)
+    h = torch.floor(v * (1 << 20)).to(torch.int64) % m
+    idx = torch.arange(x.numel(), device=x.device, dtype=torch.int64).reshape(x.shape) % m
+    for mul in (1103515245, 69069, 1664525):
+        h = (h * mul + idx * 12345 + 0x5BD1E995) % m
+        h = h ^ (h >> 13)
+    return h
+
+
+def _exact(t):
+    import torch
+    h = _hash(t)
+    small = (h % 7 - 3).to(torch.float64)
+    if t.dtype != torch.bfloat16:
+        big = (257 + 2 * ((h >> 9) % 896)).to(torch.float64) * torch.where((h >> 20) % 2 == 1, -1.0, 1.0)
+        small = torch.where((h >> 3) % RATE == 0, big, small)
+    return small
+
+
+def _special(t, x):
+    import torch
+    h = _hash(t)
+    tiny = torch.finfo(t.dtype).tiny / 4  # a denormal in every float format
+    kinds = torch.tensor([-0.0, tiny, -tiny, float("inf"), float("-inf"), float("nan")], dtype=torch.float64,
+                         device=t.device)
+    return torch.where((h >> 3) % RATE == 0, kinds[(h >> 9) % len(kinds)], x.double())
 
 
 def derive(inputs, name, seed=None):
@@ -34,6 +80,10 @@ def derive(inputs, name, seed=None):
                 x = x * 2 - fin.max()
             if name == "wide":
                 x = x * WIDE
+            elif name == "exact":
+                x = _exact(t)
+            elif name == "special":
+                x = _special(t, x)
             out.append(x.to(t.dtype))
         else:
             out.append(t)
@@ -46,13 +96,72 @@ def changed(a, b):
 
 
 def identity_of(inputs, outs):
-    """Index of an input that some output equals exactly (the reference returned it unchanged), or None."""
+    """Index of an input that some output equals exactly, NaN where it has NaN (the reference returned it
+    unchanged), or None."""
     import torch
     for o in outs:
         for k, t in enumerate(inputs):
-            if isinstance(t, torch.Tensor) and t.shape == o.shape and t.dtype == o.dtype and torch.equal(t, o):
+            if isinstance(t, torch.Tensor) and t.shape == o.shape and t.dtype == o.dtype and (
+                    torch.equal(t, o) or (t.is_floating_point() and torch.equal(torch.isnan(t), torch.isnan(o))
+                                          and torch.equal(torch.nan_to_num(t), torch.nan_to_num(o)))):
                 return k
     return None
+
+
+def special_gate(outs, zero_tol):
+    """Why the reference's outputs on the special set tell nothing (None when they do): it must pass some
+    special value through (NaN or inf somewhere in its output), be finite at most positions (at most one in
+    4 not: a matmul spreads one NaN over a row) and, where finite, not all within the tolerance of zero."""
+    import torch
+    fl = [t for t in outs if t.is_floating_point() and t.numel()]
+    bad = sum(int((~torch.isfinite(t)).sum()) for t in fl)
+    total = sum(t.numel() for t in fl)
+    if not bad:
+        return "the reference's output on it is finite everywhere: it does not pass NaN or inf through"
+    if bad * 4 > total:
+        return f"the reference's output on it is NaN or inf at {bad} of {total} positions: no longer informative"
+    if all(bool((t[torch.isfinite(t)].double().abs() <= zero_tol).all()) for t in fl):
+        return "the reference's output on it is within the tolerance of zero wherever finite"
+    return None
+
+
+def exact_gate(d, o, run64):
+    """Why the exact set's zero tolerance cannot hold (None when it can): the reference's output on the
+    integer inputs d must be integer, the float64 reference's exactly (so it is the exact result, rounded
+    nowhere), and the float64 reference on the inputs' magnitudes must stay below 2^ACCUMULATOR_BITS (for a
+    sum of products that bounds every partial sum, in any order: a correct kernel that accumulates in fp32
+    computes it exactly too)."""
+    import torch
+    o64 = run64(d)
+    if len(o64) != len(o) or any(a.shape != b.shape for a, b in zip(o, o64)):
+        return "the reference's float64 outputs differ in number or shape from its own"
+    for a, b in zip(o, o64):
+        if not a.is_floating_point():
+            continue
+        if a.dtype == torch.float64:
+            return "the reference's output is float64: nothing to compare it with exactly"
+        if not bool((a.double() == a.double().round()).all()):
+            return "the reference's output on it is not integer"
+        if not torch.equal(a.double(), b.double()):
+            return "the reference's output on it is not the exact (float64) result"
+    mags = run64([t.abs() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in d])
+    top = max((float(t.double().abs().max()) for t in mags if t.is_floating_point() and t.numel()), default=0.0)
+    if not top < 2.0 ** ACCUMULATOR_BITS:
+        return (f"the reference on the inputs' magnitudes reaches {top:.3g} >= 2^{ACCUMULATOR_BITS}: a correct "
+                "fp32 accumulation in another order could round")
+    return None
+
+
+def rounds(o, o64):
+    """Whether the reference rounds (its outputs are not the float64 reference's): a sum or product of
+    several values; False for an elementwise op such as ReLU, exact on any input."""
+    return len(o) != len(o64) or any(
+        a.shape != b.shape or (a.is_floating_point() and not torch_equal64(a, b)) for a, b in zip(o, o64))
+
+
+def torch_equal64(a, b):
+    import torch
+    return torch.equal(torch.nan_to_num(a.double()), torch.nan_to_num(b.double()))
 
 
 def same(a, b, atol, rtol):
@@ -66,13 +175,17 @@ def floats(inputs):
     return [k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
 
 
-def choose(run, inputs_of, seeds, atol, rtol):
+def choose(run, inputs_of, seeds, atol, rtol, run64=None):
     """Which derived sets to check a task on, and the weaknesses of its own inputs, from runs of the
-    reference at two seeds. run(inputs) -> list of output tensors; inputs_of(seed) -> the task's inputs.
+    reference at two seeds. run(inputs) -> list of output tensors; inputs_of(seed) -> the task's inputs;
+    run64(inputs) -> the reference's outputs computed in float64 (None: no `exact` set).
 
     A set is kept when it changes some input, the reference's output on it is finite, not within the
     tolerance of zero everywhere, and differs between the seeds; `wide` only when its output is not the
-    signed one scaled (256^p, p = 0..2: nothing new for a linear or homogeneous op). Weaknesses on the
+    signed one scaled (256^p, p = 0..2: nothing new for a linear or homogeneous op); `special` when its
+    output passes NaN/inf through and is otherwise informative (special_gate) instead of finite; `exact`
+    only for a reference that rounds on the task's own inputs (a reduction, not an elementwise op) and
+    computes the exact result on the integers (exact_gate). Weaknesses on the
     task's inputs (hygiene notes, not fatal): the output is one of the inputs unchanged at both seeds
     (REF_IDENTITY_ON_INPUTS), or does not move when one input is swapped for another seed's
     (REF_INSENSITIVE_INPUT, `input` names it; only for tasks with several float inputs). Each note says
@@ -85,6 +198,10 @@ def choose(run, inputs_of, seeds, atol, rtol):
     two = len(xs) == 2
     info = {name: {"ok": True, "fps": [], "ident": [], "insens": set(), "why": None} for name in ("task",) + SETS}
     fl = floats(xs[0])
+    if run64 is None:
+        info["exact"].update(ok=False, why="the reference is not run in float64 here")
+    elif sum(xs[0][k].numel() * 8 for k in fl) > EXACT_MAX_BYTES:
+        info["exact"].update(ok=False, why=f"the inputs in float64 would take more than {EXACT_MAX_BYTES >> 30} GiB")
     for i, x in enumerate(xs):
         o_prev = None  # the output wide is compared with: the signed set's, or the task's where signed is dropped
         for name in ("task",) + SETS:
@@ -97,13 +214,29 @@ def choose(run, inputs_of, seeds, atol, rtol):
                 continue
             with torch.no_grad():
                 o = run(d)
-            if name != "task":
+            why = None
+            if name == "special":
+                why = special_gate(o, zero_tol)
+            elif name != "task":
                 if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
-                    st["ok"], st["why"] = False, "the reference's output on it is not finite"
+                    why = "the reference's output on it is not finite"
+                elif all(bool((t.double().abs() <= zero_tol).all()) for t in o if t.numel()):
+                    why = "the reference's output on it is within the tolerance of zero"
+            try:
+                with torch.no_grad():
+                    if name == "task" and i == 0 and info["exact"]["ok"] and not rounds(o, run64(d)):
+                        info["exact"].update(ok=False, why="the reference rounds nothing on the task's own inputs "
+                                                           "(an elementwise op): no sum to downgrade")
+                    if name == "exact" and why is None:
+                        why = exact_gate(d, o, run64)
+            except Exception as e:  # a reference that does not run in float64
+                info["exact"].update(ok=False, why=f"the reference does not run in float64: "
+                                                   f"{type(e).__name__}: {e}"[:200])
+                if name == "exact":
                     continue
-                if all(bool((t.double().abs() <= zero_tol).all()) for t in o if t.numel()):
-                    st["ok"], st["why"] = False, "the reference's output on it is within the tolerance of zero"
-                    continue
+            if why is not None:
+                st["ok"], st["why"] = False, why
+                continue
             if name == "wide" and o_prev is not None and any(
                     same(o, [t.double() * WIDE ** p for t in o_prev], atol, rtol) for p in (0, 1, 2)):
                 st["ok"], st["why"] = False, "the reference's output on it is the signed (or task's) output, scaled"

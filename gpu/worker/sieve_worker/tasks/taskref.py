@@ -421,7 +421,12 @@ def rounding_noise(model, inputs, outs):
 
 def set_atol(summary, si):
     """(atol, rtol) a check of entry si of a reference summary is compared with: the task's, widened on a
-    derived input set to NOISE_FACTOR times the reference's own rounding there (set_atols)."""
+    derived input set to NOISE_FACTOR times the reference's own rounding there (set_atols); a set with a
+    tolerance of its own (inputsets.TOLERANCES: zero for `exact`, where the reference rounds nowhere) has
+    that one."""
+    own = inputsets.TOLERANCES.get(input_set_of(summary, si))
+    if own is not None:
+        return own
     atol, rtol = summary["atol"], summary["rtol"]
     wide = (summary.get("set_atols") or [None] * (si + 1))
     return (max(atol, wide[si]) if si < len(wide) and isinstance(wide[si], (int, float)) else atol), rtol
@@ -436,7 +441,16 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     def run(inputs):
         with torch.no_grad():
             return flatten_outputs(model(*inputs))
-    return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol)
+    model64 = []
+
+    def run64(inputs):  # the reference in float64 (its parameters and float inputs), for the exact set
+        import copy
+        if not model64:
+            model64.append(copy.deepcopy(model).double())
+        xs = [t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in inputs]
+        with torch.no_grad():
+            return flatten_outputs(model64[0](*xs))
+    return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64)
 
 
 def set_anchor(footprints, checked, n_seeds):
