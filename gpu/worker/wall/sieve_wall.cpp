@@ -57,6 +57,7 @@ unsigned long g_violation_count = 0;
 std::string g_tampered;
 std::vector<PyObject *> g_snap; // (dict, key, value) triples, strong references
 PyObject *g_poison = nullptr;   // the harness's ablation callback
+std::string g_native;           // the first raw-memory or foreign-call primitive the answer reached for
 thread_local int t_core_depth = 0;
 
 const char *kStrict[] = {"aten::empty",
@@ -373,8 +374,8 @@ std::string report_json(const char *kind)
              json_escape(v.where) + "\", \"phase\": \"" + v.phase +
              "\", \"other_thread\": " + (v.other_thread ? "true" : "false") + "}";
     }
-    s += "], \"tampered\": \"" + json_escape(g_tampered) + "\", \"bypass\": " + std::to_string(g_bypass) +
-         ", \"cost_us\": " + std::to_string(g_cost_ns / 1000) + "}";
+    s += "], \"tampered\": \"" + json_escape(g_tampered) + "\", \"native\": \"" + json_escape(g_native) +
+         "\", \"bypass\": " + std::to_string(g_bypass) + ", \"cost_us\": " + std::to_string(g_cost_ns / 1000) + "}";
     return s;
 }
 
@@ -397,11 +398,15 @@ using AnyCall = PyObject *(*)(PyObject *, void *, void *, void *);
 constexpr int kSlots = 24;
 PyCFunction g_slot_orig[kSlots] = {};
 const char *g_slot_name[kSlots] = {};
+bool g_slot_answer[kSlots] = {}; // refused to the answer's code outside the forward too
 int g_slots_used = 0;
+
+PyObject *native_refuse(const std::string &what);
 
 template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, void *c)
 {
-    if (g_phase.load() == kForward) {
+    const int phase = g_phase.load();
+    if (phase == kForward) {
         std::string where = python_where(nullptr);
         {
             std::lock_guard<std::mutex> lock(g_mu);
@@ -411,6 +416,10 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
         PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: not available in the forward");
         return nullptr;
     }
+    // a view of tensor memory for Python or numpy (or a tensor over memory Python writes) made by the answer's
+    // code outside the forward serves it inside the forward all the same, where no op sees what is done there
+    if (g_slot_answer[N] && (std::this_thread::get_id() != g_main || !python_where(nullptr).empty()))
+        return native_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
     return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
 }
 
@@ -568,7 +577,7 @@ int patch_extension(PyObject *f)
     return 1;
 }
 
-int patch_slot(PyObject *f, const char *name)
+int patch_slot(PyObject *f, const char *name, bool answer_anywhere)
 {
     PyMethodDef *def = def_of(f);
     if (def == nullptr)
@@ -581,8 +590,239 @@ int patch_slot(PyObject *f, const char *name)
     int n = g_slots_used++;
     g_slot_orig[n] = def->ml_meth;
     g_slot_name[n] = strdup(name);
+    g_slot_answer[n] = answer_anywhere;
     def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[n]));
     return 1;
+}
+
+// ---- ctypes shut (docs/VERIFIER.md, "No raw memory, no foreign calls") ---------------------------------------
+// After the harness has made the few foreign functions it calls itself (transport's cuMemHostRegister), ctypes
+// is made unusable in place, in the C objects every alias of it shares: no ctypes type can be made (the six
+// metatypes' tp_new), no instance of an existing one (every CData type's tp_alloc: construction, from_address,
+// from_buffer(_copy), in_dll, a pointer's contents, cast's result all allocate through it), no function pointer
+// called but the harness's own (tp_call of every CFuncPtr type and the __call__ slot wrapper's function), no
+// CData's memory exposed as a buffer or rewritten by __setstate__, and _ctypes' module functions that take or
+// give raw addresses (dlopen, dlsym, call_function, addressof, byref, PyObj_FromPtr...) refuse. The metatypes
+// and base types are static types of _ctypes (CPython 3.11: a second `import _ctypes` copies the same module
+// dict), so a fresh import, sys.modules, gc and torch.ctypes all reach the refusals.
+std::unordered_set<PyObject *> g_ffi_allowed; // the harness's own function pointers (strong references)
+ternaryfunc g_ffi_call = nullptr;             // _ctypes' real CFuncPtr call
+bool g_ctypes_shut = false;
+
+PyObject *native_refuse(const std::string &what)
+{
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (g_native.empty())
+            g_native = what;
+    }
+    PyErr_Format(PyExc_PermissionError,
+                 "sieve runtime wall: refused to answers: %s (no raw memory access or foreign calls in the "
+                 "candidate)",
+                 what.c_str());
+    return nullptr;
+}
+
+std::string type_name(PyTypeObject *t)
+{
+    return t != nullptr && t->tp_name != nullptr ? t->tp_name : "?";
+}
+
+PyObject *ffi_refuse_new(PyTypeObject *meta, PyObject *, PyObject *)
+{
+    return native_refuse("ctypes: making a ctypes type (" + type_name(meta) + ")");
+}
+
+PyObject *ffi_refuse_alloc(PyTypeObject *t, Py_ssize_t)
+{
+    return native_refuse("ctypes: making a " + type_name(t) + " object");
+}
+
+int ffi_refuse_buffer(PyObject *o, Py_buffer *, int)
+{
+    native_refuse("ctypes: the memory of a " + type_name(Py_TYPE(o)) + " object as a buffer");
+    return -1;
+}
+
+int ffi_refuse_set(PyObject *o, PyObject *, void *)
+{
+    native_refuse("ctypes: changing a foreign function's restype/argtypes/errcheck (" + type_name(Py_TYPE(o)) + ")");
+    return -1;
+}
+
+PyObject *ffi_call(PyObject *self, PyObject *args, PyObject *kw)
+{
+    if (g_ffi_allowed.count(self) == 0)
+        return native_refuse("ctypes: calling a foreign function (" + type_name(Py_TYPE(self)) + ")");
+    return g_ffi_call(self, args, kw);
+}
+
+// One trampoline per refused C function (the name in its message): a PyMethodDef's ml_meth, any convention.
+constexpr int kNativeSlots = 40;
+const char *g_native_name[kNativeSlots] = {};
+int g_native_used = 0;
+
+template <int N> PyObject *native_fn(PyObject *, void *, void *, void *)
+{
+    return native_refuse(g_native_name[N]);
+}
+
+template <int... N> constexpr std::array<AnyCall, sizeof...(N)> native_table(std::integer_sequence<int, N...>)
+{
+    return {&native_fn<N>...};
+}
+const auto kNativeFns = native_table(std::make_integer_sequence<int, kNativeSlots>{});
+
+bool is_native_refusal(PyCFunction f)
+{
+    for (int i = 0; i < g_native_used; ++i)
+        if (f == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kNativeFns[i])))
+            return true;
+    return false;
+}
+
+// Replaces the C function behind f (a builtin function or a method descriptor) with a refusal named what.
+int refuse_native(PyObject *f, const std::string &what)
+{
+    PyMethodDef *def = def_of(f);
+    if (def == nullptr)
+        return -1;
+    if (is_native_refusal(def->ml_meth))
+        return 0;
+    if (g_native_used == kNativeSlots)
+        return -1;
+    int n = g_native_used++;
+    g_native_name[n] = strdup(what.c_str());
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kNativeFns[n]));
+    return 1;
+}
+
+// t and every subtype of it, each once.
+void subtypes(PyTypeObject *t, std::vector<PyTypeObject *> &out)
+{
+    for (PyTypeObject *seen : out)
+        if (seen == t)
+            return;
+    out.push_back(t);
+    PyObject *subs = PyObject_CallMethod(reinterpret_cast<PyObject *>(t), "__subclasses__", nullptr);
+    if (subs == nullptr) {
+        PyErr_Clear();
+        return;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(subs); ++i)
+        subtypes(reinterpret_cast<PyTypeObject *>(PyList_GET_ITEM(subs, i)), out);
+    Py_DECREF(subs);
+}
+
+// shut_ctypes(allowed): ctypes made unusable but for the function pointers in allowed (the harness's own).
+PyObject *w_shut_ctypes(PyObject *, PyObject *args)
+{
+    PyObject *allowed;
+    if (!PyArg_ParseTuple(args, "O", &allowed))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0 || g_ctypes_shut)
+        return refuse(nullptr, nullptr, nullptr);
+    PyObject *m = PyImport_ImportModule("_ctypes");
+    if (m == nullptr)
+        return nullptr;
+    const char *bases[] = {"_SimpleCData", "Structure", "Union", "Array", "_Pointer", "CFuncPtr"};
+    std::vector<PyTypeObject *> base_types, all;
+    for (const char *b : bases) {
+        PyObject *t = PyObject_GetAttrString(m, b);
+        if (t == nullptr || !PyType_Check(t)) {
+            Py_XDECREF(t);
+            Py_DECREF(m);
+            PyErr_Format(PyExc_RuntimeError, "sieve runtime wall: _ctypes.%s is not a type", b);
+            return nullptr;
+        }
+        base_types.push_back(reinterpret_cast<PyTypeObject *>(t)); // kept: the module holds them anyway
+        Py_DECREF(t);
+    }
+    PyTypeObject *funcptr = base_types.back();
+    g_ffi_call = funcptr->tp_call;
+    // the harness's own function pointers: checked before anything is changed
+    PyObject *it = PyObject_GetIter(allowed);
+    if (it == nullptr) {
+        Py_DECREF(m);
+        return nullptr;
+    }
+    for (PyObject *f; (f = PyIter_Next(it)) != nullptr;) {
+        if (!PyObject_TypeCheck(f, funcptr)) {
+            Py_DECREF(f);
+            Py_DECREF(it);
+            Py_DECREF(m);
+            PyErr_SetString(PyExc_TypeError, "sieve runtime wall: shut_ctypes allows ctypes function pointers only");
+            return nullptr;
+        }
+        g_ffi_allowed.insert(f); // the reference is kept
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) {
+        Py_DECREF(m);
+        return nullptr;
+    }
+    // every ctypes type there is (no other can be made from here on)
+    for (PyTypeObject *b : base_types)
+        subtypes(b, all);
+    for (PyTypeObject *t : all) {
+        t->tp_alloc = ffi_refuse_alloc;
+        if (t->tp_as_buffer != nullptr)
+            t->tp_as_buffer->bf_getbuffer = ffi_refuse_buffer;
+        if (PyType_IsSubtype(t, funcptr) && t->tp_call == g_ffi_call)
+            t->tp_call = ffi_call;
+        PyType_Modified(t);
+    }
+    int failed = 0;
+    std::vector<PyTypeObject *> metas;
+    for (PyTypeObject *b : base_types)
+        subtypes(Py_TYPE(b), metas); // a metatype's subclass copied its tp_new when it was made
+    for (PyTypeObject *meta : metas) {
+        meta->tp_new = ffi_refuse_new;
+        PyType_Modified(meta);
+    }
+    for (PyTypeObject *b : base_types) {
+        PyTypeObject *meta = Py_TYPE(b);
+        for (const char *name : {"from_address", "from_buffer", "from_buffer_copy", "in_dll"}) {
+            PyObject *d = PyDict_GetItemString(meta->tp_dict, name);
+            if (d != nullptr && refuse_native(d, std::string("ctypes: ") + name) < 0)
+                ++failed;
+        }
+        PyObject *d = PyDict_GetItemString(b->tp_dict, "__setstate__");
+        if (d != nullptr && refuse_native(d, "ctypes: __setstate__ (writing a ctypes object's memory)") < 0)
+            ++failed;
+    }
+    // the slot wrapper `_ctypes.CFuncPtr.__call__` calls the function it was made with, not tp_call
+    PyObject *call = PyDict_GetItemString(funcptr->tp_dict, "__call__");
+    if (call == nullptr || !Py_IS_TYPE(call, &PyWrapperDescr_Type) ||
+        reinterpret_cast<PyWrapperDescrObject *>(call)->d_wrapped != reinterpret_cast<void *>(g_ffi_call))
+        ++failed;
+    else
+        reinterpret_cast<PyWrapperDescrObject *>(call)->d_wrapped = reinterpret_cast<void *>(ffi_call);
+    for (const char *name : {"restype", "argtypes", "errcheck"}) {
+        PyObject *d = PyDict_GetItemString(funcptr->tp_dict, name);
+        if (d == nullptr || !Py_IS_TYPE(d, &PyGetSetDescr_Type))
+            ++failed;
+        else
+            reinterpret_cast<PyGetSetDescrObject *>(d)->d_getset->set = ffi_refuse_set;
+    }
+    for (const char *name : {"dlopen", "dlclose", "dlsym", "call_function", "call_cdeclfunction", "addressof", "byref",
+                             "pointer", "resize", "PyObj_FromPtr", "Py_INCREF", "Py_DECREF", "_unpickle"}) {
+        PyObject *f = PyObject_GetAttrString(m, name);
+        if (f == nullptr) {
+            PyErr_Clear();
+            continue;
+        }
+        if (refuse_native(f, std::string("ctypes: ") + name) < 0)
+            ++failed;
+        Py_DECREF(f);
+    }
+    Py_DECREF(m);
+    g_ctypes_shut = true;
+    if (failed) {
+        PyErr_Format(PyExc_RuntimeError, "sieve runtime wall: %d ctypes entry points could not be shut", failed);
+        return nullptr;
+    }
+    return PyLong_FromSize_t(all.size());
 }
 
 // ---- the module's functions (called by the trusted harness; an answer calling them shows in the reports) --
@@ -631,16 +871,21 @@ PyObject *w_init(PyObject *, PyObject *args)
     Py_RETURN_NONE;
 }
 
+// neuter(f, mode, name): how an entry point of torch's is refused (wall.py entry_points)
+enum NeuterMode { kNeuterAlways = 0, kNeuterForward = 1, kNeuterAnswer = 2, kNeuterNative = 3 };
+
 PyObject *w_neuter(PyObject *, PyObject *args)
 {
     PyObject *f;
-    int armed_only;
+    int mode;
     const char *name;
-    if (!PyArg_ParseTuple(args, "Ops", &f, &armed_only, &name))
+    if (!PyArg_ParseTuple(args, "Ois", &f, &mode, &name))
         return nullptr;
     if (g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
-    int r = armed_only ? patch_slot(f, name) : patch_refuse(f);
+    int r = mode == kNeuterAlways   ? patch_refuse(f)
+            : mode == kNeuterNative ? refuse_native(f, name)
+                                    : patch_slot(f, name, mode == kNeuterAnswer);
     if (r < 0) {
         PyErr_SetString(PyExc_TypeError, "sieve runtime wall: not a C function");
         return nullptr;
@@ -761,12 +1006,14 @@ PyObject *w_demangle(PyObject *, PyObject *args);
 
 PyMethodDef kMethods[] = {
     {"init", w_init, METH_VARARGS, "init(fd, answer_path, triton_dir, ext_dirs, kernelbench, interpreted)"},
-    {"neuter", w_neuter, METH_VARARGS, "neuter(c_function, armed_only, name)"},
+    {"neuter", w_neuter, METH_VARARGS,
+     "neuter(c_function, mode, name): 0 always, 1 in the forward, 2 also to the answer, 3 raw access"},
     {"wrap_extension", w_wrap_extension, METH_VARARGS, "wrap_extension(pybind_function) -> patched"},
     {"set_poisoner", w_set_poisoner, METH_VARARGS, "set_poisoner(callable(args, kwargs, result))"},
     {"snapshot", w_snapshot, METH_VARARGS, "snapshot(dict): its items must hold at every window's end"},
     {"phase", w_phase, METH_VARARGS, "phase(0 free | 1 harness | 2 forward, ablate=False)"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
+    {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
     {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -10,21 +10,24 @@ ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
 REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
+# ctypes, DLPack and numpy views of tensor memory are refused to the answer (sieve_wall.cpp w_shut_ctypes, wall.py
+# entry_points): closed from the round's report on
+RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
     ("h_seed_lsd_override", SOFTMAX, REJECT, {}),
     ("h_seed_state_dict_post_hook", SOFTMAX, REJECT, {}),
-    ("h_ctypes_phase_flip", SOFTMAX, REJECT, {}),  # offsets: see README
-    ("h_ctypes_clear_violations", SOFTMAX, REJECT, {}),  # offsets: see README
-    ("h_probe_tell_wall_ablate", SOFTMAX, REJECT, {}),  # offsets: see README
-    ("h_ctypes_host_compute", SOFTMAX, REJECT_OR_REFUSED, {}),
-    ("h_dlpack_numpy", SOFTMAX, REJECT, {}),
-    ("h_ctypes_at_cpu_out", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_ctypes_phase_flip", SOFTMAX, RAW, {}),  # offsets: see README
+    ("h_ctypes_clear_violations", SOFTMAX, RAW, {}),  # offsets: see README
+    ("h_probe_tell_wall_ablate", SOFTMAX, RAW, {}),  # offsets: see README
+    ("h_ctypes_host_compute", SOFTMAX, RAW, {}),
+    ("h_dlpack_numpy", SOFTMAX, RAW, {}),
+    ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
-    ("h_probe_poison_readback", SOFTMAX, REJECT, {}),
+    ("h_probe_poison_readback", SOFTMAX, RAW, {}),
     ("h_probe_timing_tell", SOFTMAX, REJECT, {}),
     ("h_launchhook_property_setter", SOFTMAX, REJECT, {}),
     ("h_no_kernel_fake_launches", SOFTMAX, REJECT, {}),
@@ -54,18 +57,10 @@ KNOWN_GAPS = {
                            "load_state_dict runs in the free phase: the answer remakes the inputs and runs the "
                            "reference there",
     "h_seed_state_dict_post_hook": "same seed leak through a load_state_dict post hook (free phase)",
-    "h_ctypes_phase_flip": "ctypes writes the wall's g_phase (C++ statics are plain process memory)",
-    "h_ctypes_clear_violations": "ctypes clears g_violation_count/g_violations before the window closes",
-    "h_probe_tell_wall_ablate": "ctypes reads g_ablate (probe tell) and compare.is_poison accepts a constant",
-    "h_ctypes_host_compute": "host Python compute on ctypes reads of data_ptr: no ATen op, the copy kernel "
-                             "carries the poison",
-    "h_dlpack_numpy": "np.from_dlpack gives writable numpy views with no ATen op (only Tensor.numpy is refused)",
-    "h_ctypes_at_cpu_out": "at::cpu::_softmax_out called through ctypes runs ATen's kernel around the dispatcher",
     "h_triton_filename_forward": "under TRITON_INTERPRET an op whose innermost frame is in triton's folder and "
                                  "no answer frame is exempt, also inside the window (sieve_wall.cpp on_start)",
     "h_probe_tell_gc_hook": "the LaunchHook (its .poison) is reachable through gc: probe tell and the poison value",
     "h_probe_constant_protected_flag": "a flag in a protected buffer tells the probe; is_poison accepts a constant",
-    "h_probe_poison_readback": "the poison written into a scratch argument is read back (dlpack) and returned",
     "h_probe_timing_tell": "the probe's poisoned launch is much faster than a real one; a constant is accepted",
     "h_launchhook_property_setter": "LaunchHook's class dict is not in the snapshot: a setter compiled under a "
                                     "stdlib name computes after the window, no answer frame on the stack",
