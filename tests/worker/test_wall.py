@@ -445,7 +445,10 @@ class WallTamper(unittest.TestCase):
             attempt("CDLL", lambda: ctypes.CDLL(None))
             attempt("pythonapi", lambda: ctypes.pythonapi.Py_GetVersion)
             attempt("CFUNCTYPE at an address", lambda: ctypes.CFUNCTYPE(ctypes.c_int)(y.data_ptr()))
-            attempt("new Union", lambda: type("U", (ctypes.Union,), {"_fields_": [("a", ctypes.c_size_t)]}))
+            # a type may still be made (modules define some when imported), never an instance of it
+            attempt("new Union", lambda: type("U", (ctypes.Union,), {"_fields_": [("a", ctypes.c_size_t)]})())
+            attempt("new type's twin", lambda: type("I", (ctypes._SimpleCData,), {"_type_": "i"}).__ctype_be__(1))
+            attempt("array type", lambda: (ctypes.c_char * 8)())
             attempt("dlopen", lambda: importlib.import_module("_ctypes").dlopen(None, 0))
             attempt("PyObj_FromPtr", lambda: importlib.import_module("_ctypes").PyObj_FromPtr(id(y)))
             attempt("addressof", lambda: ctypes.addressof(ffi[0]))

@@ -597,14 +597,14 @@ int patch_slot(PyObject *f, const char *name, bool answer_anywhere)
 
 // ---- ctypes shut (docs/VERIFIER.md, "No raw memory, no foreign calls") ---------------------------------------
 // After the harness has made the few foreign functions it calls itself (transport's cuMemHostRegister), ctypes
-// is made unusable in place, in the C objects every alias of it shares: no ctypes type can be made (the six
-// metatypes' tp_new), no instance of an existing one (every CData type's tp_alloc: construction, from_address,
-// from_buffer(_copy), in_dll, a pointer's contents, cast's result all allocate through it), no function pointer
-// called but the harness's own (tp_call of every CFuncPtr type and the __call__ slot wrapper's function), no
-// CData's memory exposed as a buffer or rewritten by __setstate__, and _ctypes' module functions that take or
-// give raw addresses (dlopen, dlsym, call_function, addressof, byref, PyObj_FromPtr...) refuse. The metatypes
-// and base types are static types of _ctypes (CPython 3.11: a second `import _ctypes` copies the same module
-// dict), so a fresh import, sys.modules, gc and torch.ctypes all reach the refusals.
+// is made unusable in place, in the C objects every alias of it shares: no instance of a ctypes type can be made
+// (every CData type's tp_alloc: construction, from_address, from_buffer(_copy), in_dll, a pointer's contents,
+// cast's result all allocate through it; a type made later is shut as the metatypes' tp_new makes it), no
+// function pointer called but the harness's own (tp_call of every CFuncPtr type and the __call__ slot wrapper's
+// function), no CData's memory exposed as a buffer or rewritten by __setstate__, and _ctypes' module functions
+// that take or give raw addresses (dlopen, dlsym, call_function, addressof, byref, PyObj_FromPtr...) refuse. The
+// metatypes and base types are static types of _ctypes (CPython 3.11: a second `import _ctypes` copies the same
+// module dict), so a fresh import, sys.modules, gc and torch.ctypes all reach the refusals.
 std::unordered_set<PyObject *> g_ffi_allowed; // the harness's own function pointers (strong references)
 ternaryfunc g_ffi_call = nullptr;             // _ctypes' real CFuncPtr call
 bool g_ctypes_shut = false;
@@ -628,11 +628,6 @@ std::string type_name(PyTypeObject *t)
     return t != nullptr && t->tp_name != nullptr ? t->tp_name : "?";
 }
 
-PyObject *ffi_refuse_new(PyTypeObject *meta, PyObject *, PyObject *)
-{
-    return native_refuse("ctypes: making a ctypes type (" + type_name(meta) + ")");
-}
-
 PyObject *ffi_refuse_alloc(PyTypeObject *t, Py_ssize_t)
 {
     return native_refuse("ctypes: making a " + type_name(t) + " object");
@@ -642,6 +637,45 @@ int ffi_refuse_buffer(PyObject *o, Py_buffer *, int)
 {
     native_refuse("ctypes: the memory of a " + type_name(Py_TYPE(o)) + " object as a buffer");
     return -1;
+}
+
+PyObject *ffi_call(PyObject *self, PyObject *args, PyObject *kw);
+PyTypeObject *g_funcptr = nullptr;                          // _ctypes.CFuncPtr
+std::vector<std::pair<PyTypeObject *, newfunc>> g_meta_new; // each ctypes metatype and its real tp_new
+
+// A ctypes type from here on: no instance of it can be made, its memory is no buffer, it calls nothing.
+void shut_type(PyTypeObject *t)
+{
+    t->tp_alloc = ffi_refuse_alloc;
+    if (t->tp_as_buffer != nullptr)
+        t->tp_as_buffer->bf_getbuffer = ffi_refuse_buffer;
+    if (g_funcptr != nullptr && PyType_IsSubtype(t, g_funcptr) && t->tp_call == g_ffi_call)
+        t->tp_call = ffi_call;
+    PyType_Modified(t);
+}
+
+// A ctypes type made after the shut (a module that defines some when it is imported, as ctypes.wintypes, which
+// torch's inductor imports lazily) is made, and shut like the others before anyone sees it.
+PyObject *ffi_new_type(PyTypeObject *meta, PyObject *args, PyObject *kw)
+{
+    newfunc real = nullptr;
+    for (PyTypeObject *m = meta; m != nullptr && real == nullptr; m = m->tp_base)
+        for (const auto &p : g_meta_new)
+            if (p.first == m)
+                real = p.second;
+    if (real == nullptr)
+        return native_refuse("ctypes: making a ctypes type (" + type_name(meta) + ")");
+    PyObject *t = real(meta, args, kw);
+    if (t == nullptr || !PyType_Check(t))
+        return t;
+    shut_type(reinterpret_cast<PyTypeObject *>(t));
+    // a simple type's byte-swapped twin is made inside, by type's own tp_new
+    for (const char *twin : {"__ctype_be__", "__ctype_le__"}) {
+        PyObject *o = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(t)->tp_dict, twin);
+        if (o != nullptr && PyType_Check(o))
+            shut_type(reinterpret_cast<PyTypeObject *>(o));
+    }
+    return t;
 }
 
 int ffi_refuse_set(PyObject *o, PyObject *, void *)
@@ -740,6 +774,7 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args)
     }
     PyTypeObject *funcptr = base_types.back();
     g_ffi_call = funcptr->tp_call;
+    g_funcptr = funcptr;
     // the harness's own function pointers: checked before anything is changed
     PyObject *it = PyObject_GetIter(allowed);
     if (it == nullptr) {
@@ -761,23 +796,19 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args)
         Py_DECREF(m);
         return nullptr;
     }
-    // every ctypes type there is (no other can be made from here on)
+    // every ctypes type there is; one made later is shut as it is made (ffi_new_type)
     for (PyTypeObject *b : base_types)
         subtypes(b, all);
-    for (PyTypeObject *t : all) {
-        t->tp_alloc = ffi_refuse_alloc;
-        if (t->tp_as_buffer != nullptr)
-            t->tp_as_buffer->bf_getbuffer = ffi_refuse_buffer;
-        if (PyType_IsSubtype(t, funcptr) && t->tp_call == g_ffi_call)
-            t->tp_call = ffi_call;
-        PyType_Modified(t);
-    }
+    for (PyTypeObject *t : all)
+        shut_type(t);
     int failed = 0;
     std::vector<PyTypeObject *> metas;
     for (PyTypeObject *b : base_types)
         subtypes(Py_TYPE(b), metas); // a metatype's subclass copied its tp_new when it was made
+    for (PyTypeObject *meta : metas)
+        g_meta_new.emplace_back(meta, meta->tp_new);
     for (PyTypeObject *meta : metas) {
-        meta->tp_new = ffi_refuse_new;
+        meta->tp_new = ffi_new_type;
         PyType_Modified(meta);
     }
     for (PyTypeObject *b : base_types) {

@@ -24,6 +24,7 @@ HOSTILE = [
     ("h_ctypes_host_compute", SOFTMAX, RAW, {}),
     ("h_dlpack_numpy", SOFTMAX, RAW, {}),
     ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
+    ("h_numpy_interface_host_compute", SOFTMAX, REJECT, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
@@ -57,6 +58,8 @@ KNOWN_GAPS = {
                            "load_state_dict runs in the free phase: the answer remakes the inputs and runs the "
                            "reference there",
     "h_seed_state_dict_post_hook": "same seed leak through a load_state_dict post hook (free phase)",
+    "h_numpy_interface_host_compute": "numpy's __array_interface__ takes a raw address: a numpy view of any memory "
+                                      "(tensors, the wall's statics) with no op and no torch entry point",
     "h_triton_filename_forward": "under TRITON_INTERPRET an op whose innermost frame is in triton's folder and "
                                  "no answer frame is exempt, also inside the window (sieve_wall.cpp on_start)",
     "h_probe_tell_gc_hook": "the LaunchHook (its .poison) is reachable through gc: probe tell and the poison value",
