@@ -476,7 +476,7 @@ class WallTamper(unittest.TestCase):
         self.assertIn("ctypes", rep["native"])
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
 
-    def test_dlpack_and_numpy_views_refused_to_the_answer(self):
+    def test_dlpack_and_numpy_views_refused(self):
         # numpy.from_dlpack gave writable views of tensor memory that no op sees (redteam/wall2 h_dlpack_numpy),
         # and a numpy view made in __init__ serves the forward all the same
         reps = self.run_case("""
@@ -484,7 +484,11 @@ class WallTamper(unittest.TestCase):
             out = {}
             for name, f in (("np.from_dlpack", lambda: np.from_dlpack(x)),
                             ("torch.utils.dlpack", lambda: torch.utils.dlpack.to_dlpack(x)),
-                            ("torch.from_dlpack", lambda: torch.from_dlpack(np.zeros(2)))):
+                            ("torch.from_dlpack", lambda: torch.from_dlpack(np.zeros(2))),
+                            # numpy's array interface takes a raw address (redteam/wall2 h_numpy_interface_...)
+                            ("np.asarray at an address", lambda: np.asarray(type("V", (), {"__array_interface__": {
+                                "data": (x.data_ptr(), False), "shape": (4,), "typestr": "<f4", "version": 3}})())),
+                            ("as_strided", lambda: np.lib.stride_tricks.as_strided(np.zeros(2), (9,), (8,)))):
                 try:
                     f()
                     out[name] = "open"
@@ -499,7 +503,8 @@ class WallTamper(unittest.TestCase):
         """)
         got = [r for r in reps if "t" not in r][0]
         self.assertEqual(got, {"np.from_dlpack": "refused", "torch.utils.dlpack": "refused",
-                               "torch.from_dlpack": "refused", "harness numpy": 4,
+                               "torch.from_dlpack": "refused", "np.asarray at an address": "refused",
+                               "as_strided": "refused", "harness numpy": 4,
                                "answer numpy in __init__": "refused"})
         rep = [r for r in reps if r.get("t") == "wall"][0]
         self.assertIn("DLPack", rep["native"])

@@ -11,12 +11,15 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <link.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -748,6 +751,102 @@ void subtypes(PyTypeObject *t, std::vector<PyTypeObject *> &out)
     Py_DECREF(subs);
 }
 
+// ---- numpy's array interface at a raw address ------------------------------------------------------------------
+// numpy makes an array over any address an object's __array_interface__ names ("data": (address, readonly)),
+// with no op and no ctypes: a view of tensor memory, or of the wall's statics. numpy's core module converts that
+// address with PyLong_AsVoidPtr, from there only (one call site in numpy 2.x's _multiarray_umath): its import
+// slot (GOT entry) is pointed at a refusal, so the interface with an address, and np.lib.stride_tricks.
+// as_strided built on it, refuse; an interface over a buffer ("data": None) still works, within its bounds.
+void *refuse_raw_address(PyObject *)
+{
+    native_refuse("numpy: an array at a raw address (__array_interface__ data, as_strided)");
+    return nullptr;
+}
+
+struct GotPatch
+{
+    const char *path, *symbol;
+    void *replacement;
+    int patched;
+};
+
+int patch_got_of(struct dl_phdr_info *info, size_t, void *data)
+{
+    auto *want = static_cast<GotPatch *>(data);
+    if (info->dlpi_name == nullptr || std::strcmp(info->dlpi_name, want->path) != 0)
+        return 0;
+    const ElfW(Addr) base = info->dlpi_addr;
+    const ElfW(Dyn) *dyn = nullptr;
+    ElfW(Addr) relro = 0;
+    size_t relro_size = 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = reinterpret_cast<const ElfW(Dyn) *>(base + info->dlpi_phdr[i].p_vaddr);
+        if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO) {
+            relro = base + info->dlpi_phdr[i].p_vaddr;
+            relro_size = info->dlpi_phdr[i].p_memsz;
+        }
+    }
+    if (dyn == nullptr)
+        return 1;
+    auto abs = [base](ElfW(Addr) a) { return a < base ? a + base : a; }; // ld.so relocated these, or not
+    const ElfW(Sym) *symtab = nullptr;
+    const char *strtab = nullptr;
+    const ElfW(Rela) * tables[2] = {nullptr, nullptr};
+    size_t sizes[2] = {0, 0};
+    for (; dyn->d_tag != DT_NULL; ++dyn) {
+        switch (dyn->d_tag) {
+        case DT_SYMTAB:
+            symtab = reinterpret_cast<const ElfW(Sym) *>(abs(dyn->d_un.d_ptr));
+            break;
+        case DT_STRTAB:
+            strtab = reinterpret_cast<const char *>(abs(dyn->d_un.d_ptr));
+            break;
+        case DT_JMPREL:
+            tables[0] = reinterpret_cast<const ElfW(Rela) *>(abs(dyn->d_un.d_ptr));
+            break;
+        case DT_PLTRELSZ:
+            sizes[0] = dyn->d_un.d_val;
+            break;
+        case DT_RELA:
+            tables[1] = reinterpret_cast<const ElfW(Rela) *>(abs(dyn->d_un.d_ptr));
+            break;
+        case DT_RELASZ:
+            sizes[1] = dyn->d_un.d_val;
+            break;
+        default:
+            break;
+        }
+    }
+    if (symtab == nullptr || strtab == nullptr)
+        return 1;
+    const long page = sysconf(_SC_PAGESIZE);
+    for (int t = 0; t < 2; ++t) {
+        for (size_t i = 0; tables[t] != nullptr && i < sizes[t] / sizeof(ElfW(Rela)); ++i) {
+            const ElfW(Rela) &r = tables[t][i];
+            const auto type = ELF64_R_TYPE(r.r_info);
+#if defined(__x86_64__)
+            if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT)
+                continue;
+#elif defined(__aarch64__)
+            if (type != R_AARCH64_JUMP_SLOT && type != R_AARCH64_GLOB_DAT)
+                continue;
+#endif
+            if (std::strcmp(strtab + symtab[ELF64_R_SYM(r.r_info)].st_name, want->symbol) != 0)
+                continue;
+            auto slot = base + r.r_offset;
+            auto *first = reinterpret_cast<void *>(slot & ~static_cast<ElfW(Addr)>(page - 1));
+            if (mprotect(first, static_cast<size_t>(page), PROT_READ | PROT_WRITE) != 0)
+                return 1;
+            *reinterpret_cast<void **>(slot) = want->replacement;
+            if (slot >= relro && slot < relro + relro_size)
+                mprotect(first, static_cast<size_t>(page), PROT_READ);
+            ++want->patched;
+        }
+    }
+    return 1;
+}
+
 // shut_ctypes(allowed): ctypes made unusable but for the function pointers in allowed (the harness's own).
 PyObject *w_shut_ctypes(PyObject *, PyObject *args)
 {
@@ -848,6 +947,27 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args)
         Py_DECREF(f);
     }
     Py_DECREF(m);
+    // numpy's array interface at a raw address, where numpy is loaded (it is in every candidate: Triton's
+    // interpreter and the launch hook use it)
+    if (PyObject *core = PyImport_ImportModule("numpy._core._multiarray_umath")) {
+        PyObject *file = PyObject_GetAttrString(core, "__file__");
+        const char *path = file != nullptr ? PyUnicode_AsUTF8(file) : nullptr;
+        char real[PATH_MAX];
+        GotPatch want{path != nullptr && realpath(path, real) != nullptr ? real : path, "PyLong_AsVoidPtr",
+                      reinterpret_cast<void *>(refuse_raw_address), 0};
+        if (want.path != nullptr)
+            dl_iterate_phdr(patch_got_of, &want);
+        if (want.patched == 0 && want.path != nullptr) {
+            // the loader may keep the path as it was given
+            want.path = path;
+            dl_iterate_phdr(patch_got_of, &want);
+        }
+        if (want.patched == 0)
+            ++failed;
+        Py_XDECREF(file);
+        Py_DECREF(core);
+    }
+    PyErr_Clear();
     g_ctypes_shut = true;
     if (failed) {
         PyErr_Format(PyExc_RuntimeError, "sieve runtime wall: %d ctypes entry points could not be shut", failed);

@@ -10,8 +10,8 @@ ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
 REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
-# ctypes, DLPack and numpy views of tensor memory are refused to the answer (sieve_wall.cpp w_shut_ctypes, wall.py
-# entry_points): closed from the round's report on
+# ctypes, DLPack, numpy's array interface at an address and numpy views of tensor memory are refused to the
+# answer (sieve_wall.cpp w_shut_ctypes, wall.py entry_points): closed from the round's report on
 RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
@@ -24,7 +24,8 @@ HOSTILE = [
     ("h_ctypes_host_compute", SOFTMAX, RAW, {}),
     ("h_dlpack_numpy", SOFTMAX, RAW, {}),
     ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
-    ("h_numpy_interface_host_compute", SOFTMAX, REJECT, {}),
+    ("h_numpy_interface_host_compute", SOFTMAX, RAW, {}),
+    ("h_as_tensor_numpy_alias", SOFTMAX, REJECT, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
@@ -58,8 +59,8 @@ KNOWN_GAPS = {
                            "load_state_dict runs in the free phase: the answer remakes the inputs and runs the "
                            "reference there",
     "h_seed_state_dict_post_hook": "same seed leak through a load_state_dict post hook (free phase)",
-    "h_numpy_interface_host_compute": "numpy's __array_interface__ takes a raw address: a numpy view of any memory "
-                                      "(tensors, the wall's statics) with no op and no torch entry point",
+    "h_as_tensor_numpy_alias": "torch.as_tensor of a numpy array is a tensor over memory numpy writes: an input "
+                               "copied there (copy_ is allowed) is computed on in numpy with no op seen",
     "h_triton_filename_forward": "under TRITON_INTERPRET an op whose innermost frame is in triton's folder and "
                                  "no answer frame is exempt, also inside the window (sieve_wall.cpp on_start)",
     "h_probe_tell_gc_hook": "the LaunchHook (its .poison) is reachable through gc: probe tell and the poison value",

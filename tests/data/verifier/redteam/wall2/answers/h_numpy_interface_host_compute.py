@@ -1,4 +1,4 @@
-"""ctypes and DLPack are refused, numpy's array interface is not: an object whose __array_interface__ names
+"""With ctypes and DLPack refused, numpy's array interface was not: an object whose __array_interface__ names
 the input's data_ptr (and a fresh tensor's) is a numpy view of tensor memory with no ATen op and no torch
 entry point. numpy computes the softmax there; a Triton kernel copies it (the probe's poison reaches the
 output). The same interface takes any address, so it also reads and writes the wall's statics."""
