@@ -71,6 +71,7 @@ def test_status_of_maps_the_childs_error_codes():
         assert rules.status_of(code) == "FAIL_RUNTIME"
     assert rules.status_of("MEMORY_LIMIT") == "FAIL_SANDBOX"
     assert rules.status_of("SANDBOX") == "FAIL_SANDBOX"
+    assert rules.status_of("RAW_MEMORY_ACCESS") == "FAIL_SANDBOX"  # ctypes/DLPack refused by the runtime wall
 
 
 def test_status_of_an_unknown_code_is_a_runtime_failure():

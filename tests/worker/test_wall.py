@@ -296,7 +296,9 @@ class WallInProcess(unittest.TestCase):
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 
-    def run_case(self, body):
+    def run_case(self, body, setup=""):
+        """body runs after the wall started (setup before: what the harness makes of ctypes for itself, `ffi`);
+        answer(src) runs src as the answer's code (compiled under the answer's file name)."""
         script = textwrap.dedent(f"""
             import json, os, sys
             sys.path.insert(0, {WORKER!r})
@@ -304,8 +306,15 @@ class WallTamper(unittest.TestCase):
             from sieve_worker.candidate import wall
             r, w = os.pipe()
             mod = wall.load(wall.build({CACHE!r})[0])
-            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall])
+            ffi = []
+        """) + textwrap.dedent(setup) + textwrap.dedent("""
+            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall], ffi)
             x = torch.randn(4)
+
+            def answer(src, **names):
+                ns = dict(names, torch=torch)
+                exec(compile(src, "/nonexistent/answer.py", "exec"), ns)
+                return ns
         """) + textwrap.dedent(body) + textwrap.dedent("""
             W.seal()
             os.close(w)
@@ -455,6 +464,98 @@ class WallTamper(unittest.TestCase):
         self.assertEqual([r["kind"] for r in reps], ["seal"])
         self.assertIn("report pipe", reps[0]["tampered"])
 
+    def test_ctypes_is_shut_for_everyone_but_the_harness_functions(self):
+        # the answer's Python read and wrote process memory and called native functions through ctypes, which
+        # torch itself imports (redteam/wall2 h_ctypes_phase_flip, h_ctypes_host_compute, h_ctypes_at_cpu_out):
+        # every primitive is refused in the C objects all aliases share, whatever module object reaches them
+        reps = self.run_case("""
+            import ctypes, gc, importlib
+            out = {}
+
+            def attempt(name, f):
+                try:
+                    f()
+                    out[name] = "open"
+                except PermissionError as e:
+                    out[name] = "refused" if "sieve runtime wall" in str(e) else str(e)
+                except Exception as e:
+                    out[name] = f"{type(e).__name__}: {e}"
+
+            y = torch.zeros(2)
+            attempt("from_address", lambda: ctypes.c_int.from_address(y.data_ptr()))
+            attempt("c_int", lambda: ctypes.c_int(1))
+            attempt("from_buffer_copy", lambda: ctypes.c_void_p.from_buffer_copy(bytes(8)))
+            attempt("memmove", lambda: ctypes.memmove(y.data_ptr(), b"abcd", 4))
+            attempt("call slot wrapper", lambda: ctypes._CFuncPtr.__call__(ctypes.memmove, y.data_ptr(), b"ab", 2))
+            attempt("string_at", lambda: ctypes.string_at(y.data_ptr(), 4))
+            attempt("cast", lambda: ctypes.cast(y.data_ptr(), ctypes.c_void_p))
+            attempt("CDLL", lambda: ctypes.CDLL(None))
+            attempt("pythonapi", lambda: ctypes.pythonapi.Py_GetVersion)
+            attempt("CFUNCTYPE at an address", lambda: ctypes.CFUNCTYPE(ctypes.c_int)(y.data_ptr()))
+            # a type may still be made (modules define some when imported), never an instance of it
+            attempt("new Union", lambda: type("U", (ctypes.Union,), {"_fields_": [("a", ctypes.c_size_t)]})())
+            attempt("new type's twin", lambda: type("I", (ctypes._SimpleCData,), {"_type_": "i"}).__ctype_be__(1))
+            attempt("array type", lambda: (ctypes.c_char * 8)())
+            attempt("dlopen", lambda: importlib.import_module("_ctypes").dlopen(None, 0))
+            attempt("PyObj_FromPtr", lambda: importlib.import_module("_ctypes").PyObj_FromPtr(id(y)))
+            attempt("addressof", lambda: ctypes.addressof(ffi[0]))
+            attempt("buffer of the harness's function", lambda: memoryview(ffi[0]))
+            attempt("restype of the harness's function", lambda: setattr(ffi[0], "restype", ctypes.py_object))
+            attempt("torch.ctypes", lambda: torch.ctypes.c_char_p(b"x"))
+            attempt("through gc", lambda: [o for o in gc.get_objects() if o is ctypes.memmove][0](0, 0, 0))
+
+            def fresh():
+                for k in [k for k in sys.modules if k.split(".")[0] in ("ctypes", "_ctypes")]:
+                    del sys.modules[k]
+                return importlib.import_module("ctypes").c_int(1)
+            attempt("fresh import", fresh)
+            out["harness call"] = ffi[0]() == os.getpid()
+            W.forward(lambda: None)
+            print(json.dumps(out))
+        """, setup="""
+            import ctypes
+            ffi.append(ctypes.CDLL(None).getpid)
+        """)
+        got = [r for r in reps if "t" not in r][0]
+        self.assertTrue(got.pop("harness call"))
+        self.assertEqual({k: v for k, v in got.items() if v != "refused"}, {})
+        rep = [r for r in reps if r.get("t") == "wall"][0]
+        self.assertIn("ctypes", rep["native"])
+        self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
+
+    def test_dlpack_and_numpy_views_refused(self):
+        # numpy.from_dlpack gave writable views of tensor memory that no op sees (redteam/wall2 h_dlpack_numpy),
+        # and a numpy view made in __init__ serves the forward all the same
+        reps = self.run_case("""
+            import numpy as np
+            out = {}
+            for name, f in (("np.from_dlpack", lambda: np.from_dlpack(x)),
+                            ("torch.utils.dlpack", lambda: torch.utils.dlpack.to_dlpack(x)),
+                            ("torch.from_dlpack", lambda: torch.from_dlpack(np.zeros(2))),
+                            # numpy's array interface takes a raw address (redteam/wall2 h_numpy_interface_...)
+                            ("np.asarray at an address", lambda: np.asarray(type("V", (), {"__array_interface__": {
+                                "data": (x.data_ptr(), False), "shape": (4,), "typestr": "<f4", "version": 3}})())),
+                            ("as_strided", lambda: np.lib.stride_tricks.as_strided(np.zeros(2), (9,), (8,)))):
+                try:
+                    f()
+                    out[name] = "open"
+                except PermissionError as e:
+                    out[name] = "refused" if "sieve runtime wall" in str(e) else str(e)
+            out["harness numpy"] = len(x.numpy())  # the harness (and the task) outside a window: allowed
+            ns = answer(chr(10).join(["def init(t):", "    try:", "        return t.numpy()",
+                                      "    except PermissionError:", "        return 'refused'"]))
+            out["answer numpy in __init__"] = ns["init"](x)
+            W.forward(lambda: None)
+            print(json.dumps(out))
+        """)
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual(got, {"np.from_dlpack": "refused", "torch.utils.dlpack": "refused",
+                               "torch.from_dlpack": "refused", "np.asarray at an address": "refused",
+                               "as_strided": "refused", "harness numpy": 4,
+                               "answer numpy in __init__": "refused"})
+        rep = [r for r in reps if r.get("t") == "wall"][0]
+        self.assertIn("DLPack", rep["native"])
+        self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
 
 class CheckReport(unittest.TestCase):
     def test_garbled_and_out_of_order(self):

@@ -41,7 +41,8 @@ def summary_labels(task):
 
 def status_of(code):
     return {"COMPILE_ERROR": "FAIL_COMPILE", "RUNTIME_ERROR": "FAIL_RUNTIME", "OUT_OF_BOUNDS": "FAIL_RUNTIME",
-            "ILLEGAL_ADDRESS": "FAIL_RUNTIME", "MEMORY_LIMIT": "FAIL_SANDBOX", "SANDBOX": "FAIL_SANDBOX"}.get(code, "FAIL_RUNTIME")
+            "ILLEGAL_ADDRESS": "FAIL_RUNTIME", "MEMORY_LIMIT": "FAIL_SANDBOX", "SANDBOX": "FAIL_SANDBOX",
+            "RAW_MEMORY_ACCESS": "FAIL_SANDBOX"}.get(code, "FAIL_RUNTIME")
 
 
 def static_failure(findings):

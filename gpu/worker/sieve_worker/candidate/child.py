@@ -33,6 +33,8 @@ def classify(exc, interpreted):
             return "MEMORY_LIMIT"
         if isinstance(e, PermissionError) and "sieve sandbox" in str(e):
             return "SANDBOX"
+        if isinstance(e, PermissionError) and "sieve runtime wall" in str(e):
+            return "RAW_MEMORY_ACCESS"  # ctypes, DLPack, a numpy view of tensor memory (wall.py)
         name = type(e).__name__
         if name in ("CompilationError", "CompileTimeAssertionFailure", "UnsupportedLanguageConstruct"):
             return "COMPILE_ERROR"
@@ -366,14 +368,22 @@ class Child:
         try:
             if mod is None:
                 raise RuntimeError("the zygote did not load the runtime wall")
-            transport._driver()  # loaded lazily by the first large output: settle it before the wall's snapshot
+            # loaded lazily by the first large output: settle it before the wall's snapshot; its two functions
+            # are all of ctypes the harness keeps (the wall shuts the rest)
+            driver = transport._driver()
+            ffi = [driver.cuMemHostRegister_v2, driver.cuMemHostUnregister] if driver is not None else []
+            if not self.interpreted:
+                # Triton finds its driver with ctypes (cuInit through libcuda) at the first launch: before the wall
+                from triton.runtime.driver import driver as triton_driver
+                triton_driver.active  # noqa: B018
             if ctx.get("backend") != "triton":
                 # a built extension's load imports torch._dynamo, which rewraps torch.manual_seed: import it
                 # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)
                 import torch._dynamo  # noqa: F401
             w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
                                 self.interpreted, [taskref, timing, transport, hooks, wall,
-                                                   sys.modules[__name__]], self.hook)
+                                                   sys.modules[__name__]] + ([driver] if driver is not None else []),
+                                self.hook, ffi)
             mod.set_poisoner(hooks.poison_extension_call)
         except BaseException as e:
             self.send({"t": "infra", "message": f"the runtime wall did not start: {type(e).__name__}: {e}"[:500]})

@@ -74,27 +74,39 @@ def preload():
     return mod
 
 
+REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW = 0, 1, 2, 3  # sieve_wall.cpp w_neuter
+
+
 def entry_points(torch):
-    """(function, armed_only, name) for every Python entry point of the installed torch that can switch
-    RecordFunction off or remove its callbacks (always refused); that runs a kernel around the dispatcher, where
-    RecordFunction does not run; or that hands a tensor's data to Python or numpy, where no op sees what is done
-    with it (refused in the forward only: torch itself uses them elsewhere)."""
+    """(function, mode, name) for every Python entry point of the installed torch that the wall refuses:
+    REFUSE_ALWAYS (latches tampered) what switches RecordFunction off or removes its callbacks;
+    REFUSE_IN_FORWARD what runs a kernel around the dispatcher, where RecordFunction does not run, and
+    Tensor.tolist (torch uses them elsewhere); REFUSE_TO_ANSWER, in the forward and to the answer's code
+    anywhere, what makes a view of a tensor's memory for numpy or a tensor over memory Python writes (made in
+    __init__, it serves the forward all the same, where no op sees the compute); REFUSE_RAW, to everyone, DLPack
+    both ways (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
     C = torch._C
     found = []
     for mod, name in ((C._autograd, "_clear_callbacks"), (C._autograd, "_enable_record_function"),
                       (C._profiler, "_remove_execution_trace_observer")):
         f = getattr(mod, name, None)
         if f is not None:
-            found.append((f, False, name))
-    armed = [(C._DispatchOperatorHandle, "redispatch_boxed"), (C, "_dispatch_make_pyobj_dispatch_fns"),
-             (getattr(C, "_SafeKernelFunction", None), "call_boxed"),
-             (C.TensorBase, "numpy"), (C.TensorBase, "tolist"), (torch, "from_numpy"), (torch, "frombuffer")]
-    for owner, name in armed:
+            found.append((f, REFUSE_ALWAYS, name))
+    for name in ("_to_dlpack", "_to_dlpack_versioned", "_from_dlpack"):
+        f = getattr(C, name, None)
+        if f is not None:
+            found.append((f, REFUSE_RAW, f"DLPack (torch._C.{name})"))
+    armed = [(C._DispatchOperatorHandle, "redispatch_boxed", REFUSE_IN_FORWARD),
+             (C, "_dispatch_make_pyobj_dispatch_fns", REFUSE_IN_FORWARD),
+             (getattr(C, "_SafeKernelFunction", None), "call_boxed", REFUSE_IN_FORWARD),
+             (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD),
+             (torch, "from_numpy", REFUSE_TO_ANSWER), (torch, "frombuffer", REFUSE_TO_ANSWER)]
+    for owner, name, mode in armed:
         if owner is None:
             continue
         f = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
         if f is not None:
-            found.append((f, True, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "
+            found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "
                                    "torch)"))
     return found
 
@@ -111,10 +123,12 @@ class Wall:
         self.loaded = []  # modules the builder's client loaded (load_inline's never enter sys.modules)
 
     @classmethod
-    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None):
+    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=()):
         """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
-        go; harness_modules: modules whose names must not change under the harness (the task's, the child's);
-        hook: the launch hook (hooks.LaunchHook), installed here to count through the wall."""
+        go; harness_modules: modules (or objects) whose names must not change under the harness (the task's, the
+        child's); hook: the launch hook (hooks.LaunchHook), installed here to count through the wall; ffi: the
+        ctypes function pointers the harness itself calls from here on (all it keeps of ctypes: every other use
+        is refused, sieve_wall.cpp w_shut_ctypes)."""
         if policy not in POLICIES:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
@@ -122,10 +136,11 @@ class Wall:
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
-        for f, armed_only, name in entry_points(torch):
-            mod.neuter(f, armed_only, name)
+        for f, mode, name in entry_points(torch):
+            mod.neuter(f, mode, name)
         if hook is not None:
             hook.install(mod)
+        mod.shut_ctypes(list(ffi))
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         for d in [vars(torch), vars(torch.nn.functional), vars(torch._C)]:
@@ -222,6 +237,9 @@ def check_report(msg, expected_serial):
         return ("FAIL_SANDBOX", "WALL_TAMPERED", "a garbled runtime wall report")
     if msg.get("tampered"):
         return ("FAIL_SANDBOX", "WALL_TAMPERED", f"the runtime wall was tampered with: {str(msg['tampered'])[:300]}")
+    if msg.get("native"):
+        return ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS",
+                f"the answer reached for raw memory or a foreign call: {str(msg['native'])[:300]}")
     if msg["kind"] == "window" and msg.get("serial") != expected_serial:
         return ("FAIL_SANDBOX", "WALL_TAMPERED",
                 f"runtime wall report {str(msg.get('serial'))[:20]} where {expected_serial} was due (a window "

@@ -13,21 +13,26 @@ REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATI
 # closed where the answer's trick no longer works and what it computes is then wrong (a seed it no longer learns,
 # a hook the harness no longer calls)
 REJECT_OR_WRONG = REJECT + [{"expect": "FAIL_MISMATCH"}]
+# ctypes, DLPack, numpy's array interface at an address and numpy views of tensor memory are refused to the
+# answer (sieve_wall.cpp w_shut_ctypes, wall.py entry_points): closed from the round's report on
+RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
     ("h_seed_lsd_override", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_seed_state_dict_post_hook", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_ctypes_phase_flip", SOFTMAX, REJECT, {}),  # offsets: see README
-    ("h_ctypes_clear_violations", SOFTMAX, REJECT, {}),  # offsets: see README
-    ("h_probe_tell_wall_ablate", SOFTMAX, REJECT, {}),  # offsets: see README
-    ("h_ctypes_host_compute", SOFTMAX, REJECT_OR_REFUSED, {}),
-    ("h_dlpack_numpy", SOFTMAX, REJECT, {}),
-    ("h_ctypes_at_cpu_out", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_ctypes_phase_flip", SOFTMAX, RAW, {}),  # offsets: see README
+    ("h_ctypes_clear_violations", SOFTMAX, RAW, {}),  # offsets: see README
+    ("h_probe_tell_wall_ablate", SOFTMAX, RAW, {}),  # offsets: see README
+    ("h_ctypes_host_compute", SOFTMAX, RAW, {}),
+    ("h_dlpack_numpy", SOFTMAX, RAW, {}),
+    ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
+    ("h_numpy_interface_host_compute", SOFTMAX, RAW, {}),
+    ("h_as_tensor_numpy_alias", SOFTMAX, REJECT, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
-    ("h_probe_poison_readback", SOFTMAX, REJECT, {}),
+    ("h_probe_poison_readback", SOFTMAX, RAW, {}),
     ("h_probe_timing_tell", SOFTMAX, REJECT, {}),
     ("h_launchhook_property_setter", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_no_kernel_fake_launches", SOFTMAX, REJECT, {}),
@@ -53,15 +58,8 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_ctypes_phase_flip": "ctypes writes the wall's g_phase (C++ statics are plain process memory)",
-    "h_ctypes_clear_violations": "ctypes clears g_violation_count/g_violations before the window closes",
-    "h_probe_poison_readback": "the poison written into a scratch argument is read back on a dlpack view (no ATen "
-                               "op) and written into the output with numpy: the probe's output is the poison. "
-                               "Closed with the dlpack refusal (numpy views of tensor memory), not by the probe",
-    "h_ctypes_host_compute": "host Python compute on ctypes reads of data_ptr: no ATen op, the copy kernel "
-                             "carries the poison",
-    "h_dlpack_numpy": "np.from_dlpack gives writable numpy views with no ATen op (only Tensor.numpy is refused)",
-    "h_ctypes_at_cpu_out": "at::cpu::_softmax_out called through ctypes runs ATen's kernel around the dispatcher",
+    "h_as_tensor_numpy_alias": "torch.as_tensor of a numpy array is a tensor over memory numpy writes: an input "
+                               "copied there (copy_ is allowed) is computed on in numpy with no op seen",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "h_cpp_phdr_at_cpu": "dl_iterate_phdr is not refused: the extension finds at::cpu::_softmax_out in memory "
