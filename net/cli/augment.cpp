@@ -162,9 +162,12 @@ int runTeacherAugment(const cli::Args &args, cli::Context &ctx)
     nlohmann::json tasksOut = nlohmann::json::array();
     std::unique_ptr<gpu::ReferenceChecker> checker;
     bool interrupted = summary.state == QLatin1String("interrupted");
+    nlohmann::json unanswered = nlohmann::json::array();
     for (const TaskAsk &a : asks) {
-        if (!a.reply || interrupted)
+        if (!a.reply || interrupted) {
+            unanswered.push_back(a.name); // asked again by the next run
             continue;
+        }
         nlohmann::json t = {{"task", a.name}, {"teacher_variants_before", a.before}};
         const augment::Parsed parsed = augment::parseAnswer(*a.reply, a.constants, a.dtype);
         int kept = 0;
@@ -240,6 +243,7 @@ int runTeacherAugment(const cli::Args &args, cli::Context &ctx)
         j["kept"] = counts.kept;
         j["dropped"] = counts.dropped;
         j["unparseable_answers"] = counts.unparseable;
+        j["unanswered_tasks"] = unanswered;
         j["tasks"] = tasksOut;
         ctx.out << j.dump() << '\n';
     } else {
@@ -248,14 +252,17 @@ int runTeacherAugment(const cli::Args &args, cli::Context &ctx)
                 ctx.out << p["state"].get<std::string>() << '\t' << t["task"].get<std::string>() << '\t'
                         << (p.contains("name") ? p["name"].get<std::string>() : "-") << '\t'
                         << (p.contains("reason") ? p["reason"].get<std::string>() : "") << '\n';
+        for (const auto &name : unanswered)
+            ctx.out << "unanswered\t" << name.get<std::string>() << "\t-\tno answer in this run: run again\n";
         for (const auto &s : skippedTasks)
             ctx.out << "skipped\t" << s["task"].get<std::string>() << "\t-\t" << s["reason"].get<std::string>() << '\n';
         ctx.out << "augment " << (interrupted ? std::string("interrupted") : summary.state.toStdString()) << ": "
                 << counts.kept << " of " << counts.proposed << " proposals kept (checked on " << device << ")";
         for (const auto &[kind, n] : counts.dropped)
             ctx.out << ", " << kind << " " << n;
-        ctx.out << "; " << counts.unparseable << " unparseable answers, " << skippedTasks.size() << " tasks skipped; "
-                << summary.progress.requests << " requests, " << summary.progress.retries << " retries\n";
+        ctx.out << "; " << counts.unparseable << " unparseable answers, " << unanswered.size() << " tasks unanswered, "
+                << skippedTasks.size() << " tasks skipped; " << summary.progress.requests << " requests, "
+                << summary.progress.retries << " retries\n";
     }
     if (interrupted)
         return cli::Interrupted;
@@ -316,9 +323,10 @@ cli::Command augmentCommand()
                                  "stored with every variant it made"});
     for (cli::OptionSpec &o : endpointOptionsForAugment())
         c.options.push_back(std::move(o));
-    c.notes = "With --teacher, endpoint errors are retried as in 'sample'; the answers that came are checked and\n"
-              "stored even when the endpoint fails later (exit 1) or the run is stopped, and the same command again\n"
-              "asks only about tasks still under --max-variants, never storing a variant twice (its content key).\n"
+    c.notes = "With --teacher, dropped proposals do not fail the command (exit 0). Endpoint errors are retried as\n"
+              "in 'sample'; the answers that came are checked and stored even when the endpoint fails on a later\n"
+              "task (exit 1); Ctrl-C stops before the next check (130). The same command again asks only about\n"
+              "tasks still under --max-variants, never storing a variant twice (its content key).\n"
               "The endpoint's idle --timeout is not an option here (--timeout is the reference's): 600 s.\n";
     c.run = runAugment;
     return c;

@@ -5,7 +5,9 @@
 // answer's format (core/teacher/augmentanswer.h) is checked first, field by field.
 #include "core/db/corpus.h"
 #include "core/teacher/augmentanswer.h"
+#include "gpu/cli/commands.h"
 #include "gpu/verify/pythonenv.h"
+#include "net/cli/commands.h"
 #include "tests/net/fakeserver.h"
 #include "tests/net/nettestutil.h"
 
@@ -16,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 
 using namespace sieve;
 using sieve::test::FakeAction;
@@ -198,6 +201,7 @@ TEST(AugmentTeacherCli, KeepsCheckedProposalsLinkedToTheParentAndResumesWithoutD
     EXPECT_EQ(j["kept"], 4) << r.out;
     EXPECT_EQ(j["dropped"], nlohmann::json::parse(R"({"invalid":1,"reference_failed":1,"duplicate":1})")) << r.out;
     ASSERT_EQ(j["tasks"].size(), 1u);
+    EXPECT_EQ(j["unanswered_tasks"], nlohmann::json::array({kRelu}));
     const auto s = states(j["tasks"][0]);
     EXPECT_EQ(s, (std::map<std::string, std::string>{{"1", "kept"},
                                                      {"2", "reference_failed"},
@@ -281,4 +285,46 @@ TEST(AugmentTeacherCli, TeacherOptionsAreCheckedBeforeAnythingRuns)
         {"augment", db, "--teacher", "--task", "nope", "--endpoint", "http://127.0.0.1:9/v1", "--model", "m"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("no task named 'nope'"), std::string::npos) << r.err;
+}
+
+TEST(AugmentTeacherCli, AnUnparseableAnswerMakesNothingAndSaysWhy)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("kb.sieve");
+    ASSERT_EQ(test::runCli({"init", db}).exitCode, 0);
+    ASSERT_EQ(test::runCli({"import", db, "--format", "kernelbench",
+                            test::testData("import/kernelbench/level1/19_ReLU.py"), "--quiet"})
+                  .exitCode,
+              0);
+    FakeServer server;
+    ASSERT_NE(server.listen(), 0);
+    server.setContent([](const QByteArray &, int) { return QByteArray("Try dim = 4096, it is a nice size."); });
+    QStringList args = {QStringLiteral("augment"),           QString::fromStdString(db),
+                        QStringLiteral("--teacher"),         QStringLiteral("--task"),
+                        QString::fromLatin1(kRelu),          QStringLiteral("--endpoint"),
+                        QString::fromUtf8(server.baseUrl()), QStringLiteral("--model"),
+                        QStringLiteral("teacher-m"),         QStringLiteral("--cpu")};
+    const auto r = test::runCliServing(args);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("the teacher's answer about '" + std::string(kRelu) +
+                         "' is unparseable: the answer is not a JSON list"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.out.find("0 of 0 proposals kept"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 unparseable answers"), std::string::npos) << r.out;
+    EXPECT_EQ(count(db, "SELECT count(*) FROM tasks"), 1);
+}
+
+TEST(AugmentTeacherCli, ExtendsTheGpuLayersAugmentWithoutClashingOptions)
+{
+    const cli::Command gpuAugment = gpu::augmentCommand();
+    const cli::Command augment = net::augmentCommand();
+    EXPECT_EQ(augment.name, "augment");
+    std::set<std::string> names;
+    for (const cli::OptionSpec &o : augment.options)
+        EXPECT_TRUE(names.insert(o.name).second) << "--" << o.name << " twice"; // parse() would take the first
+    for (const cli::OptionSpec &o : gpuAugment.options)
+        EXPECT_TRUE(names.count(o.name)) << "--" << o.name;
+    for (const char *teacher : {"teacher", "max-variants", "prompt", "endpoint", "model", "max-failures"})
+        EXPECT_TRUE(names.count(teacher)) << "--" << teacher;
 }
