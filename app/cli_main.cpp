@@ -12,6 +12,10 @@ int main(int argc, char **argv)
     for (auto &c : sieve::gpu::gpuCommands())
         commands.push_back(std::move(c));
 #ifdef SIEVE_HAVE_NET
+    // The net layer extends the gpu layer's augment with a teacher (the gpu layer never links the network).
+    for (auto &c : commands)
+        if (c.name == "augment")
+            c = sieve::net::augmentCommand();
     for (auto &c : sieve::net::netCommands())
         commands.push_back(std::move(c));
 #endif

@@ -26,5 +26,8 @@ Command clustersCommand();
 std::vector<OptionSpec> taskEditOptions();
 bool isTaskEdit(const Args &args);
 int runTaskEdit(const Args &args, Context &ctx);
+// `tasks list` (core/cli/taskslist.cpp): the tasks with their family, parent and who made each variant.
+bool isTaskList(const Args &args);
+int runTaskList(const Args &args, Context &ctx);
 
 } // namespace sieve::cli

@@ -273,6 +273,8 @@ std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &paren
         }
         nlohmann::json prov = {{"variant_of", familyKey}, {"parent", parentName}, {"dtype", v.dtype}};
         prov["shapes"] = v.shapesJson ? nlohmann::json::parse(*v.shapesJson) : nlohmann::json();
+        if (spec.generatorJson)
+            prov["generator"] = nlohmann::json::parse(*spec.generatorJson);
         db::Transaction tx(db);
         db.prepare(
               "INSERT INTO tasks(task_key, name, level, category, backend, target, dtype, atol, rtol, shapes_json, "
@@ -302,6 +304,17 @@ std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &paren
         out.push_back(std::move(o));
     }
     return out;
+}
+
+int variantsProposedBy(const db::Database &db, const std::string &parentName, const std::string &by)
+{
+    db::Statement st = db.prepare("SELECT count(*) FROM tasks WHERE json_valid(provenance_json) AND "
+                                  "json_extract(provenance_json, '$.parent') = ?1 AND "
+                                  "json_extract(provenance_json, '$.generator.by') = ?2");
+    st.bind(1, parentName);
+    st.bind(2, by);
+    st.step();
+    return static_cast<int>(st.int64(0));
 }
 
 std::map<std::int64_t, std::string> taskFamilies(const db::Database &db)

@@ -3,7 +3,8 @@
 // variant is a task of its own (its content key covers the reference, dtype, tolerances and shapes, as
 // an imported task's does), with the parent's reference module, level, category, backend, target,
 // source and licence, and a link to its family in tasks.provenance_json:
-//   {"variant_of": FAMILY_KEY, "parent": PARENT_NAME, "shapes": [...], "dtype": ".."}
+//   {"variant_of": FAMILY_KEY, "parent": PARENT_NAME, "shapes": [...], "dtype": "..", "generator": {..}}
+// ("generator" only for a variant a teacher proposed: see VariantSpec).
 // FAMILY_KEY is the task_key of the family's root (a variant of a variant joins the root's family),
 // so the export's split keeps a family in one split and the statistics group by family.
 //
@@ -23,6 +24,9 @@ struct VariantSpec
 {
     std::optional<std::string> shapesJson; // a JSON array of shape objects; unset: the parent's
     std::optional<std::string> dtype;      // unset: the parent's
+    // Who proposed it, a JSON object stored as provenance_json.generator (augment --teacher: {"by":
+    // "teacher", "model", "prompt", "prompt_sha256", "proposal", "why"}); unset: the command line's.
+    std::optional<std::string> generatorJson;
 };
 
 // "M=128,N=256" -> [{"M":128,"N":256}]; several shapes in one variant with ';' ("M=7;M=4096").
@@ -60,6 +64,9 @@ using VariantCheck = std::function<std::string(const VariantTask &)>;
 // bad dtype). Checks run outside any transaction; each kept variant is stored in its own transaction.
 std::vector<VariantOutcome> augmentTask(Corpus &corpus, const std::string &parentName,
                                         const std::vector<VariantSpec> &specs, const VariantCheck &check);
+
+// How many variants of `parentName` in the corpus were proposed by `by` (provenance_json.generator.by).
+int variantsProposedBy(const db::Database &db, const std::string &parentName, const std::string &by);
 
 // Family of every task: task id -> the family's root task name (a task without variant_of is its own
 // root). Used by the split and the statistics.

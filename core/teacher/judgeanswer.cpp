@@ -30,8 +30,9 @@ std::vector<std::string_view> splitLines(std::string_view code)
     return out;
 }
 
-// The JSON text of an answer: the whole content, or the inside of its only fenced block.
-std::optional<std::string_view> jsonText(std::string_view content, std::string &error)
+} // namespace
+
+std::optional<std::string_view> answerJsonText(std::string_view content, char bare, std::string &error)
 {
     // A reasoning model may think in the content itself: the answer is what follows its thinking.
     if (const auto think = content.rfind("</think>"); think != std::string_view::npos)
@@ -41,11 +42,11 @@ std::optional<std::string_view> jsonText(std::string_view content, std::string &
         error = "the answer is empty";
         return std::nullopt;
     }
-    if (content.front() == '{')
+    if (content.front() == bare)
         return content;
     const auto open = content.find("```");
     if (open == std::string_view::npos) {
-        error = "the answer is not a JSON object";
+        error = bare == '[' ? "the answer is not a JSON list" : "the answer is not a JSON object";
         return std::nullopt;
     }
     const auto bodyStart = content.find('\n', open);
@@ -60,8 +61,6 @@ std::optional<std::string_view> jsonText(std::string_view content, std::string &
     }
     return trim(content.substr(bodyStart + 1, close - bodyStart - 1));
 }
-
-} // namespace
 
 bool isFlagged(std::string_view verdict)
 {
@@ -90,7 +89,7 @@ Parsed parseAnswer(std::string_view content, std::string_view code)
         bad.error = std::move(why);
         return bad;
     };
-    const auto text = jsonText(content, p.error);
+    const auto text = answerJsonText(content, '{', p.error);
     if (!text)
         return p;
     const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);

@@ -46,6 +46,11 @@ struct Parsed
     std::string summary;
 };
 
+// The JSON text of a teacher's answer (the judge's, augment's): after a <think> block, if any, the whole
+// content when it starts with `bare` ('{' or '['), else the inside of its only fenced block. Without one,
+// `error` says why.
+std::optional<std::string_view> answerJsonText(std::string_view content, char bare, std::string &error);
+
 // Reads a judge's answer about `code`. Never throws.
 Parsed parseAnswer(std::string_view content, std::string_view code);
 

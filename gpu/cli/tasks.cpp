@@ -117,8 +117,13 @@ int runTasksCheck(const Args &args, cli::Context &ctx)
 {
     if (cli::isTaskEdit(args))
         return cli::runTaskEdit(args, ctx);
+    if (cli::isTaskList(args))
+        return cli::runTaskList(args, ctx);
     if (args.positional.size() != 2 || args.positional[0] != "check")
-        throw UsageError("expected 'check', 'set' or 'categorize' and the corpus file: sieve-cli tasks check DB");
+        throw UsageError(
+            "expected 'check', 'set', 'categorize' or 'list' and the corpus file: sieve-cli tasks check DB");
+    if (args.has("family"))
+        throw UsageError("--family is for 'tasks list'");
     for (const char *editOnly : {"category", "redo", "dry-run"})
         if (args.has(editOnly))
             throw UsageError(std::string("--") + editOnly + " is for 'tasks set' and 'tasks categorize'");
@@ -326,13 +331,19 @@ cli::Command tasksCommand()
         {.name = "quiet", .shortName = 'q', .help = "no progress"}};
     for (cli::OptionSpec &o : cli::taskEditOptions())
         options.push_back(std::move(o));
+    options.push_back({.name = "family",
+                       .takesValue = true,
+                       .valueName = "T",
+                       .help = "tasks list: only the family of task T (its root and every variant)",
+                       .section = "tasks list:"});
     return {
         .name = "tasks",
-        .summary = "task hygiene ('tasks check DB': what makes a task unusable) and categories (tasks set, "
-                   "tasks categorize)",
+        .summary = "task hygiene ('tasks check DB': what makes a task unusable), categories (tasks set, "
+                   "tasks categorize) and the list of tasks and their variants (tasks list)",
         .usage = "sieve-cli tasks check DB [OPTIONS]\n"
                  "sieve-cli tasks set DB --task NAME... --category C\n"
-                 "sieve-cli tasks categorize DB [--redo] [--dry-run] [--json]",
+                 "sieve-cli tasks categorize DB [--redo] [--dry-run] [--json]\n"
+                 "sieve-cli tasks list DB [--family T] [--json]",
         .description =
             "Checks the tasks of DB alone, without verifying any sample: each reference runs on a device for every\n"
             "seed (twice on the first) and is judged for what makes a task unable to judge answers:\n"
@@ -353,7 +364,9 @@ cli::Command tasksCommand()
             "reference calls for the tasks without one (import does so for the tasks it adds): GEMM, convolution,\n"
             "normalization, activation, reduction, loss, attention, pooling, elementwise, or fusion when several.\n"
             "An inferred category is marked in the task's provenance; one imported or set by hand is never inferred\n"
-            "again.\n",
+            "again.\n\n"
+            "tasks list prints every task with its family (the root task a variant was made from: sieve-cli augment),\n"
+            "its parent and who made it: 'command line' (--shapes/--dtypes) or 'teacher MODEL' (augment --teacher).\n",
         .options = std::move(options),
         .notes =
             "Exit codes: 0 every selected task was checked (whatever it was found to be), 1 the worker kept failing\n"
