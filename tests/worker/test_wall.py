@@ -308,7 +308,7 @@ class WallTamper(unittest.TestCase):
             mod = wall.load(wall.build({CACHE!r})[0])
             ffi = []
         """) + textwrap.dedent(setup) + textwrap.dedent("""
-            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall], ffi)
+            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall], ffi=ffi)
             x = torch.randn(4)
 
             def answer(src, **names):
