@@ -167,9 +167,10 @@ LIBC_OK = re.compile(
     r"__gmon_start__|_ITM_(de)?registerTMCloneTable|__once_proxy|"
     r"pthread_(mutex|cond|rwlock|once|key|getspecific|setspecific|self|equal|spin)\w*|__pthread_key_create|"
     r"clock_gettime|clock|gettimeofday|time|sched_yield|localeconv|"
-    r"__(add|sub|mul|div|mod|udiv|umod|neg|popcount|clz|ctz|fix|float|extend|trunc|cmp|ucmp|pow)\w+[dstx][if]\d|"
+    r"__(add|sub|mul|div|mod|udiv|umod|neg|popcount|clz|ctz|ffs|parity|bswap|fix|float|extend|trunc|cmp|ucmp|"
+    r"pow)\w*|"
     r"__(isnan|isinf|fpclassify|signbit|finite)[fl]?|__\w+_finite|"
-    r"(acos|asin|atan|atan2|cos|sin|tan|cosh|sinh|tanh|acosh|asinh|atanh|exp|exp2|expm1|exp10|log|log10|log2|"
+    r"(fabs|acos|asin|atan|atan2|cos|sin|tan|cosh|sinh|tanh|acosh|asinh|atanh|exp|exp2|expm1|exp10|log|log10|log2|"
     r"log1p|logb|pow|sqrt|cbrt|hypot|erf|erfc|tgamma|lgamma|lgamma_r|ceil|floor|trunc|round|lround|llround|"
     r"rint|lrint|llrint|nearbyint|fmod|remainder|remquo|fma|fmax|fmin|fdim|frexp|ldexp|modf|scalbn|scalbln|"
     r"ilogb|copysign|nan|nextafter|nexttoward|sincos)[fl]?)")

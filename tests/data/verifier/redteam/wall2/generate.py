@@ -73,10 +73,6 @@ KNOWN_GAPS = {
                                  "(gc), and hook.poison tells the probe",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
-    "h_cpp_phdr_at_cpu": "dl_iterate_phdr is not refused: the extension finds at::cpu::_softmax_out in memory "
-                         "and calls it around the dispatcher",
-    "h_cpp_pyobject_call_numpy": "the extension calls numpy by name through allowed C API (PyObject_GetAttrString"
-                                 ", PyObject_Call): no ATen op",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
