@@ -313,6 +313,7 @@ class Judge(unittest.TestCase):
         src = textwrap.dedent("""
             #include <Python.h>
             extern "C" PyObject* answer_calls(PyObject* m) { return PyObject_GetAttrString(m, "exp"); }
+            extern "C" { void* volatile answer_ptr = (void*)&PyEval_GetBuiltins; }
             extern "C" long answer_syscall(long nr) { long r; asm volatile("syscall" : "=a"(r) : "a"(nr) : "rcx", "r11");
                                                       return r; }
         """)
@@ -328,6 +329,7 @@ class Judge(unittest.TestCase):
         msgs = {sym: msg for code, msg, sym in found if code == "EXTENSION_IMPORT"}
         self.assertIn("answer_calls", msgs.get("PyObject_GetAttrString", ""), found)
         self.assertIn("answer_syscall", msgs.get("syscall", ""), found)
+        self.assertIn("stores the address", msgs.get("PyEval_GetBuiltins", ""), found)
 
 
 if __name__ == "__main__":

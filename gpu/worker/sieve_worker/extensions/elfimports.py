@@ -364,6 +364,13 @@ def _disassembly(path):
     return refs, raw
 
 
+def _stored_addresses(path):
+    """Imported symbols whose address the module stores in its data (absolute dynamic relocations), not only
+    in the GOT slots its code calls through."""
+    out = subprocess.run(["objdump", "-R", path], capture_output=True, text=True, timeout=120)
+    return {m.group(1) for m in re.finditer(r"^[0-9a-f]+ R_X86_64_(?:64|32|32S)\s+([^@\s+]+)", out.stdout, re.M)}
+
+
 def judge(path, policy="strict"):
     """[(code, message, symbol)] of the module at path: EXTENSION_IMPORT findings are fatal."""
     with open(path, "rb") as f:
@@ -384,9 +391,13 @@ def judge(path, policy="strict"):
     for fn in sorted(set(raw))[:3]:
         out.append(("EXTENSION_IMPORT", f"executes a raw syscall instruction in {fn[:160]} (a system call that "
                                         "imports nothing)", "syscall"))
+    stored = _stored_addresses(path) if glue else set()
     for sym in glue:
         callers = sorted(f for f in refs.get(sym, ()) if f not in GLUE_SITES and not GLUE_SITE_PATTERNS.fullmatch(f))
-        if callers:
+        if sym in stored:  # its address in data: whoever calls through it is not seen in the code
+            out.append(("EXTENSION_IMPORT", f"stores the address of Python's C API {sym} in data (a call "
+                                            "through it is not pybind11's binding glue)", sym))
+        elif callers:
             out.append(("EXTENSION_IMPORT", f"calls Python's C API {sym} from {callers[0][:160]}, not from "
                                             "pybind11's binding glue (calling objects by name, the builtins)", sym))
     for k in library_kernels(data)[:5]:
