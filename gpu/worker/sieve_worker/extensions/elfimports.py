@@ -70,7 +70,7 @@ _PyObject_GC_New _PyArg_ _PyErr_ _Py_BuildValue_SizeT _PyLong_ _PyUnicode_ _Py_C
 # lookups, calling a Python type, pickling a function record), an answer calling it directly does not
 GLUE_ONLY = re.compile(r"PyEval_GetBuiltins|PyObject_GetAttr(String)?|PyObject_Call(Object|FunctionObjArgs|"
                        r"Function|Method|MethodObjArgs|OneArg|NoArgs|MethodNoArgs|MethodOneArg)?|"
-                       r"_?PyObject_Vectorcall(Dict|Method)?|PyVectorcall_Call|_PyObject_MakeTpCall|"
+                       r"_?PyObject_Vectorcall(Dict|Method)?|PyVectorcall_Call|_PyObject_MakeTpCall|PyCFunction_Call|"
                        r"_PyObject_CallFunction_SizeT|_PyObject_CallMethod_SizeT")
 # the pybind11 3 functions (objdump -C names, clones stripped) whose calls of GLUE_ONLY symbols are glue:
 # non-template functions of pybind11's headers (an answer cannot define a second one without a redefinition
