@@ -314,8 +314,8 @@ class Judge(unittest.TestCase):
             #include <Python.h>
             extern "C" PyObject* answer_calls(PyObject* m) { return PyObject_GetAttrString(m, "exp"); }
             extern "C" { void* volatile answer_ptr = (void*)&PyEval_GetBuiltins; }
-            extern "C" long answer_syscall(long nr) { long r; asm volatile("syscall" : "=a"(r) : "a"(nr) : "rcx", "r11");
-                                                      return r; }
+            extern "C" long answer_syscall(long nr) {
+              long r; asm volatile("syscall" : "=a"(r) : "a"(nr) : "rcx", "r11"); return r; }
         """)
         d = tempfile.mkdtemp(prefix="sieve-elf-test-")
         try:

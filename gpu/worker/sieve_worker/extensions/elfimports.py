@@ -180,7 +180,8 @@ STD_OK = tuple("""
 std::__cxx11::basic_string< std::basic_string< std::__cxx11::basic_ostringstream< std::__cxx11::basic_istringstream<
 std::__cxx11::basic_stringstream< std::__cxx11::basic_stringbuf< std::basic_ostream< std::basic_istream<
 std::basic_iostream< std::basic_ios< std::basic_streambuf< std::ios_base:: std::locale:: std::ctype<
-std::num_put< std::num_get< std::numpunct< std::__cxx11::numpunct< std::use_facet< std::has_facet< std::__ostream_insert<
+std::num_put< std::num_get< std::numpunct< std::__cxx11::numpunct< std::use_facet< std::has_facet<
+std::__ostream_insert<
 std::operator<< std::operator>> std::getline< std::endl< std::flush< std::ws< std::__throw_ std::runtime_error::
 std::logic_error:: std::invalid_argument:: std::out_of_range:: std::length_error:: std::domain_error::
 std::range_error:: std::overflow_error:: std::underflow_error:: std::exception:: std::bad_alloc:: std::bad_cast::
