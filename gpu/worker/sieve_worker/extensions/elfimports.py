@@ -20,8 +20,8 @@ pointer it was handed at run time: the runtime wall's part). Symbols are demangl
   std::filesystem) are refused by name.
 Symbols are judged by their qualified name (`c++filt -p`: no return type, no parameters), so a template's
 return type cannot hide its namespace. Python's C API that calls objects by name or reaches the builtins
-(GLUE_ONLY) is pybind11's binding glue: its calls are allowed only from pybind11's own functions (GLUE_SITES,
-found by disassembling the module); the answer's code calling it is refused with the function named. A
+(GLUE_ONLY) is pybind11's binding glue: its calls are allowed only from pybind11's functions (GLUE_SITE,
+found by disassembling the module); the answer's own functions calling it are refused with the function named. A
 `syscall`/`sysenter`/`int 0x80` instruction in the module's code is refused (an inline system call imports
 nothing).
 Library code compiled into the module (CUB, Thrust, CUTLASS header templates) is the answer's own code: it
@@ -72,23 +72,11 @@ GLUE_ONLY = re.compile(r"PyEval_GetBuiltins|PyObject_GetAttr(String)?|PyObject_C
                        r"Function|Method|MethodObjArgs|OneArg|NoArgs|MethodNoArgs|MethodOneArg)?|"
                        r"_?PyObject_Vectorcall(Dict|Method)?|PyVectorcall_Call|_PyObject_MakeTpCall|PyCFunction_Call|"
                        r"_PyObject_CallFunction_SizeT|_PyObject_CallMethod_SizeT")
-# the pybind11 3 functions (objdump -C names, clones stripped) whose calls of GLUE_ONLY symbols are glue:
-# non-template functions of pybind11's headers (an answer cannot define a second one without a redefinition
-# error) and the call collectors every Python call made through pybind11 goes through
-GLUE_SITES = {
-    "pybind11::detail::function_record_PyTypeObject_methods::reduce_ex_impl(_object*, _object*, _object*)",
-    "pybind11::detail::error_fetch_and_normalize::format_value_and_trace[abi:cxx11]() const",
-    "pybind11::getattr(pybind11::handle, char const*)",
-    "pybind11::getattr(pybind11::handle, char const*, pybind11::handle)",
-    "pybind11::getattr(pybind11::handle, pybind11::handle)",
-    "pybind11::getattr(pybind11::handle, pybind11::handle, pybind11::handle)",
-    "pybind11::detail::try_get_cpp_conduit_method(_object*)",
-    "pybind11::dict::raw_dict(_object*)",
-    "pybind11::detail::accessor_policies::str_attr::get(pybind11::handle, char const*)",
-    "pybind11::detail::accessor_policies::obj_attr::get(pybind11::handle, pybind11::handle)",
-}
-GLUE_SITE_PATTERNS = re.compile(r"pybind11::detail::(unpacking|simple)_collector<\(pybind11::return_value_policy\)\d>"
-                                r"::call\(_object\*\) const")
+# where pybind11's glue calls them (mangled names of the calling functions): pybind11's namespace, its local
+# lambdas, and its C-level glue (`PyInit_<name>`, `pybind11_exec_<name>`, `pybind11_init_<name>`, the
+# metaclass's and buffer protocol's `pybind11_*`). Measured at -O0 to -O3: inlining moves the calls into
+# whichever of these functions holds them (at -O3 the module's own init), so no list of exact functions holds
+GLUE_SITE = re.compile(r"(_ZZ?N[KVRO]*8pybind11\w*|_ZZ?L?\d+pybind11_(init|exec)_\w+|PyInit_\w+|pybind11_\w+)(\.\w+)*")
 # never: importing modules, running or compiling code, reaching frames' globals, sys, marshal
 PY_BAD = re.compile(r"_?Py(Import_|Run_|Eval_(Eval|GetGlobals|GetLocals|GetFrame|CallObject|CallFunction)|"
                     r"Frame_(GetGlobals|GetLocals|GetBuiltins|FastToLocals)|ThreadState_GetFrame|Code_|Function_|"
@@ -342,10 +330,10 @@ def judge_symbol(sym, policy):
 
 
 def _disassembly(path):
-    """(references, raw system calls) of the module's code: {symbol: {function that references it}}, by
+    """(references, raw system calls) of the module's code: {symbol: {function (mangled) that references it}}, by
     objdump's disassembly (calls, jumps and address loads, through the PLT or the GOT); [function] holding a
     syscall/sysenter/int 0x80 instruction."""
-    out = subprocess.run(["objdump", "-d", "-C", "--no-show-raw-insn", path], capture_output=True, text=True,
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", path], capture_output=True, text=True,
                          timeout=300)
     if out.returncode != 0:
         raise ValueError(f"objdump could not disassemble the module: {out.stderr[-300:]}")
@@ -354,7 +342,7 @@ def _disassembly(path):
         if not line.startswith(" "):
             m = re.match(r"[0-9a-f]+ <(.*)>:$", line)
             if m:
-                fn = re.sub(r" \[clone [^\]]*\]$", "", m.group(1))
+                fn = m.group(1)
             continue
         if fn is None or fn.endswith("@plt"):
             continue
@@ -389,12 +377,13 @@ def judge(path, policy="strict"):
         elif code is not None:
             out.append((code, message, _op_of(sym) or mangled))
     refs, raw = _disassembly(path)
-    for fn in sorted(set(raw))[:3]:
-        out.append(("EXTENSION_IMPORT", f"executes a raw syscall instruction in {fn[:160]} (a system call that "
+    raw = sorted(set(raw))[:3]
+    for fn, name in zip(raw, demangle(raw)):
+        out.append(("EXTENSION_IMPORT", f"executes a raw syscall instruction in {name[:160]} (a system call that "
                                         "imports nothing)", "syscall"))
     stored = _stored_addresses(path) if glue else set()
     for sym in glue:
-        callers = sorted(f for f in refs.get(sym, ()) if f not in GLUE_SITES and not GLUE_SITE_PATTERNS.fullmatch(f))
+        callers = demangle(sorted(f for f in refs.get(sym, ()) if not GLUE_SITE.fullmatch(f)))
         if sym in stored:  # its address in data: whoever calls through it is not seen in the code
             out.append(("EXTENSION_IMPORT", f"stores the address of Python's C API {sym} in data (a call "
                                             "through it is not pybind11's binding glue)", sym))

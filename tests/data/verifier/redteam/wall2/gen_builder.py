@@ -218,9 +218,11 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
 """
 
 
-def case(name, src, why, expect="EXTENSION_IMPORT", symbol=None, functions=("run",), cuda=None):
+def case(name, src, why, expect="EXTENSION_IMPORT", symbol=None, functions=("run",), cuda=None, cflags=()):
     c = {"name": f"w2_{name}", "expect": expect, "why": why,
          "request": {"name": f"w2_{name}", "cpp_sources": [src], "functions": list(functions), "with_cuda": False}}
+    if cflags:
+        c["request"]["extra_cflags"] = list(cflags)
     if not functions:
         del c["request"]["functions"]
     if cuda is not None:
@@ -255,6 +257,9 @@ CASES = [
     case("legit_exp_loop", LEGIT_LOOP, "a loop over data pointers calling std::exp", expect="PASS"),
     case("legit_cpp_styles", CPP_STYLES, "a py::class_ binding (PyObject_Vectorcall, pybind11's getattr), "
          "py::arg defaults, optional, tuple, a mutex-guarded map, std::sort", expect="PASS", functions=()),
+    case("legit_cpp_styles_o3", CPP_STYLES, "the same at -O3: inlining moves pybind11's by-name calls into the "
+         "module's init (a list of exact pybind11 functions rejected it)", expect="PASS", functions=(),
+         cflags=("-O3",)),
     case("legit_kb_cuda_styles", KB_CUDA_DECL, "KernelBench-style CUDA wrappers with OptionalCUDAGuard (CUDA "
          "events, stream capture queries), AT_DISPATCH_FLOATING_TYPES_AND_HALF, a string stream, an optional",
          expect="PASS", functions=("softmax_cuda", "two_out", "gemm_tiled"), cuda=KB_CUDA),
