@@ -329,12 +329,20 @@ def judge_symbol(sym, policy):
                                "processes, signals and timers, files, sockets or raw I/O)"
 
 
+def _objdump(args):
+    """binutils' objdump (the toolchain the builder needs has it); a failure to run it is a module the judge
+    cannot read (ValueError: the scheduler refuses the build)."""
+    try:
+        return subprocess.run(["objdump"] + args, capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ValueError(f"objdump could not read the module: {e}") from e
+
+
 def _disassembly(path):
     """(references, raw system calls) of the module's code: {symbol: {function (mangled) that references it}}, by
     objdump's disassembly (calls, jumps and address loads, through the PLT or the GOT); [function] holding a
     syscall/sysenter/int 0x80 instruction."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", path], capture_output=True, text=True,
-                         timeout=300)
+    out = _objdump(["-d", "--no-show-raw-insn", path])
     if out.returncode != 0:
         raise ValueError(f"objdump could not disassemble the module: {out.stderr[-300:]}")
     refs, raw, fn = {}, [], None
@@ -356,7 +364,7 @@ def _disassembly(path):
 def _stored_addresses(path):
     """Imported symbols whose address the module stores in its data (absolute dynamic relocations), not only
     in the GOT slots its code calls through."""
-    out = subprocess.run(["objdump", "-R", path], capture_output=True, text=True, timeout=120)
+    out = _objdump(["-R", path])
     return {m.group(1) for m in re.finditer(r"^[0-9a-f]+ R_X86_64_(?:64|32|32S)\s+([^@\s+]+)", out.stdout, re.M)}
 
 
