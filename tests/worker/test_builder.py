@@ -5,8 +5,11 @@ import json
 import os
 import selectors
 import shutil
+import subprocess
 import sys
+import sysconfig
 import tempfile
+import textwrap
 import time
 import unittest
 
@@ -283,6 +286,50 @@ class Judge(unittest.TestCase):
                    "PyTuple_New", "memcpy@GLIBC_2.14", "__cudaRegisterFunction",
                    "c10::cuda::getCurrentCUDAStream(signed char)", "__cudaLaunchKernel", "__cudaGetKernel"]:
             self.assertIsNone(elfimports.judge_symbol(ok, "strict")[0], ok)
+
+    def test_the_c_and_cpp_runtime_is_an_allowlist(self):
+        # wall2 red team: the loader, signals and timers, and libstdc++'s own file, thread and filesystem
+        # wrappers passed a denylist of libc names
+        for bad in ["dl_iterate_phdr@GLIBC_2.2.5", "sigaction", "setitimer", "write", "std::thread::_M_start_thread",
+                    "std::basic_ifstream<char, std::char_traits<char> >::basic_ifstream",
+                    "std::filesystem::remove", "vtable for std::basic_ifstream<char, std::char_traits<char> >",
+                    "PyMemoryView_FromMemory", "PyCapsule_Import"]:
+            self.assertEqual(elfimports.judge_symbol(bad, "strict")[0], "EXTENSION_IMPORT", bad)
+        for ok in ["expf", "__isoc23_strtol", "operator new(unsigned long)", "typeinfo for std::runtime_error",
+                   "std::__cxx11::basic_ostringstream<char, std::char_traits<char>, std::allocator<char> >::str",
+                   "cudaEventRecord", "cudaStreamIsCapturing", "c10::cuda::setCurrentCUDAStream",
+                   "vtable for torch::autograd::AutogradMeta", "std::_Rb_tree_insert_and_rebalance"]:
+            self.assertIsNone(elfimports.judge_symbol(ok, "strict")[0], ok)
+        for glue in ["PyEval_GetBuiltins", "PyObject_GetAttrString", "PyObject_Call", "PyObject_Vectorcall"]:
+            self.assertEqual(elfimports.judge_symbol(glue, "strict")[0], "GLUE_ONLY", glue)
+
+    def test_a_template_return_type_does_not_hide_the_namespace(self):
+        # `void at::native::k<float>(...)` began with "void": no torch rule matched it and it passed
+        mangled = "_ZN2at6native6kernelIfEEvRKNS_6TensorE"
+        self.assertEqual(elfimports.demangle([mangled], qualified=True), ["at::native::kernel<float>"])
+        self.assertEqual(elfimports.judge_symbol("at::native::kernel<float>", "strict")[0], "EXTENSION_IMPORT")
+
+    def test_by_name_calls_and_raw_syscalls_are_judged_where_they_are(self):
+        src = textwrap.dedent("""
+            #include <Python.h>
+            extern "C" PyObject* answer_calls(PyObject* m) { return PyObject_GetAttrString(m, "exp"); }
+            extern "C" { void* volatile answer_ptr = (void*)&PyEval_GetBuiltins; }
+            extern "C" long answer_syscall(long nr) {
+              long r; asm volatile("syscall" : "=a"(r) : "a"(nr) : "rcx", "r11"); return r; }
+        """)
+        d = tempfile.mkdtemp(prefix="sieve-elf-test-")
+        try:
+            with open(os.path.join(d, "m.cpp"), "w") as f:
+                f.write(src)
+            subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-I", sysconfig.get_paths()["include"],
+                            os.path.join(d, "m.cpp"), "-o", os.path.join(d, "m.so")], check=True, capture_output=True)
+            found = elfimports.judge(os.path.join(d, "m.so"))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        msgs = {sym: msg for code, msg, sym in found if code == "EXTENSION_IMPORT"}
+        self.assertIn("answer_calls", msgs.get("PyObject_GetAttrString", ""), found)
+        self.assertIn("answer_syscall", msgs.get("syscall", ""), found)
+        self.assertIn("stores the address", msgs.get("PyEval_GetBuiltins", ""), found)
 
 
 if __name__ == "__main__":

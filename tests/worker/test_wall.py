@@ -96,6 +96,40 @@ def build_test_ext(out_dir):
     return path
 
 
+# an answer's pybind11 class (py::class_), as load_inline builds one: a method, a static method, a property
+CLS_SRC = r"""
+#include <pybind11/pybind11.h>
+namespace py = pybind11;
+struct Acc {
+  int k = 3;
+  py::tuple run(py::args a) { return py::tuple(a); }
+  static py::tuple make(py::args a) { return py::tuple(a); }
+};
+PYBIND11_MODULE(sieve_test_cls, m) {
+  py::class_<Acc>(m, "Acc").def(py::init<>()).def("run", &Acc::run).def_static("make", &Acc::make)
+      .def_readwrite("k", &Acc::k);
+}
+"""
+
+
+def build_test_cls(out_dir):
+    import torch
+    import hashlib
+    path = os.path.join(out_dir, f"sieve_test_cls_{hashlib.sha256(CLS_SRC.encode()).hexdigest()[:12]}",
+                        "sieve_test_cls.so")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if not os.path.exists(path):
+        src = os.path.join(os.path.dirname(path), "cls.cpp")
+        with open(src, "w") as f:
+            f.write(CLS_SRC)
+        subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-std=c++17", "-fvisibility=hidden",
+                        "-I", os.path.join(os.path.dirname(torch.__file__), "include"),
+                        "-I", sysconfig.get_paths()["include"], src, "-o", path + ".tmp"], check=True,
+                       capture_output=True)
+        os.replace(path + ".tmp", path)
+    return path
+
+
 class Reports:
     """The read end of the pipe the wall reports on."""
 
@@ -285,6 +319,29 @@ class WallInProcess(unittest.TestCase):
             self.assertTrue(all(a is b for a, b in zip(self.poisoned[-1], args)))
             self.assertEqual(self.poisoned_kw[-1], kw)
             self.assertEqual(self.window(fn)[0].__class__, plain_out.__class__)  # unchanged outside the probe
+
+    def test_ablation_sees_the_methods_of_the_extensions_classes(self):
+        # pybind11 keeps a class's methods in its dict (instancemethod, staticmethod, property), not in the
+        # module's: the wall routed only module-level functions, so a py::class_ method was never poisoned
+        import importlib.machinery
+        import importlib.util
+        path = build_test_cls(self.ext_dir)
+        loader = importlib.machinery.ExtensionFileLoader("sieve_test_cls", path)
+        cls_mod = importlib.util.module_from_spec(importlib.util.spec_from_file_location("sieve_test_cls", path,
+                                                                                         loader=loader))
+        loader.exec_module(cls_mod)
+        self.w.on_loaded(cls_mod)  # as the builder's client tells it, before the answer holds the module
+        Acc = cls_mod.Acc
+        del cls_mod.Acc  # routed at load: what the answer renames or deletes afterwards stays routed
+        acc = Acc()
+        for fn, args in [(lambda: acc.run(1, 2), (acc, 1, 2)), (lambda: Acc.make(4), (4,)), (lambda: acc.k, (acc,))]:
+            plain, _ = self.window(fn)
+            before = len(self.poisoned)
+            out, _ = self.window(fn, ablate=True)
+            self.assertEqual(out, "poisoned")
+            self.assertEqual(len(self.poisoned), before + 1)
+            self.assertEqual(self.poisoned[-1][-len(args):], args)
+            self.assertEqual(self.window(fn)[0], plain)
 
     def test_kernel_names_are_exact(self):
         names = wall.kernel_names([self.ext_path], self.mod.demangle)

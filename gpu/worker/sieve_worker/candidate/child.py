@@ -146,7 +146,7 @@ class Child:
         self.hook = hook
         # load_inline/load build in the worker's builder, never in this process (extclient.py, builder.py)
         extclient.install(self.send, self.command, ctx.get("capability"),
-                          lambda m: self.wall.loaded.append(m) if self.wall else None)
+                          lambda m: self.wall.on_loaded(m) if self.wall else None)
         style = ctx["style"]
         self.wall = self.start_wall(task)  # installs the launch hook through the wall
         if self.wall is False:

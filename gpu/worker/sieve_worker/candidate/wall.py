@@ -180,6 +180,14 @@ class Wall:
                 out.append(m)
         return out
 
+    def on_loaded(self, m):
+        """The builder's client loaded m: its functions and its classes' methods are routed now, before the
+        answer holds the module (a function or class the answer later renames or deletes from it is routed
+        all the same)."""
+        self.loaded.append(m)
+        self.modules_seen = 0
+        self.wrap_extensions()
+
     def wrap_extensions(self):
         """Routes every function of the answer's extensions through the wall (the ablation probe); in place
         in their method definitions, so every alias the answer kept goes through it too. Looked for again
@@ -189,13 +197,13 @@ class Wall:
             return
         self.modules_seen = n
         for m in self.extensions():
-            for v in list(vars(m).values()):
-                if type(v).__name__ == "builtin_function_or_method" and id(v) not in self.wrapped:
+            for v in _extension_functions(m):
+                if id(v) not in self.wrapped:
                     if not self.mod.wrap_extension(v):
                         # its calling convention is not one the wall routes, or the slots ran out: an
                         # extension function the ablation probe would not see is not called at all
                         raise RuntimeError(f"the runtime wall cannot route the extension function "
-                                           f"{getattr(v, '__name__', '?')} of {m.__name__}")
+                                           f"{getattr(v, '__qualname__', getattr(v, '__name__', '?'))} of {m.__name__}")
                     self.wrapped.add(id(v))
 
     def forward(self, fn):
@@ -217,6 +225,35 @@ class Wall:
 
     def seal(self):
         self.mod.seal()
+
+
+def _extension_functions(m):
+    """The C functions an extension module defines: its module-level functions, and those of the classes it
+    defines (pybind11 keeps a method in the class's dict as an instancemethod, a def_static as a staticmethod,
+    a property's getter and setter in the property: each wraps a builtin function whose method definition is
+    the extension's), also in submodules and nested classes; base classes that are not the module's own
+    (pybind11's pybind11_object) are not looked into. pybind11's own `_pybind11_conduit_v1_` is routed too."""
+    out, seen = [], set()
+
+    def fn(v, depth=0):
+        if type(v).__name__ == "builtin_function_or_method" and id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+        elif type(v).__name__ in ("instancemethod", "staticmethod", "classmethod", "property") and depth < 2:
+            for attr in ("__func__", "fget", "fset", "fdel"):  # a property's getter is an instancemethod
+                fn(getattr(v, attr, None), depth + 1)
+
+    def walk(ns, owner):
+        for v in list(ns.values()):
+            fn(v)
+            if isinstance(v, type) and id(v) not in seen and str(getattr(v, "__module__", "")).split(".")[0] == owner:
+                seen.add(id(v))
+                walk(_type_dict(v), owner)
+            elif type(v).__name__ == "module" and id(v) not in seen and v.__name__.startswith(owner + "."):
+                seen.add(id(v))
+                walk(vars(v), owner)
+    walk(vars(m), m.__name__.split(".")[0])
+    return out
 
 
 def _type_dict(t):

@@ -62,10 +62,6 @@ KNOWN_GAPS = {
                                "copied there (copy_ is allowed) is computed on in numpy with no op seen",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
-    "h_cpp_phdr_at_cpu": "dl_iterate_phdr is not refused: the extension finds at::cpu::_softmax_out in memory "
-                         "and calls it around the dispatcher",
-    "h_cpp_pyobject_call_numpy": "the extension calls numpy by name through allowed C API (PyObject_GetAttrString"
-                                 ", PyObject_Call): no ATen op",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
@@ -73,8 +69,9 @@ KNOWN_GAPS = {
     "l2_cpp_loop_softmax": "(legit rejected, by design?) a C++ CPU extension with no Triton/__global__ kernel "
                            "is KERNEL_NOT_RUN",
     "l2_cpp_loop_softmax_static": "(legit rejected, by design?) stage 0 NO_KERNEL for a C++ CPU extension",
-    "l2_cpp_class_method_softmax": "(legit rejected) a pybind11 py::class_ binding imports PyObject_Vectorcall, "
-                                   "not on elfimports.PY_OK",
+    "l2_cpp_class_method_softmax": "(legit rejected, by design?) as l2_cpp_loop_softmax: a C++ CPU extension "
+                                   "with no Triton/__global__ kernel is KERNEL_NOT_RUN (its py::class_ binding "
+                                   "passes the import judgment and its method is routed through the probe)",
     "l2_cpp_class_method_softmax_static": "(legit rejected) stage 0: NO_KERNEL and .run() read as a tensor method",
 }
 
