@@ -567,6 +567,10 @@ class WallTamper(unittest.TestCase):
                 return importlib.import_module("ctypes").c_int(1)
             attempt("fresh import", fresh)
             out["harness call"] = ffi[0]() == os.getpid()
+            # every refusal above came from no frame of the answer's: charged to the harness (torch or triton
+            # using ctypes is the harness's fault); the answer's own reach is the sample's
+            ns = answer(chr(10).join(["def reach():", "    return ctypes.c_int(1)"]), ctypes=ctypes)
+            attempt("the answer's own", ns["reach"])
             W.forward(lambda: None)
             print(json.dumps(out))
         """, setup="""
@@ -578,7 +582,9 @@ class WallTamper(unittest.TestCase):
         self.assertEqual({k: v for k, v in got.items() if v != "refused"}, {})
         rep = [r for r in reps if r.get("t") == "wall"][0]
         self.assertIn("ctypes", rep["native"])
+        self.assertIn("ctypes", rep["native_harness"])
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
+        self.assertEqual(wall.check_report(dict(rep, native=""), 1)[:2], ("HARNESS", "RAW_MEMORY_HARNESS"))
 
     def test_dlpack_and_numpy_views_refused(self):
         # numpy.from_dlpack gave writable views of tensor memory that no op sees (redteam/wall2 h_dlpack_numpy),
@@ -611,7 +617,8 @@ class WallTamper(unittest.TestCase):
                                "as_strided": "refused", "harness numpy": 4,
                                "answer numpy in __init__": "refused"})
         rep = [r for r in reps if r.get("t") == "wall"][0]
-        self.assertIn("DLPack", rep["native"])
+        self.assertIn("DLPack", rep["native_harness"])  # the test's own calls: no frame of the answer's
+        self.assertTrue(rep["native"])  # the answer's numpy view in __init__
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
 
 class CheckReport(unittest.TestCase):

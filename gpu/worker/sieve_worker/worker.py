@@ -1032,6 +1032,9 @@ class Worker(Admission):
             job.wall_seconds += cost / 1e6
         expected = job.wall_serial + 1 if msg.get("kind") == "window" else job.wall_serial
         bad = wall.check_report(msg, expected)
+        if bad is not None and bad[0] == "HARNESS":
+            job.infra = bad[2][:500]  # the child's refusal error that follows is not the sample's (settle)
+            bad = None
         if bad is not None:
             return self.fail(job, bad[0], job.stage if bad[0] == "FAIL_SANDBOX" else "correct", [bad[1]], bad[2])
         if msg["kind"] == "seal":

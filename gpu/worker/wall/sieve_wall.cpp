@@ -62,6 +62,7 @@ std::string g_tampered;
 std::vector<PyObject *> g_snap; // (dict, key, value) triples, strong references
 PyObject *g_poison = nullptr;   // the harness's ablation callback
 std::string g_native;           // the first raw-memory or foreign-call primitive the answer reached for
+std::string g_native_harness;   // the same, reached with no frame of the answer's on the stack (torch, triton)
 thread_local int t_core_depth = 0;
 std::vector<PyObject *> g_fsnap; // (function, code, defaults, kwdefaults) of snapshotted functions
 std::vector<PyObject *> g_csnap; // (cell, contents) of their closures
@@ -425,6 +426,7 @@ std::string report_json(const char *kind)
              "\", \"other_thread\": " + (v.other_thread ? "true" : "false") + "}";
     }
     s += "], \"tampered\": \"" + json_escape(g_tampered) + "\", \"native\": \"" + json_escape(g_native) +
+         "\", \"native_harness\": \"" + json_escape(g_native_harness) +
          "\", \"bypass\": " + std::to_string(g_bypass) + ", \"cost_us\": " + std::to_string(g_cost_ns / 1000) + "}";
     return s;
 }
@@ -675,10 +677,14 @@ bool g_ctypes_shut = false;
 
 PyObject *native_refuse(const std::string &what)
 {
+    // refused to everyone; charged to the answer when one of its frames is on the stack, else to the harness
+    // (a torch or triton path that uses ctypes: the worker retries it as its own fault, never the sample's)
+    const bool answer = !python_where(nullptr).empty();
     {
         std::lock_guard<std::mutex> lock(g_mu);
-        if (g_native.empty())
-            g_native = what;
+        std::string &slot = answer ? g_native : g_native_harness;
+        if (slot.empty())
+            slot = what;
     }
     PyErr_Format(PyExc_PermissionError,
                  "sieve runtime wall: refused to answers: %s (no raw memory access or foreign calls in the "
