@@ -125,6 +125,9 @@ std::string tail(const std::string &text, size_t max)
 // A harness fault is charged to the sample or task it met only when it met it on this many attempts, each in
 // a fresh worker (a sample runs alone after its first).
 constexpr std::size_t kMaxAttempts = 3;
+// Attempts the worker itself gives one request when its stage ran out of time while the machine was loaded
+// (the first, then once alone: gpu/worker/sieve_worker/rules.py MAX_LOAD_RETRIES + 1).
+constexpr double kLoadAttempts = 2;
 
 std::string joined(const std::vector<std::string> &lines)
 {
@@ -466,7 +469,9 @@ void VerificationEngine::Slot::sendJob(Job &job)
     if (m_engine.m_observer)
         m_engine.m_observer->sampleSent(job.ref.id, m_index);
     job.since = Clock::now();
-    job.budgetS = t.compile + t.correct + (timing ? t.timing + queue : 0) + opts().watchdogMargin();
+    // the worker runs a sample that ran out of time waiting for a CPU once more, alone, within the same
+    // request (rules.MAX_LOAD_RETRIES): the watchdog allows for both attempts before it calls the worker hung
+    job.budgetS = kLoadAttempts * (t.compile + t.correct + (timing ? t.timing + queue : 0)) + opts().watchdogMargin();
     job.code.clear();
     job.code.shrink_to_fit();
 }

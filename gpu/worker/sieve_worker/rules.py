@@ -20,7 +20,7 @@ MAX_REF_DEVICE_RETRIES = 2  # a reference out of device memory beside others: ag
 # PENDING (harness_fault LOAD_TIMEOUT). A host merely two or three times oversubscribed (tests side by side on
 # a 2-core CI machine) stays below it: its timeouts are the samples'.
 LOAD_WAIT_SHARE = 0.75
-MAX_LOAD_RETRIES = 1
+MAX_LOAD_RETRIES = 1  # the engine's watchdog allows for these (verificationengine.cpp kLoadAttempts)
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
 # extra: the verdict line's further fields (log, speedup, flags, kernels, ...), in the order they are emitted
