@@ -218,6 +218,12 @@ class SpecialTest(unittest.TestCase):
         flipped = compare.compare(ref, [("float32", torch.relu(-x).numpy())], 1e-2, 1e-2)
         self.assertGreater(flipped["nonfinite_mismatches"], 0)  # +inf where -inf became 0
 
+    def test_a_linear_layer_drops_it_where_padding_would_make_nan(self):
+        # inf reaches every output of its row; a tiled kernel padding with zeros computes inf * 0 = NaN there
+        w = torch.randn(32, 8, generator=torch.Generator().manual_seed(3))
+        _, _, dropped = choose(lambda x: x @ w, randn(64, 32))
+        self.assertIn("reaches several outputs", dropped["special"])
+
     def test_the_identity_is_still_the_identity_with_nan(self):
         # a reference that returns its input is not separated by special values (NaN equals NaN there)
         _, notes, _ = choose(lambda x: x.clone(), rand(16, 64))

@@ -113,6 +113,21 @@ def identity_of(inputs, outs):
     return None
 
 
+def spread_gate(inputs, outs):
+    """Why the special set is dropped for a reference in which an infinity reaches more than one output (a sum
+    or a product: a matmul, a linear layer, a softmax row), None where each output depends on one input
+    element. There a correct kernel that pads its tiles with zeros computes inf * 0 = NaN where the
+    reference's unpadded sum gives inf (the demo's matmul-bias-relu was FAIL_MISMATCH on one seed, PASS on
+    another): not a wrong answer, and the verdict would depend on where the secret seed puts the infinities."""
+    import torch
+    n_in = sum(int(torch.isinf(t).sum()) for t in inputs if isinstance(t, torch.Tensor) and t.is_floating_point())
+    n_out = sum(int((~torch.isfinite(t)).sum()) for t in outs if t.is_floating_point())
+    if n_out > n_in:
+        return (f"an infinity reaches several outputs ({n_out} not finite from {n_in} infinite inputs: a sum or "
+                "product, where a kernel's zero padding makes inf * 0 = NaN)")
+    return None
+
+
 def special_gate(outs, zero_tol):
     """Why the reference's outputs on the special set tell nothing (None when they do): it must pass some
     special value through (NaN or inf somewhere in its output), be finite at most positions (at most one in
@@ -237,7 +252,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
                                                        "float64 run is not made")
             why = None
             if name == "special":
-                why = special_gate(o, zero_tol)
+                why = special_gate(o, zero_tol) or spread_gate(d, o)
             elif name != "task":
                 if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
                     why = "the reference's output on it is not finite"
