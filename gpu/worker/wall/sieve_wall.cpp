@@ -426,8 +426,8 @@ std::string report_json(const char *kind)
              "\", \"other_thread\": " + (v.other_thread ? "true" : "false") + "}";
     }
     s += "], \"tampered\": \"" + json_escape(g_tampered) + "\", \"native\": \"" + json_escape(g_native) +
-         "\", \"native_harness\": \"" + json_escape(g_native_harness) +
-         "\", \"bypass\": " + std::to_string(g_bypass) + ", \"cost_us\": " + std::to_string(g_cost_ns / 1000) + "}";
+         "\", \"native_harness\": \"" + json_escape(g_native_harness) + "\", \"bypass\": " + std::to_string(g_bypass) +
+         ", \"cost_us\": " + std::to_string(g_cost_ns / 1000) + "}";
     return s;
 }
 
