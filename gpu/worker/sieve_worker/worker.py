@@ -1033,7 +1033,7 @@ class Worker(Admission):
         expected = job.wall_serial + 1 if msg.get("kind") == "window" else job.wall_serial
         bad = wall.check_report(msg, expected)
         if bad is not None and bad[0] == "HARNESS":
-            job.infra = bad[2][:500]  # the child's refusal error that follows is not the sample's (settle)
+            job.infra, job.infra_code = bad[2][:500], bad[1]  # the child's refusal error after it is not the sample's
             bad = None
         if bad is not None:
             return self.fail(job, bad[0], job.stage if bad[0] == "FAIL_SANDBOX" else "correct", [bad[1]], bad[2])

@@ -28,6 +28,7 @@ HOSTILE = [
     ("h_dlpack_numpy", SOFTMAX, RAW, {}),
     ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
     ("h_numpy_interface_host_compute", SOFTMAX, RAW, {}),
+    ("h_ctypes_borrowed_filename", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     ("h_as_tensor_numpy_alias", SOFTMAX, REJECT, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
