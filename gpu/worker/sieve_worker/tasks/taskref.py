@@ -387,22 +387,32 @@ NOISE_FACTOR = 8.0  # a derived set's atol: at least this many times the referen
 NOISE_MAX_CALL_S = 0.05  # the float64 run is made only for a set whose float32 call took less than this
 
 
+def float64_run(model):
+    """A function that runs a float64 copy of model (its parameters and float inputs in float64) on inputs:
+    the reference rounded nowhere, for the exact set (choose_sets) and a set's own atol (rounding_noise)."""
+    import copy
+
+    import torch
+    m64 = copy.deepcopy(model).double()
+
+    def run(inputs):
+        xs = [t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in inputs]
+        with torch.no_grad():
+            return flatten_outputs(m64(*xs))
+    return run
+
+
 def rounding_noise(model, inputs, outs):
     """The largest difference between the reference's outputs and the same model run in float64 on the same
     inputs: its own rounding at these inputs. A signed set makes a long sum cancel (6_Matmul_with_large_K:
     outputs near zero from terms of size 1), where a correct kernel that adds in another order differs
     from torch by many times the task's atol; a TF32 or half-precision answer still differs by far more.
     None where the model does not run in float64."""
-    import copy
-
     import torch
     if not any(t.is_floating_point() for t in outs):
         return None
     try:
-        m64 = copy.deepcopy(model).double()
-        x64 = [t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in inputs]
-        with torch.no_grad():
-            o64 = flatten_outputs(m64(*x64))
+        o64 = float64_run(model)(inputs)
     except torch.cuda.OutOfMemoryError:
         raise
     except Exception:
@@ -441,15 +451,12 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     def run(inputs):
         with torch.no_grad():
             return flatten_outputs(model(*inputs))
-    model64 = []
+    run64s = []
 
-    def run64(inputs):  # the reference in float64 (its parameters and float inputs), for the exact set
-        import copy
-        if not model64:
-            model64.append(copy.deepcopy(model).double())
-        xs = [t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in inputs]
-        with torch.no_grad():
-            return flatten_outputs(model64[0](*xs))
+    def run64(inputs):  # the reference in float64, for the exact set (its copy made on the first call)
+        if not run64s:
+            run64s.append(float64_run(model))
+        return run64s[0](inputs)
     return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64)
 
 
@@ -660,8 +667,9 @@ def _references(req, task_path, cache_dir, held, room=None):
     metas, footprints, recompute, checked = [], [], [], []
     locked = for_disk = False
     granted = 0  # device memory admission promised this request (room); it grows to the largest shape's need
-    # a reference that ran out of device memory beside others runs again alone: the whole device is asked
-    # for (admission grants it when nothing else holds memory), and an out-of-memory then is the task's size
+    # a reference that runs out of device memory beside others is computed again (worker.py start_reference:
+    # its memory granted first, then alone, the whole device asked for); only alone is an out-of-memory the
+    # task's size
     shared = device.type == "cuda" and room is not None and not req.get("alone")
     if device.type == "cuda" and room is not None and req.get("alone"):
         granted += room(torch.cuda.mem_get_info(device)[1])
