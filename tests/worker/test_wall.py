@@ -353,7 +353,7 @@ class WallInProcess(unittest.TestCase):
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 
-    def run_case(self, body, setup=""):
+    def run_case(self, body, setup="", harness="[wall]"):
         """body runs after the wall started (setup before: what the harness makes of ctypes for itself, `ffi`);
         answer(src) runs src as the answer's code (compiled under the answer's file name)."""
         script = textwrap.dedent(f"""
@@ -364,8 +364,8 @@ class WallTamper(unittest.TestCase):
             r, w = os.pipe()
             mod = wall.load(wall.build({CACHE!r})[0])
             ffi = []
-        """) + textwrap.dedent(setup) + textwrap.dedent("""
-            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall], ffi=ffi)
+        """) + textwrap.dedent(setup) + f"\nHARNESS = {harness}\n" + textwrap.dedent("""
+            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, HARNESS, ffi=ffi)
             x = torch.randn(4)
 
             def answer(src, **names):
@@ -386,6 +386,19 @@ class WallTamper(unittest.TestCase):
         res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
         self.assertEqual(res.returncode, 0, res.stderr[-2000:])
         return [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+
+    def test_a_harness_object_that_is_no_module_is_snapshotted(self):
+        # on a GPU the child hands the wall libcuda's ctypes.CDLL (transport's driver) among its harness
+        # modules; a CDLL answers every dunder with AttributeError, and the wall's start failed on its
+        # `__name__` for every job of the H200 run of 2026-12-04 (the runtime wall did not start: AttributeError)
+        reps = self.run_case("""
+            print(json.dumps({"started": True}))
+        """, setup="""
+            import ctypes
+            lib = ctypes.CDLL(None)
+            ffi = [lib.getpid]
+        """, harness="[wall, lib]")
+        self.assertIn({"started": True}, reps)
 
     def test_probe_sees_modules_the_builder_client_loaded(self):
         # torch's loader (and the builder's client, extclient.py) never puts a built module in sys.modules:

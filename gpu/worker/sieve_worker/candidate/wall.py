@@ -16,6 +16,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+import types
 
 from .. import WORKER_DIR
 
@@ -150,7 +151,11 @@ class Wall:
         for m in harness_modules:
             mod.snapshot(vars(m))
             # the harness's classes too (their methods, a descriptor put on one: redteam/wall2
-            # h_launchhook_property_setter), and with them the code of every harness function they hold
+            # h_launchhook_property_setter), and with them the code of every harness function they hold; an
+            # object that is no module (libcuda's ctypes.CDLL, which answers every dunder with AttributeError)
+            # defines no class of the harness's
+            if not isinstance(m, types.ModuleType):
+                continue
             for v in list(vars(m).values()):
                 if isinstance(v, type) and v.__module__ == m.__name__:
                     mod.snapshot(_type_dict(v), True)
