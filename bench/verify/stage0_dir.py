@@ -3,13 +3,19 @@
 reasons. The backend is cuda when the file calls load_inline, else triton.
 
 usage (from gpu/worker, with the verifier's Python):
-  PYTHONPATH=. python ../../bench/verify/stage0_dir.py DIR [--tsv OUT.tsv]
+  PYTHONPATH=. python ../../bench/verify/stage0_dir.py DIR [--tsv OUT.tsv] [--jsonl OUT.jsonl]
+
+--jsonl writes, per answer and policy, the verdict stage 0 alone gives it as `sieve-cli verify --json` writes
+verdicts (name: the file's stem, status FAIL_STATIC with reasons and message, or STAGE0_OK), plus "policy":
+what real_table.py reads.
 """
 import argparse
 import collections
+import json
 import os
 import sys
 
+from sieve_worker import rules
 from sieve_worker.static import static
 
 
@@ -17,12 +23,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
     ap.add_argument("--tsv", help="write file, backend and the fatal codes per policy")
+    ap.add_argument("--jsonl", help="write stage 0's verdict per answer and policy")
     args = ap.parse_args()
     files = sorted(f for f in os.listdir(args.dir) if f.endswith(".py"))
     rejected = collections.Counter()
     reasons = collections.Counter()
     backends = collections.Counter()
-    rows = []
+    rows, verdicts = [], []
     for name in files:
         with open(os.path.join(args.dir, name), encoding="utf-8", errors="replace") as f:
             code = f.read()
@@ -30,7 +37,15 @@ def main():
         backends[backend] += 1
         row = [name, backend]
         for policy in ("strict", "kernelbench"):
-            codes = sorted({x.code for x in static.check(code, backend, policy) if x.fatal})
+            findings = static.check(code, backend, policy)
+            codes = sorted({x.code for x in findings if x.fatal})
+            v = rules.static_failure(findings)
+            verdicts.append({"name": name[:-3], "policy": policy, "backend": backend,
+                             "status": v.status if v else "STAGE0_OK", "stage": "static",
+                             "reasons": v.reasons if v else [], "message": v.message if v else "",
+                             "flags": sorted({x.code for x in findings if not x.fatal}),
+                             "findings": [{"code": x.code, "line": x.line, "message": x.message}
+                                          for x in findings if x.fatal]})
             if codes:
                 rejected[(backend, policy)] += 1
                 for c in codes:
@@ -42,6 +57,9 @@ def main():
             out.write("file\tbackend\tstrict\tkernelbench\n")
             for r in rows:
                 out.write("\t".join(r) + "\n")
+    if args.jsonl:
+        with open(args.jsonl, "w") as out:
+            out.write("".join(json.dumps(v) + "\n" for v in verdicts))
     print(f"{len(files)} answers: " + ", ".join(f"{n} {b}" for b, n in sorted(backends.items())))
     print("backend\tpolicy\tFAIL_STATIC\tof")
     for (b, p), n in sorted(rejected.items()):

@@ -693,6 +693,22 @@ class RealAnswers(Base):
         self.rejects(answer("        for p in self.conv.parameters():\n            x = x * p.sum()\n"
                             "        return launch(x)\n", init=init), "TORCH_OP_IN_FORWARD")
 
+    def test_layer_moved_in_set_up(self):
+        # leaderboard 51_Gemm_Subtract_GlobalAvgPool_LogSumExp_GELU_ResidualAdd (gpt-o1):
+        # self.gemm = nn.Linear(...).cuda() was UNRESOLVED_CALL; Module.cuda/to/float/eval return the module
+        fwd = "        return launch(self.lin(x))\n"
+        for init in ("        self.lin = nn.Linear(4, 4).cuda()\n",
+                     "        self.lin = nn.Linear(4, 4).to('cuda').eval()\n",
+                     "        self.lin = nn.Linear(4, 4).float()\n",
+                     "        self.lin = nn.Linear(4, 4)\n        self.lin.cuda()\n        self.lin.requires_grad_(False)\n"):
+            with self.subTest(init=init):
+                self.accepts(answer(fwd, init=init), policy="kernelbench")
+                # the layer is still known as the layer it is: torch computes the GEMM
+                self.rejects(answer(fwd, init=init), "TORCH_CORE_OP")
+        # in forward a move or cast of a layer's weights is torch's work in the timed path
+        self.assertTrue(codes(answer("        self.lin.half()\n" + fwd, init="        self.lin = nn.Linear(4, 4)\n"),
+                              policy="kernelbench"))
+
     def test_extension_idioms(self):
         base = CUDA.replace("{flags}", "{flags}")
         for flags in (', extra_cflags=[""], extra_ldflags=[""]', ", extra_include_paths=[]",

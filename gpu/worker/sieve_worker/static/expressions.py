@@ -405,6 +405,8 @@ class Expressions:
                 return a
             if name in lang.PARAM_ITERATORS:
                 return V("modapi", name=name)
+            if name in lang.MODULE_SELF_RETURNING and fr.mode == "setup":
+                return V("bound", inner=V("decorator", name="identity"), args=[a])
             return scalar()
         if k == "ext":
             if a.info.functions is None or name in a.info.functions:

@@ -166,6 +166,10 @@ NN_MODULE_API = {
     "_register_load_state_dict_pre_hook", "_replicate_for_data_parallel", "_slow_forward",
 }
 MODULE_METHODS_OK = {"forward"}  # extra_repr runs whenever the module is printed or formatted: not allowed
+# nn.Module methods that move or cast a module's tensors in place and return the module itself (in set-up a
+# torch layer built and moved at once, nn.Linear(4, 4).cuda(), is that layer)
+MODULE_SELF_RETURNING = {"cuda", "cpu", "to", "float", "half", "double", "bfloat16", "eval", "train",
+                         "requires_grad_"}
 # what they give of a module's or torch layer's own: its tensors (named: (name, tensor) pairs)
 PARAM_ITERATORS = {"parameters", "named_parameters", "buffers", "named_buffers"}
 # dunder methods a class may define (others run outside forward or change what the harness sees)
