@@ -596,6 +596,7 @@ class WallTamper(unittest.TestCase):
         rep = [r for r in reps if r.get("t") == "wall"][0]
         self.assertIn("ctypes", rep["native"])
         self.assertIn("ctypes", rep["native_harness"])
+        self.assertRegex(rep["native_harness"], r" at \S+:\d+")  # where torch or triton reached it, for the log
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
         self.assertEqual(wall.check_report(dict(rep, native=""), 1)[:2], ("HARNESS", "RAW_MEMORY_HARNESS"))
 

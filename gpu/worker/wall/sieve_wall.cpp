@@ -245,6 +245,35 @@ std::string python_where(bool *triton_innermost)
     return where;
 }
 
+// The innermost Python frames, "file:line" (the file's last two path parts), innermost first: where torch or
+// triton reached a refusal with no frame of the answer's on the stack (the worker logs it with the retry).
+std::string python_trail(int frames)
+{
+    std::string trail;
+    if (!Py_IsInitialized())
+        return trail;
+    PyGILState_STATE st = PyGILState_Ensure();
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    for (int depth = 0; f != nullptr && depth < frames; ++depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        PyErr_Clear();
+        std::string name = file != nullptr ? file : "?";
+        size_t cut = name.rfind('/');
+        if (cut != std::string::npos && cut > 0)
+            cut = name.rfind('/', cut - 1);
+        trail += (trail.empty() ? "" : " < ") + (cut == std::string::npos ? name : name.substr(cut + 1)) + ":" +
+                 std::to_string(PyFrame_GetLineNumber(f));
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    PyGILState_Release(st);
+    return trail;
+}
+
 // The first native frame in one of the answer's extensions: its symbol (or object and offset).
 std::string native_where()
 {
@@ -680,11 +709,12 @@ PyObject *native_refuse(const std::string &what)
     // refused to everyone; charged to the answer when one of its frames is on the stack, else to the harness
     // (a torch or triton path that uses ctypes: the worker retries it as its own fault, never the sample's)
     const bool answer = !python_where(nullptr).empty();
+    const std::string trail = answer ? "" : " at " + python_trail(8); // frames read before g_mu (see above)
     {
         std::lock_guard<std::mutex> lock(g_mu);
         std::string &slot = answer ? g_native : g_native_harness;
         if (slot.empty())
-            slot = what;
+            slot = what + trail;
     }
     PyErr_Format(PyExc_PermissionError,
                  "sieve runtime wall: refused to answers: %s (no raw memory access or foreign calls in the "
