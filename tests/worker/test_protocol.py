@@ -8,6 +8,7 @@ import sys
 import unittest
 
 from sieve_worker import worker
+from sieve_worker.static import static
 from test_rules import ANSWER  # same folder: the answer template stage 0 is tested with
 
 
@@ -90,12 +91,12 @@ class ScreenAheadOfTask(unittest.TestCase):
         self.assertEqual(answer, {"op": "screened", "job": 7, "sample_id": 70})
 
     def test_a_stage0_that_raises_still_answers(self):
-        orig = worker.static.check
-        worker.static.check = lambda *a: (_ for _ in ()).throw(RecursionError("deep"))
+        orig = static.check
+        static.check = lambda *a: (_ for _ in ()).throw(RecursionError("deep"))
         try:
             self.assertEqual(self.screen(backend="triton", code=WRAPPER)["op"], "screened")
         finally:
-            worker.static.check = orig
+            static.check = orig
 
 
 if __name__ == "__main__":

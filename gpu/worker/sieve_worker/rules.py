@@ -23,6 +23,14 @@ LOAD_WAIT_SHARE = 0.75
 MAX_LOAD_RETRIES = 1  # the engine's watchdog allows for these (verificationengine.cpp kLoadAttempts)
 PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12, "A10": 0.6e12}
 
+# the worker loop's limits (worker.py and its mixins)
+REF_TIMING_TIMEOUT = 900
+MAX_SERVER_RETRIES = 2  # a request whose task server dies is asked again this often before it is the task's
+REF_OPEN = 16  # memory-mapped reference sets kept open
+REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: taskref.take_lock)
+JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (a judge
+# that takes longer is stopped and the job retried)
+
 # extra: the verdict line's further fields (log, speedup, flags, kernels, ...), in the order they are emitted
 Verdict = collections.namedtuple("Verdict", "status stage reasons message extra")
 

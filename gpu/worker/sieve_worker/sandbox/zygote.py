@@ -21,8 +21,10 @@ import time
 import traceback
 
 # the worker's own modules: none of them is imported here, so no candidate inherits any of their state
-WORKER_MODULES = ("sieve_worker.worker", "sieve_worker.candidate.launch", "sieve_worker.rules",
-                  "sieve_worker.sandbox.probes", "sieve_worker.static.static", "sieve_worker.data.compare")
+WORKER_MODULES = ("sieve_worker.worker", "sieve_worker.tasks.serving", "sieve_worker.candidate.messages",
+                  "sieve_worker.candidate.verdicts", "sieve_worker.candidate.job", "sieve_worker.candidate.launch",
+                  "sieve_worker.rules", "sieve_worker.sandbox.probes", "sieve_worker.static.static",
+                  "sieve_worker.data.compare")
 
 MAX_MSG = 1 << 20
 MAX_FDS = 16

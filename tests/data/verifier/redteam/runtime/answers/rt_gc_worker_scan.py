@@ -36,12 +36,17 @@ def attack():
     names = {"Worker", "Job", "TrustedChild", "RefTimer", "Zygote"}
     found = [type(o).__name__ for o in gc.get_objects() if type(o).__name__ in names
              and getattr(type(o), "__module__", "").startswith("sieve_worker")]
-    found += [m for m in sys.modules if m in ("sieve_worker.worker", "sieve_worker.candidate.launch", "sieve_worker.rules",
-                                              "sieve_worker.sandbox.probes", "sieve_worker.data.compare", "sieve_worker.static.static")]
+    found += [m for m in sys.modules if m in ("sieve_worker.worker", "sieve_worker.tasks.serving",
+                                              "sieve_worker.candidate.messages", "sieve_worker.candidate.verdicts",
+                                              "sieve_worker.candidate.job", "sieve_worker.candidate.launch",
+                                              "sieve_worker.rules", "sieve_worker.sandbox.probes",
+                                              "sieve_worker.data.compare", "sieve_worker.static.static")]
     for f in sys._current_frames().values():
         while f is not None:
-            if f.f_code.co_filename.endswith(("worker.py", "sieve_worker/candidate/launch.py", "sieve_worker/rules.py",
-                                              "sieve_worker/sandbox/probes.py")):
+            if f.f_code.co_filename.endswith(("worker.py", "sieve_worker/tasks/serving.py",
+                                              "sieve_worker/candidate/messages.py", "sieve_worker/candidate/verdicts.py",
+                                              "sieve_worker/candidate/job.py", "sieve_worker/candidate/launch.py",
+                                              "sieve_worker/rules.py", "sieve_worker/sandbox/probes.py")):
                 found.append(f.f_code.co_name)
             f = f.f_back
     if found:
