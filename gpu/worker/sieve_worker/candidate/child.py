@@ -6,9 +6,11 @@ It runs the calls the worker asks for, one at a time, on inputs of seeds it lear
 Everything it needs from torch for measuring is captured before the candidate's code runs, so later
 monkey-patching by the candidate does not reach the measurement.
 """
+import faulthandler
 import fcntl
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -376,6 +378,10 @@ class Child:
                 # Triton finds its driver with ctypes (cuInit through libcuda) at the first launch: before the wall
                 from triton.runtime.driver import driver as triton_driver
                 triton_driver.active  # noqa: B018
+                # and torch counts devices through NVML with ctypes until CUDA is initialized (torch.manual_seed
+                # does, seen on the H200): initialized here, it asks the runtime and keeps the count
+                import torch
+                torch.cuda.init()
             if ctx.get("backend") != "triton":
                 # a built extension's load imports torch._dynamo, which rewraps torch.manual_seed: import it
                 # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)
@@ -541,6 +547,10 @@ def main(ctx, fds):
     before anything of the sample is loaded; what it applied goes to the worker on the status pipe (which
     the candidate's code never sees) and on the result pipe. Never returns."""
     code = 0
+    # a crash in native code leaves every thread's Python stack in child.log, and so does SIGUSR2 from the
+    # operator on a candidate that hangs (PID 1 of its namespace: only signals it handles reach it)
+    faulthandler.enable(all_threads=True)
+    faulthandler.register(signal.SIGUSR2, all_threads=True)
     fds = dict(fds)
     fd = fds["result"]
     status = fds.pop("status", None)

@@ -181,8 +181,11 @@ class CandidateMessages:
         expected = job.wall_serial + 1 if msg.get("kind") == "window" else job.wall_serial
         bad = wall.check_report(msg, expected)
         if bad is not None and bad[0] == "HARNESS":
-            job.infra, job.infra_code = bad[2][:500], bad[1]  # the child's refusal error after it is not the sample's
-            bad = None
+            # torch or triton reached a refusal (the child's refusal error after it is not the sample's): the job
+            # ends now as the harness's fault. Where torch caught the refusal and went on (NVML's device count
+            # behind torch.manual_seed, on the H200) its child would wait for a next call that never comes
+            job.infra, job.infra_code = bad[2][:500], bad[1]
+            return launch.kill(job)
         if bad is not None:
             return self.fail(job, bad[0], job.stage if bad[0] == "FAIL_SANDBOX" else "correct", [bad[1]], bad[2])
         if msg["kind"] == "seal":

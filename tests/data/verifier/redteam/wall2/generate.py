@@ -29,6 +29,8 @@ HOSTILE = [
     ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
     ("h_numpy_interface_host_compute", SOFTMAX, RAW, {}),
     ("h_ctypes_borrowed_filename", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    ("h_harness_refusal_swallowed", SOFTMAX, [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {"static_twin": False}),
     ("h_as_tensor_numpy_alias", SOFTMAX, REJECT, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
