@@ -378,10 +378,12 @@ class Child:
                 # Triton finds its driver with ctypes (cuInit through libcuda) at the first launch: before the wall
                 from triton.runtime.driver import driver as triton_driver
                 triton_driver.active  # noqa: B018
-                # and torch counts devices through NVML with ctypes until CUDA is initialized (torch.manual_seed
-                # does, seen on the H200): initialized here, it asks the runtime and keeps the count
+                # and torch counts devices through NVML with ctypes (torch.manual_seed does, seen on the H200)
+                # until it has kept a count, which it does once CUDA is initialized (torch 2.11: on the first
+                # count after that): both here
                 import torch
                 torch.cuda.init()
+                torch.cuda.device_count()
             if ctx.get("backend") != "triton":
                 # a built extension's load imports torch._dynamo, which rewraps torch.manual_seed: import it
                 # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)

@@ -181,7 +181,7 @@ std::_Hash_bytes std::_Fnv_hash_bytes std::__detail::_Prime_rehash_policy:: std:
 std::_Rb_tree_ std::_List_node_base:: std::_Sp_make_shared_tag:: std::chrono::_V2::steady_clock::now
 std::chrono::_V2::system_clock::now std::cout std::cerr std::clog std::__once_callable std::__once_call
 std::condition_variable:: std::__glibcxx_assert_fail std::nothrow std::get_new_handler std::allocator<char>::
-std::__cxx11::to_string std::__detail::__to_chars std::align_val_t
+std::__cxx11::to_string std::__detail::__to_chars std::align_val_t std::ios_base_library_init
 """.split())
 # the classes an imported vtable, VTT or typeinfo may name: the C++ ABI's, torch's error and autograd types
 TYPEINFO_OK = ("__cxxabiv1::", "c10::", "at::", "torch::autograd::AutogradMeta", "caffe2::", "pybind11::",
