@@ -17,9 +17,14 @@ REJECT_OR_WRONG = REJECT + [{"expect": "FAIL_MISMATCH"}]
 # answer (sieve_wall.cpp w_shut_ctypes, wall.py entry_points): closed from the round's report on
 RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 
+# answers written for the CPU only, not run on a GPU: the C++ loops read the input's memory on the host (a CUDA
+# tensor's is the device's: SIGSEGV on the H200, 2026-12-04), the two hostile ones make CPU tensors a Triton
+# kernel then refuses ("cannot be accessed from Triton (cpu tensor?)": rejected, but not by the wall)
+CPU_WRITTEN = {"cpu_only": True}
+
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
-    ("h_seed_lsd_override", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_seed_lsd_override", SOFTMAX, REJECT_OR_WRONG, CPU_WRITTEN),
     ("h_seed_state_dict_post_hook", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_ctypes_phase_flip", SOFTMAX, RAW, {}),  # offsets: see README
     ("h_ctypes_clear_violations", SOFTMAX, RAW, {}),  # offsets: see README
@@ -36,7 +41,7 @@ HOSTILE = [
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
     ("h_probe_poison_readback", SOFTMAX, RAW, {}),
-    ("h_probe_timing_tell", SOFTMAX, REJECT, {}),
+    ("h_probe_timing_tell", SOFTMAX, REJECT, CPU_WRITTEN),
     ("h_launchhook_property_setter", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_no_kernel_fake_launches", SOFTMAX, REJECT, {}),
     ("h_kb_einsum_reduction", ROWSUM, REJECT, {"policy": "kernelbench"}),
@@ -54,9 +59,9 @@ LEGIT = [
     ("l2_vadd_persistent", VADD, {}),
     ("l2_softmax_noncontig_output", SOFTMAX, {}),
     ("l2_softmax_scratch_in_buffer", SOFTMAX, {}),
-    ("l2_cpp_stats_triton_normalize", SOFTMAX, {}),
-    ("l2_cpp_loop_softmax", SOFTMAX, {}),
-    ("l2_cpp_class_method_softmax", SOFTMAX, {}),
+    ("l2_cpp_stats_triton_normalize", SOFTMAX, CPU_WRITTEN),
+    ("l2_cpp_loop_softmax", SOFTMAX, CPU_WRITTEN),
+    ("l2_cpp_class_method_softmax", SOFTMAX, CPU_WRITTEN),
 ]
 
 # filled in from the CPU run (see the report): what lets each one through today
