@@ -40,7 +40,8 @@ PHASES = [("wait", "stage 0 and admission"), ("start", "process start (zygote fo
           ("first_call", "first call (Triton compiles here)"), ("checks", "other checks"), ("probe", "proof probe"),
           ("compare", "the worker comparing outputs"), ("share", "GPU-share measurement"),
           ("queue", "waiting for the timing lock"), ("timing", "timing"), ("exit", "process exit"),
-          ("ref_timing_wait", "verdict waiting for the task's reference timing (after exit)")]
+          ("ref_timing_wait", "verdict waiting for the task's reference timing (after exit)"),
+          ("wall", "the runtime wall's own cost, inside the calls above (not added to the total)")]
 
 
 def phase_lines(rows):
@@ -53,7 +54,7 @@ def phase_lines(rows):
     out = [f"  {len(rows)} samples through a child; per sample total median "
            f"{statistics.median(r.get('total', 0) for r in rows):.2f} s, sum {total:.1f} s"]
     for key, what in PHASES:
-        vals = [r[key] for r in rows if key in r]
+        vals = [r[key] for r in rows if isinstance(r.get(key), (int, float))]
         if vals:
             out.append(f"  {key:<10} median {statistics.median(vals):7.3f} s  sum {sum(vals):8.1f} s "
                        f"({100 * sum(vals) / total if total else 0:4.1f}%)  {what}")
