@@ -4,6 +4,8 @@ still runs at. Needs torch (the meta device); runs on the CPU.
 
     PYTHONPATH=gpu/worker python -m unittest discover -s tests/worker -p 'test_taskref.py'
 """
+import contextlib
+import fcntl
 import os
 import tempfile
 import unittest
@@ -162,6 +164,34 @@ class ShapeStateTest(unittest.TestCase):
         taskref.apply_shape(mod, {"Q": 3})  # a variable the module lacks goes again with the next shape
         taskref.apply_shape(mod, {})
         self.assertFalse(hasattr(mod, "Q"))
+
+
+
+class BigLockOrderTest(unittest.TestCase):
+    def test_room_is_asked_with_the_big_lock_held(self):
+        # the H200 stalled on a cycle: a retried reference granted the whole device waited for the big lock,
+        # whose holder waited for room behind it. Every reference now holds the lock before it asks for room
+        path = os.path.join(tempfile.mkdtemp(), "big.lock")
+        seen = []
+
+        def room(nbytes):
+            probe = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                seen.append("free")
+            except BlockingIOError:
+                seen.append("held")
+            finally:
+                os.close(probe)
+            return nbytes
+        with contextlib.ExitStack() as held:
+            self.assertEqual(taskref.room_under_lock(room, path, held, False, 7), (7, True))
+            self.assertEqual(taskref.room_under_lock(room, path, held, True, 5), (5, True))  # taken once
+        self.assertEqual(seen, ["held", "held"])
+        with contextlib.ExitStack() as held:  # released with the request: the next one takes it again
+            taskref.room_under_lock(room, path, held, False, 1)
+        self.assertEqual(seen[-1], "held")
+        self.assertEqual(taskref.room_under_lock(room, None, contextlib.ExitStack(), False, 3), (3, False))
 
 
 if __name__ == "__main__":

@@ -570,6 +570,18 @@ def take_lock_fd(fd):
     return fd
 
 
+def room_under_lock(room, big_lock, held, locked, nbytes):
+    """(room(nbytes), True): device memory for a reference, asked with the big lock held (taken here unless
+    `locked`, released when `held` closes). Every reference takes the lock before it waits for room, never the
+    other way round: a retry granted the whole device that then waited for the lock, held by a reference
+    waiting for room, waited forever (the H200, 2026-12-04: two 6.4 GB tasks, the device drained and the run
+    stalled for minutes)."""
+    if big_lock and not locked:
+        held.callback(os.close, take_lock(big_lock))
+        locked = True
+    return room(nbytes), locked
+
+
 def reference_need(est):
     """Device memory a reference pass of one shape holds at its peak, from its meta footprint (inputs,
     outputs, parameters): the inputs, the outputs, the determinism rerun's outputs, hygiene's float64
@@ -671,8 +683,13 @@ def _references(req, task_path, cache_dir, held, room=None):
     # its memory granted first, then alone, the whole device asked for); only alone is an out-of-memory the
     # task's size
     shared = device.type == "cuda" and room is not None and not req.get("alone")
+
+    def ask_room(nbytes):
+        nonlocal locked
+        got, locked = room_under_lock(room, big_lock, held, locked, nbytes)
+        return got
     if device.type == "cuda" and room is not None and req.get("alone"):
-        granted += room(torch.cuda.mem_get_info(device)[1])
+        granted += ask_room(torch.cuda.mem_get_info(device)[1])
 
     def device_full(e):
         return DeviceFull(f"the reference ran out of device memory beside other work: {str(e).splitlines()[0]}")
@@ -701,7 +718,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                     est[0] + est[1] > BIG_REF_BYTES or req.get("room_every_shape")):
                 need = reference_need(est)
                 if need > granted:
-                    granted += room(need - granted)
+                    granted += ask_room(need - granted)
             for seed, secret in list(zip(seeds, secrets))[:sh.get("seeds", len(seeds))]:
                 path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
                 model = build(mod, mod.Model, secret, style).to(device).eval()
