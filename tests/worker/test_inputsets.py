@@ -275,6 +275,16 @@ class SetToleranceTest(unittest.TestCase):
         low = self.a.bfloat16().float() @ self.b.bfloat16().float()
         self.assertGreater(self.off(low, self.ref, atol), 0)
 
+    def test_the_float64_run_only_where_it_is_quick_and_small(self):
+        # a float64 copy of a 6.4 GB elementwise task's inputs and outputs held ~80 GB more on the H200
+        from unittest import mock
+
+        from sieve_worker.tasks import taskref
+        self.assertGreater(taskref.set_noise(self.model, [self.a, self.b], [self.ref], 0.001), 0)
+        self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], taskref.NOISE_MAX_CALL_S))
+        with mock.patch.object(taskref, "NOISE_MAX_BYTES", self.b.numel() * 4):
+            self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], 0.001))
+
     def test_no_widening_where_the_model_has_no_float64_form(self):
         from sieve_worker.tasks import taskref
 

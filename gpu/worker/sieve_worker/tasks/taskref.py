@@ -385,6 +385,8 @@ def input_set_of(summary, si):
 
 NOISE_FACTOR = 8.0  # a derived set's atol: at least this many times the reference's own float rounding there
 NOISE_MAX_CALL_S = 0.05  # the float64 run is made only for a set whose float32 call took less than this
+NOISE_MAX_BYTES = 1 << 30  # and whose inputs and outputs (float32) take less than this: a float64 copy of a
+# 6.4 GB elementwise task's inputs, outputs and their difference held ~80 GB more on the H200 (2026-12-04)
 
 
 def float64_run(model):
@@ -427,6 +429,18 @@ def rounding_noise(model, inputs, outs):
             if d.numel():
                 worst = max(worst, float(d.max()))
     return worst
+
+
+def set_noise(model, inputs, outs, took):
+    """rounding_noise where it is cheap: float64 can be a hundred times slower (convolutions have no fast
+    float64 kernels) and holds twice the memory and more, so it is measured only where the float32 call took
+    under NOISE_MAX_CALL_S and its inputs and outputs under NOISE_MAX_BYTES; elsewhere None (the task's atol
+    stands)."""
+    import torch
+    size = sum(t.numel() * t.element_size() for t in list(inputs) + list(outs) if isinstance(t, torch.Tensor))
+    if took >= NOISE_MAX_CALL_S or size >= NOISE_MAX_BYTES:
+        return None
+    return rounding_noise(model, inputs, outs)
 
 
 def set_atol(summary, si):
@@ -789,7 +803,8 @@ def _references(req, task_path, cache_dir, held, room=None):
         except Exception as e:  # the task's own code failed on this shape (MemoryError: REF_TOO_LARGE)
             err = judge.failed(si, e)
             judge.shapes[si]["seeds"] = {}
-        print(f"reference {req.get('task_key')} shape {si}: " + ", ".join(f"{k} {v:.2f} s" for k, v in spent.items())
+        print(f"reference {req.get('name') or req.get('task_key')} shape {si} ({sh['origin']}): "
+              + ", ".join(f"{k} {v:.2f} s" for k, v in spent.items())
               + (f", {foot['out']} output bytes per call" if foot else ""), file=sys.stderr, flush=True)
         if err:
             if sh["origin"] == "module":
@@ -821,9 +836,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                     if device.type == "cuda":
                         torch.cuda.synchronize(device)
                     t32 = time.monotonic() - t32
-                    # float64 can be a hundred times slower (convolutions have no fast float64 kernels):
-                    # measured only where the float32 call is quick, else the task's atol stands
-                    n = rounding_noise(model, x, raw) if t32 < NOISE_MAX_CALL_S else None
+                    n = set_noise(model, x, raw, t32)
                     noise = None if n is None or noise is None else max(noise, n)
                     del x
                     if recompute[ai]:
@@ -844,7 +857,7 @@ def _references(req, task_path, cache_dir, held, room=None):
             if shared and isinstance(e, torch.cuda.OutOfMemoryError):
                 raise device_full(e) from None  # but not one that the harness's load took away
             set_report = {"error": f"{type(e).__name__}: {e}"[:300]}
-        print(f"reference {req.get('task_key')} input sets: {set_report}", file=sys.stderr, flush=True)
+        print(f"reference {req.get('name') or req.get('task_key')} input sets: {set_report}", file=sys.stderr, flush=True)
     found, ok, _ = judge.result()
     return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,
