@@ -447,16 +447,29 @@ using AnyCall = PyObject *(*)(PyObject *, void *, void *, void *);
 
 // One trampoline per neutered entry point (the slot holds its real function): a method descriptor's
 // function gets the instance as self, so self cannot tell which entry point was called.
-constexpr int kSlots = 24;
+constexpr int kSlots = 48;
 PyCFunction g_slot_orig[kSlots] = {};
 const char *g_slot_name[kSlots] = {};
-bool g_slot_answer[kSlots] = {}; // refused to the answer's code outside the forward too
+int g_slot_mode[kSlots] = {}; // NeuterMode: refused in the forward, also to the answer's code, or but to the harness
 int g_slots_used = 0;
+
+// neuter(f, mode, name): how an entry point of torch's is refused (wall.py entry_points)
+enum NeuterMode { kNeuterAlways = 0, kNeuterForward = 1, kNeuterAnswer = 2, kNeuterNative = 3, kNeuterHarness = 4 };
 
 PyObject *native_refuse(const std::string &what);
 
+// The harness's own call: in its phase, on its thread, with no frame of the answer's file on the stack. What makes a
+// tensor over memory numpy or Python reaches (or such a view of a tensor) is refused to every other caller: code the
+// answer compiled under a borrowed file name, its constructor (the free phase), its threads, its forward.
+bool harness_own_call()
+{
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && python_where(nullptr).empty();
+}
+
 template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, void *c)
 {
+    if (g_slot_mode[N] == kNeuterHarness && !harness_own_call())
+        return native_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
     const int phase = g_phase.load();
     if (phase == kForward) {
         std::string where = python_where(nullptr);
@@ -470,7 +483,7 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
     }
     // a view of tensor memory for Python or numpy (or a tensor over memory Python writes) made by the answer's
     // code outside the forward serves it inside the forward all the same, where no op sees what is done there
-    if (g_slot_answer[N] && (std::this_thread::get_id() != g_main || !python_where(nullptr).empty()))
+    if (g_slot_mode[N] == kNeuterAnswer && (std::this_thread::get_id() != g_main || !python_where(nullptr).empty()))
         return native_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
     return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
 }
@@ -609,7 +622,7 @@ PyMethodDef *def_of(PyObject *f)
         f = PyInstanceMethod_GET_FUNCTION(f);
     if (PyMethod_Check(f))
         f = PyMethod_GET_FUNCTION(f);
-    if (Py_IS_TYPE(f, &PyMethodDescr_Type))
+    if (Py_IS_TYPE(f, &PyMethodDescr_Type) || Py_IS_TYPE(f, &PyClassMethodDescr_Type))
         return reinterpret_cast<PyMethodDescrObject *>(f)->d_method;
     if (!PyCFunction_Check(f))
         return nullptr;
@@ -643,7 +656,7 @@ int patch_extension(PyObject *f)
     return 1;
 }
 
-int patch_slot(PyObject *f, const char *name, bool answer_anywhere)
+int patch_slot(PyObject *f, const char *name, int mode)
 {
     PyMethodDef *def = def_of(f);
     if (def == nullptr)
@@ -656,7 +669,7 @@ int patch_slot(PyObject *f, const char *name, bool answer_anywhere)
     int n = g_slots_used++;
     g_slot_orig[n] = def->ml_meth;
     g_slot_name[n] = strdup(name);
-    g_slot_answer[n] = answer_anywhere;
+    g_slot_mode[n] = mode;
     def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[n]));
     return 1;
 }
@@ -1043,6 +1056,157 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args)
     return PyLong_FromSize_t(all.size());
 }
 
+// ---- tensors over memory numpy or Python writes (docs/VERIFIER.md, "No raw memory, no foreign calls") ------------
+// torch.as_tensor, torch.asarray, the legacy constructors (torch.Tensor(a), torch.FloatTensor(a), x.new(a)) make a
+// tensor that shares a numpy array's memory (or a memoryview's, any buffer's, an __array_interface__'s or a
+// __cuda_array_interface__'s address); an input copied there (copy_ is allowed) is then computed on in numpy with
+// no op seen. Their data arguments are looked at, in their PyMethodDef and in the tensor types' tp_new (every
+// alias goes through them: torch._C._VariableFunctions, Tensor.__dict__, a subclass made later): but for the
+// harness's own calls, only Python numbers, strings, None, tensors, torch's dtype/device/layout/memory_format,
+// numpy's number scalars and lists and tuples of these pass; any other object is refused (a whitelist, so no
+// attribute of the object is asked for: a property could answer the wall otherwise than torch).
+PyTypeObject *g_tensor_base = nullptr;
+std::vector<PyTypeObject *> g_plain; // static types whose objects are values (torch.dtype, numpy.number, ...)
+
+// The type name of the first object in o that is not plain data, or nullptr.
+const char *foreign(PyObject *o, int depth)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (o == Py_None || t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type || t == &PyComplex_Type ||
+        t == &PyUnicode_Type || t == &PyRange_Type || PyObject_TypeCheck(o, g_tensor_base))
+        return nullptr;
+    const bool heap = (t->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
+    if (t == &PyList_Type || (PyTuple_Check(o) && !heap)) { // a list, a tuple, torch.Size
+        if (depth > 32)
+            return t->tp_name;
+        const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        PyObject **items = PySequence_Fast_ITEMS(o);
+        for (Py_ssize_t i = 0; i < n; ++i)
+            if (const char *f = foreign(items[i], depth + 1))
+                return f;
+        return nullptr;
+    }
+    if (!heap)
+        for (PyTypeObject *p : g_plain)
+            if (PyType_IsSubtype(t, p))
+                return nullptr;
+    return t->tp_name != nullptr ? t->tp_name : "?";
+}
+
+// Whether a constructor of tensors from data may go on; refused (latched) where it would take foreign memory.
+bool data_allowed(const char *what, PyObject *args, PyObject *kw)
+{
+    if (g_tensor_base == nullptr || harness_own_call())
+        return true;
+    const char *bad = nullptr;
+    for (Py_ssize_t i = 0; bad == nullptr && args != nullptr && i < PyTuple_GET_SIZE(args); ++i)
+        bad = foreign(PyTuple_GET_ITEM(args, i), 0);
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (bad == nullptr && kw != nullptr && PyDict_Next(kw, &pos, &k, &v))
+        bad = foreign(v, 0);
+    if (bad == nullptr)
+        return true;
+    native_refuse(std::string(what) + " of a " + bad + " (a tensor over memory numpy or Python reaches)");
+    return false;
+}
+
+constexpr int kDataSlots = 8;
+PyCFunctionWithKeywords g_data_orig[kDataSlots] = {};
+const char *g_data_name[kDataSlots] = {};
+int g_data_used = 0;
+
+template <int N> PyObject *data_fn(PyObject *self, PyObject *args, PyObject *kw)
+{
+    if (!data_allowed(g_data_name[N], args, kw))
+        return nullptr;
+    return g_data_orig[N](self, args, kw);
+}
+
+template <int... N>
+constexpr std::array<PyCFunctionWithKeywords, sizeof...(N)> data_table(std::integer_sequence<int, N...>)
+{
+    return {&data_fn<N>...};
+}
+const auto kDataFns = data_table(std::make_integer_sequence<int, kDataSlots>{});
+
+std::vector<std::pair<PyTypeObject *, newfunc>> g_tensor_new; // each tensor type patched and its real tp_new
+
+PyObject *tensor_new(PyTypeObject *t, PyObject *args, PyObject *kw)
+{
+    newfunc real = nullptr;
+    for (PyTypeObject *m = t; m != nullptr && real == nullptr; m = m->tp_base)
+        for (const auto &p : g_tensor_new)
+            if (p.first == m)
+                real = p.second;
+    if (real == nullptr) {
+        PyErr_SetString(PyExc_TypeError, "sieve runtime wall: a tensor type it does not know");
+        return nullptr;
+    }
+    if (!data_allowed("a tensor constructor (torch.Tensor(data), torch.FloatTensor(data))", args, kw))
+        return nullptr;
+    return real(t, args, kw);
+}
+
+// guard_data(functions, names, tensor_types, tensor_base, plain_types): the constructors' data looked at.
+PyObject *w_guard_data(PyObject *, PyObject *args)
+{
+    PyObject *fns, *names, *types, *base, *plain;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!", &PyList_Type, &fns, &PyList_Type, &names, &PyList_Type, &types,
+                          &PyType_Type, &base, &PyList_Type, &plain))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0 || g_tensor_base != nullptr)
+        return refuse(nullptr, nullptr, nullptr);
+    if (PyList_GET_SIZE(fns) != PyList_GET_SIZE(names) || PyList_GET_SIZE(fns) > kDataSlots) {
+        PyErr_SetString(PyExc_ValueError, "sieve runtime wall: guard_data takes as many names as functions");
+        return nullptr;
+    }
+    std::vector<PyMethodDef *> defs;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(fns); ++i) {
+        PyMethodDef *def = def_of(PyList_GET_ITEM(fns, i));
+        const char *name =
+            PyUnicode_Check(PyList_GET_ITEM(names, i)) ? PyUnicode_AsUTF8(PyList_GET_ITEM(names, i)) : nullptr;
+        if (def == nullptr || name == nullptr ||
+            (def->ml_flags & (METH_VARARGS | METH_KEYWORDS | METH_FASTCALL | METH_O | METH_NOARGS)) !=
+                (METH_VARARGS | METH_KEYWORDS)) {
+            PyErr_Format(PyExc_TypeError, "sieve runtime wall: %s is not a METH_VARARGS | METH_KEYWORDS function",
+                         name != nullptr ? name : "?");
+            return nullptr;
+        }
+        defs.push_back(def);
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(plain); ++i)
+        if (PyType_Check(PyList_GET_ITEM(plain, i)))
+            g_plain.push_back(reinterpret_cast<PyTypeObject *>(PyList_GET_ITEM(plain, i)));
+    for (size_t i = 0; i < defs.size(); ++i) {
+        const int n = g_data_used++;
+        g_data_orig[n] = reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(defs[i]->ml_meth));
+        g_data_name[n] = strdup(PyUnicode_AsUTF8(PyList_GET_ITEM(names, static_cast<Py_ssize_t>(i))));
+        defs[i]->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kDataFns[n]));
+    }
+    // each tensor type, and each subtype that inherited its tp_new (a subclass made later copies the patched one)
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(types); ++i) {
+        if (!PyType_Check(PyList_GET_ITEM(types, i)))
+            continue;
+        auto *t = reinterpret_cast<PyTypeObject *>(PyList_GET_ITEM(types, i));
+        const newfunc real = t->tp_new;
+        if (real == nullptr || real == tensor_new)
+            continue;
+        std::vector<PyTypeObject *> all;
+        subtypes(t, all);
+        for (PyTypeObject *s : all) {
+            if (s->tp_new != real)
+                continue;
+            g_tensor_new.emplace_back(s, real);
+            s->tp_new = tensor_new;
+            PyType_Modified(s);
+        }
+    }
+    Py_INCREF(base);
+    g_tensor_base = reinterpret_cast<PyTypeObject *>(base);
+    return PyLong_FromSize_t(g_tensor_new.size());
+}
+
 // ---- the module's functions (called by the trusted harness; an answer calling them shows in the reports) --
 
 PyObject *w_init(PyObject *, PyObject *args)
@@ -1089,9 +1253,6 @@ PyObject *w_init(PyObject *, PyObject *args)
     Py_RETURN_NONE;
 }
 
-// neuter(f, mode, name): how an entry point of torch's is refused (wall.py entry_points)
-enum NeuterMode { kNeuterAlways = 0, kNeuterForward = 1, kNeuterAnswer = 2, kNeuterNative = 3 };
-
 PyObject *w_neuter(PyObject *, PyObject *args)
 {
     PyObject *f;
@@ -1103,7 +1264,7 @@ PyObject *w_neuter(PyObject *, PyObject *args)
         return refuse(nullptr, nullptr, nullptr);
     int r = mode == kNeuterAlways   ? patch_refuse(f)
             : mode == kNeuterNative ? refuse_native(f, name)
-                                    : patch_slot(f, name, mode == kNeuterAnswer);
+                                    : patch_slot(f, name, mode);
     if (r < 0) {
         PyErr_SetString(PyExc_TypeError, "sieve runtime wall: not a C function");
         return nullptr;
@@ -1547,7 +1708,8 @@ PyObject *w_demangle(PyObject *, PyObject *args);
 PyMethodDef kMethods[] = {
     {"init", w_init, METH_VARARGS, "init(fd, answer_path, triton_dir, ext_dirs, kernelbench, interpreted)"},
     {"neuter", w_neuter, METH_VARARGS,
-     "neuter(c_function, mode, name): 0 always, 1 in the forward, 2 also to the answer, 3 raw access"},
+     "neuter(c_function, mode, name): 0 always, 1 in the forward, 2 also to the answer, 3 raw access, 4 but to "
+     "the harness"},
     {"wrap_extension", w_wrap_extension, METH_VARARGS, "wrap_extension(pybind_function) -> patched"},
     {"set_poisoner", w_set_poisoner, METH_VARARGS, "set_poisoner(callable(args, kwargs, result, poison, protect))"},
     {"snapshot", w_snapshot, METH_VARARGS,
@@ -1565,6 +1727,8 @@ PyMethodDef kMethods[] = {
     {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
+    {"guard_data", w_guard_data, METH_VARARGS,
+     "guard_data(functions, names, tensor_types, tensor_base, plain_types) -> tensor types patched"},
     {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -74,7 +74,19 @@ def preload():
     return mod
 
 
-REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW = 0, 1, 2, 3  # sieve_wall.cpp w_neuter
+REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
+
+# what makes a tensor over memory numpy, Python or a file mapping reaches, or hands a tensor's memory to them,
+# without an op: refused to all but the harness's own calls (REFUSE_BUT_HARNESS). (owner, name): torch.X,
+# torch._C.X, torch.UntypedStorage.X, the serializer's classes (torch.save/pickle into a BytesIO read a tensor's
+# bytes, torch.load writes a storage's)
+SHARED_MEMORY = [("torch", "from_numpy"), ("torch", "frombuffer"), ("torch", "from_file"), ("torch", "_from_blob"),
+                 ("C", "_construct_storage_from_data_pointer"), ("C", "_gds_load_storage"), ("C", "_gds_save_storage")]
+SHARED_MEMORY += [("storage", n) for n in (
+    "from_file", "from_buffer", "_share_filename_cpu_", "_share_fd_cpu_", "_share_cuda_", "_new_shared_filename_cpu",
+    "_new_shared_fd_cpu", "_new_using_filename_cpu", "_new_using_fd_cpu", "_new_shared_cuda", "_get_shared_fd",
+    "_new_with_file", "_set_from_file", "_write_file", "_new_with_weak_ptr", "_set_cdata")]
+SHARED_MEMORY += [("writer", "__init__"), ("reader", "__init__")]
 
 
 def entry_points(torch):
@@ -82,9 +94,10 @@ def entry_points(torch):
     REFUSE_ALWAYS (latches tampered) what switches RecordFunction off or removes its callbacks;
     REFUSE_IN_FORWARD what runs a kernel around the dispatcher, where RecordFunction does not run, and
     Tensor.tolist (torch uses them elsewhere); REFUSE_TO_ANSWER, in the forward and to the answer's code
-    anywhere, what makes a view of a tensor's memory for numpy or a tensor over memory Python writes (made in
-    __init__, it serves the forward all the same, where no op sees the compute); REFUSE_RAW, to everyone, DLPack
-    both ways (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
+    anywhere, what makes a view of a tensor's memory for numpy (made in __init__, it serves the forward all the
+    same, where no op sees the compute); REFUSE_BUT_HARNESS, to all but the harness's own calls (its phase, its
+    thread, no frame of the answer's), SHARED_MEMORY; REFUSE_RAW, to everyone, DLPack both ways
+    (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
     C = torch._C
     found = []
     for mod, name in ((C._autograd, "_clear_callbacks"), (C._autograd, "_enable_record_function"),
@@ -99,16 +112,33 @@ def entry_points(torch):
     armed = [(C._DispatchOperatorHandle, "redispatch_boxed", REFUSE_IN_FORWARD),
              (C, "_dispatch_make_pyobj_dispatch_fns", REFUSE_IN_FORWARD),
              (getattr(C, "_SafeKernelFunction", None), "call_boxed", REFUSE_IN_FORWARD),
-             (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD),
-             (torch, "from_numpy", REFUSE_TO_ANSWER), (torch, "frombuffer", REFUSE_TO_ANSWER)]
+             (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD)]
+    owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
+              "reader": C.PyTorchFileReader}
+    armed += [(owners[o], name, REFUSE_BUT_HARNESS) for o, name in SHARED_MEMORY]
     for owner, name, mode in armed:
         if owner is None:
             continue
         f = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
+        f = f.__func__ if isinstance(f, staticmethod) else f
         if f is not None:
             found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "
                                    "torch)"))
     return found
+
+
+def data_guard(torch):
+    """(functions, names, tensor types, TensorBase, plain types) for sieve_wall.cpp guard_data: the constructors
+    that make a tensor from data, whose data must not be memory numpy or Python reaches unless the harness itself
+    calls them (torch.as_tensor(a) of a numpy array shares its memory; of a list it copies and stays allowed)."""
+    import numpy as np
+    C = torch._C
+    fns = [(C._VariableFunctions.as_tensor, "torch.as_tensor"), (C._VariableFunctions.asarray, "torch.asarray"),
+           (C._VariableFunctions.tensor, "torch.tensor"), (vars(C.TensorBase)["new_tensor"], "Tensor.new_tensor"),
+           (vars(C.TensorBase)["new"], "Tensor.new")]
+    types = [C.TensorBase] + sorted(torch._tensor_classes, key=lambda t: f"{t.__module__}.{t.__name__}")
+    plain = [torch.dtype, torch.device, torch.layout, torch.memory_format, np.number, np.bool_]
+    return [f for f, _ in fns], [n for _, n in fns], types, C.TensorBase, plain
 
 
 class Wall:
@@ -138,6 +168,7 @@ class Wall:
                  policy == "kernelbench", interpreted)
         for f, mode, name in entry_points(torch):
             mod.neuter(f, mode, name)
+        mod.guard_data(*data_guard(torch))
         if hook is not None:
             hook.install(mod)
         mod.shut_ctypes(list(ffi))
