@@ -648,6 +648,7 @@ class WallTamper(unittest.TestCase):
                      "share_memory_": "torch.zeros(4).share_memory_()",
                      "torch.save": "torch.save(x, io.BytesIO())",
                      "storage.__reduce__": "x.untyped_storage().__reduce__()",
+                     "JIT pickler": "torch._C._pickle_save(x)",
                      "storage at an address": "torch._C._construct_storage_from_data_pointer(1, torch.device('cpu'), 4)"}
             for k, src in cases.items():
                 ns = answer(chr(10).join(["def f():", "    try:", "        " + src, "        return 'ok'",
@@ -676,7 +677,7 @@ class WallTamper(unittest.TestCase):
                                **{k: "refused" for k in got if k not in ok and not k.startswith("harness")
                                   and k != "free phase, no answer frame"},
                                "free phase, no answer frame": "refused"})
-        self.assertEqual(len(got), 2 + 18 + 1)
+        self.assertEqual(len(got), 2 + 19 + 1)
         rep = [r for r in reps if r.get("t") == "wall"][0]
         self.assertIn("torch.as_tensor of a numpy.ndarray", rep["native"])
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))

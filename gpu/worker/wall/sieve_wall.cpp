@@ -447,7 +447,7 @@ using AnyCall = PyObject *(*)(PyObject *, void *, void *, void *);
 
 // One trampoline per neutered entry point (the slot holds its real function): a method descriptor's
 // function gets the instance as self, so self cannot tell which entry point was called.
-constexpr int kSlots = 48;
+constexpr int kSlots = 96;
 PyCFunction g_slot_orig[kSlots] = {};
 const char *g_slot_name[kSlots] = {};
 int g_slot_mode[kSlots] = {}; // NeuterMode: refused in the forward, also to the answer's code, or but to the harness

@@ -86,7 +86,15 @@ SHARED_MEMORY += [("storage", n) for n in (
     "from_file", "from_buffer", "_share_filename_cpu_", "_share_fd_cpu_", "_share_cuda_", "_new_shared_filename_cpu",
     "_new_shared_fd_cpu", "_new_using_filename_cpu", "_new_using_fd_cpu", "_new_shared_cuda", "_get_shared_fd",
     "_new_with_file", "_set_from_file", "_write_file", "_new_with_weak_ptr", "_set_cdata")]
-SHARED_MEMORY += [("writer", "__init__"), ("reader", "__init__")]
+SHARED_MEMORY += [("writer", "__init__"), ("reader", "__init__"), ("serializer", "__init__")]
+# the JIT's serializers read a tensor's bytes in C++ too (torch.jit.save of a module that holds the input, the JIT
+# pickler), and its loaders make tensors from bytes
+SHARED_MEMORY += [("C", n) for n in (
+    "_pickle_save", "_pickle_load_obj", "_save_jit_module", "_save_jit_module_to_bytes", "_save_mobile_module",
+    "_save_mobile_module_to_bytes", "_save_parameters", "_load_jit_module_from_bytes",
+    "_load_mobile_module_from_bytes", "import_ir_module_from_buffer", "_load_for_lite_interpreter_from_buffer",
+    "_gds_register_buffer")]
+SHARED_MEMORY += [("script", n) for n in ("save", "save_to_buffer", "_save_for_mobile", "_save_to_buffer_for_mobile")]
 
 
 def entry_points(torch):
@@ -114,12 +122,15 @@ def entry_points(torch):
              (getattr(C, "_SafeKernelFunction", None), "call_boxed", REFUSE_IN_FORWARD),
              (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD)]
     owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
-              "reader": C.PyTorchFileReader}
+              "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule}
     armed += [(owners[o], name, REFUSE_BUT_HARNESS) for o, name in SHARED_MEMORY]
     for owner, name, mode in armed:
         if owner is None:
             continue
-        f = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
+        if isinstance(owner, type):  # from the class that defines it (a pybind11 method may sit on a base)
+            f = next((vars(k)[name] for k in owner.__mro__ if name in vars(k) and k is not object), None)
+        else:
+            f = getattr(owner, name, None)
         f = f.__func__ if isinstance(f, staticmethod) else f
         if f is not None:
             found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "

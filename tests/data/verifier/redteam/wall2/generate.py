@@ -57,6 +57,7 @@ HOSTILE = [
     ("h_shared_memory_frombuffer", SOFTMAX, RAW, {}),
     ("h_torch_save_bytesio_read", SOFTMAX, RAW, {}),
     ("h_pickle_storage_reduce_read", SOFTMAX, RAW, {}),
+    ("h_jit_save_buffer_read", SOFTMAX, RAW, {}),
     ("h_storage_from_data_pointer", SOFTMAX, RAW, {}),
     ("h_numpy_array_of_tensor", SOFTMAX, REJECT, {}),  # Tensor.numpy in the forward: FAIL_SHAM
     # torch gives neither a tensor nor a storage the buffer protocol: the answer fails on its own
