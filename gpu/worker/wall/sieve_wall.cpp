@@ -722,6 +722,16 @@ int ffi_refuse_buffer(PyObject *o, Py_buffer *, int)
     return -1;
 }
 
+// The real tp_new of t (or of its nearest base in table) where a patched tp_new stands, or nullptr.
+newfunc real_new(const std::vector<std::pair<PyTypeObject *, newfunc>> &table, PyTypeObject *t)
+{
+    for (PyTypeObject *m = t; m != nullptr; m = m->tp_base)
+        for (const auto &p : table)
+            if (p.first == m)
+                return p.second;
+    return nullptr;
+}
+
 PyObject *ffi_call(PyObject *self, PyObject *args, PyObject *kw);
 PyTypeObject *g_funcptr = nullptr;                          // _ctypes.CFuncPtr
 std::vector<std::pair<PyTypeObject *, newfunc>> g_meta_new; // each ctypes metatype and its real tp_new
@@ -741,11 +751,7 @@ void shut_type(PyTypeObject *t)
 // torch's inductor imports lazily) is made, and shut like the others before anyone sees it.
 PyObject *ffi_new_type(PyTypeObject *meta, PyObject *args, PyObject *kw)
 {
-    newfunc real = nullptr;
-    for (PyTypeObject *m = meta; m != nullptr && real == nullptr; m = m->tp_base)
-        for (const auto &p : g_meta_new)
-            if (p.first == m)
-                real = p.second;
+    const newfunc real = real_new(g_meta_new, meta);
     if (real == nullptr)
         return native_refuse("ctypes: making a ctypes type (" + type_name(meta) + ")");
     PyObject *t = real(meta, args, kw);
@@ -1134,11 +1140,7 @@ std::vector<std::pair<PyTypeObject *, newfunc>> g_tensor_new; // each tensor typ
 
 PyObject *tensor_new(PyTypeObject *t, PyObject *args, PyObject *kw)
 {
-    newfunc real = nullptr;
-    for (PyTypeObject *m = t; m != nullptr && real == nullptr; m = m->tp_base)
-        for (const auto &p : g_tensor_new)
-            if (p.first == m)
-                real = p.second;
+    const newfunc real = real_new(g_tensor_new, t);
     if (real == nullptr) {
         PyErr_SetString(PyExc_TypeError, "sieve runtime wall: a tensor type it does not know");
         return nullptr;
