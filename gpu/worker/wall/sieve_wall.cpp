@@ -461,9 +461,33 @@ PyObject *native_refuse(const std::string &what);
 // The harness's own call: in its phase, on its thread, with no frame of the answer's file on the stack. What makes a
 // tensor over memory numpy or Python reaches (or such a view of a tensor) is refused to every other caller: code the
 // answer compiled under a borrowed file name, its constructor (the free phase), its threads, its forward.
+// The code objects the harness may run (w_trust): what the modules loaded before the answer define, and the stack
+// that started the wall. Code the answer compiled under a borrowed file name is none of them, whatever its name.
+std::unordered_set<PyObject *> g_trusted_code;
+
+// Whether every frame on this thread's stack runs trusted code (and none is in the answer's file).
+bool stack_trusted()
+{
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    bool ok = true;
+    for (int depth = 0; f != nullptr && ok && depth < 400; ++depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        ok = (file == nullptr || g_answer != file) &&
+             (g_trusted_code.empty() || g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0);
+        PyErr_Clear();
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return ok;
+}
+
 bool harness_own_call()
 {
-    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && python_where(nullptr).empty();
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted();
 }
 
 template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, void *c)
@@ -1209,6 +1233,95 @@ PyObject *w_guard_data(PyObject *, PyObject *args)
     return PyLong_FromSize_t(g_tensor_new.size());
 }
 
+// ---- trusted code (harness_own_call) ------------------------------------------------------------------------
+std::unordered_set<PyObject *> g_trust_seen; // modules, types and functions walked
+
+void trust_value(PyObject *o, int depth);
+
+void trust_code_object(PyObject *code)
+{
+    if (!PyCode_Check(code) || !g_trusted_code.insert(code).second)
+        return;
+    Py_INCREF(code);
+    PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
+    for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
+        trust_code_object(PyTuple_GET_ITEM(consts, i)); // nested functions, lambdas, comprehensions
+}
+
+void trust_dict(PyObject *d, int depth)
+{
+    if (d == nullptr || !PyDict_Check(d))
+        return;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(d, &pos, &k, &v))
+        trust_value(v, depth + 1);
+}
+
+// o's code and, without running any Python, what it holds that runs code: a function's closure (a decorator's
+// wrapped function), its __wrapped__; a type's methods, static and class methods, properties; a bound method.
+void trust_value(PyObject *o, int depth)
+{
+    if (o == nullptr || depth > 6)
+        return;
+    if (PyFunction_Check(o)) {
+        if (!g_trust_seen.insert(o).second)
+            return;
+        auto *f = reinterpret_cast<PyFunctionObject *>(o);
+        trust_code_object(f->func_code);
+        if (f->func_closure != nullptr && PyTuple_Check(f->func_closure))
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
+                PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
+                if (PyCell_Check(cell))
+                    trust_value(PyCell_GET(cell), depth + 1);
+            }
+        if (f->func_dict != nullptr)
+            trust_value(PyDict_GetItemString(f->func_dict, "__wrapped__"), depth + 1);
+    } else if (PyType_Check(o)) {
+        if (g_trust_seen.insert(o).second)
+            trust_dict(reinterpret_cast<PyTypeObject *>(o)->tp_dict, depth);
+    } else if (Py_IS_TYPE(o, &PyStaticMethod_Type) || Py_IS_TYPE(o, &PyClassMethod_Type) ||
+               Py_IS_TYPE(o, &PyProperty_Type) || PyMethod_Check(o)) {
+        for (const char *attr : {"__func__", "fget", "fset", "fdel"}) {
+            if (!PyObject_HasAttrString(o, attr))
+                continue;
+            PyObject *v = PyObject_GetAttrString(o, attr);
+            trust_value(v, depth + 1);
+            Py_XDECREF(v);
+        }
+        PyErr_Clear();
+    } else if (PyObject **dp = _PyObject_GetDictPtr(o); dp != nullptr && *dp != nullptr && PyDict_Check(*dp)) {
+        trust_value(PyDict_GetItemString(*dp, "__wrapped__"), depth + 1); // functools.lru_cache, wraps objects
+    }
+}
+
+// trust(modules): the code the modules define (and the calling stack's) is the harness's; before init only, so
+// nothing of the answer's, which loads after init, is ever trusted.
+PyObject *w_trust(PyObject *, PyObject *args)
+{
+    PyObject *mods;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &mods))
+        return nullptr;
+    if (g_ready || g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(mods); ++i) {
+        PyObject *m = PyList_GET_ITEM(mods, i);
+        if (PyModule_Check(m) && g_trust_seen.insert(m).second)
+            trust_dict(PyModule_GetDict(m), 0);
+    }
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    while (f != nullptr) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        trust_code_object(reinterpret_cast<PyObject *>(code));
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    PyErr_Clear();
+    return PyLong_FromSize_t(g_trusted_code.size());
+}
+
 // ---- the module's functions (called by the trusted harness; an answer calling them shows in the reports) --
 
 PyObject *w_init(PyObject *, PyObject *args)
@@ -1729,6 +1842,7 @@ PyMethodDef kMethods[] = {
     {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
+    {"trust", w_trust, METH_VARARGS, "trust(modules): their code (and the caller's stack) runs as the harness's"},
     {"guard_data", w_guard_data, METH_VARARGS,
      "guard_data(functions, names, tensor_types, tensor_base, plain_types) -> tensor types patched"},
     {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},

@@ -71,7 +71,14 @@ def preload():
         return None
     mod = load(path)
     sys.modules["_sieve_wall"] = mod
+    trust_modules(mod)  # the bulk of the walk (torch, triton, numpy), once: a candidate walks what it adds
     return mod
+
+
+def trust_modules(mod):
+    """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's
+    (sieve_wall.cpp w_trust: refused once the wall is initialised, before any of the answer loads)."""
+    mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"])
 
 
 REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
@@ -174,6 +181,11 @@ class Wall:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
         import triton
+        # the code the harness may run where only the harness may make a tensor over foreign memory: what the
+        # modules loaded now define (none of the answer's, which loads after this), and this stack
+        t0 = time.monotonic()
+        trust_modules(mod)
+        trust_s = time.monotonic() - t0
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
@@ -208,6 +220,7 @@ class Wall:
             mod.snapshot(_type_dict(t), True)
         mod.snapshot(vars(mod))
         w = cls(mod, policy)
+        w.trust_s = trust_s
         w.ext_dirs = [d.rstrip(os.sep) + os.sep for d in ext_dirs]
         mod.phase(HARNESS)
         return w

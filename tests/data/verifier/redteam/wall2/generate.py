@@ -83,9 +83,6 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_borrowed_filename_harness_phase_alias": "code the answer compiled under a borrowed file name, run by the "
-                                               "harness in its own phase (the model's parameters()), passes for the "
-                                               "harness's own: its torch.as_tensor of a numpy array is allowed",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
