@@ -660,13 +660,15 @@ class WallTamper(unittest.TestCase):
             # code compiled under a borrowed file name (torch's own module.py), run in the harness's phase: not the
             # harness's code (redteam/wall2 h_borrowed_filename_harness_phase_alias)
             g = {"torch": torch}
-            exec(compile("def borrowed(a):" + chr(10) + "    return torch.as_tensor(a)", torch.nn.modules.module.__file__,
-                         "exec"), g)
-            try:
-                g["borrowed"](a)
-                out["harness phase, borrowed name"] = "ok"
-            except PermissionError:
-                out["harness phase, borrowed name"] = "refused"
+            exec(compile(chr(10).join(["def borrowed(a):", "    return torch.as_tensor(a)", "def view(t):",
+                                       "    return t.numpy()"]), torch.nn.modules.module.__file__, "exec"), g)
+            for k, f in (("harness phase, borrowed name", lambda: g["borrowed"](a)),
+                         ("harness phase, borrowed name, numpy()", lambda: g["view"](x))):
+                try:
+                    f()
+                    out[k] = "ok"
+                except PermissionError:
+                    out[k] = "refused"
             W.forward(lambda: None)
             # the free phase (the answer's constructor): refused with no frame of the answer's too, charged to the
             # harness (code the answer compiled under a borrowed file name)
@@ -686,8 +688,10 @@ class WallTamper(unittest.TestCase):
                                **{k: "ok" for k in ok},
                                **{k: "refused" for k in got if k not in ok and not k.startswith("harness")
                                   and k != "free phase, no answer frame"},
-                               "harness phase, borrowed name": "refused", "free phase, no answer frame": "refused"})
-        self.assertEqual(len(got), 2 + 19 + 2)
+                               "harness phase, borrowed name": "refused",
+                               "harness phase, borrowed name, numpy()": "refused",
+                               "free phase, no answer frame": "refused"})
+        self.assertEqual(len(got), 2 + 19 + 3)
         rep = [r for r in reps if r.get("t") == "wall"][0]
         self.assertIn("torch.as_tensor of a numpy.ndarray", rep["native"])
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))

@@ -505,9 +505,10 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
         PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: not available in the forward");
         return nullptr;
     }
-    // a view of tensor memory for Python or numpy (or a tensor over memory Python writes) made by the answer's
-    // code outside the forward serves it inside the forward all the same, where no op sees what is done there
-    if (g_slot_mode[N] == kNeuterAnswer && (std::this_thread::get_id() != g_main || !python_where(nullptr).empty()))
+    // a view of tensor memory for numpy made by the answer's code outside the forward (its constructor, code it
+    // compiled under a borrowed file name that the harness calls) serves the forward all the same, where no op
+    // sees what is done there
+    if (g_slot_mode[N] == kNeuterAnswer && !harness_own_call())
         return native_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
     return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
 }
