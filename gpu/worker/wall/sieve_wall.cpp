@@ -464,8 +464,10 @@ PyObject *native_refuse(const std::string &what);
 // The code objects the harness may run (w_trust): what the modules loaded before the answer define, and the stack
 // that started the wall. Code the answer compiled under a borrowed file name is none of them, whatever its name.
 std::unordered_set<PyObject *> g_trusted_code;
+std::unordered_set<PyObject *> g_caller_code; // the harness's own functions (and the start stack): innermost frame
 
-// Whether every frame on this thread's stack runs trusted code (and none is in the answer's file).
+// Whether every frame on this thread's stack runs trusted code (and none is in the answer's file), the innermost
+// one the harness's own.
 bool stack_trusted()
 {
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
@@ -473,8 +475,9 @@ bool stack_trusted()
     for (int depth = 0; f != nullptr && ok && depth < 400; ++depth) {
         PyCodeObject *code = PyFrame_GetCode(f);
         const char *file = PyUnicode_AsUTF8(code->co_filename);
-        ok = (file == nullptr || g_answer != file) &&
-             (g_trusted_code.empty() || g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0);
+        const auto &set = depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
+        ok =
+            (file == nullptr || g_answer != file) && (set.empty() || set.count(reinterpret_cast<PyObject *>(code)) > 0);
         PyErr_Clear();
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);
@@ -1235,92 +1238,109 @@ PyObject *w_guard_data(PyObject *, PyObject *args)
 }
 
 // ---- trusted code (harness_own_call) ------------------------------------------------------------------------
-std::unordered_set<PyObject *> g_trust_seen; // modules, types and functions walked
-
-void trust_value(PyObject *o, int depth);
-
-void trust_code_object(PyObject *code)
+// A walk fills one set of code objects; `seen` keeps each module, type and function to one visit.
+struct TrustWalk
 {
-    if (!PyCode_Check(code) || !g_trusted_code.insert(code).second)
+    std::unordered_set<PyObject *> *codes, *seen;
+};
+std::unordered_set<PyObject *> g_trust_seen, g_caller_seen; // the two walks' visits
+
+void trust_value(const TrustWalk &w, PyObject *o, int depth);
+
+void trust_code_object(const TrustWalk &w, PyObject *code)
+{
+    if (!PyCode_Check(code) || !w.codes->insert(code).second)
         return;
     Py_INCREF(code);
     PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
     for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
-        trust_code_object(PyTuple_GET_ITEM(consts, i)); // nested functions, lambdas, comprehensions
+        trust_code_object(w, PyTuple_GET_ITEM(consts, i)); // nested functions, lambdas, comprehensions
 }
 
-void trust_dict(PyObject *d, int depth)
+void trust_dict(const TrustWalk &w, PyObject *d, int depth)
 {
     if (d == nullptr || !PyDict_Check(d))
         return;
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(d, &pos, &k, &v))
-        trust_value(v, depth + 1);
+        trust_value(w, v, depth + 1);
 }
 
 // o's code and, without running any Python, what it holds that runs code: a function's closure (a decorator's
 // wrapped function), its __wrapped__; a type's methods, static and class methods, properties; a bound method.
-void trust_value(PyObject *o, int depth)
+void trust_value(const TrustWalk &w, PyObject *o, int depth)
 {
     if (o == nullptr || depth > 6)
         return;
     if (PyFunction_Check(o)) {
-        if (!g_trust_seen.insert(o).second)
+        if (!w.seen->insert(o).second)
             return;
         auto *f = reinterpret_cast<PyFunctionObject *>(o);
-        trust_code_object(f->func_code);
+        trust_code_object(w, f->func_code);
         if (f->func_closure != nullptr && PyTuple_Check(f->func_closure))
             for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
                 PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
                 if (PyCell_Check(cell))
-                    trust_value(PyCell_GET(cell), depth + 1);
+                    trust_value(w, PyCell_GET(cell), depth + 1);
             }
         if (f->func_dict != nullptr)
-            trust_value(PyDict_GetItemString(f->func_dict, "__wrapped__"), depth + 1);
+            trust_value(w, PyDict_GetItemString(f->func_dict, "__wrapped__"), depth + 1);
     } else if (PyType_Check(o)) {
-        if (g_trust_seen.insert(o).second)
-            trust_dict(reinterpret_cast<PyTypeObject *>(o)->tp_dict, depth);
+        if (w.seen->insert(o).second)
+            trust_dict(w, reinterpret_cast<PyTypeObject *>(o)->tp_dict, depth);
     } else if (Py_IS_TYPE(o, &PyStaticMethod_Type) || Py_IS_TYPE(o, &PyClassMethod_Type) ||
                Py_IS_TYPE(o, &PyProperty_Type) || PyMethod_Check(o)) {
         for (const char *attr : {"__func__", "fget", "fset", "fdel"}) {
             if (!PyObject_HasAttrString(o, attr))
                 continue;
             PyObject *v = PyObject_GetAttrString(o, attr);
-            trust_value(v, depth + 1);
+            trust_value(w, v, depth + 1);
             Py_XDECREF(v);
         }
         PyErr_Clear();
     } else if (PyObject **dp = _PyObject_GetDictPtr(o); dp != nullptr && *dp != nullptr && PyDict_Check(*dp)) {
-        trust_value(PyDict_GetItemString(*dp, "__wrapped__"), depth + 1); // functools.lru_cache, wraps objects
+        trust_value(w, PyDict_GetItemString(*dp, "__wrapped__"), depth + 1); // functools.lru_cache, wraps objects
     }
 }
 
-// trust(modules): the code the modules define (and the calling stack's) is the harness's; before init only, so
-// nothing of the answer's, which loads after init, is ever trusted.
+void trust_modules(const TrustWalk &w, PyObject *mods)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(mods); ++i) {
+        PyObject *m = PyList_GET_ITEM(mods, i);
+        if (PyModule_Check(m) && w.seen->insert(m).second)
+            trust_dict(w, PyModule_GetDict(m), 0);
+    }
+}
+
+// trust(modules, callers): the code the modules define (and the calling stack's) is the harness's; the callers'
+// code (and the stack's) is what may make a guarded call itself, so that torch's own functions (default_convert
+// calls as_tensor) are no gadget an answer's C callables (partial, map) hand its array to. Before init only,
+// so nothing of the answer's, which loads after init, is ever trusted.
 PyObject *w_trust(PyObject *, PyObject *args)
 {
-    PyObject *mods;
-    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &mods))
+    PyObject *mods, *callers;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &mods, &PyList_Type, &callers))
         return nullptr;
     if (g_ready || g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(mods); ++i) {
-        PyObject *m = PyList_GET_ITEM(mods, i);
-        if (PyModule_Check(m) && g_trust_seen.insert(m).second)
-            trust_dict(PyModule_GetDict(m), 0);
-    }
+    const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen};
+    trust_modules(all, mods);
+    trust_modules(all, callers);
+    trust_modules(direct, callers);
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     while (f != nullptr) {
         PyCodeObject *code = PyFrame_GetCode(f);
-        trust_code_object(reinterpret_cast<PyObject *>(code));
+        trust_code_object(all, reinterpret_cast<PyObject *>(code));
+        trust_code_object(direct, reinterpret_cast<PyObject *>(code));
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);
         Py_DECREF(f);
         f = back;
     }
     PyErr_Clear();
-    return PyLong_FromSize_t(g_trusted_code.size());
+    return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(g_trusted_code.size()),
+                         static_cast<Py_ssize_t>(g_caller_code.size()));
 }
 
 // ---- the module's functions (called by the trusted harness; an answer calling them shows in the reports) --
@@ -1843,7 +1863,8 @@ PyMethodDef kMethods[] = {
     {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
-    {"trust", w_trust, METH_VARARGS, "trust(modules): their code (and the caller's stack) runs as the harness's"},
+    {"trust", w_trust, METH_VARARGS,
+     "trust(modules, callers): their code (and the caller's stack) runs as the harness's; the callers' calls"},
     {"guard_data", w_guard_data, METH_VARARGS,
      "guard_data(functions, names, tensor_types, tensor_base, plain_types) -> tensor types patched"},
     {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},

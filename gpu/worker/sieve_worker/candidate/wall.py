@@ -75,10 +75,16 @@ def preload():
     return mod
 
 
-def trust_modules(mod):
-    """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's
-    (sieve_wall.cpp w_trust: refused once the wall is initialised, before any of the answer loads)."""
-    mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"])
+def trust_modules(mod, callers=()):
+    """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's, and which
+    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): CALLERS and
+    callers (the task module), never torch's own functions, which an answer could chain with C callables
+    (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...). sieve_wall.cpp
+    w_trust: refused once the wall is initialised, before any of the answer loads."""
+    from ..data import transport
+    from . import native
+    mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"],
+              [transport, native] + [m for m in callers if type(m).__name__ == "module"])
 
 
 REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
@@ -171,12 +177,14 @@ class Wall:
         self.loaded = []  # modules the builder's client loaded (load_inline's never enter sys.modules)
 
     @classmethod
-    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=()):
+    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=(),
+              callers=()):
         """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
         go; harness_modules: modules (or objects) whose names must not change under the harness (the task's, the
         child's); hook: the launch hook (hooks.LaunchHook), installed here to count through the wall; ffi: the
         ctypes function pointers the harness itself calls from here on (all it keeps of ctypes: every other use
-        is refused, sieve_wall.cpp w_shut_ctypes)."""
+        is refused, sieve_wall.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
+        guarded calls besides the data path's (the task module: its inputs from numpy)."""
         if policy not in POLICIES:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
@@ -184,7 +192,7 @@ class Wall:
         # the code the harness may run where only the harness may make a tensor over foreign memory: what the
         # modules loaded now define (none of the answer's, which loads after this), and this stack
         t0 = time.monotonic()
-        trust_modules(mod)
+        trust_modules(mod, callers)
         trust_s = time.monotonic() - t0
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
