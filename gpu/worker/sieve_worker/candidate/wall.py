@@ -77,8 +77,8 @@ def preload():
 
 def trust_modules(mod, callers=()):
     """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's, and which
-    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): CALLERS and
-    callers (the task module), never torch's own functions, which an answer could chain with C callables
+    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): the data path's
+    (transport, native) and callers (the task module), never torch's own functions, which an answer could chain with C callables
     (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...). sieve_wall.cpp
     w_trust: refused once the wall is initialised, before any of the answer loads."""
     from ..data import transport
@@ -117,7 +117,7 @@ def entry_points(torch):
     Tensor.tolist (torch uses them elsewhere); REFUSE_TO_ANSWER, in the forward and to the answer's code
     anywhere, what makes a view of a tensor's memory for numpy (made in __init__, it serves the forward all the
     same, where no op sees the compute); REFUSE_BUT_HARNESS, to all but the harness's own calls (its phase, its
-    thread, no frame of the answer's), SHARED_MEMORY; REFUSE_RAW, to everyone, DLPack both ways
+    thread, trusted code made the call: trust_modules), SHARED_MEMORY; REFUSE_RAW, to everyone, DLPack both ways
     (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
     C = torch._C
     found = []
@@ -191,9 +191,7 @@ class Wall:
         import triton
         # the code the harness may run where only the harness may make a tensor over foreign memory: what the
         # modules loaded now define (none of the answer's, which loads after this), and this stack
-        t0 = time.monotonic()
         trust_modules(mod, callers)
-        trust_s = time.monotonic() - t0
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
@@ -228,7 +226,6 @@ class Wall:
             mod.snapshot(_type_dict(t), True)
         mod.snapshot(vars(mod))
         w = cls(mod, policy)
-        w.trust_s = trust_s
         w.ext_dirs = [d.rstrip(os.sep) + os.sep for d in ext_dirs]
         mod.phase(HARNESS)
         return w
