@@ -166,7 +166,9 @@ class WallInProcess(unittest.TestCase):
         cls.answer = os.path.join(cls.tmp, "answer.py")
         cls.reports = Reports()
         cls.mod = wall.load(wall.build(CACHE)[0])
-        cls.w = wall.Wall.start(cls.mod, cls.reports.w, cls.answer, [cls.ext_dir], "strict", True, [wall])
+        # this module plays the harness: its functions make the harness's own calls (Tensor.numpy outside windows)
+        cls.w = wall.Wall.start(cls.mod, cls.reports.w, cls.answer, [cls.ext_dir], "strict", True, [wall],
+                                callers=[sys.modules[__name__]])
         cls.poisoned = []
 
         cls.poisoned_kw = []
@@ -634,6 +636,90 @@ class WallTamper(unittest.TestCase):
         self.assertIn("DLPack", rep["native_harness"])  # the test's own calls: no frame of the answer's
         self.assertTrue(rep["native"])  # the answer's numpy view in __init__
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
+
+    def test_tensors_over_foreign_memory_refused_to_the_answer(self):
+        # torch.as_tensor/asarray of a numpy array, a legacy constructor, a file or shared-memory mapping made a
+        # tensor whose memory numpy also writes (redteam/wall2 h_as_tensor_numpy_alias and its round); the
+        # serializer read a tensor's bytes with no op (h_torch_save_bytesio_read). Lists and numbers stay allowed.
+        reps = self.run_case("""
+            import io
+            import numpy as np
+            a = np.zeros(4, np.float32)
+            out = {"harness as_tensor(np) shares": torch.as_tensor(a).data_ptr() == a.__array_interface__["data"][0],
+                   "harness from_numpy": tuple(torch.from_numpy(a).shape)}
+            cases = {"as_tensor(list)": "torch.as_tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float32)",
+                     "tensor(list)": "torch.tensor([1, 2, 3], device='cpu')",
+                     "tensor(numpy float)": "torch.tensor(np.float32(2.0))",
+                     "tensor(size)": "torch.tensor(x.shape)",
+                     "as_tensor(tensor)": "torch.as_tensor(x, dtype=torch.float64)",
+                     "Tensor(2, 3)": "torch.Tensor(2, 3)",
+                     "as_tensor(np)": "torch.as_tensor(a)",
+                     "computed asarray(np)": "getattr(torch._C._VariableFunctions, 'as' + 'array')(a)",
+                     "tensor([np, np])": "torch.tensor([a, a])",
+                     "asarray(memoryview)": "torch.asarray(memoryview(bytearray(16)))",
+                     "FloatTensor(np)": "torch.FloatTensor(a)",
+                     "subclass made later(np)": "type('T', (torch.Tensor,), {})(a)",
+                     "TensorBase.new(np)": "torch._C.TensorBase.__dict__['new'](x, a)",
+                     "from_file": "torch.from_file('/nonexistent/f', shared=True, size=4)",
+                     "share_memory_": "torch.zeros(4).share_memory_()",
+                     "torch.save": "torch.save(x, io.BytesIO())",
+                     "storage.__reduce__": "x.untyped_storage().__reduce__()",
+                     "JIT pickler": "torch._C._pickle_save(x)",
+                     "storage at an address": "torch._C._construct_storage_from_data_pointer(1, torch.device('cpu'), 4)"}
+            for k, src in cases.items():
+                ns = answer(chr(10).join(["def f():", "    try:", "        " + src, "        return 'ok'",
+                                          "    except PermissionError as e:",
+                                          "        return 'refused' if 'sieve runtime wall' in str(e) else str(e)",
+                                          "    except Exception as e:", "        return type(e).__name__"]),
+                            np=np, io=io, a=a, x=x)
+                out[k] = ns["f"]()
+            # code compiled under a borrowed file name (torch's own module.py), run in the harness's phase: not the
+            # harness's code (redteam/wall2 h_borrowed_filename_harness_phase_alias)
+            g = {"torch": torch}
+            exec(compile(chr(10).join(["def borrowed(a):", "    return torch.as_tensor(a)", "def view(t):",
+                                       "    return t.numpy()"]), torch.nn.modules.module.__file__, "exec"), g)
+            import functools
+            import torch.utils.data
+            held = {}
+            # torch's own default_convert calls as_tensor: chained with C callables only, no frame of the answer's
+            gadget = functools.partial(map, held.__setitem__, ["t"], map(torch.utils.data.default_convert, [a]))
+            for k, f in (("harness phase, torch gadget", lambda: list(gadget())),
+                         ("harness phase, borrowed name", lambda: g["borrowed"](a)),
+                         ("harness phase, borrowed name, numpy()", lambda: g["view"](x))):
+                try:
+                    f()
+                    out[k] = "ok"
+                except PermissionError:
+                    out[k] = "refused"
+            W.forward(lambda: None)
+            # the free phase (the answer's constructor): refused with no frame of the answer's too, charged to the
+            # harness (code the answer compiled under a borrowed file name)
+            W.free()
+            try:
+                torch.as_tensor(a)
+                out["free phase, no answer frame"] = "ok"
+            except PermissionError:
+                out["free phase, no answer frame"] = "refused"
+            W.harness()
+            print(json.dumps(out))
+        """)
+        got = [r for r in reps if "t" not in r][0]
+        ok = ["as_tensor(list)", "tensor(list)", "tensor(numpy float)", "tensor(size)", "as_tensor(tensor)",
+              "Tensor(2, 3)"]
+        self.assertEqual(got, {"harness as_tensor(np) shares": True, "harness from_numpy": [4],
+                               **{k: "ok" for k in ok},
+                               **{k: "refused" for k in got if k not in ok and not k.startswith("harness")
+                                  and k != "free phase, no answer frame"},
+                               "harness phase, torch gadget": "refused", "harness phase, borrowed name": "refused",
+                               "harness phase, borrowed name, numpy()": "refused",
+                               "free phase, no answer frame": "refused"})
+        self.assertEqual(len(got), 2 + 19 + 4)
+        rep = [r for r in reps if r.get("t") == "wall"][0]
+        self.assertIn("torch.as_tensor of a numpy.ndarray", rep["native"])
+        self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
+        seal = [r for r in reps if r.get("kind") == "seal"][0]
+        self.assertIn("torch.as_tensor", seal["native_harness"])  # the free phase's refusal, no answer frame
+
 
 class CheckReport(unittest.TestCase):
     def test_garbled_and_out_of_order(self):

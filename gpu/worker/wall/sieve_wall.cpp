@@ -476,16 +476,56 @@ using AnyCall = PyObject *(*)(PyObject *, void *, void *, void *);
 
 // One trampoline per neutered entry point (the slot holds its real function): a method descriptor's
 // function gets the instance as self, so self cannot tell which entry point was called.
-constexpr int kSlots = 24;
+constexpr int kSlots = 96;
 PyCFunction g_slot_orig[kSlots] = {};
 const char *g_slot_name[kSlots] = {};
-bool g_slot_answer[kSlots] = {}; // refused to the answer's code outside the forward too
+int g_slot_mode[kSlots] = {}; // NeuterMode: refused in the forward, also to the answer's code, or but to the harness
 int g_slots_used = 0;
+
+// neuter(f, mode, name): how an entry point of torch's is refused (wall.py entry_points)
+enum NeuterMode { kNeuterAlways = 0, kNeuterForward = 1, kNeuterAnswer = 2, kNeuterNative = 3, kNeuterHarness = 4 };
 
 PyObject *native_refuse(const std::string &what);
 
+// The harness's own call: in its phase, on its thread, with no frame of the answer's file on the stack. What makes a
+// tensor over memory numpy or Python reaches (or such a view of a tensor) is refused to every other caller: code the
+// answer compiled under a borrowed file name, its constructor (the free phase), its threads, its forward.
+// The code objects the harness may run (w_trust): what the modules loaded before the answer define, and the stack
+// that started the wall. Code the answer compiled under a borrowed file name is none of them, whatever its name.
+std::unordered_set<PyObject *> g_trusted_code;
+std::unordered_set<PyObject *> g_caller_code; // the harness's own functions (and the start stack): innermost frame
+
+// Whether every frame on this thread's stack runs trusted code (and none is in the answer's file), the innermost
+// one the harness's own.
+bool stack_trusted()
+{
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    bool ok = true;
+    for (int depth = 0; f != nullptr && ok && depth < 400; ++depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        const auto &set = depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
+        ok =
+            (file == nullptr || g_answer != file) && (set.empty() || set.count(reinterpret_cast<PyObject *>(code)) > 0);
+        PyErr_Clear();
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return ok;
+}
+
+bool harness_own_call()
+{
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted();
+}
+
 template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, void *c)
 {
+    if (g_slot_mode[N] == kNeuterHarness && !harness_own_call())
+        return native_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
     const int phase = g_phase.load();
     if (phase == kForward) {
         std::string where = python_where(nullptr);
@@ -497,9 +537,10 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
         PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: not available in the forward");
         return nullptr;
     }
-    // a view of tensor memory for Python or numpy (or a tensor over memory Python writes) made by the answer's
-    // code outside the forward serves it inside the forward all the same, where no op sees what is done there
-    if (g_slot_answer[N] && (std::this_thread::get_id() != g_main || !python_where(nullptr).empty()))
+    // a view of tensor memory for numpy made by the answer's code outside the forward (its constructor, code it
+    // compiled under a borrowed file name that the harness calls) serves the forward all the same, where no op
+    // sees what is done there
+    if (g_slot_mode[N] == kNeuterAnswer && !harness_own_call())
         return native_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
     return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
 }
@@ -638,7 +679,7 @@ PyMethodDef *def_of(PyObject *f)
         f = PyInstanceMethod_GET_FUNCTION(f);
     if (PyMethod_Check(f))
         f = PyMethod_GET_FUNCTION(f);
-    if (Py_IS_TYPE(f, &PyMethodDescr_Type))
+    if (Py_IS_TYPE(f, &PyMethodDescr_Type) || Py_IS_TYPE(f, &PyClassMethodDescr_Type))
         return reinterpret_cast<PyMethodDescrObject *>(f)->d_method;
     if (!PyCFunction_Check(f))
         return nullptr;
@@ -672,7 +713,7 @@ int patch_extension(PyObject *f)
     return 1;
 }
 
-int patch_slot(PyObject *f, const char *name, bool answer_anywhere)
+int patch_slot(PyObject *f, const char *name, int mode)
 {
     PyMethodDef *def = def_of(f);
     if (def == nullptr)
@@ -685,7 +726,7 @@ int patch_slot(PyObject *f, const char *name, bool answer_anywhere)
     int n = g_slots_used++;
     g_slot_orig[n] = def->ml_meth;
     g_slot_name[n] = strdup(name);
-    g_slot_answer[n] = answer_anywhere;
+    g_slot_mode[n] = mode;
     def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[n]));
     return 1;
 }
@@ -739,6 +780,16 @@ int ffi_refuse_buffer(PyObject *o, Py_buffer *, int)
     return -1;
 }
 
+// The real tp_new of t (or of its nearest base in table) where a patched tp_new stands, or nullptr.
+newfunc real_new(const std::vector<std::pair<PyTypeObject *, newfunc>> &table, PyTypeObject *t)
+{
+    for (PyTypeObject *m = t; m != nullptr; m = m->tp_base)
+        for (const auto &p : table)
+            if (p.first == m)
+                return p.second;
+    return nullptr;
+}
+
 PyObject *ffi_call(PyObject *self, PyObject *args, PyObject *kw);
 PyTypeObject *g_funcptr = nullptr;                          // _ctypes.CFuncPtr
 std::vector<std::pair<PyTypeObject *, newfunc>> g_meta_new; // each ctypes metatype and its real tp_new
@@ -758,11 +809,7 @@ void shut_type(PyTypeObject *t)
 // torch's inductor imports lazily) is made, and shut like the others before anyone sees it.
 PyObject *ffi_new_type(PyTypeObject *meta, PyObject *args, PyObject *kw)
 {
-    newfunc real = nullptr;
-    for (PyTypeObject *m = meta; m != nullptr && real == nullptr; m = m->tp_base)
-        for (const auto &p : g_meta_new)
-            if (p.first == m)
-                real = p.second;
+    const newfunc real = real_new(g_meta_new, meta);
     if (real == nullptr)
         return native_refuse("ctypes: making a ctypes type (" + type_name(meta) + ")");
     PyObject *t = real(meta, args, kw);
@@ -1073,6 +1120,259 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args)
     return PyLong_FromSize_t(all.size());
 }
 
+// ---- tensors over memory numpy or Python writes (docs/VERIFIER.md, "No raw memory, no foreign calls") ------------
+// torch.as_tensor, torch.asarray, the legacy constructors (torch.Tensor(a), torch.FloatTensor(a), x.new(a)) make a
+// tensor that shares a numpy array's memory (or a memoryview's, any buffer's, an __array_interface__'s or a
+// __cuda_array_interface__'s address); an input copied there (copy_ is allowed) is then computed on in numpy with
+// no op seen. Their data arguments are looked at, in their PyMethodDef and in the tensor types' tp_new (every
+// alias goes through them: torch._C._VariableFunctions, Tensor.__dict__, a subclass made later): but for the
+// harness's own calls, only Python numbers, strings, None, tensors, torch's dtype/device/layout/memory_format,
+// numpy's number scalars and lists and tuples of these pass; any other object is refused (a whitelist, so no
+// attribute of the object is asked for: a property could answer the wall otherwise than torch).
+PyTypeObject *g_tensor_base = nullptr;
+std::vector<PyTypeObject *> g_plain; // static types whose objects are values (torch.dtype, numpy.number, ...)
+
+// The type name of the first object in o that is not plain data, or nullptr.
+const char *foreign(PyObject *o, int depth)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (o == Py_None || t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type || t == &PyComplex_Type ||
+        t == &PyUnicode_Type || t == &PyRange_Type || PyObject_TypeCheck(o, g_tensor_base))
+        return nullptr;
+    const bool heap = (t->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
+    if (t == &PyList_Type || (PyTuple_Check(o) && !heap)) { // a list, a tuple, torch.Size
+        if (depth > 32)
+            return t->tp_name;
+        const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        PyObject **items = PySequence_Fast_ITEMS(o);
+        for (Py_ssize_t i = 0; i < n; ++i)
+            if (const char *f = foreign(items[i], depth + 1))
+                return f;
+        return nullptr;
+    }
+    if (!heap)
+        for (PyTypeObject *p : g_plain)
+            if (PyType_IsSubtype(t, p))
+                return nullptr;
+    return t->tp_name != nullptr ? t->tp_name : "?";
+}
+
+// Whether a constructor of tensors from data may go on; refused (latched) where it would take foreign memory.
+bool data_allowed(const char *what, PyObject *args, PyObject *kw)
+{
+    if (g_tensor_base == nullptr || harness_own_call())
+        return true;
+    const char *bad = nullptr;
+    for (Py_ssize_t i = 0; bad == nullptr && args != nullptr && i < PyTuple_GET_SIZE(args); ++i)
+        bad = foreign(PyTuple_GET_ITEM(args, i), 0);
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (bad == nullptr && kw != nullptr && PyDict_Next(kw, &pos, &k, &v))
+        bad = foreign(v, 0);
+    if (bad == nullptr)
+        return true;
+    native_refuse(std::string(what) + " of a " + bad + " (a tensor over memory numpy or Python reaches)");
+    return false;
+}
+
+constexpr int kDataSlots = 8;
+PyCFunctionWithKeywords g_data_orig[kDataSlots] = {};
+const char *g_data_name[kDataSlots] = {};
+int g_data_used = 0;
+
+template <int N> PyObject *data_fn(PyObject *self, PyObject *args, PyObject *kw)
+{
+    if (!data_allowed(g_data_name[N], args, kw))
+        return nullptr;
+    return g_data_orig[N](self, args, kw);
+}
+
+template <int... N>
+constexpr std::array<PyCFunctionWithKeywords, sizeof...(N)> data_table(std::integer_sequence<int, N...>)
+{
+    return {&data_fn<N>...};
+}
+const auto kDataFns = data_table(std::make_integer_sequence<int, kDataSlots>{});
+
+std::vector<std::pair<PyTypeObject *, newfunc>> g_tensor_new; // each tensor type patched and its real tp_new
+
+PyObject *tensor_new(PyTypeObject *t, PyObject *args, PyObject *kw)
+{
+    const newfunc real = real_new(g_tensor_new, t);
+    if (real == nullptr) {
+        PyErr_SetString(PyExc_TypeError, "sieve runtime wall: a tensor type it does not know");
+        return nullptr;
+    }
+    if (!data_allowed("a tensor constructor (torch.Tensor(data), torch.FloatTensor(data))", args, kw))
+        return nullptr;
+    return real(t, args, kw);
+}
+
+// guard_data(functions, names, tensor_types, tensor_base, plain_types): the constructors' data looked at.
+PyObject *w_guard_data(PyObject *, PyObject *args)
+{
+    PyObject *fns, *names, *types, *base, *plain;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!", &PyList_Type, &fns, &PyList_Type, &names, &PyList_Type, &types,
+                          &PyType_Type, &base, &PyList_Type, &plain))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0 || g_tensor_base != nullptr)
+        return refuse(nullptr, nullptr, nullptr);
+    if (PyList_GET_SIZE(fns) != PyList_GET_SIZE(names) || PyList_GET_SIZE(fns) > kDataSlots) {
+        PyErr_SetString(PyExc_ValueError, "sieve runtime wall: guard_data takes as many names as functions");
+        return nullptr;
+    }
+    std::vector<PyMethodDef *> defs;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(fns); ++i) {
+        PyMethodDef *def = def_of(PyList_GET_ITEM(fns, i));
+        const char *name =
+            PyUnicode_Check(PyList_GET_ITEM(names, i)) ? PyUnicode_AsUTF8(PyList_GET_ITEM(names, i)) : nullptr;
+        if (def == nullptr || name == nullptr ||
+            (def->ml_flags & (METH_VARARGS | METH_KEYWORDS | METH_FASTCALL | METH_O | METH_NOARGS)) !=
+                (METH_VARARGS | METH_KEYWORDS)) {
+            PyErr_Format(PyExc_TypeError, "sieve runtime wall: %s is not a METH_VARARGS | METH_KEYWORDS function",
+                         name != nullptr ? name : "?");
+            return nullptr;
+        }
+        defs.push_back(def);
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(plain); ++i)
+        if (PyType_Check(PyList_GET_ITEM(plain, i)))
+            g_plain.push_back(reinterpret_cast<PyTypeObject *>(PyList_GET_ITEM(plain, i)));
+    for (size_t i = 0; i < defs.size(); ++i) {
+        const int n = g_data_used++;
+        g_data_orig[n] = reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(defs[i]->ml_meth));
+        g_data_name[n] = strdup(PyUnicode_AsUTF8(PyList_GET_ITEM(names, static_cast<Py_ssize_t>(i))));
+        defs[i]->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kDataFns[n]));
+    }
+    // each tensor type, and each subtype that inherited its tp_new (a subclass made later copies the patched one)
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(types); ++i) {
+        if (!PyType_Check(PyList_GET_ITEM(types, i)))
+            continue;
+        auto *t = reinterpret_cast<PyTypeObject *>(PyList_GET_ITEM(types, i));
+        const newfunc real = t->tp_new;
+        if (real == nullptr || real == tensor_new)
+            continue;
+        std::vector<PyTypeObject *> all;
+        subtypes(t, all);
+        for (PyTypeObject *s : all) {
+            if (s->tp_new != real)
+                continue;
+            g_tensor_new.emplace_back(s, real);
+            s->tp_new = tensor_new;
+            PyType_Modified(s);
+        }
+    }
+    Py_INCREF(base);
+    g_tensor_base = reinterpret_cast<PyTypeObject *>(base);
+    return PyLong_FromSize_t(g_tensor_new.size());
+}
+
+// ---- trusted code (harness_own_call) ------------------------------------------------------------------------
+// A walk fills one set of code objects; `seen` keeps each module, type and function to one visit.
+struct TrustWalk
+{
+    std::unordered_set<PyObject *> *codes, *seen;
+};
+std::unordered_set<PyObject *> g_trust_seen, g_caller_seen; // the two walks' visits
+
+void trust_value(const TrustWalk &w, PyObject *o, int depth);
+
+void trust_code_object(const TrustWalk &w, PyObject *code)
+{
+    if (!PyCode_Check(code) || !w.codes->insert(code).second)
+        return;
+    Py_INCREF(code);
+    PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
+    for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
+        trust_code_object(w, PyTuple_GET_ITEM(consts, i)); // nested functions, lambdas, comprehensions
+}
+
+void trust_dict(const TrustWalk &w, PyObject *d, int depth)
+{
+    if (d == nullptr || !PyDict_Check(d))
+        return;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(d, &pos, &k, &v))
+        trust_value(w, v, depth + 1);
+}
+
+// o's code and, without running any Python, what it holds that runs code: a function's closure (a decorator's
+// wrapped function), its __wrapped__; a type's methods, static and class methods, properties; a bound method.
+void trust_value(const TrustWalk &w, PyObject *o, int depth)
+{
+    if (o == nullptr || depth > 6)
+        return;
+    if (PyFunction_Check(o)) {
+        if (!w.seen->insert(o).second)
+            return;
+        auto *f = reinterpret_cast<PyFunctionObject *>(o);
+        trust_code_object(w, f->func_code);
+        if (f->func_closure != nullptr && PyTuple_Check(f->func_closure))
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
+                PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
+                if (PyCell_Check(cell))
+                    trust_value(w, PyCell_GET(cell), depth + 1);
+            }
+        if (f->func_dict != nullptr)
+            trust_value(w, PyDict_GetItemString(f->func_dict, "__wrapped__"), depth + 1);
+    } else if (PyType_Check(o)) {
+        if (w.seen->insert(o).second)
+            trust_dict(w, reinterpret_cast<PyTypeObject *>(o)->tp_dict, depth);
+    } else if (Py_IS_TYPE(o, &PyStaticMethod_Type) || Py_IS_TYPE(o, &PyClassMethod_Type) ||
+               Py_IS_TYPE(o, &PyProperty_Type) || PyMethod_Check(o)) {
+        for (const char *attr : {"__func__", "fget", "fset", "fdel"}) {
+            if (!PyObject_HasAttrString(o, attr))
+                continue;
+            PyObject *v = PyObject_GetAttrString(o, attr);
+            trust_value(w, v, depth + 1);
+            Py_XDECREF(v);
+        }
+        PyErr_Clear();
+    } else if (PyObject **dp = _PyObject_GetDictPtr(o); dp != nullptr && *dp != nullptr && PyDict_Check(*dp)) {
+        trust_value(w, PyDict_GetItemString(*dp, "__wrapped__"), depth + 1); // functools.lru_cache, wraps objects
+    }
+}
+
+void trust_modules(const TrustWalk &w, PyObject *mods)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(mods); ++i) {
+        PyObject *m = PyList_GET_ITEM(mods, i);
+        if (PyModule_Check(m) && w.seen->insert(m).second)
+            trust_dict(w, PyModule_GetDict(m), 0);
+    }
+}
+
+// trust(modules, callers): the code the modules define (and the calling stack's) is the harness's; the callers'
+// code (and the stack's) is what may make a guarded call itself, so that torch's own functions (default_convert
+// calls as_tensor) are no gadget an answer's C callables (partial, map) hand its array to. Before init only,
+// so nothing of the answer's, which loads after init, is ever trusted.
+PyObject *w_trust(PyObject *, PyObject *args)
+{
+    PyObject *mods, *callers;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &mods, &PyList_Type, &callers))
+        return nullptr;
+    if (g_ready || g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen};
+    trust_modules(all, mods);
+    trust_modules(all, callers);
+    trust_modules(direct, callers);
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    while (f != nullptr) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        trust_code_object(all, reinterpret_cast<PyObject *>(code));
+        trust_code_object(direct, reinterpret_cast<PyObject *>(code));
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    PyErr_Clear();
+    return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(g_trusted_code.size()),
+                         static_cast<Py_ssize_t>(g_caller_code.size()));
+}
+
 // ---- the module's functions (called by the trusted harness; an answer calling them shows in the reports) --
 
 PyObject *w_init(PyObject *, PyObject *args)
@@ -1119,9 +1419,6 @@ PyObject *w_init(PyObject *, PyObject *args)
     Py_RETURN_NONE;
 }
 
-// neuter(f, mode, name): how an entry point of torch's is refused (wall.py entry_points)
-enum NeuterMode { kNeuterAlways = 0, kNeuterForward = 1, kNeuterAnswer = 2, kNeuterNative = 3 };
-
 PyObject *w_neuter(PyObject *, PyObject *args)
 {
     PyObject *f;
@@ -1133,7 +1430,7 @@ PyObject *w_neuter(PyObject *, PyObject *args)
         return refuse(nullptr, nullptr, nullptr);
     int r = mode == kNeuterAlways   ? patch_refuse(f)
             : mode == kNeuterNative ? refuse_native(f, name)
-                                    : patch_slot(f, name, mode == kNeuterAnswer);
+                                    : patch_slot(f, name, mode);
     if (r < 0) {
         PyErr_SetString(PyExc_TypeError, "sieve runtime wall: not a C function");
         return nullptr;
@@ -1577,7 +1874,8 @@ PyObject *w_demangle(PyObject *, PyObject *args);
 PyMethodDef kMethods[] = {
     {"init", w_init, METH_VARARGS, "init(fd, answer_path, triton_dir, ext_dirs, kernelbench, interpreted)"},
     {"neuter", w_neuter, METH_VARARGS,
-     "neuter(c_function, mode, name): 0 always, 1 in the forward, 2 also to the answer, 3 raw access"},
+     "neuter(c_function, mode, name): 0 always, 1 in the forward, 2 also to the answer, 3 raw access, 4 but to "
+     "the harness"},
     {"wrap_extension", w_wrap_extension, METH_VARARGS, "wrap_extension(pybind_function) -> patched"},
     {"set_poisoner", w_set_poisoner, METH_VARARGS, "set_poisoner(callable(args, kwargs, result, poison, protect))"},
     {"snapshot", w_snapshot, METH_VARARGS,
@@ -1595,6 +1893,10 @@ PyMethodDef kMethods[] = {
     {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
+    {"trust", w_trust, METH_VARARGS,
+     "trust(modules, callers): their code (and the caller's stack) runs as the harness's; the callers' calls"},
+    {"guard_data", w_guard_data, METH_VARARGS,
+     "guard_data(functions, names, tensor_types, tensor_base, plain_types) -> tensor types patched"},
     {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -391,7 +391,7 @@ class Child:
             w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
                                 self.interpreted, [taskref, timing, transport, hooks, wall,
                                                    sys.modules[__name__]] + ([driver] if driver is not None else []),
-                                self.hook, ffi)
+                                self.hook, ffi, [task])
             mod.set_poisoner(hooks.poison_extension_call)
         except BaseException as e:
             self.send({"t": "infra", "message": f"the runtime wall did not start: {type(e).__name__}: {e}"[:500]})

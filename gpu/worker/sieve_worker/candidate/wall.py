@@ -72,10 +72,43 @@ def preload():
         return None
     mod = load(path)
     sys.modules["_sieve_wall"] = mod
+    trust_modules(mod)  # the bulk of the walk (torch, triton, numpy), once: a candidate walks what it adds
     return mod
 
 
-REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW = 0, 1, 2, 3  # sieve_wall.cpp w_neuter
+def trust_modules(mod, callers=()):
+    """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's, and which
+    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): the data path's
+    (transport, native) and callers (the task module), never torch's own functions, which an answer could chain with C callables
+    (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...). sieve_wall.cpp
+    w_trust: refused once the wall is initialised, before any of the answer loads."""
+    from ..data import transport
+    from . import native
+    mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"],
+              [transport, native] + [m for m in callers if type(m).__name__ == "module"])
+
+
+REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
+
+# what makes a tensor over memory numpy, Python or a file mapping reaches, or hands a tensor's memory to them,
+# without an op: refused to all but the harness's own calls (REFUSE_BUT_HARNESS). (owner, name): torch.X,
+# torch._C.X, torch.UntypedStorage.X, the serializer's classes (torch.save/pickle into a BytesIO read a tensor's
+# bytes, torch.load writes a storage's)
+SHARED_MEMORY = [("torch", "from_numpy"), ("torch", "frombuffer"), ("torch", "from_file"), ("torch", "_from_blob"),
+                 ("C", "_construct_storage_from_data_pointer"), ("C", "_gds_load_storage"), ("C", "_gds_save_storage")]
+SHARED_MEMORY += [("storage", n) for n in (
+    "from_file", "from_buffer", "_share_filename_cpu_", "_share_fd_cpu_", "_share_cuda_", "_new_shared_filename_cpu",
+    "_new_shared_fd_cpu", "_new_using_filename_cpu", "_new_using_fd_cpu", "_new_shared_cuda", "_get_shared_fd",
+    "_new_with_file", "_set_from_file", "_write_file", "_new_with_weak_ptr", "_set_cdata")]
+SHARED_MEMORY += [("writer", "__init__"), ("reader", "__init__"), ("serializer", "__init__")]
+# the JIT's serializers read a tensor's bytes in C++ too (torch.jit.save of a module that holds the input, the JIT
+# pickler), and its loaders make tensors from bytes
+SHARED_MEMORY += [("C", n) for n in (
+    "_pickle_save", "_pickle_load_obj", "_save_jit_module", "_save_jit_module_to_bytes", "_save_mobile_module",
+    "_save_mobile_module_to_bytes", "_save_parameters", "_load_jit_module_from_bytes",
+    "_load_mobile_module_from_bytes", "import_ir_module_from_buffer", "_load_for_lite_interpreter_from_buffer",
+    "_gds_register_buffer")]
+SHARED_MEMORY += [("script", n) for n in ("save", "save_to_buffer", "_save_for_mobile", "_save_to_buffer_for_mobile")]
 
 
 def entry_points(torch):
@@ -83,9 +116,10 @@ def entry_points(torch):
     REFUSE_ALWAYS (latches tampered) what switches RecordFunction off or removes its callbacks;
     REFUSE_IN_FORWARD what runs a kernel around the dispatcher, where RecordFunction does not run, and
     Tensor.tolist (torch uses them elsewhere); REFUSE_TO_ANSWER, in the forward and to the answer's code
-    anywhere, what makes a view of a tensor's memory for numpy or a tensor over memory Python writes (made in
-    __init__, it serves the forward all the same, where no op sees the compute); REFUSE_RAW, to everyone, DLPack
-    both ways (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
+    anywhere, what makes a view of a tensor's memory for numpy (made in __init__, it serves the forward all the
+    same, where no op sees the compute); REFUSE_BUT_HARNESS, to all but the harness's own calls (its phase, its
+    thread, trusted code made the call: trust_modules), SHARED_MEMORY; REFUSE_RAW, to everyone, DLPack both ways
+    (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
     C = torch._C
     found = []
     for mod, name in ((C._autograd, "_clear_callbacks"), (C._autograd, "_enable_record_function"),
@@ -100,16 +134,36 @@ def entry_points(torch):
     armed = [(C._DispatchOperatorHandle, "redispatch_boxed", REFUSE_IN_FORWARD),
              (C, "_dispatch_make_pyobj_dispatch_fns", REFUSE_IN_FORWARD),
              (getattr(C, "_SafeKernelFunction", None), "call_boxed", REFUSE_IN_FORWARD),
-             (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD),
-             (torch, "from_numpy", REFUSE_TO_ANSWER), (torch, "frombuffer", REFUSE_TO_ANSWER)]
+             (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD)]
+    owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
+              "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule}
+    armed += [(owners[o], name, REFUSE_BUT_HARNESS) for o, name in SHARED_MEMORY]
     for owner, name, mode in armed:
         if owner is None:
             continue
-        f = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
+        if isinstance(owner, type):  # from the class that defines it (a pybind11 method may sit on a base)
+            f = next((vars(k)[name] for k in owner.__mro__ if name in vars(k) and k is not object), None)
+        else:
+            f = getattr(owner, name, None)
+        f = f.__func__ if isinstance(f, staticmethod) else f
         if f is not None:
             found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "
                                    "torch)"))
     return found
+
+
+def data_guard(torch):
+    """(functions, names, tensor types, TensorBase, plain types) for sieve_wall.cpp guard_data: the constructors
+    that make a tensor from data, whose data must not be memory numpy or Python reaches unless the harness itself
+    calls them (torch.as_tensor(a) of a numpy array shares its memory; of a list it copies and stays allowed)."""
+    import numpy as np
+    C = torch._C
+    fns = [(C._VariableFunctions.as_tensor, "torch.as_tensor"), (C._VariableFunctions.asarray, "torch.asarray"),
+           (C._VariableFunctions.tensor, "torch.tensor"), (vars(C.TensorBase)["new_tensor"], "Tensor.new_tensor"),
+           (vars(C.TensorBase)["new"], "Tensor.new")]
+    types = [C.TensorBase] + sorted(torch._tensor_classes, key=lambda t: f"{t.__module__}.{t.__name__}")
+    plain = [torch.dtype, torch.device, torch.layout, torch.memory_format, np.number, np.bool_]
+    return [f for f, _ in fns], [n for _, n in fns], types, C.TensorBase, plain
 
 
 class Wall:
@@ -124,21 +178,27 @@ class Wall:
         self.loaded = []  # modules the builder's client loaded (load_inline's never enter sys.modules)
 
     @classmethod
-    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=()):
+    def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=(),
+              callers=()):
         """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
         go; harness_modules: modules (or objects) whose names must not change under the harness (the task's, the
         child's); hook: the launch hook (hooks.LaunchHook), installed here to count through the wall; ffi: the
         ctypes function pointers the harness itself calls from here on (all it keeps of ctypes: every other use
-        is refused, sieve_wall.cpp w_shut_ctypes)."""
+        is refused, sieve_wall.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
+        guarded calls besides the data path's (the task module: its inputs from numpy)."""
         if policy not in POLICIES:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
         import triton
+        # the code the harness may run where only the harness may make a tensor over foreign memory: what the
+        # modules loaded now define (none of the answer's, which loads after this), and this stack
+        trust_modules(mod, callers)
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
         for f, mode, name in entry_points(torch):
             mod.neuter(f, mode, name)
+        mod.guard_data(*data_guard(torch))
         if hook is not None:
             hook.install(mod)
         mod.shut_ctypes(list(ffi))

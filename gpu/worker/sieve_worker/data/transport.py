@@ -65,7 +65,10 @@ def pin_mapping(torch, buf, size, read_only=False):
     fault at a time (5.8 s for the first pageable copy of 6.4 GB). Returns the handle for unpin_mapping, or
     None where it is small, there is no GPU or the driver refuses (the copies then go the slow way: the
     same bytes). read_only: a PROT_READ mapping (registered read-only, so pinning makes no private copies
-    of its pages). Call it with the device's context current (after the process used the device)."""
+    of its pages). Call it with the device's context current (after the process used the device). The handle is
+    the mapping's address, never the tensor made over it: the candidate's harness calls this where the runtime
+    wall lets only the harness make a tensor over foreign memory, and a tensor handed back would serve an answer
+    that got the harness to call it on its own buffer (docs/VERIFIER.md, "Tensors over memory numpy...")."""
     if buf is None or size < PIN_MIN or not torch.cuda.is_available():
         return None
     lib = _driver()
@@ -76,9 +79,10 @@ def pin_mapping(torch, buf, size, read_only=False):
             warnings.simplefilter("ignore", UserWarning)  # a read-only buffer: torch only takes its address
             base = torch.frombuffer(buf, dtype=torch.uint8, count=size)
         flags = CU_MEMHOSTREGISTER_PORTABLE | (CU_MEMHOSTREGISTER_READ_ONLY if read_only else 0)
-        if lib.cuMemHostRegister_v2(base.data_ptr(), size, flags) != 0:
+        addr = base.data_ptr()
+        if lib.cuMemHostRegister_v2(addr, size, flags) != 0:
             return None
-        return base
+        return addr
     except Exception:
         return None
 
@@ -86,7 +90,7 @@ def pin_mapping(torch, buf, size, read_only=False):
 def unpin_mapping(handle):
     lib = _driver()
     if handle is not None and lib is not None:
-        lib.cuMemHostUnregister(handle.data_ptr())
+        lib.cuMemHostUnregister(handle)
 
 
 def nbytes_of(dtype, shape):
@@ -241,7 +245,7 @@ class Writer:
         if total > self.size:
             return desc
         if self.pinned is None and any(t.is_cuda for t in tensors):
-            handle = pin_mapping(torch, self.map, self.size)  # a tensor: never tested for truth
+            handle = pin_mapping(torch, self.map, self.size)  # an address
             self.pinned = False if handle is None else handle
         for t, off, (d, s) in zip(tensors, offs, metas):
             n = t.numel()

@@ -13,8 +13,9 @@ REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATI
 # closed where the answer's trick no longer works and what it computes is then wrong (a seed it no longer learns,
 # a hook the harness no longer calls)
 REJECT_OR_WRONG = REJECT + [{"expect": "FAIL_MISMATCH"}]
-# ctypes, DLPack, numpy's array interface at an address and numpy views of tensor memory are refused to the
-# answer (sieve_wall.cpp w_shut_ctypes, wall.py entry_points): closed from the round's report on
+# ctypes, DLPack, numpy's array interface at an address, numpy views of tensor memory and tensors over memory
+# numpy or Python reaches are refused to the answer (sieve_wall.cpp w_shut_ctypes and guard_data, wall.py
+# entry_points): closed from the round's report on
 RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 
 # answers written for the CPU only, not run on a GPU: the C++ loops read the input's memory on the host (a CUDA
@@ -36,7 +37,7 @@ HOSTILE = [
     ("h_ctypes_borrowed_filename", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     ("h_harness_refusal_swallowed", SOFTMAX, [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {"static_twin": False}),
-    ("h_as_tensor_numpy_alias", SOFTMAX, REJECT, {}),
+    ("h_as_tensor_numpy_alias", SOFTMAX, RAW, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
@@ -50,6 +51,30 @@ HOSTILE = [
     ("h_probe_tell_launch_return", SOFTMAX, REJECT, {"gpu": True}),
     ("h_inductor_free_phase", SOFTMAX, REJECT, {"gpu": True}),
     ("h_ext_passthrough_launder", SOFTMAX, REJECT, {}),
+    # tensors over memory numpy or Python reaches, and the mirror image (a tensor's bytes read with no op): the
+    # constructors' data is looked at, the sharing and serializing paths are the harness's alone (sieve_wall.cpp
+    # guard_data, wall.py SHARED_MEMORY)
+    ("h_asarray_vf_computed_name", SOFTMAX, RAW, {}),
+    ("h_legacy_ctor_numpy_init", SOFTMAX, RAW, {}),
+    ("h_tensor_subclass_new_numpy", SOFTMAX, RAW, {}),
+    ("h_tensor_new_dict_numpy", SOFTMAX, RAW, {}),
+    ("h_array_interface_buffer_as_tensor", SOFTMAX, RAW + [{"expect": "FAIL_RUNTIME"}], {}),  # torch ignores it
+    ("h_from_file_shared_memmap", SOFTMAX, RAW, {}),
+    ("h_share_memory_mmap", SOFTMAX, RAW, {}),
+    ("h_shared_memory_frombuffer", SOFTMAX, RAW, {}),
+    ("h_torch_save_bytesio_read", SOFTMAX, RAW, {}),
+    ("h_pickle_storage_reduce_read", SOFTMAX, RAW, {}),
+    ("h_jit_save_buffer_read", SOFTMAX, RAW, {}),
+    ("h_storage_from_data_pointer", SOFTMAX, RAW, {}),
+    ("h_numpy_array_of_tensor", SOFTMAX, REJECT, {}),  # Tensor.numpy in the forward: FAIL_SHAM
+    # torch gives neither a tensor nor a storage the buffer protocol: the answer fails on its own
+    ("h_memoryview_tensor", SOFTMAX, RAW + [{"expect": "FAIL_RUNTIME"}], {}),
+    ("h_borrowed_filename_as_tensor_init", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    ("h_borrowed_filename_harness_phase_alias", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    ("h_gadget_default_convert_harness_phase", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -62,12 +87,11 @@ LEGIT = [
     ("l2_cpp_stats_triton_normalize", SOFTMAX, CPU_WRITTEN),
     ("l2_cpp_loop_softmax", SOFTMAX, CPU_WRITTEN),
     ("l2_cpp_class_method_softmax", SOFTMAX, CPU_WRITTEN),
+    ("l2_softmax_as_tensor_list", SOFTMAX, {}),
 ]
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_as_tensor_numpy_alias": "torch.as_tensor of a numpy array is a tensor over memory numpy writes: an input "
-                               "copied there (copy_ is allowed) is computed on in numpy with no op seen",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
