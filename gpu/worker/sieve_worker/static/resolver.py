@@ -181,7 +181,7 @@ class Resolver(Statements, Expressions, Calls, Library):
             elif k in ("scalar", "unknown"):
                 c = a.const
                 out.add((k, c if isinstance(c, (str, int, float, bool, type(None))) else None, a.flagged,
-                         a.info == "dtype"))
+                         a.info if a.info in ("dtype", "device") else None))
             elif depth >= 3:
                 out.add((k,))
             elif k in ("container", "instance", "ctx"):
