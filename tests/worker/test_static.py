@@ -709,6 +709,22 @@ class RealAnswers(Base):
         self.assertTrue(codes(answer("        self.lin.half()\n" + fwd, init="        self.lin = nn.Linear(4, 4)\n"),
                               policy="kernelbench"))
 
+    def test_a_layers_output_is_on_its_inputs_device(self):
+        # tritonLLM 66_Matmul_Dropout_Softmax (gpt-5): `if not x.is_cuda:` on what nn.Linear returned was GHOST_BRANCH,
+        # the same branch on the input a CPU fallback
+        init = "        self.lin = nn.Linear(4, 4)\n        self.seq = nn.Sequential(nn.Linear(4, 4))\n"
+        for y in ("self.lin(x)", "self.seq(x)", "self.lin(x).view(-1)"):
+            for test in ("not y.is_cuda", "y.device.type == 'cpu'"):
+                fwd = f"        y = {y}\n        if {test}:\n            return torch.relu(y)\n        return launch(y)\n"
+                with self.subTest(y=y, test=test):
+                    fs = static.check(answer(fwd, init=init), "triton", "kernelbench")
+                    self.assertEqual([f for f in fs if f.fatal], [])
+                    self.assertIn("CPU_FALLBACK_NOTE", {f.code for f in fs})
+        # a layer on a tensor the answer made on the CPU (a fresh layer in forward) returns a CPU tensor on the GPU too
+        fwd = ("        y = nn.Linear(4, 4)(torch.zeros(1, 4))\n        if not y.is_cuda:\n            return torch.relu(x)\n"
+               "        return launch(x)\n")
+        self.rejects(answer(fwd), "GHOST_BRANCH", policy="kernelbench")
+
     def test_extension_idioms(self):
         base = CUDA.replace("{flags}", "{flags}")
         for flags in (', extra_cflags=[""], extra_ldflags=[""]', ", extra_include_paths=[]",

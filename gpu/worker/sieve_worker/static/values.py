@@ -53,6 +53,13 @@ def tensor(origin="other", reordered=False, dtsrc=None):
     return V("tensor", origin=origin, reordered=reordered, dtsrc=dtsrc)
 
 
+ON_INPUT_DEVICE = ("input", "layer")  # origins of tensors that are on the device the inputs are on
+
+
+def on_input_device(v):
+    return bool(alts(v)) and all(a.kind == "tensor" and a.origin in ON_INPUT_DEVICE for a in alts(v))
+
+
 def union(values):
     out, seen = [], set()
     for v in values:
