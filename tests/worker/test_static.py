@@ -725,6 +725,33 @@ class RealAnswers(Base):
                "        return launch(x)\n")
         self.rejects(answer(fwd), "GHOST_BRANCH", policy="kernelbench")
 
+    def test_a_parameters_item_stays_a_host_read(self):
+        # leaderboard 68_Matmul_Min_Subtract (gemini-1.5-flash): self.constant.item() of a 0-d nn.Parameter as a kernel
+        # scalar. Kept refused: a kernel launched before it in the same call may have written the parameter (it is
+        # a kernel argument like any tensor), so the read can bring computed data to the host; the runtime wall
+        # refuses aten::_local_scalar_dense in forward too. Passing the parameter itself to the kernel is the fix.
+        init = "        self.c = nn.Parameter(torch.tensor(2.0))\n"
+        for fwd in ("        c = self.c.item()\n        return launch(x)\n",
+                    "        y = launch(x)\n        k[(1,)](x, self.c, 1, BLOCK=128)\n        n = int(self.c.item())\n"
+                    "        return y.view(-1)[:n]\n"):
+            for policy in ("strict", "kernelbench"):
+                with self.subTest(fwd=fwd, policy=policy):
+                    fs = static.check(answer(fwd, init=init), "triton", policy)
+                    self.assertIn(("TORCH_OP_IN_FORWARD", "torch.Tensor.item"), {(f.code, f.op) for f in fs if f.fatal})
+        self.accepts(answer("        y = torch.empty_like(x)\n        k[(1,)](x, y, x.numel(), BLOCK=128)\n"
+                            "        k[(1,)](self.c, y, 1, BLOCK=128)\n        return y\n", init=init))
+
+    def test_torch_arithmetic_on_constants_stays_torch(self):
+        # tritonLLM 40_LayerNorm (gemini-2.5-pro): int(torch.prod(torch.tensor(self.shape)).item()) multiplies
+        # configuration ints with torch in forward. Kept refused: the runtime wall sees aten::prod and
+        # aten::_local_scalar_dense in the forward window whatever the tensor holds; math.prod is the host's way.
+        init = "        self.shape = (4, 8)\n"
+        fs = static.check(answer("        n = int(torch.prod(torch.tensor(self.shape)).item())\n"
+                                 "        return launch(x.view(-1, n))\n", init=init), "triton", "kernelbench")
+        self.assertIn(("TORCH_OP_IN_FORWARD", "torch.prod"), {(f.code, f.op) for f in fs if f.fatal})
+        self.accepts(answer("        n = math.prod(self.shape)\n        return launch(x.view(-1, n))\n", init=init,
+                            pre="import math\n"))
+
     def test_extension_idioms(self):
         base = CUDA.replace("{flags}", "{flags}")
         for flags in (', extra_cflags=[""], extra_ldflags=[""]', ", extra_include_paths=[]",
