@@ -290,6 +290,17 @@ class HostCasts(Base):
                 self.rejects(answer(f"        return launch({form})\n", init=init), "TORCH_OP_IN_FORWARD",
                              policy="kernelbench")
 
+    def test_a_helper_is_judged_per_device_and_dtype_argument(self):
+        # a call of the answer's own code is memoized by its arguments: t.to(d) is a no-op for d "cuda" or x.device
+        # and a copy or cast for "cpu" or a dtype, so what a scalar argument is belongs in the key
+        pre = "\n\ndef move(t, d):\n    return t.to(d)\n"
+        for second in ("'cpu'", "torch.empty(0, dtype=torch.float16).dtype"):
+            for first in ("'cuda'", "x.device"):
+                fwd = f"        y = move(x, {first})\n        return launch(move(x, {second}))\n"
+                with self.subTest(first=first, second=second):
+                    self.rejects(answer(fwd, pre=pre), "TORCH_OP_IN_FORWARD")
+        self.accepts(answer("        y = move(x, 'cuda')\n        return launch(move(x, x.device))\n", pre=pre))
+
 
 if __name__ == "__main__":
     unittest.main()
