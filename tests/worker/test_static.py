@@ -709,6 +709,49 @@ class RealAnswers(Base):
         self.assertTrue(codes(answer("        self.lin.half()\n" + fwd, init="        self.lin = nn.Linear(4, 4)\n"),
                               policy="kernelbench"))
 
+    def test_a_layers_output_is_on_its_inputs_device(self):
+        # tritonLLM 66_Matmul_Dropout_Softmax (gpt-5): `if not x.is_cuda:` on what nn.Linear returned was GHOST_BRANCH,
+        # the same branch on the input a CPU fallback
+        init = "        self.lin = nn.Linear(4, 4)\n        self.seq = nn.Sequential(nn.Linear(4, 4))\n"
+        for y in ("self.lin(x)", "self.seq(x)", "self.lin(x).view(-1)"):
+            for test in ("not y.is_cuda", "y.device.type == 'cpu'"):
+                fwd = f"        y = {y}\n        if {test}:\n            return torch.relu(y)\n        return launch(y)\n"
+                with self.subTest(y=y, test=test):
+                    fs = static.check(answer(fwd, init=init), "triton", "kernelbench")
+                    self.assertEqual([f for f in fs if f.fatal], [])
+                    self.assertIn("CPU_FALLBACK_NOTE", {f.code for f in fs})
+        # a layer on a tensor the answer made on the CPU (a fresh layer in forward) returns a CPU tensor on the GPU too
+        fwd = ("        y = nn.Linear(4, 4)(torch.zeros(1, 4))\n        if not y.is_cuda:\n            return torch.relu(x)\n"
+               "        return launch(x)\n")
+        self.rejects(answer(fwd), "GHOST_BRANCH", policy="kernelbench")
+
+    def test_a_parameters_item_stays_a_host_read(self):
+        # leaderboard 68_Matmul_Min_Subtract (gemini-1.5-flash): self.constant.item() of a 0-d nn.Parameter as a kernel
+        # scalar. Kept refused: a kernel launched before it in the same call may have written the parameter (it is
+        # a kernel argument like any tensor), so the read can bring computed data to the host; the runtime wall
+        # refuses aten::_local_scalar_dense in forward too. Passing the parameter itself to the kernel is the fix.
+        init = "        self.c = nn.Parameter(torch.tensor(2.0))\n"
+        for fwd in ("        c = self.c.item()\n        return launch(x)\n",
+                    "        y = launch(x)\n        k[(1,)](x, self.c, 1, BLOCK=128)\n        n = int(self.c.item())\n"
+                    "        return y.view(-1)[:n]\n"):
+            for policy in ("strict", "kernelbench"):
+                with self.subTest(fwd=fwd, policy=policy):
+                    fs = static.check(answer(fwd, init=init), "triton", policy)
+                    self.assertIn(("TORCH_OP_IN_FORWARD", "torch.Tensor.item"), {(f.code, f.op) for f in fs if f.fatal})
+        self.accepts(answer("        y = torch.empty_like(x)\n        k[(1,)](x, y, x.numel(), BLOCK=128)\n"
+                            "        k[(1,)](self.c, y, 1, BLOCK=128)\n        return y\n", init=init))
+
+    def test_torch_arithmetic_on_constants_stays_torch(self):
+        # tritonLLM 40_LayerNorm (gemini-2.5-pro): int(torch.prod(torch.tensor(self.shape)).item()) multiplies
+        # configuration ints with torch in forward. Kept refused: the runtime wall sees aten::prod and
+        # aten::_local_scalar_dense in the forward window whatever the tensor holds; math.prod is the host's way.
+        init = "        self.shape = (4, 8)\n"
+        fs = static.check(answer("        n = int(torch.prod(torch.tensor(self.shape)).item())\n"
+                                 "        return launch(x.view(-1, n))\n", init=init), "triton", "kernelbench")
+        self.assertIn(("TORCH_OP_IN_FORWARD", "torch.prod"), {(f.code, f.op) for f in fs if f.fatal})
+        self.accepts(answer("        n = math.prod(self.shape)\n        return launch(x.view(-1, n))\n", init=init,
+                            pre="import math\n"))
+
     def test_extension_idioms(self):
         base = CUDA.replace("{flags}", "{flags}")
         for flags in (', extra_cflags=[""], extra_ldflags=[""]', ", extra_include_paths=[]",

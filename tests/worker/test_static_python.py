@@ -258,6 +258,49 @@ class HostCasts(Base):
             with self.subTest(form=form):
                 self.rejects(answer(f"        return {form}\n"), "TORCH_OP_IN_FORWARD", policy="kernelbench")
 
+    def test_device_and_copy_keywords_are_the_same_cast(self):
+        # tritonLLM 6_Matmul_with_large_K_dimension_ (gpt-5 search dab1d5): A.to(device='cuda', dtype=torch.float32,
+        # copy=False) was refused while A.to(dtype=torch.float32) was noted
+        for form in ("launch(x.to(device='cuda', dtype=torch.float32, copy=False))",
+                     "launch(x.to('cuda', torch.float32))", "launch(x.to(torch.device('cuda'), torch.float16))",
+                     "launch(x.to(x.device, dtype=torch.float16, non_blocking=True, copy=False))"):
+            with self.subTest(form=form):
+                fs = static.check(answer(f"        return {form}\n"), "triton", "kernelbench")
+                self.assertEqual([f for f in fs if f.fatal], [])
+                self.assertIn("HOST_CAST_ALLOWED", {f.code for f in fs})
+                self.rejects(answer(f"        return {form}\n"), "TORCH_OP_IN_FORWARD")
+
+    def test_a_move_to_the_inputs_device_is_no_cast(self):
+        # the same answer returns C.to(orig_device) with orig_device = A.device: a no-op under both policies
+        for fwd in ("        d = x.device\n        return launch(x).to(d)\n",
+                    "        return launch(x.to('cuda'))\n", "        return launch(x.to(device='cuda', copy=False))\n",
+                    "        return launch(x.to(x.device, copy=False))\n"):
+            for policy in ("strict", "kernelbench"):
+                with self.subTest(fwd=fwd, policy=policy):
+                    self.accepts(answer(fwd), policy=policy)
+
+    def test_a_copy_or_another_device_stays_refused(self):
+        for form in ("x.to(device='cuda', dtype=torch.float32, copy=True)", "x.to('cuda', copy=True)",
+                     "x.to('cuda:1', torch.float32)", "x.to(device='cpu', dtype=torch.float32)",
+                     "x.to(torch.float32, copy=self.training)", "x.to(torch.float32, False, True)",
+                     "x.to(self.dev)"):
+            # self.dev: set-up runs before the harness moves the model, so a device read there is the CPU
+            init = "        self.w = nn.Parameter(torch.ones(1))\n        self.dev = self.w.device\n"
+            with self.subTest(form=form):
+                self.rejects(answer(f"        return launch({form})\n", init=init), "TORCH_OP_IN_FORWARD",
+                             policy="kernelbench")
+
+    def test_a_helper_is_judged_per_device_and_dtype_argument(self):
+        # a call of the answer's own code is memoized by its arguments: t.to(d) is a no-op for d "cuda" or x.device
+        # and a copy or cast for "cpu" or a dtype, so what a scalar argument is belongs in the key
+        pre = "\n\ndef move(t, d):\n    return t.to(d)\n"
+        for second in ("'cpu'", "torch.empty(0, dtype=torch.float16).dtype"):
+            for first in ("'cuda'", "x.device"):
+                fwd = f"        y = move(x, {first})\n        return launch(move(x, {second}))\n"
+                with self.subTest(first=first, second=second):
+                    self.rejects(answer(fwd, pre=pre), "TORCH_OP_IN_FORWARD")
+        self.accepts(answer("        y = move(x, 'cuda')\n        return launch(move(x, x.device))\n", pre=pre))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -2,8 +2,8 @@
 import ast
 
 from . import lang
-from .values import (FLAGGED, Frame, RAISES, UNKNOWN, V, alts, elements, empty_grid, is_torch_value, keys, members,
-                     scalar, tensor, union, unstar)
+from .values import (FLAGGED, ON_INPUT_DEVICE, Frame, RAISES, UNKNOWN, V, alts, elements, empty_grid, is_torch_value,
+                     keys, members, on_input_device, scalar, tensor, union, unstar)
 
 
 class Calls:
@@ -197,7 +197,11 @@ class Calls:
                     cur = [self.call_value(el, cur, {}, node, fr)]
                 return cur[0] if cur else UNKNOWN
             self.torch_op(node, f.path, f"calls the torch module {f.path}", fr)
-            return tensor()
+            # its output is on its input's device (or the call fails: a layer's weights elsewhere), so
+            # `if not y.is_cuda:` after `y = self.linear(x)` is as CPU-only as it is on x itself
+            others = [a for v in list(args[1:]) + list(kwargs.values()) for a in alts(v) if a.kind == "tensor"]
+            on_dev = bool(args) and on_input_device(args[0]) and all(a.origin in ON_INPUT_DEVICE for a in others)
+            return tensor("layer" if on_dev else "other")
         if k == "kernel":
             if fr.mode == "forward" or True:
                 self.add("NO_LAUNCH", node, f"{fr.fname} calls kernel {f.name} like a function instead of "

@@ -2,8 +2,8 @@
 import ast
 
 from . import lang
-from .values import (FLAGGED, Frame, MAX_CONST, NOCONST, RAISES, UNKNOWN, V, alts, dtype_value, elements, has_kind,
-                     is_torch_value, keys, members, scalar, tensor, union, unstar)
+from .values import (FLAGGED, Frame, MAX_CONST, NOCONST, RAISES, UNKNOWN, V, alts, device_value, dtype_value, elements,
+                     has_kind, is_torch_value, keys, members, scalar, tensor, union, unstar)
 
 
 class Expressions:
@@ -323,6 +323,8 @@ class Expressions:
             return self.lib_attr(a.path, name, node, fr)
         if k == "tensor":
             if name in lang.TENSOR_ATTRS:
+                if name == "device" and fr.mode == "forward":
+                    return device_value()  # set-up runs before the harness moves the model: there it is the CPU
                 return dtype_value() if name == "dtype" else scalar()
             if name in lang.TENSOR_VIEW_ATTRS:
                 return tensor(a.origin, a.reordered or name != "data", a.dtsrc)

@@ -2,8 +2,8 @@
 import ast
 
 from . import cppext, lang
-from .values import (FLAGGED, TORCH_FORBIDDEN_CALLS, UNKNOWN, V, alts, collect_funcs, dtype_value, has_kind, scalar,
-                     setup_forbidden, tensor, union)
+from .values import (FLAGGED, TORCH_FORBIDDEN_CALLS, UNKNOWN, V, alts, collect_funcs, device_value, dtype_value,
+                     has_kind, scalar, setup_forbidden, tensor, union)
 
 
 class Library:
@@ -28,14 +28,40 @@ class Library:
                                          for a in alts(v))
         return len(node.args) == 1 and shape(node.args[0])
 
-    def same_type_cast(self, f, node, fr):
+    @staticmethod
+    def gpu_device(v):
+        """Whether a .to() argument is the device every forward tensor is on: a tensor's .device (a name holding
+        one too), torch.device("cuda") or "cuda" (the current GPU, where x.cuda() moves x; "cuda:1" may be
+        another)."""
+        return bool(alts(v)) and all(a.kind == "scalar" and (a.info == "device" or a.const == "cuda")
+                                     for a in alts(v))
+
+    @staticmethod
+    def to_keywords(node):
+        """A .to() call's keywords without those that change nothing: copy=False (the default) and
+        non_blocking=<constant>; None where one could copy (copy=True, a copy flag stage 0 cannot read) or is
+        unknown (**kwargs, memory_format=)."""
+        out = {}
+        for k in node.keywords:
+            if k.arg == "copy" and isinstance(k.value, ast.Constant) and k.value.value is False or \
+                    k.arg == "non_blocking" and isinstance(k.value, ast.Constant):
+                continue
+            if k.arg not in ("dtype", "device"):
+                return None
+            out[k.arg] = k.value
+        return out
+
+    def same_type_cast(self, f, args, kwargs, node, fr):
         """x.to(t.dtype), x.to(t.device), x.to(device=..., dtype=...) and x.type_as(t) where x is known to have t's
         dtype (and every forward tensor is on the GPU: moving one elsewhere is flagged): a no-op, not a copy.
-        A move to t.device alone needs no dtype knowledge (x = self.conv(x); x.to(x.device))."""
-        if not isinstance(node, ast.Call) or not node.args and not node.keywords:
+        A move to t.device (or "cuda", as x.cuda()) alone needs no dtype knowledge (x = self.conv(x);
+        x.to(x.device)). copy=False and non_blocking= change nothing; copy=True is a copy."""
+        if not isinstance(node, ast.Call) or not node.args and not node.keywords or \
+                any(isinstance(a, ast.Starred) for a in node.args):
             return False
-        if any(k.arg not in ("dtype", "device") for k in node.keywords):
-            return False  # copy=True, memory_format=...: a real copy
+        kw = self.to_keywords(node)
+        if kw is None or not node.args and not kw:
+            return False
 
         def dtsrcs(e):
             if not isinstance(e, ast.Name):
@@ -43,15 +69,15 @@ class Library:
             v = self.lookup(e.id, fr, e)
             return {a.dtsrc for a in alts(v)} if alts(v) and all(a.kind == "tensor" for a in alts(v)) else None
 
-        for e in list(node.args) + [k.value for k in node.keywords]:
+        for e, v in list(zip(node.args, args)) + [(e, kwargs.get(k)) for k, e in kw.items()]:
             if f.name == "type_as":
                 if f.dtsrc is None or dtsrcs(e) != {f.dtsrc}:
                     return False
-            elif not isinstance(e, ast.Attribute) or e.attr not in ("dtype", "device"):
+            elif self.gpu_device(v):
+                continue
+            elif not isinstance(e, ast.Attribute) or e.attr != "dtype":
                 return False
-            elif e.attr == "dtype" and (f.dtsrc is None or dtsrcs(e.value) != {f.dtsrc}):
-                return False
-            elif e.attr == "device" and dtsrcs(e.value) is None:
+            elif f.dtsrc is None or dtsrcs(e.value) != {f.dtsrc}:
                 return False
         return True
 
@@ -64,10 +90,10 @@ class Library:
         return isinstance(node, ast.Call) and not node.args and \
             all(k.arg == "non_blocking" and isinstance(k.value, ast.Constant) for k in node.keywords)
 
-    @staticmethod
-    def dtype_cast(name, args, kwargs, node):
-        """x.float(), x.half(), x.type_as(t), x.to(torch.float16), x.to(t.dtype), x.to(t), x.to(t.device, dtype=d):
-        a change of dtype and nothing else (no copy=, memory_format=, or move to a device other than a tensor's)."""
+    def dtype_cast(self, name, args, kwargs, node):
+        """x.float(), x.half(), x.type_as(t), x.to(torch.float16), x.to(t.dtype), x.to(t), x.to(t.device, dtype=d),
+        x.to(device="cuda", dtype=d, copy=False): a change of dtype and nothing else (no copy=True,
+        memory_format=, or move to a device other than the one the forward's tensors are on)."""
         if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
             return False
         if name not in ("to", "type_as"):
@@ -79,19 +105,16 @@ class Library:
             return bool(alts(v)) and all(a.kind == "scalar" and a.info == "dtype" or a.kind == "tensor" or
                                          a.kind == "lib" and a.path.startswith("torch.") and
                                          a.path[6:] in lang.TORCH_DTYPES for a in alts(v))
-
-        def device(e):
-            return isinstance(e, ast.Attribute) and e.attr == "device"
-        kw = {k.arg: k.value for k in node.keywords}
-        if set(kw) - {"dtype", "device", "non_blocking"} or "device" in kw and not device(kw["device"]):
+        kw = self.to_keywords(node)
+        if kw is None or "device" in kw and not self.gpu_device(kwargs.get("device")):
             return False
         found = "dtype" in kw and dtype(kwargs.get("dtype"))
         if "dtype" in kw and not found:
             return False
-        for e, v in zip(node.args, args):
+        for v in args:
             if dtype(v):
                 found = True
-            elif not device(e):
+            elif not self.gpu_device(v):
                 return False
         return found
 
@@ -99,7 +122,7 @@ class Library:
         name = f.name
         if name in lang.TENSOR_META_METHODS:
             return scalar()
-        if name in ("to", "type_as") and self.same_type_cast(f, node, fr):
+        if name in ("to", "type_as") and self.same_type_cast(f, args, kwargs, node, fr):
             return tensor(f.origin, f.reordered, f.dtsrc)
         if name == "cuda" and self.cuda_noop(node):
             return tensor(f.origin, f.reordered, f.dtsrc)
@@ -366,6 +389,9 @@ class Library:
         if len(parts) == 2 and last in ("tensor", "as_tensor") and not setup:
             if not any(has_kind(v, ("tensor", "unknown")) for v in list(args) + list(kwargs.values())):
                 return tensor("alloc")  # constants from python numbers
+        if path == "torch.device" and len(args) == 1 and not kwargs and args[0].kind == "scalar" \
+                and args[0].const == "cuda":
+            return device_value()
         if len(parts) == 2 and last in lang.TORCH_FORWARD:
             kind = lang.TORCH_FORWARD[last]
             if kind == "tensor":

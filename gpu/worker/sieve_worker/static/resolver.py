@@ -148,7 +148,11 @@ class Resolver(Statements, Expressions, Calls, Library):
             if a.kind == "tensor":
                 out.append(("t", a.origin, a.reordered))
             elif a.kind in ("scalar", "unknown"):
-                out.append((a.kind,))
+                # what the callee's verdict may turn on: a dtype or device value, a string or flag constant
+                # (t.to(d) with d "cuda" is a no-op, with d "cpu" a copy)
+                c = a.const
+                out.append((a.kind, a.info if a.info in ("dtype", "device") else None,
+                            ("c", c) if isinstance(c, (str, bool)) or c is None else None))
             elif a.kind in ("container", "instance", "ctx") and depth < 3:
                 held = list(a.items or []) + [x for kv in (a.pairs or []) for x in kv] + list(a.extra or []) + \
                     [x for kv in sorted((a.attrs or {}).items(), key=lambda kv: kv[0]) for x in kv]
@@ -181,7 +185,7 @@ class Resolver(Statements, Expressions, Calls, Library):
             elif k in ("scalar", "unknown"):
                 c = a.const
                 out.add((k, c if isinstance(c, (str, int, float, bool, type(None))) else None, a.flagged,
-                         a.info == "dtype"))
+                         a.info if a.info in ("dtype", "device") else None))
             elif depth >= 3:
                 out.add((k,))
             elif k in ("container", "instance", "ctx"):

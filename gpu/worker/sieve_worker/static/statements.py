@@ -2,7 +2,7 @@
 import ast
 
 from .values import (FLAGGED, Frame, MAX_LOOP_PASSES, MAX_SIG_NODES, UNKNOWN, V, alts, definitely_assigned,
-                     is_main_guard, keys, members, replaces_only, scalar, tensor, union)
+                     is_main_guard, keys, members, on_input_device, replaces_only, scalar, tensor, union)
 
 
 class Statements:
@@ -264,8 +264,8 @@ class Statements:
     def cpu_condition(self, test, fr):
         """True when test holds only without a GPU (`not x.is_cuda`, `x.device.type == "cpu"`,
         `not torch.cuda.is_available()`), False when it holds only with one, None otherwise. x must be a
-        forward input (or a view of one): a tensor the answer made on the CPU itself would take the branch
-        on the GPU too."""
+        forward input (or a view of one, or what a torch layer returned on one): a tensor the answer made on the
+        CPU itself would take the branch on the GPU too."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             inner = self.cpu_condition(test.operand, fr)
             return None if inner is None else not inner
@@ -296,8 +296,7 @@ class Statements:
     def is_input(self, e, fr):
         if not isinstance(e, ast.Name):
             return False
-        v = self.lookup(e.id, fr, e)
-        return all(a.kind == "tensor" and a.origin == "input" for a in alts(v)) and bool(alts(v))
+        return on_input_device(self.lookup(e.id, fr, e))
 
     def static_path(self, e, fr):
         v = self.eval(e, fr, quiet=True)

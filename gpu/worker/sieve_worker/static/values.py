@@ -36,14 +36,28 @@ def dtype_value():
     return V("scalar", const=NOCONST, info="dtype")
 
 
+def device_value():
+    """t.device (or torch.device("cuda")): x.to(it) moves x to the device the inputs are on, which it is on."""
+    return V("scalar", const=NOCONST, info="device")
+
+
 def scalar(const=NOCONST):
     return V("scalar", const=const)
 
 
 def tensor(origin="other", reordered=False, dtsrc=None):
-    """reordered: a view that moved elements (x.t(), x[:, 1:]): copying it is the computation of some tasks.
+    """origin: "input" (a forward parameter), "layer" (what a torch layer returned on such a tensor: on the
+    inputs' device like them), "param", "alloc" or "other".
+    reordered: a view that moved elements (x.t(), x[:, 1:]): copying it is the computation of some tasks.
     dtsrc: the forward parameter whose dtype this tensor is known to have (an input, its views, *_like(input))."""
     return V("tensor", origin=origin, reordered=reordered, dtsrc=dtsrc)
+
+
+ON_INPUT_DEVICE = ("input", "layer")  # origins of tensors that are on the device the inputs are on
+
+
+def on_input_device(v):
+    return bool(alts(v)) and all(a.kind == "tensor" and a.origin in ON_INPUT_DEVICE for a in alts(v))
 
 
 def union(values):
@@ -55,7 +69,7 @@ def union(values):
             if a.kind in ("scalar", "unknown"):
                 c = a.const
                 key = (a.kind, c if isinstance(c, (str, int, float, bool, type(None))) else id(c), a.flagged,
-                       a.info == "dtype")
+                       a.info if a.info in ("dtype", "device") else None)
             else:
                 key = id(a)
             if a.kind == "tensor":
