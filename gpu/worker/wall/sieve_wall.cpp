@@ -4,9 +4,11 @@
 // observed op when one exists, whether Python or C++ called the op) and judges the answer's ones against a
 // policy. Its state lives in this file's statics, which the answer's Python cannot reach; what it found goes
 // to the worker as one JSON line per armed window, written here with write(2) on the result pipe.
+#include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/ops/empty.h>
 #include <ATen/record_function.h>
 #include <Python.h>
+#include <c10/core/impl/TorchDispatchModeTLS.h>
 #include <frameobject.h>
 
 #include <dlfcn.h>
@@ -517,15 +519,49 @@ bool stack_trusted()
     return ok;
 }
 
+PyObject *g_gc_callbacks = nullptr; // gc's own callback list (kept at trust(), before the answer loads)
+
+// What the answer left in place that runs its code inside a harness's own guarded call, where it would see the
+// call's result (a tensor over the harness's mapping, a numpy view) or its frames' locals: a torch function or
+// dispatch mode (handed every tensor the harness then uses), a trace or profile function (any frame's
+// f_locals), a gc callback (gc.get_objects() while the result is alive). The harness sets none of them: one
+// present is the answer's (redteam/wall2 h_gadget_*). "" when none.
+std::string answer_hook()
+{
+    if (at::impl::PythonTorchFunctionTLS::stack_len() > 0)
+        return "a torch function mode";
+    if (c10::impl::TorchDispatchModeTLS::stack_len() > 0)
+        return "a torch dispatch mode";
+    PyThreadState *ts = PyThreadState_Get();
+    if (ts->c_tracefunc != nullptr || ts->c_profilefunc != nullptr)
+        return "a trace or profile function";
+    if (g_gc_callbacks != nullptr && PyList_Check(g_gc_callbacks) && PyList_GET_SIZE(g_gc_callbacks) > 0)
+        return "a gc callback";
+    return "";
+}
+
 bool harness_own_call()
 {
-    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted();
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted() &&
+           answer_hook().empty();
+}
+
+PyObject *native_refuse(const std::string &what, bool answer);
+
+// A guarded call refused to all but the harness: the answer's fault where one of its frames is on the stack or
+// one of its hooks is in place (answer_hook), else the harness's.
+PyObject *guarded_refuse(const std::string &what)
+{
+    const std::string hook = g_phase.load() == kHarness ? answer_hook() : "";
+    if (!hook.empty())
+        return native_refuse(what + " with " + hook + " of the answer's in place", true);
+    return native_refuse(what, !python_where(nullptr).empty());
 }
 
 template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, void *c)
 {
     if (g_slot_mode[N] == kNeuterHarness && !harness_own_call())
-        return native_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
+        return guarded_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
     const int phase = g_phase.load();
     if (phase == kForward) {
         std::string where = python_where(nullptr);
@@ -541,7 +577,7 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
     // compiled under a borrowed file name that the harness calls) serves the forward all the same, where no op
     // sees what is done there
     if (g_slot_mode[N] == kNeuterAnswer && !harness_own_call())
-        return native_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
+        return guarded_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
     return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
 }
 
@@ -749,7 +785,11 @@ PyObject *native_refuse(const std::string &what)
 {
     // refused to everyone; charged to the answer when one of its frames is on the stack, else to the harness
     // (a torch or triton path that uses ctypes: the worker retries it as its own fault, never the sample's)
-    const bool answer = !python_where(nullptr).empty();
+    return native_refuse(what, !python_where(nullptr).empty());
+}
+
+PyObject *native_refuse(const std::string &what, bool answer)
+{
     const std::string trail = answer ? "" : " at " + python_trail(8); // frames read before g_mu (see above)
     {
         std::lock_guard<std::mutex> lock(g_mu);
@@ -1171,7 +1211,7 @@ bool data_allowed(const char *what, PyObject *args, PyObject *kw)
         bad = foreign(v, 0);
     if (bad == nullptr)
         return true;
-    native_refuse(std::string(what) + " of a " + bad + " (a tensor over memory numpy or Python reaches)");
+    guarded_refuse(std::string(what) + " of a " + bad + " (a tensor over memory numpy or Python reaches)");
     return false;
 }
 
@@ -1354,6 +1394,17 @@ PyObject *w_trust(PyObject *, PyObject *args)
         return nullptr;
     if (g_ready || g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
+    if (g_gc_callbacks == nullptr) {
+        PyObject *gc = PyImport_ImportModule("gc");
+        g_gc_callbacks = gc != nullptr ? PyObject_GetAttrString(gc, "callbacks") : nullptr; // gc's own list
+        Py_XDECREF(gc);
+        if (g_gc_callbacks == nullptr || !PyList_Check(g_gc_callbacks)) {
+            Py_XDECREF(g_gc_callbacks);
+            g_gc_callbacks = nullptr;
+            PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: gc.callbacks is not a list");
+            return nullptr;
+        }
+    }
     const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen};
     trust_modules(all, mods);
     trust_modules(all, callers);

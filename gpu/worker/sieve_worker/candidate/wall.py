@@ -79,13 +79,14 @@ def preload():
 def trust_modules(mod, callers=()):
     """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's, and which
     modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): the data path's
-    (transport, native) and callers (the task module), never torch's own functions, which an answer could chain with C callables
-    (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...). sieve_wall.cpp
-    w_trust: refused once the wall is initialised, before any of the answer loads."""
+    (transport) and callers (the task module), never torch's own functions, which an answer could chain with C
+    callables (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...), nor the
+    raw-CUDA path's native.py, which never runs in a candidate and whose _save hands a numpy view to numpy.save
+    (h_gadget_native_save_numpy). sieve_wall.cpp w_trust: refused once the wall is initialised, before any of the
+    answer loads."""
     from ..data import transport
-    from . import native
     mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"],
-              [transport, native] + [m for m in callers if type(m).__name__ == "module"])
+              [transport] + [m for m in callers if type(m).__name__ == "module"])
 
 
 REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
