@@ -308,6 +308,9 @@ void record(const char *op, int phase, bool other, const std::string &where)
         g_violations.push_back({op, where, phase == kForward ? "forward" : "outside the forward", other});
 }
 
+bool stack_trusted(bool innermost_caller);
+std::string borrowed_frame();
+
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
 {
     int phase = g_phase.load(std::memory_order_relaxed);
@@ -343,8 +346,31 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
         // the harness's own ops are not the answer's; answer code running now (a __del__, a patched function, a
         // gc callback) is, and so is any op it reaches from its extension
         where = python_where(nullptr);
-        if (where.empty())
+        if (where.empty()) {
+            // no line of the answer's file: the harness's own op only where every frame runs code loaded before
+            // the answer (w_trust). Code the answer compiled under a borrowed file name (torch's module.py) that
+            // the harness calls (its model's parameters()) computed there unseen (redteam/wall2
+            // h_borrowed_filename_harness_phase_compute); a module imported after the wall is no code of the
+            // harness's either. Neither is the answer's line for certain: the job ends as the harness's fault
+            // (retried, then UNVERIFIABLE RAW_MEMORY_HARNESS), never a PASS.
+            PyGILState_STATE st = PyGILState_Ensure(); // the op's binding released it
+            const bool trusted = stack_trusted(false);
+            const std::string borrowed = trusted ? "" : borrowed_frame();
+            PyGILState_Release(st);
+            if (trusted)
+                return nullptr;
+            if (!borrowed.empty()) { // the answer's code under a borrowed name: its op
+                std::lock_guard<std::mutex> lock(g_mu);
+                record(name, phase, false, "code the answer compiled under the name " + borrowed);
+                return nullptr;
+            }
+            const std::string trail = python_trail(8);
+            std::lock_guard<std::mutex> lock(g_mu);
+            if (g_native_harness.empty())
+                g_native_harness =
+                    std::string(name) + " in the harness's phase from code loaded after the wall at " + trail;
             return nullptr;
+        }
     } else {
         bool triton_first = false;
         where = other ? "" : python_where(&triton_first);
@@ -495,18 +521,42 @@ PyObject *native_refuse(const std::string &what);
 // The code objects the harness may run (w_trust): what the modules loaded before the answer define, and the stack
 // that started the wall. Code the answer compiled under a borrowed file name is none of them, whatever its name.
 std::unordered_set<PyObject *> g_trusted_code;
-std::unordered_set<PyObject *> g_caller_code; // the harness's own functions (and the start stack): innermost frame
+std::unordered_set<PyObject *> g_caller_code;    // the harness's own functions (and the start stack): innermost frame
+std::unordered_set<std::string> g_trusted_files; // the files that trusted code came from
+
+// The file name of the innermost frame that runs code of no trusted module under a trusted module's file name:
+// code the answer compiled under a borrowed name (no module defines new code in an old file after the walk). ""
+// when none. With the GIL.
+std::string borrowed_frame()
+{
+    std::string found;
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    for (int depth = 0; f != nullptr && found.empty() && depth < 400; ++depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        if (file != nullptr && g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0 &&
+            g_trusted_files.count(file) > 0)
+            found = std::string(file) + ":" + std::to_string(PyFrame_GetLineNumber(f));
+        PyErr_Clear();
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return found;
+}
 
 // Whether every frame on this thread's stack runs trusted code (and none is in the answer's file), the innermost
 // one the harness's own.
-bool stack_trusted()
+bool stack_trusted(bool innermost_caller)
 {
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     bool ok = true;
     for (int depth = 0; f != nullptr && ok && depth < 400; ++depth) {
         PyCodeObject *code = PyFrame_GetCode(f);
         const char *file = PyUnicode_AsUTF8(code->co_filename);
-        const auto &set = depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
+        const auto &set = innermost_caller && depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
         ok =
             (file == nullptr || g_answer != file) && (set.empty() || set.count(reinterpret_cast<PyObject *>(code)) > 0);
         PyErr_Clear();
@@ -542,7 +592,7 @@ std::string answer_hook()
 
 bool harness_own_call()
 {
-    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted() &&
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted(true) &&
            answer_hook().empty();
 }
 
@@ -1322,6 +1372,9 @@ void trust_code_object(const TrustWalk &w, PyObject *code)
     if (!PyCode_Check(code) || !w.codes->insert(code).second)
         return;
     Py_INCREF(code);
+    if (const char *file = PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(code)->co_filename))
+        g_trusted_files.insert(file);
+    PyErr_Clear();
     PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
     for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
         trust_code_object(w, PyTuple_GET_ITEM(consts, i)); // nested functions, lambdas, comprehensions

@@ -85,6 +85,8 @@ HOSTILE = [
     ("h_gadget_torch_function_mode_output_map", SOFTMAX, RAW, {}),
     # torch's ops in the harness's phase from code the answer compiled under a borrowed file name
     ("h_borrowed_filename_harness_phase_compute", SOFTMAX, REJECT, {}),
+    ("h_fresh_filename_harness_phase_compute", SOFTMAX,
+     REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
