@@ -343,12 +343,6 @@ def check_report(msg, expected_serial):
     if msg.get("native"):
         return ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS",
                 f"the answer reached for raw memory or a foreign call: {str(msg['native'])[:300]}")
-    if msg.get("native_harness"):
-        # refused with no frame of the answer's on the stack: torch or triton itself used ctypes, the
-        # harness's fault (worker.on_wall retries the job), never the sample's verdict
-        return ("HARNESS", "RAW_MEMORY_HARNESS",
-                f"torch or triton reached for a primitive the wall refuses (no frame of the answer's on the "
-                f"stack): {str(msg['native_harness'])[:300]}")
     if msg["kind"] == "window" and msg.get("serial") != expected_serial:
         return ("FAIL_SANDBOX", "WALL_TAMPERED",
                 f"runtime wall report {str(msg.get('serial'))[:20]} where {expected_serial} was due (a window "
@@ -365,6 +359,14 @@ def check_report(msg, expected_serial):
         return ("FAIL_SHAM", "TORCH_OP_AT_RUNTIME",
                 f"{str(first.get('op', '?'))[:80]} ran {str(first.get('phase', 'in the forward'))[:40]}{thread} "
                 f"({where}): torch did work the answer's kernels should do ({n} such op{'s' if n > 1 else ''})")
+    if msg.get("native_harness"):
+        # refused with no frame of the answer's on the stack: torch or triton itself used ctypes, the
+        # harness's fault (worker.on_wall retries the job), never the sample's verdict. Read after the answer's
+        # own evidence in the same report: a refusal the answer provoked under a fresh file name must not turn
+        # its op into a retry (redteam/wall2 h_harness_refusal_masks_sham)
+        return ("HARNESS", "RAW_MEMORY_HARNESS",
+                f"torch or triton reached for a primitive the wall refuses (no frame of the answer's on the "
+                f"stack): {str(msg['native_harness'])[:300]}")
     return None
 
 

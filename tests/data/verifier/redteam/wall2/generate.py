@@ -35,6 +35,9 @@ HOSTILE = [
     ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
     ("h_numpy_interface_host_compute", SOFTMAX, RAW, {}),
     ("h_ctypes_borrowed_filename", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    # a refusal charged to the harness in the same report as the answer's op: the op decides (FAIL_SHAM)
+    ("h_harness_refusal_masks_sham", SOFTMAX, [{"expect": "FAIL_SHAM", "reason": "TORCH_OP_AT_RUNTIME"}],
+     {"static_twin": False}),
     ("h_harness_refusal_swallowed", SOFTMAX, [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {"static_twin": False}),
     ("h_as_tensor_numpy_alias", SOFTMAX, RAW, {}),
@@ -82,7 +85,9 @@ HOSTILE = [
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
     ("h_gadget_native_save_numpy", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
-    ("h_gadget_torch_function_mode_output_map", SOFTMAX, RAW, {}),
+    # refused at the harness's frombuffer (answer_hook), or earlier: the mode's code, under torch's file name,
+    # runs the harness's ops in its phase (FAIL_SHAM)
+    ("h_gadget_torch_function_mode_output_map", SOFTMAX, REJECT, {}),
     # torch's ops in the harness's phase from code the answer compiled under a borrowed file name
     ("h_borrowed_filename_harness_phase_compute", SOFTMAX, REJECT, {}),
     ("h_fresh_filename_harness_phase_compute", SOFTMAX,
