@@ -83,6 +83,8 @@ HOSTILE = [
     # its own (FAIL_RUNTIME)
     ("h_gadget_transport_writer_torch_function", SOFTMAX,
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
+    ("h_gadget_trusted_code_answer_globals", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
     ("h_gadget_native_save_numpy", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
     # refused at the harness's frombuffer (answer_hook), or earlier: the mode's code, under torch's file name,
