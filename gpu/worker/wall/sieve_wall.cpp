@@ -523,6 +523,17 @@ PyObject *native_refuse(const std::string &what);
 std::unordered_set<PyObject *> g_trusted_code;
 std::unordered_set<PyObject *> g_caller_code;    // the harness's own functions (and the start stack): innermost frame
 std::unordered_set<std::string> g_trusted_files; // the files that trusted code came from
+// each trusted code object with the globals its functions run with: the same code run with the answer's globals
+// (types.FunctionType(Writer.write.__code__, G)) looks its names up in the answer's dict (redteam/wall2
+// h_gadget_trusted_code_answer_globals)
+struct PairHash
+{
+    size_t operator()(const std::pair<PyObject *, PyObject *> &p) const
+    {
+        return std::hash<PyObject *>()(p.first) * 31 + std::hash<PyObject *>()(p.second);
+    }
+};
+std::unordered_set<std::pair<PyObject *, PyObject *>, PairHash> g_code_globals;
 
 // The file name of the innermost frame that runs code of no trusted module under a trusted module's file name:
 // code the answer compiled under a borrowed name (no module defines new code in an old file after the walk). ""
@@ -557,8 +568,11 @@ bool stack_trusted(bool innermost_caller)
         PyCodeObject *code = PyFrame_GetCode(f);
         const char *file = PyUnicode_AsUTF8(code->co_filename);
         const auto &set = innermost_caller && depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
-        ok =
-            (file == nullptr || g_answer != file) && (set.empty() || set.count(reinterpret_cast<PyObject *>(code)) > 0);
+        PyObject *globals = PyFrame_GetGlobals(f);
+        ok = (file == nullptr || g_answer != file) &&
+             (set.empty() || (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
+                              g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0));
+        Py_XDECREF(globals);
         PyErr_Clear();
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);
@@ -587,6 +601,14 @@ std::string answer_hook()
         return "a trace or profile function";
     if (g_gc_callbacks != nullptr && PyList_Check(g_gc_callbacks) && PyList_GET_SIZE(g_gc_callbacks) > 0)
         return "a gc callback";
+    // a name the harness's code looks up replaced for the call (builtins.type/any answering the harness's checks
+    // for a fake writer, redteam/wall2 h_gadget_builtins_defeat_writer_checks), put back before the next window
+    std::string what;
+    if (!snapshot_holds(&what)) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper(what);
+        return what;
+    }
     return "";
 }
 
@@ -1367,9 +1389,13 @@ std::unordered_set<PyObject *> g_trust_seen, g_caller_seen; // the two walks' vi
 
 void trust_value(const TrustWalk &w, PyObject *o, int depth);
 
-void trust_code_object(const TrustWalk &w, PyObject *code)
+void trust_code_object(const TrustWalk &w, PyObject *code, PyObject *globals)
 {
-    if (!PyCode_Check(code) || !w.codes->insert(code).second)
+    if (!PyCode_Check(code))
+        return;
+    if (globals != nullptr && PyDict_Check(globals) && g_code_globals.insert({code, globals}).second)
+        Py_INCREF(globals);
+    if (!w.codes->insert(code).second)
         return;
     Py_INCREF(code);
     if (const char *file = PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(code)->co_filename))
@@ -1377,7 +1403,7 @@ void trust_code_object(const TrustWalk &w, PyObject *code)
     PyErr_Clear();
     PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
     for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
-        trust_code_object(w, PyTuple_GET_ITEM(consts, i)); // nested functions, lambdas, comprehensions
+        trust_code_object(w, PyTuple_GET_ITEM(consts, i), globals); // nested functions, lambdas, comprehensions
 }
 
 void trust_dict(const TrustWalk &w, PyObject *d, int depth)
@@ -1400,7 +1426,7 @@ void trust_value(const TrustWalk &w, PyObject *o, int depth)
         if (!w.seen->insert(o).second)
             return;
         auto *f = reinterpret_cast<PyFunctionObject *>(o);
-        trust_code_object(w, f->func_code);
+        trust_code_object(w, f->func_code, f->func_globals);
         if (f->func_closure != nullptr && PyTuple_Check(f->func_closure))
             for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
                 PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
@@ -1465,8 +1491,10 @@ PyObject *w_trust(PyObject *, PyObject *args)
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     while (f != nullptr) {
         PyCodeObject *code = PyFrame_GetCode(f);
-        trust_code_object(all, reinterpret_cast<PyObject *>(code));
-        trust_code_object(direct, reinterpret_cast<PyObject *>(code));
+        PyObject *globals = PyFrame_GetGlobals(f);
+        trust_code_object(all, reinterpret_cast<PyObject *>(code), globals);
+        trust_code_object(direct, reinterpret_cast<PyObject *>(code), globals);
+        Py_XDECREF(globals);
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);
         Py_DECREF(f);

@@ -205,7 +205,10 @@ class Wall:
         mod.shut_ctypes(list(ffi))
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
-        for d in [vars(torch), vars(torch.nn.functional), vars(torch._C)]:
+        # and builtins, which every harness function looks its type/any/isinstance up in (checked at each harness's
+        # own guarded call too: sieve_wall.cpp answer_hook)
+        import builtins
+        for d in [vars(torch), vars(torch.nn.functional), vars(torch._C), vars(builtins)]:
             mod.snapshot(d)
         for t in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch._C._VariableFunctionsClass):
             mod.snapshot(_type_dict(t))

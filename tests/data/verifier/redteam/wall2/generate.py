@@ -85,6 +85,9 @@ HOSTILE = [
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
     ("h_gadget_trusted_code_answer_globals", SOFTMAX,
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
+    ("h_gadget_builtins_defeat_writer_checks", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"},
+            {"expect": "FAIL_SANDBOX", "reason": "WALL_TAMPERED"}], {}),
     ("h_gadget_native_save_numpy", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
     # refused at the harness's frombuffer (answer_hook), or earlier: the mode's code, under torch's file name,
@@ -111,6 +114,9 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    "h_gadget_builtins_defeat_writer_checks": "a harness function's Python checks call names the answer can replace "
+                                              "(builtins.any) and put back before the guarded call: the wall checks "
+                                              "its snapshot at the call, which then holds",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
