@@ -4,9 +4,11 @@
 // observed op when one exists, whether Python or C++ called the op) and judges the answer's ones against a
 // policy. Its state lives in this file's statics, which the answer's Python cannot reach; what it found goes
 // to the worker as one JSON line per armed window, written here with write(2) on the result pipe.
+#include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/ops/empty.h>
 #include <ATen/record_function.h>
 #include <Python.h>
+#include <c10/core/impl/TorchDispatchModeTLS.h>
 #include <frameobject.h>
 
 #include <dlfcn.h>
@@ -306,6 +308,9 @@ void record(const char *op, int phase, bool other, const std::string &where)
         g_violations.push_back({op, where, phase == kForward ? "forward" : "outside the forward", other});
 }
 
+bool stack_trusted(bool innermost_caller);
+std::string borrowed_frame();
+
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
 {
     int phase = g_phase.load(std::memory_order_relaxed);
@@ -341,8 +346,31 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
         // the harness's own ops are not the answer's; answer code running now (a __del__, a patched function, a
         // gc callback) is, and so is any op it reaches from its extension
         where = python_where(nullptr);
-        if (where.empty())
+        if (where.empty()) {
+            // no line of the answer's file: the harness's own op only where every frame runs code loaded before
+            // the answer (w_trust). Code the answer compiled under a borrowed file name (torch's module.py) that
+            // the harness calls (its model's parameters()) computed there unseen (redteam/wall2
+            // h_borrowed_filename_harness_phase_compute); a module imported after the wall is no code of the
+            // harness's either. Neither is the answer's line for certain: the job ends as the harness's fault
+            // (retried, then UNVERIFIABLE RAW_MEMORY_HARNESS), never a PASS.
+            PyGILState_STATE st = PyGILState_Ensure(); // the op's binding released it
+            const bool trusted = stack_trusted(false);
+            const std::string borrowed = trusted ? "" : borrowed_frame();
+            PyGILState_Release(st);
+            if (trusted)
+                return nullptr;
+            if (!borrowed.empty()) { // the answer's code under a borrowed name: its op
+                std::lock_guard<std::mutex> lock(g_mu);
+                record(name, phase, false, "code the answer compiled under the name " + borrowed);
+                return nullptr;
+            }
+            const std::string trail = python_trail(8);
+            std::lock_guard<std::mutex> lock(g_mu);
+            if (g_native_harness.empty())
+                g_native_harness =
+                    std::string(name) + " in the harness's phase from code loaded after the wall at " + trail;
             return nullptr;
+        }
     } else {
         bool triton_first = false;
         where = other ? "" : python_where(&triton_first);
@@ -493,20 +521,58 @@ PyObject *native_refuse(const std::string &what);
 // The code objects the harness may run (w_trust): what the modules loaded before the answer define, and the stack
 // that started the wall. Code the answer compiled under a borrowed file name is none of them, whatever its name.
 std::unordered_set<PyObject *> g_trusted_code;
-std::unordered_set<PyObject *> g_caller_code; // the harness's own functions (and the start stack): innermost frame
+std::unordered_set<PyObject *> g_caller_code;    // the harness's own functions (and the start stack): innermost frame
+std::unordered_set<std::string> g_trusted_files; // the files that trusted code came from
+// each trusted code object with the globals its functions run with: the same code run with the answer's globals
+// (types.FunctionType(Writer.write.__code__, G)) looks its names up in the answer's dict (redteam/wall2
+// h_gadget_trusted_code_answer_globals)
+struct PairHash
+{
+    size_t operator()(const std::pair<PyObject *, PyObject *> &p) const
+    {
+        return std::hash<PyObject *>()(p.first) * 31 + std::hash<PyObject *>()(p.second);
+    }
+};
+std::unordered_set<std::pair<PyObject *, PyObject *>, PairHash> g_code_globals;
+
+// The file name of the innermost frame that runs code of no trusted module under a trusted module's file name:
+// code the answer compiled under a borrowed name (no module defines new code in an old file after the walk). ""
+// when none. With the GIL.
+std::string borrowed_frame()
+{
+    std::string found;
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    for (int depth = 0; f != nullptr && found.empty() && depth < 400; ++depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        if (file != nullptr && g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0 &&
+            g_trusted_files.count(file) > 0)
+            found = std::string(file) + ":" + std::to_string(PyFrame_GetLineNumber(f));
+        PyErr_Clear();
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return found;
+}
 
 // Whether every frame on this thread's stack runs trusted code (and none is in the answer's file), the innermost
 // one the harness's own.
-bool stack_trusted()
+bool stack_trusted(bool innermost_caller)
 {
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     bool ok = true;
     for (int depth = 0; f != nullptr && ok && depth < 400; ++depth) {
         PyCodeObject *code = PyFrame_GetCode(f);
         const char *file = PyUnicode_AsUTF8(code->co_filename);
-        const auto &set = depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
-        ok =
-            (file == nullptr || g_answer != file) && (set.empty() || set.count(reinterpret_cast<PyObject *>(code)) > 0);
+        const auto &set = innermost_caller && depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
+        PyObject *globals = PyFrame_GetGlobals(f);
+        ok = (file == nullptr || g_answer != file) &&
+             (set.empty() || (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
+                              g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0));
+        Py_XDECREF(globals);
         PyErr_Clear();
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);
@@ -517,15 +583,57 @@ bool stack_trusted()
     return ok;
 }
 
+PyObject *g_gc_callbacks = nullptr; // gc's own callback list (kept at trust(), before the answer loads)
+
+// What the answer left in place that runs its code inside a harness's own guarded call, where it would see the
+// call's result (a tensor over the harness's mapping, a numpy view) or its frames' locals: a torch function or
+// dispatch mode (handed every tensor the harness then uses), a trace or profile function (any frame's
+// f_locals), a gc callback (gc.get_objects() while the result is alive). The harness sets none of them: one
+// present is the answer's (redteam/wall2 h_gadget_*). "" when none.
+std::string answer_hook()
+{
+    if (at::impl::PythonTorchFunctionTLS::stack_len() > 0)
+        return "a torch function mode";
+    if (c10::impl::TorchDispatchModeTLS::stack_len() > 0)
+        return "a torch dispatch mode";
+    PyThreadState *ts = PyThreadState_Get();
+    if (ts->c_tracefunc != nullptr || ts->c_profilefunc != nullptr)
+        return "a trace or profile function";
+    if (g_gc_callbacks != nullptr && PyList_Check(g_gc_callbacks) && PyList_GET_SIZE(g_gc_callbacks) > 0)
+        return "a gc callback";
+    // a name the harness's code looks up replaced for the call (builtins.type/any answering the harness's checks
+    // for a fake writer, redteam/wall2 h_gadget_builtins_defeat_writer_checks), put back before the next window
+    std::string what;
+    if (!snapshot_holds(&what)) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper(what);
+        return what;
+    }
+    return "";
+}
+
 bool harness_own_call()
 {
-    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted();
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted(true) &&
+           answer_hook().empty();
+}
+
+PyObject *native_refuse(const std::string &what, bool answer);
+
+// A guarded call refused to all but the harness: the answer's fault where one of its frames is on the stack or
+// one of its hooks is in place (answer_hook), else the harness's.
+PyObject *guarded_refuse(const std::string &what)
+{
+    const std::string hook = g_phase.load() == kHarness ? answer_hook() : "";
+    if (!hook.empty())
+        return native_refuse(what + " with " + hook + " of the answer's in place", true);
+    return native_refuse(what, !python_where(nullptr).empty());
 }
 
 template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, void *c)
 {
     if (g_slot_mode[N] == kNeuterHarness && !harness_own_call())
-        return native_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
+        return guarded_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
     const int phase = g_phase.load();
     if (phase == kForward) {
         std::string where = python_where(nullptr);
@@ -541,7 +649,7 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
     // compiled under a borrowed file name that the harness calls) serves the forward all the same, where no op
     // sees what is done there
     if (g_slot_mode[N] == kNeuterAnswer && !harness_own_call())
-        return native_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
+        return guarded_refuse(std::string(g_slot_name[N]) + " called by the answer's code");
     return reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(g_slot_orig[N]))(self, a, b, c);
 }
 
@@ -749,7 +857,11 @@ PyObject *native_refuse(const std::string &what)
 {
     // refused to everyone; charged to the answer when one of its frames is on the stack, else to the harness
     // (a torch or triton path that uses ctypes: the worker retries it as its own fault, never the sample's)
-    const bool answer = !python_where(nullptr).empty();
+    return native_refuse(what, !python_where(nullptr).empty());
+}
+
+PyObject *native_refuse(const std::string &what, bool answer)
+{
     const std::string trail = answer ? "" : " at " + python_trail(8); // frames read before g_mu (see above)
     {
         std::lock_guard<std::mutex> lock(g_mu);
@@ -1171,7 +1283,7 @@ bool data_allowed(const char *what, PyObject *args, PyObject *kw)
         bad = foreign(v, 0);
     if (bad == nullptr)
         return true;
-    native_refuse(std::string(what) + " of a " + bad + " (a tensor over memory numpy or Python reaches)");
+    guarded_refuse(std::string(what) + " of a " + bad + " (a tensor over memory numpy or Python reaches)");
     return false;
 }
 
@@ -1277,14 +1389,21 @@ std::unordered_set<PyObject *> g_trust_seen, g_caller_seen; // the two walks' vi
 
 void trust_value(const TrustWalk &w, PyObject *o, int depth);
 
-void trust_code_object(const TrustWalk &w, PyObject *code)
+void trust_code_object(const TrustWalk &w, PyObject *code, PyObject *globals)
 {
-    if (!PyCode_Check(code) || !w.codes->insert(code).second)
+    if (!PyCode_Check(code))
+        return;
+    if (globals != nullptr && PyDict_Check(globals) && g_code_globals.insert({code, globals}).second)
+        Py_INCREF(globals);
+    if (!w.codes->insert(code).second)
         return;
     Py_INCREF(code);
+    if (const char *file = PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(code)->co_filename))
+        g_trusted_files.insert(file);
+    PyErr_Clear();
     PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
     for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
-        trust_code_object(w, PyTuple_GET_ITEM(consts, i)); // nested functions, lambdas, comprehensions
+        trust_code_object(w, PyTuple_GET_ITEM(consts, i), globals); // nested functions, lambdas, comprehensions
 }
 
 void trust_dict(const TrustWalk &w, PyObject *d, int depth)
@@ -1307,7 +1426,7 @@ void trust_value(const TrustWalk &w, PyObject *o, int depth)
         if (!w.seen->insert(o).second)
             return;
         auto *f = reinterpret_cast<PyFunctionObject *>(o);
-        trust_code_object(w, f->func_code);
+        trust_code_object(w, f->func_code, f->func_globals);
         if (f->func_closure != nullptr && PyTuple_Check(f->func_closure))
             for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
                 PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
@@ -1354,6 +1473,17 @@ PyObject *w_trust(PyObject *, PyObject *args)
         return nullptr;
     if (g_ready || g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
+    if (g_gc_callbacks == nullptr) {
+        PyObject *gc = PyImport_ImportModule("gc");
+        g_gc_callbacks = gc != nullptr ? PyObject_GetAttrString(gc, "callbacks") : nullptr; // gc's own list
+        Py_XDECREF(gc);
+        if (g_gc_callbacks == nullptr || !PyList_Check(g_gc_callbacks)) {
+            Py_XDECREF(g_gc_callbacks);
+            g_gc_callbacks = nullptr;
+            PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: gc.callbacks is not a list");
+            return nullptr;
+        }
+    }
     const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen};
     trust_modules(all, mods);
     trust_modules(all, callers);
@@ -1361,8 +1491,10 @@ PyObject *w_trust(PyObject *, PyObject *args)
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     while (f != nullptr) {
         PyCodeObject *code = PyFrame_GetCode(f);
-        trust_code_object(all, reinterpret_cast<PyObject *>(code));
-        trust_code_object(direct, reinterpret_cast<PyObject *>(code));
+        PyObject *globals = PyFrame_GetGlobals(f);
+        trust_code_object(all, reinterpret_cast<PyObject *>(code), globals);
+        trust_code_object(direct, reinterpret_cast<PyObject *>(code), globals);
+        Py_XDECREF(globals);
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);
         Py_DECREF(f);

@@ -107,6 +107,7 @@ class Child:
         sandbox.task_loaded()  # what the audit hooks see from here on is the sample's, not the task's
         import torch
         self.torch = torch
+        transport.bind(torch)  # the only torch its writer takes (before the wall snapshots transport's names)
         torch.set_num_threads(max(1, ctx.get("threads", 1)))
         # measurement tools captured before the candidate can touch them
         self.sync = torch.cuda.synchronize if not self.interpreted else (lambda: None)

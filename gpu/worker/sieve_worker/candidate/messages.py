@@ -181,6 +181,10 @@ class CandidateMessages:
         expected = job.wall_serial + 1 if msg.get("kind") == "window" else job.wall_serial
         bad = wall.check_report(msg, expected)
         if bad is not None and bad[0] == "HARNESS":
+            if job.probe_failure:
+                # the probe already showed the output is not the kernels' (decided after the checks, which a
+                # retry would throw away with it): a harness refusal after it does not buy the sample a new draw
+                return self.fail(job, "FAIL_SHAM", "proof", ["OUTPUT_NOT_FROM_KERNEL"], job.probe_failure)
             # torch or triton reached a refusal (the child's refusal error after it is not the sample's): the job
             # ends now as the harness's fault. Where torch caught the refusal and went on (NVML's device count
             # behind torch.manual_seed, on the H200) its child would wait for a next call that never comes

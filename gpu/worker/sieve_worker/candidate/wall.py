@@ -79,13 +79,14 @@ def preload():
 def trust_modules(mod, callers=()):
     """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's, and which
     modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): the data path's
-    (transport, native) and callers (the task module), never torch's own functions, which an answer could chain with C callables
-    (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...). sieve_wall.cpp
-    w_trust: refused once the wall is initialised, before any of the answer loads."""
+    (transport) and callers (the task module), never torch's own functions, which an answer could chain with C
+    callables (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...), nor the
+    raw-CUDA path's native.py, which never runs in a candidate and whose _save hands a numpy view to numpy.save
+    (h_gadget_native_save_numpy). sieve_wall.cpp w_trust: refused once the wall is initialised, before any of the
+    answer loads."""
     from ..data import transport
-    from . import native
     mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"],
-              [transport, native] + [m for m in callers if type(m).__name__ == "module"])
+              [transport] + [m for m in callers if type(m).__name__ == "module"])
 
 
 REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
@@ -204,7 +205,10 @@ class Wall:
         mod.shut_ctypes(list(ffi))
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
-        for d in [vars(torch), vars(torch.nn.functional), vars(torch._C)]:
+        # and builtins, which every harness function looks its type/any/isinstance up in (checked at each harness's
+        # own guarded call too: sieve_wall.cpp answer_hook)
+        import builtins
+        for d in [vars(torch), vars(torch.nn.functional), vars(torch._C), vars(builtins)]:
             mod.snapshot(d)
         for t in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch._C._VariableFunctionsClass):
             mod.snapshot(_type_dict(t))
@@ -342,12 +346,6 @@ def check_report(msg, expected_serial):
     if msg.get("native"):
         return ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS",
                 f"the answer reached for raw memory or a foreign call: {str(msg['native'])[:300]}")
-    if msg.get("native_harness"):
-        # refused with no frame of the answer's on the stack: torch or triton itself used ctypes, the
-        # harness's fault (worker.on_wall retries the job), never the sample's verdict
-        return ("HARNESS", "RAW_MEMORY_HARNESS",
-                f"torch or triton reached for a primitive the wall refuses (no frame of the answer's on the "
-                f"stack): {str(msg['native_harness'])[:300]}")
     if msg["kind"] == "window" and msg.get("serial") != expected_serial:
         return ("FAIL_SANDBOX", "WALL_TAMPERED",
                 f"runtime wall report {str(msg.get('serial'))[:20]} where {expected_serial} was due (a window "
@@ -364,6 +362,14 @@ def check_report(msg, expected_serial):
         return ("FAIL_SHAM", "TORCH_OP_AT_RUNTIME",
                 f"{str(first.get('op', '?'))[:80]} ran {str(first.get('phase', 'in the forward'))[:40]}{thread} "
                 f"({where}): torch did work the answer's kernels should do ({n} such op{'s' if n > 1 else ''})")
+    if msg.get("native_harness"):
+        # refused with no frame of the answer's on the stack: torch or triton itself used ctypes, the
+        # harness's fault (worker.on_wall retries the job), never the sample's verdict. Read after the answer's
+        # own evidence in the same report: a refusal the answer provoked under a fresh file name must not turn
+        # its op into a retry (redteam/wall2 h_harness_refusal_masks_sham)
+        return ("HARNESS", "RAW_MEMORY_HARNESS",
+                f"torch or triton reached for a primitive the wall refuses (no frame of the answer's on the "
+                f"stack): {str(msg['native_harness'])[:300]}")
     return None
 
 

@@ -14,6 +14,7 @@ anything else (garbage bytes, an unterminated or oversized line, a non-object, a
 candidate's failure (RESULT_STREAM_INVALID), never the harness's.
 """
 import fcntl
+import gc
 import json
 import mmap
 import os
@@ -30,6 +31,22 @@ PIN_MIN = 64 << 20  # a mapping this large is page-locked for the device's copie
 NP_OF = {"float32": "<f4", "float16": "<f2", "float64": "<f8", "bfloat16": "<u2", "int8": "|i1", "uint8": "|u1",
          "int16": "<i2", "int32": "<i4", "int64": "<i8", "bool": "|b1", "complex64": "<c8", "complex128": "<c16"}
 ITEMSIZE = {k: np.dtype(v).itemsize for k, v in NP_OF.items()}
+
+
+# The candidate's own mappings and torch, bound before its runtime wall starts: the wall snapshots this module's
+# names, so these tuples stay what the harness made. Writer.write makes a tensor over its mapping as the
+# harness's own call (sieve_wall.cpp harness_own_call); an answer that gets the harness to call it (a
+# functools.partial as its parameters()) must not hand it a mapping, tensors or a torch of its own, whose
+# __torch_function__ would be handed that tensor (redteam/wall2 h_gadget_transport_writer_torch_function).
+_MAPS = ()
+_TORCH = ()
+_GC = (gc.isenabled, gc.disable, gc.enable)  # no collection (an answer's __del__ at gc.get_objects) in a write
+
+
+def bind(torch):
+    """The candidate's torch, the only one Writer.write takes from here on (child.py, before the wall starts)."""
+    global _TORCH
+    _TORCH = (torch,)
 
 
 class StreamInvalid(Exception):
@@ -228,6 +245,9 @@ class Writer:
     def __init__(self, fd, size, out_fd):
         self.size = size
         self.map = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE) if size else None
+        if self.map is not None:
+            global _MAPS
+            _MAPS = _MAPS + (self.map,)
         self.out_fd = out_fd
         self.pinned = None  # pin_mapping's handle, from the first call whose outputs are on the device
 
@@ -236,7 +256,12 @@ class Writer:
 
     def write(self, tensors, torch):
         """Copies plain tensors into the buffer at the layout's offsets; returns their metadata. Outputs
-        that do not fit the buffer are described but not written (the worker refuses them on the metadata)."""
+        that do not fit the buffer are described but not written (the worker refuses them on the metadata).
+        Only a Writer of this module over its own mapping, the bound torch and plain tensors (see _MAPS)."""
+        if (type(self) is not Writer or (self.map is not None and not any(self.map is m for m in _MAPS))
+                or (_TORCH and torch is not _TORCH[0])
+                or type(tensors) is not list or any(type(t) is not torch.Tensor for t in tensors)):
+            raise TypeError("transport.Writer.write: the harness's own writer, torch and plain tensors only")
         metas = [(str(t.dtype).replace("torch.", ""), list(t.shape)) for t in tensors]
         desc = [{"dtype": d, "shape": s, "device": str(t.device)} for (d, s), t in zip(metas, tensors)]
         if any(d not in NP_OF for d, _ in metas):
@@ -247,10 +272,17 @@ class Writer:
         if self.pinned is None and any(t.is_cuda for t in tensors):
             handle = pin_mapping(torch, self.map, self.size)  # an address
             self.pinned = False if handle is None else handle
-        for t, off, (d, s) in zip(tensors, offs, metas):
-            n = t.numel()
-            if n == 0:
-                continue
-            dst = torch.frombuffer(self.map, dtype=t.dtype, count=n, offset=off).view(t.shape)
-            dst.copy_(t.detach())  # device -> mapped pages directly; strides/expansions resolved by copy_
+        collecting = _GC[0]()
+        _GC[1]()
+        try:
+            for t, off, (d, s) in zip(tensors, offs, metas):
+                n = t.numel()
+                if n == 0:
+                    continue
+                dst = torch.frombuffer(self.map, dtype=t.dtype, count=n, offset=off).view(t.shape)
+                dst.copy_(t.detach())  # device -> mapped pages directly; strides/expansions resolved by copy_
+                del dst
+        finally:
+            if collecting:
+                _GC[2]()
         return desc

@@ -35,6 +35,9 @@ HOSTILE = [
     ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
     ("h_numpy_interface_host_compute", SOFTMAX, RAW, {}),
     ("h_ctypes_borrowed_filename", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    # a refusal charged to the harness in the same report as the answer's op: the op decides (FAIL_SHAM)
+    ("h_harness_refusal_masks_sham", SOFTMAX, [{"expect": "FAIL_SHAM", "reason": "TORCH_OP_AT_RUNTIME"}],
+     {"static_twin": False}),
     ("h_harness_refusal_swallowed", SOFTMAX, [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {"static_twin": False}),
     ("h_as_tensor_numpy_alias", SOFTMAX, RAW, {}),
@@ -75,6 +78,25 @@ HOSTILE = [
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     ("h_gadget_default_convert_harness_phase", SOFTMAX,
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    # round 3: gadgets in the harness's own code (its phase, no frame of the answer's)
+    # transport.Writer.write takes only its own writer, mapping, torch and plain tensors: the answer then fails on
+    # its own (FAIL_RUNTIME)
+    ("h_gadget_transport_writer_torch_function", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
+    ("h_gadget_trusted_code_answer_globals", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
+    ("h_gadget_builtins_defeat_writer_checks", SOFTMAX,
+     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"},
+            {"expect": "FAIL_SANDBOX", "reason": "WALL_TAMPERED"}], {}),
+    ("h_gadget_native_save_numpy", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {}),
+    # refused at the harness's frombuffer (answer_hook), or earlier: the mode's code, under torch's file name,
+    # runs the harness's ops in its phase (FAIL_SHAM)
+    ("h_gadget_torch_function_mode_output_map", SOFTMAX, REJECT, {}),
+    # torch's ops in the harness's phase from code the answer compiled under a borrowed file name
+    ("h_borrowed_filename_harness_phase_compute", SOFTMAX, REJECT, {}),
+    ("h_fresh_filename_harness_phase_compute", SOFTMAX,
+     REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -92,6 +114,9 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    "h_gadget_builtins_defeat_writer_checks": "a harness function's Python checks call names the answer can replace "
+                                              "(builtins.any) and put back before the guarded call: the wall checks "
+                                              "its snapshot at the call, which then holds",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
