@@ -213,6 +213,26 @@ void tamper(const std::string &why)
         g_tampered = why;
 }
 
+// Visits this thread's Python frames, innermost first, at most max_depth of them, until visit(frame, code,
+// file, depth) returns false; file is nullptr where the code's file name is no UTF-8 string. With the GIL.
+template <class Visit> void for_each_frame(int max_depth, Visit visit)
+{
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    for (int depth = 0; f != nullptr && depth < max_depth; ++depth) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        PyErr_Clear();
+        const bool more = visit(f, code, file, depth);
+        Py_DECREF(code);
+        if (!more)
+            break;
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+}
+
 // The answer's place in the Python stack of this thread: "file:line" of the innermost frame in the answer's
 // file, "" when none. any_answer tells whether such a frame exists at all (the harness phase's question).
 std::string python_where(bool *triton_innermost)
@@ -221,28 +241,16 @@ std::string python_where(bool *triton_innermost)
     if (!Py_IsInitialized())
         return where;
     PyGILState_STATE st = PyGILState_Ensure();
-    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
-    bool first = true;
-    for (int depth = 0; f != nullptr && depth < 200; ++depth) {
-        PyCodeObject *code = PyFrame_GetCode(f);
-        const char *file = PyUnicode_AsUTF8(code->co_filename);
-        if (file != nullptr) {
-            if (first && triton_innermost != nullptr)
-                *triton_innermost = under(file, g_triton_dir);
-            if (g_answer == file) {
-                where = "line " + std::to_string(PyFrame_GetLineNumber(f));
-                Py_DECREF(code);
-                break;
-            }
-        }
-        PyErr_Clear();
-        first = false;
-        Py_DECREF(code);
-        PyFrameObject *back = PyFrame_GetBack(f);
-        Py_DECREF(f);
-        f = back;
-    }
-    Py_XDECREF(f);
+    for_each_frame(200, [&](PyFrameObject *f, PyCodeObject *, const char *file, int depth) {
+        if (file == nullptr)
+            return true;
+        if (depth == 0 && triton_innermost != nullptr)
+            *triton_innermost = under(file, g_triton_dir);
+        if (g_answer != file)
+            return true;
+        where = "line " + std::to_string(PyFrame_GetLineNumber(f));
+        return false;
+    });
     PyGILState_Release(st);
     return where;
 }
@@ -255,23 +263,15 @@ std::string python_trail(int frames)
     if (!Py_IsInitialized())
         return trail;
     PyGILState_STATE st = PyGILState_Ensure();
-    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
-    for (int depth = 0; f != nullptr && depth < frames; ++depth) {
-        PyCodeObject *code = PyFrame_GetCode(f);
-        const char *file = PyUnicode_AsUTF8(code->co_filename);
-        PyErr_Clear();
+    for_each_frame(frames, [&](PyFrameObject *f, PyCodeObject *, const char *file, int) {
         std::string name = file != nullptr ? file : "?";
         size_t cut = name.rfind('/');
         if (cut != std::string::npos && cut > 0)
             cut = name.rfind('/', cut - 1);
         trail += (trail.empty() ? "" : " < ") + (cut == std::string::npos ? name : name.substr(cut + 1)) + ":" +
                  std::to_string(PyFrame_GetLineNumber(f));
-        Py_DECREF(code);
-        PyFrameObject *back = PyFrame_GetBack(f);
-        Py_DECREF(f);
-        f = back;
-    }
-    Py_XDECREF(f);
+        return true;
+    });
     PyGILState_Release(st);
     return trail;
 }
@@ -541,20 +541,12 @@ std::unordered_set<std::pair<PyObject *, PyObject *>, PairHash> g_code_globals;
 std::string borrowed_frame()
 {
     std::string found;
-    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
-    for (int depth = 0; f != nullptr && found.empty() && depth < 400; ++depth) {
-        PyCodeObject *code = PyFrame_GetCode(f);
-        const char *file = PyUnicode_AsUTF8(code->co_filename);
+    for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int) {
         if (file != nullptr && g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0 &&
             g_trusted_files.count(file) > 0)
             found = std::string(file) + ":" + std::to_string(PyFrame_GetLineNumber(f));
-        PyErr_Clear();
-        Py_DECREF(code);
-        PyFrameObject *back = PyFrame_GetBack(f);
-        Py_DECREF(f);
-        f = back;
-    }
-    Py_XDECREF(f);
+        return found.empty();
+    });
     return found;
 }
 
@@ -562,24 +554,16 @@ std::string borrowed_frame()
 // one the harness's own.
 bool stack_trusted(bool innermost_caller)
 {
-    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     bool ok = true;
-    for (int depth = 0; f != nullptr && ok && depth < 400; ++depth) {
-        PyCodeObject *code = PyFrame_GetCode(f);
-        const char *file = PyUnicode_AsUTF8(code->co_filename);
+    for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int depth) {
         const auto &set = innermost_caller && depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
         PyObject *globals = PyFrame_GetGlobals(f);
         ok = (file == nullptr || g_answer != file) &&
              (set.empty() || (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
                               g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0));
         Py_XDECREF(globals);
-        PyErr_Clear();
-        Py_DECREF(code);
-        PyFrameObject *back = PyFrame_GetBack(f);
-        Py_DECREF(f);
-        f = back;
-    }
-    Py_XDECREF(f);
+        return ok;
+    });
     return ok;
 }
 

@@ -382,9 +382,8 @@ class Child:
                 # and torch counts devices through NVML with ctypes (torch.manual_seed does, seen on the H200)
                 # until it has kept a count, which it does once CUDA is initialized (torch 2.11: on the first
                 # count after that): both here
-                import torch
-                torch.cuda.init()
-                torch.cuda.device_count()
+                self.torch.cuda.init()
+                self.torch.cuda.device_count()
             if ctx.get("backend") != "triton":
                 # a built extension's load imports torch._dynamo, which rewraps torch.manual_seed: import it
                 # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)

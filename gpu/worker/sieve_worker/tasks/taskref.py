@@ -697,13 +697,8 @@ def _references(req, task_path, cache_dir, held, room=None):
     # its memory granted first, then alone, the whole device asked for); only alone is an out-of-memory the
     # task's size
     shared = device.type == "cuda" and room is not None and not req.get("alone")
-
-    def ask_room(nbytes):
-        nonlocal locked
-        got, locked = room_under_lock(room, big_lock, held, locked, nbytes)
-        return got
     if device.type == "cuda" and room is not None and req.get("alone"):
-        granted += ask_room(torch.cuda.mem_get_info(device)[1])
+        granted, locked = room_under_lock(room, big_lock, held, locked, torch.cuda.mem_get_info(device)[1])
 
     def device_full(e):
         return DeviceFull(f"the reference ran out of device memory beside other work: {str(e).splitlines()[0]}")
@@ -732,7 +727,8 @@ def _references(req, task_path, cache_dir, held, room=None):
                     est[0] + est[1] > BIG_REF_BYTES or req.get("room_every_shape")):
                 need = reference_need(est)
                 if need > granted:
-                    granted += ask_room(need - granted)
+                    got, locked = room_under_lock(room, big_lock, held, locked, need - granted)
+                    granted += got
             for seed, secret in list(zip(seeds, secrets))[:sh.get("seeds", len(seeds))]:
                 path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
                 model = build(mod, mod.Model, secret, style).to(device).eval()
