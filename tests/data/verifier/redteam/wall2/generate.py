@@ -40,6 +40,8 @@ HOSTILE = [
      {"static_twin": False}),
     ("h_harness_refusal_swallowed", SOFTMAX, [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {"static_twin": False}),
+    ("h_harness_refusal_hides_mismatch", SOFTMAX,
+     [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_MISMATCH"}], {}),
     ("h_as_tensor_numpy_alias", SOFTMAX, RAW, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
     ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
