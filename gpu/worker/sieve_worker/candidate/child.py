@@ -384,6 +384,9 @@ class Child:
                 # count after that): both here
                 self.torch.cuda.init()
                 self.torch.cuda.device_count()
+            # taskref.device_inputs makes the task's inputs inside a device context, whose module (a torch
+            # function mode) torch imports at its first use: before the wall, or its code is no harness's
+            import torch.utils._device  # noqa: F401
             if ctx.get("backend") != "triton":
                 # a built extension's load imports torch._dynamo, which rewraps torch.manual_seed: import it
                 # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)

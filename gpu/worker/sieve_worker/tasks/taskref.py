@@ -363,8 +363,9 @@ def device_inputs(mod, seed, device):
     both call this, get the same values); tensors it makes elsewhere explicitly are moved."""
     import torch
     dev = torch.device(device)
-    if dev.type == "cpu":
-        return make_inputs(mod, seed)
+    # the same path on every device (a device context on the CPU too): the context's module, which torch imports
+    # at its first use, must be loaded before the runtime wall walks what is trusted (child.start_wall); on the
+    # CPU alone this path was never taken, and every GPU check was a harness fault (seen on the H200)
     with dev:
         inputs = make_inputs(mod, seed)
     return [t.to(dev) if isinstance(t, torch.Tensor) and t.device != dev else t for t in inputs]
