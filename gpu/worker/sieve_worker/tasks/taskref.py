@@ -494,8 +494,17 @@ def meta_footprint(mod, cls, seed, style):
                 outs = flatten_outputs(model(*inputs))
         nb = lambda ts: sum(t.numel() * t.element_size() for t in ts if isinstance(t, torch.Tensor))
         return nb(inputs), nb(outs), nb(list(model.parameters()) + list(model.buffers()))
-    except Exception:
+    except Exception as e:
+        # why a task has no size estimate (and so no small derived shape): once per task and reason, to the log
+        why = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+        if (getattr(mod, "__name__", ""), why) not in _META_FAILED:
+            _META_FAILED.add((getattr(mod, "__name__", ""), why))
+            print(f"reference {getattr(mod, '__file__', '?')}: no size estimate on the meta device: {why}",
+                  file=sys.stderr, flush=True)
         return None
+
+
+_META_FAILED = set()  # meta_footprint's reasons already in the log
 
 
 def to_numpy(t):
