@@ -40,7 +40,8 @@ def main():
     a, b = verdicts(sys.argv[1]), verdicts(sys.argv[2])
     both = sorted(set(a) & set(b))
     status = [n for n in both if a[n]["status"] != b[n]["status"]]
-    reasons = [n for n in both if n not in status and sorted(a[n].get("reasons") or []) != sorted(b[n].get("reasons") or [])]
+    reasons = [n for n in both
+               if n not in status and sorted(a[n].get("reasons") or []) != sorted(b[n].get("reasons") or [])]
     print(f"both runs: {len(both)} samples, same status {len(both) - len(status)}, another status {len(status)}, "
           f"same status with other reasons {len(reasons)}; only in run 1: {len(set(a) - set(b))}, "
           f"only in run 2: {len(set(b) - set(a))}")

@@ -131,6 +131,21 @@ class HostileTask(unittest.TestCase):
             line = next(i + 1 for i, x in enumerate(self.code.splitlines()) if needle in x)
             self.assertIn(line, lines, (needle, notes))
 
+    def test_a_reference_may_ask_who_it_runs_as(self):
+        """The server's uid has no password entry; getpass.getuser() (torch's compile caches call it at import,
+        and on the H200 every meta-device size estimate failed with KeyError there) must still answer."""
+        code = "import getpass\nimport torch\nimport torch.nn as nn\n\nWHO = getpass.getuser()\n\n\n" \
+               "class Model(nn.Module):\n    def forward(self, x):\n        return x * 2\n\n\n" \
+               "def get_inputs():\n    return [torch.randn(8)]\n\n\ndef get_init_inputs():\n    return []\n"
+        path = os.path.join(self.tasks, "who.py")
+        with open(path, "w") as f:
+            f.write(code)
+        os.chmod(path, 0o644)
+        ans = self.server.call({"op": "check", "task_key": "who", "reference_code": code, "dtype": "fp32",
+                                "seeds": [0], "task_path": path}, timeout=300)
+        self.assertIn("res", ans, ans)
+        self.assertTrue(ans["res"]["ok"], json.dumps(ans)[:600])
+
     def test_reach_findings_leave_an_honest_reference_alone(self):
         honest = "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n    def forward(self, x):\n" \
                  "        return torch.compile(x).eval()\n"

@@ -354,7 +354,7 @@ class Zygote:
         env = {k: os.environ[k] for k in sandbox.KEEP_ENV if k in os.environ}
         env.update({"PYTHONPATH": WORKER_DIR,
                     "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
-                    "HOME": "/nonexistent",
+                    "HOME": "/nonexistent", **sandbox.IDENTITY_ENV,
                     "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
         if self.wall_so:
             env["SIEVE_WALL_SO"] = self.wall_so

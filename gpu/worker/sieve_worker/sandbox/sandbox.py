@@ -51,6 +51,11 @@ CHROOT_ROOT = ("the root folder is not a mount point (a chroot?), so the candida
                "private: run Sieve on the machine, in a container, or bind-mount the chroot onto itself first")
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
             "TRITON_PTXAS_PATH", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "TRITON_LIBCUDA_PATH")
+# Who a sandboxed process is, without the password database: its uid has no entry there, and
+# getpass.getuser() (torch's compile caches call it at import) raises KeyError then. On the H200 a task server's
+# meta-device size estimate failed that way for every KernelBench task, so the large ones got no small derived
+# shape and every check ran twice at full size. getuser() reads these first.
+IDENTITY_ENV = {"USER": "sieve", "LOGNAME": "sieve"}
 LIB_DIRS = []  # package folders whose own calls may spawn compilers (ptxas, gcc)
 
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x02000000, 0x04000000, 0x08000000
@@ -698,7 +703,7 @@ def apply(ctx, keep_fds, report, ns):
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_NPROC, (ctx["nproc"], ctx["nproc"]))
     env = {k: os.environ[k] for k in KEEP_ENV if k in os.environ}
-    env.update({"HOME": scratch, "TMPDIR": scratch, "PYTHONDONTWRITEBYTECODE": "1"})
+    env.update({"HOME": scratch, "TMPDIR": scratch, "PYTHONDONTWRITEBYTECODE": "1", **IDENTITY_ENV})
     env.update(ctx["env"])
     os.environ.clear()
     os.environ.update(env)

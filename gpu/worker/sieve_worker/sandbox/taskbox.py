@@ -4,7 +4,7 @@ cgroup (cgroups.py), a scrubbed environment. docs/VERIFIER.md, "Task servers".""
 import os
 import resource
 
-from .sandbox import (CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWUSER, KEEP_ENV, MS_PRIVATE, MS_REC, NOBODY,
+from .sandbox import (CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWUSER, IDENTITY_ENV, KEEP_ENV, MS_PRIVATE, MS_REC, NOBODY,
                       SANDBOX_UID_BASE, compiler_binaries, hide, host_roots, landlock, landlock_abi, mount,
                       no_new_privs, read_rules, root_is_mount_point, seccomp, set_pdeathsig, unshare, vm_bytes)
 
@@ -17,7 +17,7 @@ TASK_SERVER_UID = SANDBOX_UID_BASE - 1
 def scrubbed_env(extra=None):
     """The environment of a sandboxed process: KEEP_ENV only (no operator keys), HOME nowhere."""
     env = {k: os.environ[k] for k in KEEP_ENV if k in os.environ}
-    env.update({"HOME": "/nonexistent", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"})
+    env.update({"HOME": "/nonexistent", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", **IDENTITY_ENV})
     env.update(extra or {})
     return env
 
