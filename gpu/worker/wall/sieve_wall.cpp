@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -308,7 +309,7 @@ void record(const char *op, int phase, bool other, const std::string &where)
         g_violations.push_back({op, where, phase == kForward ? "forward" : "outside the forward", other});
 }
 
-bool stack_trusted(bool innermost_caller);
+bool stack_trusted(const std::unordered_set<PyObject *> *innermost);
 std::string borrowed_frame();
 
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
@@ -354,7 +355,7 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
             // harness's either. Neither is the answer's line for certain: the job ends as the harness's fault
             // (retried, then UNVERIFIABLE RAW_MEMORY_HARNESS), never a PASS.
             PyGILState_STATE st = PyGILState_Ensure(); // the op's binding released it
-            const bool trusted = stack_trusted(false);
+            const bool trusted = stack_trusted(nullptr);
             const std::string borrowed = trusted ? "" : borrowed_frame();
             PyGILState_Release(st);
             if (trusted)
@@ -507,11 +508,19 @@ using AnyCall = PyObject *(*)(PyObject *, void *, void *, void *);
 constexpr int kSlots = 96;
 PyCFunction g_slot_orig[kSlots] = {};
 const char *g_slot_name[kSlots] = {};
-int g_slot_mode[kSlots] = {}; // NeuterMode: refused in the forward, also to the answer's code, or but to the harness
+int g_slot_mode[kSlots] = {};  // NeuterMode: refused in the forward, also to the answer's code, or but to the harness
+int g_slot_flags[kSlots] = {}; // the PyMethodDef's calling convention (kNeuterMapping reads its arguments)
 int g_slots_used = 0;
 
 // neuter(f, mode, name): how an entry point of torch's is refused (wall.py entry_points)
-enum NeuterMode { kNeuterAlways = 0, kNeuterForward = 1, kNeuterAnswer = 2, kNeuterNative = 3, kNeuterHarness = 4 };
+enum NeuterMode {
+    kNeuterAlways = 0,
+    kNeuterForward = 1,
+    kNeuterAnswer = 2,
+    kNeuterNative = 3,
+    kNeuterHarness = 4,
+    kNeuterMapping = 5 // the data path's torch.frombuffer: over a registered mapping only (mapping_call_refused)
+};
 
 PyObject *native_refuse(const std::string &what);
 
@@ -522,6 +531,7 @@ PyObject *native_refuse(const std::string &what);
 // that started the wall. Code the answer compiled under a borrowed file name is none of them, whatever its name.
 std::unordered_set<PyObject *> g_trusted_code;
 std::unordered_set<PyObject *> g_caller_code;    // the harness's own functions (and the start stack): innermost frame
+std::unordered_set<PyObject *> g_data_path_code; // transport's: innermost frame of kNeuterMapping's calls, no other
 std::unordered_set<std::string> g_trusted_files; // the files that trusted code came from
 // each trusted code object with the globals its functions run with: the same code run with the answer's globals
 // (types.FunctionType(Writer.write.__code__, G)) looks its names up in the answer's dict (redteam/wall2
@@ -551,12 +561,12 @@ std::string borrowed_frame()
 }
 
 // Whether every frame on this thread's stack runs trusted code (and none is in the answer's file), the innermost
-// one the harness's own.
-bool stack_trusted(bool innermost_caller)
+// one of `innermost` (the callers', or the data path's) where it is given and not empty.
+bool stack_trusted(const std::unordered_set<PyObject *> *innermost)
 {
     bool ok = true;
     for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int depth) {
-        const auto &set = innermost_caller && depth == 0 && !g_caller_code.empty() ? g_caller_code : g_trusted_code;
+        const auto &set = depth == 0 && innermost != nullptr && !innermost->empty() ? *innermost : g_trusted_code;
         PyObject *globals = PyFrame_GetGlobals(f);
         ok = (file == nullptr || g_answer != file) &&
              (set.empty() || (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
@@ -596,10 +606,40 @@ std::string answer_hook()
     return "";
 }
 
-bool harness_own_call()
+bool harness_own_call(const std::unordered_set<PyObject *> &innermost = g_caller_code)
 {
-    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted(true) &&
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted(&innermost) &&
            answer_hook().empty();
+}
+
+// The harness's own mappings (w_mappings, before the answer loads): the only memory the data path's guarded call
+// may make a tensor over. Each is held exported (its Py_buffer kept), so its owner cannot close or resize it and
+// nothing else is ever mapped at its address while the wall lives; a call is checked by the object's identity,
+// never by an address, a range or an attribute the answer could answer.
+std::vector<PyObject *> g_mappings;
+std::vector<Py_buffer> g_mapping_views;
+// Open from the close of a forward window until the next transition: the data path writes a call's outputs there
+// and nowhere else. Before a forward the inputs exist and the mapping is the answer's to read through numpy
+// (np.frombuffer of transport._MAPS[0]): a write then would hand it the inputs (redteam/wall2
+// h_gadget_writer_real_mapping_inputs).
+std::atomic<bool> g_write_open{false};
+
+// Why the data path's call (a kNeuterMapping slot, METH_VARARGS | METH_KEYWORDS: args a tuple, kw a dict or NULL)
+// may not go on: "" when its buffer argument is one of the harness's mappings, in the window after a forward.
+std::string mapping_call_refused(int flags, PyObject *args, PyObject *kw)
+{
+    if ((flags & (METH_VARARGS | METH_KEYWORDS | METH_FASTCALL)) != (METH_VARARGS | METH_KEYWORDS) || args == nullptr ||
+        !PyTuple_Check(args))
+        return "an unexpected calling convention";
+    PyObject *buf = PyTuple_GET_SIZE(args) > 0               ? PyTuple_GET_ITEM(args, 0)
+                    : kw != nullptr && PyDict_CheckExact(kw) ? PyDict_GetItemString(kw, "buffer")
+                                                             : nullptr;
+    if (std::find(g_mappings.begin(), g_mappings.end(), buf) == g_mappings.end())
+        return "over memory that is not one of the harness's own mappings (" +
+               std::string(buf != nullptr ? Py_TYPE(buf)->tp_name : "nothing") + ")";
+    if (!g_write_open.load())
+        return "outside the write of a forward's outputs";
+    return "";
 }
 
 PyObject *native_refuse(const std::string &what, bool answer);
@@ -618,6 +658,24 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
 {
     if (g_slot_mode[N] == kNeuterHarness && !harness_own_call())
         return guarded_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
+    if (g_slot_mode[N] == kNeuterMapping) {
+        if (!harness_own_call(g_data_path_code))
+            return guarded_refuse(std::string(g_slot_name[N]) + " outside the harness's data path");
+        // the harness's own code, with the answer's object or at the answer's time: only the answer can have made
+        // it so (its names swapped for the data path's Python checks and put back, redteam/wall2
+        // h_gadget_builtins_defeat_writer_checks)
+        const std::string why =
+            mapping_call_refused(g_slot_flags[N], static_cast<PyObject *>(a), static_cast<PyObject *>(b));
+        if (!why.empty()) {
+            const std::string what = std::string(g_slot_name[N]) + " in the harness's data path " + why;
+            {
+                std::lock_guard<std::mutex> lock(g_mu);
+                tamper(what);
+            }
+            PyErr_Format(PyExc_PermissionError, "sieve runtime wall: refused: %s", what.c_str());
+            return nullptr;
+        }
+    }
     const int phase = g_phase.load();
     if (phase == kForward) {
         std::string where = python_where(nullptr);
@@ -819,6 +877,7 @@ int patch_slot(PyObject *f, const char *name, int mode)
     g_slot_orig[n] = def->ml_meth;
     g_slot_name[n] = strdup(name);
     g_slot_mode[n] = mode;
+    g_slot_flags[n] = def->ml_flags;
     def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[n]));
     return 1;
 }
@@ -1369,7 +1428,7 @@ struct TrustWalk
 {
     std::unordered_set<PyObject *> *codes, *seen;
 };
-std::unordered_set<PyObject *> g_trust_seen, g_caller_seen; // the two walks' visits
+std::unordered_set<PyObject *> g_trust_seen, g_caller_seen, g_data_path_seen; // the three walks' visits
 
 void trust_value(const TrustWalk &w, PyObject *o, int depth);
 
@@ -1446,14 +1505,15 @@ void trust_modules(const TrustWalk &w, PyObject *mods)
     }
 }
 
-// trust(modules, callers): the code the modules define (and the calling stack's) is the harness's; the callers'
-// code (and the stack's) is what may make a guarded call itself, so that torch's own functions (default_convert
-// calls as_tensor) are no gadget an answer's C callables (partial, map) hand its array to. Before init only,
-// so nothing of the answer's, which loads after init, is ever trusted.
+// trust(modules, callers, data_path): the code the modules define (and the calling stack's) is the harness's; the
+// callers' code (and the stack's) is what may make a guarded call itself, so that torch's own functions
+// (default_convert calls as_tensor) are no gadget an answer's C callables (partial, map) hand its array to; the
+// data path's code (transport) makes one guarded call, over the harness's mappings only (kNeuterMapping), and no
+// other. Before init only, so nothing of the answer's, which loads after init, is ever trusted.
 PyObject *w_trust(PyObject *, PyObject *args)
 {
-    PyObject *mods, *callers;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &mods, &PyList_Type, &callers))
+    PyObject *mods, *callers, *data_path;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &mods, &PyList_Type, &callers, &PyList_Type, &data_path))
         return nullptr;
     if (g_ready || g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
@@ -1468,10 +1528,13 @@ PyObject *w_trust(PyObject *, PyObject *args)
             return nullptr;
         }
     }
-    const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen};
+    const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen},
+        data{&g_data_path_code, &g_data_path_seen};
     trust_modules(all, mods);
     trust_modules(all, callers);
     trust_modules(direct, callers);
+    trust_modules(all, data_path);
+    trust_modules(data, data_path);
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     while (f != nullptr) {
         PyCodeObject *code = PyFrame_GetCode(f);
@@ -1490,6 +1553,28 @@ PyObject *w_trust(PyObject *, PyObject *args)
 }
 
 // ---- the module's functions (called by the trusted harness; an answer calling them shows in the reports) --
+
+// mappings([buffer]): the harness's own mappings (transport.Writer's), before init only (as trust): the answer,
+// which loads after init, can register nothing, and what is registered stays mapped (held exported) while the
+// process lives.
+PyObject *w_mappings(PyObject *, PyObject *args)
+{
+    PyObject *objs;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &objs))
+        return nullptr;
+    if (g_ready || g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(objs); ++i) {
+        PyObject *o = PyList_GET_ITEM(objs, i);
+        Py_buffer view{};
+        if (PyObject_GetBuffer(o, &view, PyBUF_SIMPLE) != 0)
+            return nullptr;
+        Py_INCREF(o);
+        g_mappings.push_back(o);
+        g_mapping_views.push_back(view);
+    }
+    return PyLong_FromSsize_t(static_cast<Py_ssize_t>(g_mappings.size()));
+}
 
 PyObject *w_init(PyObject *, PyObject *args)
 {
@@ -1643,6 +1728,7 @@ PyObject *w_phase(PyObject *, PyObject *args)
         } else if (now != kHarness) {
             tamper("a wall transition out of order");
         }
+        g_write_open.store(now == kForward && p == kHarness);
     }
     g_ablate.store(p == kForward && g_probe && g_ablate_ext);
     if (now == kForward && p != kForward) {
@@ -2009,8 +2095,9 @@ PyMethodDef kMethods[] = {
     {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
+    {"mappings", w_mappings, METH_VARARGS, "mappings([buffer]): the harness's own mappings (before init)"},
     {"trust", w_trust, METH_VARARGS,
-     "trust(modules, callers): their code (and the caller's stack) runs as the harness's; the callers' calls"},
+     "trust(modules, callers, data_path): their code (and the caller's stack) runs as the harness's"},
     {"guard_data", w_guard_data, METH_VARARGS,
      "guard_data(functions, names, tensor_types, tensor_base, plain_types) -> tensor types patched"},
     {"demangle", w_demangle, METH_VARARGS, "demangle(symbol) -> name as profilers show it"},

@@ -78,18 +78,24 @@ def preload():
 
 def trust_modules(mod, callers=()):
     """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's, and which
-    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): the data path's
-    (transport) and callers (the task module), never torch's own functions, which an answer could chain with C
+    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): callers (the task
+    module), and the data path (transport) its one torch.frombuffer over the harness's own mappings
+    (REFUSE_BUT_MAPPING), never torch's own functions, which an answer could chain with C
     callables (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...), nor the
     raw-CUDA path's native.py, which never runs in a candidate and whose _save hands a numpy view to numpy.save
     (h_gadget_native_save_numpy). sieve_wall.cpp w_trust: refused once the wall is initialised, before any of the
     answer loads."""
     from ..data import transport
     mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"],
-              [transport] + [m for m in callers if type(m).__name__ == "module"])
+              [m for m in callers if type(m).__name__ == "module"], [transport])
 
 
 REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
+# the data path's (transport) own call, over one of the harness's mappings (Wall.start's mappings: the wall checks
+# the object itself), in the write that follows a forward window; refused to everyone else (sieve_wall.cpp
+# mapping_call_refused)
+REFUSE_BUT_MAPPING = 5
+MAPPING_ONLY = {("torch", "frombuffer")}
 
 # what makes a tensor over memory numpy, Python or a file mapping reaches, or hands a tensor's memory to them,
 # without an op: refused to all but the harness's own calls (REFUSE_BUT_HARNESS). (owner, name): torch.X,
@@ -138,7 +144,8 @@ def entry_points(torch):
              (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD)]
     owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
               "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule}
-    armed += [(owners[o], name, REFUSE_BUT_HARNESS) for o, name in SHARED_MEMORY]
+    armed += [(owners[o], name, REFUSE_BUT_MAPPING if (o, name) in MAPPING_ONLY else REFUSE_BUT_HARNESS)
+              for o, name in SHARED_MEMORY]
     for owner, name, mode in armed:
         if owner is None:
             continue
@@ -180,13 +187,14 @@ class Wall:
 
     @classmethod
     def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=(),
-              callers=()):
+              callers=(), mappings=()):
         """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
         go; harness_modules: modules (or objects) whose names must not change under the harness (the task's, the
         child's); hook: the launch hook (hooks.LaunchHook), installed here to count through the wall; ffi: the
         ctypes function pointers the harness itself calls from here on (all it keeps of ctypes: every other use
         is refused, sieve_wall.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
-        guarded calls besides the data path's (the task module: its inputs from numpy)."""
+        guarded calls besides the data path's (the task module: its inputs from numpy); mappings: the harness's
+        own mappings (transport.Writer's), the only memory the data path's torch.frombuffer may wrap."""
         if policy not in POLICIES:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
@@ -194,6 +202,7 @@ class Wall:
         # the code the harness may run where only the harness may make a tensor over foreign memory: what the
         # modules loaded now define (none of the answer's, which loads after this), and this stack
         trust_modules(mod, callers)
+        mod.mappings(list(mappings))
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
