@@ -20,7 +20,10 @@ import types
 
 from .. import WORKER_DIR
 
-SOURCE = os.path.join(WORKER_DIR, "wall", "sieve_wall.cpp")
+WALL_DIR = os.path.join(WORKER_DIR, "wall")
+# the parts of the one shared object (wall.h: what they share); the build's cache key covers every file here
+SOURCES = [os.path.join(WALL_DIR, n) for n in ("sieve_wall.cpp", "observer.cpp", "trusted.cpp", "guards.cpp", "ffi.cpp")]
+HEADERS = [os.path.join(WALL_DIR, "wall.h")]
 POLICIES = ("strict", "kernelbench")
 FREE, HARNESS, FORWARD = 0, 1, 2
 
@@ -29,8 +32,10 @@ def build(cache_dir, log=None):
     """Builds (or finds) the wall extension for the installed torch and Python: (path, seconds spent)."""
     import torch
     tdir = os.path.dirname(torch.__file__)
-    with open(SOURCE, "rb") as f:
-        src = f.read()
+    src = b""
+    for p in SOURCES + HEADERS:
+        with open(p, "rb") as f:
+            src += os.path.basename(p).encode() + b"\0" + f.read() + b"\0"
     abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
     key = hashlib.sha256(src + f"\0{torch.__version__}\0{sys.version}\0{abi}".encode()).hexdigest()[:20]
     out_dir = os.path.join(cache_dir, "wall")
@@ -40,9 +45,11 @@ def build(cache_dir, log=None):
     os.makedirs(out_dir, exist_ok=True)
     t0 = time.monotonic()
     tmp = f"{path}.{os.getpid()}.tmp"
-    cmd = [os.environ.get("CXX", "g++"), "-O2", "-shared", "-fPIC", "-std=c++20", f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
+    # hidden: the parts share their statics through wall.h, the object exports PyInit__sieve_wall alone
+    cmd = [os.environ.get("CXX", "g++"), "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-std=c++20",
+           f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
            "-I", os.path.join(tdir, "include"), "-I", os.path.join(tdir, "include", "torch", "csrc", "api", "include"),
-           "-I", sysconfig.get_paths()["include"], SOURCE, "-L", os.path.join(tdir, "lib"), "-ltorch_cpu", "-lc10",
+           "-I", sysconfig.get_paths()["include"], *SOURCES, "-L", os.path.join(tdir, "lib"), "-ltorch_cpu", "-lc10",
            f"-Wl,-rpath,{os.path.join(tdir, 'lib')}", "-o", tmp]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if res.returncode != 0:
@@ -83,7 +90,7 @@ def trust_modules(mod, callers=()):
     (REFUSE_BUT_MAPPING), never torch's own functions, which an answer could chain with C
     callables (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...), nor the
     raw-CUDA path's native.py, which never runs in a candidate and whose _save hands a numpy view to numpy.save
-    (h_gadget_native_save_numpy). sieve_wall.cpp w_trust: refused once the wall is initialised, before any of the
+    (h_gadget_native_save_numpy). trusted.cpp w_trust: refused once the wall is initialised, before any of the
     answer loads."""
     from ..data import transport
     mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"],
@@ -161,7 +168,7 @@ def entry_points(torch):
 
 
 def data_guard(torch):
-    """(functions, names, tensor types, TensorBase, plain types) for sieve_wall.cpp guard_data: the constructors
+    """(functions, names, tensor types, TensorBase, plain types) for guards.cpp guard_data: the constructors
     that make a tensor from data, whose data must not be memory numpy or Python reaches unless the harness itself
     calls them (torch.as_tensor(a) of a numpy array shares its memory; of a list it copies and stays allowed)."""
     import numpy as np
@@ -192,7 +199,7 @@ class Wall:
         go; harness_modules: modules (or objects) whose names must not change under the harness (the task's, the
         child's); hook: the launch hook (hooks.LaunchHook), installed here to count through the wall; ffi: the
         ctypes function pointers the harness itself calls from here on (all it keeps of ctypes: every other use
-        is refused, sieve_wall.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
+        is refused, ffi.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
         guarded calls besides the data path's (the task module: its inputs from numpy); mappings: the harness's
         own mappings (transport.Writer's), the only memory the data path's torch.frombuffer may wrap."""
         if policy not in POLICIES:
@@ -215,7 +222,7 @@ class Wall:
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         # and builtins, which every harness function looks its type/any/isinstance up in (checked at each harness's
-        # own guarded call too: sieve_wall.cpp answer_hook)
+        # own guarded call too: trusted.cpp answer_hook)
         import builtins
         for d in [vars(torch), vars(torch.nn.functional), vars(torch._C), vars(builtins)]:
             mod.snapshot(d)

@@ -14,7 +14,7 @@ REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATI
 # a hook the harness no longer calls)
 REJECT_OR_WRONG = REJECT + [{"expect": "FAIL_MISMATCH"}]
 # ctypes, DLPack, numpy's array interface at an address, numpy views of tensor memory and tensors over memory
-# numpy or Python reaches are refused to the answer (sieve_wall.cpp w_shut_ctypes and guard_data, wall.py
+# numpy or Python reaches are refused to the answer (ffi.cpp w_shut_ctypes and guard_data, wall.py
 # entry_points): closed from the round's report on
 RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 
@@ -93,7 +93,7 @@ HOSTILE = [
     ("h_gadget_trusted_code_answer_globals", SOFTMAX,
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
     # the data path's torch.frombuffer takes only a mapping the harness registered before the answer loaded, and
-    # only in the write after a forward window (sieve_wall.cpp mapping_call_refused); a refusal there is tampering
+    # only in the write after a forward window (trusted.cpp mapping_call_refused); a refusal there is tampering
     ("h_gadget_builtins_defeat_writer_checks", SOFTMAX, DATA_PATH, {}),
     ("h_gadget_writer_real_mapping_inputs", SOFTMAX, DATA_PATH, {}),
     ("h_gadget_writer_mapping_subrange", SOFTMAX, DATA_PATH, {}),

@@ -3,7 +3,7 @@ byte 0: the same pages, another object), numpy views the same pages, and builtin
 and put back at once) says the view is one of the harness's maps and fills the answer's tensor list with the call's
 inputs. The harness's frombuffer (parameters() is functools.partial(Writer.write, w, L, torch)) would copy the inputs
 where numpy reads them. Refused: the wall takes the registered mapping object itself, never memory that overlaps it
-(sieve_wall.cpp mapping_call_refused)"""
+(trusted.cpp mapping_call_refused)"""
 import builtins
 import functools
 import sys

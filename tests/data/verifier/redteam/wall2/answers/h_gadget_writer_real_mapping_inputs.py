@@ -4,7 +4,7 @@ and has numpy view the same pages (numpy.frombuffer of the mapping); builtins.an
 put back at once, fills the answer's tensor list with the call's inputs from the harness's frame. The model's
 parameters(), which the harness calls after it made the inputs, is functools.partial(Writer.write, w, L, torch): the
 harness's own torch.frombuffer over its own mapping copies the inputs where numpy reads them, and the forward
-computes the softmax in numpy. Refused: the data path writes only after a forward window (sieve_wall.cpp
+computes the softmax in numpy. Refused: the data path writes only after a forward window (trusted.cpp
 g_write_open)."""
 import builtins
 import functools

@@ -3,7 +3,7 @@ wall holds it exported: BufferError, swallowed), maps an anonymous mmap of the s
 the address just freed) for its own transport.Writer, views it with numpy, and replaces builtins.any (in
 load_state_dict, put back at once) to say its mmap is the harness's and to fill its tensor list with the call's
 inputs. The harness's frombuffer (parameters() is functools.partial(Writer.write, w, L, torch)) would copy the inputs
-there. Refused: the wall checks the registered mapping object, not an address (sieve_wall.cpp mapping_call_refused)"""
+there. Refused: the wall checks the registered mapping object, not an address (trusted.cpp mapping_call_refused)"""
 import builtins
 import mmap
 import functools

@@ -2,7 +2,7 @@
 (sys.modules["_sieve_wall"].mappings([A]), refused after the wall started, the refusal swallowed), then runs the
 builtins.any gadget of h_gadget_builtins_defeat_writer_checks: its own transport.Writer over the array, any replaced
 in load_state_dict to pass Writer.write's checks and fill the tensor list with the call's inputs, put back before the
-harness's torch.frombuffer. Refused: nothing registers after the wall's start (sieve_wall.cpp w_mappings)"""
+harness's torch.frombuffer. Refused: nothing registers after the wall's start (trusted.cpp w_mappings)"""
 import builtins
 import functools
 import sys
