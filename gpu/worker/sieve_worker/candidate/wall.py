@@ -132,7 +132,8 @@ def entry_points(torch):
     Tensor.tolist (torch uses them elsewhere); REFUSE_TO_ANSWER, in the forward and to the answer's code
     anywhere, what makes a view of a tensor's memory for numpy (made in __init__, it serves the forward all the
     same, where no op sees the compute); REFUSE_BUT_HARNESS, to all but the harness's own calls (its phase, its
-    thread, trusted code made the call: trust_modules), SHARED_MEMORY; REFUSE_RAW, to everyone, DLPack both ways
+    thread, trusted code made the call: trust_modules), SHARED_MEMORY (torch.frombuffer: REFUSE_BUT_MAPPING);
+    REFUSE_RAW, to everyone, DLPack both ways
     (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
     C = torch._C
     found = []
