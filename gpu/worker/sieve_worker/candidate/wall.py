@@ -22,7 +22,8 @@ from .. import WORKER_DIR
 
 WALL_DIR = os.path.join(WORKER_DIR, "wall")
 # the parts of the one shared object (wall.h: what they share); the build's cache key covers every file here
-SOURCES = [os.path.join(WALL_DIR, n) for n in ("sieve_wall.cpp", "observer.cpp", "trusted.cpp", "guards.cpp", "ffi.cpp")]
+SOURCES = [os.path.join(WALL_DIR, n)
+           for n in ("sieve_wall.cpp", "observer.cpp", "trusted.cpp", "guards.cpp", "ffi.cpp")]
 HEADERS = [os.path.join(WALL_DIR, "wall.h")]
 POLICIES = ("strict", "kernelbench")
 FREE, HARNESS, FORWARD = 0, 1, 2
