@@ -9,6 +9,7 @@ compiler directly (build(), cached in the worker's cache dir) and the candidate 
 is C++ statics; what it found goes to the worker as one JSON line per armed window ("t": "wall"), which
 check_reports judges.
 """
+import glob
 import hashlib
 import os
 import struct
@@ -21,10 +22,10 @@ import types
 from .. import WORKER_DIR
 
 WALL_DIR = os.path.join(WORKER_DIR, "wall")
-# the parts of the one shared object (wall.h: what they share); the build's cache key covers every file here
-SOURCES = [os.path.join(WALL_DIR, n)
-           for n in ("sieve_wall.cpp", "observer.cpp", "trusted.cpp", "guards.cpp", "ffi.cpp")]
-HEADERS = [os.path.join(WALL_DIR, "wall.h")]
+# the parts of the one shared object (sieve_wall.cpp: the module; wall.h: what they share), every .cpp and .h of
+# the folder: each is compiled and in the build's cache key
+SOURCES = sorted(glob.glob(os.path.join(WALL_DIR, "*.cpp")))
+HEADERS = sorted(glob.glob(os.path.join(WALL_DIR, "*.h")))
 POLICIES = ("strict", "kernelbench")
 FREE, HARNESS, FORWARD = 0, 1, 2
 

