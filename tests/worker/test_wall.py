@@ -355,8 +355,9 @@ class WallInProcess(unittest.TestCase):
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 
-    def run_case(self, body, setup="", harness="[wall]"):
-        """body runs after the wall started (setup before: what the harness makes of ctypes for itself, `ffi`);
+    def run_case(self, body, setup="", harness="[wall]", mappings="[]"):
+        """body runs after the wall started (setup before: what the harness makes of ctypes for itself, `ffi`;
+        mappings: the harness's own mappings, an expression over setup's names);
         answer(src) runs src as the answer's code (compiled under the answer's file name)."""
         script = textwrap.dedent(f"""
             import json, os, sys
@@ -366,8 +367,9 @@ class WallTamper(unittest.TestCase):
             r, w = os.pipe()
             mod = wall.load(wall.build({CACHE!r})[0])
             ffi = []
-        """) + textwrap.dedent(setup) + f"\nHARNESS = {harness}\n" + textwrap.dedent("""
-            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, HARNESS, ffi=ffi)
+        """) + textwrap.dedent(setup) + f"\nHARNESS = {harness}\nMAPPINGS = {mappings}\n" + textwrap.dedent("""
+            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, HARNESS, ffi=ffi,
+                                mappings=MAPPINGS)
             x = torch.randn(4)
 
             def answer(src, **names):
@@ -388,6 +390,65 @@ class WallTamper(unittest.TestCase):
         res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
         self.assertEqual(res.returncode, 0, res.stderr[-2000:])
         return [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+
+    def test_data_path_writes_only_its_own_mapping_after_a_forward(self):
+        # transport.Writer.write's Python checks ask names the answer can swap (builtins.any) and put back before the
+        # guarded call: the wall itself takes the data path's torch.frombuffer only over a mapping registered before
+        # the answer loaded (the object, not memory that overlaps it), in the write after a forward window
+        # (redteam/wall2 h_gadget_builtins_defeat_writer_checks, h_gadget_writer_real_mapping_inputs,
+        # h_gadget_writer_mapping_subrange, h_wall_register_own_mapping). Here the harness swaps transport._MAPS
+        # for the Python checks, as the answer's any() did.
+        reps = self.run_case("""
+            import numpy as np
+            out = {}
+
+            def attempt(k, fn):
+                try:
+                    fn()
+                    out[k] = "ok"
+                except PermissionError as e:
+                    out[k] = "refused: " + ("not its mapping" if "not one of the harness's own mappings" in str(e)
+                                            else "no forward's write" if "outside the write" in str(e) else str(e))
+                except Exception as e:
+                    out[k] = type(e).__name__
+
+            y = torch.arange(4, dtype=torch.float32)
+            attempt("before any forward", lambda: writer.write([y], torch))
+            W.forward(lambda: None)
+            attempt("after a forward", lambda: writer.write([y], torch))
+            out["written"] = np.frombuffer(writer.map, np.float32, 4).tolist()
+            W.free()
+            W.harness()
+            attempt("after the free phase", lambda: writer.write([y], torch))
+            a = np.zeros(64, np.float32)
+            attempt("register after the start", lambda: mod.mappings([a]))
+            attempt("close the mapping", lambda: writer.map.close())
+            W.forward(lambda: None)
+            for k, m in (("own numpy array", a), ("sub-range of the mapping", memoryview(writer.map)[64:]),
+                         ("own mmap", mmap.mmap(-1, 4096))):
+                other = transport.Writer(0, 0, 1)
+                other.map, other.size, other.pinned = m, 256, False
+                transport._MAPS = transport._MAPS + (m,)
+                attempt(k, lambda: other.write([y], torch))
+            print(json.dumps(out))
+        """, setup="""
+            import mmap
+            from sieve_worker.data import transport
+            fd = os.memfd_create("sieve-test-outputs")
+            os.ftruncate(fd, 4096)
+            writer = transport.Writer(fd, 4096, w)
+        """, mappings="[writer.map]")
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual(got, {"before any forward": "refused: no forward's write",
+                               "after a forward": "ok", "written": [0.0, 1.0, 2.0, 3.0],
+                               "after the free phase": "refused: no forward's write",
+                               "register after the start": "RuntimeError", "close the mapping": "BufferError",
+                               "own numpy array": "refused: not its mapping",
+                               "sub-range of the mapping": "refused: not its mapping",
+                               "own mmap": "refused: not its mapping"})
+        seal = [r for r in reps if r.get("kind") == "seal"][0]
+        self.assertIn("torch.frombuffer", seal["tampered"])
+        self.assertEqual(wall.check_report(seal, None)[:2], ("FAIL_SANDBOX", "WALL_TAMPERED"))
 
     def test_a_harness_object_that_is_no_module_is_snapshotted(self):
         # on a GPU the child hands the wall libcuda's ctypes.CDLL (transport's driver) among its harness

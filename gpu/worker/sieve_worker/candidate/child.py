@@ -394,7 +394,8 @@ class Child:
             w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
                                 self.interpreted, [taskref, timing, transport, hooks, wall,
                                                    sys.modules[__name__]] + ([driver] if driver is not None else []),
-                                self.hook, ffi, [task])
+                                self.hook, ffi, [task],
+                                [self.writer.map] if self.writer.map is not None else [])
             mod.set_poisoner(hooks.poison_extension_call)
         except BaseException as e:
             self.send({"t": "infra", "message": f"the runtime wall did not start: {type(e).__name__}: {e}"[:500]})

@@ -9,6 +9,7 @@ compiler directly (build(), cached in the worker's cache dir) and the candidate 
 is C++ statics; what it found goes to the worker as one JSON line per armed window ("t": "wall"), which
 check_reports judges.
 """
+import glob
 import hashlib
 import os
 import struct
@@ -20,7 +21,11 @@ import types
 
 from .. import WORKER_DIR
 
-SOURCE = os.path.join(WORKER_DIR, "wall", "sieve_wall.cpp")
+WALL_DIR = os.path.join(WORKER_DIR, "wall")
+# the parts of the one shared object (sieve_wall.cpp: the module; wall.h: what they share), every .cpp and .h of
+# the folder: each is compiled and in the build's cache key
+SOURCES = sorted(glob.glob(os.path.join(WALL_DIR, "*.cpp")))
+HEADERS = sorted(glob.glob(os.path.join(WALL_DIR, "*.h")))
 POLICIES = ("strict", "kernelbench")
 FREE, HARNESS, FORWARD = 0, 1, 2
 
@@ -29,8 +34,10 @@ def build(cache_dir, log=None):
     """Builds (or finds) the wall extension for the installed torch and Python: (path, seconds spent)."""
     import torch
     tdir = os.path.dirname(torch.__file__)
-    with open(SOURCE, "rb") as f:
-        src = f.read()
+    src = b""
+    for p in SOURCES + HEADERS:
+        with open(p, "rb") as f:
+            src += os.path.basename(p).encode() + b"\0" + f.read() + b"\0"
     abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
     key = hashlib.sha256(src + f"\0{torch.__version__}\0{sys.version}\0{abi}".encode()).hexdigest()[:20]
     out_dir = os.path.join(cache_dir, "wall")
@@ -40,9 +47,11 @@ def build(cache_dir, log=None):
     os.makedirs(out_dir, exist_ok=True)
     t0 = time.monotonic()
     tmp = f"{path}.{os.getpid()}.tmp"
-    cmd = [os.environ.get("CXX", "g++"), "-O2", "-shared", "-fPIC", "-std=c++20", f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
+    # hidden: the parts share their statics through wall.h, the object exports PyInit__sieve_wall alone
+    cmd = [os.environ.get("CXX", "g++"), "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-std=c++20",
+           f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
            "-I", os.path.join(tdir, "include"), "-I", os.path.join(tdir, "include", "torch", "csrc", "api", "include"),
-           "-I", sysconfig.get_paths()["include"], SOURCE, "-L", os.path.join(tdir, "lib"), "-ltorch_cpu", "-lc10",
+           "-I", sysconfig.get_paths()["include"], *SOURCES, "-L", os.path.join(tdir, "lib"), "-ltorch_cpu", "-lc10",
            f"-Wl,-rpath,{os.path.join(tdir, 'lib')}", "-o", tmp]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if res.returncode != 0:
@@ -78,18 +87,24 @@ def preload():
 
 def trust_modules(mod, callers=()):
     """Tells the wall the code of every module loaded now (and of the calling stack) is the harness's, and which
-    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): the data path's
-    (transport) and callers (the task module), never torch's own functions, which an answer could chain with C
+    modules' code may itself make a guarded call (a tensor over foreign memory, Tensor.numpy): callers (the task
+    module), and the data path (transport) its one torch.frombuffer over the harness's own mappings
+    (REFUSE_BUT_MAPPING), never torch's own functions, which an answer could chain with C
     callables (functools.partial, map) for the harness to call in its phase (redteam/wall2 h_gadget_...), nor the
     raw-CUDA path's native.py, which never runs in a candidate and whose _save hands a numpy view to numpy.save
-    (h_gadget_native_save_numpy). sieve_wall.cpp w_trust: refused once the wall is initialised, before any of the
+    (h_gadget_native_save_numpy). trusted.cpp w_trust: refused once the wall is initialised, before any of the
     answer loads."""
     from ..data import transport
     mod.trust([m for m in list(sys.modules.values()) if type(m).__name__ == "module"],
-              [transport] + [m for m in callers if type(m).__name__ == "module"])
+              [m for m in callers if type(m).__name__ == "module"], [transport])
 
 
 REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNESS = 0, 1, 2, 3, 4  # w_neuter
+# the data path's (transport) own call, over one of the harness's mappings (Wall.start's mappings: the wall checks
+# the object itself), in the write that follows a forward window; refused to everyone else (sieve_wall.cpp
+# mapping_call_refused)
+REFUSE_BUT_MAPPING = 5
+MAPPING_ONLY = {("torch", "frombuffer")}
 
 # what makes a tensor over memory numpy, Python or a file mapping reaches, or hands a tensor's memory to them,
 # without an op: refused to all but the harness's own calls (REFUSE_BUT_HARNESS). (owner, name): torch.X,
@@ -119,7 +134,8 @@ def entry_points(torch):
     Tensor.tolist (torch uses them elsewhere); REFUSE_TO_ANSWER, in the forward and to the answer's code
     anywhere, what makes a view of a tensor's memory for numpy (made in __init__, it serves the forward all the
     same, where no op sees the compute); REFUSE_BUT_HARNESS, to all but the harness's own calls (its phase, its
-    thread, trusted code made the call: trust_modules), SHARED_MEMORY; REFUSE_RAW, to everyone, DLPack both ways
+    thread, trusted code made the call: trust_modules), SHARED_MEMORY (torch.frombuffer: REFUSE_BUT_MAPPING);
+    REFUSE_RAW, to everyone, DLPack both ways
     (numpy.from_dlpack, Tensor.__dlpack__, torch.utils.dlpack: a writable view no op sees)."""
     C = torch._C
     found = []
@@ -138,7 +154,8 @@ def entry_points(torch):
              (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD)]
     owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
               "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule}
-    armed += [(owners[o], name, REFUSE_BUT_HARNESS) for o, name in SHARED_MEMORY]
+    armed += [(owners[o], name, REFUSE_BUT_MAPPING if (o, name) in MAPPING_ONLY else REFUSE_BUT_HARNESS)
+              for o, name in SHARED_MEMORY]
     for owner, name, mode in armed:
         if owner is None:
             continue
@@ -154,7 +171,7 @@ def entry_points(torch):
 
 
 def data_guard(torch):
-    """(functions, names, tensor types, TensorBase, plain types) for sieve_wall.cpp guard_data: the constructors
+    """(functions, names, tensor types, TensorBase, plain types) for guards.cpp guard_data: the constructors
     that make a tensor from data, whose data must not be memory numpy or Python reaches unless the harness itself
     calls them (torch.as_tensor(a) of a numpy array shares its memory; of a list it copies and stays allowed)."""
     import numpy as np
@@ -180,13 +197,14 @@ class Wall:
 
     @classmethod
     def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=(),
-              callers=()):
+              callers=(), mappings=()):
         """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
         go; harness_modules: modules (or objects) whose names must not change under the harness (the task's, the
         child's); hook: the launch hook (hooks.LaunchHook), installed here to count through the wall; ffi: the
         ctypes function pointers the harness itself calls from here on (all it keeps of ctypes: every other use
-        is refused, sieve_wall.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
-        guarded calls besides the data path's (the task module: its inputs from numpy)."""
+        is refused, ffi.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
+        guarded calls besides the data path's (the task module: its inputs from numpy); mappings: the harness's
+        own mappings (transport.Writer's), the only memory the data path's torch.frombuffer may wrap."""
         if policy not in POLICIES:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
@@ -194,6 +212,7 @@ class Wall:
         # the code the harness may run where only the harness may make a tensor over foreign memory: what the
         # modules loaded now define (none of the answer's, which loads after this), and this stack
         trust_modules(mod, callers)
+        mod.mappings(list(mappings))
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
@@ -206,7 +225,7 @@ class Wall:
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         # and builtins, which every harness function looks its type/any/isinstance up in (checked at each harness's
-        # own guarded call too: sieve_wall.cpp answer_hook)
+        # own guarded call too: trusted.cpp answer_hook)
         import builtins
         for d in [vars(torch), vars(torch.nn.functional), vars(torch._C), vars(builtins)]:
             mod.snapshot(d)

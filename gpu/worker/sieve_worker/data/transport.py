@@ -35,9 +35,12 @@ ITEMSIZE = {k: np.dtype(v).itemsize for k, v in NP_OF.items()}
 
 # The candidate's own mappings and torch, bound before its runtime wall starts: the wall snapshots this module's
 # names, so these tuples stay what the harness made. Writer.write makes a tensor over its mapping as the
-# harness's own call (sieve_wall.cpp harness_own_call); an answer that gets the harness to call it (a
+# harness's own call (trusted.cpp harness_own_call); an answer that gets the harness to call it (a
 # functools.partial as its parameters()) must not hand it a mapping, tensors or a torch of its own, whose
 # __torch_function__ would be handed that tensor (redteam/wall2 h_gadget_transport_writer_torch_function).
+# These checks call names an answer can swap and put back before the call (builtins.any): the wall itself takes
+# Writer.write's torch.frombuffer only over the mapping the child registered with it (Wall.start's mappings), in the
+# write after a forward (trusted.cpp mapping_call_refused).
 _MAPS = ()
 _TORCH = ()
 _GC = (gc.isenabled, gc.disable, gc.enable)  # no collection (an answer's __del__ at gc.get_objects) in a write

@@ -14,7 +14,7 @@ REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATI
 # a hook the harness no longer calls)
 REJECT_OR_WRONG = REJECT + [{"expect": "FAIL_MISMATCH"}]
 # ctypes, DLPack, numpy's array interface at an address, numpy views of tensor memory and tensors over memory
-# numpy or Python reaches are refused to the answer (sieve_wall.cpp w_shut_ctypes and guard_data, wall.py
+# numpy or Python reaches are refused to the answer (ffi.cpp w_shut_ctypes and guard_data, wall.py
 # entry_points): closed from the round's report on
 RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 
@@ -22,6 +22,11 @@ RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 # tensor's is the device's: SIGSEGV on the H200, 2026-12-04), the two hostile ones make CPU tensors a Triton
 # kernel then refuses ("cannot be accessed from Triton (cpu tensor?)": rejected, but not by the wall)
 CPU_WRITTEN = {"cpu_only": True}
+
+# the harness's data path refused an object or a moment of the answer's making: the refusal ends the call
+# (RAW_MEMORY_ACCESS, FAIL_RUNTIME) or the report's tampering does
+DATA_PATH = RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"},
+                   {"expect": "FAIL_SANDBOX", "reason": "WALL_TAMPERED"}]
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
@@ -87,9 +92,13 @@ HOSTILE = [
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
     ("h_gadget_trusted_code_answer_globals", SOFTMAX,
      RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
-    ("h_gadget_builtins_defeat_writer_checks", SOFTMAX,
-     RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"},
-            {"expect": "FAIL_SANDBOX", "reason": "WALL_TAMPERED"}], {}),
+    # the data path's torch.frombuffer takes only a mapping the harness registered before the answer loaded, and
+    # only in the write after a forward window (trusted.cpp mapping_call_refused); a refusal there is tampering
+    ("h_gadget_builtins_defeat_writer_checks", SOFTMAX, DATA_PATH, {}),
+    ("h_gadget_writer_real_mapping_inputs", SOFTMAX, DATA_PATH, {}),
+    ("h_gadget_writer_mapping_subrange", SOFTMAX, DATA_PATH, {}),
+    ("h_gadget_writer_remapped_mapping", SOFTMAX, DATA_PATH, {}),
+    ("h_wall_register_own_mapping", SOFTMAX, DATA_PATH, {}),
     ("h_gadget_native_save_numpy", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
     # refused at the harness's frombuffer (answer_hook), or earlier: the mode's code, under torch's file name,
@@ -116,9 +125,6 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_gadget_builtins_defeat_writer_checks": "a harness function's Python checks call names the answer can replace "
-                                              "(builtins.any) and put back before the guarded call: the wall checks "
-                                              "its snapshot at the call, which then holds",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "

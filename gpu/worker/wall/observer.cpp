@@ -1,0 +1,613 @@
+// The op observer (a global RecordFunction callback), the window reports and the phase transitions.
+#include "wall.h"
+
+namespace sieve_wall {
+
+struct Violation
+{
+    std::string op, where, phase;
+    bool other_thread;
+};
+
+// Everything the wall knows; the answer's Python holds no reference to any of it.
+std::mutex g_mu;
+std::atomic<int> g_phase{kFree};
+std::atomic<bool> g_ablate{false};
+bool g_ready = false, g_kernelbench = false, g_interpreted = false;
+int g_fd = -1;
+dev_t g_fd_dev = 0;
+ino_t g_fd_ino = 0;
+std::string g_answer, g_triton_dir;
+std::vector<std::string> g_ext_dirs;
+std::thread::id g_main;
+std::unordered_set<std::string> g_allowed, g_core;
+at::CallbackHandle g_handle = 0;
+unsigned long g_serial = 0, g_bypass = 0, g_cost_ns = 0;
+std::atomic<unsigned long> g_ops{0}, g_canary{0};
+std::atomic<bool> g_canary_wait{false};
+std::vector<Violation> g_violations;
+unsigned long g_violation_count = 0;
+std::string g_tampered;
+std::vector<PyObject *> g_snap; // (dict, key, value) triples, strong references
+PyObject *g_poison = nullptr;   // the harness's ablation callback
+std::string g_native;           // the first raw-memory or foreign-call primitive the answer reached for
+std::string g_native_harness;   // the same, reached with no frame of the answer's on the stack (torch, triton)
+thread_local int t_core_depth = 0;
+std::vector<PyObject *> g_fsnap; // (function, code, defaults, kwdefaults) of snapshotted functions
+std::vector<PyObject *> g_csnap; // (cell, contents) of their closures
+std::vector<std::pair<PyObject *, Py_ssize_t>> g_dsnap; // dicts that must keep their size (no key added)
+
+// Launch accounting and the ablation probe of Triton answers (hooks.py routes JITFunction.run and
+// InterpretedFunction.run here): what the verdict reads is kept in these statics, never in a Python object.
+PyObject *g_run_cls[2] = {nullptr, nullptr};            // JITFunction, InterpretedFunction (exact types)
+PyObject *g_run_orig[2] = {nullptr, nullptr};           // their original run functions
+PyObject *g_run_code[2] = {nullptr, nullptr};           // and the code those had when they were handed over
+PyObject *g_fill = nullptr, *g_fill_code = nullptr;     // fill(args, kwargs, poison, protect): the probe's launch
+PyObject *g_ranges = nullptr, *g_ranges_code = nullptr; // ranges(args, kwargs) -> [(lo, hi)]
+unsigned long g_launches = 0, g_launch_ns = 0, g_forward_ns = 0;
+std::set<std::string> g_names;
+std::vector<Range> g_launch_ranges; // every launch's tensor arguments (the output overlap check)
+std::vector<Range> g_protect;       // storage the probe leaves alone (inputs, parameters), set for every call
+bool g_armed = false;               // arm() was called for the next window
+bool g_next_probe = false, g_probe = false, g_last_probe = false, g_probe_told = true;
+std::chrono::steady_clock::time_point g_window_t0;
+double g_next_poison = 0, g_poison_value = 0;
+bool g_ablate_ext = false;        // the probe also poisons extension functions (CUDA answers)
+std::atomic<int> g_in_launch{0};  // an interpreted launch of the answer's kernel is running (on the main thread)
+PyObject *g_cur_ranges = nullptr; // that launch's tensor ranges (the interpreter's bounds check)
+
+const char *kStrict[] = {"aten::empty",
+                         "aten::empty_like",
+                         "aten::empty_strided",
+                         "aten::new_empty",
+                         "aten::new_empty_strided",
+                         "aten::zeros",
+                         "aten::zeros_like",
+                         "aten::new_zeros",
+                         "aten::ones",
+                         "aten::ones_like",
+                         "aten::new_ones",
+                         "aten::full",
+                         "aten::full_like",
+                         "aten::new_full",
+                         "aten::fill_",
+                         "aten::zero_",
+                         "aten::resize_",
+                         "aten::copy_",
+                         "aten::clone",
+                         "aten::contiguous",
+                         "aten::to",
+                         "aten::type_as",
+                         "aten::_to_copy",
+                         "aten::view",
+                         "aten::view_as",
+                         "aten::_unsafe_view",
+                         "aten::as_strided",
+                         "aten::as_strided_",
+                         "aten::reshape",
+                         "aten::reshape_as",
+                         "aten::_reshape_alias",
+                         "aten::flatten",
+                         "aten::unflatten",
+                         "aten::unsqueeze",
+                         "aten::unsqueeze_",
+                         "aten::squeeze",
+                         "aten::squeeze_",
+                         "aten::permute",
+                         "aten::transpose",
+                         "aten::transpose_",
+                         "aten::t",
+                         "aten::t_",
+                         "aten::expand",
+                         "aten::expand_as",
+                         "aten::slice",
+                         "aten::select",
+                         "aten::narrow",
+                         "aten::split",
+                         "aten::split_with_sizes",
+                         "aten::chunk",
+                         "aten::unbind",
+                         "aten::movedim",
+                         "aten::swapaxes",
+                         "aten::diagonal",
+                         "aten::detach",
+                         "aten::detach_",
+                         "aten::alias",
+                         "aten::lift_fresh",
+                         "aten::size",
+                         "aten::stride",
+                         "aten::sym_size",
+                         "aten::sym_stride",
+                         "aten::sym_numel",
+                         "aten::dim",
+                         "aten::is_contiguous",
+                         "aten::set_",
+                         "aten::record_stream",
+                         "aten::view_as_real",
+                         "aten::view_as_complex",
+                         "aten::resolve_conj",
+                         "aten::resolve_neg",
+                         "aten::requires_grad_",
+                         "aten::_has_compatible_shallow_copy_type",
+                         "aten::numpy_T",
+                         "aten::mT",
+                         "aten::is_same_size"};
+const char *kCore[] = {"aten::mm",
+                       "aten::addmm",
+                       "aten::bmm",
+                       "aten::baddbmm",
+                       "aten::matmul",
+                       "aten::linear",
+                       "aten::conv1d",
+                       "aten::conv2d",
+                       "aten::conv3d",
+                       "aten::convolution",
+                       "aten::_convolution",
+                       "aten::conv_transpose1d",
+                       "aten::conv_transpose2d",
+                       "aten::conv_transpose3d",
+                       "aten::scaled_dot_product_attention",
+                       "aten::einsum",
+                       "aten::addmv",
+                       "aten::mv",
+                       "aten::dot"};
+
+bool under(const std::string &path, const std::string &dir)
+{
+    return !dir.empty() && path.compare(0, dir.size(), dir) == 0;
+}
+
+std::string json_escape(const std::string &s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            out += ' ';
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+void tamper(const std::string &why)
+{
+    if (g_tampered.empty())
+        g_tampered = why;
+}
+
+// The answer's place in the Python stack of this thread: "file:line" of the innermost frame in the answer's
+// file, "" when none. any_answer tells whether such a frame exists at all (the harness phase's question).
+std::string python_where(bool *triton_innermost)
+{
+    std::string where;
+    if (!Py_IsInitialized())
+        return where;
+    PyGILState_STATE st = PyGILState_Ensure();
+    for_each_frame(200, [&](PyFrameObject *f, PyCodeObject *, const char *file, int depth) {
+        if (file == nullptr)
+            return true;
+        if (depth == 0 && triton_innermost != nullptr)
+            *triton_innermost = under(file, g_triton_dir);
+        if (g_answer != file)
+            return true;
+        where = "line " + std::to_string(PyFrame_GetLineNumber(f));
+        return false;
+    });
+    PyGILState_Release(st);
+    return where;
+}
+
+// The innermost Python frames, "file:line" (the file's last two path parts), innermost first: where torch or
+// triton reached a refusal with no frame of the answer's on the stack (the worker logs it with the retry).
+std::string python_trail(int frames)
+{
+    std::string trail;
+    if (!Py_IsInitialized())
+        return trail;
+    PyGILState_STATE st = PyGILState_Ensure();
+    for_each_frame(frames, [&](PyFrameObject *f, PyCodeObject *, const char *file, int) {
+        std::string name = file != nullptr ? file : "?";
+        size_t cut = name.rfind('/');
+        if (cut != std::string::npos && cut > 0)
+            cut = name.rfind('/', cut - 1);
+        trail += (trail.empty() ? "" : " < ") + (cut == std::string::npos ? name : name.substr(cut + 1)) + ":" +
+                 std::to_string(PyFrame_GetLineNumber(f));
+        return true;
+    });
+    PyGILState_Release(st);
+    return trail;
+}
+
+// The first native frame in one of the answer's extensions: its symbol (or object and offset).
+std::string native_where()
+{
+    void *frames[64];
+    int n = backtrace(frames, 64);
+    for (int i = 0; i < n; ++i) {
+        Dl_info info{};
+        if (dladdr(frames[i], &info) == 0 || info.dli_fname == nullptr)
+            continue;
+        for (const auto &d : g_ext_dirs) {
+            if (!under(info.dli_fname, d))
+                continue;
+            std::string base = info.dli_fname;
+            base = base.substr(base.rfind('/') + 1);
+            if (info.dli_sname != nullptr)
+                return std::string(info.dli_sname) + " in " + base;
+            char buf[64];
+            snprintf(buf, sizeof buf, "+%#lx",
+                     static_cast<unsigned long>(static_cast<char *>(frames[i]) - static_cast<char *>(info.dli_fbase)));
+            return base + buf;
+        }
+    }
+    return "";
+}
+
+void record(const char *op, int phase, bool other, const std::string &where)
+{
+    ++g_violation_count;
+    if (g_violations.size() < 4)
+        g_violations.push_back({op, where, phase == kForward ? "forward" : "outside the forward", other});
+}
+
+std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
+{
+    int phase = g_phase.load(std::memory_order_relaxed);
+    const char *name = fn.name();
+    if (g_canary_wait.load() && std::strcmp(name, "aten::empty") == 0 && std::this_thread::get_id() == g_main) {
+        ++g_canary;
+        g_canary_wait.store(false);
+        return nullptr;
+    }
+    if (phase == kFree)
+        return nullptr;
+    // an operator has a namespace (aten::, prims::, an answer's own mylib::); a name without one is a scope
+    // label (an autograd.Function's apply, a Python dispatch mode), not compute: what runs inside it is judged
+    if (std::strstr(name, "::") == nullptr)
+        return nullptr;
+    bool other = std::this_thread::get_id() != g_main;
+    bool core = g_kernelbench && g_core.count(name) > 0;
+    if (t_core_depth > 0) { // a kernelbench core op's own nested calls
+        if (core)
+            ++t_core_depth;
+        return nullptr;
+    }
+    if (core)
+        ++t_core_depth;
+    if (phase == kForward)
+        ++g_ops;
+    if (core || g_allowed.count(name) > 0)
+        return nullptr;
+    // Frames are read without holding g_mu: the GIL is taken there, and a thread holding the GIL may be
+    // waiting for g_mu in its own op.
+    std::string where;
+    if (phase == kHarness && !other) {
+        // the harness's own ops are not the answer's; answer code running now (a __del__, a patched function, a
+        // gc callback) is, and so is any op it reaches from its extension
+        where = python_where(nullptr);
+        if (where.empty()) {
+            // no line of the answer's file: the harness's own op only where every frame runs code loaded before
+            // the answer (w_trust). Code the answer compiled under a borrowed file name (torch's module.py) that
+            // the harness calls (its model's parameters()) computed there unseen (redteam/wall2
+            // h_borrowed_filename_harness_phase_compute); a module imported after the wall is no code of the
+            // harness's either. Neither is the answer's line for certain: the job ends as the harness's fault
+            // (retried, then UNVERIFIABLE RAW_MEMORY_HARNESS), never a PASS.
+            PyGILState_STATE st = PyGILState_Ensure(); // the op's binding released it
+            const bool trusted = stack_trusted(nullptr);
+            const std::string borrowed = trusted ? "" : borrowed_frame();
+            PyGILState_Release(st);
+            if (trusted)
+                return nullptr;
+            if (!borrowed.empty()) { // the answer's code under a borrowed name: its op
+                std::lock_guard<std::mutex> lock(g_mu);
+                record(name, phase, false, "code the answer compiled under the name " + borrowed);
+                return nullptr;
+            }
+            const std::string trail = python_trail(8);
+            std::lock_guard<std::mutex> lock(g_mu);
+            if (g_native_harness.empty())
+                g_native_harness =
+                    std::string(name) + " in the harness's phase from code loaded after the wall at " + trail;
+            return nullptr;
+        }
+    } else {
+        bool triton_first = false;
+        where = other ? "" : python_where(&triton_first);
+        if (where.empty() && triton_first && g_interpreted && !other && g_in_launch.load() > 0)
+            return nullptr; // TRITON_INTERPRET's own copies, while the launch hook runs an interpreted launch
+        if (where.empty() || other) {
+            std::string native = native_where();
+            if (!native.empty())
+                where = native;
+        }
+        if (where.empty())
+            where = "no line of the answer on the stack";
+    }
+    std::lock_guard<std::mutex> lock(g_mu);
+    record(name, phase, other, where);
+    return nullptr;
+}
+
+void on_end(const at::RecordFunction &fn, at::ObserverContext *)
+{
+    if (t_core_depth > 0 && g_core.count(fn.name()) > 0)
+        --t_core_depth;
+}
+
+bool fd_is_ours()
+{
+    struct stat st
+    {
+    };
+    return g_fd >= 0 && fstat(g_fd, &st) == 0 && st.st_dev == g_fd_dev && st.st_ino == g_fd_ino;
+}
+
+bool snapshot_holds(std::string *what)
+{
+    for (size_t i = 0; i + 2 < g_snap.size(); i += 3) {
+        PyObject *now = PyDict_GetItemWithError(g_snap[i], g_snap[i + 1]);
+        if (now != g_snap[i + 2]) {
+            PyErr_Clear();
+            const char *k = PyUnicode_Check(g_snap[i + 1]) ? PyUnicode_AsUTF8(g_snap[i + 1]) : "?";
+            *what = std::string("a torch or harness attribute was replaced: ") + (k ? k : "?");
+            PyErr_Clear();
+            return false;
+        }
+    }
+    for (size_t i = 0; i + 3 < g_fsnap.size(); i += 4) {
+        auto *f = reinterpret_cast<PyFunctionObject *>(g_fsnap[i]);
+        if (f->func_code != g_fsnap[i + 1] || f->func_defaults != g_fsnap[i + 2] ||
+            f->func_kwdefaults != g_fsnap[i + 3]) {
+            PyObject *n = f->func_qualname;
+            const char *k = n != nullptr && PyUnicode_Check(n) ? PyUnicode_AsUTF8(n) : "?";
+            *what = std::string("the code of a harness function was replaced: ") + (k ? k : "?");
+            PyErr_Clear();
+            return false;
+        }
+    }
+    for (const auto &[d, n] : g_dsnap) {
+        if (PyDict_Size(d) != n) {
+            *what = "an attribute was added to a harness class";
+            return false;
+        }
+    }
+    for (size_t i = 0; i + 1 < g_csnap.size(); i += 2) {
+        if (PyCell_GET(g_csnap[i]) != g_csnap[i + 1]) {
+            *what = "a variable a harness function closes over was replaced";
+            return false;
+        }
+    }
+    return true;
+}
+
+// A live check that the callback still sees ops on this thread: one aten::empty must reach it.
+bool canary()
+{
+    unsigned long before = g_canary.load();
+    g_canary_wait.store(true);
+    {
+        auto t = at::empty({0});
+    }
+    g_canary_wait.store(false);
+    return g_canary.load() == before + 1 && at::isRecordFunctionEnabled() && at::hasGlobalCallbacks();
+}
+
+void write_report(const std::string &line)
+{
+    if (!fd_is_ours()) {
+        tamper("the report pipe was closed or replaced");
+        return; // the worker sees the report missing
+    }
+    std::string data = line + "\n";
+    const char *p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+        ssize_t n = write(g_fd, p, left);
+        if (n <= 0)
+            return;
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+}
+
+std::string report_json(const char *kind)
+{
+    std::string s = std::string("{\"t\": \"wall\", \"kind\": \"") + kind +
+                    "\", \"serial\": " + std::to_string(g_serial) + ", \"ops\": " + std::to_string(g_ops.load()) +
+                    ", \"violations\": " + std::to_string(g_violation_count) + ", \"first\": [";
+    for (size_t i = 0; i < g_violations.size(); ++i) {
+        const auto &v = g_violations[i];
+        s += std::string(i ? ", " : "") + "{\"op\": \"" + json_escape(v.op) + "\", \"where\": \"" +
+             json_escape(v.where) + "\", \"phase\": \"" + v.phase +
+             "\", \"other_thread\": " + (v.other_thread ? "true" : "false") + "}";
+    }
+    s += "], \"tampered\": \"" + json_escape(g_tampered) + "\", \"native\": \"" + json_escape(g_native) +
+         "\", \"native_harness\": \"" + json_escape(g_native_harness) + "\", \"bypass\": " + std::to_string(g_bypass) +
+         ", \"cost_us\": " + std::to_string(g_cost_ns / 1000) + "}";
+    return s;
+}
+
+PyObject *refuse(PyObject *, PyObject *, PyObject *)
+{
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper("the answer called a function that switches off or goes around the runtime wall");
+    }
+    PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: this function is not available to answers");
+    return nullptr;
+}
+
+PyObject *w_init(PyObject *, PyObject *args)
+{
+    int fd, kernelbench, interpreted;
+    const char *answer, *triton_dir;
+    PyObject *dirs;
+    if (!PyArg_ParseTuple(args, "issOpp", &fd, &answer, &triton_dir, &dirs, &kernelbench, &interpreted))
+        return nullptr;
+    if (g_ready)
+        return refuse(nullptr, nullptr, nullptr);
+    struct stat st
+    {
+    };
+    if (fstat(fd, &st) != 0)
+        return PyErr_SetFromErrno(PyExc_OSError);
+    g_fd = fd;
+    g_fd_dev = st.st_dev;
+    g_fd_ino = st.st_ino;
+    g_answer = answer;
+    g_triton_dir = triton_dir;
+    for (Py_ssize_t i = 0; i < PySequence_Size(dirs); ++i) {
+        PyObject *d = PySequence_GetItem(dirs, i);
+        const char *s = d ? PyUnicode_AsUTF8(d) : nullptr;
+        if (s != nullptr)
+            g_ext_dirs.emplace_back(s);
+        Py_XDECREF(d);
+    }
+    PyErr_Clear();
+    g_kernelbench = kernelbench != 0;
+    g_interpreted = interpreted != 0;
+    for (const char *n : kStrict)
+        g_allowed.insert(n);
+    for (const char *n : kCore)
+        g_core.insert(n);
+    g_main = std::this_thread::get_id();
+    g_handle = at::addGlobalCallback(
+        at::RecordFunctionCallback(on_start, on_end).scopes({at::RecordScope::FUNCTION}).needsInputs(false));
+    g_ready = true;
+    if (!canary()) {
+        PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: the callback does not see ops");
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject *w_snapshot(PyObject *, PyObject *args)
+{
+    PyObject *d;
+    int fixed = 0;
+    if (!PyArg_ParseTuple(args, "O!|p", &PyDict_Type, &d, &fixed))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    if (fixed) {
+        Py_INCREF(d);
+        g_dsnap.emplace_back(d, PyDict_Size(d));
+    }
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        Py_INCREF(d);
+        Py_INCREF(k);
+        Py_INCREF(v);
+        g_snap.insert(g_snap.end(), {d, k, v});
+        if (PyFunction_Check(v)) {
+            auto *f = reinterpret_cast<PyFunctionObject *>(v);
+            for (PyObject *o : {v, f->func_code, f->func_defaults, f->func_kwdefaults})
+                Py_XINCREF(o);
+            g_fsnap.insert(g_fsnap.end(), {v, f->func_code, f->func_defaults, f->func_kwdefaults});
+            if (f->func_closure != nullptr && PyTuple_Check(f->func_closure)) {
+                for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
+                    PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
+                    if (!PyCell_Check(cell))
+                        continue;
+                    PyObject *c = PyCell_GET(cell);
+                    Py_INCREF(cell);
+                    Py_XINCREF(c);
+                    g_csnap.insert(g_csnap.end(), {cell, c});
+                }
+            }
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+// phase(p): the harness's transitions, in a fixed order; any other order is the answer's and is latched.
+PyObject *w_phase(PyObject *, PyObject *args)
+{
+    int p;
+    if (!PyArg_ParseTuple(args, "i", &p))
+        return nullptr;
+    int now = g_phase.load();
+    std::string report;
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (!g_ready || std::this_thread::get_id() != g_main)
+            tamper("a wall transition off the harness's thread");
+        if (p == kForward) {
+            if (now != kHarness)
+                tamper("the forward window was armed twice");
+            ++g_serial;
+            g_ops = 0;
+            // the probe armed for this window (arm()), or none: a window nobody armed is no probe
+            g_probe = g_armed && g_next_probe;
+            g_poison_value = g_next_poison;
+            g_armed = g_next_probe = false;
+            g_probe_told = false;
+            g_window_t0 = std::chrono::steady_clock::now();
+        } else if (p == kHarness) {
+            if (now == kHarness)
+                tamper("a wall transition out of order");
+        } else if (now != kHarness) {
+            tamper("a wall transition out of order");
+        }
+        g_write_open.store(now == kForward && p == kHarness);
+    }
+    g_ablate.store(p == kForward && g_probe && g_ablate_ext);
+    if (now == kForward && p != kForward) {
+        g_last_probe = g_probe;
+        g_probe = false;
+        g_forward_ns += static_cast<unsigned long>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - g_window_t0)
+                .count());
+    }
+    if (now == kForward || p == kForward) {
+        // the canary runs outside the window's judgement: it is the wall's own op
+        auto t0 = std::chrono::steady_clock::now();
+        g_phase.store(kFree);
+        bool alive = canary();
+        std::string what;
+        bool intact = snapshot_holds(&what);
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (!alive)
+            tamper("the runtime wall no longer sees ops (RecordFunction switched off or its callback removed)");
+        if (!intact)
+            tamper(what);
+        if (p == kForward)
+            g_cost_ns = 0;
+        g_cost_ns += static_cast<unsigned long>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+        if (now == kForward) {
+            // what the answer did between windows (harness phase) is in this report too: cleared only once told
+            report = report_json("window");
+            g_violations.clear();
+            g_violation_count = 0;
+            g_bypass = 0;
+        }
+    }
+    g_phase.store(p);
+    if (!report.empty())
+        write_report(report);
+    Py_RETURN_NONE;
+}
+
+PyObject *w_seal(PyObject *, PyObject *)
+{
+    std::string report;
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (g_phase.load() == kForward)
+            tamper("sealed inside a forward window");
+        g_ops = 0;
+        g_cost_ns = 0;
+        report = report_json("seal");
+    }
+    g_phase.store(kFree);
+    write_report(report);
+    Py_RETURN_NONE;
+}
+
+} // namespace sieve_wall

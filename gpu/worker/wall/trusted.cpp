@@ -1,0 +1,288 @@
+// The harness's own code and calls (harness_own_call): the trust walk, the stack check, the data path's mappings.
+#include "wall.h"
+
+namespace sieve_wall {
+
+// The harness's own call: in its phase, on its thread, with no frame of the answer's file on the stack. What makes a
+// tensor over memory numpy or Python reaches (or such a view of a tensor) is refused to every other caller: code the
+// answer compiled under a borrowed file name, its constructor (the free phase), its threads, its forward.
+// The code objects the harness may run (w_trust): what the modules loaded before the answer define, and the stack
+// that started the wall. Code the answer compiled under a borrowed file name is none of them, whatever its name.
+std::unordered_set<PyObject *> g_trusted_code;
+std::unordered_set<PyObject *> g_caller_code;    // the harness's own functions (and the start stack): innermost frame
+std::unordered_set<PyObject *> g_data_path_code; // transport's: innermost frame of kNeuterMapping's calls, no other
+std::unordered_set<std::string> g_trusted_files; // the files that trusted code came from
+// each trusted code object with the globals its functions run with: the same code run with the answer's globals
+// (types.FunctionType(Writer.write.__code__, G)) looks its names up in the answer's dict (redteam/wall2
+// h_gadget_trusted_code_answer_globals)
+struct PairHash
+{
+    size_t operator()(const std::pair<PyObject *, PyObject *> &p) const
+    {
+        return std::hash<PyObject *>()(p.first) * 31 + std::hash<PyObject *>()(p.second);
+    }
+};
+std::unordered_set<std::pair<PyObject *, PyObject *>, PairHash> g_code_globals;
+
+// The file name of the innermost frame that runs code of no trusted module under a trusted module's file name:
+// code the answer compiled under a borrowed name (no module defines new code in an old file after the walk). ""
+// when none. With the GIL.
+std::string borrowed_frame()
+{
+    std::string found;
+    for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int) {
+        if (file != nullptr && g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0 &&
+            g_trusted_files.count(file) > 0)
+            found = std::string(file) + ":" + std::to_string(PyFrame_GetLineNumber(f));
+        return found.empty();
+    });
+    return found;
+}
+
+// Whether every frame on this thread's stack runs trusted code (and none is in the answer's file), the innermost
+// one of `innermost` (the callers', or the data path's) where it is given and not empty.
+bool stack_trusted(const std::unordered_set<PyObject *> *innermost)
+{
+    bool ok = true;
+    for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int depth) {
+        const auto &set = depth == 0 && innermost != nullptr && !innermost->empty() ? *innermost : g_trusted_code;
+        PyObject *globals = PyFrame_GetGlobals(f);
+        ok = (file == nullptr || g_answer != file) &&
+             (set.empty() || (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
+                              g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0));
+        Py_XDECREF(globals);
+        return ok;
+    });
+    return ok;
+}
+
+PyObject *g_gc_callbacks = nullptr; // gc's own callback list (kept at trust(), before the answer loads)
+
+// What the answer left in place that runs its code inside a harness's own guarded call, where it would see the
+// call's result (a tensor over the harness's mapping, a numpy view) or its frames' locals: a torch function or
+// dispatch mode (handed every tensor the harness then uses), a trace or profile function (any frame's
+// f_locals), a gc callback (gc.get_objects() while the result is alive). The harness sets none of them: one
+// present is the answer's (redteam/wall2 h_gadget_*). "" when none.
+std::string answer_hook()
+{
+    if (at::impl::PythonTorchFunctionTLS::stack_len() > 0)
+        return "a torch function mode";
+    if (c10::impl::TorchDispatchModeTLS::stack_len() > 0)
+        return "a torch dispatch mode";
+    PyThreadState *ts = PyThreadState_Get();
+    if (ts->c_tracefunc != nullptr || ts->c_profilefunc != nullptr)
+        return "a trace or profile function";
+    if (g_gc_callbacks != nullptr && PyList_Check(g_gc_callbacks) && PyList_GET_SIZE(g_gc_callbacks) > 0)
+        return "a gc callback";
+    // a name the harness's code looks up replaced for the call (builtins.type/any answering the harness's checks
+    // for a fake writer, redteam/wall2 h_gadget_builtins_defeat_writer_checks), put back before the next window
+    std::string what;
+    if (!snapshot_holds(&what)) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper(what);
+        return what;
+    }
+    return "";
+}
+
+bool harness_own_call(const std::unordered_set<PyObject *> &innermost)
+{
+    return g_phase.load() == kHarness && std::this_thread::get_id() == g_main && stack_trusted(&innermost) &&
+           answer_hook().empty();
+}
+
+// The harness's own mappings (w_mappings, before the answer loads): the only memory the data path's guarded call
+// may make a tensor over. Each is held exported (its Py_buffer kept), so its owner cannot close or resize it and
+// nothing else is ever mapped at its address while the wall lives; a call is checked by the object's identity,
+// never by an address, a range or an attribute the answer could answer.
+std::vector<PyObject *> g_mappings;
+std::vector<Py_buffer> g_mapping_views;
+// Open from the close of a forward window until the next transition: the data path writes a call's outputs there
+// and nowhere else. Before a forward the inputs exist and the mapping is the answer's to read through numpy
+// (np.frombuffer of transport._MAPS[0]): a write then would hand it the inputs (redteam/wall2
+// h_gadget_writer_real_mapping_inputs).
+std::atomic<bool> g_write_open{false};
+
+// Why the data path's call (a kNeuterMapping slot, METH_VARARGS | METH_KEYWORDS: args a tuple, kw a dict or NULL)
+// may not go on: "" when its buffer argument is one of the harness's mappings, in the window after a forward.
+std::string mapping_call_refused(int flags, PyObject *args, PyObject *kw)
+{
+    if ((flags & (METH_VARARGS | METH_KEYWORDS | METH_FASTCALL)) != (METH_VARARGS | METH_KEYWORDS) || args == nullptr ||
+        !PyTuple_Check(args))
+        return "an unexpected calling convention";
+    PyObject *buf = PyTuple_GET_SIZE(args) > 0               ? PyTuple_GET_ITEM(args, 0)
+                    : kw != nullptr && PyDict_CheckExact(kw) ? PyDict_GetItemString(kw, "buffer")
+                                                             : nullptr;
+    if (std::find(g_mappings.begin(), g_mappings.end(), buf) == g_mappings.end())
+        return "over memory that is not one of the harness's own mappings (" +
+               std::string(buf != nullptr ? Py_TYPE(buf)->tp_name : "nothing") + ")";
+    if (!g_write_open.load())
+        return "outside the write of a forward's outputs";
+    return "";
+}
+
+PyObject *native_refuse(const std::string &what, bool answer);
+
+// A guarded call refused to all but the harness: the answer's fault where one of its frames is on the stack or
+// one of its hooks is in place (answer_hook), else the harness's.
+PyObject *guarded_refuse(const std::string &what)
+{
+    const std::string hook = g_phase.load() == kHarness ? answer_hook() : "";
+    if (!hook.empty())
+        return native_refuse(what + " with " + hook + " of the answer's in place", true);
+    return native_refuse(what, !python_where(nullptr).empty());
+}
+
+// ---- trusted code (harness_own_call) ------------------------------------------------------------------------
+// A walk fills one set of code objects; `seen` keeps each module, type and function to one visit.
+struct TrustWalk
+{
+    std::unordered_set<PyObject *> *codes, *seen;
+};
+std::unordered_set<PyObject *> g_trust_seen, g_caller_seen, g_data_path_seen; // the three walks' visits
+
+void trust_value(const TrustWalk &w, PyObject *o, int depth);
+
+void trust_code_object(const TrustWalk &w, PyObject *code, PyObject *globals)
+{
+    if (!PyCode_Check(code))
+        return;
+    if (globals != nullptr && PyDict_Check(globals) && g_code_globals.insert({code, globals}).second)
+        Py_INCREF(globals);
+    if (!w.codes->insert(code).second)
+        return;
+    Py_INCREF(code);
+    if (const char *file = PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(code)->co_filename))
+        g_trusted_files.insert(file);
+    PyErr_Clear();
+    PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
+    for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
+        trust_code_object(w, PyTuple_GET_ITEM(consts, i), globals); // nested functions, lambdas, comprehensions
+}
+
+void trust_dict(const TrustWalk &w, PyObject *d, int depth)
+{
+    if (d == nullptr || !PyDict_Check(d))
+        return;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(d, &pos, &k, &v))
+        trust_value(w, v, depth + 1);
+}
+
+// o's code and, without running any Python, what it holds that runs code: a function's closure (a decorator's
+// wrapped function), its __wrapped__; a type's methods, static and class methods, properties; a bound method.
+void trust_value(const TrustWalk &w, PyObject *o, int depth)
+{
+    if (o == nullptr || depth > 6)
+        return;
+    if (PyFunction_Check(o)) {
+        if (!w.seen->insert(o).second)
+            return;
+        auto *f = reinterpret_cast<PyFunctionObject *>(o);
+        trust_code_object(w, f->func_code, f->func_globals);
+        if (f->func_closure != nullptr && PyTuple_Check(f->func_closure))
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->func_closure); ++i) {
+                PyObject *cell = PyTuple_GET_ITEM(f->func_closure, i);
+                if (PyCell_Check(cell))
+                    trust_value(w, PyCell_GET(cell), depth + 1);
+            }
+        if (f->func_dict != nullptr)
+            trust_value(w, PyDict_GetItemString(f->func_dict, "__wrapped__"), depth + 1);
+    } else if (PyType_Check(o)) {
+        if (w.seen->insert(o).second)
+            trust_dict(w, reinterpret_cast<PyTypeObject *>(o)->tp_dict, depth);
+    } else if (Py_IS_TYPE(o, &PyStaticMethod_Type) || Py_IS_TYPE(o, &PyClassMethod_Type) ||
+               Py_IS_TYPE(o, &PyProperty_Type) || PyMethod_Check(o)) {
+        for (const char *attr : {"__func__", "fget", "fset", "fdel"}) {
+            if (!PyObject_HasAttrString(o, attr))
+                continue;
+            PyObject *v = PyObject_GetAttrString(o, attr);
+            trust_value(w, v, depth + 1);
+            Py_XDECREF(v);
+        }
+        PyErr_Clear();
+    } else if (PyObject **dp = _PyObject_GetDictPtr(o); dp != nullptr && *dp != nullptr && PyDict_Check(*dp)) {
+        trust_value(w, PyDict_GetItemString(*dp, "__wrapped__"), depth + 1); // functools.lru_cache, wraps objects
+    }
+}
+
+void trust_modules(const TrustWalk &w, PyObject *mods)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(mods); ++i) {
+        PyObject *m = PyList_GET_ITEM(mods, i);
+        if (PyModule_Check(m) && w.seen->insert(m).second)
+            trust_dict(w, PyModule_GetDict(m), 0);
+    }
+}
+
+// trust(modules, callers, data_path): the code the modules define (and the calling stack's) is the harness's; the
+// callers' code (and the stack's) is what may make a guarded call itself, so that torch's own functions
+// (default_convert calls as_tensor) are no gadget an answer's C callables (partial, map) hand its array to; the
+// data path's code (transport) makes one guarded call, over the harness's mappings only (kNeuterMapping), and no
+// other. Before init only, so nothing of the answer's, which loads after init, is ever trusted.
+PyObject *w_trust(PyObject *, PyObject *args)
+{
+    PyObject *mods, *callers, *data_path;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &mods, &PyList_Type, &callers, &PyList_Type, &data_path))
+        return nullptr;
+    if (g_ready || g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    if (g_gc_callbacks == nullptr) {
+        PyObject *gc = PyImport_ImportModule("gc");
+        g_gc_callbacks = gc != nullptr ? PyObject_GetAttrString(gc, "callbacks") : nullptr; // gc's own list
+        Py_XDECREF(gc);
+        if (g_gc_callbacks == nullptr || !PyList_Check(g_gc_callbacks)) {
+            Py_XDECREF(g_gc_callbacks);
+            g_gc_callbacks = nullptr;
+            PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: gc.callbacks is not a list");
+            return nullptr;
+        }
+    }
+    const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen},
+        data{&g_data_path_code, &g_data_path_seen};
+    trust_modules(all, mods);
+    trust_modules(all, callers);
+    trust_modules(direct, callers);
+    trust_modules(all, data_path);
+    trust_modules(data, data_path);
+    PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    while (f != nullptr) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        PyObject *globals = PyFrame_GetGlobals(f);
+        trust_code_object(all, reinterpret_cast<PyObject *>(code), globals);
+        trust_code_object(direct, reinterpret_cast<PyObject *>(code), globals);
+        Py_XDECREF(globals);
+        Py_DECREF(code);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    PyErr_Clear();
+    return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(g_trusted_code.size()),
+                         static_cast<Py_ssize_t>(g_caller_code.size()));
+}
+
+// mappings([buffer]): the harness's own mappings (transport.Writer's), before init only (as trust): the answer,
+// which loads after init, can register nothing, and what is registered stays mapped (held exported) while the
+// process lives.
+PyObject *w_mappings(PyObject *, PyObject *args)
+{
+    PyObject *objs;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &objs))
+        return nullptr;
+    if (g_ready || g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(objs); ++i) {
+        PyObject *o = PyList_GET_ITEM(objs, i);
+        Py_buffer view{};
+        if (PyObject_GetBuffer(o, &view, PyBUF_SIMPLE) != 0)
+            return nullptr;
+        Py_INCREF(o);
+        g_mappings.push_back(o);
+        g_mapping_views.push_back(view);
+    }
+    return PyLong_FromSsize_t(static_cast<Py_ssize_t>(g_mappings.size()));
+}
+
+} // namespace sieve_wall
