@@ -238,6 +238,9 @@ def run(args, manifest, chosen, env, tmp, root, on_gpu):
         msg = recv()
         if msg.get("op") == "verdict" and msg.get("job") in jobs and msg["job"] not in verdicts:
             verdicts[msg["job"]] = msg  # the first one, as the engine keeps it
+            # each as it comes (a run its caller stops at a time limit still shows what it verified)
+            print(f"got  {jobs[msg['job']]['name']:30} {msg.get('status')} {','.join((msg.get('reasons') or [])[:3])}"
+                  f" ({len(verdicts)}/{len(jobs)})", flush=True)
         elif msg.get("op") == "verdict":
             extra.append(msg)  # a second verdict for a job, or one for a job never sent: forged or a bug
         elif msg.get("op") in ("task_started", "task_queued"):
