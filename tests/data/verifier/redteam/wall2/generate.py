@@ -108,6 +108,8 @@ HOSTILE = [
     ("h_borrowed_filename_harness_phase_compute", SOFTMAX, REJECT, {}),
     ("h_fresh_filename_harness_phase_compute", SOFTMAX,
      REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    # round 5: compute with no op (Tensor.apply_ runs a Python function per element in C++)
+    ("h_apply_python_compute", SOFTMAX, REJECT, {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
