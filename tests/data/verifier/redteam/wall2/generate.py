@@ -110,6 +110,11 @@ HOSTILE = [
      REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     # round 5: compute with no op (Tensor.apply_ runs a Python function per element in C++)
     ("h_apply_python_compute", SOFTMAX, REJECT, {}),
+    # the answer's code in the harness's phase after a window (an instance attribute of the harness's Child object
+    # it shadows): reading the input to Python there, or rewriting the output mapping after the write
+    ("h_harness_attr_tolist_compute", SOFTMAX, REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {}),
+    ("h_harness_attr_mapping_fixup", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
