@@ -450,6 +450,55 @@ class WallTamper(unittest.TestCase):
         self.assertIn("torch.frombuffer", seal["tampered"])
         self.assertEqual(wall.check_report(seal, None)[:2], ("FAIL_SANDBOX", "WALL_TAMPERED"))
 
+    def test_values_to_python_refused_but_in_the_constructor(self):
+        # Tensor.tolist hands a tensor's values to Python and apply_/map_/map2_ call a Python function on every
+        # element, with no op: in a window that computed unseen (redteam/wall2 h_apply_python_compute), and the
+        # answer's code that the harness runs in its phase after a window (an attribute of a harness object it
+        # shadowed) read the call's input there and copied the result into the output with allowed ops
+        # (h_harness_attr_tolist_compute). Its constructor (the free phase) keeps them; so does the harness.
+        reps = self.run_case("""
+            out = {}
+            ns = answer('''
+            def read(t):
+                return t.tolist()
+
+            def apply(t):
+                t.apply_(lambda v: v + 1)
+                return "ok"
+
+            def map2(t):
+                t.map2_(t, t, lambda a, b, c: a)
+                return "ok"
+            ''')
+
+            def attempt(k, fn):
+                try:
+                    fn()
+                    out[k] = "ok"
+                except PermissionError:
+                    out[k] = "refused"
+                except RuntimeError as e:
+                    out[k] = "refused in the forward" if "not available in the forward" in str(e) else str(e)
+
+            W.free()
+            attempt("constructor tolist", lambda: ns["read"](x))
+            attempt("constructor apply_", lambda: ns["apply"](x.clone()))
+            W.harness()
+            attempt("harness's own tolist", lambda: x.tolist())
+            W.forward(lambda: attempt("forward apply_", lambda: ns["apply"](x.clone())))
+            for k in ("read", "apply", "map2"):
+                attempt("harness phase " + k, lambda: ns[k](x.clone()))
+            print(json.dumps(out))
+        """)
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual(got, {"constructor tolist": "ok", "constructor apply_": "ok", "harness's own tolist": "ok",
+                               "forward apply_": "refused in the forward", "harness phase read": "refused",
+                               "harness phase apply": "refused", "harness phase map2": "refused"})
+        window = [r for r in reps if r.get("kind") == "window"][0]
+        self.assertIn("apply_", window["first"][0]["op"])
+        seal = [r for r in reps if r.get("kind") == "seal"][0]
+        self.assertEqual(wall.check_report(seal, None)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
+
     def test_a_harness_object_that_is_no_module_is_snapshotted(self):
         # on a GPU the child hands the wall libcuda's ctypes.CDLL (transport's driver) among its harness
         # modules; a CDLL answers every dunder with AttributeError, and the wall's start failed on its

@@ -134,6 +134,10 @@ LEGIT = [
 KNOWN_GAPS = {
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
+    "h_harness_attr_mapping_fixup": "the output mapping is writable by the answer's numpy (numpy.frombuffer of the "
+                                    "harness's mmap, or a fresh mmap of its memfd) and answer code runs between "
+                                    "Writer.write and the worker's read: here the Child object's `sync` (an instance "
+                                    "attribute, in no snapshot); a thread, a signal handler or a finalizer could too",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
