@@ -7,6 +7,7 @@ import os
 SOFTMAX = ("../../tasks/softmax.py", {"dtype": "fp32", "shapes": [{"BATCH": 3, "DIM": 100}], "seeds": [0, 1]})
 VADD = ("../../tasks/vector_add.py", {"dtype": "fp32", "shapes": [{"SIZE": 1000}], "seeds": [0, 1]})
 ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
+NUMPY_INPUTS = ("tasks/softmax_numpy_inputs.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
 REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
@@ -128,6 +129,7 @@ LEGIT = [
     ("l2_cpp_loop_softmax", SOFTMAX, CPU_WRITTEN),
     ("l2_cpp_class_method_softmax", SOFTMAX, CPU_WRITTEN),
     ("l2_softmax_as_tensor_list", SOFTMAX, {}),
+    ("l2_softmax_task_numpy_inputs", NUMPY_INPUTS, {}),
 ]
 
 # filled in from the CPU run (see the report): what lets each one through today
@@ -138,6 +140,12 @@ KNOWN_GAPS = {
                                     "harness's mmap, or a fresh mmap of its memfd) and answer code runs between "
                                     "Writer.write and the worker's read: here the Child object's `sync` (an instance "
                                     "attribute, in no snapshot); a thread, a signal handler or a finalizer could too",
+    "l2_softmax_task_numpy_inputs": "(legit rejected) taskref.device_inputs makes the inputs inside `with "
+                                    "torch.device(dev)`, a DeviceContext (torch function mode) on the stack: "
+                                    "trusted.cpp answer_hook reads any torch function mode as the answer's, so the "
+                                    "task's own torch.from_numpy is refused and charged to the answer (FAIL_SANDBOX "
+                                    "RAW_MEMORY_ACCESS)",
+    "l2_softmax_task_numpy_inputs_static": "(legit rejected) as l2_softmax_task_numpy_inputs",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
