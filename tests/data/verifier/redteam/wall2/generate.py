@@ -116,6 +116,8 @@ HOSTILE = [
     ("h_harness_attr_tolist_compute", SOFTMAX, REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
     ("h_harness_attr_mapping_fixup", SOFTMAX, REJECT_OR_WRONG, {}),
+    # the task module's names: the check's seed learnt while the inputs are made
+    ("h_task_module_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
