@@ -257,7 +257,10 @@ class Wall:
             kernel_classes.append(InterpretedFunction)
         except ImportError:
             pass
-        for t in kernel_classes:
+        # and torch's device context, the torch function mode the harness opens around the task's get_inputs
+        # (taskref.device_inputs): the wall takes it for no hook of the answer's, so its methods must stay torch's
+        from torch.utils._device import DeviceContext
+        for t in kernel_classes + [DeviceContext]:
             mod.snapshot(_type_dict(t), True)
         mod.snapshot(vars(mod))
         w = cls(mod, policy)

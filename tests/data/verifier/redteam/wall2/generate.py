@@ -8,6 +8,7 @@ SOFTMAX = ("../../tasks/softmax.py", {"dtype": "fp32", "shapes": [{"BATCH": 3, "
 VADD = ("../../tasks/vector_add.py", {"dtype": "fp32", "shapes": [{"SIZE": 1000}], "seeds": [0, 1]})
 ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
 NUMPY_INPUTS = ("tasks/softmax_numpy_inputs.py", {"dtype": "fp32", "seeds": [0, 1]})
+NUMPY_AS_TENSOR = ("tasks/softmax_numpy_as_tensor.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
 REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
@@ -118,6 +119,9 @@ HOSTILE = [
     ("h_harness_attr_mapping_fixup", SOFTMAX, REJECT_OR_WRONG, {}),
     # the task module's names: the check's seed learnt while the inputs are made
     ("h_task_module_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    # the device context's frame is passed over only for the task's own call
+    ("h_gadget_device_context_direct", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -132,6 +136,7 @@ LEGIT = [
     ("l2_cpp_class_method_softmax", SOFTMAX, CPU_WRITTEN),
     ("l2_softmax_as_tensor_list", SOFTMAX, {}),
     ("l2_softmax_task_numpy_inputs", NUMPY_INPUTS, {}),
+    ("l2_softmax_task_as_tensor_inputs", NUMPY_AS_TENSOR, {}),
 ]
 
 # filled in from the CPU run (see the report): what lets each one through today
@@ -142,12 +147,6 @@ KNOWN_GAPS = {
                                     "harness's mmap, or a fresh mmap of its memfd) and answer code runs between "
                                     "Writer.write and the worker's read: here the Child object's `sync` (an instance "
                                     "attribute, in no snapshot); a thread, a signal handler or a finalizer could too",
-    "l2_softmax_task_numpy_inputs": "(legit rejected) taskref.device_inputs makes the inputs inside `with "
-                                    "torch.device(dev)`, a DeviceContext (torch function mode) on the stack: "
-                                    "trusted.cpp answer_hook reads any torch function mode as the answer's, so the "
-                                    "task's own torch.from_numpy is refused and charged to the answer (FAIL_SANDBOX "
-                                    "RAW_MEMORY_ACCESS)",
-    "l2_softmax_task_numpy_inputs_static": "(legit rejected) as l2_softmax_task_numpy_inputs",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
