@@ -147,6 +147,12 @@ KNOWN_GAPS = {
                                     "harness's mmap, or a fresh mmap of its memfd) and answer code runs between "
                                     "Writer.write and the worker's read: here the Child object's `sync` (an instance "
                                     "attribute, in no snapshot); a thread, a signal handler or a finalizer could too",
+    "h_task_module_seed_leak": "answer code runs between taskref.make_inputs's torch.manual_seed(seed) and the "
+                               "reseed: here a proxy in the task module's `torch` (the task module's names are in "
+                               "no snapshot); a swap of a snapshotted name made in the free phase and put back "
+                               "before the next window (the free->harness transition checks no snapshot), a "
+                               "thread, a signal handler or a gc finalizer can too; torch.initial_seed() is then "
+                               "the check's seed and numpy makes the inputs again",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
