@@ -355,7 +355,7 @@ class WallInProcess(unittest.TestCase):
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 
-    def run_case(self, body, setup="", harness="[wall]", mappings="[]"):
+    def run_case(self, body, setup="", harness="[wall]", mappings="[]", callers="[]"):
         """body runs after the wall started (setup before: what the harness makes of ctypes for itself, `ffi`;
         mappings: the harness's own mappings, an expression over setup's names);
         answer(src) runs src as the answer's code (compiled under the answer's file name)."""
@@ -367,9 +367,10 @@ class WallTamper(unittest.TestCase):
             r, w = os.pipe()
             mod = wall.load(wall.build({CACHE!r})[0])
             ffi = []
-        """) + textwrap.dedent(setup) + f"\nHARNESS = {harness}\nMAPPINGS = {mappings}\n" + textwrap.dedent("""
+        """) + textwrap.dedent(setup) + f"\nHARNESS = {harness}\nMAPPINGS = {mappings}\nCALLERS = {callers}\n" + \
+            textwrap.dedent("""
             W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, HARNESS, ffi=ffi,
-                                mappings=MAPPINGS)
+                                callers=CALLERS, mappings=MAPPINGS)
             x = torch.randn(4)
 
             def answer(src, **names):
@@ -449,6 +450,115 @@ class WallTamper(unittest.TestCase):
         seal = [r for r in reps if r.get("kind") == "seal"][0]
         self.assertIn("torch.frombuffer", seal["tampered"])
         self.assertEqual(wall.check_report(seal, None)[:2], ("FAIL_SANDBOX", "WALL_TAMPERED"))
+
+    def test_values_to_python_refused_but_in_the_constructor(self):
+        # Tensor.tolist hands a tensor's values to Python and apply_/map_/map2_ call a Python function on every
+        # element, with no op: in a window that computed unseen (redteam/wall2 h_apply_python_compute), and the
+        # answer's code that the harness runs in its phase after a window (an attribute of a harness object it
+        # shadowed) read the call's input there and copied the result into the output with allowed ops
+        # (h_harness_attr_tolist_compute). Its constructor (the free phase) keeps them; so does the harness.
+        reps = self.run_case("""
+            out = {}
+            ns = answer('''
+            def read(t):
+                return t.tolist()
+
+            def apply(t):
+                t.apply_(lambda v: v + 1)
+                return "ok"
+
+            def map2(t):
+                t.map2_(t, t, lambda a, b, c: a)
+                return "ok"
+            ''')
+
+            def attempt(k, fn):
+                try:
+                    fn()
+                    out[k] = "ok"
+                except PermissionError:
+                    out[k] = "refused"
+                except RuntimeError as e:
+                    out[k] = "refused in the forward" if "not available in the forward" in str(e) else str(e)
+
+            W.free()
+            attempt("constructor tolist", lambda: ns["read"](x))
+            attempt("constructor apply_", lambda: ns["apply"](x.clone()))
+            W.harness()
+            attempt("harness's own tolist", lambda: x.tolist())
+            W.forward(lambda: attempt("forward apply_", lambda: ns["apply"](x.clone())))
+            for k in ("read", "apply", "map2"):
+                attempt("harness phase " + k, lambda: ns[k](x.clone()))
+            print(json.dumps(out))
+        """)
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual(got, {"constructor tolist": "ok", "constructor apply_": "ok", "harness's own tolist": "ok",
+                               "forward apply_": "refused in the forward", "harness phase read": "refused",
+                               "harness phase apply": "refused", "harness phase map2": "refused"})
+        window = [r for r in reps if r.get("kind") == "window"][0]
+        self.assertIn("apply_", window["first"][0]["op"])
+        seal = [r for r in reps if r.get("kind") == "seal"][0]
+        self.assertEqual(wall.check_report(seal, None)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
+
+    def test_the_harness_s_device_context_is_no_hook_of_the_answer_s(self):
+        # taskref.device_inputs makes the task's inputs inside `with torch.device(dev)`, a torch function mode of
+        # torch's (DeviceContext): the task's own guarded calls there (torch.from_numpy, and torch.as_tensor, which
+        # the mode's __torch_function__ makes, its frame the innermost) are the harness's (redteam/wall2
+        # l2_softmax_task_numpy_inputs, l2_softmax_task_as_tensor_inputs were FAIL_SANDBOX); the mode's method
+        # called directly from another caller's frame (C callables of the answer's) and an answer's own mode are not.
+        reps = self.run_case("""
+            import functools
+            import numpy as np
+            from torch.overrides import TorchFunctionMode
+            from torch.utils._device import DeviceContext
+            out = {}
+
+            def attempt(k, fn):
+                try:
+                    fn()
+                    out[k] = "ok"
+                except PermissionError as e:
+                    out[k] = "refused" + (" (a mode)" if "torch function mode" in str(e) else "")
+
+            def in_context(fn):
+                with torch.device("cpu"):
+                    return fn()
+
+            class Mode(TorchFunctionMode):
+                def __torch_function__(self, func, types, args=(), kwargs=None):
+                    return func(*args, **(kwargs or {}))
+
+            def in_mode(fn):
+                with Mode():
+                    return fn()
+
+            attempt("task from_numpy in the device context", lambda: in_context(task.from_numpy))
+            attempt("task as_tensor in the device context", lambda: in_context(task.as_tensor))
+            a = np.zeros(4, np.float32)
+            attempt("the mode's method from another caller", functools.partial(
+                DeviceContext.__torch_function__, DeviceContext("cpu"), torch.as_tensor, (), (a,)))
+            attempt("task from_numpy in another mode", lambda: in_mode(task.from_numpy))
+            print(json.dumps(out))
+        """, setup="""
+            import types
+            task = types.ModuleType("sieve_test_task")
+            exec(compile('''
+            import numpy as np
+            import torch
+
+            def from_numpy():
+                return torch.from_numpy(np.ones(4, np.float32))
+
+            def as_tensor():
+                return torch.as_tensor(np.ones(4, np.float32))
+            ''', "/nonexistent/task.py", "exec"), task.__dict__)
+            import torch.utils._device
+        """, callers="[task]")
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual(got, {"task from_numpy in the device context": "ok",
+                               "task as_tensor in the device context": "ok",
+                               "the mode's method from another caller": "refused",
+                               "task from_numpy in another mode": "refused (a mode)"})
 
     def test_a_harness_object_that_is_no_module_is_snapshotted(self):
         # on a GPU the child hands the wall libcuda's ctypes.CDLL (transport's driver) among its harness

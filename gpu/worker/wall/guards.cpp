@@ -45,6 +45,13 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
         PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: not available in the forward");
         return nullptr;
     }
+    // a tensor's values read into Python (tolist) or computed on by a Python function (apply_, map_, map2_), with
+    // no op: in the harness's phase the call's inputs and outputs exist, and the answer's code that runs there (a
+    // harness object's attribute it shadowed, a finalizer) read the input, computed in Python and copied the result
+    // into the output with allowed ops before the write (redteam/wall2 h_harness_attr_tolist_compute); its
+    // constructor (the free phase) holds no call's inputs
+    if (g_slot_mode[N] == kNeuterRead && phase == kHarness && !harness_own_call())
+        return guarded_refuse(std::string(g_slot_name[N]) + " outside the answer's constructor");
     // a view of tensor memory for numpy made by the answer's code outside the forward (its constructor, code it
     // compiled under a borrowed file name that the harness calls) serves the forward all the same, where no op
     // sees what is done there

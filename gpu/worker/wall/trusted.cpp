@@ -11,7 +11,12 @@ namespace sieve_wall {
 std::unordered_set<PyObject *> g_trusted_code;
 std::unordered_set<PyObject *> g_caller_code;    // the harness's own functions (and the start stack): innermost frame
 std::unordered_set<PyObject *> g_data_path_code; // transport's: innermost frame of kNeuterMapping's calls, no other
+std::unordered_set<PyObject *> g_task_code;      // the task module's (callers' modules): see device_frame
 std::unordered_set<std::string> g_trusted_files; // the files that trusted code came from
+// torch's device context (torch.utils._device.DeviceContext), a torch function mode the harness itself opens around
+// the task's get_inputs on every device (taskref.device_inputs), and the code of its __torch_function__: neither is
+// the answer's (their class is snapshotted: a method the answer put there is seen at the harness's guarded call)
+PyObject *g_device_context = nullptr, *g_device_tf_code = nullptr;
 // each trusted code object with the globals its functions run with: the same code run with the answer's globals
 // (types.FunctionType(Writer.write.__code__, G)) looks its names up in the answer's dict (redteam/wall2
 // h_gadget_trusted_code_answer_globals)
@@ -41,19 +46,31 @@ std::string borrowed_frame()
 
 // Whether every frame on this thread's stack runs trusted code (and none is in the answer's file), the innermost
 // one of `innermost` (the callers', or the data path's) where it is given and not empty.
+// The device context's __torch_function__ stands between the task's code and the constructors from data it calls
+// (torch.as_tensor(a) in get_inputs, inside taskref.device_inputs's context): that frame is passed over for the
+// innermost one, which must then be the task module's own code (a caller's C callables calling the mode's method
+// directly from the child's frame, with the answer's array, are no call of the task's).
 bool stack_trusted(const std::unordered_set<PyObject *> *innermost)
 {
-    bool ok = true;
+    bool ok = true, task_due = false; // task_due: the device context's frame was innermost, the task's is next
     for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int depth) {
-        const auto &set = depth == 0 && innermost != nullptr && !innermost->empty() ? *innermost : g_trusted_code;
+        if (depth == 0 && innermost == &g_caller_code && g_device_tf_code != nullptr &&
+            reinterpret_cast<PyObject *>(code) == g_device_tf_code)
+            task_due = true;
+        const bool task_frame = task_due && depth == 1;
+        if (task_frame)
+            task_due = false;
+        const auto &set = task_frame                                                               ? g_task_code
+                          : depth == 0 && !task_due && innermost != nullptr && !innermost->empty() ? *innermost
+                                                                                                   : g_trusted_code;
         PyObject *globals = PyFrame_GetGlobals(f);
-        ok = (file == nullptr || g_answer != file) &&
+        ok = (file == nullptr || g_answer != file) && (!task_frame || !set.empty()) &&
              (set.empty() || (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
                               g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0));
         Py_XDECREF(globals);
         return ok;
     });
-    return ok;
+    return ok && !task_due;
 }
 
 PyObject *g_gc_callbacks = nullptr; // gc's own callback list (kept at trust(), before the answer loads)
@@ -65,8 +82,14 @@ PyObject *g_gc_callbacks = nullptr; // gc's own callback list (kept at trust(), 
 // present is the answer's (redteam/wall2 h_gadget_*). "" when none.
 std::string answer_hook()
 {
-    if (at::impl::PythonTorchFunctionTLS::stack_len() > 0)
-        return "a torch function mode";
+    for (int64_t i = 0; i < at::impl::PythonTorchFunctionTLS::stack_len(); ++i) {
+        const auto &mode = at::impl::PythonTorchFunctionTLS::get_stack_at(i);
+        PyObject *o = mode != nullptr ? mode->ptr(&mode->pyinterpreter()) : nullptr;
+        // the harness's own device context (exactly torch's class) is no hook of the answer's: a legitimate answer
+        // was refused the task's torch.from_numpy in get_inputs (redteam/wall2 l2_softmax_task_numpy_inputs)
+        if (o == nullptr || g_device_context == nullptr || reinterpret_cast<PyObject *>(Py_TYPE(o)) != g_device_context)
+            return "a torch function mode";
+    }
     if (c10::impl::TorchDispatchModeTLS::stack_len() > 0)
         return "a torch dispatch mode";
     PyThreadState *ts = PyThreadState_Get();
@@ -239,11 +262,29 @@ PyObject *w_trust(PyObject *, PyObject *args)
             return nullptr;
         }
     }
+    if (g_device_context == nullptr) {
+        PyObject *m = PyImport_ImportModule("torch.utils._device");
+        PyObject *t = m != nullptr ? PyObject_GetAttrString(m, "DeviceContext") : nullptr;
+        PyObject *tf = t != nullptr && PyType_Check(t)
+                           ? PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(t)->tp_dict, "__torch_function__")
+                           : nullptr;
+        if (tf != nullptr && PyFunction_Check(tf)) {
+            g_device_context = t;
+            g_device_tf_code = PyFunction_GET_CODE(tf);
+            Py_INCREF(g_device_tf_code);
+        } else {
+            Py_XDECREF(t); // no device context known: every torch function mode is the answer's
+        }
+        Py_XDECREF(m);
+        PyErr_Clear();
+    }
+    std::unordered_set<PyObject *> task_seen;
     const TrustWalk all{&g_trusted_code, &g_trust_seen}, direct{&g_caller_code, &g_caller_seen},
-        data{&g_data_path_code, &g_data_path_seen};
+        data{&g_data_path_code, &g_data_path_seen}, task{&g_task_code, &task_seen};
     trust_modules(all, mods);
     trust_modules(all, callers);
     trust_modules(direct, callers);
+    trust_modules(task, callers);
     trust_modules(all, data_path);
     trust_modules(data, data_path);
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());

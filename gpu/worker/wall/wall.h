@@ -48,7 +48,8 @@ enum NeuterMode {
     kNeuterAnswer = 2,
     kNeuterNative = 3,
     kNeuterHarness = 4,
-    kNeuterMapping = 5 // the data path's torch.frombuffer: over a registered mapping only (mapping_call_refused)
+    kNeuterMapping = 5, // the data path's torch.frombuffer: over a registered mapping only (mapping_call_refused)
+    kNeuterRead = 6     // a tensor's values to Python with no op (tolist, apply_): the answer's constructor alone
 };
 
 using Range = std::pair<unsigned long, unsigned long>;

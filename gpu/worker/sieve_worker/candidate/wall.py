@@ -104,6 +104,11 @@ REFUSE_ALWAYS, REFUSE_IN_FORWARD, REFUSE_TO_ANSWER, REFUSE_RAW, REFUSE_BUT_HARNE
 # the object itself), in the write that follows a forward window; refused to everyone else (sieve_wall.cpp
 # mapping_call_refused)
 REFUSE_BUT_MAPPING = 5
+# a tensor's values to Python with no op at all (Tensor.tolist; apply_, map_ and map2_ call a Python function on
+# every element in C++, no ATen operator: redteam/wall2 h_apply_python_compute): refused in the forward, and in the
+# harness's phase to all but the harness's own calls (the answer's code there holds the call's inputs and outputs:
+# h_harness_attr_tolist_compute); the answer's constructor keeps them (guards.cpp kNeuterRead)
+REFUSE_READ = 6
 MAPPING_ONLY = {("torch", "frombuffer")}
 
 # what makes a tensor over memory numpy, Python or a file mapping reaches, or hands a tensor's memory to them,
@@ -130,8 +135,9 @@ SHARED_MEMORY += [("script", n) for n in ("save", "save_to_buffer", "_save_for_m
 def entry_points(torch):
     """(function, mode, name) for every Python entry point of the installed torch that the wall refuses:
     REFUSE_ALWAYS (latches tampered) what switches RecordFunction off or removes its callbacks;
-    REFUSE_IN_FORWARD what runs a kernel around the dispatcher, where RecordFunction does not run, and
-    Tensor.tolist (torch uses them elsewhere); REFUSE_TO_ANSWER, in the forward and to the answer's code
+    REFUSE_IN_FORWARD what runs a kernel around the dispatcher, where RecordFunction does not run (torch uses
+    them elsewhere); REFUSE_READ, in the forward and in the harness's phase but to its own calls, what hands a
+    tensor's values to Python or a Python function with no op (tolist, apply_, map_, map2_); REFUSE_TO_ANSWER, in the forward and to the answer's code
     anywhere, what makes a view of a tensor's memory for numpy (made in __init__, it serves the forward all the
     same, where no op sees the compute); REFUSE_BUT_HARNESS, to all but the harness's own calls (its phase, its
     thread, trusted code made the call: trust_modules), SHARED_MEMORY (torch.frombuffer: REFUSE_BUT_MAPPING);
@@ -151,7 +157,8 @@ def entry_points(torch):
     armed = [(C._DispatchOperatorHandle, "redispatch_boxed", REFUSE_IN_FORWARD),
              (C, "_dispatch_make_pyobj_dispatch_fns", REFUSE_IN_FORWARD),
              (getattr(C, "_SafeKernelFunction", None), "call_boxed", REFUSE_IN_FORWARD),
-             (C.TensorBase, "numpy", REFUSE_TO_ANSWER), (C.TensorBase, "tolist", REFUSE_IN_FORWARD)]
+             (C.TensorBase, "numpy", REFUSE_TO_ANSWER)]
+    armed += [(C.TensorBase, name, REFUSE_READ) for name in ("tolist", "apply_", "map_", "map2_")]
     owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
               "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule}
     armed += [(owners[o], name, REFUSE_BUT_MAPPING if (o, name) in MAPPING_ONLY else REFUSE_BUT_HARNESS)
@@ -250,7 +257,10 @@ class Wall:
             kernel_classes.append(InterpretedFunction)
         except ImportError:
             pass
-        for t in kernel_classes:
+        # and torch's device context, the torch function mode the harness opens around the task's get_inputs
+        # (taskref.device_inputs): the wall takes it for no hook of the answer's, so its methods must stay torch's
+        from torch.utils._device import DeviceContext
+        for t in kernel_classes + [DeviceContext]:
             mod.snapshot(_type_dict(t), True)
         mod.snapshot(vars(mod))
         w = cls(mod, policy)

@@ -7,6 +7,8 @@ import os
 SOFTMAX = ("../../tasks/softmax.py", {"dtype": "fp32", "shapes": [{"BATCH": 3, "DIM": 100}], "seeds": [0, 1]})
 VADD = ("../../tasks/vector_add.py", {"dtype": "fp32", "shapes": [{"SIZE": 1000}], "seeds": [0, 1]})
 ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
+NUMPY_INPUTS = ("tasks/softmax_numpy_inputs.py", {"dtype": "fp32", "seeds": [0, 1]})
+NUMPY_AS_TENSOR = ("tasks/softmax_numpy_as_tensor.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
 REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
@@ -108,6 +110,18 @@ HOSTILE = [
     ("h_borrowed_filename_harness_phase_compute", SOFTMAX, REJECT, {}),
     ("h_fresh_filename_harness_phase_compute", SOFTMAX,
      REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    # round 5: compute with no op (Tensor.apply_ runs a Python function per element in C++)
+    ("h_apply_python_compute", SOFTMAX, REJECT, {}),
+    # the answer's code in the harness's phase after a window (an instance attribute of the harness's Child object
+    # it shadows): reading the input to Python there, or rewriting the output mapping after the write
+    ("h_harness_attr_tolist_compute", SOFTMAX, REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {}),
+    ("h_harness_attr_mapping_fixup", SOFTMAX, REJECT_OR_WRONG, {}),
+    # the task module's names: the check's seed learnt while the inputs are made
+    ("h_task_module_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    # the device context's frame is passed over only for the task's own call
+    ("h_gadget_device_context_direct", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -121,12 +135,24 @@ LEGIT = [
     ("l2_cpp_loop_softmax", SOFTMAX, CPU_WRITTEN),
     ("l2_cpp_class_method_softmax", SOFTMAX, CPU_WRITTEN),
     ("l2_softmax_as_tensor_list", SOFTMAX, {}),
+    ("l2_softmax_task_numpy_inputs", NUMPY_INPUTS, {}),
+    ("l2_softmax_task_as_tensor_inputs", NUMPY_AS_TENSOR, {}),
 ]
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
+    "h_harness_attr_mapping_fixup": "the output mapping is writable by the answer's numpy (numpy.frombuffer of the "
+                                    "harness's mmap, or a fresh mmap of its memfd) and answer code runs between "
+                                    "Writer.write and the worker's read: here the Child object's `sync` (an instance "
+                                    "attribute, in no snapshot); a thread, a signal handler or a finalizer could too",
+    "h_task_module_seed_leak": "answer code runs between taskref.make_inputs's torch.manual_seed(seed) and the "
+                               "reseed: here a proxy in the task module's `torch` (the task module's names are in "
+                               "no snapshot); a swap of a snapshotted name made in the free phase and put back "
+                               "before the next window (the free->harness transition checks no snapshot), a "
+                               "thread, a signal handler or a gc finalizer can too; torch.initial_seed() is then "
+                               "the check's seed and numpy makes the inputs again",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "

@@ -11,7 +11,13 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-KNOWN = {"d055e95632fb8e47949e": {b"_ZN10sieve_wall7g_phaseE": 0x8a654, b"_ZN10sieve_wall8g_ablateE": 0x8a653,
+KNOWN = {"ca3a0da7bb7f1986eab7": {b"_ZN10sieve_wall7g_phaseE": 0x90654, b"_ZN10sieve_wall8g_ablateE": 0x90653,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x90500,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x90510},
+         "d63ac96d093fcc65d8eb": {b"_ZN10sieve_wall7g_phaseE": 0x8f654, b"_ZN10sieve_wall8g_ablateE": 0x8f653,
+                                  b"_ZN10sieve_wall17g_violation_countE": 0x8f500,
+                                  b"_ZN10sieve_wall12g_violationsE": 0x8f510},
+         "d055e95632fb8e47949e": {b"_ZN10sieve_wall7g_phaseE": 0x8a654, b"_ZN10sieve_wall8g_ablateE": 0x8a653,
                                   b"_ZN10sieve_wall17g_violation_countE": 0x8a500,
                                   b"_ZN10sieve_wall12g_violationsE": 0x8a510},
          "75e159a5183aa54ac6c1": {b"_ZN10sieve_wall7g_phaseE": 0x88e74, b"_ZN10sieve_wall8g_ablateE": 0x88e73,
