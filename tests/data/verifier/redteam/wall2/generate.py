@@ -126,6 +126,11 @@ HOSTILE = [
     # answer's __eq__ while torch holds the check's seed
     ("h_device_ctors_set_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_device_ctors_name_swap", SOFTMAX, REJECT_OR_WRONG, {}),
+    # the answer's code while the harness makes a check's inputs: a thread started in the free phase (rejected only
+    # because it seldom gets the GIL in that moment), a signal handler on a timer, a profile function
+    ("h_free_phase_thread_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_signal_timer_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_profile_func_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -164,6 +169,15 @@ KNOWN_GAPS = {
     "h_device_ctors_name_swap": "torch.utils._device's module dict is in no snapshot: DeviceContext.__torch_function__ "
                                 "looks `_device_constructors` up there, so the answer's function replacing it runs "
                                 "inside taskref.device_inputs, while torch holds the check's seed",
+    "h_signal_timer_seed_leak": "a Python signal handler (signal.signal in the constructor) and an interval timer "
+                                "started in the answer's load_state_dict (free phase) run the answer's code on the "
+                                "harness's thread, with the interrupted frame, while taskref.set_inputs runs: its "
+                                "locals hold the check's secret seed; no transition checks for an installed handler "
+                                "or a running timer",
+    "h_profile_func_seed_leak": "sys.setprofile set in the answer's load_state_dict (free phase) runs at the call of "
+                                "taskref.set_inputs (whose locals hold the check's secret seed) and takes itself off; "
+                                "a trace or profile function is looked for only at the harness's guarded calls "
+                                "(trusted.cpp answer_hook), not at the free->harness transition",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
