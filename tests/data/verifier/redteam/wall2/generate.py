@@ -122,7 +122,10 @@ HOSTILE = [
     # the device context's frame is passed over only for the task's own call
     ("h_gadget_device_context_direct", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
-    # round 6: the device context's constructor set (an lru_cache's mutable result, in no snapshot) runs the
+    # round 6: values to Python past REFUSE_READ (a storage's bytes: ops)
+    ("h_harness_attr_storage_read", SOFTMAX, REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {}),
+    # the device context's constructor set (an lru_cache's mutable result, in no snapshot) runs the
     # answer's __eq__ while torch holds the check's seed
     ("h_device_ctors_set_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_device_ctors_name_swap", SOFTMAX, REJECT_OR_WRONG, {}),
