@@ -122,6 +122,18 @@ HOSTILE = [
     # the device context's frame is passed over only for the task's own call
     ("h_gadget_device_context_direct", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
+    # round 6: values to Python past REFUSE_READ (a storage's bytes: ops)
+    ("h_harness_attr_storage_read", SOFTMAX, REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     {}),
+    # the device context's constructor set (an lru_cache's mutable result, in no snapshot) runs the
+    # answer's __eq__ while torch holds the check's seed
+    ("h_device_ctors_set_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_device_ctors_name_swap", SOFTMAX, REJECT_OR_WRONG, {}),
+    # the answer's code while the harness makes a check's inputs: a thread started in the free phase (rejected only
+    # because it seldom gets the GIL in that moment), a signal handler on a timer, a profile function
+    ("h_free_phase_thread_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_signal_timer_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_profile_func_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -153,6 +165,22 @@ KNOWN_GAPS = {
                                "before the next window (the free->harness transition checks no snapshot), a "
                                "thread, a signal handler or a gc finalizer can too; torch.initial_seed() is then "
                                "the check's seed and numpy makes the inputs again",
+    "h_device_ctors_set_seed_leak": "torch's DeviceContext.__torch_function__ (passed over as the harness's) asks "
+                                    "`func in _device_constructors()`, an lru_cache's mutable set in no snapshot: an "
+                                    "object put there with torch.randn's hash has its __eq__ run inside "
+                                    "taskref.device_inputs, while torch holds the check's seed",
+    "h_device_ctors_name_swap": "torch.utils._device's module dict is in no snapshot: DeviceContext.__torch_function__ "
+                                "looks `_device_constructors` up there, so the answer's function replacing it runs "
+                                "inside taskref.device_inputs, while torch holds the check's seed",
+    "h_signal_timer_seed_leak": "a Python signal handler (signal.signal in the constructor) and an interval timer "
+                                "started in the answer's load_state_dict (free phase) run the answer's code on the "
+                                "harness's thread, with the interrupted frame, while taskref.set_inputs runs: its "
+                                "locals hold the check's secret seed; no transition checks for an installed handler "
+                                "or a running timer",
+    "h_profile_func_seed_leak": "sys.setprofile set in the answer's load_state_dict (free phase) runs at the call of "
+                                "taskref.set_inputs (whose locals hold the check's secret seed) and takes itself off; "
+                                "a trace or profile function is looked for only at the harness's guarded calls "
+                                "(trusted.cpp answer_hook), not at the free->harness transition",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
