@@ -129,6 +129,8 @@ HOSTILE = [
     # answer's __eq__ while torch holds the check's seed
     ("h_device_ctors_set_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_device_ctors_name_swap", SOFTMAX, REJECT_OR_WRONG, {}),
+    # the same leak through DeviceContext's own method, which the wall snapshots (against 68e46db/round 5)
+    ("h_device_context_method_swap", SOFTMAX, REJECT_OR_WRONG, {}),
     # the answer's code while the harness makes a check's inputs: a thread started in the free phase (rejected only
     # because it seldom gets the GIL in that moment), a signal handler on a timer, a profile function
     ("h_free_phase_thread_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
