@@ -347,15 +347,12 @@ class Zygote:
     def start(self, wait=True):
         """A fresh interpreter (python -m sieve_worker.sandbox.zygote) with a scrubbed environment and no fd of this
         process but its socket; it imports torch and triton once and forks every candidate."""
-        from ..sandbox import sandbox
+        from ..sandbox import taskbox
         if self.proc is not None:
             self.stop()
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {k: os.environ[k] for k in sandbox.KEEP_ENV if k in os.environ}
-        env.update({"PYTHONPATH": WORKER_DIR,
-                    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "PYTHONUNBUFFERED": "1",
-                    "HOME": "/nonexistent", **sandbox.IDENTITY_ENV,
-                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
+        env = taskbox.scrubbed_env({"PYTHONPATH": WORKER_DIR, "PYTHONUNBUFFERED": "1",
+                                    "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
         if self.wall_so:
             env["SIEVE_WALL_SO"] = self.wall_so
         if self.device == "cpu":

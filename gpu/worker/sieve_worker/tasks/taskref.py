@@ -496,10 +496,10 @@ def meta_footprint(mod, cls, seed, style):
         return nb(inputs), nb(outs), nb(list(model.parameters()) + list(model.buffers()))
     except Exception as e:
         # why a task has no size estimate (and so no small derived shape): once per task and reason, to the log
-        why = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
-        if (getattr(mod, "__name__", ""), why) not in _META_FAILED:
-            _META_FAILED.add((getattr(mod, "__name__", ""), why))
-            print(f"reference {getattr(mod, '__file__', '?')}: no size estimate on the meta device: {why}",
+        key = (getattr(mod, "__name__", ""), f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}")
+        if key not in _META_FAILED:
+            _META_FAILED.add(key)
+            print(f"reference {getattr(mod, '__file__', '?')}: no size estimate on the meta device: {key[1]}",
                   file=sys.stderr, flush=True)
         return None
 
