@@ -6,6 +6,7 @@ answer's) with the real compiler; the build is cached in SIEVE_WALL_CACHE (defau
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -149,7 +150,7 @@ class Reports:
             pass
         lines, self.buf = self.buf.split(b"\n"), b""
         self.buf = lines.pop()
-        return [json.loads(x) for x in lines if x]
+        return [r for r in (json.loads(x) for x in lines if x) if r.get("kind") != "key"]  # the seeds' key: test_seed_*
 
 
 class WallInProcess(unittest.TestCase):
@@ -390,7 +391,8 @@ class WallTamper(unittest.TestCase):
         """)
         res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
         self.assertEqual(res.returncode, 0, res.stderr[-2000:])
-        return [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+        reps = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+        return [r for r in reps if r.get("kind") != "key"]  # the seeds' key (seed.cpp), first: test_seed_*
 
     def test_data_path_writes_only_its_own_mapping_after_a_forward(self):
         # transport.Writer.write's Python checks ask names the answer can swap (builtins.any) and put back before the
@@ -448,8 +450,116 @@ class WallTamper(unittest.TestCase):
                                "sub-range of the mapping": "refused: not its mapping",
                                "own mmap": "refused: not its mapping"})
         seal = [r for r in reps if r.get("kind") == "seal"][0]
-        self.assertIn("torch.frombuffer", seal["tampered"])
+        self.assertIn("the data path's write", seal["tampered"])
         self.assertEqual(wall.check_report(seal, None)[:2], ("FAIL_SANDBOX", "WALL_TAMPERED"))
+
+    def test_outputs_cannot_be_rewritten_after_the_write(self):
+        # The wall copies a call's outputs into the mapping with the GIL held and leaves it read-only: the answer's
+        # numpy view of the mapping (or a thread, a signal handler, a harness attribute it shadowed) cannot put
+        # other values there between the write and the worker's read (redteam/wall2 h_harness_attr_mapping_fixup).
+        # The wall maps the buffer itself, so no descriptor of it is left for a second, writable mapping.
+        script = textwrap.dedent(f"""
+            import os, sys
+            sys.path.insert(0, {WORKER!r})
+            import numpy as np
+            import torch
+            from sieve_worker.candidate import wall
+            from sieve_worker.data import transport
+            r, w = os.pipe()
+            mod = wall.load(wall.build({CACHE!r})[0])
+            fd = os.memfd_create("sieve-test-outputs")
+            os.ftruncate(fd, 8192)
+            writer = transport.Writer(fd, 8192, w)
+            writer.adopt(mod.map_shared(fd, 8192))
+            os.close(fd)
+            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall], mappings=[writer.map])
+            view = np.frombuffer(writer.map, np.float32)
+            view[:4] = 7.0  # before any write the buffer holds nothing of a call's: writable
+            W.forward(lambda: None)
+            writer.write([torch.arange(4, dtype=torch.float32)], torch)
+            print("written", view[:4].tolist(), flush=True)
+            def target(n):
+                try:
+                    return os.readlink(f"/proc/self/fd/{{n}}")
+                except OSError:  # the listing's own descriptor
+                    return ""
+            held = [n for n in os.listdir("/proc/self/fd") if target(n).startswith("/memfd:sieve-test-outputs")]
+            print("descriptors", held, flush=True)
+            view[0] = 42.0
+            print("rewritten", flush=True)
+        """)
+        res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+        self.assertIn("written [0.0, 1.0, 2.0, 3.0]", res.stdout, res.stderr[-2000:])
+        self.assertIn("descriptors []", res.stdout)
+        self.assertNotIn("rewritten", res.stdout)
+        self.assertEqual(res.returncode, -signal.SIGSEGV, res.stderr[-2000:])
+
+    def test_seed_sealed_for_the_wall_and_set_by_it_alone(self):
+        # The worker masks each check's seed with the key the wall told it first (seed.cpp key_report), the harness's
+        # taskref.seed_torch hands the sealed seed to the wall, which seeds torch as torch.manual_seed would; the
+        # answer can neither call the wall's seed nor read a generator's seed or state back, and the stream does not
+        # outlive the harness's phase (drop_seed). redteam/wall2 h_seed_frame_locals, h_seed_wall_call_direct.
+        script = textwrap.dedent(f"""
+            import json, os, sys
+            sys.path.insert(0, {WORKER!r})
+            import torch
+            from sieve_worker.candidate import wall
+            from sieve_worker.tasks import taskref
+            r, w = os.pipe()
+            mod = wall.load(wall.build({CACHE!r})[0])
+            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall, taskref])
+            first = json.loads(os.read(r, 4096).decode().splitlines()[0])
+            key = wall.key_of(first)
+            out = {{"first": first.get("kind"), "key": key is not None}}
+            secret = 0x1234567890ABCDEF >> 2
+            sealed = wall.seal_seed(key, secret)
+            out["secret in the sealed seed"] = secret in sealed.values()
+            taskref.seed_torch(sealed)
+            a = torch.rand(5)
+            torch.manual_seed(secret)
+            out["as torch.manual_seed"] = torch.equal(a, torch.rand(5))
+            taskref.seed_torch(sealed)
+            W.forward(lambda: None)
+            torch.manual_seed(secret)
+            b = torch.rand(5)
+            taskref.seed_torch(sealed)
+            W.free()
+            out["stream after the harness's phase"] = torch.equal(torch.rand(5), b)
+            W.harness()
+
+            def answer(src):
+                ns = dict(torch=torch, mod=mod, sealed=sealed)
+                try:
+                    exec(compile(src, "/nonexistent/answer.py", "exec"), ns)
+                    return "ok"
+                except PermissionError as e:
+                    return "refused"
+            out["answer seeds"] = answer("mod.seed(sealed['n'], sealed['w'])")
+            out["answer reads initial_seed"] = answer("torch.initial_seed()")
+            out["answer reads the state"] = answer("torch.get_rng_state()")
+            out["answer clones the state"] = answer("torch.default_generator.clone_state()")
+            out["harness reads initial_seed"] = isinstance(torch.default_generator.initial_seed(), int)
+            print(json.dumps(out))
+            W.seal()
+            os.close(w)
+            tail = b""
+            while True:
+                d = os.read(r, 65536)
+                if not d:
+                    break
+                tail += d
+            print(tail.decode())
+        """)
+        res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+        lines = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+        self.assertEqual(lines[0], {"first": "key", "key": True, "secret in the sealed seed": False,
+                                    "as torch.manual_seed": True, "stream after the harness's phase": False,
+                                    "answer seeds": "refused", "answer reads initial_seed": "refused",
+                                    "answer reads the state": "refused", "answer clones the state": "refused",
+                                    "harness reads initial_seed": True})
+        seal = [r for r in lines if r.get("kind") == "seal"][0]
+        self.assertIn("a check's seed set outside the harness's own code", seal["tampered"])
 
     def test_values_to_python_refused_but_in_the_constructor(self):
         # Tensor.tolist hands a tensor's values to Python and apply_/map_/map2_ call a Python function on every

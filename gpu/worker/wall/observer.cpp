@@ -482,6 +482,7 @@ PyObject *w_init(PyObject *, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: the callback does not see ops");
         return nullptr;
     }
+    write_report(key_report());
     Py_RETURN_NONE;
 }
 
@@ -556,6 +557,8 @@ PyObject *w_phase(PyObject *, PyObject *args)
         }
         g_write_open.store(now == kForward && p == kHarness);
     }
+    if (now == kHarness && p != kHarness)
+        drop_seed();
     g_ablate.store(p == kForward && g_probe && g_ablate_ext);
     if (now == kForward && p != kForward) {
         g_last_probe = g_probe;

@@ -1,5 +1,10 @@
-// The harness's own code and calls (harness_own_call): the trust walk, the stack check, the data path's mappings.
+// The harness's own code and calls (harness_own_call): the trust walk, the stack check, the data path's mappings
+// and its write.
 #include "wall.h"
+
+#include <ATen/ops/from_blob.h>
+#include <c10/core/GradMode.h>
+#include <torch/csrc/autograd/python_variable.h> // THPVariable_Unpack (inline: no symbol of torch's Python module)
 
 namespace sieve_wall {
 
@@ -304,26 +309,129 @@ PyObject *w_trust(PyObject *, PyObject *args)
                          static_cast<Py_ssize_t>(g_caller_code.size()));
 }
 
-// mappings([buffer]): the harness's own mappings (transport.Writer's), before init only (as trust): the answer,
-// which loads after init, can register nothing, and what is registered stays mapped (held exported) while the
-// process lives.
+// mappings([buffer], tensor_type): the harness's own mappings (transport.Writer's), before init only (as trust): the
+// answer, which loads after init, can register nothing, and what is registered stays mapped (held exported) while
+// the process lives. Each must start on a page (w_write protects it whole); tensor_type is torch.Tensor, the only
+// type w_write copies from.
+PyTypeObject *g_plain_tensor = nullptr;
+
 PyObject *w_mappings(PyObject *, PyObject *args)
 {
-    PyObject *objs;
-    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &objs))
+    PyObject *objs, *tensor_type = nullptr;
+    if (!PyArg_ParseTuple(args, "O!|O!", &PyList_Type, &objs, &PyType_Type, &tensor_type))
         return nullptr;
     if (g_ready || g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
+    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(objs); ++i) {
         PyObject *o = PyList_GET_ITEM(objs, i);
         Py_buffer view{};
-        if (PyObject_GetBuffer(o, &view, PyBUF_SIMPLE) != 0)
+        if (PyObject_GetBuffer(o, &view, PyBUF_WRITABLE) != 0)
             return nullptr;
+        if (reinterpret_cast<uintptr_t>(view.buf) % page != 0) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "sieve runtime wall: a mapping must start on a page");
+            return nullptr;
+        }
         Py_INCREF(o);
         g_mappings.push_back(o);
         g_mapping_views.push_back(view);
     }
+    if (tensor_type != nullptr) {
+        Py_INCREF(tensor_type);
+        g_plain_tensor = reinterpret_cast<PyTypeObject *>(tensor_type);
+    }
     return PyLong_FromSsize_t(static_cast<Py_ssize_t>(g_mappings.size()));
+}
+
+// map_shared(fd, size): the output buffer (the worker's sealed memfd) mapped by the wall, before init only: a
+// writable memoryview of the mapping, which is never unmapped. The child closes its fd next, so the process keeps no
+// descriptor of the buffer (Python's mmap keeps a dup of its fd, which /proc/self/fd hands the answer for a second,
+// writable mapping of its own) and the protection w_write gives this mapping is the only way onto its pages.
+PyObject *w_map_shared(PyObject *, PyObject *args)
+{
+    int fd;
+    Py_ssize_t size;
+    if (!PyArg_ParseTuple(args, "in", &fd, &size))
+        return nullptr;
+    if (g_ready || g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    if (size <= 0) {
+        PyErr_SetString(PyExc_ValueError, "sieve runtime wall: an empty mapping");
+        return nullptr;
+    }
+    void *p = mmap(nullptr, static_cast<size_t>(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        return PyErr_SetFromErrno(PyExc_OSError);
+    return PyMemoryView_FromMemory(static_cast<char *>(p), size, PyBUF_WRITE);
+}
+
+// write(mapping, tensors, offsets): a call's outputs copied into one of the harness's mappings, the data path's
+// write (transport.Writer.write, in the window after a forward: once). The mapping is writable only inside this
+// call, which holds the GIL throughout: its pages are PROT_READ before and after, so no Python of the answer's (a
+// numpy view of the mapping, a harness attribute it shadowed, a thread, a signal handler, a finalizer) can rewrite
+// the outputs between the write and the worker's read (redteam/wall2 h_harness_attr_mapping_fixup; a write there
+// is a SIGSEGV, the sample's crash), nor while the copy runs (a copy through torch's Python binding releases the
+// GIL). tensors: plain tensors (exactly torch.Tensor), offsets: where each goes, inside the mapping.
+PyObject *w_write(PyObject *, PyObject *args)
+{
+    PyObject *buf, *tensors, *offsets;
+    if (!PyArg_ParseTuple(args, "OO!O!", &buf, &PyList_Type, &tensors, &PyList_Type, &offsets))
+        return nullptr;
+    const auto found = std::find(g_mappings.begin(), g_mappings.end(), buf);
+    std::string why = found == g_mappings.end() ? "over memory that is not one of the harness's own mappings"
+                      : !g_write_open.load()    ? "outside the write of a forward's outputs"
+                      : !harness_own_call(g_data_path_code)                  ? "outside the harness's data path"
+                      : PyList_GET_SIZE(tensors) != PyList_GET_SIZE(offsets) ? "with more tensors than offsets"
+                                                                             : "";
+    std::vector<std::pair<at::Tensor, size_t>> parts;
+    const Py_buffer *view = found == g_mappings.end() ? nullptr : &g_mapping_views[found - g_mappings.begin()];
+    for (Py_ssize_t i = 0; why.empty() && i < PyList_GET_SIZE(tensors); ++i) {
+        PyObject *o = PyList_GET_ITEM(tensors, i), *n = PyList_GET_ITEM(offsets, i);
+        if (g_plain_tensor == nullptr || Py_TYPE(o) != g_plain_tensor || !PyLong_CheckExact(n)) {
+            why = "of something other than a plain tensor at an integer offset";
+            break;
+        }
+        const at::Tensor &t = THPVariable_Unpack(o);
+        const Py_ssize_t off = PyLong_AsSsize_t(n);
+        const auto bytes = static_cast<size_t>(t.numel()) * t.element_size();
+        if (off < 0 || off > view->len || bytes > static_cast<size_t>(view->len - off))
+            why = "past the end of the mapping";
+        else
+            parts.emplace_back(t, static_cast<size_t>(off));
+    }
+    PyErr_Clear();
+    if (!why.empty()) {
+        const std::string what = "the data path's write " + why;
+        {
+            std::lock_guard<std::mutex> lock(g_mu);
+            tamper(what);
+        }
+        PyErr_Format(PyExc_PermissionError, "sieve runtime wall: refused: %s", what.c_str());
+        return nullptr;
+    }
+    g_write_open.store(false);
+    char *base = static_cast<char *>(view->buf);
+    const auto len = static_cast<size_t>(view->len);
+    if (mprotect(base, len, PROT_READ | PROT_WRITE) != 0)
+        return PyErr_SetFromErrno(PyExc_OSError);
+    std::string err;
+    try {
+        c10::AutoGradMode no_grad(false);
+        for (auto &[t, off] : parts)
+            if (t.numel() > 0)
+                at::from_blob(base + off, t.sizes(), at::TensorOptions().dtype(t.scalar_type())).copy_(t);
+    } catch (const std::exception &e) {
+        err = e.what();
+    }
+    const bool sealed = mprotect(base, len, PROT_READ) == 0;
+    if (!err.empty()) {
+        PyErr_Format(PyExc_RuntimeError, "sieve runtime wall: the write failed: %s", err.substr(0, 2000).c_str());
+        return nullptr;
+    }
+    if (!sealed)
+        return PyErr_SetFromErrno(PyExc_OSError);
+    Py_RETURN_NONE;
 }
 
 } // namespace sieve_wall

@@ -1,7 +1,8 @@
 // The runtime wall's parts (sieve_wall.cpp: the module; observer.cpp: the op observer, its reports and the phases;
 // trusted.cpp: the harness's own code and calls; guards.cpp: the guarded entry points and the answer's extension
-// functions; ffi.cpp: ctypes shut, raw addresses): what more than one of them uses. One shared object, built from
-// all of them by wall.py; its state is these statics, which the answer's Python cannot reach.
+// functions; ffi.cpp: ctypes shut, raw addresses; seed.cpp: the checks' seeds, sealed): what more than one of them
+// uses. One shared object, built from all of them by wall.py; its state is these statics, which the answer's Python
+// cannot reach.
 #pragma once
 
 #include <ATen/PythonTorchFunctionTLS.h>
@@ -82,6 +83,7 @@ extern std::atomic<int> g_in_launch;
 extern PyObject *g_cur_ranges;
 // trusted.cpp
 extern std::unordered_set<PyObject *> g_caller_code;
+extern std::unordered_set<PyObject *> g_trusted_code;
 extern std::unordered_set<PyObject *> g_data_path_code;
 extern std::atomic<bool> g_write_open;
 
@@ -110,6 +112,12 @@ std::string mapping_call_refused(int flags, PyObject *args, PyObject *kw);
 PyObject *guarded_refuse(const std::string &what);
 PyObject *w_trust(PyObject *, PyObject *args);
 PyObject *w_mappings(PyObject *, PyObject *args);
+PyObject *w_map_shared(PyObject *, PyObject *args);
+PyObject *w_write(PyObject *, PyObject *args);
+// seed.cpp
+std::string key_report();
+void drop_seed();
+PyObject *w_seed(PyObject *, PyObject *args);
 // ffi.cpp
 PyObject *native_refuse(const std::string &what);
 PyObject *native_refuse(const std::string &what, bool answer);

@@ -35,6 +35,8 @@ def classify(exc, interpreted):
             return "MEMORY_LIMIT"
         if isinstance(e, PermissionError) and "sieve sandbox" in str(e):
             return "SANDBOX"
+        if isinstance(e, PermissionError) and "sieve runtime wall: refused: " in str(e):
+            return "WALL_TAMPERED"  # a harness-only call of the wall's made otherwise, latched (seed, write, mapping)
         if isinstance(e, PermissionError) and "sieve runtime wall" in str(e):
             return "RAW_MEMORY_ACCESS"  # ctypes, DLPack, a numpy view of tensor memory (wall.py)
         name = type(e).__name__
@@ -89,6 +91,17 @@ class Child:
         inputs = taskref.set_inputs(task, seed, self.device, input_set)
         self.reseed()
         return inputs
+
+    def seed_for(self, si):
+        """The call's seed (sealed for the wall where one runs: taskref.seed_torch), asked for once the answer's
+        constructor and load_state_dict (the free phase, where it may compute) are over: no code of the answer's that
+        runs before then holds it, so none can have the harness seed torch with it and draw the check's inputs into a
+        tensor of its own for the free phase to compute on (redteam/wall2 h_seed_gadget_draw_before_free)."""
+        self.send({"t": "built", "si": si})
+        cmd = self.command()
+        if cmd.get("do") != "seed":
+            raise RuntimeError(f"the worker sent {str(cmd.get('do'))[:40]!r} where the call's seed was due")
+        return cmd["seed"]
 
     def reseed(self):
         """torch's generators (CPU and every CUDA device) from an unpredictable seed: torch.initial_seed() and
@@ -181,7 +194,7 @@ class Child:
             cmd = self.command()
             if cmd["do"] != "call":
                 break
-            si, seed = cmd["si"], cmd["seed"]
+            si, weights, seed = cmd["si"], cmd["weights"], None
             probed = False
             try:
                 taskref.apply_shape(task, ctx["shapes"][si])
@@ -189,15 +202,16 @@ class Child:
                 # probe's instance is built like any shape's instance, and thrown away after its call
                 keep = models if cmd.get("poison") is None else {}
                 arm(cmd.pop("poison", None), ctx.get("backend") == "cuda")
-                ref_model = taskref.build(task, task.Model, seed, style)
+                ref_model = taskref.build(task, task.Model, None, style, weights)
                 # the check's seed makes its inputs; the models are built under weight_seed(seed), a one-way
-                # function of it (taskref.build): none of the answer's code runs with torch seeded by the
-                # inputs' seed. Its weights are the reference's by seeding and copied by load_state_dict
+                # function of it (taskref.build), which the worker sends before the seed: none of the answer's
+                # code runs with torch seeded by the inputs' seed. Its weights are the reference's by seeding and
+                # copied by load_state_dict
                 self.reseed()
                 new_model = keep.get(si)
                 self.wall_free()
                 if new_model is None:
-                    new_model = taskref.build(task, model_new_cls, seed, style).to(device).eval()
+                    new_model = taskref.build(task, model_new_cls, None, style, weights).to(device).eval()
                     keep[si] = new_model
                 res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
                 self.wall_harness()
@@ -205,6 +219,7 @@ class Child:
                     state_report = {"missing": list(res.missing_keys), "unexpected": list(res.unexpected_keys)}
                     self.send({"t": "state_dict", **state_report})
                 del ref_model
+                seed = self.seed_for(si)
                 inputs = self.inputs_for(task, seed, cmd.get("set"))
                 saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
                 before = hook.counts()[0]
@@ -387,6 +402,11 @@ class Child:
             # taskref.device_inputs makes the task's inputs inside a device context, whose module (a torch
             # function mode) torch imports at its first use: before the wall, or its code is no harness's
             import torch.utils._device  # noqa: F401
+            if self.writer.map is not None:
+                # the output buffer mapped by the wall, which keeps it read-only but while it writes there, and no
+                # descriptor of it left in the process (Python's mmap keeps one: a second, writable mapping)
+                self.writer.adopt(mod.map_shared(self.out_fd, self.writer.size))
+            os.close(self.out_fd)
             if ctx.get("backend") != "triton":
                 # a built extension's load imports torch._dynamo, which rewraps torch.manual_seed: import it
                 # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)
@@ -520,8 +540,8 @@ class Child:
             # seed's reference: the kept one is drawn uniformly among all of them (reservoir sampling), and
             # no call is one the answer could tell is never compared.
             weights = []
-            for sd in seeds:
-                ref_model = taskref.build(task, task.Model, sd, ctx["style"]).to(self.device)
+            for ws in t["weights"]:
+                ref_model = taskref.build(task, task.Model, None, ctx["style"], ws).to(self.device)
                 weights.append(ref_model.state_dict())
                 del ref_model
             self.reseed()  # the answer's load_state_dict runs next: not with a timed seed's torch seed

@@ -71,6 +71,9 @@ class Job:
         self.wall = False  # the runtime wall runs in the child (wall.py): one report per forward, then a seal
         self.wall_serial = 0  # the last window report's serial
         self.wall_pending = 0  # window reports since the last checked output
+        self.seed_key = None  # the wall's key for sealed seeds (its first line, before ready: wall.seal_seed)
+        self.call_seed = None  # the seed of the call the child is making, as it was sent (sealed or not)
+        self.timing_seeds = []  # the timing's seeds as they were sent, one per timing label
         self.wall_sealed = False
         self.wall_seconds = 0.0  # the wall's own cost (its transitions), summed over the windows
 

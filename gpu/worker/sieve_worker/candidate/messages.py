@@ -68,7 +68,11 @@ class CandidateMessages:
         if job.plan:
             si, label, probe = job.plan.pop()
             job.call = (si, label, probe)
-            cmd = {"do": "call", "si": si, "seed": s["secret_seeds"][s["seeds"].index(label)]}
+            # the seed itself only when the child asks for it ("built"), after the answer's constructor and
+            # load_state_dict: the models' seed (one-way from it, shown by the weights anyway) comes first
+            job.call_seed = None
+            cmd = {"do": "call", "si": si,
+                   "weights": taskref.weight_seed(s["secret_seeds"][s["seeds"].index(label)])}
             if taskref.input_set_of(s, si) != "task":
                 cmd["set"] = taskref.input_set_of(s, si)  # the child derives the set's inputs (inputsets)
             if probe:
@@ -76,13 +80,30 @@ class CandidateMessages:
             job.call_sent = time.monotonic()
             return self.send_command(job, cmd)
         job.call = None
-        cmd = {"do": "end", "share_seed": taskref.secret_seed()}
+        cmd = {"do": "end", "share_seed": self.sent_seed(job, taskref.secret_seed())}
         # CUDA answers' proof (their kernels' GPU share) comes after this command; conclude checks it
         proved = job.probe == "ok" or job.req.get("backend") == "cuda"
         if job.want_timing and job.seen == job.expected_keys and proved:
             job.timing_labels = s["seeds"][:3]
-            cmd["timing"] = {"seeds": [s["secret_seeds"][s["seeds"].index(x)] for x in job.timing_labels]}
+            secrets = [s["secret_seeds"][s["seeds"].index(x)] for x in job.timing_labels]
+            job.timing_seeds = [self.sent_seed(job, x) for x in secrets]
+            cmd["timing"] = {"seeds": job.timing_seeds, "weights": [taskref.weight_seed(x) for x in secrets]}
         self.send_command(job, cmd)
+
+    def on_built(self, job, msg):
+        """The child built the call's models (the answer's code ran in the free phase): now the call's seed, sealed
+        for its wall, once per call."""
+        if job.call is None or job.call_seed is not None or msg.get("si") != job.call[0]:
+            return self.invalid(job, "a request for a seed nobody was due")
+        s = self.tasks[job.req["task_key"]]["summary"]
+        job.call_seed = self.sent_seed(job, s["secret_seeds"][s["seeds"].index(job.call[1])])
+        self.send_command(job, {"do": "seed", "seed": job.call_seed})
+
+    @staticmethod
+    def sent_seed(job, secret):
+        """A secret seed as the child gets it: sealed for its runtime wall, which told its key (wall.seal_seed), so
+        no Python object of the candidate's holds it; as it is where no wall runs."""
+        return wall.seal_seed(job.seed_key, secret) if job.seed_key is not None else secret
 
     def on_message(self, job, msg):
         t = msg["t"]
@@ -107,6 +128,8 @@ class CandidateMessages:
             self.ready_to_call(job)
         elif t == "wall":
             self.on_wall(job, msg)
+        elif t == "built":
+            self.on_built(job, msg)
         elif t == "output":
             if job.wall and job.wall_pending != 1:
                 return self.fail(job, "FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"],
@@ -175,6 +198,14 @@ class CandidateMessages:
         if not job.wall or job.wall_sealed:
             return self.fail(job, "FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"], "a runtime wall report nobody "
                              "expected (forged by the answer, or after the seal)")
+        if msg.get("kind") == "key":
+            # the wall's first line, written when it starts, before any of the answer loads: one, before ready
+            key = wall.key_of(msg)
+            if key is None or job.seed_key is not None or "ready" in job.marks or job.wall_serial:
+                return self.fail(job, "FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"],
+                                 "a second or late runtime wall key (forged by the answer)")
+            job.seed_key = key
+            return
         cost = msg.get("cost_us")
         if isinstance(cost, (int, float)) and cost >= 0:
             job.wall_seconds += cost / 1e6
@@ -245,8 +276,7 @@ class CandidateMessages:
             return self.invalid(job, "outputs nobody asked for")
         si, label, probe = job.call
         atol, rtol = taskref.set_atol(task["summary"], si)
-        secret = task["summary"]["secret_seeds"][task["summary"]["seeds"].index(label)]
-        if msg.get("si") != si or msg.get("seed") != secret:
+        if msg.get("si") != si or msg.get("seed") != job.call_seed:
             return self.invalid(job, f"outputs for a call other than the one asked for")
         launches = msg.get("launches", 0)
         launches = launches if type(launches) is int and launches >= 0 else 0
@@ -364,8 +394,8 @@ class CandidateMessages:
         task = self.tasks[job.req["task_key"]]
         s = task["summary"]
         labels = getattr(job, "timing_labels", None) or []
-        secret = msg.get("seed")
-        label = next((x for x in labels if s["secret_seeds"][s["seeds"].index(x)] == secret), None)
+        sent = msg.get("seed")
+        label = next((x for x, sd in zip(labels, job.timing_seeds) if sd == sent), None)
         if label is None or msg.get("si") != 0 or job.timed_checked:
             return self.invalid(job, "a timed output for a call that was not timed")
         job.timed_checked = True

@@ -132,6 +132,11 @@ SHARED_MEMORY += [("C", n) for n in (
 SHARED_MEMORY += [("script", n) for n in ("save", "save_to_buffer", "_save_for_mobile", "_save_to_buffer_for_mobile")]
 
 
+# torch.Generator's methods that tell its seed or state (entry_points)
+GENERATOR_READERS = ("initial_seed", "get_state", "graphsafe_get_state", "clone_state", "get_offset", "philox_state",
+                     "__reduce__")
+
+
 def entry_points(torch):
     """(function, mode, name) for every Python entry point of the installed torch that the wall refuses:
     REFUSE_ALWAYS (latches tampered) what switches RecordFunction off or removes its callbacks;
@@ -159,6 +164,11 @@ def entry_points(torch):
              (getattr(C, "_SafeKernelFunction", None), "call_boxed", REFUSE_IN_FORWARD),
              (C.TensorBase, "numpy", REFUSE_TO_ANSWER)]
     armed += [(C.TensorBase, name, REFUSE_READ) for name in ("tolist", "apply_", "map_", "map2_")]
+    # the generators' state read back (torch.initial_seed, get_rng_state, a clone, a pickle): while the harness makes
+    # a check's inputs torch's generators hold the check's seed, which the wall set (seed.cpp) and no Python object of
+    # the candidate's holds; code of the answer's that runs then (a profile function, a signal handler, a thread)
+    # would read it there and remake the inputs in numpy (redteam/wall2 h_seed_state_dict_post_hook)
+    armed += [(C.Generator, name, REFUSE_BUT_HARNESS) for name in GENERATOR_READERS]
     owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
               "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule}
     armed += [(owners[o], name, REFUSE_BUT_MAPPING if (o, name) in MAPPING_ONLY else REFUSE_BUT_HARNESS)
@@ -172,8 +182,8 @@ def entry_points(torch):
             f = getattr(owner, name, None)
         f = f.__func__ if isinstance(f, staticmethod) else f
         if f is not None:
-            found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} (around the dispatcher or out of "
-                                   "torch)"))
+            what = "a generator's seed or state" if owner is C.Generator else "around the dispatcher or out of torch"
+            found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} ({what})"))
     return found
 
 
@@ -219,7 +229,12 @@ class Wall:
         # the code the harness may run where only the harness may make a tensor over foreign memory: what the
         # modules loaded now define (none of the answer's, which loads after this), and this stack
         trust_modules(mod, callers)
-        mod.mappings(list(mappings))
+        mod.mappings(list(mappings), torch.Tensor)
+        from ..tasks import taskref
+        taskref.bind_seed(mod.seed)  # a check's seed reaches torch through the wall, never through Python (seed.cpp)
+        if mappings:
+            from ..data import transport
+            transport.bind_write(mod.write)  # the outputs copied by the wall, the mapping read-only between writes
         mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
                                                                               for d in ext_dirs],
                  policy == "kernelbench", interpreted)
@@ -364,6 +379,32 @@ def _type_dict(t):
 
 
 # ---- the worker's side -------------------------------------------------------------------------------------
+
+def _mix(z):
+    """splitmix64's finaliser, as seed.cpp mix."""
+    z = (z + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+MASK64 = (1 << 64) - 1
+
+
+def seal_seed(key, secret):
+    """A check's secret seed as the worker sends it to a candidate whose wall told its key (seed.cpp key_report):
+    {"n": a fresh nonce, "w": the seed masked with mix(key ^ mix(nonce))}. The child hands both to the wall, which seeds
+    torch (taskref.seed_torch); the seed itself is in none of the child's Python objects. Seeds are below 2**64
+    (taskref.secret_seed)."""
+    nonce = int.from_bytes(os.urandom(8), "little")
+    return {"n": nonce, "w": (int(secret) & MASK64) ^ _mix(key ^ _mix(nonce))}
+
+
+def key_of(msg):
+    """The key of the wall's first line ({"t": "wall", "kind": "key", "key": n}), or None where it is no such line."""
+    k = msg.get("key") if isinstance(msg, dict) and msg.get("kind") == "key" else None
+    return k if type(k) is int and 0 <= k <= MASK64 else None
+
 
 def check_report(msg, expected_serial):
     """(fatal, code, message) for one window report: ("FAIL_SANDBOX", ...) for tampering, ("FAIL_SHAM", ...) for

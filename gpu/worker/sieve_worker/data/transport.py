@@ -43,6 +43,7 @@ ITEMSIZE = {k: np.dtype(v).itemsize for k, v in NP_OF.items()}
 # write after a forward (trusted.cpp mapping_call_refused).
 _MAPS = ()
 _TORCH = ()
+_WRITE = ()  # the runtime wall's write (bind_write): where a wall runs, the outputs are copied by it, not here
 _GC = (gc.isenabled, gc.disable, gc.enable)  # no collection (an answer's __del__ at gc.get_objects) in a write
 
 
@@ -50,6 +51,14 @@ def bind(torch):
     """The candidate's torch, the only one Writer.write takes from here on (child.py, before the wall starts)."""
     global _TORCH
     _TORCH = (torch,)
+
+
+def bind_write(write):
+    """The runtime wall's write (sieve_wall.cpp w_write), which Writer.write hands the copy to from here on: it
+    copies with the GIL held and leaves the mapping read-only (wall.Wall.start, before the wall snapshots this
+    module's names)."""
+    global _WRITE
+    _WRITE = (write,)
 
 
 class StreamInvalid(Exception):
@@ -257,6 +266,14 @@ class Writer:
     def send(self, obj):
         send_line(self.out_fd, obj)
 
+    def adopt(self, buf):
+        """Writes into buf (the runtime wall's own mapping of the same buffer, wall map_shared) from here on, not
+        into this writer's mmap, which is closed (with the descriptor it keeps). Before the wall starts."""
+        global _MAPS
+        old, self.map = self.map, buf
+        _MAPS = tuple(buf if m is old else m for m in _MAPS)
+        old.close()
+
     def write(self, tensors, torch):
         """Copies plain tensors into the buffer at the layout's offsets; returns their metadata. Outputs
         that do not fit the buffer are described but not written (the worker refuses them on the metadata).
@@ -275,6 +292,10 @@ class Writer:
         if self.pinned is None and any(t.is_cuda for t in tensors):
             handle = pin_mapping(torch, self.map, self.size)  # an address
             self.pinned = False if handle is None else handle
+        if _WRITE:
+            # the wall copies with the GIL held and leaves the mapping read-only until its next write
+            _WRITE[0](self.map, tensors, offs)
+            return desc
         collecting = _GC[0]()
         _GC[1]()
         try:

@@ -327,11 +327,35 @@ def weight_seed(seed):
     return int.from_bytes(d[:8], "little") >> 2
 
 
-def build(mod, cls, seed, style):
-    """cls(*init inputs), constructed with torch seeded by weight_seed(seed): the reference and the answer's
-    model alike (the harness then copies the reference's weights into the answer's by name as well)."""
+# the runtime wall's seed (seed.cpp w_seed), in a candidate: a sealed seed (wall.seal_seed) reaches torch through it
+_SEED = ()
+
+
+def bind_seed(seed):
+    """The wall's seed function, the only way a sealed seed reaches torch (wall.Wall.start, before the wall snapshots
+    this module's names)."""
+    global _SEED
+    _SEED = (seed,)
+
+
+def seed_torch(seed):
+    """torch's generators seeded with a check's seed: an int (the reference, the judge), or a sealed one (a dict,
+    wall.seal_seed: a candidate's), which the wall opens and sets itself."""
     import torch
-    ws = weight_seed(seed)
+    if type(seed) is not dict:
+        torch.manual_seed(seed)
+    elif not _SEED:
+        raise RuntimeError("a sealed seed and no runtime wall to set it")
+    else:
+        _SEED[0](seed["n"], seed["w"])
+
+
+def build(mod, cls, seed, style, weights=None):
+    """cls(*init inputs), constructed with torch seeded by weight_seed(seed) (or by `weights`, that seed as the worker
+    sends it to a candidate, before the check's seed itself): the reference and the answer's model alike (the harness
+    then copies the reference's weights into the answer's by name as well)."""
+    import torch
+    ws = weights if weights is not None else weight_seed(seed)
     torch.manual_seed(ws)
     init = mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []
     args, kwargs = split_init(init, style)
@@ -340,8 +364,7 @@ def build(mod, cls, seed, style):
 
 
 def make_inputs(mod, seed):
-    import torch
-    torch.manual_seed(seed)
+    seed_torch(seed)
     return list(mod.get_inputs())
 
 

@@ -19,6 +19,12 @@ REJECT_OR_WRONG = REJECT + [{"expect": "FAIL_MISMATCH"}]
 # numpy or Python reaches are refused to the answer (ffi.cpp w_shut_ctypes and guard_data, wall.py
 # entry_points): closed from the round's report on
 RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
+# the checks' seeds sealed for the wall (seed.cpp) and sent after the free phase (child.seed_for): an answer written
+# to read the seed fails where it finds none, or computes on what is no check's input
+SEED_SEALED = REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}]
+# a store into the output mapping outside the wall's write is a SIGSEGV (the mapping is read-only then): the sample's
+# crash; a store the kernel refuses (EFAULT) fails the call, and one never made leaves the copy of the input, wrong
+MAPPING_FIXUP = REJECT_OR_WRONG + [{"expect": "CRASH", "reason": "SIGNAL"}, {"expect": "FAIL_RUNTIME"}]
 
 # answers written for the CPU only, not run on a GPU: the C++ loops read the input's memory on the host (a CUDA
 # tensor's is the device's: SIGSEGV on the H200, 2026-12-04), the two hostile ones make CPU tensors a Triton
@@ -34,6 +40,9 @@ DATA_PATH = RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {
 HOSTILE = [
     ("h_seed_lsd_override", SOFTMAX, REJECT_OR_WRONG, CPU_WRITTEN),
     ("h_seed_state_dict_post_hook", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_seed_frame_locals", SOFTMAX, SEED_SEALED, {}),
+    ("h_seed_wall_call_direct", SOFTMAX, SEED_SEALED, {}),
+    ("h_seed_gadget_draw_before_free", SOFTMAX, SEED_SEALED, {}),
     ("h_ctypes_phase_flip", SOFTMAX, RAW, {}),  # offsets: see README
     ("h_ctypes_clear_violations", SOFTMAX, RAW, {}),  # offsets: see README
     ("h_probe_tell_wall_ablate", SOFTMAX, RAW, {}),  # offsets: see README
@@ -116,9 +125,15 @@ HOSTILE = [
     # it shadows): reading the input to Python there, or rewriting the output mapping after the write
     ("h_harness_attr_tolist_compute", SOFTMAX, REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
-    ("h_harness_attr_mapping_fixup", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_harness_attr_mapping_fixup", SOFTMAX, MAPPING_FIXUP, {}),
+    # round 7: against the read-only output mapping (trusted.cpp w_write, w_map_shared)
+    ("h_mapping_fixup_proc_mem", SOFTMAX, MAPPING_FIXUP, {}),
+    ("h_mapping_fixup_thread", SOFTMAX, MAPPING_FIXUP, {}),
+    ("h_mapping_fixup_readv", SOFTMAX, MAPPING_FIXUP, {}),
+    ("h_mapping_fixup_fd_remap", SOFTMAX, MAPPING_FIXUP, {}),
+    ("h_mapping_fixup_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
     # the task module's names: the check's seed learnt while the inputs are made
-    ("h_task_module_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_task_module_seed_leak", SOFTMAX, SEED_SEALED, {}),
     # the device context's frame is passed over only for the task's own call
     ("h_gadget_device_context_direct", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
      {}),
@@ -127,15 +142,15 @@ HOSTILE = [
      {}),
     # the device context's constructor set (an lru_cache's mutable result, in no snapshot) runs the
     # answer's __eq__ while torch holds the check's seed
-    ("h_device_ctors_set_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_device_ctors_name_swap", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_device_ctors_set_seed_leak", SOFTMAX, SEED_SEALED, {}),
+    ("h_device_ctors_name_swap", SOFTMAX, SEED_SEALED, {}),
     # the same leak through DeviceContext's own method, which the wall snapshots (against 68e46db/round 5)
-    ("h_device_context_method_swap", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_device_context_method_swap", SOFTMAX, SEED_SEALED, {}),
     # the answer's code while the harness makes a check's inputs: a thread started in the free phase (rejected only
     # because it seldom gets the GIL in that moment), a signal handler on a timer, a profile function
-    ("h_free_phase_thread_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_signal_timer_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_profile_func_seed_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_free_phase_thread_seed_leak", SOFTMAX, SEED_SEALED, {}),
+    ("h_signal_timer_seed_leak", SOFTMAX, SEED_SEALED, {}),
+    ("h_profile_func_seed_leak", SOFTMAX, SEED_SEALED, {}),
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
@@ -157,32 +172,6 @@ LEGIT = [
 KNOWN_GAPS = {
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
-    "h_harness_attr_mapping_fixup": "the output mapping is writable by the answer's numpy (numpy.frombuffer of the "
-                                    "harness's mmap, or a fresh mmap of its memfd) and answer code runs between "
-                                    "Writer.write and the worker's read: here the Child object's `sync` (an instance "
-                                    "attribute, in no snapshot); a thread, a signal handler or a finalizer could too",
-    "h_task_module_seed_leak": "answer code runs between taskref.make_inputs's torch.manual_seed(seed) and the "
-                               "reseed: here a proxy in the task module's `torch` (the task module's names are in "
-                               "no snapshot); a swap of a snapshotted name made in the free phase and put back "
-                               "before the next window (the free->harness transition checks no snapshot), a "
-                               "thread, a signal handler or a gc finalizer can too; torch.initial_seed() is then "
-                               "the check's seed and numpy makes the inputs again",
-    "h_device_ctors_set_seed_leak": "torch's DeviceContext.__torch_function__ (passed over as the harness's) asks "
-                                    "`func in _device_constructors()`, an lru_cache's mutable set in no snapshot: an "
-                                    "object put there with torch.randn's hash has its __eq__ run inside "
-                                    "taskref.device_inputs, while torch holds the check's seed",
-    "h_device_ctors_name_swap": "torch.utils._device's module dict is in no snapshot: DeviceContext.__torch_function__ "
-                                "looks `_device_constructors` up there, so the answer's function replacing it runs "
-                                "inside taskref.device_inputs, while torch holds the check's seed",
-    "h_signal_timer_seed_leak": "a Python signal handler (signal.signal in the constructor) and an interval timer "
-                                "started in the answer's load_state_dict (free phase) run the answer's code on the "
-                                "harness's thread, with the interrupted frame, while taskref.set_inputs runs: its "
-                                "locals hold the check's secret seed; no transition checks for an installed handler "
-                                "or a running timer",
-    "h_profile_func_seed_leak": "sys.setprofile set in the answer's load_state_dict (free phase) runs at the call of "
-                                "taskref.set_inputs (whose locals hold the check's secret seed) and takes itself off; "
-                                "a trace or profile function is looked for only at the harness's guarded calls "
-                                "(trusted.cpp answer_hook), not at the free->harness transition",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "

@@ -1,9 +1,10 @@
-"""The harness's output mapping closed and mapped again by the answer: it closes transport._MAPS[0] (refused while the
-wall holds it exported: BufferError, swallowed), maps an anonymous mmap of the same size (the kernel often hands back
-the address just freed) for its own transport.Writer, views it with numpy, and replaces builtins.any (in
-load_state_dict, put back at once) to say its mmap is the harness's and to fill its tensor list with the call's
-inputs. The harness's frombuffer (parameters() is functools.partial(Writer.write, w, L, torch)) would copy the inputs
-there. Refused: the wall checks the registered mapping object, not an address (trusted.cpp mapping_call_refused)"""
+"""The harness's output mapping closed and mapped again by the answer: it closes (or releases) transport._MAPS[0]
+(refused while the wall holds it exported: BufferError, swallowed), maps an anonymous mmap of the same size (the
+kernel often hands back the address just freed) for its own transport.Writer, views it with numpy, and replaces
+builtins.any (in load_state_dict, put back at once) to say its mmap is the harness's and to fill its tensor list
+with the call's inputs. The harness's frombuffer (parameters() is functools.partial(Writer.write, w, L, torch))
+would copy the inputs there. Refused: the wall checks the registered mapping object, not an address (trusted.cpp
+mapping_call_refused)"""
 import builtins
 import mmap
 import functools
@@ -26,10 +27,11 @@ def copy_kernel(src, dst, n, BLOCK: tl.constexpr):
 
 
 SIZE = len(transport._MAPS[0])
-try:
-    transport._MAPS[0].close()
-except BufferError:
-    pass
+for how in ("close", "release"):  # the harness's mmap, or the wall's memoryview of the buffer (map_shared)
+    try:
+        getattr(transport._MAPS[0], how)()
+    except (AttributeError, BufferError, ValueError):
+        pass
 MAP = mmap.mmap(-1, SIZE)
 A = np.frombuffer(MAP, dtype=np.float32)
 W = transport.Writer(0, 0, 1)
