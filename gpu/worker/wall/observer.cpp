@@ -559,6 +559,16 @@ PyObject *w_phase(PyObject *, PyObject *args)
     }
     if (now == kHarness && p != kHarness)
         drop_seed();
+    if (now != kForward && p != kForward) {
+        // between the answer's constructor (free) and the harness's phase: what the harness holds and calls (its
+        // modules, classes and objects, w_snapshot) must be what it was, or code of the answer's runs as the
+        // harness's there (a Child method shadowed by C callables: redteam/wall2 h_r7_gadget_redraw_after_seed)
+        std::string what;
+        if (!snapshot_holds(&what)) {
+            std::lock_guard<std::mutex> lock(g_mu);
+            tamper(what);
+        }
+    }
     g_ablate.store(p == kForward && g_probe && g_ablate_ext);
     if (now == kForward && p != kForward) {
         g_last_probe = g_probe;
@@ -594,6 +604,10 @@ PyObject *w_phase(PyObject *, PyObject *args)
     g_phase.store(p);
     if (!report.empty())
         write_report(report);
+    // the answer's constructor and load_state_dict are over: the worker sends the call's seed on this line alone
+    // (a line the answer forges earlier is followed by this one, two for one call: WALL_TAMPERED)
+    if (now == kFree && p == kHarness)
+        write_report("{\"t\": \"wall\", \"kind\": \"built\"}");
     Py_RETURN_NONE;
 }
 

@@ -4,6 +4,7 @@
 
 #include <ATen/ops/from_blob.h>
 #include <c10/core/GradMode.h>
+#include <c10/core/impl/PythonDispatcherTLS.h>
 #include <torch/csrc/autograd/python_variable.h> // THPVariable_Unpack (inline: no symbol of torch's Python module)
 
 namespace sieve_wall {
@@ -97,6 +98,9 @@ std::string answer_hook()
     }
     if (c10::impl::TorchDispatchModeTLS::stack_len() > 0)
         return "a torch dispatch mode";
+    // the Python dispatcher on: every op goes to the Python kernels registered on its OpOverload (py_impl)
+    if (c10::impl::PythonDispatcherTLS::get_state() != nullptr)
+        return "the Python dispatcher";
     PyThreadState *ts = PyThreadState_Get();
     if (ts->c_tracefunc != nullptr || ts->c_profilefunc != nullptr)
         return "a trace or profile function";
@@ -373,6 +377,15 @@ PyObject *w_map_shared(PyObject *, PyObject *args)
 // the outputs between the write and the worker's read (redteam/wall2 h_harness_attr_mapping_fixup; a write there
 // is a SIGSEGV, the sample's crash), nor while the copy runs (a copy through torch's Python binding releases the
 // GIL). tensors: plain tensors (exactly torch.Tensor), offsets: where each goes, inside the mapping.
+std::atomic<bool> g_write_python{false};
+
+int write_window_profile(PyObject *, PyFrameObject *, int what, PyObject *)
+{
+    if (what == PyTrace_CALL || what == PyTrace_C_CALL)
+        g_write_python.store(true);
+    return 0;
+}
+
 PyObject *w_write(PyObject *, PyObject *args)
 {
     PyObject *buf, *tensors, *offsets;
@@ -416,6 +429,12 @@ PyObject *w_write(PyObject *, PyObject *args)
     if (mprotect(base, len, PROT_READ | PROT_WRITE) != 0)
         return PyErr_SetFromErrno(PyExc_OSError);
     std::string err;
+    // No Python may run while the pages are writable: the copy dispatches through torch, where a Python kernel the
+    // answer registered for aten::copy_ (torch.library) ran and rewrote the mapping with numpy (redteam/wall2
+    // h_r7_library_copy_in_wall_write). A profile function of the wall's own, on this thread for the copy alone
+    // (harness_own_call saw none of the answer's), sees any Python call; the GIL keeps every other thread out.
+    g_write_python.store(false);
+    PyEval_SetProfile(write_window_profile, nullptr);
     try {
         c10::AutoGradMode no_grad(false);
         for (auto &[t, off] : parts)
@@ -424,7 +443,18 @@ PyObject *w_write(PyObject *, PyObject *args)
     } catch (const std::exception &e) {
         err = e.what();
     }
+    PyEval_SetProfile(nullptr, nullptr);
     const bool sealed = mprotect(base, len, PROT_READ) == 0;
+    if (g_write_python.load()) {
+        const std::string what = "Python ran inside the data path's write (a kernel of the answer's registered for "
+                                 "a copy)";
+        {
+            std::lock_guard<std::mutex> lock(g_mu);
+            tamper(what);
+        }
+        PyErr_Format(PyExc_PermissionError, "sieve runtime wall: refused: %s", what.c_str());
+        return nullptr;
+    }
     if (!err.empty()) {
         PyErr_Format(PyExc_RuntimeError, "sieve runtime wall: the write failed: %s", err.substr(0, 2000).c_str());
         return nullptr;

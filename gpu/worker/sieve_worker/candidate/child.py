@@ -65,7 +65,8 @@ class Child:
         self.out_fd = fds["out"]
         self.ctx = ctx  # dict: see Worker.candidate_ctx
         self.interpreted = ctx["device"] == "cpu"
-        self.ctl_buf = b""
+        self.ctl_buf = [b""]  # what was read of the control pipe and not used yet (a holder: Wall.hold)
+        self.kernel_cache = {}  # own_kernel_names's: the mapped objects and their kernel names
         self.writer = transport.Writer(self.out_fd, ctx["out_size"], self.fd)
 
     def send(self, obj):
@@ -76,12 +77,13 @@ class Child:
 
     def command(self):
         """The worker's next instruction (one JSON line on the control pipe; the worker is trusted)."""
-        while b"\n" not in self.ctl_buf:
+        buf = self.ctl_buf
+        while b"\n" not in buf[0]:
             data = os.read(self.ctl, 65536)
             if not data:
                 raise SystemExit(0)  # the worker has gone or given up on this job
-            self.ctl_buf += data
-        line, self.ctl_buf = self.ctl_buf.split(b"\n", 1)
+            buf[0] += data
+        line, buf[0] = buf[0].split(b"\n", 1)
         return json.loads(line)
 
     def inputs_for(self, task, seed, input_set=None):
@@ -93,11 +95,14 @@ class Child:
         return inputs
 
     def seed_for(self, si):
-        """The call's seed (sealed for the wall where one runs: taskref.seed_torch), asked for once the answer's
+        """The call's seed (sealed for the wall where one runs: taskref.seed_torch), sent once the answer's
         constructor and load_state_dict (the free phase, where it may compute) are over: no code of the answer's that
         runs before then holds it, so none can have the harness seed torch with it and draw the check's inputs into a
-        tensor of its own for the free phase to compute on (redteam/wall2 h_seed_gadget_draw_before_free)."""
-        self.send({"t": "built", "si": si})
+        tensor of its own for the free phase to compute on (redteam/wall2 h_seed_gadget_draw_before_free). The wall
+        tells the worker the free phase is over (its "built" line at the transition: a line the answer forges
+        earlier is followed by the wall's, h_r7_forged_built_early_seed); without a wall the child asks."""
+        if self.wall is None:
+            self.send({"t": "built", "si": si})
         cmd = self.command()
         if cmd.get("do") != "seed":
             raise RuntimeError(f"the worker sent {str(cmd.get('do'))[:40]!r} where the call's seed was due")
@@ -169,6 +174,9 @@ class Child:
             return
         if self.wall is None:
             hook.install()  # no runtime wall: the hook counts in Python (the answer can reach its counts)
+        else:
+            # what the harness calls on its own objects stays theirs from here on (Wall.hold)
+            self.wall.hold(self, self.writer, hook, self.tools, self.wall)
         # the probe's calls, taken before any of the answer loads: the wall's own functions (C, no code to swap)
         # held in this frame's locals, which no Python code can rebind
         arm, protect, probed_now = hook.harness_calls()
@@ -214,6 +222,10 @@ class Child:
                     new_model = taskref.build(task, model_new_cls, None, style, weights).to(device).eval()
                     keep[si] = new_model
                 res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
+                # what the probe leaves alone of the model, read here in the free phase: read in the harness's, its
+                # parameters() (an instance attribute of C callables) ran the answer's compute as the harness's
+                # (redteam/wall2 h_r7_gadget_frame_inputs_softmax)
+                model_ranges = hooks.tensor_ranges(list(new_model.parameters()) + list(new_model.buffers()), {})
                 self.wall_harness()
                 if state_report is None:
                     state_report = {"missing": list(res.missing_keys), "unexpected": list(res.unexpected_keys)}
@@ -224,8 +236,7 @@ class Child:
                 saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
                 before = hook.counts()[0]
                 # what the probe leaves alone, set for every call alike
-                protect(hooks.tensor_ranges(inputs, {}) +
-                        hooks.tensor_ranges(list(new_model.parameters()) + list(new_model.buffers()), {}))
+                protect(hooks.tensor_ranges(inputs, {}) + model_ranges)
                 in_forward = True
                 try:
                     out = self.forward_counted(new_model, inputs, self.ctx.get("poison_bytes", 0))
@@ -356,11 +367,11 @@ class Child:
     def own_kernel_names(self):
         """Exact names of the kernels the answer's extensions define (wall.kernel_names), read from the shared
         objects mapped from its extension folders; read again when another one is mapped."""
-        objs = wall.mapped_objects(self.ext_dirs)
-        if objs != getattr(self, "_kernel_objs", None):
+        objs, cache = wall.mapped_objects(self.ext_dirs), self.kernel_cache
+        if objs != cache.get("objs"):
             demangle = self.wall.mod.demangle if self.wall is not None else (lambda s: s)
-            self._kernel_objs, self._kernel_names = objs, wall.kernel_names(objs, demangle)
-        return self._kernel_names
+            cache["objs"], cache["names"] = objs, wall.kernel_names(objs, demangle)
+        return cache["names"]
 
     def armed(self, model):
         """The model called inside one armed window of the runtime wall (one report per call)."""
@@ -464,19 +475,19 @@ class Child:
             args = [t.clone() if self.is_tensor(t) else t for t in inputs]
             start, end = self.Event(enable_timing=True), self.Event(enable_timing=True)
             self.sync()
-            hook.timer = []
+            hook.share["timer"] = []
             self.record(start)
             with self.no_grad():
                 self.armed(model)(*args)
             self.record(end)
             self.sync()
-            pairs, hook.timer = hook.timer, None
+            pairs, hook.share["timer"] = hook.share["timer"], None
             total = self.elapsed(start, end)
             mine = sum(self.elapsed(a, b) for a, b in pairs)
             self.send({"t": "profile", "kernels_seen": bool(pairs), "method": "events"})
             return min(1.0, mine / total) if total > 0 else None
         except Exception as e:
-            hook.timer = None
+            hook.share["timer"] = None
             self.send({"t": "profile", "error": str(e)[:300]})
             return None
 

@@ -83,7 +83,7 @@ class LaunchHook:
         self._protect = []        # storage ranges the probe leaves alone (the model's inputs and parameters)
         self._forward_seconds = 0.0
         self._seconds = 0.0       # wall time inside candidate launches (the CPU share figure)
-        self.timer = None         # a list while the GPU share is measured: (start, end) events per launch
+        self.share = {"timer": None}  # "timer": a list while the GPU share is measured: (start, end) events
         self.Event = self.record = None
         self.check_ranges = None  # allowed [lo, hi) address ranges while an interpreted launch runs
         self.oob = None
@@ -181,7 +181,7 @@ class LaunchHook:
                 t0 = time.perf_counter()
                 if _interp:
                     hook.check_ranges = ranges
-                timer = hook.timer
+                timer = hook.share["timer"]
                 if timer is not None:
                     ev0 = hook.Event(enable_timing=True)
                     hook.record(ev0)
@@ -256,9 +256,9 @@ class LaunchHook:
 def _wall_run(kind, launch, hook):
     """The run method of triton's kernel class `kind` under the runtime wall: every launch goes to the wall's
     launch() (the closure is in the wall's snapshot). The GPU share's events are recorded around the answer's
-    launches here, while the share is measured (hook.timer)."""
+    launches here, while the share is measured (hook.share["timer"])."""
     def run(kself, *args, **kwargs):
-        timer = hook.timer
+        timer = hook.share["timer"]
         if timer is None or not hook.is_candidate(kself)[0]:
             return launch(kind, kself, args, kwargs)
         ev0 = hook.Event(enable_timing=True)

@@ -91,10 +91,14 @@ class CandidateMessages:
         self.send_command(job, cmd)
 
     def on_built(self, job, msg):
-        """The child built the call's models (the answer's code ran in the free phase): now the call's seed, sealed
-        for its wall, once per call."""
-        if job.call is None or job.call_seed is not None or msg.get("si") != job.call[0]:
+        """Without a runtime wall, the child built the call's models (the answer's code ran in the free phase) and
+        asks for the call's seed; with one, only the wall's own line says so (on_wall)."""
+        if job.wall or job.call is None or job.call_seed is not None or msg.get("si") != job.call[0]:
             return self.invalid(job, "a request for a seed nobody was due")
+        self.send_seed(job)
+
+    def send_seed(self, job):
+        """The call's seed, sealed for the child's wall (sent_seed), once per call."""
         s = self.tasks[job.req["task_key"]]["summary"]
         job.call_seed = self.sent_seed(job, s["secret_seeds"][s["seeds"].index(job.call[1])])
         self.send_command(job, {"do": "seed", "seed": job.call_seed})
@@ -198,6 +202,15 @@ class CandidateMessages:
         if not job.wall or job.wall_sealed:
             return self.fail(job, "FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"], "a runtime wall report nobody "
                              "expected (forged by the answer, or after the seal)")
+        if msg.get("kind") == "built":
+            # the free phase is over (written at the transition): the call's seed now, once per call
+            if job.call is None:
+                return  # the child's start, before any call
+            if job.call_seed is not None:
+                return self.fail(job, "FAIL_SANDBOX", job.stage, ["WALL_TAMPERED"],
+                                 "the end of the answer's free phase told twice for one call (one forged by the "
+                                 "answer)")
+            return self.send_seed(job)
         if msg.get("kind") == "key":
             # the wall's first line, written when it starts, before any of the answer loads: one, before ready
             key = wall.key_of(msg)

@@ -209,7 +209,7 @@ class Wall:
         self.policy = policy
         self.wrapped = set()
         self.ext_dirs = []
-        self.modules_seen = 0
+        self.seen = [0]  # sys.modules' and the loaded modules' count at the last look (wrap_extensions)
         self.loaded = []  # modules the builder's client loaded (load_inline's never enter sys.modules)
 
     @classmethod
@@ -298,7 +298,7 @@ class Wall:
         answer holds the module (a function or class the answer later renames or deletes from it is routed
         all the same)."""
         self.loaded.append(m)
-        self.modules_seen = 0
+        self.seen[0] = 0
         self.wrap_extensions()
 
     def wrap_extensions(self):
@@ -306,9 +306,9 @@ class Wall:
         in their method definitions, so every alias the answer kept goes through it too. Looked for again
         when a module was imported since the last window."""
         n = len(sys.modules) + len(self.loaded)
-        if n == self.modules_seen:
+        if n == self.seen[0]:
             return
-        self.modules_seen = n
+        self.seen[0] = n
         for m in self.extensions():
             for v in _extension_functions(m):
                 if id(v) not in self.wrapped:
@@ -318,6 +318,15 @@ class Wall:
                         raise RuntimeError(f"the runtime wall cannot route the extension function "
                                            f"{getattr(v, '__qualname__', getattr(v, '__name__', '?'))} of {m.__name__}")
                     self.wrapped.add(id(v))
+
+    def hold(self, *objs):
+        """The harness's own objects (the child, its writer, launch hook and tools, this wall): their attributes
+        must stay what they are now (no key added, none replaced), checked at every transition and guarded call,
+        so that no method or callable the harness looks up on them is the answer's (a Child's `reseed` shadowed by
+        C callables ran the answer's compute as the harness's: redteam/wall2 h_r7_gadget_redraw_after_seed). What
+        changes in them is kept in holders (lists, dicts) made before."""
+        for o in objs:
+            self.mod.snapshot(vars(o), True)
 
     def forward(self, fn):
         """fn() inside an armed window; the report is written when it closes, error or not. Whether the window

@@ -261,7 +261,7 @@ class Writer:
             global _MAPS
             _MAPS = _MAPS + (self.map,)
         self.out_fd = out_fd
-        self.pinned = None  # pin_mapping's handle, from the first call whose outputs are on the device
+        self.pinned = [None]  # pin_mapping's handle, from the first call whose outputs are on the device (a holder)
 
     def send(self, obj):
         send_line(self.out_fd, obj)
@@ -289,9 +289,9 @@ class Writer:
         offs, total = layout(metas)
         if total > self.size:
             return desc
-        if self.pinned is None and any(t.is_cuda for t in tensors):
+        if self.pinned[0] is None and any(t.is_cuda for t in tensors):
             handle = pin_mapping(torch, self.map, self.size)  # an address
-            self.pinned = False if handle is None else handle
+            self.pinned[0] = False if handle is None else handle
         if _WRITE:
             # the wall copies with the GIL held and leaves the mapping read-only until its next write
             _WRITE[0](self.map, tensors, offs)

@@ -372,7 +372,9 @@ def flatten_outputs(out):
     import torch
     if isinstance(out, (tuple, list)):
         res = []
-        for o in out:
+        # a tuple's or list's own iterator: a subclass's __iter__ (the answer's, or C callables of its) would run
+        # in the harness's phase, with the call's inputs and outputs alive
+        for o in (tuple.__iter__(out) if isinstance(out, tuple) else list.__iter__(out)):
             res += flatten_outputs(o)
         return res
     if isinstance(out, torch.Tensor):

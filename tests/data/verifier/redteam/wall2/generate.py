@@ -39,9 +39,10 @@ DATA_PATH = RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
-    ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
     ("h_r7_forged_built_early_seed", SOFTMAX, SEED_SEALED, {}),
+    ("h_r7_forged_wall_built", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_initial_seed_reader", SOFTMAX, SEED_SEALED, {}),
     ("h_seed_lsd_override", SOFTMAX, REJECT_OR_WRONG, CPU_WRITTEN),
     ("h_seed_state_dict_post_hook", SOFTMAX, REJECT_OR_WRONG, {}),
@@ -175,22 +176,6 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_r7_gadget_redraw_after_seed": "a shadowed Child.reseed (C callables only: partial/starmap/map/deque) calls "
-                                     "taskref.set_inputs(task, sealed seed, ...) and torch.softmax in the harness's "
-                                     "phase after seed_for: w_seed's harness_own_call and observer.cpp on_start "
-                                     "(stack_trusted) take frameless gadgets on the harness's stack for its own calls",
-    "h_r7_gadget_frame_inputs_softmax": "the model's `parameters` instance attribute is a chain of C callables that "
-                                        "reads Child.run's `inputs` (sys._getframe(0).f_locals) and computes "
-                                        "torch.softmax in the harness's phase: an op with only trusted frames on "
-                                        "the stack is the harness's (observer.cpp on_start), whoever called it",
-    "h_r7_library_copy_in_wall_write": "a torch.library Python kernel for aten::copy_ (AutogradCPU) runs inside "
-                                       "trusted.cpp w_write's at::from_blob(...).copy_ while the mapping is "
-                                       "PROT_WRITE; it rewrites the outputs with numpy. answer_hook checks modes, "
-                                       "trace/profile, gc callbacks, not dispatcher registrations",
-    "h_r7_forged_built_early_seed": "the answer writes {\"t\": \"built\"} on the result pipe after the call "
-                                    "command and reads the sealed seed from the ctl pipe (real Child.command) before "
-                                    "the free phase; messages.on_built cannot tell who asked; a shadowed wall_free "
-                                    "draws the inputs with that seed via set_inputs, the constructor computes",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "

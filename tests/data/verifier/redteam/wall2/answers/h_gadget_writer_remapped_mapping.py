@@ -35,7 +35,7 @@ for how in ("close", "release"):  # the harness's mmap, or the wall's memoryview
 MAP = mmap.mmap(-1, SIZE)
 A = np.frombuffer(MAP, dtype=np.float32)
 W = transport.Writer(0, 0, 1)
-W.map, W.size, W.pinned = MAP, len(MAP), False
+W.map, W.size, W.pinned = MAP, len(MAP), [False]
 L = []
 WRITE = transport.Writer.write.__code__
 _any = builtins.any

@@ -25,7 +25,7 @@ def copy_kernel(src, dst, n, BLOCK: tl.constexpr):
 
 A = np.zeros((1 << 16,), dtype=np.float32)
 W = transport.Writer(0, 0, 1)
-W.map, W.size, W.pinned = A, A.nbytes, False
+W.map, W.size, W.pinned = A, A.nbytes, [False]
 L = []
 try:
     sys.modules["_sieve_wall"].mappings([A])
