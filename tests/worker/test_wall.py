@@ -501,18 +501,10 @@ class WallTamper(unittest.TestCase):
         # taskref.seed_torch hands the sealed seed to the wall, which seeds torch as torch.manual_seed would; the
         # answer can neither call the wall's seed nor read a generator's seed or state back, and the stream does not
         # outlive the harness's phase (drop_seed). redteam/wall2 h_seed_frame_locals, h_seed_wall_call_direct.
-        script = textwrap.dedent(f"""
-            import json, os, sys
-            sys.path.insert(0, {WORKER!r})
-            import torch
-            from sieve_worker.candidate import wall
-            from sieve_worker.tasks import taskref
-            r, w = os.pipe()
-            mod = wall.load(wall.build({CACHE!r})[0])
-            W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, [wall, taskref])
+        reps = self.run_case("""
             first = json.loads(os.read(r, 4096).decode().splitlines()[0])
             key = wall.key_of(first)
-            out = {{"first": first.get("kind"), "key": key is not None}}
+            out = {"first": first.get("kind"), "key": key is not None}
             secret = 0x1234567890ABCDEF >> 2
             sealed = wall.seal_seed(key, secret)
             out["secret in the sealed seed"] = secret in sealed.values()
@@ -529,38 +521,26 @@ class WallTamper(unittest.TestCase):
             out["stream after the harness's phase"] = torch.equal(torch.rand(5), b)
             W.harness()
 
-            def answer(src):
-                ns = dict(torch=torch, mod=mod, sealed=sealed)
+            def attempt(src):
                 try:
-                    exec(compile(src, "/nonexistent/answer.py", "exec"), ns)
+                    answer(src, mod=mod, sealed=sealed)
                     return "ok"
-                except PermissionError as e:
+                except PermissionError:
                     return "refused"
-            out["answer seeds"] = answer("mod.seed(sealed['n'], sealed['w'])")
-            out["answer reads initial_seed"] = answer("torch.initial_seed()")
-            out["answer reads the state"] = answer("torch.get_rng_state()")
-            out["answer clones the state"] = answer("torch.default_generator.clone_state()")
+            out["answer seeds"] = attempt("mod.seed(sealed['n'], sealed['w'])")
+            out["answer reads initial_seed"] = attempt("torch.initial_seed()")
+            out["answer reads the state"] = attempt("torch.get_rng_state()")
+            out["answer clones the state"] = attempt("torch.default_generator.clone_state()")
             out["harness reads initial_seed"] = isinstance(torch.default_generator.initial_seed(), int)
             print(json.dumps(out))
-            W.seal()
-            os.close(w)
-            tail = b""
-            while True:
-                d = os.read(r, 65536)
-                if not d:
-                    break
-                tail += d
-            print(tail.decode())
-        """)
-        res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
-        lines = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
-        self.assertEqual(lines[0], {"first": "key", "key": True, "secret in the sealed seed": False,
-                                    "as torch.manual_seed": True, "stream after the harness's phase": False,
-                                    "answer seeds": "refused", "answer reads initial_seed": "refused",
-                                    "answer reads the state": "refused", "answer clones the state": "refused",
-                                    "harness reads initial_seed": True})
-        seal = [r for r in lines if r.get("kind") == "seal"][0]
+        """, setup="from sieve_worker.tasks import taskref", harness="[wall, taskref]")
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual(got, {"first": "key", "key": True, "secret in the sealed seed": False,
+                               "as torch.manual_seed": True, "stream after the harness's phase": False,
+                               "answer seeds": "refused", "answer reads initial_seed": "refused",
+                               "answer reads the state": "refused", "answer clones the state": "refused",
+                               "harness reads initial_seed": True})
+        seal = [r for r in reps if r.get("kind") == "seal"][0]
         self.assertIn("a check's seed set outside the harness's own code", seal["tampered"])
 
     def test_values_to_python_refused_but_in_the_constructor(self):
