@@ -121,10 +121,11 @@ HOSTILE = [
     # refused at the harness's frombuffer (answer_hook), or earlier: the mode's code, under torch's file name,
     # runs the harness's ops in its phase (FAIL_SHAM)
     ("h_gadget_torch_function_mode_output_map", SOFTMAX, REJECT, {}),
-    # torch's ops in the harness's phase from code the answer compiled under a borrowed file name
-    ("h_borrowed_filename_harness_phase_compute", SOFTMAX, REJECT, {}),
+    # torch's ops in the harness's phase from code the answer compiled under a borrowed file name (its parameters(),
+    # which the harness reads in the free phase since round 7, before the inputs exist: it finds none, FAIL_RUNTIME)
+    ("h_borrowed_filename_harness_phase_compute", SOFTMAX, REJECT + [{"expect": "FAIL_RUNTIME"}], {}),
     ("h_fresh_filename_harness_phase_compute", SOFTMAX,
-     REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+     REJECT + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"}], {}),
     # round 5: compute with no op (Tensor.apply_ runs a Python function per element in C++)
     ("h_apply_python_compute", SOFTMAX, REJECT, {}),
     # the answer's code in the harness's phase after a window (an instance attribute of the harness's Child object
