@@ -38,6 +38,9 @@ DATA_PATH = RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
+    ("h_r8_os_urandom_gadget", SOFTMAX, SEED_SEALED, {}),
+    ("h_r8_task_get_inputs_gadget", SOFTMAX, SEED_SEALED, {}),
+    ("h_r8_output_detach_attr", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
