@@ -38,6 +38,8 @@ DATA_PATH = RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
+    ("h_r8_closure_cell_finalizer", SOFTMAX, SEED_SEALED, {}),
+    ("h_r8_thread_harness_phase", SOFTMAX, SEED_SEALED, {}),
     ("h_r8_os_urandom_gadget", SOFTMAX, SEED_SEALED, {}),
     ("h_r8_task_get_inputs_gadget", SOFTMAX, SEED_SEALED, {}),
     ("h_r8_output_detach_attr", SOFTMAX, SEED_SEALED, {}),
