@@ -351,6 +351,7 @@ PyMethodDef kMethods[] = {
     {"mappings", w_mappings, METH_VARARGS,
      "mappings([buffer], tensor_type): the harness's own mappings, the type write copies (before init)"},
     {"map_shared", w_map_shared, METH_VARARGS, "map_shared(fd, size) -> memoryview of a shared mapping (before init)"},
+    {"inputs", w_inputs, METH_VARARGS, "inputs(live): the call's inputs exist, or are gone (the harness's call)"},
     {"seed", w_seed, METH_VARARGS, "seed(nonce, wire): torch seeded with a sealed check's seed (the harness's call)"},
     {"write", w_write, METH_VARARGS, "write(mapping, tensors, offsets): the data path's write, once after a forward"},
     {"trust", w_trust, METH_VARARGS,

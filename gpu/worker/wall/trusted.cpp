@@ -81,6 +81,74 @@ bool stack_trusted(const std::unordered_set<PyObject *> *innermost)
 
 PyObject *g_gc_callbacks = nullptr; // gc's own callback list (kept at trust(), before the answer loads)
 
+// What runs code by itself, with no call of the harness's: Python's signal handlers (signal.getsignal of every
+// signal) and sys.monitoring's tools (Python 3.12), as they were when the wall started (capture_scheduled, at
+// trust()): a change is the answer's.
+PyObject *g_getsignal = nullptr, *g_get_tool = nullptr;
+std::vector<PyObject *> g_signal_base, g_tool_base; // nullptr where the call failed (no such signal)
+constexpr int kSignals = 65, kTools = 6;
+
+PyObject *call_int(PyObject *f, int i)
+{
+    PyObject *r = f != nullptr ? PyObject_CallFunction(f, "i", i) : nullptr;
+    if (r == nullptr)
+        PyErr_Clear();
+    return r;
+}
+
+void capture_scheduled()
+{
+    PyObject *sig = PyImport_ImportModule("signal");
+    g_getsignal = sig != nullptr ? PyObject_GetAttrString(sig, "getsignal") : nullptr;
+    Py_XDECREF(sig);
+    PyObject *sys = PyImport_ImportModule("sys");
+    PyObject *mon = sys != nullptr ? PyObject_GetAttrString(sys, "monitoring") : nullptr;
+    g_get_tool = mon != nullptr ? PyObject_GetAttrString(mon, "get_tool") : nullptr;
+    Py_XDECREF(mon);
+    Py_XDECREF(sys);
+    PyErr_Clear();
+    for (int n = 1; n < kSignals; ++n)
+        g_signal_base.push_back(call_int(g_getsignal, n));
+    for (int i = 0; i < kTools; ++i)
+        g_tool_base.push_back(call_int(g_get_tool, i));
+}
+
+std::string scheduled_hooks()
+{
+    for (int n = 1; n < kSignals && g_getsignal != nullptr; ++n) {
+        PyObject *now = call_int(g_getsignal, n);
+        const bool same = now == g_signal_base[static_cast<size_t>(n - 1)];
+        Py_XDECREF(now);
+        if (!same)
+            return "a Python handler of signal " + std::to_string(n);
+    }
+    for (int i = 0; i < kTools && g_get_tool != nullptr; ++i) {
+        PyObject *now = call_int(g_get_tool, i), *was = g_tool_base[static_cast<size_t>(i)];
+        const int same = now != nullptr && was != nullptr ? PyObject_RichCompareBool(now, was, Py_EQ) : now == was;
+        Py_XDECREF(now);
+        PyErr_Clear();
+        if (same != 1)
+            return "a sys.monitoring tool (" + std::to_string(i) + ")";
+    }
+    return "";
+}
+
+// inputs(live): the call's inputs exist (1: the harness's own call, after taskref.set_inputs) or are gone (0: the
+// next call begins, the proof's share is measured): while they exist no op of the harness's phase computes
+// (g_inputs_live, observer.cpp on_start); the write of the outputs ends it too.
+PyObject *w_inputs(PyObject *, PyObject *args)
+{
+    int live;
+    if (!PyArg_ParseTuple(args, "p", &live))
+        return nullptr;
+    if (!g_ready || !harness_own_call(g_trusted_code)) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper("the inputs' mark moved outside the harness's own code");
+    }
+    g_inputs_live.store(live != 0);
+    Py_RETURN_NONE;
+}
+
 // What the answer left in place that runs its code inside a harness's own guarded call, where it would see the
 // call's result (a tensor over the harness's mapping, a numpy view) or its frames' locals: a torch function or
 // dispatch mode (handed every tensor the harness then uses), a trace or profile function (any frame's
@@ -134,6 +202,9 @@ std::vector<Py_buffer> g_mapping_views;
 // (np.frombuffer of transport._MAPS[0]): a write then would hand it the inputs (redteam/wall2
 // h_gadget_writer_real_mapping_inputs).
 std::atomic<bool> g_write_open{false};
+// From the harness's inputs_made (its inputs exist) to the write of the outputs or the next free phase: no compute
+// in the harness's phase (observer.cpp on_start)
+std::atomic<bool> g_inputs_live{false};
 
 // Why the data path's call (a kNeuterMapping slot, METH_VARARGS | METH_KEYWORDS: args a tuple, kw a dict or NULL)
 // may not go on: "" when its buffer argument is one of the harness's mappings, in the window after a forward.
@@ -260,6 +331,8 @@ PyObject *w_trust(PyObject *, PyObject *args)
         return nullptr;
     if (g_ready || g_phase.load() != kFree || g_serial > 0)
         return refuse(nullptr, nullptr, nullptr);
+    if (g_getsignal == nullptr)
+        capture_scheduled();
     if (g_gc_callbacks == nullptr) {
         PyObject *gc = PyImport_ImportModule("gc");
         g_gc_callbacks = gc != nullptr ? PyObject_GetAttrString(gc, "callbacks") : nullptr; // gc's own list
@@ -424,6 +497,7 @@ PyObject *w_write(PyObject *, PyObject *args)
         return nullptr;
     }
     g_write_open.store(false);
+    g_inputs_live.store(false);
     char *base = static_cast<char *>(view->buf);
     const auto len = static_cast<size_t>(view->len);
     if (mprotect(base, len, PROT_READ | PROT_WRITE) != 0)

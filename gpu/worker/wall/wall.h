@@ -86,6 +86,9 @@ extern std::unordered_set<PyObject *> g_caller_code;
 extern std::unordered_set<PyObject *> g_trusted_code;
 extern std::unordered_set<PyObject *> g_data_path_code;
 extern std::atomic<bool> g_write_open;
+extern std::atomic<bool> g_inputs_live;
+std::string scheduled_hooks();
+PyObject *w_inputs(PyObject *, PyObject *args);
 
 // observer.cpp
 void tamper(const std::string &why);

@@ -90,7 +90,15 @@ class Child:
         """The task's inputs for a (secret) seed, made on the device where the task allows (factory calls
         inside get_inputs allocate there), exactly as the reference child made them; a derived input set
         (the call's "set") made from them as the reference made it (inputsets)."""
-        inputs = taskref.set_inputs(task, seed, self.device, input_set)
+        collecting = transport._GC[0]()
+        transport._GC[1]()  # no collection while they are made: no finalizer of the answer's runs in between
+        try:
+            inputs = taskref.set_inputs(task, seed, self.device, input_set)
+        finally:
+            if collecting:
+                transport._GC[2]()
+        if self.wall is not None:
+            self.wall.inputs_made()  # from here to the write, compute in the harness's phase is the answer's
         self.reseed()
         return inputs
 
@@ -175,8 +183,12 @@ class Child:
         if self.wall is None:
             hook.install()  # no runtime wall: the hook counts in Python (the answer can reach its counts)
         else:
-            # what the harness calls on its own objects stays theirs from here on (Wall.hold)
+            # what the harness calls on its own objects and modules stays theirs from here on (Wall.hold)
             self.wall.hold(self, self.writer, hook, self.tools, self.wall)
+            import torch.utils._pytree  # noqa: F401 (timing's keep)
+            from ..tasks import inputsets
+            self.wall.hold_modules([inputsets, os, time, json, torch.utils._device, torch.utils._pytree],
+                                   task, {k for shape in ctx["shapes"] for k in (shape or {})})
         # the probe's calls, taken before any of the answer loads: the wall's own functions (C, no code to swap)
         # held in this frame's locals, which no Python code can rebind
         arm, protect, probed_now = hook.harness_calls()
@@ -204,6 +216,8 @@ class Child:
                 break
             si, weights, seed = cmd["si"], cmd["weights"], None
             probed = False
+            if self.wall is not None:
+                self.wall.inputs_gone()  # the last call's inputs: its reference model is built next
             try:
                 taskref.apply_shape(task, ctx["shapes"][si])
                 # the probe's secret poison goes to the runtime wall at once (no variable here holds it); the
@@ -315,10 +329,11 @@ class Child:
             kinds = [type(o).__name__ for o in outs] if outs is not None else [type(out).__name__]
             self.send({**header, "meta": None, "types": kinds[:16]})
             return
-        mutated = any(isinstance(a, torch.Tensor) and not (a.shape == b.shape and self.same_bits(a.detach(), b))
+        detach = self.tensor_type.detach  # through the type: a tensor's own attribute is no method of the harness's
+        mutated = any(isinstance(a, torch.Tensor) and not (a.shape == b.shape and self.same_bits(detach(a), b))
                       for a, b in zip(inputs, saved))
         overlap = all(self.hook.overlaps(o) for o in outs) if self.cuda_names is None else None
-        meta = self.writer.write([o.detach() for o in outs], torch)
+        meta = self.writer.write([self.tensor_type.detach(o) for o in outs], torch)
         self.sync()
         self.send({**header, "meta": meta, "mutated": mutated, "overlap": overlap})
 
@@ -461,6 +476,8 @@ class Child:
                          else self.event_share(model, inputs))
             except BaseException as e:
                 self.send({"t": "note", "message": f"measuring the kernels' share failed: {e}"[:300]})
+        if self.wall is not None:
+            self.wall.inputs_gone()  # the timing builds its reference models next
         _, _, seconds, forward_seconds = hook.counts()
         if share is None and self.interpreted and forward_seconds > 0:
             share = min(1.0, seconds / forward_seconds)
@@ -536,8 +553,9 @@ class Child:
         def keep(k, idx, out):
             seen[0] += 1
             if int.from_bytes(os.urandom(4), "little") % seen[0] == 0:
+                tensor = self.tensor_type
                 kept["out"] = self.torch.utils._pytree.tree_map(
-                    lambda x: x.detach().clone() if isinstance(x, self.tensor_type) else x, out)
+                    lambda x: tensor.clone(tensor.detach(x)) if isinstance(x, tensor) else x, out)
                 kept["seed"] = seeds[idx]
         self.stage("queue")  # waiting for the GPU is not the sample's time
         fcntl.flock(self.lock_fd, fcntl.LOCK_EX)
@@ -545,16 +563,17 @@ class Child:
         # Its input sets are made under the lock and gone before it is released: one child at a time holds
         # a timing's memory (the worker's admission holds it once for all jobs, not once per job).
         try:
-            sets = [self.inputs_for(task, sd) for sd in seeds]
             # Each input set is called with the weights of its own seed's reference, as in the checks (a
             # reference model's parameters depend on its seed), so every timed call is comparable with its
             # seed's reference: the kept one is drawn uniformly among all of them (reservoir sampling), and
-            # no call is one the answer could tell is never compared.
+            # no call is one the answer could tell is never compared. The references are built before the inputs
+            # are made (after, the harness's phase allows no compute: Wall.inputs_made).
             weights = []
             for ws in t["weights"]:
                 ref_model = taskref.build(task, task.Model, None, ctx["style"], ws).to(self.device)
                 weights.append(ref_model.state_dict())
                 del ref_model
+            sets = [self.inputs_for(task, sd) for sd in seeds]
             self.reseed()  # the answer's load_state_dict runs next: not with a timed seed's torch seed
 
             def load(idx):

@@ -85,8 +85,7 @@ class LaunchHook:
         self._seconds = 0.0       # wall time inside candidate launches (the CPU share figure)
         self.share = {"timer": None}  # "timer": a list while the GPU share is measured: (start, end) events
         self.Event = self.record = None
-        self.check_ranges = None  # allowed [lo, hi) address ranges while an interpreted launch runs
-        self.oob = None
+        self.check_ranges = None  # allowed [lo, hi) address ranges while an interpreted launch runs (no wall)
 
     # ---- what the child reads and sets (the wall's statics, or this object without the wall) --------------
 
@@ -227,8 +226,7 @@ class LaunchHook:
                 ok |= (active >= lo) & (active + esz <= hi)
             if not ok.all():
                 bad = int(active[~ok][0])
-                hook.oob = f"{what} at address {bad:#x} outside every tensor passed to the kernel"
-                raise OutOfBounds(hook.oob)
+                raise OutOfBounds(f"{what} at address {bad:#x} outside every tensor passed to the kernel")
 
         orig_load, orig_store = builder.create_masked_load, builder.create_masked_store
 

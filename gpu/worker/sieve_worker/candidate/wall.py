@@ -182,7 +182,8 @@ def entry_points(torch):
             f = getattr(owner, name, None)
         f = f.__func__ if isinstance(f, staticmethod) else f
         if f is not None:
-            what = "a generator's seed or state" if owner is C.Generator else "around the dispatcher or out of torch"
+            what = ("a generator's seed or state" if owner is C.Generator
+                    else "around the dispatcher or out of torch")
             found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} ({what})"))
     return found
 
@@ -327,6 +328,26 @@ class Wall:
         changes in them is kept in holders (lists, dicts) made before."""
         for o in objs:
             self.mod.snapshot(vars(o), True)
+
+    def hold_modules(self, modules, task=None, shape_keys=()):
+        """Modules whose functions the harness calls while it makes a call's inputs (inputsets, the device context's,
+        os for its reseed, ...): their names must stay what they are (checked at every transition and guarded call).
+        The task module's too, but for the names its shapes set (taskref.apply_shape): a get_inputs replaced by C
+        callables ran the softmax of the inputs it had just made, as the harness's (redteam/wall2
+        h_r8_task_get_inputs_gadget)."""
+        for m in modules:
+            self.mod.snapshot(vars(m))
+        if task is not None:
+            self.mod.snapshot(vars(task), False, frozenset(shape_keys) | {"__sieve_shape_orig__"})
+
+    def inputs_made(self):
+        """The call's inputs exist: until its outputs are written, compute in the harness's phase is the answer's."""
+        self.mod.inputs(True)
+
+    def inputs_gone(self):
+        """A call begins, or what the inputs were made for ended without a write (the share, a probe that failed):
+        the harness may compute again (its reference models)."""
+        self.mod.inputs(False)
 
     def forward(self, fn):
         """fn() inside an armed window; the report is written when it closes, error or not. Whether the window

@@ -184,22 +184,6 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_r8_os_urandom_gadget": "os.urandom (stdlib, in no snapshot) replaced by C callables: Child.reseed -> "
-                              "random_seed -> os.urandom runs them right after inputs_for drew the inputs; "
-                              "sys._getframe(2).f_locals['inputs'] -> softmax, only trusted frames (stack_trusted)",
-    "h_r8_task_get_inputs_gadget": "sieve_task.get_inputs replaced by C callables (the task module is a caller, "
-                                   "not snapshotted): the real get_inputs runs after the sealed seed, the chain "
-                                   "derives the set and computes softmax with only trusted frames",
-    "h_r8_output_detach_attr": "instance attribute `detach` on the output tensor (shadows the method): "
-                               "send_outputs's o.detach() runs C callables computing softmax into the output in "
-                               "the harness's phase, before the write",
-    "h_r8_output_storage_attr": "instance attribute `untyped_storage` on the output tensor: LaunchHook.overlaps "
-                                "calls it in the harness's phase before the write (C callables: softmax into out)",
-    "h_r8_input_detach_attr": "instance attribute `detach` on the check's input tensor: send_outputs's mutated "
-                              "check (a.detach()) runs C callables computing softmax into out before the write",
-    "h_r8_closure_cell_finalizer": "the forward sets the `poison_bytes` cell of child.forward_profiled's one_call "
-                                   "closure to an object whose __del__ is a C callable: it dies when "
-                                   "forward_profiled returns (window closed), softmax into out before the write",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
     "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
