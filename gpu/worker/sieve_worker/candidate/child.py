@@ -86,13 +86,17 @@ class Child:
         line, buf[0] = buf[0].split(b"\n", 1)
         return json.loads(line)
 
-    def inputs_for(self, task, seed, input_set=None):
+    def inputs_for(self, task, seed, input_set=None, shape=None):
         """The task's inputs for a (secret) seed, made on the device where the task allows (factory calls
         inside get_inputs allocate there), exactly as the reference child made them; a derived input set
         (the call's "set") made from them as the reference made it (inputsets)."""
         collecting = transport._GC[0]()
         transport._GC[1]()  # no collection while they are made: no finalizer of the answer's runs in between
         try:
+            if shape is not None:
+                # the shape again, after the answer's constructor: its variables are in no snapshot (the harness
+                # sets them), and apply_shape takes plain values only
+                taskref.apply_shape(task, shape)
             inputs = taskref.set_inputs(task, seed, self.device, input_set)
         finally:
             if collecting:
@@ -246,7 +250,7 @@ class Child:
                     self.send({"t": "state_dict", **state_report})
                 del ref_model
                 seed = self.seed_for(si)
-                inputs = self.inputs_for(task, seed, cmd.get("set"))
+                inputs = self.inputs_for(task, seed, cmd.get("set"), ctx["shapes"][si])
                 saved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
                 before = hook.counts()[0]
                 # what the probe leaves alone, set for every call alike
@@ -471,7 +475,7 @@ class Child:
         if model is not None and seed is not None and not self.interpreted:
             try:
                 taskref.apply_shape(task, self.ctx["shapes"][0])
-                inputs = self.inputs_for(task, seed)
+                inputs = self.inputs_for(task, seed, None, self.ctx["shapes"][0])
                 share = (self.gpu_share(model, inputs) if self.cuda_names is not None
                          else self.event_share(model, inputs))
             except BaseException as e:
@@ -573,7 +577,7 @@ class Child:
                 ref_model = taskref.build(task, task.Model, None, ctx["style"], ws).to(self.device)
                 weights.append(ref_model.state_dict())
                 del ref_model
-            sets = [self.inputs_for(task, sd) for sd in seeds]
+            sets = [self.inputs_for(task, sd, None, ctx["shapes"][0]) for sd in seeds]
             self.reseed()  # the answer's load_state_dict runs next: not with a timed seed's torch seed
 
             def load(idx):

@@ -287,6 +287,15 @@ def scale_down(mod, shape, limit, seed, tuples=None):
 _MISSING = object()
 
 
+def plain_value(v):
+    """Whether v can be a shape variable's value as the harness sets it: None, an int, float, bool or str, or a tuple
+    of them, by exact type. Anything else there is no task's: an object whose __index__ is the answer's (C callables
+    of its) would run while the inputs are made (docs/VERIFIER.md, round 8)."""
+    if type(v) is tuple:
+        return all(plain_value(x) for x in v)
+    return v is None or v is _MISSING or type(v) in (int, float, bool, str)
+
+
 def module_value(mod, k):
     """The module's own value of a shape variable, as imported (before any apply_shape)."""
     orig = mod.__dict__.get("__sieve_shape_orig__") or {}
@@ -299,15 +308,19 @@ def apply_shape(mod, shape):
     `{"M": 4, "N": 1000}` at a shape `{"N": 128}`) is the same in every process whatever ran before (the
     reference server ran the listed shape last and kept M = 4; a fresh candidate child had M = 1)."""
     orig = mod.__dict__.setdefault("__sieve_shape_orig__", {})
+    news = {k: tuple(v) if type(v) is list else v for k, v in (shape or {}).items()}
+    bad = [k for k, v in list(orig.items()) + list(news.items()) if not plain_value(v)]
+    if bad:
+        raise TypeError(f"the task module's shape variable {bad[0]} holds no plain value (set by the answer?)")
     for k, v in orig.items():
         if v is _MISSING:
             mod.__dict__.pop(k, None)
         else:
             setattr(mod, k, v)
-    for k, v in (shape or {}).items():
+    for k, v in news.items():  # a shrunk tuple literal travels as a list
         if k not in orig:
             orig[k] = getattr(mod, k, _MISSING)
-        setattr(mod, k, tuple(v) if isinstance(v, list) else v)  # a shrunk tuple literal travels as a list
+        setattr(mod, k, v)
 
 
 def split_init(init, style):

@@ -45,6 +45,8 @@ HOSTILE = [
     ("h_r8_os_urandom_gadget", SOFTMAX, SEED_SEALED, {}),
     ("h_r8_task_get_inputs_gadget", SOFTMAX, SEED_SEALED, {}),
     ("h_r8_output_detach_attr", SOFTMAX, SEED_SEALED, {}),
+    # round 9 (against b4f148e): a shape variable of the task module, in no snapshot
+    ("h_r9_shape_var_index", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
