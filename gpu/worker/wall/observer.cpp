@@ -285,9 +285,9 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
     // Frames are read without holding g_mu: the GIL is taken there, and a thread holding the GIL may be
     // waiting for g_mu in its own op.
     std::string where;
-    if (phase == kHarness && !other && g_inputs_live.load() && std::strcmp(name, "aten::equal") != 0) {
-        // from the call's inputs to the write of its outputs the harness computes nothing (it compares: aten::equal,
-        // the mutation check): compute there is the answer's, whatever the stack shows. C callables of the answer's
+    if (phase == kHarness && !other && g_inputs_live.load()) {
+        // from the call's inputs to the write of its outputs the harness computes nothing (its mutation check comes
+        // after the write): compute there is the answer's, whatever the stack shows. C callables of the answer's
         // (functools.partial, map, a finalizer's or a signal handler's) leave no frame of its own on it: an
         // os.urandom, a tensor's detach or untyped_storage, a closure cell's finalizer replaced by them computed the
         // softmax of the inputs as the harness's (redteam/wall2 h_r8_*)

@@ -334,10 +334,12 @@ class Child:
             self.send({**header, "meta": None, "types": kinds[:16]})
             return
         detach = self.tensor_type.detach  # through the type: a tensor's own attribute is no method of the harness's
+        overlap = all(self.hook.overlaps(o) for o in outs) if self.cuda_names is None else None
+        meta = self.writer.write([detach(o) for o in outs], torch)
+        # the mutation check after the write: until the outputs are in the (then read-only) mapping the harness's
+        # phase allows no compute (Wall.inputs_made), and torch.equal on a GPU computes (eq, all, item)
         mutated = any(isinstance(a, torch.Tensor) and not (a.shape == b.shape and self.same_bits(detach(a), b))
                       for a, b in zip(inputs, saved))
-        overlap = all(self.hook.overlaps(o) for o in outs) if self.cuda_names is None else None
-        meta = self.writer.write([self.tensor_type.detach(o) for o in outs], torch)
         self.sync()
         self.send({**header, "meta": meta, "mutated": mutated, "overlap": overlap})
 
