@@ -18,7 +18,7 @@ import traceback
 from ..extensions import extclient
 from . import hooks, timing, wall
 from ..sandbox import sandbox
-from ..tasks import taskref
+from ..tasks import seeds, taskref
 from ..data import transport
 from .hooks import LaunchHook, OutOfBounds
 
@@ -107,7 +107,7 @@ class Child:
         return inputs
 
     def seed_for(self, si):
-        """The call's seed (sealed for the wall where one runs: taskref.seed_torch), sent once the answer's
+        """The call's seed (sealed for the wall where one runs: seeds.seed_torch), sent once the answer's
         constructor and load_state_dict (the free phase, where it may compute) are over: no code of the answer's that
         runs before then holds it, so none can have the harness seed torch with it and draw the check's inputs into a
         tensor of its own for the free phase to compute on (redteam/wall2 h_seed_gadget_draw_before_free). The wall
@@ -444,7 +444,7 @@ class Child:
                 # first, so the wall's snapshot holds what torch itself will hold (seen on the H200)
                 import torch._dynamo  # noqa: F401
             w = wall.Wall.start(mod, self.fd, ctx["candidate_path"], self.ext_dirs, ctx.get("policy", "strict"),
-                                self.interpreted, [taskref, timing, transport, hooks, wall,
+                                self.interpreted, [taskref, seeds, timing, transport, hooks, wall,
                                                    sys.modules[__name__]] + ([driver] if driver is not None else []),
                                 self.hook, ffi, [task],
                                 [self.writer.map] if self.writer.map is not None else [])

@@ -10,7 +10,7 @@ import time
 from .. import log, rules
 from . import launch, wall
 from ..data import compare, judge, transport
-from ..tasks import taskref
+from ..tasks import seeds, taskref
 
 
 def transport_write(fd, data):
@@ -72,7 +72,7 @@ class CandidateMessages:
             # load_state_dict: the models' seed (one-way from it, shown by the weights anyway) comes first
             job.call_seed = None
             cmd = {"do": "call", "si": si,
-                   "weights": taskref.weight_seed(s["secret_seeds"][s["seeds"].index(label)])}
+                   "weights": seeds.weight_seed(s["secret_seeds"][s["seeds"].index(label)])}
             if taskref.input_set_of(s, si) != "task":
                 cmd["set"] = taskref.input_set_of(s, si)  # the child derives the set's inputs (inputsets)
             if probe:
@@ -80,14 +80,14 @@ class CandidateMessages:
             job.call_sent = time.monotonic()
             return self.send_command(job, cmd)
         job.call = None
-        cmd = {"do": "end", "share_seed": self.sent_seed(job, taskref.secret_seed())}
+        cmd = {"do": "end", "share_seed": self.sent_seed(job, seeds.secret_seed())}
         # CUDA answers' proof (their kernels' GPU share) comes after this command; conclude checks it
         proved = job.probe == "ok" or job.req.get("backend") == "cuda"
         if job.want_timing and job.seen == job.expected_keys and proved:
             job.timing_labels = s["seeds"][:3]
             secrets = [s["secret_seeds"][s["seeds"].index(x)] for x in job.timing_labels]
             job.timing_seeds = [self.sent_seed(job, x) for x in secrets]
-            cmd["timing"] = {"seeds": job.timing_seeds, "weights": [taskref.weight_seed(x) for x in secrets]}
+            cmd["timing"] = {"seeds": job.timing_seeds, "weights": [seeds.weight_seed(x) for x in secrets]}
         self.send_command(job, cmd)
 
     def on_built(self, job, msg):

@@ -231,8 +231,8 @@ class Wall:
         # modules loaded now define (none of the answer's, which loads after this), and this stack
         trust_modules(mod, callers)
         mod.mappings(list(mappings), torch.Tensor)
-        from ..tasks import taskref
-        taskref.bind_seed(mod.seed)  # a check's seed reaches torch through the wall, never through Python (seed.cpp)
+        from ..tasks import seeds
+        seeds.bind_seed(mod.seed)  # a check's seed reaches torch through the wall, never through Python (seed.cpp)
         if mappings:
             from ..data import transport
             transport.bind_write(mod.write)  # the outputs copied by the wall, the mapping read-only between writes
@@ -424,8 +424,8 @@ MASK64 = (1 << 64) - 1
 def seal_seed(key, secret):
     """A check's secret seed as the worker sends it to a candidate whose wall told its key (seed.cpp key_report):
     {"n": a fresh nonce, "w": the seed masked with mix(key ^ mix(nonce))}. The child hands both to the wall, which seeds
-    torch (taskref.seed_torch); the seed itself is in none of the child's Python objects. Seeds are below 2**64
-    (taskref.secret_seed)."""
+    torch (seeds.seed_torch); the seed itself is in none of the child's Python objects. Seeds are below 2**64
+    (seeds.secret_seed)."""
     nonce = int.from_bytes(os.urandom(8), "little")
     return {"n": nonce, "w": (int(secret) & MASK64) ^ _mix(key ^ _mix(nonce))}
 
