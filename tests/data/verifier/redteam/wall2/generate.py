@@ -47,6 +47,8 @@ HOSTILE = [
     ("h_r8_output_detach_attr", SOFTMAX, SEED_SEALED, {}),
     # round 9 (against b4f148e): a shape variable of the task module, in no snapshot
     ("h_r9_shape_var_index", SOFTMAX, SEED_SEALED, {}),
+    # round 10 (against 9abb3ba): the shape where the harness keeps it (ctx), not on the task module
+    ("h_r10_ctx_shape_index", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),

@@ -1,5 +1,5 @@
 """A shape variable of the task module replaced in the free phase: the harness sets those itself (taskref.apply_shape),
-so they are in no snapshot of the wall's. The constructor puts an int subclass in the task's BATCH whose __index__
+so they are in no snapshot of the wall's. The constructor puts an object in the task's BATCH whose __index__
 runs when get_inputs makes the inputs (torch.rand(BATCH, DIM)), where the harness computes; it also puts one in the
 harness's record of the module's own values (__sieve_shape_orig__), which apply_shape puts back. Here the __index__
 only records that it ran (a C-callable one would compute there), and the forward is right only if it did (a stand-in
@@ -33,10 +33,15 @@ def copy_kernel(src, dst, n, BLOCK: tl.constexpr):
 RAN = []
 
 
-class Sneaky(int):
+class Sneaky:
+    """A size that is no int: torch's argument parser asks its __index__ (an int subclass it would read directly)."""
+
+    def __init__(self, v):
+        self.v = v
+
     def __index__(self):
         RAN.append(1)
-        return int(self)
+        return self.v
 
 
 class ModelNew(nn.Module):
