@@ -573,8 +573,6 @@ PyObject *w_phase(PyObject *, PyObject *args)
     }
     if (now == kHarness && p != kHarness)
         drop_seed();
-    if (now == kHarness && p == kFree)
-        g_inputs_live.store(false);
     if (p == kHarness && now != kHarness) {
         // nothing of the answer's may be left to run inside the harness's phase on its own: a Python signal handler
         // (C callables of its, on an interval timer) or a sys.monitoring tool (Python 3.12) the harness did not have

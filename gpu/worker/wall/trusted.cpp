@@ -202,8 +202,8 @@ std::vector<Py_buffer> g_mapping_views;
 // (np.frombuffer of transport._MAPS[0]): a write then would hand it the inputs (redteam/wall2
 // h_gadget_writer_real_mapping_inputs).
 std::atomic<bool> g_write_open{false};
-// From the harness's inputs_made (its inputs exist) to the write of the outputs or the next free phase: no compute
-// in the harness's phase (observer.cpp on_start)
+// From the harness's inputs_made (its inputs exist) to the write of the outputs or its inputs_gone: no compute in the
+// harness's phase (observer.cpp on_start)
 std::atomic<bool> g_inputs_live{false};
 
 // Why the data path's call (a kNeuterMapping slot, METH_VARARGS | METH_KEYWORDS: args a tuple, kw a dict or NULL)

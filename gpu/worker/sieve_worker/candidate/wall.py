@@ -410,15 +410,15 @@ def _type_dict(t):
 
 # ---- the worker's side -------------------------------------------------------------------------------------
 
+MASK64 = (1 << 64) - 1
+
+
 def _mix(z):
     """splitmix64's finaliser, as seed.cpp mix."""
     z = (z + 0x9E3779B97F4A7C15) & MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return z ^ (z >> 31)
-
-
-MASK64 = (1 << 64) - 1
 
 
 def seal_seed(key, secret):
