@@ -9,7 +9,8 @@
 # Phase 1, side by side (small tasks): the wall red teams (rounds 1-7), the runtime sandbox red team (no wall), the
 # data-path red team, the main fixtures and the builder's CUDA e2e. Phase 2 alone (each worker assumes the whole
 # GPU, and these tasks are 6.4 GB): the inputs manifest (copy kernels on the ReLU family, tail bugs) and the GB
-# data path. SUITE_LIMIT_S bounds each (default 260 s). Prints one line per suite and the FAIL/GAP lines; the logs
+# data path. SUITE_LIMIT_S bounds each (default 260 s); INPUTS_LIMIT_S and DATA_LIMIT_S the last two (default
+# SUITE_LIMIT_S), so that the whole call fits a device command's limit. Prints one line per suite and the FAIL/GAP lines; the logs
 # go to OUT_DIR/suites.tgz (one file: the device returns few).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,14 +19,16 @@ py="${1:?usage: suites_gpu.sh PYTHON [OUT_DIR]}"
 out="${2:-${OUT:-/tmp}/suites}"
 dev="${DEVICE:-cuda:0}"
 limit="${SUITE_LIMIT_S:-260}"
+inputs_limit="${INPUTS_LIMIT_S:-$limit}"
+data_limit="${DATA_LIMIT_S:-$limit}"
 data="$root/tests/data/verifier"
 mkdir -p "$out/logs"
 cd "$root/gpu/worker"
 
-suite() {  # name, then the selftest's arguments
+suite() {  # name, then the selftest's arguments (LIMIT: this suite's seconds)
   local name="$1"; shift
   local t0=$SECONDS
-  timeout "$limit" env PYTHONPATH=. "$py" -m sieve_worker.selftest "$@" --device "$dev" > "$out/logs/$name.log" 2>&1
+  timeout "${LIMIT:-$limit}" env PYTHONPATH=. "$py" -m sieve_worker.selftest "$@" --device "$dev" > "$out/logs/$name.log" 2>&1
   local rc=$?
   echo "$name: rc=$rc $((SECONDS - t0)) s: $(grep -E 'fixtures as expected' "$out/logs/$name.log" | tail -1)"
 }
@@ -37,9 +40,9 @@ suite data "$data/redteam/data/manifest.json" --only data_ --only proof_ --only 
 suite main "$data/manifest.json" &
 suite builder_e2e "$data/builder/e2e/manifest.json" &
 wait
-suite inputs "$data/inputs/manifest.json"
+LIMIT="$inputs_limit" suite inputs "$data/inputs/manifest.json"
 t0=$SECONDS
-timeout "$limit" env PYTHONPATH=. "$py" "$root/tests/worker/gpu_data_path.py" --gb 2 --jobs 3 --parallel 3 \
+timeout "$data_limit" env PYTHONPATH=. "$py" "$root/tests/worker/gpu_data_path.py" --gb 2 --jobs 3 --parallel 3 \
   --budget-gb 6 > "$out/logs/gpu_data_path.log" 2>&1
 echo "gpu_data_path: rc=$? $((SECONDS - t0)) s: $(tail -1 "$out/logs/gpu_data_path.log")"
 grep -hE '^(FAIL|GAP) ' "$out"/logs/*.log | cut -c1-160
