@@ -55,6 +55,7 @@ HOSTILE = [
     ("h_r11_proc_self_mem_read", SOFTMAX, REJECT, {}),
     ("h_r11_seed_unseal_proc_mem", SOFTMAX, SEED_SEALED, {}),  # offsets: KNOWN
     ("h_r11_bytecode_raw_memory", SOFTMAX, REJECT, {}),
+    ("h_r11_torchscript_tolist", SOFTMAX, REJECT, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
