@@ -49,13 +49,16 @@ HOSTILE = [
     ("h_r9_shape_var_index", SOFTMAX, SEED_SEALED, {}),
     # round 10 (against 9abb3ba): the shape where the harness keeps it (ctx), not on the task module
     ("h_r10_ctx_shape_index", SOFTMAX, SEED_SEALED, {}),
-    # round 11 (against 3e6bf27): triton's interpreter module as a raw memory primitive, ...
+    # round 11 (against 3e6bf27), all PASS with stage 0 skipped: raw host memory from Python without ctypes (triton's
+    # interpreter load/store, /proc/self/mem, a LOAD_CONST past co_consts), TorchScript's prim::tolist and Static
+    # Runtime's out variants (RecordFunction scope STATIC_RUNTIME_OP, which the wall's FUNCTION-only callback misses)
     ("h_r11_triton_interp_raw_load", SOFTMAX, REJECT, {}),
     ("h_r11_triton_interp_clear_violations", SOFTMAX, REJECT, {}),  # offsets: see README
     ("h_r11_proc_self_mem_read", SOFTMAX, REJECT, {}),
     ("h_r11_seed_unseal_proc_mem", SOFTMAX, SEED_SEALED, {}),  # offsets: KNOWN
     ("h_r11_bytecode_raw_memory", SOFTMAX, REJECT, {}),
     ("h_r11_torchscript_tolist", SOFTMAX, REJECT, {}),
+    ("h_r11_static_runtime_softmax", SOFTMAX, REJECT, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
