@@ -865,6 +865,61 @@ class WallTamper(unittest.TestCase):
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
         self.assertEqual(wall.check_report(dict(rep, native=""), 1)[:2], ("HARNESS", "RAW_MEMORY_HARNESS"))
 
+    def test_the_other_ways_to_raw_memory_are_shut(self):
+        # round 11 (redteam/wall2 h_r11_*): raw host memory from Python with no ctypes (triton's interpreter load and
+        # store, a LOAD_CONST past co_consts in made code, /proc/self/mem) and TorchScript, whose prim::tolist runs no
+        # dispatcher op; what torch itself does (a decorated function renamed, a module imported from its .pyc)
+        # still works
+        reps = self.run_case("""
+            import importlib, marshal, types
+            import triton._C.libtriton as lib
+            out = {}
+
+            def attempt(name, f):
+                try:
+                    f()
+                    out[name] = "open"
+                except PermissionError as e:
+                    out[name] = "refused" if "sieve runtime wall" in str(e) else str(e)
+                except Exception as e:
+                    out[name] = f"{type(e).__name__}: {e}"
+
+            for name in ("load", "store", "atomic_cas", "atomic_rmw"):
+                attempt("interpreter " + name, lambda: getattr(lib.interpreter, name)(None, None, None, None))
+            attempt("interpreter load through __call__", lambda: type(lib.interpreter.load).__call__(
+                lib.interpreter.load, None, None, None, None))
+            code = (lambda: 1).__code__
+            attempt("code.replace", lambda: code.replace(co_consts=()))
+            attempt("CodeType", lambda: types.CodeType(*[getattr(code, "co_" + n) for n in (
+                "argcount", "posonlyargcount", "kwonlyargcount", "nlocals", "stacksize", "flags", "code", "consts",
+                "names", "varnames", "filename", "name", "qualname", "firstlineno", "linetable", "exceptiontable",
+                "freevars", "cellvars")]))
+            attempt("marshal.loads", lambda: marshal.loads(marshal.dumps(code)))
+            ns = answer(chr(10).join(["def graph():", "    g = torch._C.parse_ir('graph(%x : Tensor):' + chr(10) + "
+                                      "'  return (%x)')", "    return torch._C._create_function_from_graph('f', g)"]))
+            attempt("a function from a graph", ns["graph"])
+            ns = answer(chr(10).join(["def unit():", "    return torch._C.CompilationUnit('def f(t): return t')"]))
+            attempt("CompilationUnit", ns["unit"])
+            out["dumpable"] = ffi[0](3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+
+            @torch.no_grad()
+            def decorated():
+                return 1
+            out["decorated"] = decorated()
+            assert "colorsys" not in sys.modules
+            out["import"] = importlib.import_module("colorsys").__name__
+            W.forward(lambda: None)
+            print(json.dumps(out))
+        """, setup="""
+            import ctypes
+            ffi.append(ctypes.CDLL(None).prctl)
+        """)
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual((got.pop("dumpable"), got.pop("decorated"), got.pop("import")), (0, 1, "colorsys"))
+        self.assertEqual({k: v for k, v in got.items() if v != "refused"}, {})
+        rep = [r for r in reps if r.get("t") == "wall"][0]
+        self.assertIn("triton's interpreter", rep["native"] + rep["native_harness"])
+
     def test_dlpack_and_numpy_views_refused(self):
         # numpy.from_dlpack gave writable views of tensor memory that no op sees (redteam/wall2 h_dlpack_numpy),
         # and a numpy view made in __init__ serves the forward all the same

@@ -1,5 +1,11 @@
-// ctypes shut and numpy's array interface at a raw address (docs/VERIFIER.md, "No raw memory, no foreign calls").
+// ctypes shut and numpy's array interface at a raw address (docs/VERIFIER.md, "No raw memory, no foreign calls");
+// the other ways to raw memory: triton's interpreter functions, made code objects, /proc/self/mem (shut_raw).
 #include "wall.h"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sys/prctl.h>
 
 namespace sieve_wall {
 
@@ -394,6 +400,150 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args)
         return nullptr;
     }
     return PyLong_FromSize_t(all.size());
+}
+
+// ---- the other ways to raw memory (round 11: redteam/wall2 h_r11_*) --------------------------------------------
+// triton's interpreter module (triton._C.libtriton.interpreter, in every triton build) loads, stores and swaps at
+// any host address from plain Python: refused but inside an interpreted launch of the answer's kernel, which the
+// wall runs (g_in_launch; on a GPU there is none). They are nanobind functions, no PyMethodDef: each object's own
+// vectorcall pointer, which tp_call and __call__ go through too, is pointed at a gate.
+std::map<PyObject *, std::pair<vectorcallfunc, std::string>> g_gated; // function object -> (its vectorcall, name)
+
+PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    auto it = g_gated.find(callable);
+    if (it == g_gated.end())
+        return native_refuse("a gated native function");
+    if (!(g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main))
+        return native_refuse(it->second.second + " (raw memory outside an interpreted launch)");
+    return it->second.first(callable, args, nargsf, kwnames);
+}
+
+int gate_vectorcall(PyObject *f, const std::string &name)
+{
+    PyTypeObject *t = Py_TYPE(f);
+    if (!PyType_HasFeature(t, Py_TPFLAGS_HAVE_VECTORCALL) || t->tp_vectorcall_offset <= 0)
+        return -1;
+    auto *slot = reinterpret_cast<vectorcallfunc *>(reinterpret_cast<char *>(f) + t->tp_vectorcall_offset);
+    if (*slot == gated_call)
+        return 0;
+    if (*slot == nullptr)
+        return -1;
+    Py_INCREF(f);
+    g_gated[f] = {*slot, name};
+    *slot = gated_call;
+    return 1;
+}
+
+// Code objects made from bytes: a LOAD_CONST past co_consts in a code.replace'd co_code, or a crafted marshal
+// stream, reads any address as an object (a bytearray over all memory, in pure Python). The wall's own audit hook
+// (C, so no Python of the answer's can remove or switch it) refuses code.__new__ (CodeType(), code.replace) but to
+// torch's renamer of decorated functions, and marshal.loads but to importlib's own read of a .pyc under the
+// library folders whose bytes are the file's. Python's own compile() of source or an AST makes valid code.
+std::vector<std::string> g_code_roots; // folders whose .pyc files the importer may unmarshal
+
+bool pyc_matches(PyFrameObject *f, PyObject *args)
+{
+    PyObject *locals = PyFrame_GetLocals(f); // new reference
+    PyObject *path = locals != nullptr ? PyMapping_GetItemString(locals, "bytecode_path") : nullptr;
+    Py_XDECREF(locals);
+    const char *p = path != nullptr && PyUnicode_Check(path) ? PyUnicode_AsUTF8(path) : nullptr;
+    PyErr_Clear();
+    char real[PATH_MAX];
+    bool ok = false;
+    if (p != nullptr && realpath(p, real) != nullptr) {
+        const std::string r(real);
+        bool under = false;
+        for (const std::string &root : g_code_roots)
+            under = under || r.compare(0, root.size(), root) == 0;
+        PyObject *data = PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : nullptr;
+        if (under && data != nullptr && PyBytes_Check(data)) {
+            std::ifstream in(r, std::ios::binary);
+            std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            ok = bytes.size() >= 16 && static_cast<Py_ssize_t>(bytes.size() - 16) == PyBytes_GET_SIZE(data) &&
+                 std::memcmp(bytes.data() + 16, PyBytes_AS_STRING(data), bytes.size() - 16) == 0;
+        }
+    }
+    Py_XDECREF(path);
+    return ok;
+}
+
+int code_audit(const char *event, PyObject *args, void *)
+{
+    const bool code_new = std::strcmp(event, "code.__new__") == 0;
+    const bool unmarshal = std::strcmp(event, "marshal.loads") == 0 || std::strcmp(event, "marshal.load") == 0;
+    if (!code_new && !unmarshal)
+        return 0;
+    PyFrameObject *f = PyEval_GetFrame(); // borrowed: the innermost Python frame, the caller of the C function
+    PyCodeObject *code = f != nullptr ? PyFrame_GetCode(f) : nullptr;
+    bool allowed = false;
+    std::string caller = "no Python caller";
+    if (code != nullptr) {
+        const char *name = PyUnicode_AsUTF8(code->co_name);
+        const char *file = PyUnicode_AsUTF8(code->co_filename);
+        PyErr_Clear();
+        caller = std::string(name ? name : "?") + " at " + (file ? file : "?");
+        const bool trusted = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0;
+        if (trusted && code_new && name != nullptr && file != nullptr)
+            allowed = std::strcmp(name, "_set_stack_frame_name") == 0 &&
+                      std::string(file).find("torch/utils/_contextlib.py") != std::string::npos;
+        if (trusted && unmarshal && name != nullptr && file != nullptr)
+            allowed = std::strcmp(name, "_compile_bytecode") == 0 &&
+                      std::strcmp(file, "<frozen importlib._bootstrap_external>") == 0 && pyc_matches(f, args);
+        Py_DECREF(code);
+    }
+    if (allowed)
+        return 0;
+    native_refuse(std::string(code_new ? "making a code object (code.__new__" : "unmarshalling code (marshal") +
+                  ", from " + caller + ")");
+    return -1;
+}
+
+// shut_raw(code_roots): the rest of raw memory, once ctypes is shut (Wall.start). The candidate becomes not
+// dumpable, so its /proc/<pid>/mem (and every thread's) is root's, mode 0600: the candidate, with its own uid and no
+// capability, opens it neither to read (the call's inputs, the wall's key) nor to write (the wall's statics), where
+// /proc is writable for CUDA's sake (landlock variant proc_writable) too; seccomp lets prctl set dumpable only to 0.
+PyObject *w_shut_raw(PyObject *, PyObject *args)
+{
+    PyObject *roots;
+    if (!PyArg_ParseTuple(args, "O", &roots))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0 || !g_ready)
+        return refuse(nullptr, nullptr, nullptr);
+    for (Py_ssize_t i = 0; i < PySequence_Size(roots); ++i) {
+        PyObject *d = PySequence_GetItem(roots, i);
+        const char *r = d != nullptr ? PyUnicode_AsUTF8(d) : nullptr;
+        if (r != nullptr)
+            g_code_roots.emplace_back(r);
+        Py_XDECREF(d);
+    }
+    PyErr_Clear();
+    int failed = 0, gated = 0;
+    if (PyObject *lib = PyImport_ImportModule("triton._C.libtriton")) {
+        PyObject *interp = PyObject_GetAttrString(lib, "interpreter");
+        for (const char *name : {"load", "store", "atomic_cas", "atomic_rmw"}) {
+            PyObject *f = interp != nullptr ? PyObject_GetAttrString(interp, name) : nullptr;
+            if (f == nullptr)
+                continue;
+            const int r = gate_vectorcall(f, std::string("triton's interpreter: ") + name);
+            failed += r < 0;
+            gated += r > 0;
+            Py_DECREF(f);
+        }
+        Py_XDECREF(interp);
+        Py_DECREF(lib);
+    }
+    PyErr_Clear();
+    if (PySys_AddAuditHook(code_audit, nullptr) < 0)
+        ++failed;
+    PyErr_Clear();
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+        ++failed;
+    if (failed) {
+        PyErr_Format(PyExc_RuntimeError, "sieve runtime wall: %d raw-memory entry points could not be shut", failed);
+        return nullptr;
+    }
+    return PyLong_FromLong(gated);
 }
 
 } // namespace sieve_wall

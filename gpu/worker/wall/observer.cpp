@@ -487,8 +487,9 @@ PyObject *w_init(PyObject *, PyObject *args)
     for (const char *n : kCore)
         g_core.insert(n);
     g_main = std::this_thread::get_id();
-    g_handle = at::addGlobalCallback(
-        at::RecordFunctionCallback(on_start, on_end).scopes({at::RecordScope::FUNCTION}).needsInputs(false));
+    // every scope, not FUNCTION alone: Static Runtime records the ops it runs as out variants, with no dispatcher
+    // call, under STATIC_RUNTIME_OP (redteam/wall2 h_r11_static_runtime_softmax), the lite interpreter under its own
+    g_handle = at::addGlobalCallback(at::RecordFunctionCallback(on_start, on_end).needsInputs(false));
     g_ready = true;
     if (!canary()) {
         PyErr_SetString(PyExc_RuntimeError, "sieve runtime wall: the callback does not see ops");

@@ -348,6 +348,7 @@ PyMethodDef kMethods[] = {
     {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
+    {"shut_raw", w_shut_raw, METH_VARARGS, "shut_raw(code_roots): triton's interpreter, made code, /proc/self/mem"},
     {"mappings", w_mappings, METH_VARARGS,
      "mappings([buffer], tensor_type): the harness's own mappings, the type write copies (before init)"},
     {"map_shared", w_map_shared, METH_VARARGS, "map_shared(fd, size) -> memoryview of a shared mapping (before init)"},

@@ -62,6 +62,7 @@ extern std::atomic<bool> g_ablate;
 extern bool g_ready;
 extern std::string g_answer;
 extern std::thread::id g_main;
+extern bool g_interpreted;
 extern unsigned long g_serial, g_bypass;
 extern PyObject *g_poison;
 extern std::string g_native;
@@ -128,6 +129,7 @@ newfunc real_new(const std::vector<std::pair<PyTypeObject *, newfunc>> &table, P
 int refuse_native(PyObject *f, const std::string &what);
 void subtypes(PyTypeObject *t, std::vector<PyTypeObject *> &out);
 PyObject *w_shut_ctypes(PyObject *, PyObject *args);
+PyObject *w_shut_raw(PyObject *, PyObject *args);
 
 // Visits this thread's Python frames, innermost first, at most max_depth of them, until visit(frame, code,
 // file, depth) returns false; file is nullptr where the code's file name is no UTF-8 string. With the GIL.

@@ -130,6 +130,18 @@ SHARED_MEMORY += [("C", n) for n in (
     "_load_mobile_module_from_bytes", "import_ir_module_from_buffer", "_load_for_lite_interpreter_from_buffer",
     "_gds_register_buffer")]
 SHARED_MEMORY += [("script", n) for n in ("save", "save_to_buffer", "_save_for_mobile", "_save_to_buffer_for_mobile")]
+# TorchScript made or loaded: its interpreter runs prim ops (prim::tolist hands a tensor's values to Python) with no
+# dispatcher call, and Static Runtime records its out variants under a scope of its own (redteam/wall2
+# h_r11_torchscript_tolist, h_r11_static_runtime_softmax): no kernel answer needs a script, a trace or a loaded
+# module, so making one is refused to all but the harness's own calls (REFUSE_BUT_HARNESS)
+TORCHSCRIPT = [("C", n) for n in (
+    "_jit_script_compile", "_jit_script_compile_overload", "_jit_script_class_compile", "_jit_script_interface_compile",
+    "_create_function_from_graph", "_create_function_from_trace", "_create_function_from_trace_with_dict",
+    "_jit_interpret_graph", "_jit_to_static_module", "_fuse_to_static_module", "_jit_to_backend",
+    "_jit_to_backend_selective", "import_ir_module", "_import_ir_module_from_package", "_load_for_lite_interpreter",
+    "_load_jit_module_from_file")]
+TORCHSCRIPT += [("unit", n) for n in ("__init__", "define", "create_function")]
+TORCHSCRIPT += [("script", n) for n in ("_define", "_create_method_from_trace", "_create_method_from_trace_with_dict")]
 
 
 # torch.Generator's methods that tell its seed or state (entry_points)
@@ -170,9 +182,10 @@ def entry_points(torch):
     # would read it there and remake the inputs in numpy (redteam/wall2 h_seed_state_dict_post_hook)
     armed += [(C.Generator, name, REFUSE_BUT_HARNESS) for name in GENERATOR_READERS]
     owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
-              "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule}
+              "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule,
+              "unit": C.CompilationUnit}
     armed += [(owners[o], name, REFUSE_BUT_MAPPING if (o, name) in MAPPING_ONLY else REFUSE_BUT_HARNESS)
-              for o, name in SHARED_MEMORY]
+              for o, name in SHARED_MEMORY + [e for e in TORCHSCRIPT if e not in SHARED_MEMORY]]
     for owner, name, mode in armed:
         if owner is None:
             continue
@@ -183,6 +196,7 @@ def entry_points(torch):
         f = f.__func__ if isinstance(f, staticmethod) else f
         if f is not None:
             what = ("a generator's seed or state" if owner is C.Generator
+                    else "TorchScript" if (next((o for o, v in owners.items() if v is owner), None), name) in TORCHSCRIPT
                     else "around the dispatcher or out of torch")
             found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} ({what})"))
     return found
@@ -200,6 +214,17 @@ def data_guard(torch):
     types = [C.TensorBase] + sorted(torch._tensor_classes, key=lambda t: f"{t.__module__}.{t.__name__}")
     plain = [torch.dtype, torch.device, torch.layout, torch.memory_format, np.number, np.bool_]
     return [f for f, _ in fns], [n for _, n in fns], types, C.TensorBase, plain
+
+
+def code_roots(torch, triton):
+    """The folders whose .pyc files the importer may unmarshal once the wall is up (ffi.cpp shut_raw): the standard
+    library's, the site folders torch and triton come from, and the worker's; none the candidate can write."""
+    import sysconfig
+    from .. import __file__ as worker_init
+    dirs = {os.path.dirname(os.__file__), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+            os.path.dirname(os.path.dirname(torch.__file__)), os.path.dirname(os.path.dirname(triton.__file__)),
+            os.path.dirname(os.path.dirname(worker_init))}
+    return sorted(os.path.realpath(d).rstrip(os.sep) + os.sep for d in dirs)
 
 
 class Wall:
@@ -245,6 +270,7 @@ class Wall:
         if hook is not None:
             hook.install(mod)
         mod.shut_ctypes(list(ffi))
+        mod.shut_raw(code_roots(torch, triton))
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         # and builtins, which every harness function looks its type/any/isinstance up in (checked at each harness's

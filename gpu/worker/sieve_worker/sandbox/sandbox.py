@@ -454,7 +454,10 @@ DENY_X86_64 = {
     "sethostname": 170, "setdomainname": 171,
 }
 NR_SOCKET, NR_SOCKETPAIR, NR_CLONE, NR_CLONE3, NR_PRCTL, NR_PERSONALITY = 41, 53, 56, 435, 157, 135
-DENY_PRCTL = (1, 4, 8, 28, 35, 47, 0x59616D61)  # PDEATHSIG, DUMPABLE, KEEPCAPS, SECUREBITS, SET_MM, AMBIENT, PTRACER
+DENY_PRCTL = (1, 8, 28, 35, 47, 0x59616D61)  # PDEATHSIG, KEEPCAPS, SECUREBITS, SET_MM, AMBIENT, PTRACER
+# PR_SET_DUMPABLE to 0 only: the wall makes the candidate not dumpable (ffi.cpp shut_raw: /proc/self/mem is then
+# root's), and the answer must not make it dumpable again
+PR_SET_DUMPABLE = 4
 NS_FLAGS = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET
 RET_ALLOW, RET_KILL_PROCESS, RET_ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
 
@@ -476,7 +479,8 @@ def seccomp_program():
         p += [(JEQ, 0, 4, nr), (LD, 0, 0, 16), (JEQ, 0, 1, socket.AF_UNIX), (RET, 0, 0, RET_ALLOW),
               (RET, 0, 0, eperm)]
     p += [(JEQ, 0, 4, NR_CLONE), (LD, 0, 0, 16), (JSET, 0, 1, NS_FLAGS), (RET, 0, 0, eperm), (RET, 0, 0, RET_ALLOW)]
-    block = [(LD, 0, 0, 16)]
+    block = [(LD, 0, 0, 16), (JEQ, 0, 4, PR_SET_DUMPABLE), (LD, 0, 0, 24), (JEQ, 0, 1, 0), (RET, 0, 0, RET_ALLOW),
+             (RET, 0, 0, eperm)]
     for i, opt in enumerate(DENY_PRCTL):
         block.append((JEQ, len(DENY_PRCTL) - i, 0, opt))
     block += [(RET, 0, 0, RET_ALLOW), (RET, 0, 0, eperm)]
@@ -725,7 +729,6 @@ def apply(ctx, keep_fds, report, ns):
         applied["uid"] = os.geteuid()
         missing.append("uid change (not root, no user namespace)")
     set_pdeathsig()  # after the credential change, which clears it
-    PR_SET_DUMPABLE = 4
     _libc().prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the credential change cleared it too: /proc/self/environ readable
     keep = set(keep_fds) | {0, 1, 2}
     for name in os.listdir("/proc/self/fd"):
