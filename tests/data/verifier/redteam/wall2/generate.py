@@ -54,7 +54,7 @@ HOSTILE = [
     # Runtime's out variants (RecordFunction scope STATIC_RUNTIME_OP, which the wall's FUNCTION-only callback misses)
     ("h_r11_triton_interp_raw_load", SOFTMAX, REJECT, {}),
     ("h_r11_triton_interp_clear_violations", SOFTMAX, REJECT, {}),  # offsets: see README
-    ("h_r11_proc_self_mem_read", SOFTMAX, REJECT, {}),
+    ("h_r11_proc_self_mem_read", SOFTMAX, REJECT_OR_REFUSED, {}),  # EACCES: the candidate is not dumpable
     ("h_r11_seed_unseal_proc_mem", SOFTMAX, SEED_SEALED, {}),  # offsets: KNOWN
     ("h_r11_bytecode_raw_memory", SOFTMAX, REJECT, {}),
     ("h_r11_torchscript_tolist", SOFTMAX, REJECT, {}),
