@@ -900,6 +900,9 @@ class WallTamper(unittest.TestCase):
             attempt("a function from a graph", ns["graph"])
             ns = answer(chr(10).join(["def unit():", "    return torch._C.CompilationUnit('def f(t): return t')"]))
             attempt("CompilationUnit", ns["unit"])
+            ns = answer(chr(10).join(["def graph(name):", "    return getattr(torch._C._CUDAGraph, name)(None)"]))
+            for name in ("capture_begin", "replay", "raw_cuda_graph_exec"):
+                attempt("CUDAGraph." + name, lambda: ns["graph"](name))
             out["dumpable"] = ffi[0](3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
 
             @torch.no_grad()

@@ -142,6 +142,13 @@ TORCHSCRIPT = [("C", n) for n in (
     "_load_jit_module_from_file")]
 TORCHSCRIPT += [("unit", n) for n in ("__init__", "define", "create_function")]
 TORCHSCRIPT += [("script", n) for n in ("_define", "_create_method_from_trace", "_create_method_from_trace_with_dict")]
+# a captured graph replays torch's kernels with no op dispatched: softmax captured in the constructor over a buffer
+# of the answer's, then in the forward the input copied there (copy_ is allowed), the graph replayed and the result
+# copied out by a kernel of its own. No kernel answer needs one (stage 0's CUDA_GRAPHS): capture and replay, and the
+# raw graph handles, are refused to all but the harness's own calls, for every device's graph class torch has
+GRAPH_CLASSES = ("_CUDAGraph", "_acceleratorGraph", "_XPUGraph", "_MTIAGraph")
+GRAPH_METHODS = ("capture_begin", "capture_end", "capture_end_pre", "instantiate", "replay", "raw_cuda_graph",
+                 "raw_cuda_graph_exec", "begin_capture_to_if_node", "begin_capture_to_while_node")
 
 
 # torch.Generator's methods that tell its seed or state (entry_points)
@@ -186,6 +193,7 @@ def entry_points(torch):
               "unit": C.CompilationUnit}
     armed += [(owners[o], name, REFUSE_BUT_MAPPING if (o, name) in MAPPING_ONLY else REFUSE_BUT_HARNESS)
               for o, name in SHARED_MEMORY + [e for e in TORCHSCRIPT if e not in SHARED_MEMORY]]
+    armed += [(getattr(C, k, None), name, REFUSE_BUT_HARNESS) for k in GRAPH_CLASSES for name in GRAPH_METHODS]
     for owner, name, mode in armed:
         if owner is None:
             continue
@@ -197,6 +205,7 @@ def entry_points(torch):
         if f is not None:
             what = ("a generator's seed or state" if owner is C.Generator
                     else "TorchScript" if (next((o for o, v in owners.items() if v is owner), None), name) in TORCHSCRIPT
+                    else "a captured graph" if getattr(owner, "__name__", "") in GRAPH_CLASSES
                     else "around the dispatcher or out of torch")
             found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} ({what})"))
     return found

@@ -98,6 +98,8 @@ HOSTILE = [
     ("h_cpp_pyobject_call_numpy", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_probe_tell_launch_return", SOFTMAX, REJECT, {"gpu": True}),
     ("h_inductor_free_phase", SOFTMAX, REJECT, {"gpu": True}),
+    # a CUDA graph captured in the constructor replays torch's add with no op dispatched (GPU only)
+    ("h_graph_replay_add", VADD, REJECT, {"gpu": True}),
     ("h_ext_passthrough_launder", SOFTMAX, REJECT, {}),
     # tensors over memory numpy or Python reaches, and the mirror image (a tensor's bytes read with no op): the
     # constructors' data is looked at, the sharing and serializing paths are the harness's alone (sieve_wall.cpp
