@@ -59,6 +59,11 @@ HOSTILE = [
     ("h_r11_bytecode_raw_memory", SOFTMAX, REJECT, {}),
     ("h_r11_torchscript_tolist", SOFTMAX, REJECT, {}),
     ("h_r11_static_runtime_softmax", SOFTMAX, REJECT, {}),
+    # round 12 (helper red12 against f0a06e9, stage 0 skipped): raw memory past shut_raw (a CPython use-after-free of
+    # io.BufferedReader's buffer), a JIT-only operator read from Python (aten::_tensor_to_list), CUDA graph replay
+    ("h_r12_bufferedreader_uaf_raw_memory", SOFTMAX, REJECT, {}),
+    ("h_r12_tensor_to_list_jit_op", SOFTMAX, REJECT, {}),
+    ("h_r12_cuda_graph_replay", SOFTMAX, REJECT, {"gpu": True}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
