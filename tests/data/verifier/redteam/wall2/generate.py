@@ -66,6 +66,7 @@ HOSTILE = [
     ("h_r12_cuda_graph_replay", SOFTMAX, REJECT, {"gpu": True}),
     ("h_r12_triton_build_c_module", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_r12_code_replace_via_torch_renamer", SOFTMAX, REJECT, {}),
+    ("h_r12_triton_nvidia_memcpy", SOFTMAX, REJECT, {"gpu": True}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
