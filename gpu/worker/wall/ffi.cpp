@@ -2,6 +2,8 @@
 // the other ways to raw memory: triton's interpreter functions, made code objects, /proc/self/mem (shut_raw).
 #include "wall.h"
 
+#include <ATen/core/dispatch/Dispatcher.h>
+
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -407,19 +409,26 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args)
 // any host address from plain Python: refused but inside an interpreted launch of the answer's kernel, which the
 // wall runs (g_in_launch; on a GPU there is none). They are nanobind functions, no PyMethodDef: each object's own
 // vectorcall pointer, which tp_call and __call__ go through too, is pointed at a gate.
-std::map<PyObject *, std::pair<vectorcallfunc, std::string>> g_gated; // function object -> (its vectorcall, name)
+struct Gated
+{
+    vectorcallfunc real;
+    std::string name;
+    bool in_launch; // allowed inside an interpreted launch of the answer's kernel (the interpreter's own)
+};
+std::map<PyObject *, Gated> g_gated; // function object -> its real vectorcall
 
 PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     auto it = g_gated.find(callable);
     if (it == g_gated.end())
         return native_refuse("a gated native function");
-    if (!(g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main))
-        return native_refuse(it->second.second + " (raw memory outside an interpreted launch)");
-    return it->second.first(callable, args, nargsf, kwnames);
+    if (!(it->second.in_launch && g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main))
+        return native_refuse(it->second.name + (it->second.in_launch ? " (raw memory outside an interpreted launch)"
+                                                                     : " (raw device memory or compute with no op)"));
+    return it->second.real(callable, args, nargsf, kwnames);
 }
 
-int gate_vectorcall(PyObject *f, const std::string &name)
+int gate_vectorcall(PyObject *f, const std::string &name, bool in_launch)
 {
     PyTypeObject *t = Py_TYPE(f);
     if (!PyType_HasFeature(t, Py_TPFLAGS_HAVE_VECTORCALL) || t->tp_vectorcall_offset <= 0)
@@ -430,7 +439,7 @@ int gate_vectorcall(PyObject *f, const std::string &name)
     if (*slot == nullptr)
         return -1;
     Py_INCREF(f);
-    g_gated[f] = {*slot, name};
+    g_gated[f] = {*slot, name, in_launch};
     *slot = gated_call;
     return 1;
 }
@@ -468,6 +477,26 @@ bool pyc_matches(PyFrameObject *f, PyObject *args)
     return ok;
 }
 
+// The renamer's own `code` is a real code object (so `.replace` is code's own, given the new names alone) and the
+// new code's bytes are its bytes: an object of the answer's whose `__code__.replace` is a chain of C callables
+// (functools.partial(CodeType.replace, c, co_code=...)) made new bytes under the renamer's trusted frame
+// (redteam/wall2 h_r12_code_replace_via_torch_renamer).
+bool renames_only(PyFrameObject *f, PyObject *args)
+{
+    PyObject *locals = PyFrame_GetLocals(f);
+    PyObject *code = locals != nullptr ? PyMapping_GetItemString(locals, "code") : nullptr;
+    Py_XDECREF(locals);
+    bool ok = false;
+    if (code != nullptr && Py_IS_TYPE(code, &PyCode_Type) && PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0) {
+        PyObject *bytes = PyCode_GetCode(reinterpret_cast<PyCodeObject *>(code));
+        ok = bytes != nullptr && PyObject_RichCompareBool(bytes, PyTuple_GET_ITEM(args, 0), Py_EQ) == 1;
+        Py_XDECREF(bytes);
+    }
+    Py_XDECREF(code);
+    PyErr_Clear();
+    return ok;
+}
+
 int code_audit(const char *event, PyObject *args, void *)
 {
     const bool code_new = std::strcmp(event, "code.__new__") == 0;
@@ -486,7 +515,8 @@ int code_audit(const char *event, PyObject *args, void *)
         const bool trusted = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0;
         if (trusted && code_new && name != nullptr && file != nullptr)
             allowed = std::strcmp(name, "_set_stack_frame_name") == 0 &&
-                      std::string(file).find("torch/utils/_contextlib.py") != std::string::npos;
+                      std::string(file).find("torch/utils/_contextlib.py") != std::string::npos &&
+                      renames_only(f, args);
         if (trusted && unmarshal && name != nullptr && file != nullptr)
             allowed = std::strcmp(name, "_compile_bytecode") == 0 &&
                       std::strcmp(file, "<frozen importlib._bootstrap_external>") == 0 && pyc_matches(f, args);
@@ -497,6 +527,103 @@ int code_audit(const char *event, PyObject *args, void *)
     native_refuse(std::string(code_new ? "making a code object (code.__new__" : "unmarshalling code (marshal") +
                   ", from " + caller + ")");
     return -1;
+}
+
+// Operators the JIT registers and the dispatcher does not have run with no RecordFunction the wall sees:
+// `aten::_tensor_to_list` reads a tensor's data pointer into Python lists (redteam/wall2 h_r12_tensor_to_list_jit_op),
+// `prim::tolist` the same. torch.ops and torch._C._jit_get_operation reach them by name: a name with no operator in
+// the dispatcher is refused to all but the harness's own calls; dispatcher operators (the answer's own torch.library
+// ones too) are looked up as before.
+AnyCall g_op_lookup[2] = {nullptr, nullptr};
+int g_op_flags[2] = {0, 0};
+
+// Whether torch.ops may hand out the operator named: one the dispatcher has, or one outside the JIT's builtin
+// namespaces (torch registers a few of its own lazily, as _c10d_functional's, which a TorchDispatchMode imports).
+bool dispatcher_has(const char *qualified)
+{
+    const std::string q(qualified);
+    if (q.rfind("aten::", 0) != 0 && q.rfind("prim::", 0) != 0 && q.find("::") != std::string::npos)
+        return true;
+    for (const c10::OperatorName &on : c10::Dispatcher::singleton().getAllOpNames())
+        if (on.name == qualified)
+            return true;
+    return false;
+}
+
+// A C function's first positional argument (borrowed), whatever its calling convention (AnyCall's registers): in the
+// tuple (METH_VARARGS) or the vector (METH_FASTCALL) the second register holds.
+PyObject *first_arg(int flags, void *a, void *b)
+{
+    if (flags & METH_FASTCALL)
+        return PyVectorcall_NARGS(reinterpret_cast<size_t>(b)) > 0 ? static_cast<PyObject *const *>(a)[0] : nullptr;
+    auto *args = static_cast<PyObject *>(a);
+    return args != nullptr && PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : nullptr;
+}
+
+template <int N> PyObject *op_lookup(PyObject *self, void *a, void *b, void *c)
+{
+    PyObject *name = first_arg(g_op_flags[N], a, b);
+    const char *q = name != nullptr && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+    PyErr_Clear();
+    if (q == nullptr || (!dispatcher_has(q) && !(g_phase.load() == kHarness && harness_own_call())))
+        return native_refuse(std::string("an operator the dispatcher does not have (") + (q ? q : "?") +
+                             "): the JIT runs it with no op seen");
+    return g_op_lookup[N](self, a, b, c);
+}
+
+int guard_op_lookup(PyObject *f, int n, AnyCall trampoline)
+{
+    PyMethodDef *def = def_of(f);
+    if (def == nullptr)
+        return -1;
+    if (def->ml_meth == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(trampoline)))
+        return 0;
+    g_op_flags[n] = def->ml_flags;
+    g_op_lookup[n] = reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(def->ml_meth));
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(trampoline));
+    return 1;
+}
+
+// A native module loaded after the wall (importlib's _imp.create_dynamic, the dlopen of every extension module) is
+// one of the installed packages' (under code_roots), one of the answer's built extensions (its extension folders: the
+// builder's, judged by their imports), or one triton's own code builds and loads (its launchers). triton's build
+// helpers compile and import any C source they are given, and an answer that called them itself got a C softmax over
+// the input's data pointer with no op seen (redteam/wall2 h_r12_triton_build_c_module): past importlib's frames and
+// triton's runtime/build.py, the caller must be trusted code, not the answer's.
+AnyCall g_create_dynamic = nullptr;
+int g_create_dynamic_flags = 0;
+
+bool under_any(const std::string &path, const std::vector<std::string> &roots)
+{
+    for (const std::string &r : roots)
+        if (path.compare(0, r.size(), r) == 0)
+            return true;
+    return false;
+}
+
+PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
+{
+    PyObject *spec = first_arg(g_create_dynamic_flags, a, b);
+    PyObject *origin = spec != nullptr ? PyObject_GetAttrString(spec, "origin") : nullptr;
+    const char *o = origin != nullptr && PyUnicode_Check(origin) ? PyUnicode_AsUTF8(origin) : nullptr;
+    char real[PATH_MAX];
+    const std::string path = o != nullptr && realpath(o, real) != nullptr ? real : (o != nullptr ? o : "?");
+    Py_XDECREF(origin);
+    PyErr_Clear();
+    bool allowed = under_any(path, g_code_roots) || under_any(path, g_ext_dirs);
+    if (!allowed) {
+        for_each_frame(64, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
+            const std::string fn = file != nullptr ? file : "";
+            if (fn.rfind("<frozen importlib", 0) == 0 || fn.find("/importlib/") != std::string::npos ||
+                (fn.size() >= 23 && fn.compare(fn.size() - 23, 23, "triton/runtime/build.py") == 0))
+                return true; // the loader's own frames and triton's build helpers: look further out
+            allowed = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0 && fn != g_answer;
+            return false;
+        });
+    }
+    if (!allowed)
+        return native_refuse("loading a native module built after the wall (" + path + ") from the answer's code");
+    return g_create_dynamic(self, a, b, c);
 }
 
 // shut_raw(code_roots): the rest of raw memory, once ctypes is shut (Wall.start). The candidate becomes not
@@ -519,19 +646,76 @@ PyObject *w_shut_raw(PyObject *, PyObject *args)
     }
     PyErr_Clear();
     int failed = 0, gated = 0;
+    // (submodule, functions): the interpreter's memory access (allowed inside an interpreted launch), and the nvidia
+    // module's copies, allocations and cuBLAS, which read and write device memory or compute with no op (no triton
+    // code but its testing helpers calls them: refused to everyone; redteam/wall2 h_r12_triton_nvidia_memcpy)
+    const std::pair<const char *, std::vector<const char *>> gates[] = {
+        {"interpreter", {"load", "store", "atomic_cas", "atomic_rmw"}},
+        {"nvidia", {"copy_device_to_host", "copy_host_to_device", "device_malloc", "device_free"}}};
     if (PyObject *lib = PyImport_ImportModule("triton._C.libtriton")) {
-        PyObject *interp = PyObject_GetAttrString(lib, "interpreter");
-        for (const char *name : {"load", "store", "atomic_cas", "atomic_rmw"}) {
-            PyObject *f = interp != nullptr ? PyObject_GetAttrString(interp, name) : nullptr;
-            if (f == nullptr)
-                continue;
-            const int r = gate_vectorcall(f, std::string("triton's interpreter: ") + name);
-            failed += r < 0;
-            gated += r > 0;
-            Py_DECREF(f);
+        for (const auto &[sub, names] : gates) {
+            PyObject *m = PyObject_GetAttrString(lib, sub);
+            PyErr_Clear();
+            for (const char *name : names) {
+                PyObject *f = m != nullptr ? PyObject_GetAttrString(m, name) : nullptr;
+                PyErr_Clear();
+                if (f == nullptr)
+                    continue;
+                const int r = gate_vectorcall(f, std::string("triton's ") + sub + ": " + name,
+                                              std::strcmp(sub, "interpreter") == 0);
+                failed += r < 0;
+                gated += r > 0;
+                Py_DECREF(f);
+            }
+            // every function of nvidia.cublas's classes (CublasLt: matmul, gemm, ...)
+            PyObject *blas = m != nullptr ? PyObject_GetAttrString(m, "cublas") : nullptr;
+            PyErr_Clear();
+            PyObject *keys = blas != nullptr ? PyObject_Dir(blas) : nullptr;
+            for (Py_ssize_t i = 0; keys != nullptr && i < PyList_GET_SIZE(keys); ++i) {
+                PyObject *cls = PyObject_GetAttr(blas, PyList_GET_ITEM(keys, i));
+                if (cls != nullptr && PyType_Check(cls)) {
+                    PyObject *dict = reinterpret_cast<PyTypeObject *>(cls)->tp_dict;
+                    PyObject *k, *v;
+                    Py_ssize_t pos = 0;
+                    while (dict != nullptr && PyDict_Next(dict, &pos, &k, &v)) {
+                        const char *kn = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : nullptr;
+                        if (kn != nullptr && kn[0] != '_' && PyCallable_Check(v) &&
+                            PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_HAVE_VECTORCALL))
+                            gated += gate_vectorcall(v, std::string("triton's cuBLAS: ") + kn, false) > 0;
+                    }
+                }
+                Py_XDECREF(cls);
+                PyErr_Clear();
+            }
+            Py_XDECREF(keys);
+            Py_XDECREF(blas);
+            Py_XDECREF(m);
         }
-        Py_XDECREF(interp);
         Py_DECREF(lib);
+    }
+    PyErr_Clear();
+    if (PyObject *C = PyImport_ImportModule("torch._C")) {
+        PyObject *a = PyObject_GetAttrString(C, "_jit_get_operation");
+        PyObject *b = PyObject_GetAttrString(C, "_get_operation_overload");
+        failed += a == nullptr || guard_op_lookup(a, 0, op_lookup<0>) < 0;
+        failed += b != nullptr && guard_op_lookup(b, 1, op_lookup<1>) < 0;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        Py_DECREF(C);
+    }
+    PyErr_Clear();
+    if (PyObject *imp = PyImport_ImportModule("_imp")) {
+        PyObject *f = PyObject_GetAttrString(imp, "create_dynamic");
+        PyMethodDef *def = f != nullptr ? def_of(f) : nullptr;
+        if (def == nullptr)
+            ++failed;
+        else if (def->ml_meth != reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(create_dynamic_guard))) {
+            g_create_dynamic_flags = def->ml_flags;
+            g_create_dynamic = reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(def->ml_meth));
+            def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(create_dynamic_guard));
+        }
+        Py_XDECREF(f);
+        Py_DECREF(imp);
     }
     PyErr_Clear();
     if (PySys_AddAuditHook(code_audit, nullptr) < 0)

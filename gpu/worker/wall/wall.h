@@ -61,6 +61,7 @@ extern std::atomic<int> g_phase;
 extern std::atomic<bool> g_ablate;
 extern bool g_ready;
 extern std::string g_answer;
+extern std::vector<std::string> g_ext_dirs;
 extern std::thread::id g_main;
 extern bool g_interpreted;
 extern unsigned long g_serial, g_bypass;
