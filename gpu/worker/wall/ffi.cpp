@@ -428,9 +428,54 @@ PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, P
     return it->second.real(callable, args, nargsf, kwnames);
 }
 
+// A triton built with pybind11 (before its move to nanobind) makes them builtin functions whose PyMethodDef the call
+// reads (VARARGS|KEYWORDS: no vectorcall of their own): their ml_meth is pointed at a gate of its own, one per slot.
+constexpr int kGatedMeths = 16;
+struct GatedMeth
+{
+    AnyCall real;
+    const char *name;
+    bool in_launch;
+};
+GatedMeth g_gated_meth[kGatedMeths] = {};
+int g_gated_meths = 0;
+
+template <int N> PyObject *gated_meth(PyObject *self, void *a, void *b, void *c)
+{
+    const GatedMeth &g = g_gated_meth[N];
+    if (!(g.in_launch && g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main))
+        return native_refuse(std::string(g.name) + " (raw memory or compute with no op)");
+    return g.real(self, a, b, c);
+}
+
+template <int... N> constexpr std::array<AnyCall, sizeof...(N)> gated_table(std::integer_sequence<int, N...>)
+{
+    return {&gated_meth<N>...};
+}
+const auto kGatedFns = gated_table(std::make_integer_sequence<int, kGatedMeths>{});
+
+int gate_meth(PyObject *f, const std::string &name, bool in_launch)
+{
+    PyMethodDef *def = def_of(f);
+    if (def == nullptr)
+        return -1;
+    for (int i = 0; i < g_gated_meths; ++i)
+        if (def->ml_meth == reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kGatedFns[i])))
+            return 0;
+    if (g_gated_meths == kGatedMeths)
+        return -1;
+    const int n = g_gated_meths++;
+    g_gated_meth[n] = {reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(def->ml_meth)), strdup(name.c_str()),
+                       in_launch};
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kGatedFns[n]));
+    return 1;
+}
+
 int gate_vectorcall(PyObject *f, const std::string &name, bool in_launch)
 {
     PyTypeObject *t = Py_TYPE(f);
+    if (PyCFunction_Check(f))
+        return gate_meth(f, name, in_launch);
     if (!PyType_HasFeature(t, Py_TPFLAGS_HAVE_VECTORCALL) || t->tp_vectorcall_offset <= 0)
         return -1;
     auto *slot = reinterpret_cast<vectorcallfunc *>(reinterpret_cast<char *>(f) + t->tp_vectorcall_offset);
@@ -446,9 +491,10 @@ int gate_vectorcall(PyObject *f, const std::string &name, bool in_launch)
 
 // Code objects made from bytes: a LOAD_CONST past co_consts in a code.replace'd co_code, or a crafted marshal
 // stream, reads any address as an object (a bytearray over all memory, in pure Python). The wall's own audit hook
-// (C, so no Python of the answer's can remove or switch it) refuses code.__new__ (CodeType(), code.replace) but to
-// torch's renamer of decorated functions, and marshal.loads but to importlib's own read of a .pyc under the
-// library folders whose bytes are the file's. Python's own compile() of source or an AST makes valid code.
+// (C, so no Python of the answer's can remove or switch it) refuses code.__new__ (CodeType(), code.replace) to
+// everyone (torch's one user, the renamer of decorated functions' frames, is a no-op in the candidate: Wall.start),
+// and marshal.loads but to importlib's own read of a .pyc under the library folders whose bytes are the file's.
+// Python's own compile() of source or an AST makes valid code.
 std::vector<std::string> g_code_roots; // folders whose .pyc files the importer may unmarshal
 
 bool pyc_matches(PyFrameObject *f, PyObject *args)
@@ -477,26 +523,6 @@ bool pyc_matches(PyFrameObject *f, PyObject *args)
     return ok;
 }
 
-// The renamer's own `code` is a real code object (so `.replace` is code's own, given the new names alone) and the
-// new code's bytes are its bytes: an object of the answer's whose `__code__.replace` is a chain of C callables
-// (functools.partial(CodeType.replace, c, co_code=...)) made new bytes under the renamer's trusted frame
-// (redteam/wall2 h_r12_code_replace_via_torch_renamer).
-bool renames_only(PyFrameObject *f, PyObject *args)
-{
-    PyObject *locals = PyFrame_GetLocals(f);
-    PyObject *code = locals != nullptr ? PyMapping_GetItemString(locals, "code") : nullptr;
-    Py_XDECREF(locals);
-    bool ok = false;
-    if (code != nullptr && Py_IS_TYPE(code, &PyCode_Type) && PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0) {
-        PyObject *bytes = PyCode_GetCode(reinterpret_cast<PyCodeObject *>(code));
-        ok = bytes != nullptr && PyObject_RichCompareBool(bytes, PyTuple_GET_ITEM(args, 0), Py_EQ) == 1;
-        Py_XDECREF(bytes);
-    }
-    Py_XDECREF(code);
-    PyErr_Clear();
-    return ok;
-}
-
 int code_audit(const char *event, PyObject *args, void *)
 {
     const bool code_new = std::strcmp(event, "code.__new__") == 0;
@@ -513,10 +539,6 @@ int code_audit(const char *event, PyObject *args, void *)
         PyErr_Clear();
         caller = std::string(name ? name : "?") + " at " + (file ? file : "?");
         const bool trusted = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0;
-        if (trusted && code_new && name != nullptr && file != nullptr)
-            allowed = std::strcmp(name, "_set_stack_frame_name") == 0 &&
-                      std::string(file).find("torch/utils/_contextlib.py") != std::string::npos &&
-                      renames_only(f, args);
         if (trusted && unmarshal && name != nullptr && file != nullptr)
             allowed = std::strcmp(name, "_compile_bytecode") == 0 &&
                       std::strcmp(file, "<frozen importlib._bootstrap_external>") == 0 && pyc_matches(f, args);
@@ -585,13 +607,15 @@ int guard_op_lookup(PyObject *f, int n, AnyCall trampoline)
 }
 
 // A native module loaded after the wall (importlib's _imp.create_dynamic, the dlopen of every extension module) is
-// one of the installed packages' (under code_roots), one of the answer's built extensions (its extension folders: the
-// builder's, judged by their imports), or one triton's own code builds and loads (its launchers). triton's build
-// helpers compile and import any C source they are given, and an answer that called them itself got a C softmax over
-// the input's data pointer with no op seen (redteam/wall2 h_r12_triton_build_c_module): past importlib's frames and
-// triton's runtime/build.py, the caller must be trusted code, not the answer's.
+// one of the installed packages' (its file under code_roots), or one the harness's own loaders load: triton's driver
+// its launchers, the builder's client the answer's built extension (judged by its imports). triton's build helpers
+// compile and import any C source they are given, and an answer that called them got a C softmax over the input's
+// data pointer with no op seen (redteam/wall2 h_r12_triton_build_c_module). Past importlib's and triton's build
+// frames (trusted code objects of those files), the caller must be trusted code of triton's backends' driver.py or of
+// the builder's client. The spec is importlib's own ModuleSpec with a str origin, so what is checked is what loads.
 AnyCall g_create_dynamic = nullptr;
 int g_create_dynamic_flags = 0;
+PyObject *g_module_spec = nullptr; // importlib's ModuleSpec
 
 bool under_any(const std::string &path, const std::vector<std::string> &roots)
 {
@@ -601,28 +625,41 @@ bool under_any(const std::string &path, const std::vector<std::string> &roots)
     return false;
 }
 
+bool ends_with(const std::string &s, const char *tail)
+{
+    const size_t n = std::strlen(tail);
+    return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
+}
+
 PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
 {
     PyObject *spec = first_arg(g_create_dynamic_flags, a, b);
-    PyObject *origin = spec != nullptr ? PyObject_GetAttrString(spec, "origin") : nullptr;
-    const char *o = origin != nullptr && PyUnicode_Check(origin) ? PyUnicode_AsUTF8(origin) : nullptr;
+    if (spec == nullptr || g_module_spec == nullptr || reinterpret_cast<PyObject *>(Py_TYPE(spec)) != g_module_spec)
+        return native_refuse("loading a native module from a spec that is not importlib's ModuleSpec");
+    PyObject *origin = PyObject_GetAttrString(spec, "origin");
+    const char *o = origin != nullptr && PyUnicode_CheckExact(origin) ? PyUnicode_AsUTF8(origin) : nullptr;
     char real[PATH_MAX];
     const std::string path = o != nullptr && realpath(o, real) != nullptr ? real : (o != nullptr ? o : "?");
     Py_XDECREF(origin);
     PyErr_Clear();
-    bool allowed = under_any(path, g_code_roots) || under_any(path, g_ext_dirs);
+    // the path as given, which the loader opens (under a folder the candidate cannot write, no link of its own swaps)
+    bool allowed = o != nullptr && under_any(o, g_code_roots);
     if (!allowed) {
         for_each_frame(64, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
             const std::string fn = file != nullptr ? file : "";
-            if (fn.rfind("<frozen importlib", 0) == 0 || fn.find("/importlib/") != std::string::npos ||
-                (fn.size() >= 23 && fn.compare(fn.size() - 23, 23, "triton/runtime/build.py") == 0))
+            const bool trusted = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0;
+            if (trusted && (fn.rfind("<frozen importlib", 0) == 0 || fn.find("/importlib/") != std::string::npos ||
+                            ends_with(fn, "triton/runtime/build.py")))
                 return true; // the loader's own frames and triton's build helpers: look further out
-            allowed = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0 && fn != g_answer;
+            allowed = trusted && ((fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py")) ||
+                                  ends_with(fn, "sieve_worker/extensions/extclient.py"));
             return false;
         });
     }
     if (!allowed)
-        return native_refuse("loading a native module built after the wall (" + path + ") from the answer's code");
+        return native_refuse("loading a native module built after the wall (" + path +
+                             ") but by triton's driver or the "
+                             "builder's client");
     return g_create_dynamic(self, a, b, c);
 }
 
@@ -635,8 +672,10 @@ PyObject *w_shut_raw(PyObject *, PyObject *args)
     PyObject *roots;
     if (!PyArg_ParseTuple(args, "O", &roots))
         return nullptr;
-    if (g_phase.load() != kFree || g_serial > 0 || !g_ready)
+    static bool shut = false; // once, by Wall.start: called again (the answer's import holds the module) it would add
+    if (shut || g_phase.load() != kFree || g_serial > 0 || !g_ready) // roots of its own
         return refuse(nullptr, nullptr, nullptr);
+    shut = true;
     for (Py_ssize_t i = 0; i < PySequence_Size(roots); ++i) {
         PyObject *d = PySequence_GetItem(roots, i);
         const char *r = d != nullptr ? PyUnicode_AsUTF8(d) : nullptr;
@@ -703,6 +742,12 @@ PyObject *w_shut_raw(PyObject *, PyObject *args)
         Py_XDECREF(b);
         Py_DECREF(C);
     }
+    PyErr_Clear();
+    if (PyObject *bootstrap = PyImport_ImportModule("_frozen_importlib")) {
+        g_module_spec = PyObject_GetAttrString(bootstrap, "ModuleSpec"); // kept
+        Py_DECREF(bootstrap);
+    }
+    failed += g_module_spec == nullptr || !PyType_Check(g_module_spec);
     PyErr_Clear();
     if (PyObject *imp = PyImport_ImportModule("_imp")) {
         PyObject *f = PyObject_GetAttrString(imp, "create_dynamic");

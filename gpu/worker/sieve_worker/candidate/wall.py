@@ -225,6 +225,10 @@ def data_guard(torch):
     return [f for f, _ in fns], [n for _, n in fns], types, C.TensorBase, plain
 
 
+def _keep_frame_name(func, name):
+    """torch.utils._contextlib._set_stack_frame_name in the candidate: frames keep their names."""
+
+
 def code_roots(torch, triton):
     """The folders whose .pyc files the importer may unmarshal once the wall is up (ffi.cpp shut_raw): the standard
     library's, the site folders torch and triton come from, and the worker's; none the candidate can write."""
@@ -233,7 +237,7 @@ def code_roots(torch, triton):
     dirs = {os.path.dirname(os.__file__), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
             os.path.dirname(os.path.dirname(torch.__file__)), os.path.dirname(os.path.dirname(triton.__file__)),
             os.path.dirname(os.path.dirname(worker_init))}
-    return sorted(os.path.realpath(d).rstrip(os.sep) + os.sep for d in dirs)
+    return sorted({p.rstrip(os.sep) + os.sep for d in dirs for p in (d, os.path.realpath(d))})
 
 
 class Wall:
@@ -279,13 +283,17 @@ class Wall:
         if hook is not None:
             hook.install(mod)
         mod.shut_ctypes(list(ffi))
+        # torch renames the frames of functions it decorates (no_grad, inference_mode) with code.replace, the one user
+        # of code.__new__ the audit hook would otherwise refuse: a no-op here, the module held (ffi.cpp code_audit)
+        from torch.utils import _contextlib
+        _contextlib._set_stack_frame_name = _keep_frame_name
         mod.shut_raw(code_roots(torch, triton))
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         # and builtins, which every harness function looks its type/any/isinstance up in (checked at each harness's
         # own guarded call too: trusted.cpp answer_hook)
         import builtins
-        for d in [vars(torch), vars(torch.nn.functional), vars(torch._C), vars(builtins)]:
+        for d in [vars(torch), vars(torch.nn.functional), vars(torch._C), vars(builtins), vars(_contextlib)]:
             mod.snapshot(d)
         for t in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch._C._VariableFunctionsClass):
             mod.snapshot(_type_dict(t))

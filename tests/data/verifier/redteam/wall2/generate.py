@@ -65,7 +65,7 @@ HOSTILE = [
     ("h_r12_tensor_to_list_jit_op", SOFTMAX, REJECT, {}),
     ("h_r12_cuda_graph_replay", SOFTMAX, REJECT, {"gpu": True}),
     ("h_r12_triton_build_c_module", SOFTMAX, REJECT_OR_REFUSED, {}),
-    ("h_r12_code_replace_via_torch_renamer", SOFTMAX, REJECT, {}),
+    ("h_r12_code_replace_via_torch_renamer", SOFTMAX, REJECT_OR_REFUSED, {}),  # the renamer is a no-op now
     ("h_r12_triton_nvidia_memcpy", SOFTMAX, REJECT, {"gpu": True}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
