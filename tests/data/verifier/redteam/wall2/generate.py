@@ -67,6 +67,8 @@ HOSTILE = [
     ("h_r12_triton_build_c_module", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_r12_code_replace_via_torch_renamer", SOFTMAX, REJECT_OR_REFUSED, {}),  # the renamer is a no-op now
     ("h_r12_triton_nvidia_memcpy", SOFTMAX, REJECT, {"gpu": True}),
+    # round 13 (against d9c5838): a native module loaded past importlib by trusted frames that are no loader
+    ("h_r13_native_module_via_pytree", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
