@@ -417,12 +417,19 @@ struct Gated
 };
 std::map<PyObject *, Gated> g_gated; // function object -> its real vectorcall
 
+// A gated function runs only where it may: the interpreter's, inside an interpreted launch the wall runs (on the
+// main thread); the others never.
+bool gate_open(bool in_launch)
+{
+    return in_launch && g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main;
+}
+
 PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     auto it = g_gated.find(callable);
     if (it == g_gated.end())
         return native_refuse("a gated native function");
-    if (!(it->second.in_launch && g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main))
+    if (!gate_open(it->second.in_launch))
         return native_refuse(it->second.name + (it->second.in_launch ? " (raw memory outside an interpreted launch)"
                                                                      : " (raw device memory or compute with no op)"));
     return it->second.real(callable, args, nargsf, kwnames);
@@ -443,7 +450,7 @@ int g_gated_meths = 0;
 template <int N> PyObject *gated_meth(PyObject *self, void *a, void *b, void *c)
 {
     const GatedMeth &g = g_gated_meth[N];
-    if (!(g.in_launch && g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main))
+    if (!gate_open(g.in_launch))
         return native_refuse(std::string(g.name) + " (raw memory or compute with no op)");
     return g.real(self, a, b, c);
 }
@@ -497,6 +504,14 @@ int gate_vectorcall(PyObject *f, const std::string &name, bool in_launch)
 // Python's own compile() of source or an AST makes valid code.
 std::vector<std::string> g_code_roots; // folders whose .pyc files the importer may unmarshal
 
+bool under_any(const std::string &path, const std::vector<std::string> &roots)
+{
+    for (const std::string &r : roots)
+        if (path.compare(0, r.size(), r) == 0)
+            return true;
+    return false;
+}
+
 bool pyc_matches(PyFrameObject *f, PyObject *args)
 {
     PyObject *locals = PyFrame_GetLocals(f); // new reference
@@ -508,9 +523,7 @@ bool pyc_matches(PyFrameObject *f, PyObject *args)
     bool ok = false;
     if (p != nullptr && realpath(p, real) != nullptr) {
         const std::string r(real);
-        bool under = false;
-        for (const std::string &root : g_code_roots)
-            under = under || r.compare(0, root.size(), root) == 0;
+        const bool under = under_any(r, g_code_roots);
         PyObject *data = PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : nullptr;
         if (under && data != nullptr && PyBytes_Check(data)) {
             std::ifstream in(r, std::ios::binary);
@@ -616,14 +629,6 @@ int guard_op_lookup(PyObject *f, int n, AnyCall trampoline)
 AnyCall g_create_dynamic = nullptr;
 int g_create_dynamic_flags = 0;
 PyObject *g_module_spec = nullptr; // importlib's ModuleSpec
-
-bool under_any(const std::string &path, const std::vector<std::string> &roots)
-{
-    for (const std::string &r : roots)
-        if (path.compare(0, r.size(), r) == 0)
-            return true;
-    return false;
-}
 
 bool ends_with(const std::string &s, const char *tail)
 {

