@@ -358,7 +358,7 @@ class WallInProcess(unittest.TestCase):
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 
-    def run_case(self, body, setup="", harness="[wall]", mappings="[]", callers="[]"):
+    def run_case(self, body, setup="", harness="[wall]", mappings="[]", callers="[]", built_dir=None):
         """body runs after the wall started (setup before: what the harness makes of ctypes for itself, `ffi`;
         mappings: the harness's own mappings, an expression over setup's names);
         answer(src) runs src as the answer's code (compiled under the answer's file name)."""
@@ -371,9 +371,9 @@ class WallTamper(unittest.TestCase):
             mod = wall.load(wall.build({CACHE!r})[0])
             ffi = []
         """) + textwrap.dedent(setup) + f"\nHARNESS = {harness}\nMAPPINGS = {mappings}\nCALLERS = {callers}\n" + \
-            textwrap.dedent("""
+            f"BUILT = {built_dir!r}\n" + textwrap.dedent("""
             W = wall.Wall.start(mod, w, "/nonexistent/answer.py", [], "strict", True, HARNESS, ffi=ffi,
-                                callers=CALLERS, mappings=MAPPINGS)
+                                callers=CALLERS, mappings=MAPPINGS, built_dir=BUILT)
             x = torch.randn(4)
 
             def answer(src, **names):
@@ -684,7 +684,7 @@ class WallTamper(unittest.TestCase):
                                "plain": repr(plain)}}))
         """, setup="""
             from sieve_worker.extensions import extclient  # the child imports it before the wall, as here
-        """)
+        """, built_dir=os.path.dirname(ext_path))
         got = [r for r in reps if "probe" in r][0]
         self.assertFalse(got["in_sys_modules"])
         self.assertEqual(got["probe"], "'poisoned'")
@@ -943,6 +943,142 @@ class WallTamper(unittest.TestCase):
         self.assertEqual({k: v for k, v in got.items() if v != "refused"}, {})
         rep = [r for r in reps if r.get("t") == "wall"][0]
         self.assertIn("triton's interpreter", rep["native"] + rep["native_harness"])
+
+    def test_native_modules_load_only_from_their_loaders_folders(self):
+        # the builder's client trusted the path in the worker's reply, and the answer can swap the client's `command`
+        # in its closure: a reply of its own making loaded a shared object from a folder it writes (before this
+        # test: 'open' both ways). Each trusted loader loads from its own folder only: the client from the
+        # built extensions' folder (the worker's, read-only to the candidate), triton's driver from the Triton cache
+        # the environment named when the wall started.
+        ext_path = build_test_ext(os.path.join(CACHE, "test-ext"))
+        reps = self.run_case(f"""
+            import shutil, tempfile, _json
+            import torch.utils.cpp_extension as ce
+            out = {{}}
+            extclient.install(lambda m: None, lambda: {{"do": "built", "seq": 1, "ok": True, "path": {ext_path!r}}},
+                              None, W.loaded.append)
+            so = os.path.join(tempfile.mkdtemp(), "_json" + os.path.splitext(_json.__file__)[1])
+            shutil.copy(_json.__file__, so)
+            link = os.path.join(os.path.dirname({ext_path!r}), "sieve_link_" + str(os.getpid()) + ".so")
+            os.symlink(so, link)
+            ns = answer(chr(10).join([
+                "def forge(path, name):",
+                "    build = [c.cell_contents for c in ce.load_inline.__closure__",
+                "             if getattr(c.cell_contents, '__name__', '') == 'build'][0]",
+                "    cells = {{n: c for n, c in zip(build.__code__.co_freevars, build.__closure__)}}",
+                "    seq = cells['seq'].cell_contents",
+                "    cells['command'].cell_contents = lambda: {{'do': 'built', 'seq': seq[0], 'ok': True, 'path': path}}",
+                "    return ce.load_inline(name=name, cpp_sources='', functions=['x'])"]), ce=ce)
+            for name, path in (("a forged reply", so), ("a link in the built folder", link)):
+                try:
+                    ns["forge"](path, "_json")
+                    out[name] = "open"
+                except PermissionError as e:
+                    out[name] = "refused" if "sieve runtime wall" in str(e) else str(e)
+                except Exception as e:
+                    out[name] = f"{{type(e).__name__}}: {{e}}"
+            os.unlink(link)
+            out["the worker's reply"] = ns["forge"]({ext_path!r}, "sieve_test_ext").__name__
+            W.forward(lambda: None)
+            print(json.dumps(out))
+        """, setup="""
+            from sieve_worker.extensions import extclient  # the child imports it before the wall, as here
+        """, built_dir=os.path.dirname(ext_path))
+        got = [r for r in reps if "t" not in r][0]
+        self.assertEqual(got, {"a forged reply": "refused", "a link in the built folder": "refused",
+                               "the worker's reply": "sieve_test_ext"})
+        rep = [r for r in reps if r.get("t") == "wall"][0]
+        self.assertIn("built extensions' folder", rep["native"])
+
+    def test_the_triton_cache_is_written_by_triton_alone(self):
+        # with a Triton that builds a launcher per kernel signature (3.6, the H200's), triton's driver loads the
+        # launcher it finds in the candidate's Triton cache at the source's key: one the answer planted there would
+        # be native code of the answer's, loaded by trusted code. Writes there are triton's cache manager's alone
+        # (ffi.cpp cache_audit), a shared object's only for triton's driver; the answer's own kernels still compile
+        # and cache (a compile for a GPU target needs no GPU)
+        reps = self.run_case("""
+            import tempfile
+            import triton, triton.language as tl
+            from triton.compiler import ASTSource
+            from triton.backends.compiler import GPUTarget
+            from triton.runtime import build, cache as tcache
+            cache = CACHE_DIR
+            key = os.path.join(cache, "KEY")
+            scratch = tempfile.mkdtemp()
+            plain = os.path.join(scratch, "x")
+            with open(plain, "wb") as f:
+                f.write(b"ELF")
+            so = "__triton_launcher.cpython-312-x86_64-linux-gnu.so"
+            out = {}
+            ns = answer(chr(10).join([
+                "def attempt(out, name, f):",
+                "    try:",
+                "        f()",
+                "        out[name] = 'open'",
+                "    except PermissionError as e:",
+                "        out[name] = 'refused' if 'sieve runtime wall' in str(e) else str(e)",
+                "    except Exception as e:",
+                "        out[name] = type(e).__name__ + ': ' + str(e)"]))
+            attempt = lambda name, src, **names: ns["attempt"](out, name, answer(
+                chr(10).join(["def f():"] + ["    " + line for line in src.split(chr(10))]), os=os, **names)["f"])
+            attempt("open a launcher", f"open({os.path.join(key, so)!r}, 'wb').write(b'ELF')")
+            attempt("open any file", f"open({os.path.join(key, 'k.json')!r}, 'w').write('{{}}')")
+            attempt("os.open", f"os.close(os.open({os.path.join(key, 'x')!r}, os.O_WRONLY | os.O_CREAT))")
+            attempt("rename in", f"os.rename({plain!r}, {os.path.join(key, so)!r})")
+            attempt("replace in", f"os.replace({plain!r}, {os.path.join(key, 'y')!r})")
+            attempt("link out", f"os.link({os.path.join(key, 'made.so')!r}, {os.path.join(scratch, 'l')!r})")
+            attempt("symlink in", f"os.symlink({plain!r}, {os.path.join(key, so)!r})")
+            attempt("mkdir in", f"os.mkdir({os.path.join(cache, 'K2')!r})")
+            attempt("rename by folder descriptor", chr(10).join([
+                f"d = os.open({os.path.dirname(cache)!r}, os.O_RDONLY)",
+                f"os.rename({plain!r}, os.path.join({os.path.basename(cache)!r}, 'KEY', 'z'), dst_dir_fd=d)"]))
+            attempt("a relative shared object", chr(10).join([
+                f"d = os.open({key!r}, os.O_RDONLY)",
+                f"os.close(os.open({so!r}, os.O_WRONLY | os.O_CREAT, dir_fd=d))"]))
+            attempt("through the working folder", chr(10).join([
+                f"os.chdir({key!r})", "open('w.json', 'w').write('{{}}')"]))
+            attempt("the cache's put, a shared object", f"tcache.get_cache_manager('ab' * 32).put(b'ELF', {so!r})",
+                    tcache=tcache)
+            attempt("the build helper with a key of the answer's", chr(10).join([
+                "build.compile_so_from_src('int f(void) { return 1; }', 'evil')"]), build=build)
+            os.chdir(scratch)
+            # what stays open: the answer's own files elsewhere, the cache's put of data, triton's compile
+            attempt("a scratch file", f"open({os.path.join(scratch, 'n.so')!r}, 'wb').write(b'')")
+            attempt("the cache's put, data", "tcache.get_cache_manager('cd' * 32).put('{}', 'k.json')", tcache=tcache)
+            kfile = os.path.join(scratch, "kernel_answer.py")  # triton reads a kernel's source from its file
+            with open(kfile, "w") as f:
+                f.write(chr(10).join([
+                    "import triton, triton.language as tl",
+                    "from triton.compiler import ASTSource",
+                    "from triton.backends.compiler import GPUTarget",
+                    "@triton.jit",
+                    "def k(x, y, n, B: tl.constexpr):",
+                    "    o = tl.program_id(0) * B + tl.arange(0, B)",
+                    "    tl.store(y + o, tl.load(x + o, mask=o < n), mask=o < n)",
+                    "def f():",
+                    "    sig = {'x': '*fp32', 'y': '*fp32', 'n': 'i32', 'B': 'constexpr'}",
+                    "    triton.compile(ASTSource(k, sig, {'B': 128}), target=GPUTarget('cuda', 80, 32))", ""]))
+            import importlib.util
+            spec = importlib.util.spec_from_file_location("kernel_answer", kfile)
+            cns = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(cns)
+            cns = vars(cns)
+            ns["attempt"](out, "triton's compile", cns["f"])
+            W.forward(lambda: None)
+            print(json.dumps(out))
+        """, setup="""
+            import tempfile
+            CACHE_DIR = tempfile.mkdtemp(prefix="sieve-triton-cache-")
+            os.environ["TRITON_CACHE_DIR"] = CACHE_DIR
+            os.makedirs(os.path.join(CACHE_DIR, "KEY"))
+            open(os.path.join(CACHE_DIR, "KEY", "made.so"), "wb").close()
+        """)
+        got = [r for r in reps if "t" not in r][0]
+        opened = {k: v for k, v in got.items() if v != "refused"}
+        self.assertEqual(opened, {"a scratch file": "open", "the cache's put, data": "open",
+                                  "triton's compile": "open"})
+        rep = [r for r in reps if r.get("t") == "wall"][0]
+        self.assertIn("Triton cache", rep["native"])
 
     def test_dlpack_and_numpy_views_refused(self):
         # numpy.from_dlpack gave writable views of tensor memory that no op sees (redteam/wall2 h_dlpack_numpy),

@@ -4,10 +4,12 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 namespace sieve_wall {
 
@@ -503,6 +505,15 @@ int gate_vectorcall(PyObject *f, const std::string &name, bool in_launch)
 // and marshal.loads but to importlib's own read of a .pyc under the library folders whose bytes are the file's.
 // Python's own compile() of source or an AST makes valid code.
 std::vector<std::string> g_code_roots; // folders whose .pyc files the importer may unmarshal
+// where each trusted loader may load native modules from: triton's driver (the candidate's Triton cache), the
+// builder's client (the built extensions' folder): create_dynamic_guard, cache_audit
+std::vector<std::string> g_driver_roots, g_client_roots;
+
+bool ends_with(const std::string &s, const char *tail)
+{
+    const size_t n = std::strlen(tail);
+    return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
+}
 
 bool under_any(const std::string &path, const std::vector<std::string> &roots)
 {
@@ -536,8 +547,145 @@ bool pyc_matches(PyFrameObject *f, PyObject *args)
     return ok;
 }
 
+// The Triton cache the driver loads launchers from (g_driver_roots) is written by triton's cache manager alone: a
+// shared object planted there at a launcher's key would be loaded by the trusted driver, native code of the answer's
+// in its process. An event that writes a name there (open for writing, a rename or link to or from there, a symlink
+// or folder made there) is refused unless every frame from the event out to triton's runtime/cache.py is trusted
+// code, and, for a shared object, the frames past the cache's and triton's build helpers' are its backends'
+// driver.py (the answer calling the cache or the build helper with a key of its choosing is not). Paths are resolved
+// as the kernel would: relative to the event's folder descriptor (through /proc/self/fd) or the working folder, every
+// existing component's links followed. `open` carries no folder descriptor: a relative shared object's name is
+// refused to all but the cache's writer (redteam/wall2 h_r14_*: test WorkerWallUnit
+// test_the_triton_cache_is_written_by_triton_alone).
+std::string fd_path(long fd)
+{
+    char buf[PATH_MAX];
+    const std::string link = "/proc/self/fd/" + std::to_string(fd);
+    const ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : link;
+}
+
+// the path an event names (str, bytes or path-like; "" for a descriptor) as given, and as the kernel resolves it
+std::string event_path(PyObject *p, long dir_fd, std::string *as_given = nullptr)
+{
+    PyObject *fs = p != nullptr && !PyLong_Check(p) ? PyOS_FSPath(p) : nullptr;
+    std::string given;
+    if (fs != nullptr && PyUnicode_Check(fs)) {
+        const char *u = PyUnicode_AsUTF8(fs);
+        given = u != nullptr ? u : "";
+    } else if (fs != nullptr && PyBytes_Check(fs)) {
+        given.assign(PyBytes_AS_STRING(fs), static_cast<size_t>(PyBytes_GET_SIZE(fs)));
+    }
+    Py_XDECREF(fs);
+    PyErr_Clear();
+    if (as_given != nullptr)
+        *as_given = given;
+    if (given.empty())
+        return "";
+    std::string head = given;
+    if (given[0] != '/') {
+        char cwd[PATH_MAX];
+        head = (dir_fd >= 0 ? fd_path(dir_fd) : (getcwd(cwd, sizeof cwd) != nullptr ? cwd : "")) + "/" + given;
+    }
+    std::string tail; // the components that do not exist yet (a file the event makes), appended as given
+    for (int i = 0; i < 64 && !head.empty(); ++i) {
+        char real[PATH_MAX];
+        if (realpath(head.c_str(), real) != nullptr)
+            return std::string(real) + tail;
+        const size_t cut = head.find_last_of('/');
+        if (cut == std::string::npos)
+            break;
+        tail = head.substr(cut) + tail;
+        head = head.substr(0, cut);
+    }
+    return head + tail;
+}
+
+// a shared object's name: "x.so", or a versioned "x.so.1" ("k.source" is none)
+bool shared_object_name(const std::string &path)
+{
+    const size_t slash = path.find_last_of('/');
+    const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    const size_t at = name.find(".so");
+    return at != std::string::npos && (at + 3 == name.size() || name[at + 3] == '.');
+}
+
+// whether triton's cache manager writes this (and, for a shared object, for triton's driver)
+bool triton_cache_writer(bool shared_object)
+{
+    bool ok = false, past_cache = false;
+    for_each_frame(64, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
+        const std::string fn = file != nullptr ? file : "";
+        if (g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0)
+            return false; // code of the answer's (a callback or finalizer within the cache's own frames too)
+        const bool cache = ends_with(fn, "triton/runtime/cache.py");
+        if (!past_cache) {
+            past_cache = cache;
+            ok = cache && !shared_object;
+            return !cache || shared_object;
+        }
+        if (cache || ends_with(fn, "triton/runtime/build.py"))
+            return true;
+        ok = fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py");
+        return false;
+    });
+    return ok;
+}
+
+int cache_audit(const char *event, PyObject *args)
+{
+    if (g_driver_roots.empty() || !PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1)
+        return 0;
+    const Py_ssize_t n = PyTuple_GET_SIZE(args);
+    auto arg_long = [&](Py_ssize_t i) {
+        const long v = i < n && PyLong_Check(PyTuple_GET_ITEM(args, i)) ? PyLong_AsLong(PyTuple_GET_ITEM(args, i)) : -1;
+        PyErr_Clear();
+        return v;
+    };
+    std::vector<std::string> paths; // resolved
+    bool relative_shared_object = false;
+    if (std::strcmp(event, "open") == 0) {
+        PyObject *mode = n > 1 ? PyTuple_GET_ITEM(args, 1) : nullptr;
+        const char *m = mode != nullptr && PyUnicode_Check(mode) ? PyUnicode_AsUTF8(mode) : nullptr;
+        PyErr_Clear();
+        const long flags = arg_long(2);
+        const bool writing = (m != nullptr && std::strpbrk(m, "wax+") != nullptr) ||
+                             (flags > 0 && (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) != 0);
+        if (!writing)
+            return 0;
+        std::string given;
+        paths.push_back(event_path(PyTuple_GET_ITEM(args, 0), -1, &given));
+        relative_shared_object = !given.empty() && given[0] != '/' && shared_object_name(given);
+    } else if (std::strcmp(event, "os.rename") == 0 || std::strcmp(event, "os.link") == 0) {
+        paths.push_back(event_path(PyTuple_GET_ITEM(args, 0), arg_long(2)));
+        if (n > 1)
+            paths.push_back(event_path(PyTuple_GET_ITEM(args, 1), arg_long(3)));
+    } else if (std::strcmp(event, "os.symlink") == 0) {
+        if (n > 1)
+            paths.push_back(event_path(PyTuple_GET_ITEM(args, 1), arg_long(2)));
+    } else if (std::strcmp(event, "os.mkdir") == 0) {
+        paths.push_back(event_path(PyTuple_GET_ITEM(args, 0), arg_long(2)));
+    } else {
+        return 0;
+    }
+    std::string named = relative_shared_object ? paths[0] : ""; // the path the refusal names
+    bool shared = relative_shared_object;
+    for (const std::string &p : paths) {
+        if (named.empty() && !p.empty() && under_any(p + "/", g_driver_roots))
+            named = p;
+        shared = shared || shared_object_name(p);
+    }
+    if (named.empty() || triton_cache_writer(shared))
+        return 0;
+    native_refuse(std::string("writing into the Triton cache but by triton's cache manager (") + event + " " + named +
+                  ")");
+    return -1;
+}
+
 int code_audit(const char *event, PyObject *args, void *)
 {
+    if (const int r = cache_audit(event, args); r != 0)
+        return r;
     const bool code_new = std::strcmp(event, "code.__new__") == 0;
     const bool unmarshal = std::strcmp(event, "marshal.loads") == 0 || std::strcmp(event, "marshal.load") == 0;
     if (!code_new && !unmarshal)
@@ -626,15 +774,14 @@ int guard_op_lookup(PyObject *f, int n, AnyCall trampoline)
 // data pointer with no op seen (redteam/wall2 h_r12_triton_build_c_module). Past importlib's and triton's build
 // frames (trusted code objects of those files), the caller must be trusted code of triton's backends' driver.py or of
 // the builder's client. The spec is importlib's own ModuleSpec with a str origin, so what is checked is what loads.
+// Each loader loads only from its own folder, held here from the wall's start: triton's driver from the candidate's
+// Triton cache (TRITON_CACHE_DIR then, not what triton's knobs say later), the builder's client from the folder the
+// worker writes built extensions to, which the candidate cannot write: a reply of the answer's own making (the
+// client's `command` swapped in its closure) named a shared object in the scratch folder (test WorkerWallUnit
+// test_native_modules_load_only_from_their_loaders_folders).
 AnyCall g_create_dynamic = nullptr;
 int g_create_dynamic_flags = 0;
 PyObject *g_module_spec = nullptr; // importlib's ModuleSpec
-
-bool ends_with(const std::string &s, const char *tail)
-{
-    const size_t n = std::strlen(tail);
-    return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
-}
 
 PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
 {
@@ -649,46 +796,60 @@ PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
     PyErr_Clear();
     // the path as given, which the loader opens (under a folder the candidate cannot write, no link of its own swaps)
     bool allowed = o != nullptr && under_any(o, g_code_roots);
-    if (!allowed) {
+    if (!allowed && o != nullptr) {
+        const std::vector<std::string> *roots = nullptr;
         for_each_frame(64, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
             const std::string fn = file != nullptr ? file : "";
             const bool trusted = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0;
             if (trusted && (fn.rfind("<frozen importlib", 0) == 0 || fn.find("/importlib/") != std::string::npos ||
                             ends_with(fn, "triton/runtime/build.py")))
                 return true; // the loader's own frames and triton's build helpers: look further out
-            allowed = trusted && ((fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py")) ||
-                                  ends_with(fn, "sieve_worker/extensions/extclient.py"));
+            if (trusted && fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py"))
+                roots = &g_driver_roots;
+            else if (trusted && ends_with(fn, "sieve_worker/extensions/extclient.py"))
+                roots = &g_client_roots;
             return false;
         });
+        // the path as given and as resolved (no link of the candidate's leads out of the loader's folder)
+        allowed = roots != nullptr && under_any(o, *roots) && under_any(path, *roots);
     }
     if (!allowed)
         return native_refuse("loading a native module built after the wall (" + path +
-                             ") but by triton's driver or the "
-                             "builder's client");
+                             ") but by triton's driver from its cache or by the builder's client from the built "
+                             "extensions' folder");
     return g_create_dynamic(self, a, b, c);
 }
 
-// shut_raw(code_roots): the rest of raw memory, once ctypes is shut (Wall.start). The candidate becomes not
-// dumpable, so its /proc/<pid>/mem (and every thread's) is root's, mode 0600: the candidate, with its own uid and no
-// capability, opens it neither to read (the call's inputs, the wall's key) nor to write (the wall's statics), where
-// /proc is writable for CUDA's sake (landlock variant proc_writable) too; seccomp lets prctl set dumpable only to 0.
+// shut_raw(code_roots, driver_roots, client_roots): the rest of raw memory, once ctypes is shut (Wall.start). The
+// candidate becomes not dumpable, so its /proc/<pid>/mem (and every thread's) is root's, mode 0600: the candidate, with
+// its own uid and no capability, opens it neither to read (the call's inputs, the wall's key) nor to write (the
+// wall's statics), where /proc is writable for CUDA's sake (landlock variant proc_writable) too; seccomp lets prctl
+// set dumpable only to 0. The native modules loaded after the wall come from code_roots, or from driver_roots by
+// triton's driver, or from client_roots by the builder's client (create_dynamic_guard).
+void add_roots(PyObject *seq, std::vector<std::string> &into)
+{
+    for (Py_ssize_t i = 0; i < PySequence_Size(seq); ++i) {
+        PyObject *d = PySequence_GetItem(seq, i);
+        const char *r = d != nullptr && PyUnicode_Check(d) ? PyUnicode_AsUTF8(d) : nullptr;
+        if (r != nullptr && r[0] == '/' && r[std::strlen(r) - 1] == '/') // folders, each ending in a separator
+            into.emplace_back(r);
+        Py_XDECREF(d);
+    }
+    PyErr_Clear();
+}
+
 PyObject *w_shut_raw(PyObject *, PyObject *args)
 {
-    PyObject *roots;
-    if (!PyArg_ParseTuple(args, "O", &roots))
+    PyObject *roots, *driver_roots, *client_roots;
+    if (!PyArg_ParseTuple(args, "OOO", &roots, &driver_roots, &client_roots))
         return nullptr;
     static bool shut = false; // once, by Wall.start: called again (the answer's import holds the module) it would add
     if (shut || g_phase.load() != kFree || g_serial > 0 || !g_ready) // roots of its own
         return refuse(nullptr, nullptr, nullptr);
     shut = true;
-    for (Py_ssize_t i = 0; i < PySequence_Size(roots); ++i) {
-        PyObject *d = PySequence_GetItem(roots, i);
-        const char *r = d != nullptr ? PyUnicode_AsUTF8(d) : nullptr;
-        if (r != nullptr)
-            g_code_roots.emplace_back(r);
-        Py_XDECREF(d);
-    }
-    PyErr_Clear();
+    add_roots(roots, g_code_roots);
+    add_roots(driver_roots, g_driver_roots);
+    add_roots(client_roots, g_client_roots);
     int failed = 0, gated = 0;
     // (submodule, functions): the interpreter's memory access (allowed inside an interpreted launch), and the nvidia
     // module's copies, allocations and cuBLAS, which read and write device memory or compute with no op (no triton

@@ -447,7 +447,7 @@ class Child:
                                 self.interpreted, [taskref, seeds, timing, transport, hooks, wall,
                                                    sys.modules[__name__]] + ([driver] if driver is not None else []),
                                 self.hook, ffi, [task],
-                                [self.writer.map] if self.writer.map is not None else [])
+                                [self.writer.map] if self.writer.map is not None else [], ctx.get("ext_dir"))
             mod.set_poisoner(hooks.poison_extension_call)
         except BaseException as e:
             self.send({"t": "infra", "message": f"the runtime wall did not start: {type(e).__name__}: {e}"[:500]})

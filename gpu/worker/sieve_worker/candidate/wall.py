@@ -237,7 +237,20 @@ def code_roots(torch, triton):
     dirs = {os.path.dirname(os.__file__), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
             os.path.dirname(os.path.dirname(torch.__file__)), os.path.dirname(os.path.dirname(triton.__file__)),
             os.path.dirname(os.path.dirname(worker_init))}
-    return sorted({p.rstrip(os.sep) + os.sep for d in dirs for p in (d, os.path.realpath(d))})
+    return folders(dirs)
+
+
+def folders(dirs):
+    """Each folder as given and as resolved, ending in a separator (the wall compares prefixes)."""
+    return sorted({p.rstrip(os.sep) + os.sep for d in dirs if d for p in (d, os.path.realpath(d))})
+
+
+def triton_cache(triton):
+    """The candidate's Triton cache as its environment names it when the wall starts: triton's driver loads its
+    launchers from there only (what the answer sets triton.knobs' cache folder to later is no reason to load)."""
+    knobs = getattr(triton, "knobs", None)
+    d = getattr(getattr(knobs, "cache", None), "dir", None) if knobs is not None else None
+    return d or os.environ.get("TRITON_CACHE_DIR") or ""
 
 
 class Wall:
@@ -253,14 +266,16 @@ class Wall:
 
     @classmethod
     def start(cls, mod, fd, answer_path, ext_dirs, policy, interpreted, harness_modules, hook=None, ffi=(),
-              callers=(), mappings=()):
+              callers=(), mappings=(), built_dir=None):
         """mod: the loaded extension (the zygote loads it: preload()); fd: the result pipe, where the reports
         go; harness_modules: modules (or objects) whose names must not change under the harness (the task's, the
         child's); hook: the launch hook (hooks.LaunchHook), installed here to count through the wall; ffi: the
         ctypes function pointers the harness itself calls from here on (all it keeps of ctypes: every other use
         is refused, ffi.cpp w_shut_ctypes); callers: modules whose functions make the harness's own
         guarded calls besides the data path's (the task module: its inputs from numpy); mappings: the harness's
-        own mappings (transport.Writer's), the only memory the data path's torch.frombuffer may wrap."""
+        own mappings (transport.Writer's), the only memory the data path's torch.frombuffer may wrap; built_dir:
+        the folder the worker writes the answer's built extensions to, the only one the builder's client loads
+        from (the candidate cannot write it: sched.py)."""
         if policy not in POLICIES:
             raise ValueError(f"unknown wall policy {policy!r} (one of {', '.join(POLICIES)})")
         import torch
@@ -287,7 +302,7 @@ class Wall:
         # of code.__new__ the audit hook would otherwise refuse: a no-op here, the module held (ffi.cpp code_audit)
         from torch.utils import _contextlib
         _contextlib._set_stack_frame_name = _keep_frame_name
-        mod.shut_raw(code_roots(torch, triton))
+        mod.shut_raw(code_roots(torch, triton), folders([triton_cache(triton)]), folders([built_dir]))
         # what the harness calls must stay what it was: torch's namespaces, the tensor type and the harness's
         # modules (an answer that replaces torch.randn would see the task's inputs being made)
         # and builtins, which every harness function looks its type/any/isinstance up in (checked at each harness's

@@ -13,7 +13,8 @@ import triton
 import triton.language as tl
 from triton._C.libtriton import interpreter as _raw
 
-KNOWN = {"0bdac7d7e86b34076b22": {b"_ZN10sieve_wall7g_phaseE": 0xbdf14, b"_ZN10sieve_wall8g_ablateE": 0xbdf13, b"_ZN10sieve_wall17g_violation_countE": 0xbddc0, b"_ZN10sieve_wall12g_violationsE": 0xbddd0},
+KNOWN = {"75a385433b6b4243f199": {b"_ZN10sieve_wall7g_phaseE": 0xc1f94, b"_ZN10sieve_wall8g_ablateE": 0xc1f93, b"_ZN10sieve_wall17g_violation_countE": 0xc1e40, b"_ZN10sieve_wall12g_violationsE": 0xc1e50},
+         "0bdac7d7e86b34076b22": {b"_ZN10sieve_wall7g_phaseE": 0xbdf14, b"_ZN10sieve_wall8g_ablateE": 0xbdf13, b"_ZN10sieve_wall17g_violation_countE": 0xbddc0, b"_ZN10sieve_wall12g_violationsE": 0xbddd0},
          "f667c55fd597ad7b42e4": {b"_ZN10sieve_wall7g_phaseE": 0xbdf14, b"_ZN10sieve_wall8g_ablateE": 0xbdf13, b"_ZN10sieve_wall17g_violation_countE": 0xbddc0, b"_ZN10sieve_wall12g_violationsE": 0xbddd0},
          "67b02bdd0b2a888f91de": {b"_ZN10sieve_wall7g_phaseE": 0xbadb4, b"_ZN10sieve_wall8g_ablateE": 0xbadb3, b"_ZN10sieve_wall17g_violation_countE": 0xbac60, b"_ZN10sieve_wall12g_violationsE": 0xbac70},
          "de986e4d3eb25338ac7c": {b"_ZN10sieve_wall7g_phaseE": 0xb7d14, b"_ZN10sieve_wall8g_ablateE": 0xb7d13, b"_ZN10sieve_wall17g_violation_countE": 0xb7bc0, b"_ZN10sieve_wall12g_violationsE": 0xb7bd0},
