@@ -69,6 +69,11 @@ HOSTILE = [
     ("h_r12_triton_nvidia_memcpy", SOFTMAX, REJECT, {"gpu": True}),
     # round 13 (against d9c5838): a native module loaded past importlib by trusted frames that are no loader
     ("h_r13_native_module_via_pytree", SOFTMAX, REJECT_OR_REFUSED, {}),
+    # round 14 (helper red14 against d187878, stage 0 skipped)
+    ("h_r14_op_dk_softmax", SOFTMAX, REJECT, {}),
+    ("h_r14_scriptlist_repr_read", SOFTMAX, REJECT, {}),
+    ("h_r14_onnx_export_initializer_read", SOFTMAX, REJECT, {}),
+    ("h_r14_pyobj_redispatch_softmax", SOFTMAX, REJECT, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
@@ -210,6 +215,12 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    "h_r14_op_dk_softmax": "OpOverload._op_dk (Dispatcher::callBoxedForDispatchKey) calls aten::_softmax's CPU/CUDA "
+                           "kernel with no RecordFunction; nothing in wall.py entry_points gates it",
+    "h_r14_scriptlist_repr_read": "repr(torch._C.ScriptList([t])) prints the values with at::print (C++ reads the data "
+                                  "pointer after an allowed `to`): values to Python with no refused op",
+    "h_r14_onnx_export_initializer_read": "torch._C.Graph._export_onnx of a parse_ir graph writes the initializer's "
+                                          "raw bytes into the returned protobuf: a serializer the wall does not list",
     "h_r12_bufferedreader_uaf_raw_memory": "CPython 3.11's own use-after-free (io.BufferedReader's readinto view of "
                                            "its freed buffer) gives raw memory in pure Python; stage 0 refuses it",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
