@@ -76,6 +76,7 @@ HOSTILE = [
     ("h_r14_pyobj_redispatch_softmax", SOFTMAX, REJECT, {}),
     ("h_r14_constprop_jit_only_op", SOFTMAX, REJECT, {}),
     ("h_r14_nnc_tensorexpr_softmax", SOFTMAX, REJECT, {}),
+    ("h_r14_sysmodules_torch_harness_redispatch", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
