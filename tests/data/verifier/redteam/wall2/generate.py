@@ -77,6 +77,7 @@ HOSTILE = [
     ("h_r14_constprop_jit_only_op", SOFTMAX, REJECT, {}),
     ("h_r14_nnc_tensorexpr_softmax", SOFTMAX, REJECT, {}),
     ("h_r14_sysmodules_torch_harness_redispatch", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r14_state_report_iter_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
@@ -218,6 +219,12 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    "h_r14_sysmodules_torch_harness_redispatch": "sys.modules['torch'] is in no snapshot: the harness's function-level "
+                                                 "`import torch` (hooks.tensor_ranges, after inputs_made) runs the "
+                                                 "answer's __instancecheck__, where redispatch_boxed is allowed",
+    "h_r14_state_report_iter_numpy_gadget": "Child.run's list(res.missing_keys) on load_state_dict's return runs C "
+                                            "callables with a caller frame innermost: Tensor.numpy is the harness's "
+                                            "own call, numpy views of the answer's buffers compute every forward",
     "h_r14_constprop_jit_only_op": "torch._C._jit_pass_constant_propagation runs the JIT-only aten::_tensor_to_list of "
                                    "a Graph made node by node: no name lookup, no interpreter, exact values to Python",
     "h_r14_nnc_tensorexpr_softmax": "NNC (torch._C._te construct_codegen + CodeGen.call) runs a softmax loop nest on the "
