@@ -5,7 +5,7 @@ namespace sieve_wall {
 
 // One trampoline per neutered entry point (the slot holds its real function): a method descriptor's
 // function gets the instance as self, so self cannot tell which entry point was called.
-constexpr int kSlots = 96;
+constexpr int kSlots = 384; // entry_points: 232 on torch 2.15, every _jit_pass_* among them
 PyCFunction g_slot_orig[kSlots] = {};
 const char *g_slot_name[kSlots] = {};
 int g_slot_mode[kSlots] = {};  // NeuterMode: refused in the forward, also to the answer's code, or but to the harness

@@ -57,6 +57,16 @@ def classify(exc, interpreted):
     return "RUNTIME_ERROR"
 
 
+
+def names_of(res):
+    """load_state_dict's result as two lists of names, read here in the free phase, or none where the answer's
+    load_state_dict returned something else: the harness iterated the answer's object in its own phase, where a
+    class-level __iter__ of C callables ran Tensor.numpy as the harness's own call (redteam/wall2
+    h_r14_state_report_iter_numpy_gadget)."""
+    fields = [getattr(res, "missing_keys", None), getattr(res, "unexpected_keys", None)] if isinstance(
+        res, tuple) else [None, None]
+    return [list(f) if type(f) is list and all(type(k) is str for k in f) else [] for f in fields]
+
 class Child:
     def __init__(self, ctx, fds):
         self.fd = fds["result"]
@@ -239,14 +249,14 @@ class Child:
                 if new_model is None:
                     new_model = taskref.build(task, model_new_cls, None, style, weights).to(device).eval()
                     keep[si] = new_model
-                res = new_model.load_state_dict(ref_model.state_dict(), strict=False)
+                res = names_of(new_model.load_state_dict(ref_model.state_dict(), strict=False))
                 # what the probe leaves alone of the model, read here in the free phase: read in the harness's, its
                 # parameters() (an instance attribute of C callables) ran the answer's compute as the harness's
                 # (redteam/wall2 h_r7_gadget_frame_inputs_softmax)
                 model_ranges = hooks.tensor_ranges(list(new_model.parameters()) + list(new_model.buffers()), {})
                 self.wall_harness()
                 if state_report is None:
-                    state_report = {"missing": list(res.missing_keys), "unexpected": list(res.unexpected_keys)}
+                    state_report = {"missing": res[0], "unexpected": res[1]}
                     self.send({"t": "state_dict", **state_report})
                 del ref_model
                 seed = self.seed_for(si)

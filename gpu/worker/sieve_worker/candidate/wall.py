@@ -142,6 +142,15 @@ TORCHSCRIPT = [("C", n) for n in (
     "_load_jit_module_from_file")]
 TORCHSCRIPT += [("unit", n) for n in ("__init__", "define", "create_function")]
 TORCHSCRIPT += [("script", n) for n in ("_define", "_create_method_from_trace", "_create_method_from_trace_with_dict")]
+# the JIT's graphs evaluated or printed by other means (redteam/wall2 round 14): constant propagation runs a JIT-only
+# op on a tensor constant (h_r14_constprop_jit_only_op; every _jit_pass_* is refused, entry_points), a ScriptList's
+# repr prints its tensors' values (h_r14_scriptlist_repr_read), the ONNX exporter writes an initializer's bytes
+# (h_r14_onnx_export_initializer_read), and NNC (torch._C._te) compiles and runs a loop nest with no op
+# (h_r14_nnc_tensorexpr_softmax)
+TORCHSCRIPT += [("C", "parse_ir"), ("graph", "__init__"), ("graph", "_export_onnx"), ("graph", "_pretty_print_onnx"),
+                ("graph", "insertConstant"), ("scriptlist", "__init__"), ("scriptdict", "__init__"),
+                ("te", "construct_codegen"), ("codegen", "call"), ("codegen", "call_raw"),
+                ("tek", "__init__"), ("tek", "run"), ("tek", "fallback")]
 # a captured graph replays torch's kernels with no op dispatched: softmax captured in the constructor over a buffer
 # of the answer's, then in the forward the input copied there (copy_ is allowed), the graph replayed and the result
 # copied out by a kernel of its own. No kernel answer needs one (stage 0's CUDA_GRAPHS): capture and replay, and the
@@ -188,11 +197,15 @@ def entry_points(torch):
     # the candidate's holds; code of the answer's that runs then (a profile function, a signal handler, a thread)
     # would read it there and remake the inputs in numpy (redteam/wall2 h_seed_state_dict_post_hook)
     armed += [(C.Generator, name, REFUSE_BUT_HARNESS) for name in GENERATOR_READERS]
+    te = getattr(C, "_te", None)
     owners = {"torch": torch, "C": C, "storage": C.StorageBase, "writer": C.PyTorchFileWriter,
               "reader": C.PyTorchFileReader, "serializer": C.ScriptModuleSerializer, "script": C.ScriptModule,
-              "unit": C.CompilationUnit}
+              "unit": C.CompilationUnit, "graph": C.Graph, "scriptlist": getattr(C, "ScriptList", None),
+              "scriptdict": getattr(C, "ScriptDict", None), "te": te, "codegen": getattr(te, "CodeGen", None),
+              "tek": getattr(te, "TensorExprKernel", None)}
     armed += [(owners[o], name, REFUSE_BUT_MAPPING if (o, name) in MAPPING_ONLY else REFUSE_BUT_HARNESS)
               for o, name in SHARED_MEMORY + [e for e in TORCHSCRIPT if e not in SHARED_MEMORY]]
+    armed += [(C, name, REFUSE_BUT_HARNESS) for name in dir(C) if name.startswith("_jit_pass_")]
     armed += [(getattr(C, k, None), name, REFUSE_BUT_HARNESS) for k in GRAPH_CLASSES for name in GRAPH_METHODS]
     for owner, name, mode in armed:
         if owner is None:
@@ -205,6 +218,7 @@ def entry_points(torch):
         if f is not None:
             what = ("a generator's seed or state" if owner is C.Generator
                     else "TorchScript" if (next((o for o, v in owners.items() if v is owner), None), name) in TORCHSCRIPT
+                    or name.startswith("_jit_pass_")
                     else "a captured graph" if getattr(owner, "__name__", "") in GRAPH_CLASSES
                     else "around the dispatcher or out of torch")
             found.append((f, mode, f"{getattr(owner, '__name__', '?')}.{name} ({what})"))

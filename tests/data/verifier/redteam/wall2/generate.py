@@ -222,19 +222,8 @@ KNOWN_GAPS = {
     "h_r14_sysmodules_torch_harness_redispatch": "sys.modules['torch'] is in no snapshot: the harness's function-level "
                                                  "`import torch` (hooks.tensor_ranges, after inputs_made) runs the "
                                                  "answer's __instancecheck__, where redispatch_boxed is allowed",
-    "h_r14_state_report_iter_numpy_gadget": "Child.run's list(res.missing_keys) on load_state_dict's return runs C "
-                                            "callables with a caller frame innermost: Tensor.numpy is the harness's "
-                                            "own call, numpy views of the answer's buffers compute every forward",
-    "h_r14_constprop_jit_only_op": "torch._C._jit_pass_constant_propagation runs the JIT-only aten::_tensor_to_list of "
-                                   "a Graph made node by node: no name lookup, no interpreter, exact values to Python",
-    "h_r14_nnc_tensorexpr_softmax": "NNC (torch._C._te construct_codegen + CodeGen.call) runs a softmax loop nest on the "
-                                    "tensors' memory in C++: no ATen op, nothing in entry_points gates it",
     "h_r14_op_dk_softmax": "OpOverload._op_dk (Dispatcher::callBoxedForDispatchKey) calls aten::_softmax's CPU/CUDA "
                            "kernel with no RecordFunction; nothing in wall.py entry_points gates it",
-    "h_r14_scriptlist_repr_read": "repr(torch._C.ScriptList([t])) prints the values with at::print (C++ reads the data "
-                                  "pointer after an allowed `to`): values to Python with no refused op",
-    "h_r14_onnx_export_initializer_read": "torch._C.Graph._export_onnx of a parse_ir graph writes the initializer's "
-                                          "raw bytes into the returned protobuf: a serializer the wall does not list",
     "h_r12_bufferedreader_uaf_raw_memory": "CPython 3.11's own use-after-free (io.BufferedReader's readinto view of "
                                            "its freed buffer) gives raw memory in pure Python; stage 0 refuses it",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
