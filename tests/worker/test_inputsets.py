@@ -107,10 +107,10 @@ class ChooseTest(unittest.TestCase):
             self.assertTrue(codes["REF_IDENTITY_ON_INPUTS"]["separated_by"], name)
             self.assertIn("separates", codes["REF_IDENTITY_ON_INPUTS"]["message"])
             self.assertTrue(kept, name)
-        # hardtanh is the identity on [-1, 1) too: only the wide set separates it (special is dropped: its
-        # output is finite everywhere, hardtanh(inf) is 1)
+        # hardtanh is the identity on [-1, 1) too: the wide set separates it, and the masked one (its -inf
+        # become -1; special is dropped: its output is finite everywhere, hardtanh(inf) is 1)
         kept, notes, _ = choose(lambda x: F.hardtanh(x, -1.0, 1.0), rand(16, 64))
-        self.assertEqual(notes[0]["separated_by"], ["wide"])
+        self.assertEqual(notes[0]["separated_by"], ["wide", "masked"])
 
     def test_a_linear_op_keeps_signed_but_not_wide(self):
         kept, notes, dropped = choose(lambda a, b: a @ b, lambda sd: rand(16, 32)(sd) + rand(32, 8)(sd + 100))
@@ -124,8 +124,49 @@ class ChooseTest(unittest.TestCase):
 
     def test_signed_inputs_keep_only_special_for_relu(self):
         kept, notes, dropped = choose(torch.relu, lambda sd: [torch.randn(16, 64, generator=torch.Generator().manual_seed(sd))])
-        self.assertEqual((kept, notes), (["special"], []))
+        self.assertEqual((kept, notes), (["special", "masked"], []))
         self.assertIn("as they are", dropped["signed"])
+
+    def test_a_max_reduction_keeps_offset(self):
+        # a max that pads its tiles with 0 instead of -inf passed every other set: no column was all negative
+        # (redteam inputs r14_max_dim_pad_zero); the reference is exact there
+        kept, _, dropped = choose64(lambda x: x.max(dim=1).values, randn(8, 40, 24))
+        self.assertIn("offset", kept)
+        x = inputsets.derive(randn(8, 40, 24)(1), "offset", 1)[0]
+        self.assertTrue(bool((x < 0).all()))
+        self.assertIn("offset16", dropped)  # only where offset is ill conditioned
+
+    def test_layernorm_keeps_the_smaller_offset_where_the_larger_is_ill_conditioned(self):
+        # a one-pass variance (E[x^2] - E[x]^2) passed LayerNorm's randn rows (r14_layernorm_one_pass); at an
+        # offset of 256 times the inputs' magnitude the reference's own float32 rounding exceeds a quarter of the
+        # strict tolerance, at 16 it does not
+        ln = lambda x: F.layer_norm(x, (512,))
+        kept, _, dropped = choose64(ln, randn(16, 512))
+        self.assertIn("offset16", kept)
+        self.assertIn("quarter of the tolerance", dropped["offset"])
+        x = inputsets.derive(randn(16, 512)(1), "offset16", 1)[0]
+        one_pass = (x - x.mean(1, keepdim=True)) / torch.sqrt((x * x).mean(1, keepdim=True) - x.mean(1, keepdim=True) ** 2
+                                                             + 1e-5)
+        self.assertGreater(float((one_pass - ln(x)).abs().max()), 1e-4)  # the set separates it
+        # without the float64 reference the conditioning is unknown: neither is kept
+        kept, _, dropped = choose(ln, randn(16, 512))
+        self.assertNotIn("offset", kept)
+        self.assertIn("float64", dropped["offset"])
+
+    def test_a_softmax_keeps_masked(self):
+        # an online softmax with no guard for a running max of -inf made rows NaN (r14_softmax_online_neginf_chunk)
+        kept, _, _ = choose64(lambda x: torch.softmax(x, dim=1), randn(8, 96))
+        self.assertIn("masked", kept)
+        x = inputsets.derive(randn(8, 96)(1), "masked", 1)[0]
+        self.assertTrue(bool(torch.isinf(x[:, :48]).all()) and bool(torch.isfinite(x[:, 48:]).all()))
+
+    def test_an_index_output_keeps_exact_for_its_ties(self):
+        # argmax's indices round nothing, but exact's small integers tie: a kernel that takes the last maximal
+        # index passed randn inputs (r14_argmax_last_tie)
+        kept, _, _ = choose64(lambda x: torch.argmax(x, dim=1), randn(8, 64))
+        self.assertIn("exact", kept)
+        kept, _, dropped = choose64(torch.relu, randn(8, 64))
+        self.assertNotIn("exact", kept)
 
     def test_a_set_whose_reference_overflows_is_dropped(self):
         kept, _, dropped = choose(lambda x: torch.exp(x * 100), rand(8, 8))

@@ -123,6 +123,18 @@ class DerivedShapeTest(unittest.TestCase):
         # the rows exactly (BLOCK = 1024, no loop) passed every size at or below the task's
         self.assertEqual(sh[1:], [{"shape": {"batch_size": 17, "dim": 1049}, "origin": "derived"}])
 
+    def test_sizes_alike_in_two_places_move_apart_and_small_sizes_move_too(self):
+        # a kernel that swapped two dimensions' strides passed where dim1 = dim2 stayed equal (redteam inputs
+        # r14_sum_dim_swapped_stride); a program of 8 rows indexed from the wrong block passed at 8 rows
+        # (r14_softmax_rowblock_offset); a size inside a tuple stayed (r14_cosine_loss_floor_loop)
+        code = SMALL.replace("batch_size = 16", "batch_size = 8").replace("dim = 1024", "dim = 256\nwidth = 256")
+        code = code.replace("torch.rand(batch_size, dim)", "torch.rand(batch_size, dim, width)")
+        _, sh = shapes(code)
+        self.assertEqual(sh[1]["shape"], {"batch_size": 13, "dim": 263, "width": 265})
+        self.assertEqual(taskref.spread({"n": 64, "shape": [64, 3], "m": 64}, taskref.nearby_unaligned),
+                         {"n": 63, "shape": [61, 3], "m": 59})
+        self.assertEqual([taskref.above_unaligned(v) for v in (2, 3, 4, 6, 8, 9)], [2, 3, 7, 9, 13, 9])
+
     def test_a_task_that_lists_shapes_gets_a_derived_tail_shape_too(self):
         _, sh = shapes(SMALL, {"shapes": [{"batch_size": 32, "dim": 2048}]})
         self.assertEqual([s["origin"] for s in sh], ["module", "task", "derived"])

@@ -91,11 +91,12 @@ def check_task(req, task_path, device, room=None):
             continue
         if gpu:
             peaks[si] = int(torch.cuda.max_memory_allocated())
-    # derived input sets, chosen as verify chooses them, at the smallest shape checked at every seed
+    # derived input sets, chosen as verify chooses them (taskref.set_anchor) among the shapes checked at every seed
     sets = {}
     full = [si for si, x in judge.shapes.items() if len(x["seeds"]) == len(seeds)]
     if full:
-        ai = min(full, key=lambda si: sum(o["numel"] for o in next(iter(judge.shapes[si]["seeds"].values()))))
+        ai = taskref.set_anchor({si: sum(o["numel"] for o in next(iter(judge.shapes[si]["seeds"].values())))
+                                 for si in full}, full, {si: judge.shapes[si]["origin"] for si in full})
         try:
             with torch.device(device) if gpu else _null():
                 # (not `notes`: done() reads that name, the module's reach findings, when it returns)

@@ -18,12 +18,24 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
   special signed, with one element in 64 replaced by -0.0, +-denormal, +inf or -inf (no NaN, _special): for references
           that pass them through (special_gate); the comparison matches inf with inf of the same sign
           position by position (data/compare.py), so a ReLU written as `x * (x > 0)` (NaN at -inf) fails
+  offset  signed, minus 256 (offset16: 16, where 256 is ill conditioned) times its largest magnitude: every value negative and far from zero beside its
+          spread. A max that pads its tiles with 0 instead of -inf (an all-negative column's max became 0) and a
+          variance computed as E[x^2] - E[x]^2 (LayerNorm rows off by 0.04) passed every other set (redteam inputs
+          r14_max_dim_pad_zero, r14_layernorm_one_pass). Kept only where the reference is well conditioned there
+          (offset_gate: its float32 output within a quarter of the tolerance of its float64 one), so that a
+          correct float32 kernel, summing in another order, passes
+  masked  signed, with the first half of the last dimension -inf (an attention mask's shape): an online softmax
+          with no guard for a running max of -inf made its rows NaN (r14_softmax_online_neginf_chunk). Kept
+          where the reference's output stays finite
 """
 
 import time
 
-SETS = ("signed", "wide", "exact", "special")
+SETS = ("signed", "wide", "exact", "special", "offset", "offset16", "masked")
 WIDE = 256.0
+# offset: x - OFFSET * max|x| (signed x); offset16, the same by 16, is tried where the reference is ill conditioned
+# at the first (LayerNorm at the strict fp32 tolerance: its own float32 rounding at x - 1000 is 6e-5)
+OFFSETS = {"offset": 256.0, "offset16": 16.0}
 SEEDS = 1  # seeds a kept set is checked at (the reference is judged on two)
 TOLERANCES = {"exact": (0.0, 0.0)}  # (atol, rtol) of a set's checks instead of the task's (taskref.set_atol)
 RATE = 64  # one element in RATE gets a large integer (exact) or a special value (special)
@@ -89,6 +101,12 @@ def derive(inputs, name, seed=None):
                 x = _exact(t)
             elif name == "special":
                 x = _special(t, x)
+            elif name in OFFSETS:
+                top = x[torch.isfinite(x)].abs().max() if bool(torch.isfinite(x).any()) else 0.0
+                x = x - OFFSETS[name] * top
+            elif name == "masked" and x.dim() and x.shape[-1] > 1:
+                x = x.clone()
+                x[..., :x.shape[-1] // 2] = float("-inf")
             out.append(x.to(t.dtype))
         else:
             out.append(t)
@@ -157,6 +175,8 @@ def exact_gate(d, o, run64):
         return "the reference's float64 outputs differ in number or shape from its own"
     for a, b in zip(o, o64):
         if not a.is_floating_point():
+            if not torch.equal(a.cpu(), b.cpu()):
+                return "the reference's integer outputs on it differ from its float64 run's (ties broken otherwise)"
             continue
         if a.dtype == torch.float64:
             return "the reference's output is float64: nothing to compare it with exactly"
@@ -170,6 +190,24 @@ def exact_gate(d, o, run64):
         return (f"the reference on the inputs' magnitudes reaches {top:.3g} >= 2^{ACCUMULATOR_BITS}: a correct "
                 "fp32 accumulation in another order could round")
     return None
+
+
+def offset_gate(o, o64, atol, rtol):
+    """Why the offset set's checks could fail a correct kernel (None when they cannot): the reference's float32
+    output there must be its float64 output within a quarter of the tolerance, else the op is ill conditioned at
+    that offset (a sum that cancels) and a correct kernel that rounds in another order would differ."""
+    if o64 is None:
+        return "the reference is not run in float64 here: its conditioning at the offset is unknown"
+    if not same(o, o64, atol / 4, rtol / 4):
+        return "the reference's float32 output on it is not its float64 output within a quarter of the tolerance"
+    return None
+
+
+def indexes(o):
+    """Whether the reference gives integer outputs (argmax's indices): exact's ties tell a first index from a
+    last one (redteam inputs r14_argmax_last_tie), on inputs no float rounding touches."""
+    import torch
+    return any(not t.is_floating_point() and t.dtype != torch.bool for t in o)
 
 
 def rounds(o, o64):
@@ -218,15 +256,20 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
     two = len(xs) == 2
     info = {name: {"ok": True, "fps": [], "ident": [], "insens": set(), "why": None} for name in ("task",) + SETS}
     fl = floats(xs[0])
+    f64 = run64 is not None  # whether the float64 reference may be run (exact, offset's conditioning)
     if run64 is None:
         info["exact"].update(ok=False, why="the reference is not run in float64 here")
     elif sum(xs[0][k].numel() * 8 for k in fl) > EXACT_MAX_BYTES:
+        f64 = False
         info["exact"].update(ok=False, why=f"the inputs in float64 would take more than {EXACT_MAX_BYTES >> 30} GiB")
     for i, x in enumerate(xs):
         o_prev = None  # the output wide is compared with: the signed set's, or the task's where signed is dropped
         for name in ("task",) + SETS:
             st = info[name]
             if not st["ok"]:
+                continue
+            if name == "offset16" and info["offset"]["ok"]:
+                st["ok"], st["why"] = False, "the offset set is kept (offset16 is its smaller offset's fallback)"
                 continue
             d = derive(x, name, seeds[i])
             if name != "task" and not changed(d, x):
@@ -248,6 +291,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
                     took = min(took, time.monotonic() - t0)
                     del again
                 if took > EXACT_MAX_CALL_S:  # float64 can be a hundred times slower (convolutions)
+                    f64 = False
                     info["exact"].update(ok=False, why=f"the reference's float32 call took {took:.2f} s: its "
                                                        "float64 run is not made")
             why = None
@@ -260,14 +304,20 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
                     why = "the reference's output on it is within the tolerance of zero"
             try:
                 with torch.no_grad():
-                    if name == "task" and i == 0 and info["exact"]["ok"] and not rounds(o, run64(d)):
+                    if name == "task" and i == 0 and info["exact"]["ok"] and not rounds(o, run64(d)) and \
+                            not indexes(o):
                         info["exact"].update(ok=False, why="the reference rounds nothing on the task's own inputs "
                                                            "(an elementwise op): no sum to downgrade")
                     if name == "exact" and why is None:
                         why = exact_gate(d, o, run64)
+                    if name in OFFSETS and why is None:
+                        why = offset_gate(o, run64(d) if f64 else None, atol, rtol)
             except Exception as e:  # a reference that does not run in float64
+                f64 = False
                 info["exact"].update(ok=False, why=f"the reference does not run in float64: "
                                                    f"{type(e).__name__}: {e}"[:200])
+                if name in OFFSETS:
+                    why = "the reference does not run in float64: its conditioning at the offset is unknown"
                 if name == "exact":
                     continue
             if why is not None:

@@ -84,11 +84,15 @@ def nearby_unaligned(v):
 
 
 def above_unaligned(v):
-    """An odd size a little above an even v (1024 -> 1049, 16 -> 17, 128 -> 131): an answer whose fixed block
-    covers the task's rows exactly (BLOCK = 128, no loop over the row) fails there, and so does one whose
-    mask is off by a block. Odd sizes and sizes up to 8 stay."""
-    if v <= 8 or v % 2:
+    """An odd size a little above an even v (1024 -> 1049, 16 -> 17, 128 -> 131; 8 -> 13, 6 -> 9, 4 -> 7): an
+    answer whose fixed block covers the task's rows exactly (BLOCK = 128, no loop over the row) fails there, and
+    so does one whose mask is off by a block, or whose program covers 8 rows and indexes them from the wrong block
+    (redteam inputs r14_softmax_rowblock_offset: 8 rows stayed 8, and at 9 the second block's rows 1..8 still
+    wrote row 8 right). Odd sizes and sizes below 4 stay."""
+    if v < 4 or v % 2:
         return v
+    if v <= 8:
+        return v + v // 2 + (1 if (v + v // 2) % 2 == 0 else 0)
     v += max(1, v // 42)
     return v + 1 if v % 2 == 0 else v
 
@@ -100,6 +104,24 @@ def derive_shape(consts, tuples=None, move=None):
     keep = {e for t in (tuples or {}).values() if isinstance(t, (tuple, list)) for e in t}
     derived = {k: v if v in keep else (move or nearby_unaligned)(v) for k, v in consts.items()}
     return derived if derived != consts else None
+
+
+def spread(shape, move):
+    """shape (ints and lists of ints) with every size moved, a size that appears in several places moved to a
+    different value in each (the first by move, the next 2 further, ...): a kernel that swaps the strides of two
+    dimensions the task sizes alike (dim1 = dim2 = 256) passed every shape where they stayed equal (redteam
+    inputs r14_sum_dim_swapped_stride); sizes inside tuples move too (`input_shape = (4096,)`:
+    r14_cosine_loss_floor_loop)."""
+    seen = {}
+
+    def one(v):
+        if not isinstance(v, int) or isinstance(v, bool) or move(v) == v:
+            return v
+        k = seen[v] = seen.get(v, -1) + 1
+        m = move(v)
+        apart = m + 2 * k if m > v else m - 2 * k
+        return apart if apart > 1 else m
+    return {k: [one(e) for e in v] if isinstance(v, list) else one(v) for k, v in shape.items()}
 
 
 DERIVED_MAX_BYTES = 64 << 20  # a small derived shape moves at most this per call (inputs, outputs, parameters)
@@ -154,10 +176,14 @@ class Deriver:
         return derived if derived != self.consts else None
 
     def nearby(self, move=nearby_unaligned):
-        """derive_shape's shape (every size moved off the multiples of 16, sizes inside int tuples kept), or as much of
-        it as the reference runs at; derive_shape's as it is where the meta device cannot tell or nothing of
-        it runs (the reference pass then drops it with the reason: the task is checked at its own shape only,
-        and says so)."""
+        """Every size moved off the multiples of 16, the same size in different places apart (spread), where the
+        reference runs there; else derive_shape's shape (sizes inside int tuples kept, equal sizes moved alike),
+        or as much of it as the reference runs at; derive_shape's as it is where the meta device cannot tell or
+        nothing of it runs (the reference pass then drops it with the reason: the task is checked at its own
+        shape only, and says so)."""
+        apart = spread(self.original, move)
+        if apart != self.original and self.moved(apart) is not None:
+            return self.result(apart)
         d = derive_shape(self.consts, self.tuples, move)
         if d is None or self.moved(self.original) is None or self.moved(d) is not None:
             return d
@@ -481,11 +507,18 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64)
 
 
-def set_anchor(footprints, checked, n_seeds):
-    """The kept shape derived input sets are checked at: the smallest one (inputs and outputs) of those
-    checked at every seed."""
-    full = [i for i, c in enumerate(checked) if c == n_seeds] or list(range(len(checked)))
-    return min(full, key=lambda i: (footprints[i] or {}).get("in", 0) + (footprints[i] or {}).get("out", 0))
+ANCHOR_TAIL_FACTOR = 4  # a derived shape anchors the input sets where it moves at most this many times the smallest
+
+
+def set_anchor(sizes, full, origins):
+    """The kept shape derived input sets are checked at, among those checked at every seed (`full`, indices):
+    a derived one (its sizes off the block sizes) where it moves at most ANCHOR_TAIL_FACTOR times the smallest,
+    else the smallest. At a small task's own aligned shape a tail kernel that drops LeakyReLU's slope saw only
+    the task's torch.rand, and passed (redteam inputs r14_leaky_tail_kernel_relu). sizes[i]: bytes (or
+    elements) in and out of a call at shape i."""
+    small = min(full, key=lambda i: sizes[i])
+    tails = [i for i in full if origins[i] == "derived" and sizes[i] <= ANCHOR_TAIL_FACTOR * max(1, sizes[small])]
+    return min(tails, key=lambda i: sizes[i]) if tails else small
 
 
 def meta_footprint(mod, cls, seed, style):
@@ -701,7 +734,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                                                                 f"input elements): scaled down to {small}"})
                 sh["scaled_from"] = sh["shape"]
                 sh["shape"] = small
-    metas, footprints, recompute, checked = [], [], [], []
+    metas, footprints, recompute, checked, origins = [], [], [], [], []
     locked = for_disk = False
     granted = 0  # device memory admission promised this request (room); it grows to the largest shape's need
     # a reference that runs out of device memory beside others is computed again (worker.py start_reference:
@@ -819,6 +852,7 @@ def _references(req, task_path, cache_dir, held, room=None):
             dropped.append({"shape": sh["shape"], "reason": f"{err['code']}: {err['message']}"})
             continue
         kept.append(sh["shape"])
+        origins.append(sh["origin"])
         checked.append(len(per_seed))
         recompute.append(bool(hold))
         metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
@@ -827,7 +861,8 @@ def _references(req, task_path, cache_dir, held, room=None):
     sets, set_report = ["task"] * len(kept), {}
     set_atols = [None] * len(kept)
     if kept and req.get("input_sets", True):
-        ai = set_anchor(footprints, checked, len(seeds))
+        ai = set_anchor([(f or {}).get("in", 0) + (f or {}).get("out", 0) for f in footprints],
+                        [i for i, c in enumerate(checked) if c == len(seeds)] or list(range(len(checked))), origins)
         try:
             names, notes, why = choose_sets(mod, kept[ai], secrets, style, device, atol, rtol)
             judge.notes += notes
