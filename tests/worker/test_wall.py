@@ -286,10 +286,23 @@ class WallInProcess(unittest.TestCase):
         x = self.torch.randn(4)
         ks = self.torch._C.DispatchKeySet(self.torch._C.DispatchKey.CPU)
         call = lambda: self.torch.ops.aten.relu.default.redispatch(ks, x)  # noqa: E731
-        self.assertEqual(call().shape, x.shape)  # outside a window torch may use it
         _, rep = self.window(lambda: self.try_call(call))
         self.assertEqual(rep["bypass"], 1)
         self.assertIn("redispatch_boxed", rep["first"][0]["op"])
+        # and an OpOverload's _op_dk, which calls a kernel for a dispatch key with no RecordFunction (redteam/wall2
+        # h_r14_op_dk_softmax), made before the wall or after it
+        for op in (self.torch.ops.aten.relu.default, self.torch.ops.aten.special_erfcx.default):
+            _, rep = self.window(lambda: self.try_call(lambda: op._op_dk(self.torch._C.DispatchKey.CPU, x)))
+            self.assertEqual(rep["bypass"], 1)
+            self.assertIn("_op_dk", rep["first"][0]["op"])
+        # outside a window, in the harness's phase, code that is not the harness's is refused too: the answer's
+        # __instancecheck__, reached from a harness function, computed there (h_r14_sysmodules_torch_harness_...)
+        ns = self.answer_code("""
+            def outside(op, ks, x):
+                return op.redispatch(ks, x)
+        """)
+        with self.assertRaisesRegex(PermissionError, "outside the harness's own code"):
+            ns["outside"](self.torch.ops.aten.relu.default, ks, x)
 
     def test_harness_phase_judges_only_answer_frames(self):
         x = self.torch.randn(4)
@@ -864,6 +877,9 @@ class WallTamper(unittest.TestCase):
         self.assertIn("ctypes", rep["native"])
         self.assertIn("ctypes", rep["native_harness"])
         self.assertRegex(rep["native_harness"], r" at \S+:\d+")  # where torch or triton reached it, for the log
+        # the fresh import removed modules from sys.modules, which the wall holds (h_r14_sysmodules_...): latched
+        self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "WALL_TAMPERED"))
+        rep = dict(rep, tampered="")
         self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
         self.assertEqual(wall.check_report(dict(rep, native=""), 1)[:2], ("HARNESS", "RAW_MEMORY_HARNESS"))
 

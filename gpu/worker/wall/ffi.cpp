@@ -751,7 +751,14 @@ template <int N> PyObject *op_lookup(PyObject *self, void *a, void *b, void *c)
     if (q == nullptr || (!dispatcher_has(q) && !(g_phase.load() == kHarness && harness_own_call())))
         return native_refuse(std::string("an operator the dispatcher does not have (") + (q ? q : "?") +
                              "): the JIT runs it with no op seen");
-    return g_op_lookup[N](self, a, b, c);
+    PyObject *r = g_op_lookup[N](self, a, b, c);
+    // _get_operation_overload's (op, op_dk, tags): the new overload's _op_dk goes through the wall (route_op_dk)
+    if (N == 1 && r != nullptr && g_op_dk_slot >= 0 && PyTuple_Check(r) && PyTuple_GET_SIZE(r) >= 2 &&
+        route_op_dk(PyTuple_GET_ITEM(r, 1)) < 0) {
+        Py_DECREF(r);
+        return native_refuse("an operator's _op_dk the wall cannot route");
+    }
+    return r;
 }
 
 int guard_op_lookup(PyObject *f, int n, AnyCall trampoline)

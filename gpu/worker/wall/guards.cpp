@@ -52,6 +52,11 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
     // constructor (the free phase) holds no call's inputs
     if (g_slot_mode[N] == kNeuterRead && phase == kHarness && !harness_own_call())
         return guarded_refuse(std::string(g_slot_name[N]) + " outside the answer's constructor");
+    // a kernel run around the dispatcher (redispatch_boxed, _op_dk, call_boxed) by the answer's code in the harness's
+    // phase, where the call's inputs exist: the answer's __instancecheck__, reached through a harness function's
+    // import, computed the softmax there (redteam/wall2 h_r14_sysmodules_torch_harness_redispatch)
+    if (g_slot_mode[N] == kNeuterForward && phase == kHarness && !harness_own_call())
+        return guarded_refuse(std::string(g_slot_name[N]) + " outside the harness's own code");
     // a view of tensor memory for numpy made by the answer's code outside the forward (its constructor, code it
     // compiled under a borrowed file name that the harness calls) serves the forward all the same, where no op
     // sees what is done there
@@ -245,6 +250,47 @@ int patch_slot(PyObject *f, const char *name, int mode)
     g_slot_flags[n] = def->ml_flags;
     def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[n]));
     return 1;
+}
+
+// An OpOverload's _op_dk (torch._C._get_operation_overload's second function) calls an operator's kernel for a
+// dispatch key with Dispatcher::callBoxedForDispatchKey, where no RecordFunction runs: the answer's forward got
+// aten::_softmax's CPU kernel unseen (redteam/wall2 h_r14_op_dk_softmax). Every _op_dk is a pybind11 function with
+// a method definition of its own and the same dispatcher: all of them go through one slot, refused in the forward as
+// redispatch_boxed is, those made before the wall (Wall.start routes the cached overloads) and after it (op_lookup).
+int g_op_dk_slot = -1;
+
+int route_op_dk(PyObject *f)
+{
+    PyMethodDef *def = def_of(f);
+    if (def == nullptr)
+        return -1;
+    if (g_op_dk_slot < 0) {
+        const int r = patch_slot(f, "OpOverload._op_dk (around the dispatcher)", kNeuterForward);
+        if (r == 1)
+            g_op_dk_slot = g_slots_used - 1;
+        return r == 1 ? 1 : -1;
+    }
+    const auto trampoline = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[g_op_dk_slot]));
+    if (def->ml_meth == trampoline)
+        return 0;
+    if (def->ml_meth != g_slot_orig[g_op_dk_slot] || def->ml_flags != g_slot_flags[g_op_dk_slot])
+        return -1;
+    def->ml_meth = trampoline;
+    return 1;
+}
+
+PyObject *w_route_op_dk(PyObject *, PyObject *args)
+{
+    PyObject *f;
+    if (!PyArg_ParseTuple(args, "O", &f))
+        return nullptr;
+    if (g_phase.load() != kFree || g_serial > 0)
+        return refuse(nullptr, nullptr, nullptr);
+    if (route_op_dk(f) < 0) {
+        PyErr_SetString(PyExc_TypeError, "sieve runtime wall: not an _op_dk of pybind11's");
+        return nullptr;
+    }
+    Py_RETURN_NONE;
 }
 
 // ---- tensors over memory numpy or Python writes (docs/VERIFIER.md, "No raw memory, no foreign calls") ------------

@@ -348,6 +348,7 @@ PyMethodDef kMethods[] = {
     {"overlaps", w_overlaps, METH_VARARGS, "overlaps(lo, hi): memory one of the answer's launches was given"},
     {"seal", w_seal, METH_NOARGS, "seal(): the last report"},
     {"shut_ctypes", w_shut_ctypes, METH_VARARGS, "shut_ctypes(allowed_function_pointers) -> ctypes types shut"},
+    {"route_op_dk", w_route_op_dk, METH_VARARGS, "route_op_dk(f): an OpOverload's _op_dk refused in the forward"},
     {"shut_raw", w_shut_raw, METH_VARARGS,
      "shut_raw(code_roots, driver_roots, client_roots): triton's interpreter, made code, native loads, /proc/self/mem"},
     {"mappings", w_mappings, METH_VARARGS,

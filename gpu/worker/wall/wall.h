@@ -131,6 +131,10 @@ int refuse_native(PyObject *f, const std::string &what);
 void subtypes(PyTypeObject *t, std::vector<PyTypeObject *> &out);
 PyObject *w_shut_ctypes(PyObject *, PyObject *args);
 PyObject *w_shut_raw(PyObject *, PyObject *args);
+// guards.cpp
+int route_op_dk(PyObject *f);
+extern int g_op_dk_slot;
+PyObject *w_route_op_dk(PyObject *, PyObject *args);
 
 // Visits this thread's Python frames, innermost first, at most max_depth of them, until visit(frame, code,
 // file, depth) returns false; file is nullptr where the code's file name is no UTF-8 string. With the GIL.

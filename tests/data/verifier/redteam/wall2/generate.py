@@ -219,11 +219,6 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    "h_r14_sysmodules_torch_harness_redispatch": "sys.modules['torch'] is in no snapshot: the harness's function-level "
-                                                 "`import torch` (hooks.tensor_ranges, after inputs_made) runs the "
-                                                 "answer's __instancecheck__, where redispatch_boxed is allowed",
-    "h_r14_op_dk_softmax": "OpOverload._op_dk (Dispatcher::callBoxedForDispatchKey) calls aten::_softmax's CPU/CUDA "
-                           "kernel with no RecordFunction; nothing in wall.py entry_points gates it",
     "h_r12_bufferedreader_uaf_raw_memory": "CPython 3.11's own use-after-free (io.BufferedReader's readinto view of "
                                            "its freed buffer) gives raw memory in pure Python; stage 0 refuses it",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
