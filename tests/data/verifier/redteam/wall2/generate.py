@@ -78,6 +78,8 @@ HOSTILE = [
     ("h_r14_nnc_tensorexpr_softmax", SOFTMAX, REJECT, {}),
     ("h_r14_sysmodules_torch_harness_redispatch", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r14_state_report_iter_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
+    # round 15 (helper red15 against 67a0cbb, stage 0 skipped)
+    ("h_r15_weakref_refmodel_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
