@@ -80,6 +80,7 @@ HOSTILE = [
     ("h_r14_state_report_iter_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
     # round 15 (helper red15 against 67a0cbb, stage 0 skipped)
     ("h_r15_weakref_refmodel_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
+    ("h_r15_build_impl_knob_driver_loads", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
