@@ -84,6 +84,7 @@ HOSTILE = [
     ("h_r15_cache_plant_two_faced_fspath", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_cache_plant_os_open_fspath", SOFTMAX, RAW, {}),
     ("h_r15_spec_origin_two_faced_property", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
+    ("h_r15_cache_plant_dir_fd_rename", SOFTMAX, RAW + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_library_copy_in_wall_write", SOFTMAX, MAPPING_FIXUP, {}),
