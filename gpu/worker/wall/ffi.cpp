@@ -565,10 +565,26 @@ std::string fd_path(long fd)
     return n > 0 ? std::string(buf, static_cast<size_t>(n)) : link;
 }
 
-// the path an event names (str, bytes or path-like; "" for a descriptor) as given, and as the kernel resolves it
+// Path objects whose file system path is read with no code of the answer's: pathlib's own (exact types) and
+// os.DirEntry. Any other object's __fspath__ is the answer's to write, and could name one file to the open and
+// another to the wall (redteam/wall2 h_r15_cache_plant_two_faced_fspath): such a path is unreadable here.
+std::vector<PyObject *> g_path_types;
+
+bool readable_path(PyObject *p)
+{
+    if (p == nullptr || PyUnicode_Check(p) || PyBytes_Check(p) || PyLong_Check(p))
+        return true;
+    for (PyObject *t : g_path_types)
+        if (reinterpret_cast<PyObject *>(Py_TYPE(p)) == t)
+            return true;
+    return false;
+}
+
+// the path an event names (str, bytes or a readable path object; "" for a descriptor or an unreadable one) as
+// given, and as the kernel resolves it
 std::string event_path(PyObject *p, long dir_fd, std::string *as_given = nullptr)
 {
-    PyObject *fs = p != nullptr && !PyLong_Check(p) ? PyOS_FSPath(p) : nullptr;
+    PyObject *fs = p != nullptr && !PyLong_Check(p) && readable_path(p) ? PyOS_FSPath(p) : nullptr;
     std::string given;
     if (fs != nullptr && PyUnicode_Check(fs)) {
         const char *u = PyUnicode_AsUTF8(fs);
@@ -613,7 +629,7 @@ bool shared_object_name(const std::string &path)
 // whether triton's cache manager writes this (and, for a shared object, for triton's driver)
 bool triton_cache_writer(bool shared_object)
 {
-    bool ok = false, past_cache = false;
+    bool ok = false, past_cache = false, past_driver = false;
     for_each_frame(64, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
         const std::string fn = file != nullptr ? file : "";
         if (g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0)
@@ -626,7 +642,12 @@ bool triton_cache_writer(bool shared_object)
         }
         if (cache || ends_with(fn, "triton/runtime/build.py"))
             return true;
-        ok = fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py");
+        const bool driver = fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py");
+        if (driver) {
+            past_driver = true;
+            return true;
+        }
+        ok = past_driver; // and the driver called by triton's own code, not by the answer (create_dynamic_guard)
         return false;
     });
     return ok;
@@ -644,15 +665,28 @@ int cache_audit(const char *event, PyObject *args)
     };
     std::vector<std::string> paths; // resolved
     bool relative_shared_object = false;
-    if (std::strcmp(event, "open") == 0) {
+    const bool open = std::strcmp(event, "open") == 0, two = std::strcmp(event, "os.rename") == 0 ||
+                                                             std::strcmp(event, "os.link") == 0 ||
+                                                             std::strcmp(event, "os.symlink") == 0;
+    if (!open && !two && std::strcmp(event, "os.mkdir") != 0)
+        return 0;
+    if (open) {
         PyObject *mode = n > 1 ? PyTuple_GET_ITEM(args, 1) : nullptr;
         const char *m = mode != nullptr && PyUnicode_Check(mode) ? PyUnicode_AsUTF8(mode) : nullptr;
         PyErr_Clear();
         const long flags = arg_long(2);
-        const bool writing = (m != nullptr && std::strpbrk(m, "wax+") != nullptr) ||
-                             (flags > 0 && (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) != 0);
-        if (!writing)
-            return 0;
+        if (!((m != nullptr && std::strpbrk(m, "wax+") != nullptr) ||
+              (flags > 0 && (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) != 0)))
+            return 0; // not writing
+    }
+    for (Py_ssize_t i = 0; i < n && i < (two ? 2 : 1); ++i) {
+        if (!readable_path(PyTuple_GET_ITEM(args, i))) {
+            native_refuse(std::string("writing through a path object the wall cannot read without running it (") +
+                          event + ")");
+            return -1;
+        }
+    }
+    if (open) {
         std::string given;
         paths.push_back(event_path(PyTuple_GET_ITEM(args, 0), -1, &given));
         relative_shared_object = !given.empty() && given[0] != '/' && shared_object_name(given);
@@ -790,35 +824,60 @@ AnyCall g_create_dynamic = nullptr;
 int g_create_dynamic_flags = 0;
 PyObject *g_module_spec = nullptr; // importlib's ModuleSpec
 
+PyObject *g_origin_name = nullptr, *g_name_name = nullptr; // "origin", "name" (interned)
+
 PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
 {
     PyObject *spec = first_arg(g_create_dynamic_flags, a, b);
     if (spec == nullptr || g_module_spec == nullptr || reinterpret_cast<PyObject *>(Py_TYPE(spec)) != g_module_spec)
         return native_refuse("loading a native module from a spec that is not importlib's ModuleSpec");
-    PyObject *origin = PyObject_GetAttrString(spec, "origin");
-    const char *o = origin != nullptr && PyUnicode_CheckExact(origin) ? PyUnicode_AsUTF8(origin) : nullptr;
-    char real[PATH_MAX];
-    const std::string path = o != nullptr && realpath(o, real) != nullptr ? real : (o != nullptr ? o : "?");
-    Py_XDECREF(origin);
+    // origin read as importlib reads it, from the instance's dict: a property of the answer's on ModuleSpec named one
+    // file to the wall and another to the loader (redteam/wall2 h_r15_spec_origin_two_faced_property)
+    auto *st = reinterpret_cast<PyTypeObject *>(g_module_spec);
+    if (st->tp_getattro != PyObject_GenericGetAttr || _PyType_Lookup(st, g_origin_name) != nullptr ||
+        _PyType_Lookup(st, g_name_name) != nullptr)
+        return native_refuse("loading a native module with importlib's ModuleSpec changed");
+    PyObject *dict = PyObject_GenericGetDict(spec, nullptr);
+    PyObject *origin = dict != nullptr && PyDict_Check(dict) ? PyDict_GetItemWithError(dict, g_origin_name) : nullptr;
+    const char *u = origin != nullptr && PyUnicode_CheckExact(origin) ? PyUnicode_AsUTF8(origin) : nullptr;
+    const std::string o = u != nullptr ? u : "";
+    Py_XDECREF(dict);
     PyErr_Clear();
-    // the path as given, which the loader opens (under a folder the candidate cannot write, no link of its own swaps)
-    bool allowed = o != nullptr && under_any(o, g_code_roots);
-    if (!allowed && o != nullptr) {
+    char real[PATH_MAX];
+    const bool resolved = !o.empty() && realpath(o.c_str(), real) != nullptr;
+    const std::string path = resolved ? real : (o.empty() ? "?" : o);
+    // the path as given, which the loader opens, and as resolved: a file under a folder the candidate cannot write
+    bool allowed = resolved && under_any(o, g_code_roots) && under_any(path, g_code_roots);
+    if (!allowed && resolved) {
         const std::vector<std::string> *roots = nullptr;
+        bool past_driver = false;
         for_each_frame(64, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
             const std::string fn = file != nullptr ? file : "";
             const bool trusted = g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0;
+            const bool driver = fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py");
+            if (past_driver) { // triton's own code must have called its driver: the answer calling CudaUtils()
+                if (!trusted)  // after changing what it builds is not (h_r15_build_impl_knob_driver_loads)
+                    roots = nullptr;
+                return trusted && driver;
+            }
             if (trusted && (fn.rfind("<frozen importlib", 0) == 0 || fn.find("/importlib/") != std::string::npos ||
                             ends_with(fn, "triton/runtime/build.py")))
                 return true; // the loader's own frames and triton's build helpers: look further out
-            if (trusted && fn.find("/triton/backends/") != std::string::npos && ends_with(fn, "/driver.py"))
+            if (trusted && driver) {
                 roots = &g_driver_roots;
-            else if (trusted && ends_with(fn, "sieve_worker/extensions/extclient.py"))
+                past_driver = true;
+                return true;
+            }
+            if (trusted && ends_with(fn, "sieve_worker/extensions/extclient.py"))
                 roots = &g_client_roots;
             return false;
         });
-        // the path as given and as resolved (no link of the candidate's leads out of the loader's folder)
         allowed = roots != nullptr && under_any(o, *roots) && under_any(path, *roots);
+        // what the driver builds and loads is triton's state (its knobs, its modules' globals) as it was when the
+        // wall started: a build.impl of the answer's returned its own shared object
+        std::string what;
+        if (allowed && roots == &g_driver_roots && !snapshot_holds(&what))
+            return native_refuse("loading a native module by triton's driver with its state changed: " + what);
     }
     if (!allowed)
         return native_refuse("loading a native module built after the wall (" + path +
@@ -921,6 +980,18 @@ PyObject *w_shut_raw(PyObject *, PyObject *args)
         Py_DECREF(bootstrap);
     }
     failed += g_module_spec == nullptr || !PyType_Check(g_module_spec);
+    g_origin_name = PyUnicode_InternFromString("origin");
+    g_name_name = PyUnicode_InternFromString("name");
+    failed += g_origin_name == nullptr || g_name_name == nullptr;
+    for (const auto &[m, names] : std::vector<std::pair<const char *, std::vector<const char *>>>{
+             {"pathlib", {"PurePosixPath", "PosixPath"}}, {"os", {"DirEntry"}}}) {
+        PyObject *mod = PyImport_ImportModule(m);
+        for (const char *name : names)
+            if (PyObject *t = mod != nullptr ? PyObject_GetAttrString(mod, name) : nullptr;
+                t != nullptr && PyType_Check(t))
+                g_path_types.push_back(t); // kept
+        Py_XDECREF(mod);
+    }
     PyErr_Clear();
     if (PyObject *imp = PyImport_ImportModule("_imp")) {
         PyObject *f = PyObject_GetAttrString(imp, "create_dynamic");

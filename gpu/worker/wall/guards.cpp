@@ -273,8 +273,9 @@ int route_op_dk(PyObject *f)
     const auto trampoline = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kSlotFns[g_op_dk_slot]));
     if (def->ml_meth == trampoline)
         return 0;
+    // a function of another binding's dispatcher (not seen on torch 2.15) gets a slot of its own
     if (def->ml_meth != g_slot_orig[g_op_dk_slot] || def->ml_flags != g_slot_flags[g_op_dk_slot])
-        return -1;
+        return patch_slot(f, "OpOverload._op_dk (around the dispatcher)", kNeuterForward) < 0 ? -1 : 1;
     def->ml_meth = trampoline;
     return 1;
 }

@@ -66,13 +66,15 @@ bool stack_trusted(const std::unordered_set<PyObject *> *innermost)
         const bool task_frame = task_due && depth == 1;
         if (task_frame)
             task_due = false;
-        const auto &set = task_frame                                                               ? g_task_code
-                          : depth == 0 && !task_due && innermost != nullptr && !innermost->empty() ? *innermost
-                                                                                                   : g_trusted_code;
+        // the innermost frame must be one of `innermost` where it is given: an empty set (no caller module has a
+        // function) admits none, never every trusted frame
+        const auto &set = task_frame                                        ? g_task_code
+                          : depth == 0 && !task_due && innermost != nullptr ? *innermost
+                                                                            : g_trusted_code;
         PyObject *globals = PyFrame_GetGlobals(f);
-        ok = (file == nullptr || g_answer != file) && (!task_frame || !set.empty()) &&
-             (set.empty() || (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
-                              g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0));
+        ok = (file == nullptr || g_answer != file) &&
+             (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
+              g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0);
         Py_XDECREF(globals);
         return ok;
     });
@@ -369,12 +371,15 @@ PyObject *w_trust(PyObject *, PyObject *args)
     trust_modules(task, callers);
     trust_modules(all, data_path);
     trust_modules(data, data_path);
+    // the stack that starts the wall is trusted, but no caller: Child.run stays on it, and C callables of the answer's
+    // that fire from its frame (a weakref's callback at `del`, a str subclass's __eq__ on a ctx value) had their
+    // guarded calls taken for the harness's own (redteam/wall2 h_r15_weakref_refmodel_numpy_gadget,
+    // h_r15_ctx_backend_eq_numpy_gadget)
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
     while (f != nullptr) {
         PyCodeObject *code = PyFrame_GetCode(f);
         PyObject *globals = PyFrame_GetGlobals(f);
         trust_code_object(all, reinterpret_cast<PyObject *>(code), globals);
-        trust_code_object(direct, reinterpret_cast<PyObject *>(code), globals);
         Py_XDECREF(globals);
         Py_DECREF(code);
         PyFrameObject *back = PyFrame_GetBack(f);

@@ -225,6 +225,19 @@ def entry_points(torch):
     return found
 
 
+def triton_state(triton):
+    """The dicts that decide what triton's driver compiles and loads: triton.knobs and its build, backend, cache and
+    runtime knobs (an attribute set on one adds a key), the build helpers' and the loaded drivers' module globals."""
+    knobs = getattr(triton, "knobs", None)
+    found = [vars(knobs)] if knobs is not None else []
+    found += [vars(getattr(knobs, k)) for k in ("build", "nvidia", "amd", "cache", "runtime")
+              if knobs is not None and hasattr(getattr(knobs, k, None), "__dict__")]
+    found += [vars(m) for name, m in list(sys.modules.items())
+              if m is not None and (name == "triton.runtime.build" or (name.startswith("triton.backends.")
+                                                                       and name.endswith(".driver")))]
+    return found
+
+
 def op_dks(torch):
     """The _op_dk of every OpOverload torch has made so far (torch.ops' namespaces cache them; ffi.cpp routes those
     made later as they are made): each calls a kernel for a dispatch key with no RecordFunction (guards.cpp
@@ -345,6 +358,12 @@ class Wall:
         # sys.modules["torch"] ran its __instancecheck__ in the harness's phase (redteam/wall2
         # h_r14_sysmodules_torch_harness_redispatch). Every module loaded now stays the one loaded; new ones may come
         mod.snapshot(sys.modules)
+        # what triton's driver builds and loads: its knobs (build.impl, the compiler, libcuda's path) and its build
+        # helpers' and drivers' globals, checked again at every native load of the driver's (ffi.cpp
+        # create_dynamic_guard: a build.impl of the answer's returned its own shared object,
+        # h_r15_build_impl_knob_driver_loads)
+        for d in triton_state(triton):
+            mod.snapshot(d, True)
         for t in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch._C._VariableFunctionsClass):
             mod.snapshot(_type_dict(t))
         for m in harness_modules:

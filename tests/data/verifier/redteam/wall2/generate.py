@@ -79,12 +79,13 @@ HOSTILE = [
     ("h_r14_sysmodules_torch_harness_redispatch", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r14_state_report_iter_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
     # round 15 (helper red15 against 67a0cbb, stage 0 skipped)
-    ("h_r15_weakref_refmodel_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
+    ("h_r15_weakref_refmodel_numpy_gadget", SOFTMAX,
+     RAW + REJECT_OR_WRONG + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
     ("h_r15_build_impl_knob_driver_loads", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_cache_plant_two_faced_fspath", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
-    ("h_r15_cache_plant_os_open_fspath", SOFTMAX, RAW, {}),
+    ("h_r15_cache_plant_os_open_fspath", SOFTMAX, RAW + REJECT, {}),
     ("h_r15_spec_origin_two_faced_property", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
-    ("h_r15_cache_plant_dir_fd_rename", SOFTMAX, RAW + [{"expect": "FAIL_MISMATCH"}], {}),
+    ("h_r15_cache_plant_dir_fd_rename", SOFTMAX, RAW + REJECT + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_ctx_backend_eq_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
     ("h_r7_gadget_redraw_after_seed", SOFTMAX, SEED_SEALED, {}),
     ("h_r7_gadget_frame_inputs_softmax", SOFTMAX, SEED_SEALED, {}),
@@ -228,19 +229,6 @@ LEGIT = [
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
     # round 15 (helper red15 against 67a0cbb): PASS with stage 0 skipped
-    "h_r15_weakref_refmodel_numpy_gadget": "a weakref callback (C callables) on the reference model fires at Child.run's "
-                                           "`del ref_model`: Tensor.numpy of the answer's buffers with a caller's "
-                                           "frame innermost is the harness's own call (trusted.cpp harness_own_call)",
-    "h_r15_ctx_backend_eq_numpy_gadget": "ctx is mutable: ctx['backend'] with a C-callable __eq__ runs in Child.run's "
-                                         "`ctx.get('backend') == 'cuda'`, Tensor.numpy as the harness's own call",
-    "h_r15_build_impl_knob_driver_loads": "triton.knobs.build.impl hands driver.py's CudaUtils compile the answer's .so: "
-                                          "cache_audit and create_dynamic_guard stop at the first driver.py frame",
-    "h_r15_cache_plant_two_faced_fspath": "io.FileIO's open event carries the path-like object, cache_audit calls "
-                                          "__fspath__ again (ffi.cpp event_path): the answer's .so planted at "
-                                          "driver.c's key, loaded by the unchanged driver",
-    "h_r15_spec_origin_two_faced_property": "create_dynamic_guard reads spec.origin, _imp.create_dynamic reads it "
-                                            "again: a property put on ModuleSpec (no snapshot) answers each "
-                                            "differently, the answer's scratch .so loads",
     "h_r12_bufferedreader_uaf_raw_memory": "CPython 3.11's own use-after-free (io.BufferedReader's readinto view of "
                                            "its freed buffer) gives raw memory in pure Python; stage 0 refuses it",
     "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
