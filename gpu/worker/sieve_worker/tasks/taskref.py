@@ -17,6 +17,8 @@ import numpy as np
 
 from . import hygiene, inputsets
 from .seeds import secret_seed, seed_torch, weight_seed
+from .sizes import (DERIVED_MAX_BYTES, above_unaligned, derive_shape, nearby_unaligned,  # noqa: F401
+                    set_anchor, spread)
 
 TOLERANCES = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
 
@@ -72,61 +74,6 @@ def size_constants(code, tuples=False):
     return {k: v for k, v in consts.items() if k in used}
 
 
-def nearby_unaligned(v):
-    """An odd size near an even v, so that no block size (8, 16, ..., 1024) divides it (1024 -> 999,
-    4096 -> 3999, 64 -> 63, 16 -> 15, 393216 -> 383853): masks and tails get exercised, which a power of two,
-    a multiple of one such as KernelBench's 393216 = 3 * 2**17, or 1000 (a multiple of 8) would not. Odd
-    sizes and sizes up to 8 stay."""
-    if v <= 8 or v % 2:
-        return v
-    v -= max(1, v // 42)
-    return v - 1 if v % 2 == 0 else v
-
-
-def above_unaligned(v):
-    """An odd size a little above an even v (1024 -> 1049, 16 -> 17, 128 -> 131; 8 -> 13, 6 -> 9, 4 -> 7): an
-    answer whose fixed block covers the task's rows exactly (BLOCK = 128, no loop over the row) fails there, and
-    so does one whose mask is off by a block, or whose program covers 8 rows and indexes them from the wrong block
-    (redteam inputs r14_softmax_rowblock_offset: 8 rows stayed 8, and at 9 the second block's rows 1..8 still
-    wrote row 8 right). Odd sizes and sizes below 4 stay."""
-    if v < 4 or v % 2:
-        return v
-    if v <= 8:
-        return v + v // 2 + (1 if (v + v // 2) % 2 == 0 else 0)
-    v += max(1, v // 42)
-    return v + 1 if v % 2 == 0 else v
-
-
-def derive_shape(consts, tuples=None, move=None):
-    """A second shape near the module's with no size a multiple of 16 (nearby_unaligned). A size that also
-    appears inside an int tuple the inputs read (`input_shape = (32768,)`) is kept: the two must stay equal
-    (KernelBench's hinge loss)."""
-    keep = {e for t in (tuples or {}).values() if isinstance(t, (tuple, list)) for e in t}
-    derived = {k: v if v in keep else (move or nearby_unaligned)(v) for k, v in consts.items()}
-    return derived if derived != consts else None
-
-
-def spread(shape, move):
-    """shape (ints and lists of ints) with every size moved, a size that appears in several places moved to a
-    different value in each (the first by move, the next 2 further, ...): a kernel that swaps the strides of two
-    dimensions the task sizes alike (dim1 = dim2 = 256) passed every shape where they stayed equal (redteam
-    inputs r14_sum_dim_swapped_stride); sizes inside tuples move too (`input_shape = (4096,)`:
-    r14_cosine_loss_floor_loop)."""
-    seen = {}
-
-    def one(v):
-        if not isinstance(v, int) or isinstance(v, bool) or move(v) == v:
-            return v
-        k = seen[v] = seen.get(v, -1) + 1
-        m = move(v)
-        apart = m + 2 * k if m > v else m - 2 * k
-        return apart if apart > 1 else m
-    return {k: [one(e) for e in v] if isinstance(v, list) else one(v) for k, v in shape.items()}
-
-
-DERIVED_MAX_BYTES = 64 << 20  # a small derived shape moves at most this per call (inputs, outputs, parameters)
-
-
 class Deriver:
     """Derived shapes of a task, each checked on the meta device (no memory, no compute): a change of one of
     its sizes is kept only when the reference still runs with it (a group count must still divide its
@@ -176,11 +123,10 @@ class Deriver:
         return derived if derived != self.consts else None
 
     def nearby(self, move=nearby_unaligned):
-        """Every size moved off the multiples of 16, the same size in different places apart (spread), where the
-        reference runs there; else derive_shape's shape (sizes inside int tuples kept, equal sizes moved alike),
-        or as much of it as the reference runs at; derive_shape's as it is where the meta device cannot tell or
-        nothing of it runs (the reference pass then drops it with the reason: the task is checked at its own
-        shape only, and says so)."""
+        """Every size moved off the multiples of 16, a size in several places apart (spread), where the reference
+        runs there; else derive_shape's (tuple entries kept, equal sizes alike), or as much of it as the reference
+        runs at; derive_shape's as it is where the meta device cannot tell or nothing runs (the reference pass then
+        drops it with the reason: the task is checked at its own shape only, and says so)."""
         apart = spread(self.original, move)
         if apart != self.original and self.moved(apart) is not None:
             return self.result(apart)
@@ -505,20 +451,6 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             run64s.append(float64_run(model))
         return run64s[0](inputs)
     return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64)
-
-
-ANCHOR_TAIL_FACTOR = 4  # a derived shape anchors the input sets where it moves at most this many times the smallest
-
-
-def set_anchor(sizes, full, origins):
-    """The kept shape derived input sets are checked at, among those checked at every seed (`full`, indices):
-    a derived one (its sizes off the block sizes) where it moves at most ANCHOR_TAIL_FACTOR times the smallest,
-    else the smallest. At a small task's own aligned shape a tail kernel that drops LeakyReLU's slope saw only
-    the task's torch.rand, and passed (redteam inputs r14_leaky_tail_kernel_relu). sizes[i]: bytes (or
-    elements) in and out of a call at shape i."""
-    small = min(full, key=lambda i: sizes[i])
-    tails = [i for i in full if origins[i] == "derived" and sizes[i] <= ANCHOR_TAIL_FACTOR * max(1, sizes[small])]
-    return min(tails, key=lambda i: sizes[i]) if tails else small
 
 
 def meta_footprint(mod, cls, seed, style):
@@ -868,7 +800,7 @@ def _references(req, task_path, cache_dir, held, room=None):
             judge.notes += notes
             set_report = {"shape_index": ai, "kept": names, "dropped": why}
             for name in names:
-                per_seed, noise = [], 0.0
+                per_seed, noise, floor = [], 0.0, 0.0
                 for secret in secrets[:inputsets.SEEDS]:
                     model = build(mod, mod.Model, secret, style).to(device).eval()
                     x = set_inputs(mod, secret, device, name)
@@ -880,6 +812,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                     t32 = time.monotonic() - t32
                     n = set_noise(model, x, raw, t32)
                     noise = None if n is None or noise is None else max(noise, n)
+                    floor = max(floor, inputsets.set_floor(name, x))
                     del x
                     if recompute[ai]:
                         per_seed.append([(str(x.dtype).replace("torch.", ""), list(x.shape)) for x in raw])
@@ -890,7 +823,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                     del raw, model
                 kept.append(kept[ai])
                 sets.append(name)
-                set_atols.append(None if not noise else NOISE_FACTOR * noise)
+                set_atols.append(max(NOISE_FACTOR * (noise or 0.0), floor) or None)
                 checked.append(len(per_seed))
                 recompute.append(recompute[ai])
                 metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
