@@ -1061,6 +1061,12 @@ class WallTamper(unittest.TestCase):
                     tcache=tcache)
             attempt("the build helper with a key of the answer's", chr(10).join([
                 "build.compile_so_from_src('int f(void) { return 1; }', 'evil')"]), build=build)
+            # a process that names the cache: triton's build helper told to compile into it (gcc writes with no audit
+            # event of Python's)
+            attempt("a process naming the cache", f"import subprocess; subprocess.run(['true', {os.path.join(key, so)!r}])")
+            attempt("the build helper into the cache", chr(10).join([
+                f"open({os.path.join(scratch, 'e.c')!r}, 'w').write('int f(void) {{ return 1; }}')",
+                f"build._build('evil', {os.path.join(scratch, 'e.c')!r}, {key!r}, [], [], [], [])"]), build=build)
             os.chdir(scratch)
             # what stays open: the answer's own files elsewhere, the cache's put of data, triton's compile
             attempt("a scratch file", f"open({os.path.join(scratch, 'n.so')!r}, 'wb').write(b'')")

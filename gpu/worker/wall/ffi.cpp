@@ -680,7 +680,12 @@ int cache_audit(const char *event, PyObject *args)
             return 0; // not writing
     }
     for (Py_ssize_t i = 0; i < n && i < (two ? 2 : 1); ++i) {
-        if (!readable_path(PyTuple_GET_ITEM(args, i))) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        std::string what;
+        // pathlib's classes are Python classes: patched, they would read one path to the call and another here
+        // (their dicts are in the snapshot: Wall.start)
+        const bool pathlib = !PyUnicode_Check(a) && !PyBytes_Check(a) && !PyLong_Check(a) && a != Py_None;
+        if (!readable_path(a) || (pathlib && !snapshot_holds(&what))) {
             native_refuse(std::string("writing through a path object the wall cannot read without running it (") +
                           event + ")");
             return -1;
@@ -716,9 +721,50 @@ int cache_audit(const char *event, PyObject *args)
     return -1;
 }
 
+// No process is started naming the Triton cache: the answer called triton's build helper `_build` with the cache's
+// key folder as the output folder, and gcc wrote a launcher there with no audit event of Python's (the GPU review
+// of round 15). Triton's own builds name a temporary folder under the scratch folder, never the cache.
+int spawn_audit(const char *event, PyObject *args)
+{
+    const bool popen = std::strcmp(event, "subprocess.Popen") == 0;
+    if (g_driver_roots.empty() || !PyTuple_Check(args) ||
+        (!popen && std::strcmp(event, "os.posix_spawn") != 0 && std::strcmp(event, "os.exec") != 0))
+        return 0;
+    std::vector<std::string> words;
+    auto add = [&](PyObject *o) {
+        if (o != nullptr && PyUnicode_Check(o)) {
+            if (const char *u = PyUnicode_AsUTF8(o))
+                words.emplace_back(u);
+        } else if (o != nullptr && PyBytes_Check(o)) {
+            words.emplace_back(PyBytes_AS_STRING(o), static_cast<size_t>(PyBytes_GET_SIZE(o)));
+        }
+        PyErr_Clear();
+    };
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args) && i < 3; ++i) { // (executable, args, cwd) or (path, argv)
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        add(a);
+        if (PyList_Check(a) || PyTuple_Check(a))
+            for (Py_ssize_t j = 0; j < PySequence_Size(a); ++j) {
+                PyObject *w = PySequence_GetItem(a, j);
+                add(w);
+                Py_XDECREF(w);
+            }
+    }
+    PyErr_Clear();
+    for (const std::string &w : words)
+        for (const std::string &r : g_driver_roots)
+            if (w.find(r.substr(0, r.size() - 1)) != std::string::npos) {
+                native_refuse(std::string("starting a process that names the Triton cache (") + event + ")");
+                return -1;
+            }
+    return 0;
+}
+
 int code_audit(const char *event, PyObject *args, void *)
 {
     if (const int r = cache_audit(event, args); r != 0)
+        return r;
+    if (const int r = spawn_audit(event, args); r != 0)
         return r;
     const bool code_new = std::strcmp(event, "code.__new__") == 0;
     const bool unmarshal = std::strcmp(event, "marshal.loads") == 0 || std::strcmp(event, "marshal.load") == 0;
@@ -824,6 +870,42 @@ AnyCall g_create_dynamic = nullptr;
 int g_create_dynamic_flags = 0;
 PyObject *g_module_spec = nullptr; // importlib's ModuleSpec
 
+// The environment a build reads (triton's TRITON_* knobs, the compiler, gcc's search paths, the loader's), as it
+// was when the wall started: a driver load is refused where it changed (an answer's CPATH put a header of its own
+// into a legitimate launcher, which the trusted chain then loaded: the GPU review of round 15)
+std::map<std::string, std::string> g_build_env;
+
+bool build_variable(const std::string &name)
+{
+    static const char *const kNames[] = {"CC",
+                                         "CXX",
+                                         "CPATH",
+                                         "C_INCLUDE_PATH",
+                                         "LIBRARY_PATH",
+                                         "CPLUS_INCLUDE_PATH",
+                                         "COMPILER_PATH",
+                                         "GCC_EXEC_PREFIX",
+                                         "PATH"};
+    if (name.rfind("TRITON", 0) == 0 || name.rfind("LD_", 0) == 0)
+        return true;
+    for (const char *n : kNames)
+        if (name == n)
+            return true;
+    return false;
+}
+
+std::map<std::string, std::string> build_env()
+{
+    std::map<std::string, std::string> env;
+    for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
+        const std::string kv(*e);
+        const size_t eq = kv.find('=');
+        if (eq != std::string::npos && build_variable(kv.substr(0, eq)))
+            env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return env;
+}
+
 PyObject *g_origin_name = nullptr, *g_name_name = nullptr; // "origin", "name" (interned)
 
 PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
@@ -878,6 +960,8 @@ PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
         std::string what;
         if (allowed && roots == &g_driver_roots && !snapshot_holds(&what))
             return native_refuse("loading a native module by triton's driver with its state changed: " + what);
+        if (allowed && roots == &g_driver_roots && build_env() != g_build_env)
+            return native_refuse("loading a native module by triton's driver with the build's environment changed");
     }
     if (!allowed)
         return native_refuse("loading a native module built after the wall (" + path +
@@ -913,6 +997,7 @@ PyObject *w_shut_raw(PyObject *, PyObject *args)
     if (shut || g_phase.load() != kFree || g_serial > 0 || !g_ready) // roots of its own
         return refuse(nullptr, nullptr, nullptr);
     shut = true;
+    g_build_env = build_env();
     add_roots(roots, g_code_roots);
     add_roots(driver_roots, g_driver_roots);
     add_roots(client_roots, g_client_roots);

@@ -37,6 +37,18 @@ std::vector<PyObject *> g_fsnap; // (function, code, defaults, kwdefaults) of sn
 std::vector<PyObject *> g_csnap; // (cell, contents) of their closures
 std::vector<std::pair<PyObject *, Py_ssize_t>> g_dsnap; // dicts that must keep their size (no key added)
 
+// A dict's size but for the keys Python adds by itself: a warning attributed to a module adds
+// __warningregistry__ to its globals (even an ignored one), reading __annotations__ can add that key
+Py_ssize_t held_size(PyObject *d)
+{
+    Py_ssize_t n = PyDict_Size(d);
+    for (const char *k : {"__warningregistry__", "__annotations__"}) {
+        n -= PyDict_GetItemString(d, k) != nullptr;
+        PyErr_Clear();
+    }
+    return n;
+}
+
 // Launch accounting and the ablation probe of Triton answers (hooks.py routes JITFunction.run and
 // InterpretedFunction.run here): what the verdict reads is kept in these statics, never in a Python object.
 PyObject *g_run_cls[2] = {nullptr, nullptr};            // JITFunction, InterpretedFunction (exact types)
@@ -382,7 +394,7 @@ bool snapshot_holds(std::string *what)
         }
     }
     for (const auto &[d, n] : g_dsnap) {
-        if (PyDict_Size(d) != n) {
+        if (held_size(d) != n) {
             *what = "an attribute was added to a harness class";
             return false;
         }
@@ -509,7 +521,7 @@ PyObject *w_snapshot(PyObject *, PyObject *args)
         return refuse(nullptr, nullptr, nullptr);
     if (fixed) {
         Py_INCREF(d);
-        g_dsnap.emplace_back(d, PyDict_Size(d));
+        g_dsnap.emplace_back(d, held_size(d));
     }
     PyObject *k, *v;
     Py_ssize_t pos = 0;

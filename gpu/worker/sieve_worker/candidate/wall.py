@@ -364,6 +364,10 @@ class Wall:
         # h_r15_build_impl_knob_driver_loads)
         for d in triton_state(triton):
             mod.snapshot(d, True)
+        # pathlib's classes, whose objects' paths the wall reads (ffi.cpp readable_path)
+        import pathlib
+        for t in (pathlib.PurePath, pathlib.PurePosixPath, pathlib.Path, pathlib.PosixPath):
+            mod.snapshot(_type_dict(t), True)
         for t in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch._C._VariableFunctionsClass):
             mod.snapshot(_type_dict(t))
         for m in harness_modules:

