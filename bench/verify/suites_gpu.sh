@@ -10,7 +10,7 @@
 # data-path red team, the main fixtures and the builder's CUDA e2e. Phase 2 alone (each worker assumes the whole
 # GPU, and these tasks are 6.4 GB): the inputs manifest (copy kernels on the ReLU family, tail bugs) and the GB
 # data path. SUITE_LIMIT_S bounds each (default 260 s); INPUTS_LIMIT_S and DATA_LIMIT_S the last two (default
-# SUITE_LIMIT_S), so that the whole call fits a device command's limit. Prints one line per suite and the FAIL/GAP lines; the logs
+# SUITE_LIMIT_S), so that the whole call fits a device command's limit; WALL2_PARALLEL wall2's workers (default 4). Prints one line per suite and the FAIL/GAP lines; the logs
 # go to OUT_DIR/suites.tgz (one file: the device returns few).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,7 +34,7 @@ suite() {  # name, then the selftest's arguments (LIMIT: this suite's seconds)
 }
 
 suite wall "$data/redteam/wall/manifest.json" &
-suite wall2 "$data/redteam/wall2/manifest.json" --parallel 4 &
+suite wall2 "$data/redteam/wall2/manifest.json" --parallel "${WALL2_PARALLEL:-4}" &
 suite runtime "$data/redteam/runtime/manifest.json" --no-runtime-wall &
 suite data "$data/redteam/data/manifest.json" --only data_ --only proof_ --only judge_ &
 suite main "$data/manifest.json" &
