@@ -4,7 +4,9 @@ answer's) with the real compiler; the build is cached in SIEVE_WALL_CACHE (defau
 
     cd gpu/worker && python -m unittest discover -s ../../tests/worker -p 'test_wall.py'
 """
+import concurrent.futures
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -20,6 +22,23 @@ WORKER = os.path.join(os.path.dirname(os.path.dirname(HERE)), "gpu", "worker")
 sys.path.insert(0, WORKER)
 
 from sieve_worker.candidate import wall  # noqa: E402
+
+# WallInProcess starts a wall in this process, and then no process starts here but from triton's own code (ffi.cpp
+# spawn_audit): the other tests run their children through a fork server started now, before it
+_SPAWNER = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+_SPAWNER.submit(int).result()
+
+
+def run_python(script, timeout=300):
+    """sys.executable -c script, its output captured, started by the fork server"""
+    return _SPAWNER.submit(subprocess.run, [sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=timeout).result()
+
+
+def run_child(cmd):
+    """a command that must succeed, started by the fork server"""
+    return _SPAWNER.submit(subprocess.run, cmd, check=True, capture_output=True).result()
+
 
 CACHE = os.environ.get("SIEVE_WALL_CACHE") or os.path.expanduser("~/.cache/sieve/wall")
 
@@ -89,11 +108,11 @@ def build_test_ext(out_dir):
     src = os.path.join(out_dir, "ext.cpp")
     with open(src, "w") as f:
         f.write(EXT_SRC)
-    subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-std=c++20",
+    run_child(["g++", "-O1", "-shared", "-fPIC", "-std=c++20",
                     f"-D_GLIBCXX_USE_CXX11_ABI={int(torch._C._GLIBCXX_USE_CXX11_ABI)}",
                     "-I", os.path.join(tdir, "include"), "-I", sysconfig.get_paths()["include"], src,
                     "-L", os.path.join(tdir, "lib"), "-ltorch_cpu", "-lc10", f"-Wl,-rpath,{os.path.join(tdir, 'lib')}",
-                    "-o", path], check=True, capture_output=True)
+                    "-o", path])
     return path
 
 
@@ -123,10 +142,9 @@ def build_test_cls(out_dir):
         src = os.path.join(os.path.dirname(path), "cls.cpp")
         with open(src, "w") as f:
             f.write(CLS_SRC)
-        subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-std=c++17", "-fvisibility=hidden",
-                        "-I", os.path.join(os.path.dirname(torch.__file__), "include"),
-                        "-I", sysconfig.get_paths()["include"], src, "-o", path + ".tmp"], check=True,
-                       capture_output=True)
+        run_child(["g++", "-O1", "-shared", "-fPIC", "-std=c++17", "-fvisibility=hidden",
+                   "-I", os.path.join(os.path.dirname(torch.__file__), "include"),
+                   "-I", sysconfig.get_paths()["include"], src, "-o", path + ".tmp"])
         os.replace(path + ".tmp", path)
     return path
 
@@ -408,7 +426,7 @@ class WallTamper(unittest.TestCase):
                 out += d
             print(out.decode())
         """)
-        res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+        res = run_python(script)
         self.assertEqual(res.returncode, 0, res.stderr[-2000:])
         reps = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
         # the seeds' key (seed.cpp) and the end of each free phase (w_phase): test_seed_*
@@ -508,7 +526,7 @@ class WallTamper(unittest.TestCase):
             view[0] = 42.0
             print("rewritten", flush=True)
         """)
-        res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+        res = run_python(script)
         self.assertIn("written [0.0, 1.0, 2.0, 3.0]", res.stdout, res.stderr[-2000:])
         self.assertIn("descriptors []", res.stdout)
         self.assertNotIn("rewritten", res.stdout)
@@ -1067,6 +1085,14 @@ class WallTamper(unittest.TestCase):
             attempt("the build helper into the cache", chr(10).join([
                 f"open({os.path.join(scratch, 'e.c')!r}, 'w').write('int f(void) {{ return 1; }}')",
                 f"build._build('evil', {os.path.join(scratch, 'e.c')!r}, {key!r}, [], [], [], [])"]), build=build)
+            attempt("a relative build into the cache", chr(10).join([  # redteam/wall2 h_r16_cache_plant_relative_build
+                f"os.chdir({os.path.dirname(cache)!r})",
+                f"build._build('evil', {os.path.join(scratch, 'e.c')!r}, {os.path.join(os.path.basename(cache), 'KEY')!r}, [], [], [], [])"]),
+                build=build)
+            attempt("a process of the answer's", "import subprocess; subprocess.run(['true'])")
+            attempt("a process with no audit event", "import _posixsubprocess; _posixsubprocess.fork_exec()")
+            attempt("a link to a new name in the cache", f"os.symlink({os.path.join(key, 'new.so')!r}, {os.path.join(scratch, 'dl')!r})")
+            attempt("through a link made before", f"open({DANGLING!r}, 'wb').write(b'ELF')")
             os.chdir(scratch)
             # what stays open: the answer's own files elsewhere, the cache's put of data, triton's compile
             attempt("a scratch file", f"open({os.path.join(scratch, 'n.so')!r}, 'wb').write(b'')")
@@ -1081,15 +1107,23 @@ class WallTamper(unittest.TestCase):
                     "def k(x, y, n, B: tl.constexpr):",
                     "    o = tl.program_id(0) * B + tl.arange(0, B)",
                     "    tl.store(y + o, tl.load(x + o, mask=o < n), mask=o < n)",
+                    "sig = {'x': '*fp32', 'y': '*fp32', 'n': 'i32', 'B': 'constexpr'}",
                     "def f():",
-                    "    sig = {'x': '*fp32', 'y': '*fp32', 'n': 'i32', 'B': 'constexpr'}",
-                    "    triton.compile(ASTSource(k, sig, {'B': 128}), target=GPUTarget('cuda', 80, 32))", ""]))
+                    "    triton.compile(ASTSource(k, sig, {'B': 128}), target=GPUTarget('cuda', 80, 32))",
+                    "def g():",  # ptxas started with a CPATH of the answer's
+                    "    import os",
+                    "    os.environ['CPATH'] = os.path.dirname(__file__)",
+                    "    try:",
+                    "        triton.compile(ASTSource(k, sig, {'B': 256}), target=GPUTarget('cuda', 80, 32))",
+                    "    finally:",
+                    "        del os.environ['CPATH']", ""]))
             import importlib.util
             spec = importlib.util.spec_from_file_location("kernel_answer", kfile)
             cns = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(cns)
             cns = vars(cns)
             ns["attempt"](out, "triton's compile", cns["f"])
+            ns["attempt"](out, "triton's compile with the build's environment changed", cns["g"])
             W.forward(lambda: None)
             print(json.dumps(out))
         """, setup="""
@@ -1098,6 +1132,8 @@ class WallTamper(unittest.TestCase):
             os.environ["TRITON_CACHE_DIR"] = CACHE_DIR
             os.makedirs(os.path.join(CACHE_DIR, "KEY"))
             open(os.path.join(CACHE_DIR, "KEY", "made.so"), "wb").close()
+            DANGLING = os.path.join(tempfile.mkdtemp(), "dangling")  # a link to a name the cache does not have yet
+            os.symlink(os.path.join(CACHE_DIR, "KEY", "new2.so"), DANGLING)
         """)
         got = [r for r in reps if "t" not in r][0]
         opened = {k: v for k, v in got.items() if v != "refused"}

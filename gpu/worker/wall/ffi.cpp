@@ -9,6 +9,7 @@
 #include <iterator>
 #include <map>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sieve_wall {
@@ -580,6 +581,42 @@ bool readable_path(PyObject *p)
     return false;
 }
 
+// An absolute path as the kernel resolves it: every existing component's links followed, the components that do not
+// exist yet appended as given. A link whose target does not exist is followed too: open(O_CREAT) creates its target
+// (a link in the scratch folder to a new name in the cache).
+std::string resolve(std::string head)
+{
+    std::string tail;
+    for (int i = 0, links = 0; i < 64 && !head.empty(); ++i) {
+        char real[PATH_MAX];
+        if (realpath(head.c_str(), real) != nullptr)
+            return std::string(real) + tail;
+        struct stat st;
+        char target[PATH_MAX];
+        const ssize_t n = lstat(head.c_str(), &st) == 0 && S_ISLNK(st.st_mode) && links < 8
+                              ? readlink(head.c_str(), target, sizeof target - 1)
+                              : -1;
+        const size_t cut = head.find_last_of('/');
+        if (n > 0) { // a dangling link: its target, relative to the link's folder
+            ++links;
+            const std::string t(target, static_cast<size_t>(n));
+            head = t[0] == '/' ? t : head.substr(0, cut == std::string::npos ? 0 : cut) + "/" + t;
+            continue;
+        }
+        if (cut == std::string::npos)
+            break;
+        tail = head.substr(cut) + tail;
+        head = head.substr(0, cut);
+    }
+    return head + tail;
+}
+
+std::string working_folder()
+{
+    char cwd[PATH_MAX];
+    return getcwd(cwd, sizeof cwd) != nullptr ? cwd : "";
+}
+
 // the path an event names (str, bytes or a readable path object; "" for a descriptor or an unreadable one) as
 // given, and as the kernel resolves it
 std::string event_path(PyObject *p, long dir_fd, std::string *as_given = nullptr)
@@ -598,23 +635,7 @@ std::string event_path(PyObject *p, long dir_fd, std::string *as_given = nullptr
         *as_given = given;
     if (given.empty())
         return "";
-    std::string head = given;
-    if (given[0] != '/') {
-        char cwd[PATH_MAX];
-        head = (dir_fd >= 0 ? fd_path(dir_fd) : (getcwd(cwd, sizeof cwd) != nullptr ? cwd : "")) + "/" + given;
-    }
-    std::string tail; // the components that do not exist yet (a file the event makes), appended as given
-    for (int i = 0; i < 64 && !head.empty(); ++i) {
-        char real[PATH_MAX];
-        if (realpath(head.c_str(), real) != nullptr)
-            return std::string(real) + tail;
-        const size_t cut = head.find_last_of('/');
-        if (cut == std::string::npos)
-            break;
-        tail = head.substr(cut) + tail;
-        head = head.substr(0, cut);
-    }
-    return head + tail;
+    return resolve(given[0] == '/' ? given : (dir_fd >= 0 ? fd_path(dir_fd) : working_folder()) + "/" + given);
 }
 
 // a shared object's name: "x.so", or a versioned "x.so.1" ("k.source" is none)
@@ -700,8 +721,15 @@ int cache_audit(const char *event, PyObject *args)
         if (n > 1)
             paths.push_back(event_path(PyTuple_GET_ITEM(args, 1), arg_long(3)));
     } else if (std::strcmp(event, "os.symlink") == 0) {
-        if (n > 1)
+        if (n >
+            1) { // the link, and what it points to, relative to the link's folder: a link to a new name in the cache
             paths.push_back(event_path(PyTuple_GET_ITEM(args, 1), arg_long(2)));
+            std::string target;
+            event_path(PyTuple_GET_ITEM(args, 0), -1, &target);
+            const size_t cut = paths.back().find_last_of('/');
+            if (!target.empty())
+                paths.push_back(resolve(target[0] == '/' ? target : paths.back().substr(0, cut) + "/" + target));
+        }
     } else if (std::strcmp(event, "os.mkdir") == 0) {
         paths.push_back(event_path(PyTuple_GET_ITEM(args, 0), arg_long(2)));
     } else {
@@ -721,15 +749,148 @@ int cache_audit(const char *event, PyObject *args)
     return -1;
 }
 
-// No process is started naming the Triton cache: the answer called triton's build helper `_build` with the cache's
-// key folder as the output folder, and gcc wrote a launcher there with no audit event of Python's (the GPU review
-// of round 15). Triton's own builds name a temporary folder under the scratch folder, never the cache.
+// The environment a build reads (triton's TRITON_* knobs, the compiler, gcc's search paths, the loader's), as it
+// was when the wall started: a driver load is refused where it changed (an answer's CPATH put a header of its own
+// into a legitimate launcher, which the trusted chain then loaded: the GPU review of round 15)
+std::map<std::string, std::string> g_build_env;
+
+bool build_variable(const std::string &name)
+{
+    static const char *const kNames[] = {"CC",
+                                         "CXX",
+                                         "CPATH",
+                                         "C_INCLUDE_PATH",
+                                         "LIBRARY_PATH",
+                                         "CPLUS_INCLUDE_PATH",
+                                         "COMPILER_PATH",
+                                         "GCC_EXEC_PREFIX",
+                                         "PATH"};
+    if (name.rfind("TRITON", 0) == 0 || name.rfind("LD_", 0) == 0)
+        return true;
+    for (const char *n : kNames)
+        if (name == n)
+            return true;
+    return false;
+}
+
+std::map<std::string, std::string> build_env()
+{
+    std::map<std::string, std::string> env;
+    for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
+        const std::string kv(*e);
+        const size_t eq = kv.find('=');
+        if (eq != std::string::npos && build_variable(kv.substr(0, eq)))
+            env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return env;
+}
+
+// No process of the answer's: a process may start only from triton's own code, the frames from the event out to
+// triton's all trusted, and the outermost of triton's run of frames (its entry) not its build helpers
+// (runtime/build.py), which compile whatever they are given wherever they are told: the answer called `_build` with the
+// cache's key folder as the output folder, and gcc wrote a launcher there with no audit event of Python's (the GPU
+// review of round 15), then with a relative one from the cache's parent (redteam/wall2
+// h_r16_cache_plant_relative_build). The process's build environment is the wall's start's (a CPATH of the answer's in
+// a build triton caches and loads later), triton's state holds, and no argument names the cache, as given, after a
+// flag's letter or an `=`, in a `,` or `:` list, or resolved against the process's working folder; no argument is a
+// response file (`@file`): triton's own builds name a temporary folder under the scratch folder, never the cache.
+bool triton_starts_process()
+{
+    // innermost first: the standard library's frames that start it, then triton's, then whoever called triton's entry
+    bool in_triton = false, ok = false, ended = true;
+    std::string entry;
+    for_each_frame(400, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
+        const std::string fn = file != nullptr ? file : "";
+        const bool triton = fn.find("/triton/") != std::string::npos;
+        ended = false;
+        if (g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0 || (in_triton && !triton)) {
+            ok = in_triton; // the answer's frame, or a trusted caller: past triton's run of frames
+            return false;
+        }
+        if (triton) {
+            in_triton = true;
+            entry = fn;
+        }
+        ended = true;
+        return true;
+    });
+    // a finalizer or a C callable of the harness's calling triton's build helpers has them as its entry too
+    return (ok || (ended && in_triton)) && !ends_with(entry, "triton/runtime/build.py");
+}
+
+bool names_cache(const std::string &word, const std::string &cwd)
+{
+    std::vector<std::string> parts{word};
+    if (word.size() > 2 && word[0] == '-')
+        parts.push_back(word.substr(2));
+    if (const size_t eq = word.find('='); eq != std::string::npos)
+        parts.push_back(word.substr(eq + 1));
+    for (size_t i = 0, n = parts.size(); i < n; ++i)
+        for (size_t at = 0, next; at <= parts[i].size(); at = next + 1) {
+            next = parts[i].find_first_of(",:", at);
+            if (next == std::string::npos)
+                next = parts[i].size();
+            if (at > 0 || next < parts[i].size())
+                parts.push_back(parts[i].substr(at, next - at));
+        }
+    for (const std::string &p : parts) {
+        if (p.empty())
+            continue;
+        const std::string r = resolve(p[0] == '/' ? p : cwd + "/" + p);
+        for (const std::string &root : g_driver_roots)
+            if (p.find(root.substr(0, root.size() - 1)) != std::string::npos || under_any(r + "/", {root}))
+                return true;
+    }
+    return false;
+}
+
 int spawn_audit(const char *event, PyObject *args)
 {
     const bool popen = std::strcmp(event, "subprocess.Popen") == 0;
-    if (g_driver_roots.empty() || !PyTuple_Check(args) ||
-        (!popen && std::strcmp(event, "os.posix_spawn") != 0 && std::strcmp(event, "os.exec") != 0))
+    if (g_driver_roots.empty() || (!popen && std::strcmp(event, "os.posix_spawn") != 0 &&
+                                   std::strcmp(event, "os.exec") != 0 && std::strcmp(event, "os.system") != 0 &&
+                                   std::strcmp(event, "os.spawn") != 0 && std::strcmp(event, "pty.spawn") != 0))
         return 0;
+    auto refuse_start = [&](const std::string &why) {
+        native_refuse("starting a process " + why + " (" + event + ")");
+        return -1;
+    };
+    if (!triton_starts_process())
+        return refuse_start("but from triton's own code");
+    std::string what;
+    if (!snapshot_holds(&what))
+        return refuse_start("with triton's state changed: " + what);
+    // (executable, args, cwd, env), (path, argv, env); triton starts no other kind
+    const Py_ssize_t n = PyTuple_Check(args) ? PyTuple_GET_SIZE(args) : 0;
+    const bool argv_env = std::strcmp(event, "os.posix_spawn") == 0 || std::strcmp(event, "os.exec") == 0;
+    if (!popen && !argv_env)
+        return refuse_start("but by subprocess");
+    PyObject *env = n > (popen ? 3 : 2) ? PyTuple_GET_ITEM(args, popen ? 3 : 2) : nullptr;
+    std::map<std::string, std::string> given_env;
+    if (env != nullptr && env != Py_None) {
+        PyObject *items = PyMapping_Check(env) && !PyUnicode_Check(env) ? PyMapping_Items(env) : nullptr;
+        for (Py_ssize_t i = 0; items != nullptr && i < PyList_GET_SIZE(items); ++i) {
+            PyObject *k = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 0),
+                     *v = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 1);
+            const char *ks = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k)
+                             : PyBytes_Check(k) ? PyBytes_AS_STRING(k)
+                                                : nullptr;
+            const char *vs = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v)
+                             : PyBytes_Check(v) ? PyBytes_AS_STRING(v)
+                                                : nullptr;
+            if (ks == nullptr || vs == nullptr) {
+                Py_DECREF(items);
+                PyErr_Clear();
+                return refuse_start("with an environment the wall cannot read");
+            }
+            if (build_variable(ks))
+                given_env[ks] = vs;
+        }
+        Py_XDECREF(items);
+        PyErr_Clear();
+    }
+    if ((env != nullptr && env != Py_None ? given_env : build_env()) != g_build_env)
+        return refuse_start("with the build's environment changed");
     std::vector<std::string> words;
     auto add = [&](PyObject *o) {
         if (o != nullptr && PyUnicode_Check(o)) {
@@ -740,7 +901,7 @@ int spawn_audit(const char *event, PyObject *args)
         }
         PyErr_Clear();
     };
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args) && i < 3; ++i) { // (executable, args, cwd) or (path, argv)
+    for (Py_ssize_t i = 0; i < n && i < (popen ? 3 : 2); ++i) {
         PyObject *a = PyTuple_GET_ITEM(args, i);
         add(a);
         if (PyList_Check(a) || PyTuple_Check(a))
@@ -751,12 +912,15 @@ int spawn_audit(const char *event, PyObject *args)
             }
     }
     PyErr_Clear();
-    for (const std::string &w : words)
-        for (const std::string &r : g_driver_roots)
-            if (w.find(r.substr(0, r.size() - 1)) != std::string::npos) {
-                native_refuse(std::string("starting a process that names the Triton cache (") + event + ")");
-                return -1;
-            }
+    std::string cwd = working_folder();
+    if (popen && n > 2 && (PyUnicode_Check(PyTuple_GET_ITEM(args, 2)) || PyBytes_Check(PyTuple_GET_ITEM(args, 2))))
+        cwd = event_path(PyTuple_GET_ITEM(args, 2), -1);
+    for (const std::string &w : words) {
+        if (!w.empty() && w[0] == '@')
+            return refuse_start("with a response file");
+        if (names_cache(w, cwd))
+            return refuse_start("that names the Triton cache");
+    }
     return 0;
 }
 
@@ -870,42 +1034,6 @@ AnyCall g_create_dynamic = nullptr;
 int g_create_dynamic_flags = 0;
 PyObject *g_module_spec = nullptr; // importlib's ModuleSpec
 
-// The environment a build reads (triton's TRITON_* knobs, the compiler, gcc's search paths, the loader's), as it
-// was when the wall started: a driver load is refused where it changed (an answer's CPATH put a header of its own
-// into a legitimate launcher, which the trusted chain then loaded: the GPU review of round 15)
-std::map<std::string, std::string> g_build_env;
-
-bool build_variable(const std::string &name)
-{
-    static const char *const kNames[] = {"CC",
-                                         "CXX",
-                                         "CPATH",
-                                         "C_INCLUDE_PATH",
-                                         "LIBRARY_PATH",
-                                         "CPLUS_INCLUDE_PATH",
-                                         "COMPILER_PATH",
-                                         "GCC_EXEC_PREFIX",
-                                         "PATH"};
-    if (name.rfind("TRITON", 0) == 0 || name.rfind("LD_", 0) == 0)
-        return true;
-    for (const char *n : kNames)
-        if (name == n)
-            return true;
-    return false;
-}
-
-std::map<std::string, std::string> build_env()
-{
-    std::map<std::string, std::string> env;
-    for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
-        const std::string kv(*e);
-        const size_t eq = kv.find('=');
-        if (eq != std::string::npos && build_variable(kv.substr(0, eq)))
-            env[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    return env;
-}
-
 PyObject *g_origin_name = nullptr, *g_name_name = nullptr; // "origin", "name" (interned)
 
 PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
@@ -968,6 +1096,47 @@ PyObject *create_dynamic_guard(PyObject *self, void *a, void *b, void *c)
                              ") but by triton's driver from its cache or by the builder's client from the built "
                              "extensions' folder");
     return g_create_dynamic(self, a, b, c);
+}
+
+// _posixsubprocess.fork_exec starts a process with no audit event of Python's: subprocess's _execute_child raises
+// "subprocess.Popen" (spawn_audit) and then calls it, and an answer that called it itself ran gcc into the Triton cache
+// past every rule of spawn_audit. It runs only for its trusted caller in subprocess.py.
+AnyCall g_fork_exec = nullptr;
+int g_fork_exec_flags = 0;
+
+PyObject *fork_exec_guard(PyObject *self, void *a, void *b, void *c)
+{
+    PyFrameObject *f = PyEval_GetFrame(); // borrowed: the innermost Python frame, the caller of the C function
+    PyCodeObject *code = f != nullptr ? PyFrame_GetCode(f) : nullptr;
+    const char *name = code != nullptr ? PyUnicode_AsUTF8(code->co_name) : nullptr;
+    const char *file = code != nullptr ? PyUnicode_AsUTF8(code->co_filename) : nullptr;
+    PyErr_Clear();
+    const bool ok = code != nullptr && g_trusted_code.count(reinterpret_cast<PyObject *>(code)) > 0 &&
+                    name != nullptr && std::strcmp(name, "_execute_child") == 0 && file != nullptr &&
+                    ends_with(file, "/subprocess.py");
+    Py_XDECREF(code);
+    if (!ok)
+        return native_refuse("starting a process but through subprocess (_posixsubprocess.fork_exec)");
+    return g_fork_exec(self, a, b, c);
+}
+
+// Points a builtin function's C entry at a guard, keeping the real one and its calling convention: 0 done (or done
+// before), 1 not found.
+int redirect_meth(const char *module, const char *name, AnyCall guard, AnyCall &real, int &flags)
+{
+    PyObject *m = PyImport_ImportModule(module);
+    PyObject *f = m != nullptr ? PyObject_GetAttrString(m, name) : nullptr;
+    PyMethodDef *def = f != nullptr ? def_of(f) : nullptr;
+    const auto entry = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(guard));
+    if (def != nullptr && def->ml_meth != entry) {
+        flags = def->ml_flags;
+        real = reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(def->ml_meth));
+        def->ml_meth = entry;
+    }
+    Py_XDECREF(f);
+    Py_XDECREF(m);
+    PyErr_Clear();
+    return def == nullptr;
 }
 
 // shut_raw(code_roots, driver_roots, client_roots): the rest of raw memory, once ctypes is shut (Wall.start). The
@@ -1078,19 +1247,8 @@ PyObject *w_shut_raw(PyObject *, PyObject *args)
         Py_XDECREF(mod);
     }
     PyErr_Clear();
-    if (PyObject *imp = PyImport_ImportModule("_imp")) {
-        PyObject *f = PyObject_GetAttrString(imp, "create_dynamic");
-        PyMethodDef *def = f != nullptr ? def_of(f) : nullptr;
-        if (def == nullptr)
-            ++failed;
-        else if (def->ml_meth != reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(create_dynamic_guard))) {
-            g_create_dynamic_flags = def->ml_flags;
-            g_create_dynamic = reinterpret_cast<AnyCall>(reinterpret_cast<void (*)()>(def->ml_meth));
-            def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(create_dynamic_guard));
-        }
-        Py_XDECREF(f);
-        Py_DECREF(imp);
-    }
+    failed += redirect_meth("_imp", "create_dynamic", create_dynamic_guard, g_create_dynamic, g_create_dynamic_flags);
+    failed += redirect_meth("_posixsubprocess", "fork_exec", fork_exec_guard, g_fork_exec, g_fork_exec_flags);
     PyErr_Clear();
     if (PySys_AddAuditHook(code_audit, nullptr) < 0)
         ++failed;

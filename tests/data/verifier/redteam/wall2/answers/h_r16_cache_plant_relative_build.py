@@ -1,11 +1,11 @@
-"""Round 16, against 4f0f151 (no process names the Triton cache): spawn_audit looks for the cache's path in a process's
+Round 16, against 4f0f151 (no process names the Triton cache): spawn_audit looked for the cache's path in a process's
 arguments and working folder as strings. The answer makes the driver's key folder with triton's own cache manager,
 moves to the cache's parent (a folder it may read) and has triton's `_build` compile its C softmax there with a
-RELATIVE output folder (`triton/<key>`): no argument names the cache, so spawn_audit would let gcc write the .so at
-the key the driver looks up. On the CPU triton's driver finds no libcuda and the answer stops before the plant
-(FAIL_MISMATCH: not run). On a GPU the plant is expected to be written and the load still refused by the rule that
-triton's driver must be called by triton's own code (create_dynamic_guard). The relative plant is a known weakness
-of spawn_audit, named in docs/VERIFIER.md; GPU-only to see."""
+RELATIVE output folder (`triton/<key>`): no argument named the cache, so gcc would write the .so at the key the driver
+looks up. Closed since: a process starts only from triton's own code, never from its build helpers called by the
+answer, and arguments are resolved against the working folder (test_the_triton_cache_is_written_by_triton_alone).
+On the CPU triton's driver finds no libcuda and the answer stops before the plant (FAIL_MISMATCH: not run); on a GPU
+the `_build` is refused, and the load would be too (triton's driver must be called by triton's own code)."""
 import io
 import os
 import sysconfig
