@@ -1,4 +1,4 @@
-Round 16, against 4f0f151 (no process names the Triton cache): spawn_audit looked for the cache's path in a process's
+"""Round 16, against 4f0f151 (no process names the Triton cache): spawn_audit looked for the cache's path in a process's
 arguments and working folder as strings. The answer makes the driver's key folder with triton's own cache manager,
 moves to the cache's parent (a folder it may read) and has triton's `_build` compile its C softmax there with a
 RELATIVE output folder (`triton/<key>`): no argument named the cache, so gcc would write the .so at the key the driver
