@@ -335,15 +335,28 @@ class SetToleranceTest(unittest.TestCase):
         low = self.a.bfloat16().float() @ self.b.bfloat16().float()
         self.assertGreater(self.off(low, self.ref, atol), 0)
 
-    def test_the_float64_run_only_where_it_is_quick_and_small(self):
+    def test_the_float64_run_only_where_it_is_cheap_and_small(self):
         # a float64 copy of a 6.4 GB elementwise task's inputs and outputs held ~80 GB more on the H200
         from unittest import mock
 
-        from sieve_worker.tasks import taskref
-        self.assertGreater(taskref.set_noise(self.model, [self.a, self.b], [self.ref], 0.001), 0)
-        self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], taskref.NOISE_MAX_CALL_S))
+        from sieve_worker.tasks import inputsets, taskref
+        self.assertGreater(taskref.set_noise(self.model, [self.a, self.b], [self.ref], True), 0)
+        self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], False))
         with mock.patch.object(taskref, "NOISE_MAX_BYTES", self.b.numel() * 4):
-            self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], 0.001))
+            self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], True))
+        # cheap is the work torch counts, the same on a loaded machine as on an idle one
+        call = lambda xs: self.model(*xs)
+        flops = 2 * self.a.shape[0] * self.a.shape[1] * self.b.shape[1]
+        self.assertTrue(inputsets.counted(call, [self.a, self.b])[1])
+        with mock.patch.dict(inputsets.F64_MAX_FLOPS, {"cpu": flops - 1}):
+            out, cheap = inputsets.counted(call, [self.a, self.b])
+        self.assertFalse(cheap)
+        self.assertTrue(torch.equal(out, self.model(self.a, self.b)))
+        conv = torch.nn.Conv2d(4, 8, 3)
+        x = torch.randn(1, 4, 16, 16)
+        self.assertTrue(inputsets.counted(lambda xs: conv(*xs), [x])[1])
+        with mock.patch.dict(inputsets.F64_MAX_CONV_FLOPS, {"cpu": 1000}):
+            self.assertFalse(inputsets.counted(lambda xs: conv(*xs), [x])[1])
 
     def test_no_widening_where_the_model_has_no_float64_form(self):
         from sieve_worker.tasks import taskref

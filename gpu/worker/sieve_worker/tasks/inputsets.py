@@ -33,7 +33,6 @@ Every set keeps the task's zeros and symmetric matrices (_keep_structure): a tri
 task's contract
 """
 
-import time
 
 SETS = ("signed", "wide", "exact", "special", "offset", "offset16", "masked")
 WIDE = 256.0
@@ -45,8 +44,33 @@ SEEDS = 1  # seeds a kept set is checked at (the reference is judged on two)
 TOLERANCES = {"exact": (0.0, 0.0)}  # (atol, rtol) of a set's checks instead of the task's (taskref.set_atol)
 RATE = 64  # one element in RATE gets a large integer (exact) or a special value (special)
 ACCUMULATOR_BITS = 24  # exact: every partial sum of a correct fp32-accumulating kernel is exact below 2^24
-EXACT_MAX_CALL_S = 0.05  # exact: the float64 runs are made only where the task's float32 call is quicker
+# float64 runs (exact, the offsets' conditioning, a set's own atol: taskref.set_noise) are made only where they are
+# cheap, judged by the work torch counts in the float32 call (torch.utils.flop_counter), never by its time: at 0.05 s
+# a loaded machine dropped a set that an idle one kept, and the checks of one corpus differed between two runs.
+# Convolutions have no fast float64 kernels: their FLOPs have a bound of their own. Per device type.
+F64_MAX_FLOPS = {"cuda": 1 << 40, "cpu": 1 << 32}
+F64_MAX_CONV_FLOPS = {"cuda": 1 << 34, "cpu": 1 << 29}
 EXACT_MAX_BYTES = 2 << 30  # exact: float64 copies of the inputs beyond this are not made (the set is dropped)
+
+
+def counted(run, inputs):
+    """(run(inputs), whether a float64 run of the same call is cheap: its FLOPs as torch counts them within
+    F64_MAX_FLOPS and its convolutions' within F64_MAX_CONV_FLOPS for the inputs' device type; not cheap where
+    the count fails, which it does the same way every time)."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+    dev = next((t.device.type for t in inputs if isinstance(t, torch.Tensor)), "cpu")
+    fc = FlopCounterMode(display=False)
+    try:
+        with fc:
+            out = run(inputs)
+    except Exception:
+        return run(inputs), False
+    ops = fc.get_flop_counts().get("Global", {})
+    total = sum(ops.values())
+    conv = sum(v for k, v in ops.items() if "conv" in str(k))
+    return out, total <= F64_MAX_FLOPS.get(dev, F64_MAX_FLOPS["cpu"]) and \
+        conv <= F64_MAX_CONV_FLOPS.get(dev, F64_MAX_CONV_FLOPS["cpu"])
 
 
 def _hash(x):
@@ -306,25 +330,12 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
             if name != "task" and not changed(d, x):
                 st["ok"], st["why"] = False, "it leaves the task's inputs as they are"
                 continue
-            t0 = time.monotonic()
             with torch.no_grad():
-                o = run(d)
-            if name == "task" and i == 0 and info["exact"]["ok"]:
-                if o and o[0].is_cuda:
-                    torch.cuda.synchronize(o[0].device)
-                took = time.monotonic() - t0
-                if took > EXACT_MAX_CALL_S:  # the first call may be warming up (a cuBLAS handle): once more
-                    t0 = time.monotonic()
-                    with torch.no_grad():
-                        again = run(d)
-                    if again and again[0].is_cuda:
-                        torch.cuda.synchronize(again[0].device)
-                    took = min(took, time.monotonic() - t0)
-                    del again
-                if took > EXACT_MAX_CALL_S:  # float64 can be a hundred times slower (convolutions)
-                    f64 = False
-                    info["exact"].update(ok=False, why=f"the reference's float32 call took {took:.2f} s: its "
-                                                       "float64 run is not made")
+                o, cheap = counted(run, d) if name == "task" and i == 0 and info["exact"]["ok"] else (run(d), True)
+            if not cheap:  # float64 can be a hundred times slower (convolutions)
+                f64 = False
+                info["exact"].update(ok=False, why="the reference's float32 call counts too many FLOPs (or "
+                                                   "convolution FLOPs): its float64 run is not made")
             why = None
             if name == "special":
                 why = special_gate(o, zero_tol) or spread_gate(d, o)

@@ -363,8 +363,8 @@ def input_set_of(summary, si):
 
 
 NOISE_FACTOR = 8.0  # a derived set's atol: at least this many times the reference's own float rounding there
-NOISE_MAX_CALL_S = 0.05  # the float64 run is made only for a set whose float32 call took less than this
-NOISE_MAX_BYTES = 1 << 30  # and whose inputs and outputs (float32) take less than this: a float64 copy of a
+NOISE_MAX_BYTES = 1 << 30  # the float64 run is made only for a set whose float32 call is cheap (inputsets.counted)
+# and whose inputs and outputs (float32) take less than this: a float64 copy of a
 # 6.4 GB elementwise task's inputs, outputs and their difference held ~80 GB more on the H200 (2026-12-04)
 
 
@@ -410,14 +410,14 @@ def rounding_noise(model, inputs, outs):
     return worst
 
 
-def set_noise(model, inputs, outs, took):
+def set_noise(model, inputs, outs, cheap):
     """rounding_noise where it is cheap: float64 can be a hundred times slower (convolutions have no fast
-    float64 kernels) and holds twice the memory and more, so it is measured only where the float32 call took
-    under NOISE_MAX_CALL_S and its inputs and outputs under NOISE_MAX_BYTES; elsewhere None (the task's atol
-    stands)."""
+    float64 kernels) and holds twice the memory and more, so it is measured only where the float32 call's counted
+    work is within inputsets' bounds (`cheap`: inputsets.counted) and its inputs and outputs under
+    NOISE_MAX_BYTES; elsewhere None (the task's atol stands)."""
     import torch
     size = sum(t.numel() * t.element_size() for t in list(inputs) + list(outs) if isinstance(t, torch.Tensor))
-    if took >= NOISE_MAX_CALL_S or size >= NOISE_MAX_BYTES:
+    if not cheap or size >= NOISE_MAX_BYTES:
         return None
     return rounding_noise(model, inputs, outs)
 
@@ -795,39 +795,45 @@ def _references(req, task_path, cache_dir, held, room=None):
     if kept and req.get("input_sets", True):
         ai = set_anchor([(f or {}).get("in", 0) + (f or {}).get("out", 0) for f in footprints],
                         [i for i, c in enumerate(checked) if c == len(seeds)] or list(range(len(checked))), origins)
+        def add_set(si, name, n_seeds):
+            """the set `name` checked at shape si, at the first n_seeds secrets: one more entry"""
+            per_seed, noise, floor = [], 0.0, 0.0
+            apply_shape(mod, kept[si])
+            for secret in secrets[:n_seeds]:
+                model = build(mod, mod.Model, secret, style).to(device).eval()
+                x = set_inputs(mod, secret, device, name)
+                with torch.no_grad():
+                    raw, cheap = inputsets.counted(lambda xs: flatten_outputs(model(*xs)), x)
+                n = set_noise(model, x, raw, cheap)
+                noise = None if n is None or noise is None else max(noise, n)
+                floor = max(floor, inputsets.set_floor(name, x))
+                del x
+                if recompute[si]:
+                    per_seed.append([(str(x.dtype).replace("torch.", ""), list(x.shape)) for x in raw])
+                else:
+                    path = cache_path(cache_dir, req["task_key"], code_hash, kept[si], secret, name)
+                    save_ref(path, [to_numpy(x) for x in raw])
+                    per_seed.append(ref_meta(path))
+                del raw, model
+            kept.append(kept[si])
+            sets.append(name)
+            set_atols.append(max(NOISE_FACTOR * (noise or 0.0), floor) or None)
+            checked.append(len(per_seed))
+            recompute.append(recompute[si])
+            metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
+            footprints.append(footprints[si])
         try:
             names, notes, why = choose_sets(mod, kept[ai], secrets, style, device, atol, rtol)
             judge.notes += notes
             set_report = {"shape_index": ai, "kept": names, "dropped": why}
             for name in names:
-                per_seed, noise, floor = [], 0.0, 0.0
-                for secret in secrets[:inputsets.SEEDS]:
-                    model = build(mod, mod.Model, secret, style).to(device).eval()
-                    x = set_inputs(mod, secret, device, name)
-                    t32 = time.monotonic()
-                    with torch.no_grad():
-                        raw = flatten_outputs(model(*x))
-                    if device.type == "cuda":
-                        torch.cuda.synchronize(device)
-                    t32 = time.monotonic() - t32
-                    n = set_noise(model, x, raw, t32)
-                    noise = None if n is None or noise is None else max(noise, n)
-                    floor = max(floor, inputsets.set_floor(name, x))
-                    del x
-                    if recompute[ai]:
-                        per_seed.append([(str(x.dtype).replace("torch.", ""), list(x.shape)) for x in raw])
-                    else:
-                        path = cache_path(cache_dir, req["task_key"], code_hash, kept[ai], secret, name)
-                        save_ref(path, [to_numpy(x) for x in raw])
-                        per_seed.append(ref_meta(path))
-                    del raw, model
-                kept.append(kept[ai])
-                sets.append(name)
-                set_atols.append(max(NOISE_FACTOR * (noise or 0.0), floor) or None)
-                checked.append(len(per_seed))
-                recompute.append(recompute[ai])
-                metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
-                footprints.append(footprints[ai])
+                add_set(ai, name, inputsets.SEEDS)
+            # the signed set also at the task's own shape, at one seed: a fast path for aligned sizes saw only the
+            # task's generator there, torch.rand's non-negatives for LeakyReLU (redteam inputs
+            # r15_leaky_even_fastpath_relu)
+            if "signed" in names and ai != 0 and origins[0] == "module":
+                add_set(0, "signed", 1)
+                set_report["own_shape"] = ["signed"]
         except Exception as e:  # a derived set is an extra; the task's own checks stand without it
             if shared and isinstance(e, torch.cuda.OutOfMemoryError):
                 raise device_full(e) from None  # but not one that the harness's load took away
