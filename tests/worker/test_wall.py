@@ -1116,7 +1116,19 @@ class WallTamper(unittest.TestCase):
                     "    try:",
                     "        triton.compile(ASTSource(k, sig, {'B': 256}), target=GPUTarget('cuda', 80, 32))",
                     "    finally:",
-                    "        del os.environ['CPATH']", ""]))
+                    "        del os.environ['CPATH']",
+                    "def with_default(name, value, B):",  # Popen's defaults swapped: what the child runs, not the
+                    "    import subprocess",              # audit event's view of it (round 17)
+                    "    f = subprocess.Popen.__init__",
+                    "    names = f.__code__.co_varnames[:f.__code__.co_argcount]",
+                    "    old = f.__defaults__",
+                    "    d = list(old)",
+                    "    d[names.index(name) - (len(names) - len(d))] = value",
+                    "    f.__defaults__ = tuple(d)",
+                    "    try:",
+                    "        triton.compile(ASTSource(k, sig, {'B': B}), target=GPUTarget('cuda', 80, 32))",
+                    "    finally:",
+                    "        f.__defaults__ = old", ""]))
             import importlib.util
             spec = importlib.util.spec_from_file_location("kernel_answer", kfile)
             cns = importlib.util.module_from_spec(spec)
@@ -1124,6 +1136,12 @@ class WallTamper(unittest.TestCase):
             cns = vars(cns)
             ns["attempt"](out, "triton's compile", cns["f"])
             ns["attempt"](out, "triton's compile with the build's environment changed", cns["g"])
+            import functools
+            ns["attempt"](out, "a function in the child", lambda: cns["with_default"](
+                "preexec_fn", functools.partial(os.putenv, "LD_PRELOAD", "/nonexistent.so"), 512))
+            ns["attempt"](out, "an environment of the answer's", lambda: cns["with_default"](
+                "env", {**os.environ, "CPATH": scratch}, 1024))
+            attempt("posix_spawn", "os.posix_spawn('/bin/true', ['true'], dict(os.environ))")
             W.forward(lambda: None)
             print(json.dumps(out))
         """, setup="""

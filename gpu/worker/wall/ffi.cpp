@@ -4,10 +4,12 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -794,6 +796,8 @@ std::map<std::string, std::string> build_env()
 // a build triton caches and loads later), triton's state holds, and no argument names the cache, as given, after a
 // flag's letter or an `=`, in a `,` or `:` list, or resolved against the process's working folder; no argument is a
 // response file (`@file`): triton's own builds name a temporary folder under the scratch folder, never the cache.
+PyObject *nth_arg(int flags, void *a, void *b, Py_ssize_t i);
+
 bool triton_starts_process()
 {
     // innermost first: the standard library's frames that start it, then triton's, then whoever called triton's entry
@@ -844,6 +848,74 @@ bool names_cache(const std::string &word, const std::string &cwd)
     return false;
 }
 
+// The folders a compiler's include, library, plugin and linker paths may name: none the candidate can write (an
+// answer's Python.h through a patched sysconfig, a gcc plugin, an rpath into the scratch folder: round 17)
+bool read_only_path(const std::string &resolved)
+{
+    static const std::vector<std::string> kSystem = {"/usr/", "/lib/", "/lib64/", "/opt/", "/bin/", "/sbin/"};
+    return under_any(resolved + "/", g_code_roots) || under_any(resolved + "/", kSystem);
+}
+
+// Why a process may not run these words in this folder with this build environment ("" where it may): a response file,
+// a word naming the Triton cache, a compiler's path flag naming a folder outside the read-only ones.
+std::string process_fault(const std::vector<std::string> &words, const std::string &cwd,
+                          const std::map<std::string, std::string> &env)
+{
+    if (env != g_build_env)
+        return "with the build's environment changed";
+    static const char *const kPathFlags[] = {
+        "-I",       "-L",           "-B",        "-isystem",  "-iquote",     "-idirafter",     "-include", "-imacros",
+        "-iprefix", "-iwithprefix", "-isysroot", "--sysroot", "-fplugin",    "-specs",         "-wrapper", "-T",
+        "-Wl,",     "-Wa,",         "-Wp,",      "-Xlinker",  "-Xassembler", "-Xpreprocessor", "-rpath",   "-R"};
+    // triton's build names its own temporary folder with -I (the source's): a folder the candidate can write is named
+    // only where it holds nothing but the command's own files (no header of the answer's beside the source)
+    std::set<std::string> own;
+    for (const std::string &w : words)
+        if (!w.empty() && w[0] != '-')
+            own.insert(resolve(w[0] == '/' ? w : cwd + "/" + w));
+    auto holds_only_own = [&](const std::string &folder) {
+        DIR *d = opendir(folder.c_str());
+        if (d == nullptr)
+            return false;
+        bool only = true;
+        while (const dirent *e = readdir(d))
+            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0 &&
+                own.count(folder + "/" + e->d_name) == 0)
+                only = false;
+        closedir(d);
+        return only;
+    };
+    for (size_t i = 0; i < words.size(); ++i) {
+        const std::string &w = words[i];
+        if (!w.empty() && w[0] == '@')
+            return "with a response file";
+        if (names_cache(w, cwd))
+            return "that names the Triton cache";
+        for (const char *flag : kPathFlags) {
+            if (w.rfind(flag, 0) != 0)
+                continue;
+            // the value attached (`-I/x`, `-fplugin=/x`, `-Wl,-rpath,/x`) or the next word (`-I /x`)
+            std::string value = w.size() > std::strlen(flag) ? w.substr(std::strlen(flag)) : "";
+            if (value.empty() && i + 1 < words.size())
+                value = words[i + 1];
+            for (size_t at = 0, next; at <= value.size(); at = next + 1) {
+                next = value.find_first_of(",:=", at);
+                if (next == std::string::npos)
+                    next = value.size();
+                const std::string part = value.substr(at, next - at);
+                if (part.empty() || (part[0] == '-' && part.find('/') == std::string::npos))
+                    continue;
+                const std::string r = resolve(part[0] == '/' ? part : cwd + "/" + part);
+                if (!read_only_path(r) && !(std::strcmp(flag, "-I") == 0 && holds_only_own(r)))
+                    return "with a compiler's path outside the library folders (" + std::string(flag) + " " + part +
+                           ")";
+            }
+            break;
+        }
+    }
+    return "";
+}
+
 int spawn_audit(const char *event, PyObject *args)
 {
     const bool popen = std::strcmp(event, "subprocess.Popen") == 0;
@@ -855,42 +927,16 @@ int spawn_audit(const char *event, PyObject *args)
         native_refuse("starting a process " + why + " (" + event + ")");
         return -1;
     };
+    // triton starts its compilers through subprocess with its defaults (close_fds: fork_exec, never posix_spawn), and
+    // execs nothing: an exec from a preexec_fn in the child ran gcc with a plugin of the answer's (round 17)
+    if (!popen)
+        return refuse_start("but through subprocess");
     if (!triton_starts_process())
         return refuse_start("but from triton's own code");
     std::string what;
     if (!snapshot_holds(&what))
         return refuse_start("with triton's state changed: " + what);
-    // (executable, args, cwd, env), (path, argv, env); triton starts no other kind
-    const Py_ssize_t n = PyTuple_Check(args) ? PyTuple_GET_SIZE(args) : 0;
-    const bool argv_env = std::strcmp(event, "os.posix_spawn") == 0 || std::strcmp(event, "os.exec") == 0;
-    if (!popen && !argv_env)
-        return refuse_start("but by subprocess");
-    PyObject *env = n > (popen ? 3 : 2) ? PyTuple_GET_ITEM(args, popen ? 3 : 2) : nullptr;
-    std::map<std::string, std::string> given_env;
-    if (env != nullptr && env != Py_None) {
-        PyObject *items = PyMapping_Check(env) && !PyUnicode_Check(env) ? PyMapping_Items(env) : nullptr;
-        for (Py_ssize_t i = 0; items != nullptr && i < PyList_GET_SIZE(items); ++i) {
-            PyObject *k = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 0),
-                     *v = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 1);
-            const char *ks = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k)
-                             : PyBytes_Check(k) ? PyBytes_AS_STRING(k)
-                                                : nullptr;
-            const char *vs = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v)
-                             : PyBytes_Check(v) ? PyBytes_AS_STRING(v)
-                                                : nullptr;
-            if (ks == nullptr || vs == nullptr) {
-                Py_DECREF(items);
-                PyErr_Clear();
-                return refuse_start("with an environment the wall cannot read");
-            }
-            if (build_variable(ks))
-                given_env[ks] = vs;
-        }
-        Py_XDECREF(items);
-        PyErr_Clear();
-    }
-    if ((env != nullptr && env != Py_None ? given_env : build_env()) != g_build_env)
-        return refuse_start("with the build's environment changed");
+    // (executable, args, cwd, env): the words as the event has them, a first look; fork_exec_guard judges what runs
     std::vector<std::string> words;
     auto add = [&](PyObject *o) {
         if (o != nullptr && PyUnicode_Check(o)) {
@@ -901,7 +947,8 @@ int spawn_audit(const char *event, PyObject *args)
         }
         PyErr_Clear();
     };
-    for (Py_ssize_t i = 0; i < n && i < (popen ? 3 : 2); ++i) {
+    const Py_ssize_t n = PyTuple_Check(args) ? PyTuple_GET_SIZE(args) : 0;
+    for (Py_ssize_t i = 0; i < n && i < 3; ++i) {
         PyObject *a = PyTuple_GET_ITEM(args, i);
         add(a);
         if (PyList_Check(a) || PyTuple_Check(a))
@@ -913,14 +960,10 @@ int spawn_audit(const char *event, PyObject *args)
     }
     PyErr_Clear();
     std::string cwd = working_folder();
-    if (popen && n > 2 && (PyUnicode_Check(PyTuple_GET_ITEM(args, 2)) || PyBytes_Check(PyTuple_GET_ITEM(args, 2))))
+    if (n > 2 && (PyUnicode_Check(PyTuple_GET_ITEM(args, 2)) || PyBytes_Check(PyTuple_GET_ITEM(args, 2))))
         cwd = event_path(PyTuple_GET_ITEM(args, 2), -1);
-    for (const std::string &w : words) {
-        if (!w.empty() && w[0] == '@')
-            return refuse_start("with a response file");
-        if (names_cache(w, cwd))
-            return refuse_start("that names the Triton cache");
-    }
+    if (const std::string why = process_fault(words, cwd, g_build_env); !why.empty())
+        return refuse_start(why);
     return 0;
 }
 
@@ -977,14 +1020,19 @@ bool dispatcher_has(const char *qualified)
     return false;
 }
 
-// A C function's first positional argument (borrowed), whatever its calling convention (AnyCall's registers): in the
+// A C function's positional argument i (borrowed), whatever its calling convention (AnyCall's registers): in the
 // tuple (METH_VARARGS) or the vector (METH_FASTCALL) the second register holds.
-PyObject *first_arg(int flags, void *a, void *b)
+PyObject *nth_arg(int flags, void *a, void *b, Py_ssize_t i)
 {
     if (flags & METH_FASTCALL)
-        return PyVectorcall_NARGS(reinterpret_cast<size_t>(b)) > 0 ? static_cast<PyObject *const *>(a)[0] : nullptr;
+        return PyVectorcall_NARGS(reinterpret_cast<size_t>(b)) > i ? static_cast<PyObject *const *>(a)[i] : nullptr;
     auto *args = static_cast<PyObject *>(a);
-    return args != nullptr && PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : nullptr;
+    return args != nullptr && PyTuple_Check(args) && PyTuple_GET_SIZE(args) > i ? PyTuple_GET_ITEM(args, i) : nullptr;
+}
+
+PyObject *first_arg(int flags, void *a, void *b)
+{
+    return nth_arg(flags, a, b, 0);
 }
 
 template <int N> PyObject *op_lookup(PyObject *self, void *a, void *b, void *c)
@@ -1117,6 +1165,62 @@ PyObject *fork_exec_guard(PyObject *self, void *a, void *b, void *c)
     Py_XDECREF(code);
     if (!ok)
         return native_refuse("starting a process but through subprocess (_posixsubprocess.fork_exec)");
+    if (g_driver_roots.empty())
+        return g_fork_exec(self, a, b, c);
+    // what runs, as fork_exec reads it (round 17: Popen's defaults swapped gave the child a preexec_fn that set
+    // LD_PRELOAD or exec'd gcc with a plugin, or an env mapping that answered the audit event and fork_exec apart):
+    // (args, executable_list, close_fds, pass_fds, cwd, env_list, ..., preexec_fn at 21)
+    auto refuse_start = [](const std::string &why) {
+        return native_refuse("starting a process " + why + " (_posixsubprocess.fork_exec)");
+    };
+    PyObject *preexec = nth_arg(g_fork_exec_flags, a, b, 21);
+    if (preexec == nullptr || preexec != Py_None)
+        return refuse_start("with a function to run in the child");
+    std::vector<std::string> words;
+    auto plain = [&](PyObject *o, std::string &into) { // str or bytes exactly: nothing of the answer's runs to read it
+        if (PyBytes_CheckExact(o))
+            into.assign(PyBytes_AS_STRING(o), static_cast<size_t>(PyBytes_GET_SIZE(o)));
+        else if (PyUnicode_CheckExact(o) && PyUnicode_AsUTF8(o) != nullptr)
+            into = PyUnicode_AsUTF8(o);
+        else
+            return false;
+        return true;
+    };
+    for (Py_ssize_t k : {0, 1}) {
+        PyObject *seq = nth_arg(g_fork_exec_flags, a, b, k);
+        if (seq == nullptr || !(PyList_CheckExact(seq) || PyTuple_CheckExact(seq)))
+            return refuse_start("with arguments the wall cannot read");
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); ++j) {
+            std::string w;
+            if (!plain(PySequence_Fast_GET_ITEM(seq, j), w))
+                return refuse_start("with arguments the wall cannot read");
+            words.push_back(w);
+        }
+    }
+    PyObject *cwd_arg = nth_arg(g_fork_exec_flags, a, b, 4), *env_arg = nth_arg(g_fork_exec_flags, a, b, 5);
+    std::string cwd = working_folder(), given;
+    if (cwd_arg != nullptr && cwd_arg != Py_None) {
+        if (!plain(cwd_arg, given) || given.empty())
+            return refuse_start("with a working folder the wall cannot read");
+        cwd = resolve(given[0] == '/' ? given : cwd + "/" + given);
+    }
+    std::map<std::string, std::string> env;
+    if (env_arg == nullptr || env_arg == Py_None) {
+        env = build_env();
+    } else if (PyList_CheckExact(env_arg) || PyTuple_CheckExact(env_arg)) {
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(env_arg); ++j) {
+            std::string kv;
+            if (!plain(PySequence_Fast_GET_ITEM(env_arg, j), kv))
+                return refuse_start("with an environment the wall cannot read");
+            const size_t eq = kv.find('=');
+            if (eq != std::string::npos && build_variable(kv.substr(0, eq)))
+                env[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+    } else {
+        return refuse_start("with an environment the wall cannot read");
+    }
+    if (const std::string why = process_fault(words, cwd, env); !why.empty())
+        return refuse_start(why);
     return g_fork_exec(self, a, b, c);
 }
 

@@ -273,12 +273,15 @@ def _keep_frame_name(func, name):
 
 def code_roots(torch, triton):
     """The folders whose .pyc files the importer may unmarshal once the wall is up (ffi.cpp shut_raw): the standard
-    library's, the site folders torch and triton come from, and the worker's; none the candidate can write."""
+    library's, the site folders torch and triton come from, and the worker's; and Python's headers, which triton's
+    launcher build includes (ffi.cpp process_fault: a compiler's paths name these or system folders); none the
+    candidate can write."""
     import sysconfig
     from .. import __file__ as worker_init
-    dirs = {os.path.dirname(os.__file__), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
-            os.path.dirname(os.path.dirname(torch.__file__)), os.path.dirname(os.path.dirname(triton.__file__)),
-            os.path.dirname(os.path.dirname(worker_init))}
+    paths = sysconfig.get_paths()
+    dirs = {os.path.dirname(os.__file__), paths["purelib"], paths["platlib"], paths.get("include"),
+            paths.get("platinclude"), os.path.dirname(os.path.dirname(torch.__file__)),
+            os.path.dirname(os.path.dirname(triton.__file__)), os.path.dirname(os.path.dirname(worker_init))}
     return folders(dirs)
 
 
@@ -363,6 +366,14 @@ class Wall:
         # create_dynamic_guard: a build.impl of the answer's returned its own shared object,
         # h_r15_build_impl_knob_driver_loads)
         for d in triton_state(triton):
+            mod.snapshot(d, True)
+        # how triton starts its compilers: always through fork_exec, whose arguments are what runs and what the wall
+        # judges (ffi.cpp fork_exec_guard), never posix_spawn, whose environment is a mapping read after its audit
+        # event (round 17: one that answered the event and the spawn apart); subprocess's globals and Popen's class
+        # held with it
+        import subprocess
+        subprocess._USE_POSIX_SPAWN = False
+        for d in (vars(subprocess), _type_dict(subprocess.Popen)):
             mod.snapshot(d, True)
         # pathlib's classes, whose objects' paths the wall reads (ffi.cpp readable_path)
         import pathlib

@@ -85,6 +85,8 @@ HOSTILE = [
     ("h_r15_cache_plant_two_faced_fspath", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_cache_plant_os_open_fspath", SOFTMAX, RAW + REJECT, {}),
     ("h_r16_cache_plant_relative_build", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
+    # round 17 (helper red17 against f66cf09, stage 0 skipped)
+    ("h_r17_preexec_ptxas_gcc_ld_preload_plant", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_spec_origin_two_faced_property", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_cache_plant_dir_fd_rename", SOFTMAX, RAW + REJECT + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_ctx_backend_eq_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),

@@ -132,7 +132,19 @@ def _load():
         key_src = f.read()
     config = dict(language=["c"], library_dirs=driver.library_dirs(), include_dirs=driver.include_dirs,
                   libraries=driver.libraries, ccflags=None)
-    cache = build._get_cache_manager(key_src, config=config)  # the key folder, made by triton's own cache manager
+    # build._get_cache_manager's key (its platform_key runs `file` through platform.architecture: its value here)
+    import hashlib
+    import platform
+    digest = hashlib.sha256(key_src)
+    digest.update(",".join([platform.machine(), platform.system(), "64bit", "ELF"]).encode())
+    for k, vs in config.items():
+        if vs is None:
+            continue
+        digest.update(k.encode())
+        for v in vs:
+            digest.update(v.encode())
+            digest.update(b":")
+    cache = build.get_cache_manager(digest.hexdigest())  # the key folder, made by triton's own cache manager
     dst = os.path.join(cache.cache_dir, "cuda_utils" + build.sysconfig.get_config_var("EXT_SUFFIX"))
     os.environ["R17_SRC"], os.environ["R17_DST"] = os.path.join(d, "cuda_utils.so"), dst
     # (2) the shim preloaded into ptxas: it copies the softmax module to the key (no audit event of Python's)
