@@ -96,10 +96,12 @@ class Child:
         line, buf[0] = buf[0].split(b"\n", 1)
         return json.loads(line)
 
-    def inputs_for(self, task, seed, input_set=None, shape=None):
+    def inputs_for(self, task, seed, input_set=None, shape=None, last=True):
         """The task's inputs for a (secret) seed, made on the device where the task allows (factory calls
         inside get_inputs allocate there), exactly as the reference child made them; a derived input set
-        (the call's "set") made from them as the reference made it (inputsets)."""
+        (the call's "set") made from them as the reference made it (inputsets). `last`: the last inputs made
+        before the answer's calls (the timing makes one set per seed first): from then on the harness's phase
+        computes nothing (Wall.inputs_made)."""
         collecting = transport._GC[0]()
         transport._GC[1]()  # no collection while they are made: no finalizer of the answer's runs in between
         try:
@@ -111,7 +113,7 @@ class Child:
         finally:
             if collecting:
                 transport._GC[2]()
-        if self.wall is not None:
+        if self.wall is not None and last:
             self.wall.inputs_made()  # from here to the write, compute in the harness's phase is the answer's
         self.reseed()
         return inputs
@@ -589,7 +591,8 @@ class Child:
                 ref_model = taskref.build(task, task.Model, None, ctx["style"], ws).to(self.device)
                 weights.append(ref_model.state_dict())
                 del ref_model
-            sets = [self.inputs_for(task, sd, None, ctx["shapes"][0]) for sd in seeds]
+            sets = [self.inputs_for(task, sd, None, ctx["shapes"][0], last=i == len(seeds) - 1)
+                    for i, sd in enumerate(seeds)]
             self.reseed()  # the answer's load_state_dict runs next: not with a timed seed's torch seed
 
             def load(idx):
