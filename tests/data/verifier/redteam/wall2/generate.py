@@ -87,6 +87,8 @@ HOSTILE = [
     ("h_r16_cache_plant_relative_build", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     # round 17 (helper red17 against f66cf09, stage 0 skipped)
     ("h_r17_preexec_ptxas_gcc_ld_preload_plant", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
+    # round 18 (helper red18 against d312ba1): a race with triton's own launcher build
+    ("h_r18_late_header_in_build_folder", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_r15_spec_origin_two_faced_property", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_cache_plant_dir_fd_rename", SOFTMAX, RAW + REJECT + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_ctx_backend_eq_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
@@ -231,6 +233,10 @@ LEGIT = [
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
+    "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
+                                         "temporary folder after fork_exec's check; a launcher built outside the "
+                                         "candidate closes it (on the CPU, triton 3.9 builds no launcher: PASS)",
     # round 15 (helper red15 against 67a0cbb): PASS with stage 0 skipped
     "h_r12_bufferedreader_uaf_raw_memory": "CPython 3.11's own use-after-free (io.BufferedReader's readinto view of "
                                            "its freed buffer) gives raw memory in pure Python; stage 0 refuses it",
