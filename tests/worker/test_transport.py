@@ -123,6 +123,9 @@ class CompareTest(unittest.TestCase):
         # (redteam/wall2 h_probe_constant_protected_flag, h_probe_timing_tell)
         self.assertFalse(compare.is_poison("float32", np.zeros(10, np.float32), v)[0])
         self.assertFalse(compare.is_poison("float32", np.full(10, 7.0, np.float32), v)[0])
+        # nor a small one that int8's or bool's poison would be (1..100, 1), whatever the secret
+        for s in range(1, 101):
+            self.assertFalse(compare.is_poison("float32", np.full(10, float(s), np.float32), s - 1.0 + 1000.0)[0])
         # the poison cast from a kernel's buffer of another dtype is still the poison
         self.assertTrue(compare.is_poison("float32", np.full(10, int(v), np.float32), v)[0])
 

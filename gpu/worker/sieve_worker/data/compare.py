@@ -132,10 +132,12 @@ def compare(ref, cand, atol, rtol):
 
 
 def poison_casts(poison):
-    """The values the secret poison takes in every dtype a launch can write it in, and after a cast between
-    them (a kernel's fp32 buffer returned as fp16, an int buffer returned as float)."""
+    """The values the secret poison takes in the dtypes a launch can write it in, and after a cast between
+    them (a kernel's fp32 buffer returned as fp16, an int buffer returned as float). Not int8's (1..100) nor
+    bool's (1): a small constant of the forward's own would pass for the poison cast (a constant 7.0 did, one
+    job in a hundred: test_transport test_poison), and so would any all-ones output."""
     out = set()
-    for dt in ("float64", "float32", "float16", "int64", "int8", "bool"):
+    for dt in ("float64", "float32", "float16", "int64"):
         v = poison_value(dt, poison)
         out.add(float(v))
         out.add(float(np.float32(v)))
