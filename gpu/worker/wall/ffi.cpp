@@ -803,7 +803,8 @@ bool triton_starts_process()
     // innermost first: the standard library's frames that start it, then triton's, then whoever called triton's entry
     bool in_triton = false, ok = false, ended = true;
     std::string entry;
-    for_each_frame(400, [&](PyFrameObject *, PyCodeObject *code, const char *file, int) {
+    constexpr int kDepth = 400;
+    for_each_frame(kDepth, [&](PyFrameObject *, PyCodeObject *code, const char *file, int depth) {
         const std::string fn = file != nullptr ? file : "";
         const bool triton = fn.find("/triton/") != std::string::npos;
         ended = false;
@@ -815,7 +816,7 @@ bool triton_starts_process()
             in_triton = true;
             entry = fn;
         }
-        ended = true;
+        ended = depth + 1 < kDepth; // a stack deeper than the walk is no stack that ends in triton
         return true;
     });
     // a finalizer or a C callable of the harness's calling triton's build helpers has them as its entry too
