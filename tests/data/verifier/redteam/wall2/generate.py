@@ -89,6 +89,8 @@ HOSTILE = [
     ("h_r17_preexec_ptxas_gcc_ld_preload_plant", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     # round 18 (helper red18 against d312ba1): a race with triton's own launcher build
     ("h_r18_late_header_in_build_folder", SOFTMAX, REJECT_OR_REFUSED, {}),
+    # round 19 (mine, against d6c0997): triton's build helper called by a finalizer, no frame of the answer's
+    ("h_r19_finalizer_build_helper", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_spec_origin_two_faced_property", SOFTMAX, REJECT_OR_REFUSED + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_cache_plant_dir_fd_rename", SOFTMAX, RAW + REJECT + [{"expect": "FAIL_MISMATCH"}], {}),
     ("h_r15_ctx_backend_eq_numpy_gadget", SOFTMAX, RAW + REJECT_OR_WRONG, {}),
