@@ -1288,6 +1288,21 @@ class CheckReport(unittest.TestCase):
         self.assertEqual(wall.check_report(ok, 3)[1], "WALL_TAMPERED")
         self.assertEqual(wall.check_report(dict(ok, violations="x"), 2)[1], "WALL_TAMPERED")
 
+    def test_a_process_start_is_the_sandbox_s_subprocess(self):
+        # ffi.cpp's C audit hook runs before the sandbox's Python one: its refusal of a process start keeps the
+        # sandbox's reason (fixture sandbox_subprocess), anything else native is raw memory access
+        rep = {"t": "wall", "kind": "window", "serial": 1, "violations": 0, "tampered": "",
+               "native": "starting a process but from triton's own code (subprocess.Popen)"}
+        self.assertEqual(wall.check_report(rep, 1)[:2], ("FAIL_SANDBOX", "SUBPROCESS"))
+        self.assertEqual(wall.check_report(dict(rep, native="ctypes: making a c_int object"), 1)[:2],
+                         ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS"))
+        from sieve_worker.candidate import child
+        from sieve_worker import rules
+        e = PermissionError("sieve runtime wall: refused to answers: starting a process but through subprocess "
+                            "(os.system) (no raw memory access or foreign calls in the candidate)")
+        self.assertEqual(child.classify(e, True), "SUBPROCESS")
+        self.assertEqual(rules.status_of("SUBPROCESS"), "FAIL_SANDBOX")
+
 
 if __name__ == "__main__":
     unittest.main()

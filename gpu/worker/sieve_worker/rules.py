@@ -50,7 +50,7 @@ def summary_labels(task):
 def status_of(code):
     return {"COMPILE_ERROR": "FAIL_COMPILE", "RUNTIME_ERROR": "FAIL_RUNTIME", "OUT_OF_BOUNDS": "FAIL_RUNTIME",
             "ILLEGAL_ADDRESS": "FAIL_RUNTIME", "MEMORY_LIMIT": "FAIL_SANDBOX", "SANDBOX": "FAIL_SANDBOX",
-            "RAW_MEMORY_ACCESS": "FAIL_SANDBOX", "WALL_TAMPERED": "FAIL_SANDBOX"}.get(code, "FAIL_RUNTIME")
+            "RAW_MEMORY_ACCESS": "FAIL_SANDBOX", "WALL_TAMPERED": "FAIL_SANDBOX", "SUBPROCESS": "FAIL_SANDBOX"}.get(code, "FAIL_RUNTIME")
 
 
 def static_failure(findings):

@@ -557,6 +557,9 @@ def seal_seed(key, secret):
     return {"n": nonce, "w": (int(secret) & MASK64) ^ _mix(key ^ _mix(nonce))}
 
 
+PROCESS_START = "starting a process "  # how ffi.cpp's refusals of a process start begin
+
+
 def key_of(msg):
     """The key of the wall's first line ({"t": "wall", "kind": "key", "key": n}), or None where it is no such line."""
     k = msg.get("key") if isinstance(msg, dict) and msg.get("kind") == "key" else None
@@ -571,8 +574,10 @@ def check_report(msg, expected_serial):
     if msg.get("tampered"):
         return ("FAIL_SANDBOX", "WALL_TAMPERED", f"the runtime wall was tampered with: {str(msg['tampered'])[:300]}")
     if msg.get("native"):
-        return ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS",
-                f"the answer reached for raw memory or a foreign call: {str(msg['native'])[:300]}")
+        native = str(msg["native"])
+        if native.startswith(PROCESS_START):  # ffi.cpp spawn_audit, fork_exec_guard: the sandbox's own reason
+            return ("FAIL_SANDBOX", "SUBPROCESS", f"the answer tried to start a process: {native[:300]}")
+        return ("FAIL_SANDBOX", "RAW_MEMORY_ACCESS", f"the answer reached for raw memory or a foreign call: {native[:300]}")
     if msg["kind"] == "window" and msg.get("serial") != expected_serial:
         return ("FAIL_SANDBOX", "WALL_TAMPERED",
                 f"runtime wall report {str(msg.get('serial'))[:20]} where {expected_serial} was due (a window "
