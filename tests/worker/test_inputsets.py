@@ -168,6 +168,24 @@ class ChooseTest(unittest.TestCase):
         x = inputsets.derive(randn(8, 131)(1), "masked", 1)[0]
         self.assertTrue(bool(torch.isinf(x[:, :129]).all()) and bool(torch.isfinite(x[:, 129:]).all()))
 
+    def test_a_softmax_over_the_channels_masks_the_channels(self):
+        # masking the last dimension makes whole channel columns -inf (the reference is NaN there); the set masks
+        # the reduced dimension instead, where an online softmax without its -inf guard is NaN
+        # (r15_softmax_dim1_online_unguarded)
+        kept, _, _ = choose64(lambda x: torch.softmax(x, dim=1), randn(2, 40, 6))
+        self.assertIn("masked@-2", kept)
+        self.assertNotIn("masked", kept)
+        x = inputsets.derive(randn(2, 40, 6)(1), "masked@-2", 1)[0]
+        self.assertTrue(bool(torch.isinf(x[:, :38]).all()) and bool(torch.isfinite(x[:, 38:]).all()))
+        unguarded = torch.softmax(x[:, :32], dim=1)  # the first chunk of 32 channels alone: NaN
+        self.assertTrue(bool(torch.isnan(unguarded).all()))
+        # a sum, -inf whichever dimension is masked, keeps none, and says why
+        kept, _, dropped = choose64(lambda x: x.sum(dim=(1, 2)), randn(2, 40, 6))
+        self.assertFalse([n for n in kept if n.startswith("masked")])
+        self.assertIn("not finite", dropped["masked"])
+        with self.assertRaisesRegex(ValueError, "unknown input set 'masked@-9'"):
+            inputsets.derive([torch.rand(3)], "masked@-9", 0)
+
     def test_sets_keep_the_task_inputs_zeros_and_symmetry(self):
         # a triangular or symmetric input is the task's contract (r15_ok_triu_matmul_skip_zero_blocks,
         # r15_ok_symmetric_matmul_bt)

@@ -28,13 +28,17 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
   masked  signed, with all but the last two elements of the last dimension -inf (a mask that covers a block of
           any size; two stay, so the output still moves with the seed): an online softmax with no guard for a running max of -inf made its rows NaN
           (r14_softmax_online_neginf_chunk, r15_softmax_online_block128_unguarded). Kept where the reference's
-          output stays finite
+          output stays finite. Where it is not there, the same along the dimension before, and so on
+          (`masked@-2`, `masked@-3`, ...: masked_name): a softmax over the channels of (batch, channels, length)
+          is NaN wherever a whole column of its last dimension is -inf, finite with most channels -inf
+          (r15_softmax_dim1_online_unguarded)
 Every set keeps the task's zeros and symmetric matrices (_keep_structure): a triangular or symmetric input is the
 task's contract
 """
 
 
 SETS = ("signed", "wide", "exact", "special", "offset", "offset16", "masked")
+MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 # offset: x - OFFSET * max|x| (signed x); offset16, the same by 16, is tried where the reference is ill conditioned
 # at the first (LayerNorm at the strict fp32 tolerance: its own float32 rounding at x - 1000 is 6e-5)
@@ -141,8 +145,10 @@ def derive(inputs, name, seed=None):
     import torch
     if name in (None, "task"):
         return inputs
-    if name not in SETS:
-        raise ValueError(f"unknown input set {name!r} (known: task, {', '.join(SETS)})")
+    dim = masked_dim(name)
+    if name not in SETS and dim is None:
+        raise ValueError(f"unknown input set {name!r} (known: task, {', '.join(SETS)}, masked@-2.."
+                         f"masked@-{MASKED_DIMS})")
     out = []
     for t in inputs:
         if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
@@ -159,13 +165,42 @@ def derive(inputs, name, seed=None):
             elif name in OFFSETS:
                 top = x[torch.isfinite(x)].abs().max() if bool(torch.isfinite(x).any()) else 0.0
                 x = x - OFFSETS[name] * top
-            elif name == "masked" and x.dim() and x.shape[-1] > 1:
-                x = x.clone()
+            elif dim is not None and x.dim() >= -dim and x.shape[dim] > 1:
+                x = x.clone().movedim(dim, -1)
                 x[..., :max(1, x.shape[-1] - 2)] = float("-inf")  # all but the last two: a whole block of any size
+                x = x.movedim(-1, dim)
             out.append(_keep_structure(t, x).to(t.dtype))
         else:
             out.append(t)
     return out
+
+
+def masked_dim(name):
+    """The dimension a masked set masks (-1 for `masked`, -k for `masked@-k`), None for another set."""
+    if name == "masked":
+        return -1
+    if isinstance(name, str) and name.startswith("masked@-") and name[8:].isdigit() and \
+            2 <= int(name[8:]) <= MASKED_DIMS:
+        return -int(name[8:])
+    return None
+
+
+def masked_name(run, inputs):
+    """The masked set for these inputs: `masked` where the reference's output is finite with the last dimension
+    masked, else the first of `masked@-2`, `masked@-3`, ... (up to the inputs' rank) where it is; `masked`
+    where none is (choose drops it, saying why)."""
+    import torch
+    rank = max((t.dim() for t in inputs if isinstance(t, torch.Tensor) and t.is_floating_point()), default=0)
+    for k in range(1, min(rank, MASKED_DIMS) + 1):
+        name = "masked" if k == 1 else f"masked@-{k}"
+        d = derive(inputs, name)
+        if not changed(d, inputs):
+            continue
+        with torch.no_grad():
+            o = run(d)
+        if all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point()):
+            return name
+    return "masked"
 
 
 def changed(a, b):
@@ -317,6 +352,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
     elif sum(xs[0][k].numel() * 8 for k in fl) > EXACT_MAX_BYTES:
         f64 = False
         info["exact"].update(ok=False, why=f"the inputs in float64 would take more than {EXACT_MAX_BYTES >> 30} GiB")
+    masked = masked_name(run, xs[0])  # the dimension the masked set masks, the same at both seeds
     for i, x in enumerate(xs):
         o_prev = None  # the output wide is compared with: the signed set's, or the task's where signed is dropped
         for name in ("task",) + SETS:
@@ -326,7 +362,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
             if name == "offset16" and info["offset"]["ok"]:
                 st["ok"], st["why"] = False, "the offset set is kept (offset16 is its smaller offset's fallback)"
                 continue
-            d = derive(x, name, seeds[i])
+            d = derive(x, masked if name == "masked" else name, seeds[i])
             if name != "task" and not changed(d, x):
                 st["ok"], st["why"] = False, "it leaves the task's inputs as they are"
                 continue
@@ -374,7 +410,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
             st["fps"].append([s["fp"] for s in hygiene.stats(o, atol, rtol)])
             st["ident"].append(identity_of(d, o))
             if i == 0 and two and len(fl) > 1:
-                other = derive(xs[1], name, seeds[1])
+                other = derive(xs[1], masked if name == "masked" else name, seeds[1])
                 for k in fl:
                     swapped = list(d)
                     swapped[k] = other[k]
@@ -388,12 +424,14 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
         st = info[name]
         if st["ok"] and two and len(st["fps"]) == 2 and st["fps"][0] == st["fps"][1]:
             st["ok"], st["why"] = False, "the reference's output on it is the same for both seeds"
-    kept = [n for n in SETS if info[n]["ok"]]
+    def shown(n):
+        return masked if n == "masked" else n
+    kept = [shown(n) for n in SETS if info[n]["ok"]]
     notes = []
     t = info["task"]
     ident = t["ident"][0] if t["ident"] and all(k is not None for k in t["ident"]) else None
     if ident is not None:
-        fix = [n for n in kept if not all(k is not None for k in info[n]["ident"])]
+        fix = [shown(n) for n in SETS if info[n]["ok"] and not all(k is not None for k in info[n]["ident"])]
         lo = float(xs[0][ident].min()) if xs[0][ident].numel() else 0.0
         notes.append({"code": "REF_IDENTITY_ON_INPUTS", "input": ident, "separated_by": fix,
                       "message": f"the reference returns input {ident} unchanged on the task's own inputs"
@@ -401,7 +439,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
                                  + (f"; the derived set `{fix[0]}` separates" if fix else
                                     "; no derived input set separates")})
     for k in sorted(t["insens"]):
-        fix = [n for n in kept if k not in info[n]["insens"]]
+        fix = [shown(n) for n in SETS if info[n]["ok"] and k not in info[n]["insens"]]
         notes.append({"code": "REF_INSENSITIVE_INPUT", "input": k, "separated_by": fix,
                       "message": f"the reference's output does not change when input {k} is replaced on the "
                                  "task's own inputs: a kernel that ignores it would pass"
