@@ -186,6 +186,24 @@ class ChooseTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "unknown input set 'masked@-9'"):
             inputsets.derive([torch.rand(3)], "masked@-9", 0)
 
+    def test_a_normalization_keeps_narrow_where_its_epsilon_shows(self):
+        # LayerNorm is the same at every scale but the smallest, where eps is no longer small beside the variance:
+        # 1 / (std + eps) for 1 / sqrt(var + eps) passed every other set (r15_layernorm_eps_outside_sqrt)
+        ln = lambda x: F.layer_norm(x, (x.shape[-1],), eps=1e-5)
+        kept, _, dropped = choose64(ln, randn(16, 64))
+        self.assertIn("narrow", kept)
+        self.assertIn("scaled", dropped["wide"])
+        x = inputsets.derive(randn(16, 64)(1), "narrow", 1)[0]
+        self.assertTrue(torch.equal(x, randn(16, 64)(1)[0] * 2.0 ** -10))
+        wrong = (x - x.mean(-1, keepdim=True)) / (x.std(-1, unbiased=False, keepdim=True) + 1e-5)
+        self.assertGreater(float((wrong - ln(x)).abs().max()), 1.0)
+        # an op with no scale of its own, or one that scales with its inputs, learns nothing from it
+        for fn, inputs in ((torch.relu, randn(16, 64)), (lambda a, b: a @ b, mm_inputs(16, 32, 8)),
+                           (lambda x: torch.softmax(x, -1), randn(16, 64)), (torch.tanh, randn(16, 64))):
+            kept, _, dropped = choose64(fn, inputs)
+            self.assertNotIn("narrow", kept)
+            self.assertTrue(dropped["narrow"], fn)
+
     def test_sets_keep_the_task_inputs_zeros_and_symmetry(self):
         # a triangular or symmetric input is the task's contract (r15_ok_triu_matmul_skip_zero_blocks,
         # r15_ok_symmetric_matmul_bt)

@@ -10,6 +10,12 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
   signed  an input that is all >= 0 is mapped x -> 2x - max(x) (torch.rand's [0, 1) becomes [-1, 1))
   wide    signed, times 256 (exact in every float format): overflow, cancellation and saturation show
           (a softmax without its max subtraction overflows; the reference's does not)
+  narrow  signed, times 2^-10 (exact in every float format): an op's epsilon is no longer small beside its
+          inputs' variance, so an eps added in the wrong place or of the wrong size shows (a LayerNorm with
+          1 / (std + eps) for 1 / sqrt(var + eps) is off by 2e-5 at unit variance, by a factor of 3 here:
+          r15_layernorm_eps_outside_sqrt). Weighed only where the reference does not tell `wide` from `signed`
+          but by a scale (a normalization; ReLU and matmul too, which narrow drops the same way): elsewhere
+          the op has no scale to lose
   exact   integers: at one element in 64 an odd integer of magnitude 257..2047 (exact in fp32, TF32 and fp16,
           not in bf16; bf16 inputs never get one), elsewhere -3..3. For ops whose exact result is what the
           reference computes (exact_gate): checked with zero tolerance (TOLERANCES), so a kernel that rounds
@@ -37,12 +43,14 @@ task's contract
 """
 
 
-SETS = ("signed", "wide", "exact", "special", "offset", "offset16", "masked")
+SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
+NARROW = 2.0 ** -10
 # offset: x - OFFSET * max|x| (signed x); offset16, the same by 16, is tried where the reference is ill conditioned
 # at the first (LayerNorm at the strict fp32 tolerance: its own float32 rounding at x - 1000 is 6e-5)
 OFFSETS = {"offset": 256.0, "offset16": 16.0}
+SCALES = {"wide": WIDE, "narrow": NARROW}  # sets whose output is dropped where it is signed's scaled (p = 0..2)
 OFFSET_ULPS = 64  # an offset set's least atol, in roundings of its largest input (set_floor)
 SEEDS = 1  # seeds a kept set is checked at (the reference is judged on two)
 TOLERANCES = {"exact": (0.0, 0.0)}  # (atol, rtol) of a set's checks instead of the task's (taskref.set_atol)
@@ -158,6 +166,8 @@ def derive(inputs, name, seed=None):
                 x = x * 2 - fin.max()
             if name == "wide":
                 x = x * WIDE
+            elif name == "narrow":
+                x = x * NARROW
             elif name == "exact":
                 x = _exact(t)
             elif name == "special":
@@ -330,7 +340,8 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
 
     A set is kept when it changes some input, the reference's output on it is finite, not within the
     tolerance of zero everywhere, and differs between the seeds; `wide` only when its output is not the
-    signed one scaled (256^p, p = 0..2: nothing new for a linear or homogeneous op); `special` when its
+    signed one scaled (256^p, p = 0..2: nothing new for a linear or homogeneous op); `narrow` only where wide's
+    is and its own is not (2^-10p: an epsilon shows); `special` when its
     output passes NaN/inf through and is otherwise informative (special_gate) instead of finite; `exact`
     only for a reference that rounds on the task's own inputs (a reduction, not an elementwise op) and
     computes the exact result on the integers (exact_gate). Weaknesses on the
@@ -353,11 +364,16 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
         f64 = False
         info["exact"].update(ok=False, why=f"the inputs in float64 would take more than {EXACT_MAX_BYTES >> 30} GiB")
     masked = masked_name(run, xs[0])  # the dimension the masked set masks, the same at both seeds
+    scale_free = False  # whether wide's output is signed's scaled (at the first seed): narrow is weighed then
     for i, x in enumerate(xs):
         o_prev = None  # the output wide is compared with: the signed set's, or the task's where signed is dropped
         for name in ("task",) + SETS:
             st = info[name]
             if not st["ok"]:
+                continue
+            if name == "narrow" and not scale_free:
+                st["ok"], st["why"] = False, ("weighed only where the wide set's output is the signed one scaled "
+                                              "(a normalization): the op has no scale for an epsilon to break")
                 continue
             if name == "offset16" and info["offset"]["ok"]:
                 st["ok"], st["why"] = False, "the offset set is kept (offset16 is its smaller offset's fallback)"
@@ -401,9 +417,10 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
             if why is not None:
                 st["ok"], st["why"] = False, why
                 continue
-            if name == "wide" and o_prev is not None and any(
-                    same(o, [t.double() * WIDE ** p for t in o_prev], atol, rtol) for p in (0, 1, 2)):
+            if name in SCALES and o_prev is not None and any(
+                    same(o, [t.double() * SCALES[name] ** p for t in o_prev], atol, rtol) for p in (0, 1, 2)):
                 st["ok"], st["why"] = False, "the reference's output on it is the signed (or task's) output, scaled"
+                scale_free = scale_free or (name == "wide" and i == 0)
                 continue
             if name in ("task", "signed"):
                 o_prev = o
