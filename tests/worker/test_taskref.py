@@ -121,7 +121,20 @@ class DerivedShapeTest(unittest.TestCase):
         _, sh = shapes(SMALL)
         # odd and above: 1000 was a multiple of 8 (a mask off by a block of 8 passed), and a block that fits
         # the rows exactly (BLOCK = 1024, no loop) passed every size at or below the task's
-        self.assertEqual(sh[1:], [{"shape": {"batch_size": 17, "dim": 1049}, "origin": "derived"}])
+        # and at one seed one size aligned, the others not: the rows' length an odd multiple of 32, where a vector
+        # path runs with a tail in its block and a fast path chosen on the length alone has a tail in the rows
+        # (r15_softmax_vec4_fastpath_tail, r14_bias_add_even_n_grid)
+        self.assertEqual(sh[1:], [{"shape": {"batch_size": 17, "dim": 1049}, "origin": "derived"},
+                                  {"shape": {"batch_size": 17, "dim": 1056}, "origin": "derived_mixed", "seeds": 1}])
+
+    def test_the_mixed_shape_moves_the_innermost_size_alone(self):
+        # a conv's batch, channels, height and width are all 31 in its small shape: only the width moves
+        _, sh = shapes(CONV_BIAS)
+        small = [s for s in sh if s["origin"] == "derived"][0]["shape"]
+        mixed = [s for s in sh if s["origin"] == "derived_mixed"][0]
+        self.assertEqual(mixed, {"shape": {**small, "width": 32}, "origin": "derived_mixed", "seeds": 1})
+        self.assertEqual([taskref.mid_aligned(v) for v in (1, 32, 33, 64, 128, 999, 1000, 1024)],
+                         [32, 32, 96, 96, 160, 1056, 1056, 1056])
 
     def test_sizes_alike_in_two_places_move_apart_and_small_sizes_move_too(self):
         # a kernel that swapped two dimensions' strides passed where dim1 = dim2 stayed equal (redteam inputs
@@ -137,10 +150,10 @@ class DerivedShapeTest(unittest.TestCase):
 
     def test_a_task_that_lists_shapes_gets_a_derived_tail_shape_too(self):
         _, sh = shapes(SMALL, {"shapes": [{"batch_size": 32, "dim": 2048}]})
-        self.assertEqual([s["origin"] for s in sh], ["module", "task", "derived"])
+        self.assertEqual([s["origin"] for s in sh], ["module", "task", "derived", "derived_mixed"])
         self.assertEqual(sh[2]["shape"], {"batch_size": 17, "dim": 1049})
-        for s in sh[2:]:
-            self.assertTrue(all(v % 2 for v in s["shape"].values()), s)
+        self.assertTrue(all(v % 2 for v in sh[2]["shape"].values()), sh[2])
+        self.assertEqual(sh[3]["shape"], {"batch_size": 17, "dim": 1056})
 
 
 # issue 31: module constants M = 1 (not a size constant: size_constants keeps ints > 1) and N = 128, one

@@ -25,6 +25,15 @@ def above_unaligned(v):
     return v + 1 if v % 2 == 0 else v
 
 
+def mid_aligned(v, block=32):
+    """An odd multiple of 32 at or above v (64 -> 96, 128 -> 160, 1000 -> 1056, 999 -> 1056, up to 32 -> 32): a
+    vector path of 4, 8, 16 or 32 elements runs there, with a tail in any block of 64 or more (a softmax that walks
+    whole blocks of 128 once N % 4 == 0 dropped the last 104 columns of 1000: redteam inputs
+    r15_softmax_vec4_fastpath_tail)."""
+    k = -(-v // block)
+    return block * (k if k % 2 else k + 1)
+
+
 def derive_shape(consts, tuples=None, move=None):
     """A second shape near the module's with no size a multiple of 16 (nearby_unaligned). A size that also
     appears inside an int tuple the inputs read (`input_shape = (32768,)`) is kept: the two must stay equal

@@ -17,8 +17,8 @@ import numpy as np
 
 from . import hygiene, inputsets
 from .seeds import secret_seed, seed_torch, weight_seed
-from .sizes import (DERIVED_MAX_BYTES, above_unaligned, derive_shape, nearby_unaligned,  # noqa: F401
-                    set_anchor, spread)
+from .sizes import (DERIVED_MAX_BYTES, above_unaligned, derive_shape, mid_aligned,  # noqa: F401
+                    nearby_unaligned, set_anchor, spread)
 
 TOLERANCES = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
 
@@ -136,6 +136,49 @@ class Deriver:
         keep = {e for v in self.tuples.values() if isinstance(v, (tuple, list)) for e in v}
         return self.result(self.moved_off(dict(self.original), move, keep)) or d
 
+    def inner(self, shape):
+        """The last dimension of the task's first float input at `shape` (made on the meta device), or None."""
+        import torch
+        apply_shape(self.mod, shape)
+        try:
+            with torch.device("meta"):
+                inputs = make_inputs(self.mod, self.seed)
+            t = next((t for t in inputs if isinstance(t, torch.Tensor) and t.is_floating_point() and t.dim()), None)
+            return int(t.shape[-1]) if t is not None else None
+        except Exception:
+            return None
+        finally:
+            apply_shape(self.mod, self.original)
+
+    def mixed(self, base):
+        """base (a full shape, the derived one: its sizes odd where they move) with its innermost size (the last
+        dimension of the first float input) an odd multiple of 32 (sizes.mid_aligned), where the reference runs
+        there; None where it does not,
+        nothing moves or no size of base is innermost. Where several sizes equal the innermost one (a conv's batch,
+        channels, height and width), the one that moves it is found by moving each alone."""
+        inner = self.inner(base)
+        if inner is None:
+            return None
+        places = [(k, None) for k, v in base.items() if v == inner and not isinstance(v, bool)] + \
+            [(k, i) for k, v in base.items() if isinstance(v, list) for i, e in enumerate(v) if e == inner]
+        if len(places) > 1:
+            def moved_alone(k, i):
+                probe = dict(base)
+                probe[k] = inner + 2 if i is None else [e + 2 if j == i else e for j, e in enumerate(base[k])]
+                return self.inner(probe) == inner + 2
+            places = [p for p in places if moved_alone(*p)][:1] or places
+        if not places:
+            return None
+        cur = dict(base)
+        for k, i in places:
+            if i is None:
+                cur[k] = mid_aligned(inner)
+            else:
+                cur[k] = [mid_aligned(inner) if j == i else e for j, e in enumerate(cur[k])]
+        if cur != base and self.moved(cur) is not None:
+            return self.result(cur)
+        return None
+
     def small(self):
         """For a task whose own shape moves more than max_bytes per call: its sizes halved, largest
         first, until a call moves at most that (or nothing halves further), then each moved off every block
@@ -190,6 +233,12 @@ def task_shapes(mod, code, req, seed):
     if nearby and nearby not in listed:
         shapes.append({"shape": nearby, "origin": "derived_full", "seeds": 1} if small else
                       {"shape": nearby, "origin": "derived"})
+    # one size aligned, the others not, at one seed: a fast path chosen on the row length's alignment ran with a
+    # tail in the rows, or a vector path with a tail in its block (every other derived shape moves all sizes off
+    # every alignment at once)
+    mixed = der.mixed({**der.original, **(small or nearby or {})})
+    if mixed and all(mixed != sh["shape"] for sh in shapes):
+        shapes.append({"shape": mixed, "origin": "derived_mixed", "seeds": 1})
     # Every shape names every size any of them changes: shapes are applied to one module one after another
     # (a child's checks in a secret order, the judge's and the task servers' cached modules), and a tuple a
     # derived shape shrank (`input_shape`) stayed shrunk at the task's own shape, whose inputs were then
