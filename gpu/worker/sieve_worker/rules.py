@@ -272,6 +272,6 @@ def passed(job, logall, gpu, device):
     n = len(job.checks)
     msg = f"matches the reference on {n} shape/seed checks; {job.launches} launches of its own kernels"
     if device == "cpu":
-        msg += " (CPU-interpreted, not timed)"
+        msg += " (CPU-interpreted, timed only to test the timing path)" if job.timings else " (CPU-interpreted, not timed)"
     return verdict("PASS", "timing" if job.timings else "proof", [], msg, log=logall,
                    speedup=speedup, flags=flags, **extra)

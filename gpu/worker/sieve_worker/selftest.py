@@ -91,6 +91,9 @@ def main():
     ap.add_argument("--parallel", type=int, default=2)
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--timing", action="store_true", help="time every fixture on the GPU, not only marked ones")
+    ap.add_argument("--time-on-cpu", action="store_true",
+                    help="on the CPU, time the fixtures --timing or their own `timing` names, to test the timing path "
+                         "(hello time_on_cpu)")
     ap.add_argument("--no-runtime-wall", action="store_true",
                     help="run without the runtime wall (hello runtime_wall: false), to measure the other walls alone")
     ap.add_argument("--verbose", action="store_true")
@@ -191,7 +194,8 @@ def run(args, manifest, chosen, env, tmp, root, on_gpu):
             print(f"dropped a line without a valid channel tag: {line[:200]!r}")
     send({"op": "hello", "cache_dir": os.path.join(tmp, "cache"), "scratch_root": os.path.join(tmp, "scratch"),
           "channel_key": channel["key"], **({"fp32_precision": args.fp32_precision} if args.fp32_precision else {}),
-          **({"runtime_wall": False} if args.no_runtime_wall else {})})
+          **({"runtime_wall": False} if args.no_runtime_wall else {}),
+          **({"time_on_cpu": True} if args.time_on_cpu else {})})
     hello = recv()
     print(f"worker: {json.dumps(hello.get('env'))}")
     t_ready = time.monotonic()
@@ -227,7 +231,7 @@ def run(args, manifest, chosen, env, tmp, root, on_gpu):
         if fx.get("_planted_path"):
             code = code.replace("{planted_file}", fx["_planted_path"])
         req = {"op": "verify", "job": i, "task_key": fx["_task_key"], "sample_id": i, "backend": fx.get("backend", "triton"),
-               "code": code, "timing": on_gpu and (args.timing or bool(fx.get("timing"))),
+               "code": code, "timing": (on_gpu or args.time_on_cpu) and (args.timing or bool(fx.get("timing"))),
                "skip_static": bool(fx.get("skip_static")), "policy": fx.get("policy", "strict"),
                "timeouts": {"compile": 120, "correct": 120, "timing": 120, **(fx.get("timeouts") or {})},
                "limits": {"memory_mb": 4096, "processes": 64, **(fx.get("limits") or {})}}
@@ -290,6 +294,8 @@ def run(args, manifest, chosen, env, tmp, root, on_gpu):
             left = processes_named(name)
             if left:
                 problems.append(f"processes named {name!r} still run: {left}")
+        if fx.get("expect_timed") and not any(t.get("which") == "candidate" for t in v.get("timings") or []):
+            problems.append("the verdict has no timing of the candidate")
         want_drop = fx.get("expect_dropped_shapes")
         if want_drop is not None and len(ready[fx["_task_key"]].get("dropped_shapes", [])) != want_drop:
             problems.append(f"expected {want_drop} dropped shapes, got {ready[fx['_task_key']].get('dropped_shapes')}")

@@ -110,6 +110,7 @@ class Worker(TaskServing, CandidateMessages, Verdicts, Admission):
         self.wall_so = None  # the runtime wall's built extension (wall.build), from hello on
         self.wall_build = None
         self.fp32_precision = "deployed"
+        self.timed = device != "cpu"  # whether verify requests' "timing" is honoured (hello time_on_cpu: the CPU too)
         self.channel_key = None  # bytes, from the hello request (stdin): never in the environment
         self.channel_seq = 0
 
@@ -214,6 +215,10 @@ class Worker(TaskServing, CandidateMessages, Verdicts, Admission):
                                                  f"{list(launch.FP32_PRECISIONS)}, not {prec!r}"})
             prec = "deployed"
         self.fp32_precision = prec
+        # a test of the timing path on the CPU (tests/CMakeLists.txt WorkerTimingCpu): the interpreted kernels and
+        # the eager reference timed with the same calls, the wall and the same inputs as on a GPU; the figures
+        # mean nothing, the verdicts and the harness's phases are what is checked
+        self.timed = self.device != "cpu" or msg.get("time_on_cpu") is True
         remove_stale_sessions(os.path.join(self.cache_dir, "refs"))
         self.session_dir = os.path.join(self.cache_dir, "refs",
                                         f"session-{platform.node() or 'host'}-{os.getpid()}-{secrets.token_hex(8)}")

@@ -294,7 +294,7 @@ class Child:
                 return
         self.stage("proof")
         self.share(task, model_new_cls, style, models, cmd)
-        if cmd.get("timing") and not self.interpreted:
+        if cmd.get("timing") and (not self.interpreted or self.ctx.get("time_on_cpu")):
             try:
                 self.timing(task, models.get(0), cmd)
             except BaseException as e:

@@ -94,7 +94,7 @@ def candidate_ctx(worker, job, task):
                             env["TORCH_EXTENSIONS_DIR"]],
            "env": env, "cpu_seconds": int(sum(timeouts.values()) + 30),
            "nproc": int(limits["processes"]) * worker.parallel + 64,
-           "threads": 1 if worker.device == "cpu" else 4, "l2_bytes": (worker.env or {}).get("l2_bytes"),
+           "threads": 1 if worker.device == "cpu" else 4, "time_on_cpu": worker.device == "cpu" and worker.timed, "l2_bytes": (worker.env or {}).get("l2_bytes"),
            "out_size": job.buffer.size, "poison_bytes": job.buffer.size if worker.device != "cpu" else 0,
            "gpu_promise": job.gpu_full + job.timing_extra, "alone": bool(job.alone),
            "timing_limits": {k: float(v) if k == "max_seconds" else int(v)
@@ -102,7 +102,7 @@ def candidate_ctx(worker, job, task):
                              if k in ("max_runs", "max_seconds")}}
     job.wall = bool(worker.wall_so)
     sched.prepare_job(worker, job, ctx)  # its built extensions' read-only folder (sched.py)
-    job.want_timing = bool(req.get("timing")) and worker.device != "cpu"
+    job.want_timing = bool(req.get("timing")) and worker.timed
     if job.want_timing:
         worker.ensure_ref_timing(task)
     # the calls, in a secret order: every (shape, seed) check, and one probe (a call like any other, on the

@@ -18,7 +18,9 @@ def run(ctx, lock_fd):
     import torch
     torch.set_num_threads(4)
     device = torch.device(ctx["device"])
-    torch.cuda.set_device(device)  # Inductor's and Triton's kernels launch on the current device
+    gpu = device.type == "cuda"  # else a test of the timing path on the CPU (worker hello time_on_cpu): eager only
+    if gpu:
+        torch.cuda.set_device(device)  # Inductor's and Triton's kernels launch on the current device
     task = taskref.load_module(ctx["task_path"], "sieve_task_timing")
     taskref.apply_shape(task, ctx["shape"])
     seeds = ctx["seeds"]  # the secret seeds of the candidate's three timing input sets
@@ -31,6 +33,8 @@ def run(ctx, lock_fd):
     compiled = None
     t0 = time.perf_counter()
     try:
+        if not gpu:
+            raise RuntimeError("not on the CPU")
         compiled = torch.compile(model)
         with torch.no_grad():
             compiled(*sets[0])
@@ -40,7 +44,8 @@ def run(ctx, lock_fd):
         notes.append(f"compile baseline omitted: {type(e).__name__}: {e}"[:500])
     compile_s = time.perf_counter() - t0
     tools = timing.Tools(torch.cuda.synchronize, torch.cuda.Event, torch.cuda.Event.record,
-                         torch.cuda.Event.elapsed_time, time.perf_counter, device, ctx.get("l2_bytes") or (50 << 20))
+                         torch.cuda.Event.elapsed_time, time.perf_counter, device, ctx.get("l2_bytes") or (50 << 20)) \
+        if gpu else timing.Tools(lambda: None, None, None, None, time.perf_counter, device, 0)
     results = []
     t1 = time.perf_counter()
     fcntl.flock(lock_fd, fcntl.LOCK_EX)

@@ -321,7 +321,7 @@ class TaskServing:
         when the sample reaches its timing stage (the sample's verdict waits for it; it takes an Inductor
         compile, seconds, where a candidate's checks take a fraction of one)."""
         task = self.tasks.get(req.get("task_key"))
-        if req.get("timing") and self.device != "cpu" and task and task["ready"]["ok"] and not task.get("evicted") \
+        if req.get("timing") and self.timed and task and task["ready"]["ok"] and not task.get("evicted") \
                 and task["summary"].get("shapes"):
             self.ensure_ref_timing(task)
 
