@@ -3,7 +3,7 @@
     PYTHONPATH=gpu/worker python bench/verify/sets_survey.py survey KernelBench/level1 out.jsonl
     python bench/verify/sets_survey.py compare old.jsonl new.jsonl
 
-survey: per task, the shapes at full size (meta device) and the sets kept at the last shape scaled down to 2^16
+survey: per task, the shapes at full size (meta device) and the sets kept at its (first) derived shape scaled down to 2^16
 input elements on the CPU (the anchor's stand-in: the set choice needs real runs), as JSON lines. Run it once
 per worker version (a checkout of each) and compare."""
 import collections
@@ -29,7 +29,8 @@ def survey(folder, out_path):
                 mod = taskref.load_module(path, "survey_" + str(abs(hash(path))))
                 sh = taskref.task_shapes(mod, code, {"ref_device": "cuda"}, 0)
                 rec["shapes"] = [[s["origin"], s["shape"]] for s in sh]
-                small = taskref.scale_down(mod, sh[-1]["shape"], 1 << 16, 0, taskref.size_constants(code, tuples=True))
+                anchor = next((s for s in sh if s["origin"] == "derived"), sh[-1])  # where verify's anchor usually is
+                small = taskref.scale_down(mod, anchor["shape"], 1 << 16, 0, taskref.size_constants(code, tuples=True))
                 kept, notes, dropped = taskref.choose_sets(mod, small, [11, 12], "kernelbench", torch.device("cpu"),
                                                            1e-4, 1e-4)
                 rec.update(kept=kept, notes=[n["code"] for n in notes], dropped=dropped)
@@ -48,7 +49,17 @@ def compare(old_path, new_path):
     print(f"tasks {len(new)}; survey errors {sum('error' in r for r in old.values())} -> "
           f"{sum('error' in r for r in new.values())}; kept sets {kept(old)} -> {kept(new)}; added {dict(added)}; "
           f"lost {dict(lost)}; tasks whose shapes changed {sum(old.get(t, {}).get('shapes') != new[t].get('shapes') for t in new)}; "
-          f"shapes {sum(len(r.get('shapes', [])) for r in old.values())} -> {sum(len(r.get('shapes', [])) for r in new.values())}")
+          f"shapes {sum(len(r.get('shapes', [])) for r in old.values())} -> {sum(len(r.get('shapes', [])) for r in new.values())}; "
+          f"checks per sample (5 seeds; derived_full, derived_mixed and each set at 1; signed again at the task's "
+          f"shape) {checks(old):.2f} -> {checks(new):.2f}")
+
+
+def checks(d):
+    """Checks a sample of each task makes, averaged over the surveyed tasks."""
+    one = ("derived_full", "derived_mixed")
+    per = [sum(1 if o in one else 5 for o, _ in r.get("shapes", [])) + len(r.get("kept", []))
+           + ("signed" in r.get("kept", [])) for r in d.values() if "error" not in r]
+    return sum(per) / max(1, len(per))
 
 
 if __name__ == "__main__":

@@ -136,6 +136,25 @@ class DerivedShapeTest(unittest.TestCase):
         self.assertEqual([taskref.mid_aligned(v) for v in (1, 32, 33, 64, 128, 999, 1000, 1024)],
                          [32, 32, 96, 96, 160, 1056, 1056, 1056])
 
+    def test_a_shape_checked_at_one_seed_does_not_hide_a_constant_reference(self):
+        # derived_mixed and derived_full are checked at one seed: no sign of whether the output moves with it
+        # (the fixture hygiene_constant was FAIL_MISMATCH instead of REF_CONSTANT once derived_mixed came)
+        import torch
+
+        from sieve_worker.tasks import hygiene
+        j = hygiene.Judge(1e-4, 1e-4)
+        for si, origin, seeds in ((0, "module", (1, 2, 3)), (1, "derived", (1, 2, 3)), (2, "derived_mixed", (1,))):
+            j.shape(si, {"N": 8 + si}, origin)
+            for sd in seeds:
+                j.add(si, sd, [torch.full((8 + si,), 3.0) + (sd if origin == "derived_mixed" else 0)])
+        found, ok, _ = j.result()
+        self.assertIn("REF_CONSTANT", [h["code"] for h in found])
+        self.assertFalse(ok)
+        j = hygiene.Judge(1e-4, 1e-4)
+        j.shape(0, {"N": 8}, "derived_mixed")
+        j.add(0, 1, [torch.full((8,), 3.0)])
+        self.assertNotIn("REF_CONSTANT", [h["code"] for h in j.result()[0]])  # one seed alone says nothing
+
     def test_sizes_alike_in_two_places_move_apart_and_small_sizes_move_too(self):
         # a kernel that swapped two dimensions' strides passed where dim1 = dim2 stayed equal (redteam inputs
         # r14_sum_dim_swapped_stride); a program of 8 rows indexed from the wrong block passed at 8 rows
