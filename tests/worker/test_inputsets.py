@@ -204,6 +204,36 @@ class ChooseTest(unittest.TestCase):
             self.assertNotIn("narrow", kept)
             self.assertTrue(dropped["narrow"], fn)
 
+    def test_masked_passes_an_infinity_through_but_not_a_sum_of_them(self):
+        # log_softmax is -inf where its input is: kept, so an online log-softmax without its -inf guard fails
+        # (r17_logsoftmax_online_unguarded); a matmul with one operand masked makes columns of -inf by summing,
+        # where a correct kernel's zero padding gives NaN: not kept
+        kept, _, _ = choose64(lambda x: torch.log_softmax(x, -1), randn(8, 40))
+        self.assertIn("masked", kept)
+        kept, _, dropped = choose64(lambda a, b: a @ b, lambda sd: rand(16, 32)(sd) + rand(32, 8)(sd + 100))
+        self.assertFalse([n for n in kept if n.startswith("masked")], kept)
+        # softmax(s) @ v is NaN with v masked too: s alone is masked (r17_softmax_v_online_unguarded)
+        kept, _, _ = choose64(lambda s_, v: torch.softmax(s_, -1) @ v, lambda sd: randn(8, 40)(sd) + randn(40, 16)(sd + 7))
+        self.assertIn("masked#0", kept)
+        x, v = inputsets.derive(randn(8, 40)(1) + randn(40, 16)(8), "masked#0", 1)
+        self.assertTrue(bool(torch.isinf(x[:, :38]).all()) and bool(torch.isfinite(v).all()))
+
+    def test_narrow_is_weighed_where_the_code_has_an_epsilon(self):
+        # a Linear's bias keeps wide (its output is no scaled signed one), so narrow was never weighed for
+        # Linear -> LayerNorm, whose eps outside the sqrt passed (r17_linear_layernorm_eps_outside_sqrt)
+        torch.manual_seed(0)
+        lin = torch.nn.Linear(64, 32)
+        fn = lambda x: F.layer_norm(lin(x), (32,), eps=1e-5)
+        with torch.no_grad():
+            kept, _, dropped = choose64(fn, randn(16, 64))
+            self.assertNotIn("narrow", kept)
+            self.assertIn("epsilon", dropped["narrow"])
+            kept, _, _ = inputsets.choose(lambda xs: [fn(*xs)], randn(16, 64), [11, 12], 1e-4, 1e-4, epsilon=True)
+        self.assertIn("narrow", kept)
+        self.assertTrue(inputsets.has_epsilon("self.ln = nn.LayerNorm(n)"))
+        self.assertTrue(inputsets.has_epsilon("return x / torch.sqrt(v + self.eps)"))
+        self.assertFalse(inputsets.has_epsilon("return torch.relu(x) + torch.norm(y)"))
+
     def test_sets_keep_the_task_inputs_zeros_and_symmetry(self):
         # a triangular or symmetric input is the task's contract (r15_ok_triu_matmul_skip_zero_blocks,
         # r15_ok_symmetric_matmul_bt)
@@ -233,7 +263,8 @@ class ChooseTest(unittest.TestCase):
         kept, notes, _ = choose(lambda a, b: torch.maximum(a, b - 2), lambda sd: rand(16, 16)(sd) + rand(16, 16)(sd + 50))
         insens = [n for n in notes if n["code"] == "REF_INSENSITIVE_INPUT"]
         self.assertEqual([n["input"] for n in insens], [1])
-        self.assertEqual(insens[0]["separated_by"], ["wide"])
+        # wide, and a masked a alone (maximum(-inf, b - 2) is b - 2)
+        self.assertEqual(insens[0]["separated_by"], ["wide", "masked#0"])
 
 
 class ExactTest(unittest.TestCase):

@@ -13,9 +13,10 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
   narrow  signed, times 2^-10 (exact in every float format): an op's epsilon is no longer small beside its
           inputs' variance, so an eps added in the wrong place or of the wrong size shows (a LayerNorm with
           1 / (std + eps) for 1 / sqrt(var + eps) is off by 2e-5 at unit variance, by a factor of 3 here:
-          r15_layernorm_eps_outside_sqrt). Weighed only where the reference does not tell `wide` from `signed`
-          but by a scale (a normalization; ReLU and matmul too, which narrow drops the same way): elsewhere
-          the op has no scale to lose
+          r15_layernorm_eps_outside_sqrt). Weighed where the reference's code has an epsilon (has_epsilon: an
+          `eps`, a normalization layer or function; a Linear before a LayerNorm keeps wide, and its LayerNorm's
+          eps still shows: r17_linear_layernorm_eps_outside_sqrt) or does not tell `wide` from `signed` but by a
+          scale (ReLU and matmul too, which narrow drops the same way)
   exact   integers: at one element in 64 an odd integer of magnitude 257..2047 (exact in fp32, TF32 and fp16,
           not in bf16; bf16 inputs never get one), elsewhere -3..3. For ops whose exact result is what the
           reference computes (exact_gate): checked with zero tolerance (TOLERANCES), so a kernel that rounds
@@ -42,6 +43,8 @@ Every set keeps the task's zeros and symmetric matrices (_keep_structure): a tri
 task's contract
 """
 
+
+import re
 
 SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
@@ -153,13 +156,15 @@ def derive(inputs, name, seed=None):
     import torch
     if name in (None, "task"):
         return inputs
-    dim = masked_dim(name)
+    dim, only = masked_dim(name)
     if name not in SETS and dim is None:
         raise ValueError(f"unknown input set {name!r} (known: task, {', '.join(SETS)}, masked@-2.."
-                         f"masked@-{MASKED_DIMS})")
+                         f"masked@-{MASKED_DIMS}, masked#k and masked#k@-d for input k alone)")
     out = []
-    for t in inputs:
-        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
+    for k, t in enumerate(inputs):
+        if only is not None and k != only:
+            out.append(t)  # masked#k: the other inputs as the task made them
+        elif isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
             x = t
             fin = x[torch.isfinite(x)]
             if fin.numel() and bool(fin.min() >= 0) and bool(fin.max() > 0):
@@ -175,7 +180,7 @@ def derive(inputs, name, seed=None):
             elif name in OFFSETS:
                 top = x[torch.isfinite(x)].abs().max() if bool(torch.isfinite(x).any()) else 0.0
                 x = x - OFFSETS[name] * top
-            elif dim is not None and x.dim() >= -dim and x.shape[dim] > 1:
+            elif dim is not None and x.dim() >= -dim and x.shape[dim] > 1:  # a masked set
                 x = x.clone().movedim(dim, -1)
                 x[..., :max(1, x.shape[-1] - 2)] = float("-inf")  # all but the last two: a whole block of any size
                 x = x.movedim(-1, dim)
@@ -185,32 +190,76 @@ def derive(inputs, name, seed=None):
     return out
 
 
+EPSILON = re.compile(r"\beps\b|epsilon|Norm\w*\s*\(|\b(layer|group|instance|batch|rms)_norm\b|\bnormalize\b|"
+                     r"cosine_similarity|pairwise_distance")
+
+
+def has_epsilon(code):
+    """Whether a task's reference code has an epsilon, so that the narrow set is weighed whatever wide shows: an
+    `eps` or `epsilon`, one of torch's normalization layers or functions, normalize, cosine_similarity."""
+    return bool(EPSILON.search(code or ""))
+
+
+MASKED = re.compile(r"masked(?:#(\d+))?(?:@-(\d+))?")
+
+
 def masked_dim(name):
-    """The dimension a masked set masks (-1 for `masked`, -k for `masked@-k`), None for another set."""
-    if name == "masked":
-        return -1
-    if isinstance(name, str) and name.startswith("masked@-") and name[8:].isdigit() and \
-            2 <= int(name[8:]) <= MASKED_DIMS:
-        return -int(name[8:])
-    return None
+    """(dimension, input) a masked set masks: (-1, None) for `masked`, (-d, None) for `masked@-d`, (-1, k) for
+    `masked#k`, (-d, k) for `masked#k@-d` (input k alone); (None, None) for another set."""
+    m = MASKED.fullmatch(name) if isinstance(name, str) else None
+    if m is None:
+        return None, None
+    d = int(m.group(2) or 1)
+    if not 1 <= d <= MASKED_DIMS or (m.group(2) is not None and d == 1):
+        return None, None
+    return -d, (int(m.group(1)) if m.group(1) is not None else None)
 
 
 def masked_name(run, inputs):
-    """The masked set for these inputs: `masked` where the reference's output is finite with the last dimension
-    masked, else the first of `masked@-2`, `masked@-3`, ... (up to the inputs' rank) where it is; `masked`
-    where none is (choose drops it, saying why)."""
+    """The masked set for these inputs, tried in order where the reference's output is finite everywhere, then
+    where it has no NaN (log_softmax is -inf where its input is: r17_logsoftmax_online_unguarded): for each
+    dimension from the last, every float input masked along it (`masked`, `masked@-2`, ...), then each alone
+    (`masked#k`, `masked#k@-2`, ...: softmax(s) @ v is NaN with v masked too, finite with s alone:
+    r17_softmax_v_online_unguarded). `masked` where none is (choose drops it, saying why)."""
     import torch
-    rank = max((t.dim() for t in inputs if isinstance(t, torch.Tensor) and t.is_floating_point()), default=0)
-    for k in range(1, min(rank, MASKED_DIMS) + 1):
-        name = "masked" if k == 1 else f"masked@-{k}"
-        d = derive(inputs, name)
-        if not changed(d, inputs):
-            continue
-        with torch.no_grad():
-            o = run(d)
-        if all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point()):
-            return name
+    fl = [k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
+    rank = max((inputs[k].dim() for k in fl), default=0)
+    names = [("masked" if d == 1 else f"masked@-{d}") if k is None else
+             (f"masked#{k}" if d == 1 else f"masked#{k}@-{d}")
+             for d in range(1, min(rank, MASKED_DIMS) + 1) for k in [None] + (fl if len(fl) > 1 else [])]
+    outs, d_of = {}, {}
+    for strict in (True, False):
+        for name in names:
+            if name not in outs:
+                d_of[name] = derive(inputs, name)
+                with torch.no_grad():
+                    outs[name] = run(d_of[name]) if changed(d_of[name], inputs) else None
+            o = outs[name]
+            if o is not None and (masked_gate(d_of[name], o) is None if not strict else
+                                  all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point())):
+                return name
     return "masked"
+
+
+def masked_gate(d, o):
+    """Why a masked set's reference output (o, on inputs d) tells nothing or could fail a correct kernel (None
+    when neither): NaN anywhere; nothing finite; an infinity where no input of the output's shape is infinite.
+    An infinity passed through elementwise counts (log_softmax is -inf where its input is: the comparison matches
+    it position by position); one a sum made does not (a matmul's column of -inf: a correct kernel that pads its
+    tiles with zeros makes inf * 0 = NaN, as spread_gate says for the special set)."""
+    import torch
+    fl = [t for t in o if t.is_floating_point() and t.numel()]
+    if any(bool(torch.isnan(t).any()) for t in fl):
+        return "the reference's output on it is NaN somewhere"
+    if fl and not any(bool(torch.isfinite(t).any()) for t in fl):
+        return "the reference's output on it is not finite anywhere"
+    for t in fl:
+        inf = torch.isinf(t)
+        if bool(inf.any()) and not any(
+                isinstance(x, torch.Tensor) and x.shape == t.shape and x.is_floating_point() and
+                bool((torch.isinf(x).to(inf.device) | ~inf).all()) for x in d):
+            return "the reference's output on it is infinite where no input is (a sum of infinities)"
+    return None
 
 
 def changed(a, b):
@@ -333,7 +382,7 @@ def floats(inputs):
     return [k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
 
 
-def choose(run, inputs_of, seeds, atol, rtol, run64=None):
+def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):
     """Which derived sets to check a task on, and the weaknesses of its own inputs, from runs of the
     reference at two seeds. run(inputs) -> list of output tensors; inputs_of(seed) -> the task's inputs;
     run64(inputs) -> the reference's outputs computed in float64 (None: no `exact` set).
@@ -364,7 +413,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
         f64 = False
         info["exact"].update(ok=False, why=f"the inputs in float64 would take more than {EXACT_MAX_BYTES >> 30} GiB")
     masked = masked_name(run, xs[0])  # the dimension the masked set masks, the same at both seeds
-    scale_free = False  # whether wide's output is signed's scaled (at the first seed): narrow is weighed then
+    scale_free = epsilon  # narrow is weighed for an epsilon, or where wide's output is signed's scaled (first seed)
     for i, x in enumerate(xs):
         o_prev = None  # the output wide is compared with: the signed set's, or the task's where signed is dropped
         for name in ("task",) + SETS:
@@ -372,8 +421,9 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
             if not st["ok"]:
                 continue
             if name == "narrow" and not scale_free:
-                st["ok"], st["why"] = False, ("weighed only where the wide set's output is the signed one scaled "
-                                              "(a normalization): the op has no scale for an epsilon to break")
+                st["ok"], st["why"] = False, ("weighed only where the reference's code has an epsilon or the wide "
+                                              "set's output is the signed one scaled: no scale for an epsilon to "
+                                              "break")
                 continue
             if name == "offset16" and info["offset"]["ok"]:
                 st["ok"], st["why"] = False, "the offset set is kept (offset16 is its smaller offset's fallback)"
@@ -392,7 +442,9 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None):
             if name == "special":
                 why = special_gate(o, zero_tol) or spread_gate(d, o)
             elif name != "task":
-                if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
+                if name == "masked":
+                    why = masked_gate(d, o)
+                elif any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
                     why = "the reference's output on it is not finite"
                 elif all(bool((t.double().abs() <= zero_tol).all()) for t in o if t.numel()):
                     why = "the reference's output on it is within the tolerance of zero"

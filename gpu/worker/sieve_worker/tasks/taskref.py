@@ -499,7 +499,13 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         if not run64s:
             run64s.append(float64_run(model))
         return run64s[0](inputs)
-    return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64)
+    try:
+        with open(mod.__file__) as f:
+            code = f.read()
+    except (OSError, TypeError, AttributeError):
+        code = ""
+    return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
+                            epsilon=inputsets.has_epsilon(code))
 
 
 def meta_footprint(mod, cls, seed, style):

@@ -1,0 +1,40 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rmsnorm_dim1_kernel(x_ptr, y_ptr, F, D, eps, BLOCK: tl.constexpr):
+    # one program per (batch, block of positions); fp16 in and out, the mean of squares in fp32
+    b = tl.program_id(0)
+    pos = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    m = pos < D
+    base = b * F * D
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for f in range(0, F):
+        x = tl.load(x_ptr + base + f * D + pos, mask=m, other=0.0).to(tl.float32)
+        acc += x * x
+    # the bug: eps added to the root mean square, not under the square root
+    rstd = 1.0 / (tl.sqrt(acc / F) + eps)
+    for f in range(0, F):
+        x = tl.load(x_ptr + base + f * D + pos, mask=m, other=0.0).to(tl.float32)
+        tl.store(y_ptr + base + f * D + pos, (x * rstd).to(y_ptr.dtype.element_ty), mask=m)
+
+
+class ModelNew(nn.Module):
+    """Wrong: fp16 RMSNorm over dim 1 with 1 / (rms + eps) for 1 / sqrt(ms + eps)."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+
+    def forward(self, x):
+        x = x.contiguous()
+        B, F = x.shape[0], x.shape[1]
+        D = x.numel() // (B * F)
+        y = torch.empty_like(x)
+        BLOCK = 64
+        rmsnorm_dim1_kernel[(B, triton.cdiv(D, BLOCK))](x, y, F, D, self.eps, BLOCK=BLOCK)
+        return y
