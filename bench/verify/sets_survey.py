@@ -19,6 +19,10 @@ def survey(folder, out_path):
     import torch
     from sieve_worker.tasks import taskref
     torch.set_num_threads(1)
+
+    def late(*_):
+        raise TimeoutError("over 60 s")
+    signal.signal(signal.SIGALRM, late)  # a task over its minute is recorded, not the end of the survey
     with open(out_path, "w") as out:
         for path in sorted(glob.glob(folder + "/*.py")):
             with open(path) as f:
