@@ -212,6 +212,9 @@ class ChooseTest(unittest.TestCase):
         self.assertIn("masked", kept)
         kept, _, dropped = choose64(lambda a, b: a @ b, lambda sd: rand(16, 32)(sd) + rand(32, 8)(sd + 100))
         self.assertFalse([n for n in kept if n.startswith("masked")], kept)
+        # square: the -inf columns sit where the masked operand's are, and a sum made them all the same
+        kept, _, dropped = choose64(lambda a, b: a @ b, lambda sd: rand(32, 32)(sd) + rand(32, 32)(sd + 100))
+        self.assertFalse([n for n in kept if n.startswith("masked")], kept)
         # softmax(s) @ v is NaN with v masked too: s alone is masked (r17_softmax_v_online_unguarded)
         kept, _, _ = choose64(lambda s_, v: torch.softmax(s_, -1) @ v, lambda sd: randn(8, 40)(sd) + randn(40, 16)(sd + 7))
         self.assertIn("masked#0", kept)

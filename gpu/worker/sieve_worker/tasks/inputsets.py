@@ -217,7 +217,8 @@ def masked_dim(name):
 
 def masked_name(run, inputs):
     """The masked set for these inputs, tried in order where the reference's output is finite everywhere, then
-    where it has no NaN (log_softmax is -inf where its input is: r17_logsoftmax_online_unguarded): for each
+    where it has no NaN (log_softmax is -inf where its input is: r17_logsoftmax_online_unguarded; every input
+    masked only): for each
     dimension from the last, every float input masked along it (`masked`, `masked@-2`, ...), then each alone
     (`masked#k`, `masked#k@-2`, ...: softmax(s) @ v is NaN with v masked too, finite with s alone:
     r17_softmax_v_online_unguarded). `masked` where none is (choose drops it, saying why)."""
@@ -232,9 +233,14 @@ def masked_name(run, inputs):
         for name in names:
             if name not in outs:
                 d_of[name] = derive(inputs, name)
-                with torch.no_grad():
-                    outs[name] = run(d_of[name]) if changed(d_of[name], inputs) else None
+                masks = any(bool(torch.isneginf(a).sum() > torch.isneginf(b).sum()) for a, b in zip(d_of[name], inputs)
+                            if isinstance(a, torch.Tensor) and a.is_floating_point())
+                with torch.no_grad():  # a variant that masks nothing (an input of lower rank) is none
+                    outs[name] = run(d_of[name]) if masks else None
             o = outs[name]
+            if not strict and "#" in name:
+                continue  # an input masked alone must leave the output finite (a square matmul's -inf columns sit
+                # where its masked operand's do, made by a sum all the same)
             if o is not None and (masked_gate(d_of[name], o) is None if not strict else
                                   all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point())):
                 return name
@@ -243,10 +249,11 @@ def masked_name(run, inputs):
 
 def masked_gate(d, o):
     """Why a masked set's reference output (o, on inputs d) tells nothing or could fail a correct kernel (None
-    when neither): NaN anywhere; nothing finite; an infinity where no input of the output's shape is infinite.
-    An infinity passed through elementwise counts (log_softmax is -inf where its input is: the comparison matches
-    it position by position); one a sum made does not (a matmul's column of -inf: a correct kernel that pads its
-    tiles with zeros makes inf * 0 = NaN, as spread_gate says for the special set)."""
+    when neither): NaN anywhere; nothing finite; an infinity other than -inf exactly where an input of the
+    output's shape is -inf. An infinity passed through elementwise counts (log_softmax is -inf where its input is:
+    the comparison matches it position by position); one a sum or product made does not (a batched matmul of two
+    masked operands is +inf where they are -inf: a correct kernel that pads its tiles with zeros makes inf * 0 =
+    NaN, as spread_gate says for the special set)."""
     import torch
     fl = [t for t in o if t.is_floating_point() and t.numel()]
     if any(bool(torch.isnan(t).any()) for t in fl):
@@ -255,10 +262,11 @@ def masked_gate(d, o):
         return "the reference's output on it is not finite anywhere"
     for t in fl:
         inf = torch.isinf(t)
-        if bool(inf.any()) and not any(
+        if bool(inf.any()) and not (bool((t[inf] < 0).all()) and any(
                 isinstance(x, torch.Tensor) and x.shape == t.shape and x.is_floating_point() and
-                bool((torch.isinf(x).to(inf.device) | ~inf).all()) for x in d):
-            return "the reference's output on it is infinite where no input is (a sum of infinities)"
+                torch.equal((x == float("-inf")).to(inf.device), inf) for x in d)):
+            return ("the reference's output on it is infinite other than exactly where an input is -inf (a sum or "
+                    "product of infinities)")
     return None
 
 
