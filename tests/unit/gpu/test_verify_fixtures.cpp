@@ -37,14 +37,19 @@ std::string suiteKey()
     std::string all = readFile(testData("verifier/manifest.json"));
     for (const auto &f : verifierFixtures())
         all += readFile(testData("verifier/" + f.task)) + readFile(testData("verifier/" + f.answer));
-    const fs::path worker = fs::path(SIEVE_SOURCE_DIR) / "gpu/worker/sieve_worker";
+    // Every source of the worker, its subpackages and the runtime wall's C++ included: with the top folder's .py
+    // files alone, a change under candidate/ or wall/ kept the cached verdicts, and a stale PASS of
+    // sandbox_subprocess here hid the FAIL a fresh clone's CI got.
+    const fs::path worker = fs::path(SIEVE_SOURCE_DIR) / "gpu/worker";
     std::vector<fs::path> files;
-    for (const auto &e : fs::directory_iterator(worker))
-        if (e.path().extension() == ".py")
+    for (const auto &e : fs::recursive_directory_iterator(worker)) {
+        const auto ext = e.path().extension();
+        if (e.is_regular_file() && (ext == ".py" || ext == ".cpp" || ext == ".h" || ext == ".c"))
             files.push_back(e.path());
+    }
     std::sort(files.begin(), files.end());
     for (const auto &p : files)
-        all += p.filename().string() + readFile(p.string());
+        all += fs::relative(p, worker).string() + readFile(p.string());
     // What the machine offers decides verdicts too (raw CUDA without NVRTC): a cache per environment.
     all += gpu::NvrtcLibrary::get() != nullptr ? "nvrtc" : "no-nvrtc";
     struct stat st
