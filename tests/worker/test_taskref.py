@@ -136,6 +136,11 @@ class DerivedShapeTest(unittest.TestCase):
         self.assertEqual([taskref.mid_aligned(v) for v in (1, 32, 33, 64, 128, 999, 1000, 1024)],
                          [32, 32, 96, 96, 160, 1056, 1056, 1056])
 
+    def test_an_innermost_size_the_task_wrote_odd_stays(self):
+        # LayerNorm(1001) hard-coded in an answer was FAIL_RUNTIME at 1056 (redteam/data data_layernorm_pass)
+        _, sh = shapes(SMALL.replace("dim = 1024", "dim = 1001"))
+        self.assertEqual([s["origin"] for s in sh], ["module", "derived"])
+
     def test_a_shape_checked_at_one_seed_does_not_hide_a_constant_reference(self):
         # derived_mixed and derived_full are checked at one seed: no sign of whether the output moves with it
         # (the fixture hygiene_constant was FAIL_MISMATCH instead of REF_CONSTANT once derived_mixed came)

@@ -169,6 +169,11 @@ class Deriver:
             places = [p for p in places if moved_alone(*p)][:1] or places
         if not places:
             return None
+        # a size the task wrote odd stays, as in every derived shape (it is a tail for every block already, and an
+        # answer may hard-code it: redteam/data data_layernorm_pass, LayerNorm(1001))
+        own = [self.original.get(k) if i is None else (self.original.get(k) or [None] * (i + 1))[i] for k, i in places]
+        if any(isinstance(v, int) and v % 2 for v in own):
+            return None
         cur = dict(base)
         for k, i in places:
             if i is None:
