@@ -221,6 +221,26 @@ class ChooseTest(unittest.TestCase):
         x, v = inputsets.derive(randn(8, 40)(1) + randn(40, 16)(8), "masked#0", 1)
         self.assertTrue(bool(torch.isinf(x[:, :38]).all()) and bool(torch.isfinite(v).all()))
 
+    def test_a_scan_s_infinities_are_sums_and_masked_is_dropped(self):
+        # a reverse cumsum over a masked prefix is -inf exactly where its input is, made by a sum all the same: a
+        # correct kernel that subtracts partial sums gives NaN there (r18_cumsum_reverse_total_minus_prefix)
+        for fn in (lambda x: x.flip(-1).cumsum(-1).flip(-1), lambda x: x.cumsum(0)):
+            kept, _, dropped = choose64(fn, randn(8, 40))
+            self.assertFalse([n for n in kept if n.startswith("masked")], kept)
+            self.assertIn("sum", dropped["masked"])
+
+    def test_special_is_dropped_where_torch_s_own_kernel_is_not_its_float64_run(self):
+        # torch's vectorised CPU GELU is NaN at +inf; its float64 run is inf (r18_ok_gelu_erf)
+        x = torch.tensor([float("inf")] * 16)
+        if bool(torch.isnan(F.gelu(x)).any()):
+            kept, _, dropped = choose64(F.gelu, randn(16, 64))
+            self.assertNotIn("special", kept)
+            self.assertIn("float64", dropped["special"])
+        self.assertIsNotNone(inputsets.special64_gate([torch.tensor([float("nan"), 1.0])],
+                                                      [torch.tensor([float("inf"), 1.0], dtype=torch.float64)]))
+        self.assertIsNone(inputsets.special64_gate([torch.tensor([float("inf"), 1.0])],
+                                                   [torch.tensor([float("inf"), 1.0], dtype=torch.float64)]))
+
     def test_narrow_is_weighed_where_the_code_has_an_epsilon(self):
         # a Linear's bias keeps wide (its output is no scaled signed one), so narrow was never weighed for
         # Linear -> LayerNorm, whose eps outside the sqrt passed (r17_linear_layernorm_eps_outside_sqrt)
