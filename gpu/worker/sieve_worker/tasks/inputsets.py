@@ -203,6 +203,15 @@ def has_epsilon(code):
 MASKED = re.compile(r"masked(?:#(\d+))?(?:@-(\d+))?")
 
 
+def file_has_epsilon(path):
+    """has_epsilon of a task module's file (False where it cannot be read)."""
+    try:
+        with open(path) as f:
+            return has_epsilon(f.read())
+    except (OSError, TypeError):
+        return False
+
+
 def masked_dim(name):
     """(dimension, input) a masked set masks: (-1, None) for `masked`, (-d, None) for `masked@-d`, (-1, k) for
     `masked#k`, (-d, k) for `masked#k@-d` (input k alone); (None, None) for another set."""

@@ -151,11 +151,9 @@ class Deriver:
             apply_shape(self.mod, self.original)
 
     def mixed(self, base):
-        """base (a full shape, the derived one: its sizes odd where they move) with its innermost size (the last
-        dimension of the first float input) an odd multiple of 32 (sizes.mid_aligned), where the reference runs
-        there; None where it does not,
-        nothing moves or no size of base is innermost. Where several sizes equal the innermost one (a conv's batch,
-        channels, height and width), the one that moves it is found by moving each alone."""
+        """base (the derived shape) with its innermost size (the first float input's last) an odd multiple of 32
+        (sizes.mid_aligned) where the reference runs there, else None. Of several sizes equal to it (a conv's batch,
+        channels, height, width), the one that moves it is found by moving each alone."""
         inner = self.inner(base)
         if inner is None:
             return None
@@ -167,19 +165,14 @@ class Deriver:
                 probe[k] = inner + 2 if i is None else [e + 2 if j == i else e for j, e in enumerate(base[k])]
                 return self.inner(probe) == inner + 2
             places = [p for p in places if moved_alone(*p)][:1] or places
-        if not places:
-            return None
-        # a size the task wrote odd stays, as in every derived shape (it is a tail for every block already, and an
-        # answer may hard-code it: redteam/data data_layernorm_pass, LayerNorm(1001))
+        # a size the task wrote odd stays, as in every derived shape (an answer's LayerNorm(1001): data_layernorm_pass)
         own = [self.original.get(k) if i is None else (self.original.get(k) or [None] * (i + 1))[i] for k, i in places]
-        if any(isinstance(v, int) and v % 2 for v in own):
+        if not places or any(isinstance(v, int) and v % 2 for v in own):
             return None
         cur = dict(base)
         for k, i in places:
-            if i is None:
-                cur[k] = mid_aligned(inner)
-            else:
-                cur[k] = [mid_aligned(inner) if j == i else e for j, e in enumerate(cur[k])]
+            cur[k] = mid_aligned(inner) if i is None else [mid_aligned(inner) if j == i else e
+                                                           for j, e in enumerate(cur[k])]
         if cur != base and self.moved(cur) is not None:
             return self.result(cur)
         return None
@@ -238,9 +231,8 @@ def task_shapes(mod, code, req, seed):
     if nearby and nearby not in listed:
         shapes.append({"shape": nearby, "origin": "derived_full", "seeds": 1} if small else
                       {"shape": nearby, "origin": "derived"})
-    # one size aligned, the others not, at one seed: a fast path chosen on the row length's alignment ran with a
-    # tail in the rows, or a vector path with a tail in its block (every other derived shape moves all sizes off
-    # every alignment at once)
+    # one size aligned, the others not, at one seed: a fast path chosen on the row length's alignment ran with a tail
+    # in the rows (every other derived shape moves all sizes off every alignment at once)
     mixed = der.mixed({**der.original, **(small or nearby or {})})
     if mixed and all(mixed != sh["shape"] for sh in shapes):
         shapes.append({"shape": mixed, "origin": "derived_mixed", "seeds": 1})
@@ -504,13 +496,8 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         if not run64s:
             run64s.append(float64_run(model))
         return run64s[0](inputs)
-    try:
-        with open(mod.__file__) as f:
-            code = f.read()
-    except (OSError, TypeError, AttributeError):
-        code = ""
     return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
-                            epsilon=inputsets.has_epsilon(code))
+                            epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
 
 
 def meta_footprint(mod, cls, seed, style):
