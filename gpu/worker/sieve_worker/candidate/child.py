@@ -37,7 +37,7 @@ def classify(exc, interpreted):
             return "SANDBOX"
         if isinstance(e, PermissionError) and "sieve runtime wall: refused: " in str(e):
             return "WALL_TAMPERED"  # a harness-only call of the wall's made otherwise, latched (seed, write, mapping)
-        if isinstance(e, PermissionError) and "sieve runtime wall: refused to answers: starting a process " in str(e):
+        if isinstance(e, PermissionError) and "sieve runtime wall: refused to answers: " + wall.PROCESS_START in str(e):
             return "SUBPROCESS"  # ffi.cpp spawn_audit and fork_exec_guard, as the sandbox's audit hook names it
         if isinstance(e, PermissionError) and "sieve runtime wall" in str(e):
             return "RAW_MEMORY_ACCESS"  # ctypes, DLPack, a numpy view of tensor memory (wall.py)
