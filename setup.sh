@@ -114,6 +114,9 @@ if [ "${SIEVE_SKIP_INSTALL:-0}" != 1 ]; then
   install_venv
 fi
 build
+# the runtime wall every candidate loads (gpu/worker/wall): built here once, not in the first verify's wait
+phase "build runtime wall"
+(cd gpu/worker && PYTHONPATH=. "$SIEVE_VENV/bin/python" -m sieve_worker --build-wall)
 [ "$mode" = build ] || phase "$mode"
 
 cli="$build_dir/app/sieve-cli"

@@ -33,6 +33,8 @@ phase="${PHASE:-all}"
 runs() { [ "$phase" = all ] || [ "$phase" = "$1" ]; }
 
 "$SIEVE_PYTHON" -c 'import torch, triton; assert torch.cuda.is_available(), "no CUDA device"; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name(0))'
+# the runtime wall, built at install (setup.sh) and kept: here before any clock starts, its time printed apart
+(cd "$SIEVE_WORKER_DIR" && PYTHONPATH=. "$SIEVE_PYTHON" -m sieve_worker --build-wall) >&2
 nvidia-smi -L
 mkdir -p "$out"
 

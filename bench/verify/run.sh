@@ -24,6 +24,8 @@ export SIEVE_PYTHON="$(command -v "$py")"
 export SIEVE_WORKER_DIR="$repo/gpu/worker"
 
 "$SIEVE_PYTHON" -c 'import torch, triton; assert torch.cuda.is_available(), "no CUDA device"; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name(0))'
+# the runtime wall, built at install (setup.sh) and kept: here before any clock starts, its time printed apart
+(cd "$SIEVE_WORKER_DIR" && PYTHONPATH=. "$SIEVE_PYTHON" -m sieve_worker --build-wall) >&2
 if ldd "$cli" | grep -q "not found"; then ldd "$cli" | grep "not found"; echo "sieve-cli is missing shared libraries (see pack.sh)" >&2; exit 1; fi
 nvidia-smi -L
 

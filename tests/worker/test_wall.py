@@ -386,6 +386,29 @@ class WallInProcess(unittest.TestCase):
         self.assertFalse(any("reduce_kernel" in n for n in names))
 
 
+class WallBuild(unittest.TestCase):
+    def test_a_part_that_does_not_compile_fails_the_build_and_leaves_nothing(self):
+        """Each part is compiled on its own, all at once: one that fails names its error, and neither the other
+        parts' objects nor a half-linked file stay in the cache (a later build starts clean)."""
+        tmp = tempfile.mkdtemp(prefix="sieve-wall-build-")
+        good, bad = os.path.join(tmp, "good.cpp"), os.path.join(tmp, "bad.cpp")
+        with open(good, "w") as f:
+            f.write("int sieve_good() { return 1; }\n")
+        with open(bad, "w") as f:
+            f.write("int sieve_bad( { return; }\n")
+        saved = wall.SOURCES, wall.HEADERS
+        wall.SOURCES, wall.HEADERS = [bad, good], []
+        try:
+            with self.assertRaisesRegex(RuntimeError, "building the runtime wall failed: .*bad.cpp"):
+                wall.build(os.path.join(tmp, "cache"))
+            wall.SOURCES = [good]
+            path, took = wall.build(os.path.join(tmp, "cache"))
+        finally:
+            wall.SOURCES, wall.HEADERS = saved
+        self.assertTrue(os.path.exists(path) and took > 0)
+        self.assertEqual(os.listdir(os.path.dirname(path)), [os.path.basename(path)])
+
+
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 

@@ -1,4 +1,5 @@
-"""python -m sieve_worker --device cpu|cuda:N --parallel P  (JSON lines on stdin/stdout)"""
+"""python -m sieve_worker --device cpu|cuda:N --parallel P  (JSON lines on stdin/stdout)
+python -m sieve_worker --build-wall  (builds the runtime wall into its cache and exits: setup.sh, at install)"""
 import argparse
 import os
 import sys
@@ -8,7 +9,14 @@ def main():
     ap = argparse.ArgumentParser(prog="sieve_worker")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--parallel", type=int, default=2)
+    ap.add_argument("--build-wall", action="store_true", help="build the runtime wall (cached) and exit")
     args = ap.parse_args()
+    if args.build_wall:
+        from .candidate import wall
+        from .worker import wall_cache_dir
+        path, took = wall.build(wall_cache_dir())
+        print(f"runtime wall: {path} ({'built in %.1f s' % took if took else 'already built'})")
+        return 0
     if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"  # must be set before triton is imported
     # torch and triton for the trusted children (references, reference timing); candidates come from the
