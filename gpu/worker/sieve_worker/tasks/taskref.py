@@ -869,6 +869,7 @@ def _references(req, task_path, cache_dir, held, room=None):
             recompute.append(recompute[si])
             metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
             footprints.append(footprints[si])
+        t_sets = time.monotonic()
         try:
             names, notes, why = choose_sets(mod, kept[ai], secrets, style, device, atol, rtol)
             judge.notes += notes
@@ -885,7 +886,8 @@ def _references(req, task_path, cache_dir, held, room=None):
             if shared and isinstance(e, torch.cuda.OutOfMemoryError):
                 raise device_full(e) from None  # but not one that the harness's load took away
             set_report = {"error": f"{type(e).__name__}: {e}"[:300]}
-        print(f"reference {req.get('name') or req.get('task_key')} input sets: {set_report}", file=sys.stderr, flush=True)
+        print(f"reference {req.get('name') or req.get('task_key')} input sets in {time.monotonic() - t_sets:.2f} s: "
+              f"{set_report}", file=sys.stderr, flush=True)
     found, ok, _ = judge.result()
     return {"shapes": kept, "dropped_shapes": dropped, "hygiene": found, "ok": ok,
             "code_hash": code_hash, "atol": atol, "rtol": rtol, "seeds": seeds, "secret_seeds": secrets,

@@ -14,7 +14,7 @@ def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
     e = tl.exp(x)
     tl.store(y_ptr + row * n_cols + cols, e / tl.sum(e, axis=0), mask=mask)
 
-import sys
+import faulthandler
 
 
 class ModelNew(nn.Module):
@@ -22,11 +22,9 @@ class ModelNew(nn.Module):
         super().__init__()
 
     def forward(self, x):
-        # a real SIGSEGV: C recursion (map calls f from C) past the end of the stack (ctypes, which read address 0
-        # here, is refused to answers)
-        sys.setrecursionlimit(10**8)
-        f = lambda n: list(map(f, [n]))  # noqa: E731
-        f(0)
+        # a real SIGSEGV, on every Python: faulthandler's test hook reads address 0 (C recursion past the stack's
+        # end, as before, is a RecursionError from 3.12 on; ctypes, which could read address 0, is refused to answers)
+        faulthandler._read_null()
         y = torch.empty_like(x)
         softmax_kernel[(x.shape[0],)](x, y, x.shape[-1], BLOCK=triton.next_power_of_2(x.shape[-1]))
         return y
