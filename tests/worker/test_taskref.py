@@ -245,3 +245,43 @@ class BigLockOrderTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunModeTest(unittest.TestCase):
+    """Models run as KernelBench runs them (tasks/runmode.py): as constructed (training mode unless the constructor
+    says otherwise), dropout and RReLU in eval mode."""
+
+    def test_batchnorm_uses_the_batch_and_dropout_is_off(self):
+        import torch
+        import torch.nn as nn
+        from sieve_worker.tasks.runmode import as_kernelbench_runs
+
+        class Task(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bn, self.drop, self.act = nn.BatchNorm1d(4), nn.Dropout(0.5), nn.RReLU()
+
+            def forward(self, x):
+                return self.act(self.drop(self.bn(x)))
+        torch.manual_seed(0)
+        x = torch.randn(64, 4) * 3 + 2
+        model = as_kernelbench_runs(Task())
+        self.assertEqual((model.training, model.bn.training, model.drop.training, model.act.training),
+                         (True, True, False, False))
+        with torch.no_grad():
+            out, again = model(x), model(x)
+        self.assertTrue(torch.equal(out, again))  # deterministic
+        mean, var = x.mean(0), x.var(0, unbiased=False)
+        expect = nn.functional.leaky_relu((x - mean) / torch.sqrt(var + 1e-5), (1 / 8 + 1 / 3) / 2)
+        self.assertTrue(torch.allclose(out, expect, atol=1e-5))  # the batch's statistics, not the running ones
+
+    def test_a_task_that_sets_eval_mode_keeps_it(self):
+        import torch.nn as nn
+        from sieve_worker.tasks.runmode import as_kernelbench_runs
+
+        class Task(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bn = nn.BatchNorm1d(4)
+                self.eval()
+        self.assertFalse(as_kernelbench_runs(Task()).bn.training)

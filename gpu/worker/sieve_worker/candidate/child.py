@@ -19,6 +19,7 @@ from ..extensions import extclient
 from . import hooks, timing, wall
 from ..sandbox import sandbox
 from ..tasks import seeds, taskref
+from ..tasks.runmode import as_kernelbench_runs
 from ..data import transport
 from .hooks import LaunchHook, OutOfBounds
 
@@ -251,7 +252,7 @@ class Child:
                 new_model = keep.get(si)
                 self.wall_free()
                 if new_model is None:
-                    new_model = taskref.build(task, model_new_cls, None, style, weights).to(device).eval()
+                    new_model = as_kernelbench_runs(taskref.build(task, model_new_cls, None, style, weights).to(device))
                     keep[si] = new_model
                 res = names_of(new_model.load_state_dict(ref_model.state_dict(), strict=False))
                 # what the probe leaves alone of the model, read here in the free phase: read in the harness's, its

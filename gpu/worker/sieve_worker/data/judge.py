@@ -23,6 +23,7 @@ import time
 import warnings
 
 from ..tasks import taskref, trusted
+from ..tasks.runmode import as_kernelbench_runs
 
 CHUNK = 1 << 26  # elements compared at a time: float64 temporaries of a whole 6 GB output would not fit
 MAPPINGS = 4  # page-locked buffer mappings kept between checks (jobs judged at once)
@@ -88,7 +89,7 @@ class Judge:
         if mod is None:
             mod = self.modules[key] = taskref.load_module(key[0], "sieve_judge_" + str(len(self.modules)))
         taskref.apply_shape(mod, req["shape"])
-        model = taskref.build(mod, mod.Model, req["secret"], req["style"]).to(self.device).eval()
+        model = as_kernelbench_runs(taskref.build(mod, mod.Model, req["secret"], req["style"]).to(self.device))
         inputs = taskref.set_inputs(mod, req["secret"], self.device, req.get("input_set"))
         with torch.no_grad():
             return taskref.flatten_outputs(model(*inputs))

@@ -2,6 +2,7 @@
 Its own module, above both hygiene.py (the checks) and taskref.py (task modules), which it uses: taskref
 uses hygiene, hygiene uses neither this nor taskref, so no import cycle."""
 from . import hygiene, taskref
+from .runmode import as_kernelbench_runs
 
 
 def check_task(req, task_path, device, room=None):
@@ -72,7 +73,7 @@ def check_task(req, task_path, device, room=None):
         try:
             with torch.device(device) if gpu else _null():
                 for seed in seeds[:sh.get("seeds", len(seeds))]:
-                    model = taskref.build(mod, mod.Model, seed, style).to(device).eval()
+                    model = as_kernelbench_runs(taskref.build(mod, mod.Model, seed, style).to(device))
                     inputs = [t.to(device) if isinstance(t, torch.Tensor) else t for t in taskref.make_inputs(mod, seed)]
                     with torch.no_grad():
                         outs = taskref.flatten_outputs(model(*inputs))

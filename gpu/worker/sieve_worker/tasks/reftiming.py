@@ -11,6 +11,7 @@ import fcntl
 import time
 
 from . import taskref
+from .runmode import as_kernelbench_runs
 from ..candidate import timing
 
 
@@ -24,7 +25,7 @@ def run(ctx, lock_fd):
     task = taskref.load_module(ctx["task_path"], "sieve_task_timing")
     taskref.apply_shape(task, ctx["shape"])
     seeds = ctx["seeds"]  # the secret seeds of the candidate's three timing input sets
-    model = taskref.build(task, task.Model, seeds[0], ctx["style"]).to(device).eval()
+    model = as_kernelbench_runs(taskref.build(task, task.Model, seeds[0], ctx["style"]).to(device))
     sets = [taskref.device_inputs(task, sd, device) for sd in seeds]
     notes = []
     nbytes = sum(t.numel() * t.element_size() for t in sets[0] if isinstance(t, torch.Tensor))

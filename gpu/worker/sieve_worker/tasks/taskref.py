@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from . import hygiene, inputsets
+from .runmode import as_kernelbench_runs
 from .seeds import secret_seed, seed_torch, weight_seed
 from .sizes import (DERIVED_MAX_BYTES, above_unaligned, derive_shape, mid_aligned,  # noqa: F401
                     nearby_unaligned, set_anchor, spread)
@@ -485,7 +486,7 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     """inputsets.choose at one shape, the reference built at the first seed: (kept, notes, dropped)."""
     import torch
     apply_shape(mod, shape)
-    model = build(mod, mod.Model, seeds[0], style).to(device).eval()
+    model = as_kernelbench_runs(build(mod, mod.Model, seeds[0], style).to(device))
 
     def run(inputs):
         with torch.no_grad():
@@ -754,7 +755,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                     granted += got
             for seed, secret in list(zip(seeds, secrets))[:sh.get("seeds", len(seeds))]:
                 path = cache_path(cache_dir, req["task_key"], code_hash, sh["shape"], secret)
-                model = build(mod, mod.Model, secret, style).to(device).eval()
+                model = as_kernelbench_runs(build(mod, mod.Model, secret, style).to(device))
                 inputs = device_inputs(mod, secret, device)
                 nbytes = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
                 spent["build"] += time.monotonic() - t_shape
@@ -847,7 +848,7 @@ def _references(req, task_path, cache_dir, held, room=None):
             per_seed, noise, floor = [], 0.0, 0.0
             apply_shape(mod, kept[si])
             for secret in secrets[:n_seeds]:
-                model = build(mod, mod.Model, secret, style).to(device).eval()
+                model = as_kernelbench_runs(build(mod, mod.Model, secret, style).to(device))
                 x = set_inputs(mod, secret, device, name)
                 with torch.no_grad():
                     raw, cheap = inputsets.counted(lambda xs: flatten_outputs(model(*xs)), x)

@@ -1,7 +1,7 @@
 import torch
 import torch.nn as nn
 
-# KernelBench 33_BatchNorm at a small size (the harness runs it in eval mode: running statistics)
+# KernelBench 33_BatchNorm at a small size (run as KernelBench runs it: training mode, the batch's statistics)
 
 
 class Model(nn.Module):

@@ -1,7 +1,8 @@
 import torch
 import torch.nn as nn
 
-# BatchNorm2d in eval mode with trained-looking running statistics and affine, half precision
+# BatchNorm2d in eval mode (set here: the harness keeps a task's own mode) with trained-looking running statistics
+# and affine, half precision
 
 
 class Model(nn.Module):
@@ -14,6 +15,7 @@ class Model(nn.Module):
             self.bn.weight.copy_(torch.rand(num_features) + 0.5)
             self.bn.bias.copy_(torch.randn(num_features) * 0.2)
         self.bn.half()
+        self.eval()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.bn(x)
