@@ -72,7 +72,6 @@ def finite_json(x):
     return x
 
 
-
 def wall_cache_dir():
     """Where the runtime wall is built and kept (wall.build): SIEVE_WALL_CACHE, else a folder of this uid's."""
     return os.environ.get("SIEVE_WALL_CACHE") or os.path.expanduser("~/.cache/sieve/wall")
