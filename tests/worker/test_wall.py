@@ -40,7 +40,7 @@ def run_child(cmd):
     return _SPAWNER.submit(subprocess.run, cmd, check=True, capture_output=True).result()
 
 
-CACHE = os.environ.get("SIEVE_WALL_CACHE") or os.path.expanduser("~/.cache/sieve/wall")
+CACHE = wall.cache_dir()
 
 # an answer's extension, reduced to what the wall must see: ATen called from C++ (through the dispatcher)
 EXT_SRC = r"""

@@ -13,8 +13,7 @@ def main():
     args = ap.parse_args()
     if args.build_wall:
         from .candidate import wall
-        from .worker import wall_cache_dir
-        path, took = wall.build(wall_cache_dir())
+        path, took = wall.build(wall.cache_dir())
         print(f"runtime wall: {path} ({'built in %.1f s' % took if took else 'already built'})")
         return 0
     if args.device == "cpu":

@@ -72,11 +72,6 @@ def finite_json(x):
     return x
 
 
-def wall_cache_dir():
-    """Where the runtime wall is built and kept (wall.build): SIEVE_WALL_CACHE, else a folder of this uid's."""
-    return os.environ.get("SIEVE_WALL_CACHE") or os.path.expanduser("~/.cache/sieve/wall")
-
-
 class Worker(TaskServing, CandidateMessages, Verdicts, Admission):
     def __init__(self, device, parallel):
         self.device = device
@@ -235,7 +230,7 @@ class Worker(TaskServing, CandidateMessages, Verdicts, Admission):
         if msg.get("runtime_wall", True):
             # the runtime wall (wall.py), built once per torch and kept in a folder of this uid's only
             try:
-                self.wall_so, took = wall.build(wall_cache_dir(), log)
+                self.wall_so, took = wall.build(wall.cache_dir(), log)
                 self.wall_build = {"build_s": round(took, 3), "policy_default": "strict"}
             except (OSError, RuntimeError, subprocess.SubprocessError) as e:
                 self.wall_build = {"error": str(e)[:500]}

@@ -30,6 +30,11 @@ POLICIES = ("strict", "kernelbench")
 FREE, HARNESS, FORWARD = 0, 1, 2
 
 
+def cache_dir():
+    """Where the runtime wall is built and kept (build): SIEVE_WALL_CACHE, else a folder of this uid's."""
+    return os.environ.get("SIEVE_WALL_CACHE") or os.path.expanduser("~/.cache/sieve/wall")
+
+
 def build(cache_dir, log=None):
     """Builds (or finds) the wall extension for the installed torch and Python: (path, seconds spent). Each part is
     compiled on its own, all at once (torch's headers make each one slow: 91 s for the six in one g++ on a

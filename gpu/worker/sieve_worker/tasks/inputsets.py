@@ -264,7 +264,7 @@ def own_infinities(run, d, o):
     compensates its carry makes -inf - -inf = NaN there (redteam inputs r18_cumsum_reverse_total_minus_prefix,
     r18_cumsum_tri_dot, r18_ok_cumsum_kahan)."""
     import torch
-    for t in o:
+    for j, t in enumerate(o):
         inf = torch.isinf(t) if t.is_floating_point() else None
         if inf is None or not bool(inf.any()):
             continue
@@ -278,7 +278,6 @@ def own_infinities(run, d, o):
             trial[k] = x.reshape(d[k].shape)
             with torch.no_grad():
                 o2 = run(trial)
-            j = next(j for j, u in enumerate(o) if u is t)
             u = o2[j].reshape(-1)
             rest = inf.reshape(-1).clone()
             rest[p] = False
