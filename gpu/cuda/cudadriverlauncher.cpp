@@ -470,11 +470,14 @@ LaunchOutcome launchIsolated(const LaunchRequest &request, const std::string &sc
     fs::remove(errorFile);
     writeRequest(request, scratchDir);
     const std::string launcher = request.launcher.empty() ? ownExecutable() : request.launcher;
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0)
         throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the parent
+        if (getppid() != parent)          // nor one that died before the line above
+            _exit(3);
         setpgid(0, 0);
         const char *argv[] = {launcher.c_str(), "cuda-launch-child", scratchDir.c_str(), nullptr};
         execv(launcher.c_str(), const_cast<char *const *>(argv));

@@ -206,5 +206,51 @@ class ZygoteKilledAtStart(unittest.TestCase):
             w.close()
 
 
+class BoundToItsParent(unittest.TestCase):
+    """sandbox.bind_to_parent, which every fork of the worker's (zygote, candidate, task server, native
+    launcher) calls: the child dies with the parent that forked it, also when that parent died between the
+    fork and the call (the run's kill came then), which PR_SET_PDEATHSIG alone misses."""
+
+    def child_of_a_dying_parent(self, parent_dies_first):
+        sys.path.insert(0, PKG)
+        from sieve_worker.sandbox import sandbox
+        r, w = os.pipe()
+        go_r, go_w = os.pipe()
+        mid = os.fork()
+        if mid == 0:
+            parent = os.getpid()
+            if os.fork() == 0:
+                if parent_dies_first:
+                    while os.getppid() == parent:
+                        time.sleep(0.01)
+                sandbox.bind_to_parent(parent)
+                os.write(w, b"bound")
+                time.sleep(30)  # until SIGKILL, when the parent is gone
+                os._exit(0)
+            os.read(go_r, 1) if not parent_dies_first else None
+            os._exit(0)
+        os.close(w)
+        if not parent_dies_first:
+            first = os.read(r, 5)
+            os.write(go_w, b"x")  # the parent exits now, after its child bound itself
+        else:
+            first = b""
+        os.waitpid(mid, 0)
+        t0 = time.monotonic()
+        rest = os.read(r, 64)  # EOF once the child is gone: it holds the pipe's other end
+        os.close(r)
+        return first + rest, time.monotonic() - t0
+
+    def test_a_child_whose_parent_died_before_it_bound_itself_exits(self):
+        out, took = self.child_of_a_dying_parent(parent_dies_first=True)
+        self.assertEqual(out, b"", "the orphan went on running")
+        self.assertLess(took, 10)
+
+    def test_a_bound_child_dies_with_its_parent(self):
+        out, took = self.child_of_a_dying_parent(parent_dies_first=False)
+        self.assertEqual(out, b"bound")
+        self.assertLess(took, 10, "the child outlived its parent")
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())

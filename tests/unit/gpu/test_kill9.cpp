@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -156,6 +157,33 @@ std::vector<fs::path> scratchFolders(const fs::path &tmpdir)
     return out;
 }
 
+// What a scratch folder holds and who still uses it, for a failure message.
+std::string describe(const fs::path &dir)
+{
+    std::string out;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        struct stat st
+        {
+        };
+        ::lstat(it->path().c_str(), &st);
+        out += "  " + fs::relative(it->path(), dir).string() + " uid " + std::to_string(st.st_uid) + "\n";
+    }
+    for (const auto &p : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = p.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::error_code e2;
+        const std::string cwd = fs::read_symlink(p.path() / "cwd", e2).string();
+        bool uses = !e2 && cwd.rfind(dir.string(), 0) == 0;
+        for (const auto &fd : fs::directory_iterator(p.path() / "fd", e2))
+            uses = uses || fs::read_symlink(fd.path(), e2).string().rfind(dir.string(), 0) == 0;
+        if (uses)
+            out += "  used by pid " + pid + ": " + readFile(p.path().string() + "/cmdline").substr(0, 200) + "\n";
+    }
+    return out;
+}
+
 std::int64_t count(Corpus &c, const std::string &sql)
 {
     return c.db().queryInt(sql).value_or(-1);
@@ -270,7 +298,7 @@ TEST(Kill9, VerifyKilledThenWorkerKilledResumesToTheCleanVerdicts)
         sawVerdict = std::string(line).find("\"status\"") != std::string::npos;
     // The stale folder went before this run made its own.
     for (const auto &f : leftBehind)
-        EXPECT_FALSE(fs::exists(f)) << f;
+        EXPECT_FALSE(fs::exists(f)) << f << "\n" << describe(f);
     int workerKills = 0;
     if (sawVerdict)
         for (pid_t p : descendants(resume.pid))
@@ -298,5 +326,6 @@ TEST(Kill9, VerifyKilledThenWorkerKilledResumesToTheCleanVerdicts)
         ASSERT_TRUE(st.step());
         EXPECT_EQ(st.int64(0), kCopies) << f.name << " should be " << f.expect << " as in a clean run";
     }
-    EXPECT_TRUE(scratchFolders(tmpdir).empty()) << "scratch folders left behind";
+    for (const auto &f : scratchFolders(tmpdir))
+        ADD_FAILURE() << "scratch folder left behind: " << f << "\n" << describe(f);
 }

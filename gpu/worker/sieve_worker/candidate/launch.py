@@ -21,6 +21,7 @@ from .. import WORKER_DIR, log
 from . import native
 from .kill import kill  # noqa: F401  (launch.kill: the worker's name for it)
 from ..extensions import sched
+from ..sandbox import sandbox
 from ..data import transport
 
 FP32_PRECISIONS = ("deployed", "ieee")  # Triton's default for fp32 tl.dot (TF32 on the GPU), or full fp32
@@ -303,9 +304,11 @@ def fork_native(worker, job, task):
     if timing:
         worker.ensure_ref_timing(task)
     r, w = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         try:
+            sandbox.bind_to_parent(parent)
             os.setpgid(0, 0)
             os.close(r)
             os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
@@ -351,7 +354,7 @@ class Zygote:
         if self.proc is not None:
             self.stop()
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = taskbox.scrubbed_env({"PYTHONPATH": WORKER_DIR, "PYTHONUNBUFFERED": "1",
+        env = taskbox.scrubbed_env({"PYTHONPATH": WORKER_DIR, "PYTHONUNBUFFERED": "1", **sandbox.parent_env(),
                                     "TRITON_CACHE_DIR": os.path.join(self.cache_dir, "zygote", "triton")})
         if self.wall_so:
             env["SIEVE_WALL_SO"] = self.wall_so

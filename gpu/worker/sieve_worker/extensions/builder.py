@@ -260,10 +260,12 @@ def write_plan(req, tc, build_dir, limit, uid=None):
 
 def spawn(build_dir):
     """The builder process for a prepared build_dir (its own session: killed as a group)."""
+    from ..sandbox import sandbox
     pkg = WORKER_DIR
     return subprocess.Popen([sys.executable, "-m", "sieve_worker.extensions.builder", build_dir], cwd=build_dir,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": pkg, "LANG": "C"}, start_new_session=True)
+                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": pkg, "LANG": "C", **sandbox.parent_env()},
+                            start_new_session=True)
 
 
 def build_sync(req, tc, build_dir, limit=600):

@@ -80,9 +80,33 @@ def _check(ret, what):
     return ret
 
 
+# The process this one must not outlive: set in a fork by bind_to_parent, or handed to a fresh interpreter
+# the worker exec'd in PARENT_ENV (taken out of the environment here, so nothing below inherits it).
+PARENT_ENV = "SIEVE_PARENT_PID"
+_PARENT = int(os.environ.pop(PARENT_ENV, "0") or 0) or None
+
+
+def parent_env():
+    """The environment entry that binds a process exec'd from this one to it (see set_pdeathsig)."""
+    return {PARENT_ENV: str(os.getpid())}
+
+
+def bind_to_parent(parent):
+    """In a fresh fork: dies with `parent`, the pid that forked it (its os.getpid() before the fork)."""
+    global _PARENT
+    _PARENT = parent
+    set_pdeathsig()
+
+
 def set_pdeathsig():
+    """SIGKILL when the parent dies, and _exit now if it already has: PR_SET_PDEATHSIG alone misses a parent
+    that died between the fork and this call, and the child would live on, orphaned, in the scratch folder
+    of a run that was killed (it is left alone then, and nothing removes it). A process whose parent is
+    outside its pid namespace sees ppid 0 and cannot tell; its parent waits for it."""
     PR_SET_PDEATHSIG = 1
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if _PARENT and os.getppid() not in (_PARENT, 0):
+        os._exit(137)
 
 
 def close_fds_except(*keep):

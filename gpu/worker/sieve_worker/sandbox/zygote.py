@@ -67,6 +67,7 @@ def spawn(sock, msg, fdlist):
         raise ValueError("spawn: fds and names differ")
     fds = dict(zip(names, fdlist))
     status = fds.pop("status")
+    zygote = os.getpid()
     pid = os.fork()
     if pid:
         for fd in fdlist:
@@ -78,11 +79,13 @@ def spawn(sock, msg, fdlist):
         sock.close()
         os.setsid()
         from . import sandbox
-        sandbox.set_pdeathsig()
+        sandbox.bind_to_parent(zygote)
         msg["ctx"]["sandbox_uid"] = sandbox.sandbox_uid()
         ns = sandbox.enter_namespaces()
+        intermediate = os.getpid()
         cpid = os.fork()
         if cpid == 0:
+            sandbox.bind_to_parent(intermediate)
             candidate(msg["ctx"], fds, status, ns)
         for fd in fds.values():
             os.close(fd)

@@ -90,6 +90,7 @@ class Server:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         if self.confine is not None:
             return self.start_confined(parent, child)
+        worker = os.getpid()
         pid = os.fork()
         if pid == 0:
             try:
@@ -103,7 +104,7 @@ class Server:
                 gc.collect()
                 gc.freeze()
                 sandbox.close_fds_except(child.fileno())  # no job's buffer or pipe lives on in here
-                sandbox.set_pdeathsig()  # never outlive a worker that was killed
+                sandbox.bind_to_parent(worker)  # never outlive a worker that was killed
                 serve(child, self.make_handler())
             except BaseException as e:
                 print(f"{self.name}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
@@ -116,7 +117,8 @@ class Server:
         import subprocess
         from ..sandbox import taskbox
         spec = dict(self.confine)
-        env = taskbox.scrubbed_env({"PYTHONPATH": WORKER_DIR,
+        from ..sandbox import sandbox
+        env = taskbox.scrubbed_env({"PYTHONPATH": WORKER_DIR, **sandbox.parent_env(),
                                     "TORCHINDUCTOR_COMPILE_THREADS": "1", **(spec.pop("env", None) or {})})
         self.proc = subprocess.Popen([sys.executable, "-s", "-m", "sieve_worker.tasks.trusted", str(child.fileno()),
                                       json.dumps(spec)], env=env, pass_fds=(child.fileno(),), close_fds=True,
