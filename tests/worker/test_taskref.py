@@ -249,7 +249,7 @@ if __name__ == "__main__":
 
 class RunModeTest(unittest.TestCase):
     """Models run as KernelBench runs them (tasks/runmode.py): as constructed (training mode unless the constructor
-    says otherwise), dropout and RReLU in eval mode."""
+    says otherwise), dropout, RReLU and recurrent layers in eval mode."""
 
     def test_batchnorm_uses_the_batch_and_dropout_is_off(self):
         import torch
@@ -285,3 +285,13 @@ class RunModeTest(unittest.TestCase):
                 self.bn = nn.BatchNorm1d(4)
                 self.eval()
         self.assertFalse(as_kernelbench_runs(Task()).bn.training)
+
+    def test_recurrent_layers_drop_nothing_between_them(self):
+        import torch
+        import torch.nn as nn
+        from sieve_worker.tasks.runmode import as_kernelbench_runs
+        torch.manual_seed(0)
+        model = as_kernelbench_runs(nn.GRU(8, 8, num_layers=3, dropout=0.5, batch_first=True))
+        x = torch.randn(2, 5, 8)
+        with torch.no_grad():
+            self.assertTrue(torch.equal(model(x)[0], model(x)[0]))

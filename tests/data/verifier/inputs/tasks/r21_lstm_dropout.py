@@ -1,9 +1,9 @@
 import torch
 import torch.nn as nn
 
-# A mined task whose reference is random in training mode through a module tasks/runmode.py does not switch: an LSTM
-# drops between its layers (dropout=0.5). The harness runs it as constructed (training mode); its reference must be
-# refused as nondeterministic, never judged against a mask no answer can draw.
+# A mined task whose reference is random in training mode through an LSTM that drops between its layers (dropout=0.5).
+# tasks/runmode.py runs recurrent layers in eval mode, as it runs dropout: the reference is deterministic (no dropout)
+# and an answer is judged against it.
 
 
 class Model(nn.Module):
