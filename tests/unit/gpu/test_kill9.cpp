@@ -159,7 +159,7 @@ std::vector<fs::path> scratchFolders(const fs::path &tmpdir)
 
 // What a scratch folder holds and who still uses it, for a failure message.
 std::string describe(const fs::path &dir)
-{
+try {
     std::string out;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -182,6 +182,8 @@ std::string describe(const fs::path &dir)
             out += "  used by pid " + pid + ": " + readFile(p.path().string() + "/cmdline").substr(0, 200) + "\n";
     }
     return out;
+} catch (const std::exception &e) { // a process that went while it was read
+    return std::string("  (not described: ") + e.what() + ")";
 }
 
 std::int64_t count(Corpus &c, const std::string &sql)
