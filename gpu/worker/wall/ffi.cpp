@@ -34,7 +34,7 @@ PyObject *native_refuse(const std::string &what)
 {
     // refused to everyone; charged to the answer when one of its frames is on the stack, else to the harness
     // (a torch or triton path that uses ctypes: the worker retries it as its own fault, never the sample's)
-    return native_refuse(what, !python_where(nullptr).empty());
+    return native_refuse(what, !python_where().empty());
 }
 
 PyObject *native_refuse(const std::string &what, bool answer)

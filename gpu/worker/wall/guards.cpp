@@ -36,7 +36,7 @@ template <int N> PyObject *refuse_when_armed(PyObject *self, void *a, void *b, v
     }
     const int phase = g_phase.load();
     if (phase == kForward) {
-        std::string where = python_where(nullptr);
+        std::string where = python_where();
         {
             std::lock_guard<std::mutex> lock(g_mu);
             ++g_bypass;

@@ -17,7 +17,7 @@ bool g_ready = false, g_kernelbench = false, g_interpreted = false;
 int g_fd = -1;
 dev_t g_fd_dev = 0;
 ino_t g_fd_ino = 0;
-std::string g_answer, g_triton_dir;
+std::string g_answer;
 std::vector<std::string> g_ext_dirs;
 std::thread::id g_main;
 std::unordered_set<std::string> g_allowed, g_core;
@@ -191,24 +191,23 @@ void tamper(const std::string &why)
         g_tampered = why;
 }
 
-// The answer's place in the Python stack of this thread: "file:line" of the innermost frame in the answer's
-// file, "" when none. any_answer tells whether such a frame exists at all (the harness phase's question).
-std::string python_where(bool *triton_innermost)
+// The answer's place in the Python stack of this thread: "line N" of the innermost frame in the answer's file,
+// "" when none, looking at the whole stack: a recursion of other code (functools' or triton's wrappers) hid an
+// answer's frame past the 200 frames this once read (redteam/wall2 h_r22_*_depth).
+std::string python_where()
 {
     std::string where;
     if (!Py_IsInitialized())
         return where;
     PyGILState_STATE st = PyGILState_Ensure();
-    for_each_frame(200, [&](PyFrameObject *f, PyCodeObject *, const char *file, int depth) {
-        if (file == nullptr)
-            return true;
-        if (depth == 0 && triton_innermost != nullptr)
-            *triton_innermost = under(file, g_triton_dir);
-        if (g_answer != file)
+    const bool cut = for_each_frame(kWholeStack, [&](PyFrameObject *f, PyCodeObject *, const char *file, int) {
+        if (file == nullptr || g_answer != file)
             return true;
         where = "line " + std::to_string(PyFrame_GetLineNumber(f));
         return false;
     });
+    if (cut)
+        where = "a frame past the " + std::to_string(kWholeStack) + " innermost";
     PyGILState_Release(st);
     return where;
 }
@@ -303,7 +302,7 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
         // (functools.partial, map, a finalizer's or a signal handler's) leave no frame of its own on it: an
         // os.urandom, a tensor's detach or untyped_storage, a closure cell's finalizer replaced by them computed the
         // softmax of the inputs as the harness's (redteam/wall2 h_r8_*)
-        where = python_where(nullptr);
+        where = python_where();
         std::lock_guard<std::mutex> lock(g_mu);
         record(name, phase, false,
                where.empty() ? "after the call's inputs were made, where the harness computes nothing" : where);
@@ -312,7 +311,7 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
     if (phase == kHarness && !other) {
         // the harness's own ops are not the answer's; answer code running now (a __del__, a patched function, a
         // gc callback) is, and so is any op it reaches from its extension
-        where = python_where(nullptr);
+        where = python_where();
         if (where.empty()) {
             // no line of the answer's file: the harness's own op only where every frame runs code loaded before
             // the answer (w_trust). Code the answer compiled under a borrowed file name (torch's module.py) that
@@ -339,10 +338,10 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
             return nullptr;
         }
     } else {
-        bool triton_first = false;
-        where = other ? "" : python_where(&triton_first);
-        if (where.empty() && triton_first && g_interpreted && !other && g_in_launch.load() > 0)
-            return nullptr; // TRITON_INTERPRET's own copies, while the launch hook runs an interpreted launch
+        // no exemption for triton's interpreter: its copies are allowed ops, and every other op inside an
+        // interpreted launch is the answer's (a pre-run hook or grid callable triton calls for it, code it compiled
+        // under a triton file name: redteam/wall2 h_r22_*)
+        where = other ? "" : python_where();
         if (where.empty() || other) {
             std::string native = native_where();
             if (!native.empty())
@@ -468,9 +467,9 @@ PyObject *refuse(PyObject *, PyObject *, PyObject *)
 PyObject *w_init(PyObject *, PyObject *args)
 {
     int fd, kernelbench, interpreted;
-    const char *answer, *triton_dir;
+    const char *answer;
     PyObject *dirs;
-    if (!PyArg_ParseTuple(args, "issOpp", &fd, &answer, &triton_dir, &dirs, &kernelbench, &interpreted))
+    if (!PyArg_ParseTuple(args, "isOpp", &fd, &answer, &dirs, &kernelbench, &interpreted))
         return nullptr;
     if (g_ready)
         return refuse(nullptr, nullptr, nullptr);
@@ -483,7 +482,6 @@ PyObject *w_init(PyObject *, PyObject *args)
     g_fd_dev = st.st_dev;
     g_fd_ino = st.st_ino;
     g_answer = answer;
-    g_triton_dir = triton_dir;
     for (Py_ssize_t i = 0; i < PySequence_Size(dirs); ++i) {
         PyObject *d = PySequence_GetItem(dirs, i);
         const char *s = d ? PyUnicode_AsUTF8(d) : nullptr;

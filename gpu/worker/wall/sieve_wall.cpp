@@ -327,7 +327,7 @@ PyObject *w_demangle(PyObject *, PyObject *args)
 }
 
 PyMethodDef kMethods[] = {
-    {"init", w_init, METH_VARARGS, "init(fd, answer_path, triton_dir, ext_dirs, kernelbench, interpreted)"},
+    {"init", w_init, METH_VARARGS, "init(fd, answer_path, ext_dirs, kernelbench, interpreted)"},
     {"neuter", w_neuter, METH_VARARGS,
      "neuter(c_function, mode, name): 0 always, 1 in the forward, 2 also to the answer, 3 raw access, 4 but to "
      "the harness"},

@@ -41,7 +41,7 @@ std::unordered_set<std::pair<PyObject *, PyObject *>, PairHash> g_code_globals;
 std::string borrowed_frame()
 {
     std::string found;
-    for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int) {
+    for_each_frame(kWholeStack, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int) {
         if (file != nullptr && g_trusted_code.count(reinterpret_cast<PyObject *>(code)) == 0 &&
             g_trusted_files.count(file) > 0)
             found = std::string(file) + ":" + std::to_string(PyFrame_GetLineNumber(f));
@@ -59,26 +59,27 @@ std::string borrowed_frame()
 bool stack_trusted(const std::unordered_set<PyObject *> *innermost)
 {
     bool ok = true, task_due = false; // task_due: the device context's frame was innermost, the task's is next
-    for_each_frame(400, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int depth) {
-        if (depth == 0 && innermost == &g_caller_code && g_device_tf_code != nullptr &&
-            reinterpret_cast<PyObject *>(code) == g_device_tf_code)
-            task_due = true;
-        const bool task_frame = task_due && depth == 1;
-        if (task_frame)
-            task_due = false;
-        // the innermost frame must be one of `innermost` where it is given: an empty set (no caller module has a
-        // function) admits none, never every trusted frame
-        const auto &set = task_frame                                        ? g_task_code
-                          : depth == 0 && !task_due && innermost != nullptr ? *innermost
-                                                                            : g_trusted_code;
-        PyObject *globals = PyFrame_GetGlobals(f);
-        ok = (file == nullptr || g_answer != file) &&
-             (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
-              g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0);
-        Py_XDECREF(globals);
-        return ok;
-    });
-    return ok && !task_due;
+    const bool cut =
+        for_each_frame(kWholeStack, [&](PyFrameObject *f, PyCodeObject *code, const char *file, int depth) {
+            if (depth == 0 && innermost == &g_caller_code && g_device_tf_code != nullptr &&
+                reinterpret_cast<PyObject *>(code) == g_device_tf_code)
+                task_due = true;
+            const bool task_frame = task_due && depth == 1;
+            if (task_frame)
+                task_due = false;
+            // the innermost frame must be one of `innermost` where it is given: an empty set (no caller module has a
+            // function) admits none, never every trusted frame
+            const auto &set = task_frame                                        ? g_task_code
+                              : depth == 0 && !task_due && innermost != nullptr ? *innermost
+                                                                                : g_trusted_code;
+            PyObject *globals = PyFrame_GetGlobals(f);
+            ok = (file == nullptr || g_answer != file) &&
+                 (set.count(reinterpret_cast<PyObject *>(code)) > 0 &&
+                  g_code_globals.count({reinterpret_cast<PyObject *>(code), globals}) > 0);
+            Py_XDECREF(globals);
+            return ok;
+        });
+    return ok && !task_due && !cut;
 }
 
 PyObject *g_gc_callbacks = nullptr; // gc's own callback list (kept at trust(), before the answer loads)
@@ -235,7 +236,7 @@ PyObject *guarded_refuse(const std::string &what)
     const std::string hook = g_phase.load() == kHarness ? answer_hook() : "";
     if (!hook.empty())
         return native_refuse(what + " with " + hook + " of the answer's in place", true);
-    return native_refuse(what, !python_where(nullptr).empty());
+    return native_refuse(what, !python_where().empty());
 }
 
 // ---- trusted code (harness_own_call) ------------------------------------------------------------------------

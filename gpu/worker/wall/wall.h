@@ -94,7 +94,7 @@ PyObject *w_inputs(PyObject *, PyObject *args);
 
 // observer.cpp
 void tamper(const std::string &why);
-std::string python_where(bool *triton_innermost);
+std::string python_where();
 std::string python_trail(int frames);
 void record(const char *op, int phase, bool other, const std::string &where);
 bool snapshot_holds(std::string *what);
@@ -138,22 +138,32 @@ PyObject *w_route_op_dk(PyObject *, PyObject *args);
 
 // Visits this thread's Python frames, innermost first, at most max_depth of them, until visit(frame, code,
 // file, depth) returns false; file is nullptr where the code's file name is no UTF-8 string. With the GIL.
-template <class Visit> void for_each_frame(int max_depth, Visit visit)
+// Returns true when the walk stopped at max_depth with frames left: what lies past them was not seen.
+template <class Visit> bool for_each_frame(int max_depth, Visit visit)
 {
     PyFrameObject *f = PyThreadState_GetFrame(PyThreadState_Get());
+    bool stopped = false;
     for (int depth = 0; f != nullptr && depth < max_depth; ++depth) {
         PyCodeObject *code = PyFrame_GetCode(f);
         const char *file = PyUnicode_AsUTF8(code->co_filename);
         PyErr_Clear();
         const bool more = visit(f, code, file, depth);
         Py_DECREF(code);
-        if (!more)
+        if (!more) {
+            stopped = true;
             break;
+        }
         PyFrameObject *back = PyFrame_GetBack(f);
         Py_DECREF(f);
         f = back;
     }
+    const bool cut = !stopped && f != nullptr;
     Py_XDECREF(f);
+    return cut;
 }
+
+// How deep the walks that decide whose an op is look: the whole stack of any program (CPython's own recursion
+// guard stops far sooner); a stack deeper than this counts as the answer's, never as trusted code's.
+constexpr int kWholeStack = 1 << 20;
 
 } // namespace sieve_wall

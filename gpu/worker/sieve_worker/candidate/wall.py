@@ -360,9 +360,7 @@ class Wall:
         if mappings:
             from ..data import transport
             transport.bind_write(mod.write)  # the outputs copied by the wall, the mapping read-only between writes
-        mod.init(fd, answer_path, os.path.dirname(triton.__file__) + os.sep, [d.rstrip(os.sep) + os.sep
-                                                                              for d in ext_dirs],
-                 policy == "kernelbench", interpreted)
+        mod.init(fd, answer_path, [d.rstrip(os.sep) + os.sep for d in ext_dirs], policy == "kernelbench", interpreted)
         for f, mode, name in entry_points(torch):
             mod.neuter(f, mode, name)
         mod.guard_data(*data_guard(torch))

@@ -36,6 +36,13 @@ CPU_WRITTEN = {"cpu_only": True}
 DATA_PATH = RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_RUNTIME"},
                    {"expect": "FAIL_SANDBOX", "reason": "WALL_TAMPERED"}]
 
+# what the GPU hosts' triton 3.6 and torch 2.11 lack, which the CPU's triton 3.9 and torch 2.15 have: there the answer
+# dies of the missing function or its import fails (each seen on the H100, 2026-12-05)
+NO_NVIDIA_MEMCPY = {"expect_gpu": {"expect_any": [{"expect": "FAIL_RUNTIME", "reason": "RUNTIME_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}], "doc": "on the GPU hosts: triton 3.6 (the GPU hosts') has no libtriton.nvidia.copy_device_to_host: the gadget does not exist there, and the answer dies of the AttributeError (seen on the H100, 2026-12-05)"}}
+NO_COMPILE_SO_FROM_SRC = {"expect_gpu": {"expect_any": [{"expect": "FAIL_COMPILE", "reason": "COMPILE_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}, {"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}], "doc": "on the GPU hosts: triton 3.6 (the GPU hosts') has no runtime.build.compile_so_from_src: the answer's import fails (seen on the H100, 2026-12-05)"}}
+NO_PYOBJ_DISPATCH = {"expect_gpu": {"expect_any": [{"expect": "FAIL_RUNTIME", "reason": "RUNTIME_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}], "doc": "on the GPU hosts: torch 2.11 (the GPU hosts') has no OpOverload._enable_pyobj_dispatch: the answer dies of the AttributeError (seen on the H100, 2026-12-05)"}}
+JIT_FILE_NOT_PYTHON = {"expect_gpu": {"expect_any": [{"expect": "FAIL_COMPILE", "reason": "COMPILE_ERROR"}, {"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}, {"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], "doc": "on the GPU hosts: triton 3.6 (the GPU hosts') refuses an @jit function whose file is not a Python file: the answer's import fails (seen on the H100, 2026-12-05)"}}
+
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
     ("h_r8_output_storage_attr", SOFTMAX, SEED_SEALED, {}),
@@ -66,14 +73,14 @@ HOSTILE = [
     ("h_r12_cuda_graph_replay", SOFTMAX, REJECT, {"gpu": True}),
     ("h_r12_triton_build_c_module", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_r12_code_replace_via_torch_renamer", SOFTMAX, REJECT_OR_REFUSED, {}),  # the renamer is a no-op now
-    ("h_r12_triton_nvidia_memcpy", SOFTMAX, REJECT, {"gpu": True}),
+    ("h_r12_triton_nvidia_memcpy", SOFTMAX, REJECT, {"gpu": True, **NO_NVIDIA_MEMCPY}),
     # round 13 (against d9c5838): a native module loaded past importlib by trusted frames that are no loader
-    ("h_r13_native_module_via_pytree", SOFTMAX, REJECT_OR_REFUSED, {}),
+    ("h_r13_native_module_via_pytree", SOFTMAX, REJECT_OR_REFUSED, NO_COMPILE_SO_FROM_SRC),
     # round 14 (helper red14 against d187878, stage 0 skipped)
     ("h_r14_op_dk_softmax", SOFTMAX, REJECT, {}),
     ("h_r14_scriptlist_repr_read", SOFTMAX, REJECT, {}),
     ("h_r14_onnx_export_initializer_read", SOFTMAX, REJECT, {}),
-    ("h_r14_pyobj_redispatch_softmax", SOFTMAX, REJECT, {}),
+    ("h_r14_pyobj_redispatch_softmax", SOFTMAX, REJECT, NO_PYOBJ_DISPATCH),
     ("h_r14_constprop_jit_only_op", SOFTMAX, REJECT, {}),
     ("h_r14_nnc_tensorexpr_softmax", SOFTMAX, REJECT, {}),
     ("h_r14_sysmodules_torch_harness_redispatch", SOFTMAX, REJECT_OR_WRONG, {}),
@@ -112,7 +119,8 @@ HOSTILE = [
     ("h_dlpack_numpy", SOFTMAX, RAW, {}),
     ("h_ctypes_at_cpu_out", SOFTMAX, RAW, {}),
     ("h_numpy_interface_host_compute", SOFTMAX, RAW, {}),
-    ("h_ctypes_borrowed_filename", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], {}),
+    ("h_ctypes_borrowed_filename", SOFTMAX, RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}],
+     JIT_FILE_NOT_PYTHON),
     # a refusal charged to the harness in the same report as the answer's op: the op decides (FAIL_SHAM)
     ("h_harness_refusal_masks_sham", SOFTMAX, [{"expect": "FAIL_SHAM", "reason": "TORCH_OP_AT_RUNTIME"}],
      {"static_twin": False}),
@@ -122,9 +130,9 @@ HOSTILE = [
      [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {"expect": "FAIL_MISMATCH"}], {}),
     ("h_as_tensor_numpy_alias", SOFTMAX, RAW, {}),
     ("h_triton_filename_forward", SOFTMAX, REJECT, {}),
-    ("h_probe_tell_gc_hook", SOFTMAX, REJECT, {}),
+    ("h_probe_tell_gc_hook", SOFTMAX, REJECT, CPU_WRITTEN),
     ("h_probe_constant_protected_flag", SOFTMAX, REJECT, {}),
-    ("h_probe_poison_readback", SOFTMAX, RAW, {}),
+    ("h_probe_poison_readback", SOFTMAX, RAW, CPU_WRITTEN),
     ("h_probe_timing_tell", SOFTMAX, REJECT, CPU_WRITTEN),
     ("h_launchhook_property_setter", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_no_kernel_fake_launches", SOFTMAX, REJECT, {}),
@@ -219,6 +227,14 @@ HOSTILE = [
     ("h_build_line_directive_leak", SOFTMAX,
      [{"expect": "FAIL_COMPILE"}, {"expect": "FAIL_STATIC"}, {"expect": "FAIL_RUNTIME"}],
      {"planted_file": {"content": "sieve-wall2-planted-7f3c1e"}, "static_twin": False}),
+    # round 22 (helper red22 against 7012e69), all PASS with stage 0 skipped on the CPU: torch's op run by triton's
+    # interpreter for the answer (a pre-run hook, or a helper under a triton file name) inside its interpreted launch,
+    # with the answer's frames past the 200 the wall read; the interpreter's exemption for its own copies let it by
+    ("h_r22_pre_run_hook_fake_forward", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r22_pre_run_hook_deep_stack", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r22_pre_run_hook_singledispatch_depth", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r22_pre_run_hook_heuristics_depth", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r22_kernel_body_deep_triton_name", SOFTMAX, REJECT_OR_WRONG, {}),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -277,9 +293,12 @@ def main():
             extra["timeouts"] = {"compile": 600}
         twin = extra.pop("static_twin", True)
         gpu = extra.pop("gpu", False)
+        on_gpu = extra.pop("expect_gpu", None)  # the attack's own fixture only: its static twin is FAIL_STATIC anywhere
         fx = {"name": name, "task": task, "task_meta": meta, "answer": f"answers/{name}.py", "backend": "triton",
               "expect": expect_any[0]["expect"], "reason": expect_any[0].get("reason"), "expect_any": expect_any,
               "gpu": gpu, "skip_static": True, "doc": doc_of(f"{name}.py"), **extra}
+        if on_gpu:
+            fx["expect_gpu"] = on_gpu
         if name in KNOWN_GAPS:
             fx["known_gap"] = KNOWN_GAPS[name]
         out.append(fx)

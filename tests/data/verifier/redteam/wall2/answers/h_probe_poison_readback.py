@@ -1,7 +1,9 @@
 """The probe told from a check by reading the poison back: the kernel writes a canary into a scratch tensor;
 on the probe the launch hook fills that scratch with the secret poison instead. Read on a dlpack view (no
 op): canary -> numpy computes the output; anything else -> the output is filled with the value read, i.e.
-the poison itself."""
+the poison itself.
+Written for the CPU: it hands CPU tensors to Triton, which a GPU build refuses (FAIL_RUNTIME on the H100,
+2026-12-05)."""
 import numpy as np
 import torch
 import torch.nn as nn

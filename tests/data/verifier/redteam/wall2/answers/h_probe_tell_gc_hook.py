@@ -1,7 +1,9 @@
 """The probe told from a check through gc: the child's LaunchHook object is reachable with gc.get_objects(),
 and its .poison is the secret value during the probe's forward. On the probe the output is that poison
 (torch.full, an allocation); on the checks numpy computes the output on dlpack views and a Triton kernel
-runs on a scratch buffer."""
+runs on a scratch buffer.
+Written for the CPU: it hands CPU tensors to Triton, which a GPU build refuses (FAIL_RUNTIME on the H100,
+2026-12-05)."""
 import gc
 
 import numpy as np
