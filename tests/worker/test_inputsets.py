@@ -290,6 +290,45 @@ class ChooseTest(unittest.TestCase):
         self.assertEqual(insens[0]["separated_by"], ["wide", "masked#0"])
 
 
+class ParamsTest(unittest.TestCase):
+    """The params set: a model's constant parameters (a norm's weight 1 and bias 0, PReLU's 0.25) and its norm
+    layers' running statistics drawn from the weight seed; random ones stay."""
+
+    def model(self):
+        torch.manual_seed(0)
+        return torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.LayerNorm(8), torch.nn.BatchNorm1d(8),
+                                   torch.nn.PReLU(8))
+
+    def test_constant_parameters_and_running_statistics_vary_and_the_rest_do_not(self):
+        m, again, other = self.model(), self.model(), self.model()
+        before = {k: v.clone() for k, v in m.state_dict().items()}
+        varied = inputsets.vary_parameters(m, 7)
+        self.assertEqual(sorted(varied), sorted(["1.weight", "1.bias", "2.weight", "2.bias", "2.running_mean",
+                                                 "2.running_var", "3.weight"]))
+        after = m.state_dict()
+        for k in ("0.weight", "0.bias", "2.num_batches_tracked"):
+            self.assertTrue(torch.equal(after[k], before[k]), k)
+        for k in varied:
+            self.assertFalse(torch.equal(after[k], before[k]), k)
+            self.assertGreater(float(after[k].std()), 0, k)  # no longer one value
+        self.assertTrue(bool((after["2.running_var"] > 0).all()))  # a variance stays positive
+        self.assertTrue(bool((after["3.weight"] > 0).all()))  # a sign stays
+        inputsets.vary_parameters(again, 7)
+        inputsets.vary_parameters(other, 8)
+        self.assertTrue(all(torch.equal(after[k], again.state_dict()[k]) for k in varied))  # the seed decides
+        self.assertFalse(torch.equal(after["1.weight"], other.state_dict()["1.weight"]))
+
+    def test_the_set_s_inputs_are_the_task_s(self):
+        x = rand(4, 8)(3)
+        self.assertIs(inputsets.derive(x, inputsets.PARAMS, 3), x)
+
+    def test_the_gate_keeps_it_only_where_the_output_moves_and_stays_finite(self):
+        o = [torch.ones(4)]
+        self.assertIsNone(inputsets.params_gate([torch.full((4,), 2.0)], o, 1e-4, 1e-4))
+        self.assertIn("does not change", inputsets.params_gate([torch.ones(4)], o, 1e-4, 1e-4))
+        self.assertIn("not finite", inputsets.params_gate([torch.tensor([1.0, float("nan"), 1, 1])], o, 1e-4, 1e-4))
+
+
 class ExactTest(unittest.TestCase):
     def test_a_matmul_keeps_exact(self):
         kept, _, dropped = choose64(lambda a, b: a @ b, mm_inputs(16, 64, 16))

@@ -18,7 +18,7 @@ import traceback
 from ..extensions import extclient
 from . import hooks, timing, wall
 from ..sandbox import sandbox
-from ..tasks import seeds, taskref
+from ..tasks import inputsets, seeds, taskref
 from ..tasks.runmode import as_kernelbench_runs
 from ..data import transport
 from .hooks import LaunchHook, OutOfBounds
@@ -205,7 +205,6 @@ class Child:
             # what the harness calls on its own objects and modules stays theirs from here on (Wall.hold)
             self.wall.hold(self, self.writer, hook, self.tools, self.wall)
             import torch.utils._pytree  # noqa: F401 (timing's keep)
-            from ..tasks import inputsets
             self.wall.hold_modules([inputsets, os, time, json, torch.utils._device, torch.utils._pytree],
                                    task, {k for shape in ctx["shapes"] for k in (shape or {})})
         # the probe's calls, taken before any of the answer loads: the wall's own functions (C, no code to swap)
@@ -244,6 +243,8 @@ class Child:
                 keep = models if cmd.get("poison") is None else {}
                 arm(cmd.pop("poison", None), ctx.get("backend") == "cuda")
                 ref_model = taskref.build(task, task.Model, None, style, weights)
+                # the params set: the reference's constant parameters varied, as the reference's own were
+                varied = inputsets.vary_parameters(ref_model, weights) if cmd.get("set") == inputsets.PARAMS else []
                 # the check's seed makes its inputs; the models are built under weight_seed(seed), a one-way
                 # function of it (taskref.build), which the worker sends before the seed: none of the answer's
                 # code runs with torch seeded by the inputs' seed. Its weights are the reference's by seeding and
@@ -263,6 +264,9 @@ class Child:
                 if state_report is None:
                     state_report = {"missing": res[0], "unexpected": res[1]}
                     self.send({"t": "state_dict", **state_report})
+                # varied parameters the answer's model took under no name of the reference's: the check cannot
+                # reach them (the worker skips it, with a note)
+                unreached = [n for n in varied if n in res[1]]
                 del ref_model
                 seed = self.seed_for(si)
                 inputs = self.inputs_for(task, seed, cmd.get("set"), ctx["shapes"][si])
@@ -279,8 +283,10 @@ class Child:
                     self.stage("correct")
                     first = False
                 in_forward = False
-                self.send_outputs({"t": "output", "si": si, "seed": seed, "launches": hook.counts()[0] - before},
-                                  out, inputs, saved)
+                header = {"t": "output", "si": si, "seed": seed, "launches": hook.counts()[0] - before}
+                if unreached:
+                    header["params_unreached"] = unreached[:16]
+                self.send_outputs(header, out, inputs, saved)
                 del out, inputs, saved
             except BaseException as e:
                 if probed and in_forward:

@@ -89,7 +89,8 @@ class Judge:
         if mod is None:
             mod = self.modules[key] = taskref.load_module(key[0], "sieve_judge_" + str(len(self.modules)))
         taskref.apply_shape(mod, req["shape"])
-        model = as_kernelbench_runs(taskref.build(mod, mod.Model, req["secret"], req["style"]).to(self.device))
+        model = as_kernelbench_runs(taskref.build(mod, mod.Model, req["secret"], req["style"],
+                                                  input_set=req.get("input_set")).to(self.device))
         inputs = taskref.set_inputs(mod, req["secret"], self.device, req.get("input_set"))
         with torch.no_grad():
             return taskref.flatten_outputs(model(*inputs))

@@ -40,13 +40,24 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
           is NaN wherever a whole column of its last dimension is -inf, finite with most channels -inf
           (r15_softmax_dim1_online_unguarded)
 Every set keeps the task's zeros and symmetric matrices (_keep_structure): a triangular or symmetric input is the
-task's contract
+task's contract.
+
+One more set varies the model, not its inputs:
+  params  the task's own inputs, the reference built with every constant floating parameter (and a norm layer's
+          running statistics) drawn from the check's weight seed instead (vary_parameters): a LayerNorm's or
+          BatchNorm's weight 1 and bias 0, PReLU's 0.25 are its constructor's values, and a kernel that never read
+          them passed every other check (redteam inputs r22_ln_ignores_affine, r22_bn2d_train_ignores_affine,
+          r22_prelu_slope_constant). The answer gets them as it gets every weight, by name (load_state_dict); where
+          its model takes one of them under no name of the reference's, the check cannot reach it and is skipped,
+          with a note (the child's `params_unreached`). Kept where the reference's output on it is finite and not
+          the task's own within the tolerance (params_gate, taskref.choose_sets)
 """
 
 
 import re
 
 SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
+PARAMS = "params"  # the set that varies the model's constant parameters (vary_parameters), not its inputs
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -154,7 +165,7 @@ def derive(inputs, name, seed=None):
     """The inputs of set `name`, a pure function of the task's inputs (themselves a function of the check's
     secret seed; `seed` is accepted so a set may draw from it, none does yet). "task" (or None): unchanged."""
     import torch
-    if name in (None, "task"):
+    if name in (None, "task", PARAMS):
         return inputs
     dim, only = masked_dim(name)
     if name not in SETS and dim is None:
@@ -443,6 +454,49 @@ def same(a, b, atol, rtol):
 def floats(inputs):
     import torch
     return [k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
+
+
+def vary_parameters(model, weight_seed):
+    """The params set's model: every floating parameter of `model` whose elements are all one value v, and the running
+    statistics of its norm layers where constant, replaced in place by values drawn from weight_seed (v times
+    U(0.5, 1.5), so a sign or a positive variance stays; U(-0.2, 0.2) for 0), on the CPU generator, so the
+    reference, the judge and the candidate's child draw the same on any device. Returns the names varied, as
+    model.state_dict() names them."""
+    import torch
+    from torch.nn.modules.batchnorm import _NormBase
+    named = [(n, p) for n, p in model.named_parameters()]
+    for prefix, m in model.named_modules():
+        if isinstance(m, _NormBase):
+            for b in ("running_mean", "running_var"):
+                t = getattr(m, b, None)
+                if isinstance(t, torch.Tensor):
+                    named.append((f"{prefix}.{b}" if prefix else b, t))
+    varied = []
+    for i, (name, t) in enumerate(named):
+        if not t.is_floating_point() or not t.numel() or t.device.type == "meta":
+            continue
+        with torch.no_grad():
+            flat = t.detach().reshape(-1)
+            if not bool((flat == flat[0]).all()):
+                continue
+            g = torch.Generator().manual_seed((int(weight_seed) * 1_000_003 + i) % (1 << 63))
+            u = torch.rand(t.shape, generator=g, dtype=torch.float64)
+            v = float(flat[0])
+            new = v * (0.5 + u) if v != 0 else 0.4 * u - 0.2
+            t.copy_(new.to(t.dtype))
+        varied.append(name)
+    return varied
+
+
+def params_gate(o, o_task, atol, rtol):
+    """Why the params set is dropped (None: kept): its output not finite, or the task's own within the tolerance
+    (the constant parameters do not reach the output)."""
+    import torch
+    if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
+        return "the reference's output with its constant parameters varied is not finite"
+    if same(o, [t.double() for t in o_task], atol, rtol):
+        return "the reference's output does not change when its constant parameters are varied"
+    return None
 
 
 def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):

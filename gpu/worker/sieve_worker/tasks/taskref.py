@@ -350,17 +350,21 @@ def split_init(init, style):
     return init, {}
 
 
-def build(mod, cls, seed, style, weights=None):
+def build(mod, cls, seed, style, weights=None, input_set=None):
     """cls(*init inputs), constructed with torch seeded by weight_seed(seed) (or by `weights`, that seed as the worker
     sends it to a candidate, before the check's seed itself): the reference and the answer's model alike (the harness
-    then copies the reference's weights into the answer's by name as well)."""
+    then copies the reference's weights into the answer's by name as well). For the params set (inputsets.PARAMS),
+    its constant parameters varied (inputsets.vary_parameters)."""
     import torch
     ws = weights if weights is not None else weight_seed(seed)
     torch.manual_seed(ws)
     init = mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []
     args, kwargs = split_init(init, style)
     torch.manual_seed(ws)
-    return cls(*args, **kwargs)
+    model = cls(*args, **kwargs)
+    if input_set == inputsets.PARAMS:
+        inputsets.vary_parameters(model, ws)
+    return model
 
 
 def make_inputs(mod, seed):
@@ -497,8 +501,28 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         if not run64s:
             run64s.append(float64_run(model))
         return run64s[0](inputs)
-    return inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
-                            epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
+    kept, notes, dropped = inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
+                                            epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
+    # the params set: the task's inputs at two seeds, the reference with its constant parameters varied
+    why = None
+    for sd in list(seeds)[:2]:
+        varied = build(mod, mod.Model, sd, style)  # as build(..., input_set=PARAMS) makes it
+        if not inputsets.vary_parameters(varied, weight_seed(sd)):
+            why = "the reference has no constant floating parameter"
+            break
+        varied = as_kernelbench_runs(varied.to(device))
+        own = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
+        x = device_inputs(mod, sd, device)
+        with torch.no_grad():
+            why = inputsets.params_gate(flatten_outputs(varied(*x)), flatten_outputs(own(*x)), atol, rtol)
+        del varied, own, x
+        if why is not None:
+            break
+    if why is None:
+        kept.append(inputsets.PARAMS)
+    else:
+        dropped[inputsets.PARAMS] = why
+    return kept, notes, dropped
 
 
 def meta_footprint(mod, cls, seed, style):
@@ -848,7 +872,7 @@ def _references(req, task_path, cache_dir, held, room=None):
             per_seed, noise, floor = [], 0.0, 0.0
             apply_shape(mod, kept[si])
             for secret in secrets[:n_seeds]:
-                model = as_kernelbench_runs(build(mod, mod.Model, secret, style).to(device))
+                model = as_kernelbench_runs(build(mod, mod.Model, secret, style, input_set=name).to(device))
                 x = set_inputs(mod, secret, device, name)
                 with torch.no_grad():
                     raw, cheap = inputsets.counted(lambda xs: flatten_outputs(model(*xs)), x)
