@@ -193,14 +193,14 @@ class CandidateCacheTest(unittest.TestCase):
 class EvictionTest(unittest.TestCase):
     def test_idle_tasks_evicted_busy_kept(self):
         import tempfile
-        from sieve_worker.tasks import taskref
+        from sieve_worker.tasks import refstore
         w = worker.Worker("cpu", 2)
         w.session_dir = tempfile.mkdtemp()
         for key in ("idle", "busy", "new", "screened"):
             s = {"shapes": [{"N": 4}], "secret_seeds": [11, 12], "code_hash": "h" + key, "seeds": [0, 1]}
             w.tasks[key] = {"ready": {"ok": True}, "req": {"task_key": key}, "summary": s, "sig": "x"}
             for p in w.task_ref_paths(w.tasks[key]):
-                taskref.save_ref(p, [("float32", np.ones(1000, np.float32))])
+                refstore.save_ref(p, [("float32", np.ones(1000, np.float32))])
         w.queue.append(worker.Job({"task_key": "busy"}))
         w.screened[41] = "screened"  # passed stage 0; the engine holds it until a place is free
         freed = w.evict_refs("new")
@@ -209,8 +209,8 @@ class EvictionTest(unittest.TestCase):
         self.assertFalse(w.tasks["busy"].get("evicted"))
         self.assertFalse(w.tasks["screened"].get("evicted"))
         self.assertFalse(w.tasks["new"].get("evicted"))
-        self.assertFalse(any(taskref.ref_exists(p) for p in w.task_ref_paths(w.tasks["idle"])))
-        self.assertTrue(all(taskref.ref_exists(p) for p in w.task_ref_paths(w.tasks["busy"])))
+        self.assertFalse(any(refstore.ref_exists(p) for p in w.task_ref_paths(w.tasks["idle"])))
+        self.assertTrue(all(refstore.ref_exists(p) for p in w.task_ref_paths(w.tasks["busy"])))
 
 
 class FakeServer:

@@ -12,7 +12,7 @@ import resource
 import shutil
 
 from ..sandbox import sandbox
-from ..tasks import inputsets, taskref
+from ..tasks import inputsets, refstore, taskref
 
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "SIEVE_CUDA_ARCH", "SIEVE_CUDA_DRIVER",
             "SIEVE_NVRTC", "SIEVE_NVRTC_CACHE", "LD_LIBRARY_PATH")
@@ -75,7 +75,7 @@ def materialise(ctx):
                 p = os.path.join(root, f"in_{si}_{seed}_{k}.npy")
                 case["input_dtypes"].append(_save(os.path.join(tmp, os.path.basename(p)), t))
                 case["inputs"].append(p)
-            ref = taskref.load_ref(taskref.cache_path(ctx.get("ref_dir", ctx["cache_dir"]), ctx["task_key"], code_hash,
+            ref = refstore.load_ref(refstore.cache_path(ctx.get("ref_dir", ctx["cache_dir"]), ctx["task_key"], code_hash,
                                                       shape, seed, name))
             for k, (dtype, arr) in enumerate(ref):
                 p = os.path.join(root, f"exp_{si}_{seed}_{k}.npy")

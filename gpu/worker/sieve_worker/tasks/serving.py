@@ -11,7 +11,7 @@ import time
 
 from .. import log, rules
 from ..rules import MAX_SERVER_RETRIES, REF_OPEN, REF_TIMING_TIMEOUT
-from . import taskref, trusted
+from . import refstore, taskref, trusted
 from ..sandbox import taskbox
 from ..sandbox.admission import CHILD_GPU_BASE, CHILD_HOST_BASE, Asked
 
@@ -154,7 +154,7 @@ class TaskServing:
         s = task["summary"]
         for si, shape in enumerate(s.get("shapes", [])):
             for secret in s.get("secret_seeds", []):
-                yield taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], shape, secret,
+                yield refstore.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], shape, secret,
                                          taskref.input_set_of(s, si))
 
     def evict_refs(self, keep_key):
@@ -168,7 +168,7 @@ class TaskServing:
             if key == keep_key or key in busy or t.get("evicted") or not t["ready"]["ok"]:
                 continue
             for p in self.task_ref_paths(t):
-                freed += taskref.remove_ref(p)
+                freed += refstore.remove_ref(p)
             t["evicted"] = True
             for k in [k for k in self.refs if k[0] == key]:
                 del self.refs[k]
@@ -212,7 +212,7 @@ class TaskServing:
                     and self.evict_refs(key) > 0:
                 # what it left to the judge for want of disk may fit now: once more, with the room measured
                 for p in self.task_ref_paths({"req": msg, "summary": summary}) if summary.get("code_hash") else ():
-                    taskref.remove_ref(p)
+                    refstore.remove_ref(p)
                 # it may wait for a task server again: the engine's REF_TIMEOUT counts from its new start
                 self.emit({"op": "task_queued", "task_key": key})
                 return self.start_reference(key, sig, msg, path, retried=True, announce=announce)
@@ -304,9 +304,9 @@ class TaskServing:
         key = (task["req"]["task_key"], task["sig"], si, seed)
         hit = self.refs.pop(key, None)
         if hit is None:
-            p = taskref.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], s["shapes"][si], secret,
+            p = refstore.cache_path(self.session_dir, task["req"]["task_key"], s["code_hash"], s["shapes"][si], secret,
                                    taskref.input_set_of(s, si))
-            hit = taskref.load_ref(p)
+            hit = refstore.load_ref(p)
         self.refs[key] = hit  # most recently used last
         while len(self.refs) > REF_OPEN:
             self.refs.popitem(last=False)
