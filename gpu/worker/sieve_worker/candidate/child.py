@@ -256,6 +256,11 @@ class Child:
                     new_model = as_kernelbench_runs(taskref.build(task, model_new_cls, None, style, weights).to(device))
                     keep[si] = new_model
                 res = names_of(new_model.load_state_dict(ref_model.state_dict(), strict=False))
+                # varied parameters the answer's model took under no name of the reference's go to its own
+                # unmatched ones of the same shape (the same last name first, then in order), here in the free phase
+                # (the answer's state_dict runs); with nowhere to hold one, the check runs all the same: its output
+                # depends on that parameter (params_gate)
+                self.give_varied(new_model, ref_model, [n for n in varied if n in res[1]], res[0])
                 # what the probe leaves alone of the model, read here in the free phase: read in the harness's, its
                 # parameters() (an instance attribute of C callables) ran the answer's compute as the harness's
                 # (redteam/wall2 h_r7_gadget_frame_inputs_softmax)
@@ -264,9 +269,6 @@ class Child:
                 if state_report is None:
                     state_report = {"missing": res[0], "unexpected": res[1]}
                     self.send({"t": "state_dict", **state_report})
-                # varied parameters the answer's model took under no name of the reference's: the check cannot
-                # reach them (the worker skips it, with a note)
-                unreached = [n for n in varied if n in res[1]]
                 del ref_model
                 seed = self.seed_for(si)
                 inputs = self.inputs_for(task, seed, cmd.get("set"), ctx["shapes"][si])
@@ -283,10 +285,8 @@ class Child:
                     self.stage("correct")
                     first = False
                 in_forward = False
-                header = {"t": "output", "si": si, "seed": seed, "launches": hook.counts()[0] - before}
-                if unreached:
-                    header["params_unreached"] = unreached[:16]
-                self.send_outputs(header, out, inputs, saved)
+                self.send_outputs({"t": "output", "si": si, "seed": seed, "launches": hook.counts()[0] - before},
+                                  out, inputs, saved)
                 del out, inputs, saved
             except BaseException as e:
                 if probed and in_forward:
@@ -312,6 +312,24 @@ class Child:
             self.wall.seal()
         launches, names, _, _ = hook.counts()
         self.send({"t": "done", "launches": launches, "kernels": sorted(names)})
+
+    def give_varied(self, model, ref_model, unreached, missing):
+        """The params set's varied values that load_state_dict could not give by name (`unreached`, the reference's
+        names), copied into the answer's parameters and buffers it left unloaded (`missing`) of the same shape and
+        dtype class: the same last name first (ln.weight -> weight), then in order. In the free phase."""
+        if not unreached:
+            return
+        torch = self.torch
+        ref = ref_model.state_dict()
+        own = model.state_dict(keep_vars=True)
+        free = [k for k in missing if isinstance(own.get(k), torch.Tensor) and own[k].is_floating_point()]
+        for n in unreached:
+            fits = [k for k in free if tuple(own[k].shape) == tuple(ref[n].shape)]
+            pick = next((k for k in fits if k.rsplit(".", 1)[-1] == n.rsplit(".", 1)[-1]), fits[0] if fits else None)
+            if pick is not None:
+                with torch.no_grad():
+                    own[pick].copy_(ref[n])
+                free.remove(pick)
 
     def build_extensions(self, task, model_new_cls, style):
         """A CUDA answer builds its extension where it makes it, often in __init__ (`self.ext =

@@ -47,10 +47,10 @@ One more set varies the model, not its inputs:
           running statistics) drawn from the check's weight seed instead (vary_parameters): a LayerNorm's or
           BatchNorm's weight 1 and bias 0, PReLU's 0.25 are its constructor's values, and a kernel that never read
           them passed every other check (redteam inputs r22_ln_ignores_affine, r22_bn2d_train_ignores_affine,
-          r22_prelu_slope_constant). The answer gets them as it gets every weight, by name (load_state_dict); where
-          its model takes one of them under no name of the reference's, the check cannot reach it and is skipped,
-          with a note (the child's `params_unreached`). Kept where the reference's output on it is finite and not
-          the task's own within the tolerance (params_gate, taskref.choose_sets)
+          r22_prelu_slope_constant). The answer gets them as it gets every weight, by name (load_state_dict), and
+          one its model takes under another name goes to its unloaded parameter of the same shape (the child's
+          give_varied). Kept where the reference's output on it is finite and not the task's own within the
+          tolerance (params_gate, taskref.choose_sets)
 """
 
 
