@@ -34,7 +34,7 @@ def layernorm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n_cols, eps, BLOCK: tl.constexp
 class ModelNew(nn.Module):
     """Correct: two-pass LayerNorm whose affine parameters are its own (weight and bias, not ln.weight and ln.bias),
     as KernelBench answers often write it: at their constructor's values 1 and 0, which the reference's are. The
-    params check cannot give it the reference's varied ones by name, so it is skipped (a note), not failed."""
+    params check gives it the reference's varied ones by shape and last name (Child.give_varied)."""
 
     def __init__(self, features: int):
         super().__init__()
