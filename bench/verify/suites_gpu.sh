@@ -10,7 +10,10 @@
 # data-path red team, the main fixtures and the builder's CUDA e2e. Phase 2 alone (each worker assumes the whole
 # GPU, and these tasks are 6.4 GB): the inputs manifest (copy kernels on the ReLU family, tail bugs) and the GB
 # data path. SUITE_LIMIT_S bounds each (default 260 s); INPUTS_LIMIT_S and DATA_LIMIT_S the last two (default
-# SUITE_LIMIT_S), so that the whole call fits a device command's limit; WALL2_PARALLEL wall2's workers (default 4). Prints one line per suite and the FAIL/GAP lines; the logs
+# SUITE_LIMIT_S), so that the whole call fits a device command's limit; WALL2_PARALLEL wall2's workers (default 4);
+# INPUTS_ONLY fixture-name prefixes of the inputs manifest to run (space-separated; default all), INPUTS_PARALLEL
+# its workers; DATA_LIMIT_S=0
+# leaves the GB data path out. Prints one line per suite and the FAIL/GAP lines; the logs
 # go to OUT_DIR/suites.tgz (one file: the device returns few).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -40,10 +43,14 @@ suite data "$data/redteam/data/manifest.json" --only data_ --only proof_ --only 
 suite main "$data/manifest.json" &
 suite builder_e2e "$data/builder/e2e/manifest.json" &
 wait
-LIMIT="$inputs_limit" suite inputs "$data/inputs/manifest.json"
-t0=$SECONDS
-timeout "$data_limit" env PYTHONPATH=. "$py" "$root/tests/worker/gpu_data_path.py" --gb 2 --jobs 3 --parallel 3 \
-  --budget-gb 6 > "$out/logs/gpu_data_path.log" 2>&1
-echo "gpu_data_path: rc=$? $((SECONDS - t0)) s: $(tail -1 "$out/logs/gpu_data_path.log")"
+only=()
+for p in ${INPUTS_ONLY:-}; do only+=(--only "$p"); done
+LIMIT="$inputs_limit" suite inputs "$data/inputs/manifest.json" ${INPUTS_PARALLEL:+--parallel "$INPUTS_PARALLEL"} "${only[@]}"
+if [ "$data_limit" != 0 ]; then
+  t0=$SECONDS
+  timeout "$data_limit" env PYTHONPATH=. "$py" "$root/tests/worker/gpu_data_path.py" --gb 2 --jobs 3 --parallel 3 \
+    --budget-gb 6 > "$out/logs/gpu_data_path.log" 2>&1
+  echo "gpu_data_path: rc=$? $((SECONDS - t0)) s: $(tail -1 "$out/logs/gpu_data_path.log")"
+fi
 grep -hE '^(FAIL|GAP) ' "$out"/logs/*.log | cut -c1-160
 tar -czf "$out/suites.tgz" -C "$out" logs && rm -rf "$out/logs"

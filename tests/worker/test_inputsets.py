@@ -312,15 +312,46 @@ class ParamsTest(unittest.TestCase):
             self.assertFalse(torch.equal(after[k], before[k]), k)
             self.assertGreater(float(after[k].std()), 0, k)  # no longer one value
         self.assertTrue(bool((after["2.running_var"] > 0).all()))  # a variance stays positive
-        self.assertTrue(bool((after["3.weight"] > 0).all()))  # a sign stays
+        self.assertTrue(bool((after["3.weight"] > 1).all()))  # a sign stays, a magnitude at most 1 goes above it
         inputsets.vary_parameters(again, 7)
         inputsets.vary_parameters(other, 8)
         self.assertTrue(all(torch.equal(after[k], again.state_dict()[k]) for k in varied))  # the seed decides
         self.assertFalse(torch.equal(after["1.weight"], other.state_dict()["1.weight"]))
 
+    def test_params_flip_negates_the_draws_but_not_a_variance(self):
+        m, flipped = self.model(), self.model()
+        inputsets.vary_parameters(m, 7)
+        inputsets.vary_parameters(flipped, 7, inputsets.PARAMS_FLIP)
+        a, b = m.state_dict(), flipped.state_dict()
+        self.assertTrue(torch.equal(b["3.weight"], -a["3.weight"]))  # PReLU's slope below 0 here, above 1 there
+        self.assertTrue(torch.equal(b["1.weight"], -a["1.weight"]))
+        self.assertTrue(torch.equal(b["2.running_var"], a["2.running_var"]))
+        self.assertTrue(bool((b["2.running_var"] > 0).all()))
+
+    def test_a_twin_tells_constructed_parameters_from_drawn_ones(self):
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 4)
+                self.mix = torch.nn.Parameter(torch.eye(4))  # not one value, yet the constructor's
+                self.register_buffer("std", torch.ones(4))  # one value: varied
+                self.register_buffer("mask", torch.tril(torch.ones(4, 4)))  # the operator's constant: kept
+                self.register_buffer("tmp", torch.zeros(4), persistent=False)  # in no checkpoint: kept
+
+        def make(seed):
+            torch.manual_seed(seed)
+            return M()
+        m = make(1)
+        mask = m.mask.clone()
+        varied = inputsets.vary_parameters(m, 7, twin=make(2))
+        self.assertEqual(sorted(varied), ["mix", "std"])
+        self.assertTrue(torch.equal(m.mask, mask))
+        self.assertEqual(inputsets.vary_parameters(make(1), 7), ["std"])  # no twin: one-value tensors alone
+
     def test_the_set_s_inputs_are_the_task_s(self):
         x = rand(4, 8)(3)
-        self.assertIs(inputsets.derive(x, inputsets.PARAMS, 3), x)
+        for name in inputsets.PARAM_SETS:
+            self.assertIs(inputsets.derive(x, name, 3), x)
 
     def test_the_gate_keeps_it_only_where_the_output_moves_and_stays_finite(self):
         o = [torch.ones(4)]

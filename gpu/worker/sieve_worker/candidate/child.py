@@ -242,9 +242,8 @@ class Child:
                 # probe's instance is built like any shape's instance, and thrown away after its call
                 keep = models if cmd.get("poison") is None else {}
                 arm(cmd.pop("poison", None), ctx.get("backend") == "cuda")
-                ref_model = taskref.build(task, task.Model, None, style, weights)
-                # the params set: the reference's constant parameters varied, as the reference's own were
-                varied = inputsets.vary_parameters(ref_model, weights) if cmd.get("set") == inputsets.PARAMS else []
+                # a params set: the reference's constructor's constants varied, as the reference's own were
+                ref_model, varied = taskref.build_varied(task, task.Model, None, style, weights, cmd.get("set"))
                 # the check's seed makes its inputs; the models are built under weight_seed(seed), a one-way
                 # function of it (taskref.build), which the worker sends before the seed: none of the answer's
                 # code runs with torch seeded by the inputs' seed. Its weights are the reference's by seeding and

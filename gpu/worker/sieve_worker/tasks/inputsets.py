@@ -42,22 +42,30 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
 Every set keeps the task's zeros and symmetric matrices (_keep_structure): a triangular or symmetric input is the
 task's contract.
 
-One more set varies the model, not its inputs:
-  params  the task's own inputs, the reference built with every constant floating parameter (and a norm layer's
-          running statistics) drawn from the check's weight seed instead (vary_parameters): a LayerNorm's or
-          BatchNorm's weight 1 and bias 0, PReLU's 0.25 are its constructor's values, and a kernel that never read
-          them passed every other check (redteam inputs r22_ln_ignores_affine, r22_bn2d_train_ignores_affine,
-          r22_prelu_slope_constant). The answer gets them as it gets every weight, by name (load_state_dict), and
-          one its model takes under another name goes to its unloaded parameter of the same shape (the child's
-          give_varied). Kept where the reference's output on it is finite and not the task's own within the
-          tolerance (params_gate, taskref.choose_sets)
+Two more sets vary the model, not its inputs:
+  params, params_flip
+          the task's own inputs, the reference built with its constructor's constants drawn from the check's
+          weight seed instead (vary_parameters): every floating parameter that two weight seeds build alike (a
+          LayerNorm's or BatchNorm's weight 1 and bias 0, PReLU's 0.25, a torch.eye), a norm layer's running
+          statistics and a persistent buffer of one value (constant_tensors). A kernel that never read them passed
+          every other check (redteam inputs r22_ln_ignores_affine, r22_bn2d_train_ignores_affine,
+          r22_prelu_slope_constant, r23_identity_mix_ignored, r23_input_norm_buffers_ignored). params keeps each
+          value's sign with its magnitude moved (above 1 where it was at most 1), params_flip negates that, so a
+          trick right for one sign or size range fails one of them (r23_prelu_max_trick, r23_bn_pool_reorder).
+          The answer gets them as it gets every weight, by name (load_state_dict), and one its model takes under
+          another name goes to its unloaded parameter or buffer of the same shape (the child's give_varied). Each
+          is kept where the reference's output on it is finite and not the task's own within the tolerance
+          (params_gate, taskref.choose_sets), and checked at the anchor shape and, params, at the task's own
+          (r23_ln_even_path_noaffine)
 """
 
 
 import re
 
 SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
-PARAMS = "params"  # the set that varies the model's constant parameters (vary_parameters), not its inputs
+PARAMS = "params"  # the sets that vary the model's constant parameters (vary_parameters), not its inputs: each
+PARAMS_FLIP = "params_flip"  # value's sign kept, and flipped
+PARAM_SETS = (PARAMS, PARAMS_FLIP)
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -165,7 +173,7 @@ def derive(inputs, name, seed=None):
     """The inputs of set `name`, a pure function of the task's inputs (themselves a function of the check's
     secret seed; `seed` is accepted so a set may draw from it, none does yet). "task" (or None): unchanged."""
     import torch
-    if name in (None, "task", PARAMS):
+    if name in (None, "task") or name in PARAM_SETS:
         return inputs
     dim, only = masked_dim(name)
     if name not in SETS and dim is None:
@@ -456,34 +464,67 @@ def floats(inputs):
     return [k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
 
 
-def vary_parameters(model, weight_seed):
-    """The params set's model: every floating parameter of `model` whose elements are all one value v, and the running
-    statistics of its norm layers where constant, replaced in place by values drawn from weight_seed (v times
-    U(0.5, 1.5), so a sign or a positive variance stays; U(-0.2, 0.2) for 0), on the CPU generator, so the
-    reference, the judge and the candidate's child draw the same on any device. Returns the names varied, as
-    model.state_dict() names them."""
+def constant_tensors(model, twin=None):
+    """(name, tensor) of `model`'s state that its constructor made rather than drew, in model.state_dict()'s names:
+    every floating parameter equal to `twin`'s of the same name (`twin`: the same class built under another weight
+    seed; without one, a parameter whose elements are all one value), a norm layer's running statistics, and a
+    persistent floating buffer whose elements are all one value. A parameter is what a checkpoint may change, so
+    each is varied, a torch.eye or arange one too (redteam inputs r23_identity_mix_ignored); a buffer that is not
+    one value (a causal mask, a table) is the operator's constant, which an answer may build in."""
     import torch
     from torch.nn.modules.batchnorm import _NormBase
-    named = [(n, p) for n, p in model.named_parameters()]
-    for prefix, m in model.named_modules():
-        if isinstance(m, _NormBase):
-            for b in ("running_mean", "running_var"):
-                t = getattr(m, b, None)
-                if isinstance(t, torch.Tensor):
-                    named.append((f"{prefix}.{b}" if prefix else b, t))
-    varied = []
-    for i, (name, t) in enumerate(named):
+    twins = dict(twin.named_parameters()) if twin is not None else {}
+    out = []
+    for name, t in model.named_parameters():
         if not t.is_floating_point() or not t.numel() or t.device.type == "meta":
+            continue
+        other = twins.get(name)
+        with torch.no_grad():
+            if other is not None and other.shape == t.shape:
+                made = bool(torch.equal(t.detach(), other.detach().to(t.device)))
+            else:
+                flat = t.detach().reshape(-1)
+                made = bool((flat == flat[0]).all())
+        if made:
+            out.append((name, t))
+    stats = {f"{p}.{b}" if p else b for p, m in model.named_modules() if isinstance(m, _NormBase)
+             for b in ("running_mean", "running_var")}
+    persistent = model.state_dict(keep_vars=True)
+    for name, t in model.named_buffers():
+        if (name not in persistent or not isinstance(t, torch.Tensor) or not t.is_floating_point() or not t.numel()
+                or t.device.type == "meta"):
             continue
         with torch.no_grad():
             flat = t.detach().reshape(-1)
-            if not bool((flat == flat[0]).all()):
-                continue
+            if name in stats or bool((flat == flat[0]).all()):
+                out.append((name, t))
+    return out
+
+
+def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
+    """The params sets' model: the tensors constant_tensors names replaced in place by values drawn from
+    weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw the same on any
+    device. PARAMS keeps each value's sign (0 counts as positive) and moves its magnitude off the constructor's:
+    U(1.25, 2) where |v| <= 1, |v| times U(0.25, 0.75) above; PARAMS_FLIP draws the same and negates it. So a
+    PReLU's 0.25 becomes a slope above 1 in one (max(x, a*x) is PReLU only for a <= 1: redteam inputs
+    r23_prelu_max_trick) and a BatchNorm's gamma negative in the other (pooling before the affine is right only for
+    gamma > 0: r23_bn_pool_reorder), whatever the seed. A running variance stays positive in both (|v| times
+    U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). Returns the names varied."""
+    import torch
+    varied = []
+    for i, (name, t) in enumerate(constant_tensors(model, twin)):
+        with torch.no_grad():
             g = torch.Generator().manual_seed((int(weight_seed) * 1_000_003 + i) % (1 << 63))
             u = torch.rand(t.shape, generator=g, dtype=torch.float64)
-            v = float(flat[0])
-            new = v * (0.5 + u) if v != 0 else 0.4 * u - 0.2
-            t.copy_(new.to(t.dtype))
+            v = t.detach().to("cpu", torch.float64)
+            if name.rsplit(".", 1)[-1] == "running_var":
+                new = v.abs().clamp_min(1e-3) * (0.5 + 1.5 * u)
+            else:
+                mag = torch.where(v.abs() <= 1, 1.25 + 0.75 * u, v.abs() * (0.25 + 0.5 * u))
+                new = torch.where(v < 0, -mag, mag)
+                if input_set == PARAMS_FLIP:
+                    new = -new
+            t.copy_(new.to(t.device, t.dtype))
         varied.append(name)
     return varied
 

@@ -351,18 +351,31 @@ def split_init(init, style):
 def build(mod, cls, seed, style, weights=None, input_set=None):
     """cls(*init inputs), constructed with torch seeded by weight_seed(seed) (or by `weights`, that seed as the worker
     sends it to a candidate, before the check's seed itself): the reference and the answer's model alike (the harness
-    then copies the reference's weights into the answer's by name as well). For the params set (inputsets.PARAMS),
-    its constant parameters varied (inputsets.vary_parameters)."""
+    then copies the reference's weights into the answer's by name as well). For a params set (inputsets.PARAM_SETS),
+    its constructor's constants varied: build_varied."""
+    return build_varied(mod, cls, seed, style, weights, input_set)[0]
+
+
+def build_varied(mod, cls, seed, style, weights=None, input_set=None):
+    """build's model and the names of what a params set varied in it ([] for other sets). The constants are found
+    by building a twin under another weight seed (inputsets.constant_tensors)."""
     import torch
     ws = weights if weights is not None else weight_seed(seed)
-    torch.manual_seed(ws)
-    init = mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []
-    args, kwargs = split_init(init, style)
-    torch.manual_seed(ws)
-    model = cls(*args, **kwargs)
-    if input_set == inputsets.PARAMS:
-        inputsets.vary_parameters(model, ws)
-    return model
+    init = []
+
+    def make(s):
+        torch.manual_seed(s)
+        init[:] = [mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []]
+        args, kwargs = split_init(init[0], style)
+        torch.manual_seed(s)
+        return cls(*args, **kwargs)
+    model = make(ws)
+    if input_set not in inputsets.PARAM_SETS:
+        return model, []
+    twin = make((ws + 0x9E3779B97F4A7C15) % (1 << 63))
+    varied = inputsets.vary_parameters(model, ws, input_set, twin)
+    del twin
+    return model, varied
 
 
 def make_inputs(mod, seed):
@@ -501,25 +514,26 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         return run64s[0](inputs)
     kept, notes, dropped = inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
                                             epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
-    # the params set: the task's inputs at two seeds, the reference with its constant parameters varied
-    why = None
-    for sd in list(seeds)[:2]:
-        varied = build(mod, mod.Model, sd, style)  # as build(..., input_set=PARAMS) makes it
-        if not inputsets.vary_parameters(varied, weight_seed(sd)):
-            why = "the reference has no constant floating parameter"
-            break
-        varied = as_kernelbench_runs(varied.to(device))
-        own = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
-        x = device_inputs(mod, sd, device)
-        with torch.no_grad():
-            why = inputsets.params_gate(flatten_outputs(varied(*x)), flatten_outputs(own(*x)), atol, rtol)
-        del varied, own, x
-        if why is not None:
-            break
-    if why is None:
-        kept.append(inputsets.PARAMS)
-    else:
-        dropped[inputsets.PARAMS] = why
+    # the params sets: the task's inputs at two seeds, the reference with its constructor's constants varied
+    for name in inputsets.PARAM_SETS:
+        why = None
+        for sd in list(seeds)[:2]:
+            varied, names = build_varied(mod, mod.Model, sd, style, input_set=name)
+            if not names:
+                why = "the reference has no constant floating parameter"
+                break
+            varied = as_kernelbench_runs(varied.to(device))
+            own = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
+            x = device_inputs(mod, sd, device)
+            with torch.no_grad():
+                why = inputsets.params_gate(flatten_outputs(varied(*x)), flatten_outputs(own(*x)), atol, rtol)
+            del varied, own, x
+            if why is not None:
+                break
+        if why is None:
+            kept.append(name)
+        else:
+            dropped[name] = why
     return kept, notes, dropped
 
 
@@ -840,9 +854,13 @@ def _references(req, task_path, cache_dir, held, room=None):
             # the signed set also at the task's own shape, at one seed: a fast path for aligned sizes saw only the
             # task's generator there, torch.rand's non-negatives for LeakyReLU (redteam inputs
             # r15_leaky_even_fastpath_relu)
-            if "signed" in names and ai != 0 and origins[0] == "module":
-                add_set(0, "signed", 1)
-                set_report["own_shape"] = ["signed"]
+            # and so the params set: an affine dropped on the aligned path (redteam inputs r23_ln_even_path_noaffine)
+            own_shape = [n for n in ("signed", inputsets.PARAMS) if n in names] if ai != 0 and origins[0] == "module" \
+                else []
+            for name in own_shape:
+                add_set(0, name, 1)
+            if own_shape:
+                set_report["own_shape"] = own_shape
         except Exception as e:  # a derived set is an extra; the task's own checks stand without it
             if shared and isinstance(e, torch.cuda.OutOfMemoryError):
                 raise device_full(e) from None  # but not one that the harness's load took away
