@@ -360,6 +360,33 @@ class ParamsTest(unittest.TestCase):
         self.assertIn("not finite", inputsets.params_gate([torch.tensor([1.0, float("nan"), 1, 1])], o, 1e-4, 1e-4))
 
 
+class ChunkTest(unittest.TestCase):
+    """derive makes a large input's set CHUNK elements at a time (a 6.4 GB input's special set held some 90 GB
+    whole): chunk by chunk it is the same tensor, bit for bit, as made whole."""
+
+    def test_every_set_is_the_same_in_chunks(self):
+        torch.manual_seed(3)
+        x = torch.rand(40, 130)
+        x[::3, ::5] = 0
+        x[1, 2], x[2, 3] = float("inf"), float("nan")
+        a = torch.randn(24, 24)
+        cases = [[x], [torch.randn(8, 40, 24)], [a + a.T], [torch.randn(40, 64).t()], [torch.rand(64, 96).bfloat16()]]
+        names = list(inputsets.SETS) + ["masked@-2"]
+        whole = [[inputsets.derive(c, n, 1) for n in names] for c in cases]
+        old = inputsets.CHUNK
+        try:
+            inputsets.CHUNK = 37
+            for c, outs in zip(cases, whole):
+                for n, o in zip(names, outs):
+                    got = inputsets.derive(c, n, 1)
+                    for u, v in zip(o, got):
+                        self.assertEqual((u.dtype, u.shape, u.stride()), (v.dtype, v.shape, v.stride()), n)
+                        self.assertTrue(torch.equal(u.view(torch.int16 if u.element_size() == 2 else torch.int32),
+                                                    v.view(torch.int16 if v.element_size() == 2 else torch.int32)), n)
+        finally:
+            inputsets.CHUNK = old
+
+
 class ExactTest(unittest.TestCase):
     def test_a_matmul_keeps_exact(self):
         kept, _, dropped = choose64(lambda a, b: a @ b, mm_inputs(16, 64, 16))
