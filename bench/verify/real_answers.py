@@ -41,6 +41,9 @@ import shutil
 import sys
 
 
+KB_TOLERANCE = 1e-2
+
+
 def safe(name):
     return re.sub(r"[^A-Za-z0-9._-]+", "__", name)
 
@@ -57,8 +60,11 @@ class Out:
             os.makedirs(os.path.dirname(os.path.join(self.root, rel)), exist_ok=True)
             with open(os.path.join(self.root, rel), "w") as f:
                 f.write(code)
+            # the tolerance KernelBench's check used for these verdicts (v0.1's atol = rtol = 1e-2, for the leaderboard
+            # and tritonLLM's copy alike; KernelBench HEAD uses 1e-4 for fp32): judged at Sieve's default 1e-4, correct
+            # fp32 answers to 1_Square_matrix_multiplication_ failed by 5e-4 on the few outputs near 0 (H100)
             self.tasks[tid] = {"task_id": tid, "reference_code": code, "level": level, "dtype": "fp32",
-                               "source": source, "_file": rel}
+                               "atol": KB_TOLERANCE, "rtol": KB_TOLERANCE, "source": source, "_file": rel}
         return tid
 
     def answer(self, tid, model, code, **kb):

@@ -41,6 +41,7 @@ DATA_PATH = RAW + [{"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}, {
 NO_NVIDIA_MEMCPY = {"expect_gpu": {"expect_any": [{"expect": "FAIL_RUNTIME", "reason": "RUNTIME_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}], "doc": "on the GPU hosts: triton 3.6 (the GPU hosts') has no libtriton.nvidia.copy_device_to_host: the gadget does not exist there, and the answer dies of the AttributeError (seen on the H100, 2026-12-05)"}}
 NO_COMPILE_SO_FROM_SRC = {"expect_gpu": {"expect_any": [{"expect": "FAIL_COMPILE", "reason": "COMPILE_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}, {"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}], "doc": "on the GPU hosts: triton 3.6 (the GPU hosts') has no runtime.build.compile_so_from_src: the answer's import fails (seen on the H100, 2026-12-05)"}}
 NO_PYOBJ_DISPATCH = {"expect_gpu": {"expect_any": [{"expect": "FAIL_RUNTIME", "reason": "RUNTIME_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}], "doc": "on the GPU hosts: torch 2.11 (the GPU hosts') has no OpOverload._enable_pyobj_dispatch: the answer dies of the AttributeError (seen on the H100, 2026-12-05)"}}
+INTERPRETER_ONLY = {"expect_gpu": {"expect_any": [{"expect": "FAIL_RUNTIME", "reason": "RUNTIME_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}, {"expect": "FAIL_MISMATCH"}], "doc": "on the GPU hosts: the attack needs triton's interpreter (a pre-run hook called with the interpreter's arguments, a Python helper called from a kernel's body); triton 3.6's compiled launch calls the hook with instrumentation_mode= and debug=, which torch's softmax refuses, and refuses the helper (Unsupported function referenced): the answer dies of the error (seen on the H100, 2026-12-05)"}}
 JIT_FILE_NOT_PYTHON = {"expect_gpu": {"expect_any": [{"expect": "FAIL_COMPILE", "reason": "COMPILE_ERROR"}, {"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}, {"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], "doc": "on the GPU hosts: triton 3.6 (the GPU hosts') refuses an @jit function whose file is not a Python file: the answer's import fails (seen on the H100, 2026-12-05)"}}
 
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
@@ -230,11 +231,11 @@ HOSTILE = [
     # round 22 (helper red22 against 7012e69), all PASS with stage 0 skipped on the CPU: torch's op run by triton's
     # interpreter for the answer (a pre-run hook, or a helper under a triton file name) inside its interpreted launch,
     # with the answer's frames past the 200 the wall read; the interpreter's exemption for its own copies let it by
-    ("h_r22_pre_run_hook_fake_forward", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_r22_pre_run_hook_deep_stack", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_r22_pre_run_hook_singledispatch_depth", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_r22_pre_run_hook_heuristics_depth", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_r22_kernel_body_deep_triton_name", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r22_pre_run_hook_fake_forward", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
+    ("h_r22_pre_run_hook_deep_stack", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
+    ("h_r22_pre_run_hook_singledispatch_depth", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
+    ("h_r22_pre_run_hook_heuristics_depth", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
+    ("h_r22_kernel_body_deep_triton_name", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
