@@ -130,7 +130,9 @@ class Admission:
             f0 = foot[0]
             timing = max(0, 4 * f0["in"] + 3 * f0["out"] + 2 * f0["params"] - big)
         held = [f for f, r in zip(s.get("footprint", []), s.get("recompute", [])) if f and r]
-        judge_bytes = max((f["in"] + f["out"] + f["params"] + CHUNK_TEMP for f in held), default=0)
+        # the judge holds the task's inputs and a derived set's while it makes the set (inputsets.derive, chunk by
+        # chunk), then the set's inputs and the reference's outputs
+        judge_bytes = max((max(2 * f["in"], f["in"] + f["out"]) + f["params"] + CHUNK_TEMP for f in held), default=0)
         return {"host": CHILD_HOST_BASE + out_buf + 2 * params, "base": CHILD_GPU_BASE, "gpu": CHILD_GPU_BASE + big,
                 "timing_extra": timing, "judge": judge_bytes}
 
