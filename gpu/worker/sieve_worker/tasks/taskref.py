@@ -361,12 +361,10 @@ def build_varied(mod, cls, seed, style, weights=None, input_set=None):
     by building a twin under another weight seed (inputsets.constant_tensors)."""
     import torch
     ws = weights if weights is not None else weight_seed(seed)
-    init = []
 
     def make(s):
         torch.manual_seed(s)
-        init[:] = [mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []]
-        args, kwargs = split_init(init[0], style)
+        args, kwargs = split_init(mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else [], style)
         torch.manual_seed(s)
         return cls(*args, **kwargs)
     model = make(ws)
