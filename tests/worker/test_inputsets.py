@@ -312,7 +312,11 @@ class ParamsTest(unittest.TestCase):
             self.assertFalse(torch.equal(after[k], before[k]), k)
             self.assertGreater(float(after[k].std()), 0, k)  # no longer one value
         self.assertTrue(bool((after["2.running_var"] > 0).all()))  # a variance stays positive
-        self.assertTrue(bool((after["3.weight"] > 1).all()))  # a sign stays, a magnitude at most 1 goes above it
+        slope = after["3.weight"]
+        self.assertGreater(float(slope[0]), 1)  # the first element: its own sign, a magnitude at most 1 goes above 1
+        self.assertTrue(bool((slope < 0).any()) and bool((slope > 0).any()))  # the rest mix signs
+        ln_w = after["1.weight"]
+        self.assertTrue(bool(((ln_w - 1).abs() < 0.25).any()) and bool((ln_w.abs() > 1.25).any()))  # near and far
         inputsets.vary_parameters(again, 7)
         inputsets.vary_parameters(other, 8)
         self.assertTrue(all(torch.equal(after[k], again.state_dict()[k]) for k in varied))  # the seed decides
@@ -323,10 +327,22 @@ class ParamsTest(unittest.TestCase):
         inputsets.vary_parameters(m, 7)
         inputsets.vary_parameters(flipped, 7, inputsets.PARAMS_FLIP)
         a, b = m.state_dict(), flipped.state_dict()
-        self.assertTrue(torch.equal(b["3.weight"], -a["3.weight"]))  # PReLU's slope below 0 here, above 1 there
+        self.assertTrue(torch.equal(b["3.weight"], -a["3.weight"]))  # PReLU's first slope below 0 here, above 1 there
         self.assertTrue(torch.equal(b["1.weight"], -a["1.weight"]))
         self.assertTrue(torch.equal(b["2.running_var"], a["2.running_var"]))
         self.assertTrue(bool((b["2.running_var"] > 0).all()))
+
+    def test_a_twin_tells_constructed_elements_of_a_drawn_table(self):
+        def make(seed):
+            torch.manual_seed(seed)
+            return torch.nn.Embedding(10, 4, padding_idx=0)
+        m = make(1)
+        rest = m.weight[1:].clone()
+        before = inputsets.vary_parameters(m, 7, twin=make(2))
+        self.assertEqual(list(before), ["weight"])
+        self.assertTrue(torch.equal(before["weight"][0], torch.zeros(4)))  # the value before is returned
+        self.assertFalse(bool((m.weight[0] == 0).any()))  # the padding row varied
+        self.assertTrue(torch.equal(m.weight[1:], rest))  # the drawn rows kept
 
     def test_a_twin_tells_constructed_parameters_from_drawn_ones(self):
         class M(torch.nn.Module):
@@ -346,12 +362,14 @@ class ParamsTest(unittest.TestCase):
         varied = inputsets.vary_parameters(m, 7, twin=make(2))
         self.assertEqual(sorted(varied), ["mix", "std"])
         self.assertTrue(torch.equal(m.mask, mask))
-        self.assertEqual(inputsets.vary_parameters(make(1), 7), ["std"])  # no twin: one-value tensors alone
+        self.assertEqual(list(inputsets.vary_parameters(make(1), 7)), ["std"])  # no twin: one-value tensors alone
 
     def test_the_set_s_inputs_are_the_task_s(self):
         x = rand(4, 8)(3)
-        for name in inputsets.PARAM_SETS:
+        for name in (inputsets.PARAMS, inputsets.PARAMS_FLIP):
             self.assertIs(inputsets.derive(x, name, 3), x)
+        signed = inputsets.derive(x, "signed", 3)[0]
+        self.assertTrue(torch.equal(inputsets.derive(x, inputsets.PARAMS_SIGNED, 3)[0], signed))  # signed's inputs
 
     def test_the_gate_keeps_it_only_where_the_output_moves_and_stays_finite(self):
         o = [torch.ones(4)]

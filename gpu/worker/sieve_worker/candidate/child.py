@@ -225,6 +225,7 @@ class Child:
         self.wall_harness()
         self.send({"t": "ready"})
         models = {}  # one instance per shape, called for every seed: state kept across calls shows up
+        routes = {}  # per instance: where the reference's tensors that load_state_dict misses go (give_unloaded)
         state_report = None
         first = True
         in_forward = False
@@ -255,11 +256,16 @@ class Child:
                     new_model = as_kernelbench_runs(taskref.build(task, model_new_cls, None, style, weights).to(device))
                     keep[si] = new_model
                 res = names_of(new_model.load_state_dict(ref_model.state_dict(), strict=False))
-                # varied parameters the answer's model took under no name of the reference's go to its own
-                # unmatched ones of the same shape (the same last name first, then in order), here in the free phase
-                # (the answer's state_dict runs); with nowhere to hold one, the check runs all the same: its output
-                # depends on that parameter (params_gate)
-                self.give_varied(new_model, ref_model, [n for n in varied if n in res[1]], res[0])
+                # the reference's tensors the answer's model took under no name of the reference's go to its own
+                # unloaded ones of the same shape, by a route fixed at the instance's first call, here in the free
+                # phase (the answer's state_dict runs); with nowhere to hold one, the check runs all the same: a
+                # params set's output depends on what it varied (params_gate)
+                route = routes.get(id(new_model)) if keep is models else None
+                if route is None:
+                    route = self.route_unloaded(new_model, ref_model, res[1], res[0], varied)
+                    if keep is models:
+                        routes[id(new_model)] = route
+                self.give_unloaded(new_model, ref_model, route)
                 # what the probe leaves alone of the model, read here in the free phase: read in the harness's, its
                 # parameters() (an instance attribute of C callables) ran the answer's compute as the harness's
                 # (redteam/wall2 h_r7_gadget_frame_inputs_softmax)
@@ -312,23 +318,49 @@ class Child:
         launches, names, _, _ = hook.counts()
         self.send({"t": "done", "launches": launches, "kernels": sorted(names)})
 
-    def give_varied(self, model, ref_model, unreached, missing):
-        """The params set's varied values that load_state_dict could not give by name (`unreached`, the reference's
-        names), copied into the answer's parameters and buffers it left unloaded (`missing`) of the same shape and
-        dtype class: the same last name first (ln.weight -> weight), then in order. In the free phase."""
-        if not unreached:
-            return
+    def route_unloaded(self, model, ref_model, unreached, missing, before):
+        """{reference name: the answer's name} for the reference's floating tensors that load_state_dict could not
+        give by name (`unreached`) and the answer's own that it left unloaded (`missing`), of the same shape: the one
+        holding the reference's value now (the instance was built under the same seed, so a parameter the answer
+        made as the reference did holds the same values; for a params set's tensors, the value before it varied
+        them: `before`), then the same last name (ln.weight -> weight), then in order. Fixed at an instance's first
+        call: later seeds give other values, and the answer's tensors hold what the last call gave them (a Linear's
+        weight under another name kept its first seed's values: redteam inputs r24_ok_linear_ln_flat_names; an
+        affine declared beta first took gamma's values: r24_ok_ln_beta_first)."""
         torch = self.torch
         ref = ref_model.state_dict()
         own = model.state_dict(keep_vars=True)
         free = [k for k in missing if isinstance(own.get(k), torch.Tensor) and own[k].is_floating_point()]
+        route = {}
         for n in unreached:
-            fits = [k for k in free if tuple(own[k].shape) == tuple(ref[n].shape)]
-            pick = next((k for k in fits if k.rsplit(".", 1)[-1] == n.rsplit(".", 1)[-1]), fits[0] if fits else None)
-            if pick is not None:
-                with torch.no_grad():
-                    own[pick].copy_(ref[n])
-                free.remove(pick)
+            r = ref.get(n)
+            if not isinstance(r, torch.Tensor) or not r.is_floating_point():
+                continue
+            fits = [k for k in free if tuple(own[k].shape) == tuple(r.shape)]
+            if not fits:
+                continue
+            was = before.get(n, r)
+            with torch.no_grad():
+                same = [k for k in fits if own[k].dtype == was.dtype and
+                        torch.equal(own[k].detach(), was.to(own[k].device))]
+            last = n.rsplit(".", 1)[-1]
+            pool = same or fits
+            pick = next((k for k in pool if k.rsplit(".", 1)[-1] == last), pool[0])
+            route[n] = pick
+            free.remove(pick)
+        return route
+
+    def give_unloaded(self, model, ref_model, route):
+        """The reference's values copied into the answer's tensors as route_unloaded routed them."""
+        if not route:
+            return
+        torch = self.torch
+        ref = ref_model.state_dict()
+        own = model.state_dict(keep_vars=True)
+        with torch.no_grad():
+            for n, k in route.items():
+                if n in ref and k in own and tuple(own[k].shape) == tuple(ref[n].shape):
+                    own[k].copy_(ref[n])
 
     def build_extensions(self, task, model_new_cls, style):
         """A CUDA answer builds its extension where it makes it, often in __init__ (`self.ext =

@@ -42,21 +42,19 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
 Every set keeps the task's zeros and symmetric matrices (_keep_zeros, _keep_symmetry): a triangular or symmetric input is the
 task's contract.
 
-Two more sets vary the model, not its inputs:
-  params, params_flip
-          the task's own inputs, the reference built with its constructor's constants drawn from the check's
-          weight seed instead (vary_parameters): every floating parameter that two weight seeds build alike (a
-          LayerNorm's or BatchNorm's weight 1 and bias 0, PReLU's 0.25, a torch.eye), a norm layer's running
-          statistics and a persistent buffer of one value (constant_tensors). A kernel that never read them passed
-          every other check (redteam inputs r22_ln_ignores_affine, r22_bn2d_train_ignores_affine,
-          r22_prelu_slope_constant, r23_identity_mix_ignored, r23_input_norm_buffers_ignored). params keeps each
-          value's sign with its magnitude moved (above 1 where it was at most 1), params_flip negates that, so a
-          trick right for one sign or size range fails one of them (r23_prelu_max_trick, r23_bn_pool_reorder).
-          The answer gets them as it gets every weight, by name (load_state_dict), and one its model takes under
-          another name goes to its unloaded parameter or buffer of the same shape (the child's give_varied). Each
-          is kept where the reference's output on it is finite and not the task's own within the tolerance
-          (params_gate, taskref.choose_sets), and checked at the anchor shape and, params, at the task's own
-          (r23_ln_even_path_noaffine)
+Three more sets vary the model:
+  params, params_flip, params_signed
+          the reference built with its constructor's constants drawn from the check's weight seed instead
+          (vary_parameters): every floating parameter and persistent buffer that a twin built under another seed
+          has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
+          is drawn far from its value, near it or small, of either sign, the first element of a tensor far with
+          its own sign; params_flip negates the draws (a trick right for one sign or size range fails one of them).
+          params and params_flip run on the task's own inputs, params_signed (params' draws) on the signed set's,
+          only where neither of the others reaches the output (a slope on non-negative inputs). The answer gets
+          the values by name (load_state_dict), or by the child's route (route_unloaded). Each is kept where the
+          reference's output on it is finite and not the task's own within the tolerance (params_gate,
+          taskref.choose_sets), and checked at the anchor shape and, params, at the task's own. Redteam inputs
+          r22_*, r23_*, r24_* (docs/VERIFIER.md)
 """
 
 
@@ -65,7 +63,8 @@ import re
 SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
 PARAMS = "params"  # the sets that vary the model's constant parameters (vary_parameters), not its inputs: each
 PARAMS_FLIP = "params_flip"  # value's sign kept, and flipped
-PARAM_SETS = (PARAMS, PARAMS_FLIP)
+PARAMS_SIGNED = "params_signed"  # params' model on the signed set's inputs, where neither reaches the output on the task's
+PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED)
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -180,8 +179,10 @@ def derive(inputs, name, seed=None):
     """The inputs of set `name`, a pure function of the task's inputs (themselves a function of the check's
     secret seed; `seed` is accepted so a set may draw from it, none does yet). "task" (or None): unchanged."""
     import torch
-    if name in (None, "task") or name in PARAM_SETS:
+    if name in (None, "task", PARAMS, PARAMS_FLIP):
         return inputs
+    if name == PARAMS_SIGNED:
+        name = "signed"
     dim, only = masked_dim(name)
     if name not in SETS and dim is None:
         raise ValueError(f"unknown input set {name!r} (known: task, {', '.join(SETS)}, masked@-2.."
@@ -520,67 +521,85 @@ def floats(inputs):
 
 
 def constant_tensors(model, twin=None):
-    """(name, tensor) of `model`'s state that its constructor made rather than drew, in model.state_dict()'s names:
-    every floating parameter equal to `twin`'s of the same name (`twin`: the same class built under another weight
-    seed; without one, a parameter whose elements are all one value), a norm layer's running statistics, and a
-    persistent floating buffer whose elements are all one value. A parameter is what a checkpoint may change, so
-    each is varied, a torch.eye or arange one too (redteam inputs r23_identity_mix_ignored); a buffer that is not
-    one value (a causal mask, a table) is the operator's constant, which an answer may build in."""
+    """(name, tensor, mask) of `model`'s state that its constructor made rather than drew, in model.state_dict()'s
+    names; mask: the elements made (None: all of them). With `twin` (the same class built under another weight
+    seed): every floating parameter and persistent floating buffer, element by element where the twin's has the
+    same value (an Embedding's padding row in a drawn table: redteam inputs r24_embedding_pad_row_zero), except a
+    buffer of 0s and 1s alone (a causal mask, the operator's structure); without one, those whose elements are all
+    one value. A norm layer's running statistics always. A parameter is what a checkpoint changes, so each is
+    varied, a torch.eye one too (r23_identity_mix_ignored), and so is a stored mean or scale
+    (r23_input_norm_buffers_ignored, r24_imagenet_norm_hardcoded)."""
     import torch
     from torch.nn.modules.batchnorm import _NormBase
-    twins = dict(twin.named_parameters()) if twin is not None else {}
-    out = []
-    for name, t in model.named_parameters():
-        if not t.is_floating_point() or not t.numel() or t.device.type == "meta":
-            continue
-        other = twins.get(name)
-        with torch.no_grad():
-            if other is not None and other.shape == t.shape:
-                made = bool(torch.equal(t.detach(), other.detach().to(t.device)))
-            else:
-                flat = t.detach().reshape(-1)
-                made = bool((flat == flat[0]).all())
-        if made:
-            out.append((name, t))
+    twins = {**dict(twin.named_parameters()), **dict(twin.named_buffers())} if twin is not None else {}
     stats = {f"{p}.{b}" if p else b for p, m in model.named_modules() if isinstance(m, _NormBase)
              for b in ("running_mean", "running_var")}
     persistent = model.state_dict(keep_vars=True)
-    for name, t in model.named_buffers():
-        if (name not in persistent or not isinstance(t, torch.Tensor) or not t.is_floating_point() or not t.numel()
-                or t.device.type == "meta"):
-            continue
-        with torch.no_grad():
-            flat = t.detach().reshape(-1)
-            if name in stats or bool((flat == flat[0]).all()):
-                out.append((name, t))
+    out = []
+    for kind, items in (("param", model.named_parameters()), ("buffer", model.named_buffers())):
+        for name, t in items:
+            if (not isinstance(t, torch.Tensor) or not t.is_floating_point() or not t.numel()
+                    or t.device.type == "meta" or name not in persistent):
+                continue
+            with torch.no_grad():
+                v = t.detach()
+                if name in stats:
+                    out.append((name, t, None))
+                    continue
+                if kind == "buffer" and bool(((v == 0) | (v == 1)).all()) and not bool((v == v.reshape(-1)[0]).all()):
+                    continue  # a mask of the operator's: built in by any answer
+                other = twins.get(name)
+                if other is not None and other.shape == t.shape:
+                    mask = v == other.detach().to(v.device)
+                    if bool(mask.all()):
+                        out.append((name, t, None))
+                    elif bool(mask.any()):
+                        out.append((name, t, mask))
+                elif bool((v.reshape(-1) == v.reshape(-1)[0]).all()):
+                    out.append((name, t, None))
     return out
 
 
 def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
-    """The params sets' model: the tensors constant_tensors names replaced in place by values drawn from
-    weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw the same on any
-    device. PARAMS keeps each value's sign (0 counts as positive) and moves its magnitude off the constructor's:
-    U(1.25, 2) where |v| <= 1, |v| times U(0.25, 0.75) above; PARAMS_FLIP draws the same and negates it. So a
-    PReLU's 0.25 becomes a slope above 1 in one (max(x, a*x) is PReLU only for a <= 1: redteam inputs
-    r23_prelu_max_trick) and a BatchNorm's gamma negative in the other (pooling before the affine is right only for
-    gamma > 0: r23_bn_pool_reorder), whatever the seed. A running variance stays positive in both (|v| times
-    U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). Returns the names varied."""
+    """The params sets' model: the tensors constant_tensors names (the elements it masks) replaced in place by
+    values drawn from weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw
+    the same on any device. Each element v (b = max(|v|, 1)) gets one of: far, b times U(1.25, 2) where |v| <= 1
+    and |v| times U(0.25, 0.75) above, of either sign (half of them); near its value, v times U(0.8, 1.2) (U(-0.2,
+    0.2) for 0: a quarter); small, b times U(0.05, 0.5) of either sign (a quarter). The first element of each tensor
+    is far with its own sign (0 counts as positive). PARAMS_FLIP negates every draw. So, whatever the seed, a PReLU's
+    single slope is above 1 in one set and below 0 in the other (max(x, a*x) is PReLU only for a <= 1: redteam
+    inputs r23_prelu_max_trick), a tensor of several elements mixes signs and sizes (a trick chosen on its first
+    element: r24_prelu_trick_first_slope, r24_bn_pool_sign_of_first), and values near the constructor's are tried
+    (r24_ln_near_one_skip). A running variance stays positive in both (|v| times U(0.5, 2)); a set whose reference is
+    not finite is dropped (params_gate). Returns {name: its value before} of what was varied."""
     import torch
-    varied = []
-    for i, (name, t) in enumerate(constant_tensors(model, twin)):
+    varied = {}
+    for i, (name, t, mask) in enumerate(constant_tensors(model, twin)):
         with torch.no_grad():
             g = torch.Generator().manual_seed((int(weight_seed) * 1_000_003 + i) % (1 << 63))
             u = torch.rand(t.shape, generator=g, dtype=torch.float64)
+            kind = torch.rand(t.shape, generator=g, dtype=torch.float64)
+            flip = torch.rand(t.shape, generator=g, dtype=torch.float64) < 0.5
             v = t.detach().to("cpu", torch.float64)
+            before = t.detach().clone()
             if name.rsplit(".", 1)[-1] == "running_var":
                 new = v.abs().clamp_min(1e-3) * (0.5 + 1.5 * u)
             else:
-                mag = torch.where(v.abs() <= 1, 1.25 + 0.75 * u, v.abs() * (0.25 + 0.5 * u))
-                new = torch.where(v < 0, -mag, mag)
+                b = v.abs().clamp_min(1.0)
+                far = torch.where(v.abs() <= 1, 1.25 + 0.75 * u, v.abs() * (0.25 + 0.5 * u))
+                near = torch.where(v != 0, v * (0.8 + 0.4 * u), 0.4 * u - 0.2)
+                small = b * (0.05 + 0.45 * u)
+                new = torch.where(kind < 0.5, far, torch.where(kind < 0.75, near, small))
+                either = (kind < 0.5) | (kind >= 0.75)  # far and small take either sign, near keeps its own
+                new = torch.where(either & flip, -new, new)
+                first = new.reshape(-1)
+                first[0] = far.reshape(-1)[0] * (-1.0 if float(v.reshape(-1)[0]) < 0 else 1.0)
                 if input_set == PARAMS_FLIP:
                     new = -new
+            if mask is not None:
+                new = torch.where(mask.to("cpu"), new, v)
             t.copy_(new.to(t.device, t.dtype))
-        varied.append(name)
+        varied[name] = before
     return varied
 
 

@@ -357,8 +357,8 @@ def build(mod, cls, seed, style, weights=None, input_set=None):
 
 
 def build_varied(mod, cls, seed, style, weights=None, input_set=None):
-    """build's model and the names of what a params set varied in it ([] for other sets). The constants are found
-    by building a twin under another weight seed (inputsets.constant_tensors)."""
+    """build's model and {name: value before} of what a params set varied in it ({} for other sets). The constants
+    are found by building a twin under another weight seed (inputsets.constant_tensors)."""
     import torch
     ws = weights if weights is not None else weight_seed(seed)
 
@@ -369,7 +369,7 @@ def build_varied(mod, cls, seed, style, weights=None, input_set=None):
         return cls(*args, **kwargs)
     model = make(ws)
     if input_set not in inputsets.PARAM_SETS:
-        return model, []
+        return model, {}
     twin = make((ws + 0x9E3779B97F4A7C15) % (1 << 63))
     varied = inputsets.vary_parameters(model, ws, input_set, twin)
     del twin
@@ -512,17 +512,23 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         return run64s[0](inputs)
     kept, notes, dropped = inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
                                             epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
-    # the params sets: the task's inputs at two seeds, the reference with its constructor's constants varied
+    # the params sets: the task's inputs at two seeds, the reference with its constructor's constants varied; on the
+    # signed set's where neither reaches the output on the task's (a PReLU's slope on torch.rand's inputs: redteam
+    # inputs r24_prelu_rand_slope_const)
     for name in inputsets.PARAM_SETS:
+        if name == inputsets.PARAMS_SIGNED and (inputsets.PARAMS in kept or inputsets.PARAMS_FLIP in kept
+                                                or "signed" not in kept):
+            dropped[name] = "params or params_flip is kept (or signed is not)"
+            continue
         why = None
         for sd in list(seeds)[:2]:
-            varied, names = build_varied(mod, mod.Model, sd, style, input_set=name)
-            if not names:
+            varied, before = build_varied(mod, mod.Model, sd, style, input_set=name)
+            if not before:
                 why = "the reference has no constant floating parameter"
                 break
             varied = as_kernelbench_runs(varied.to(device))
             own = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
-            x = device_inputs(mod, sd, device)
+            x = set_inputs(mod, sd, device, name)
             with torch.no_grad():
                 why = inputsets.params_gate(flatten_outputs(varied(*x)), flatten_outputs(own(*x)), atol, rtol)
             del varied, own, x
