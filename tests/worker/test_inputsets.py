@@ -327,10 +327,28 @@ class ParamsTest(unittest.TestCase):
         inputsets.vary_parameters(m, 7)
         inputsets.vary_parameters(flipped, 7, inputsets.PARAMS_FLIP)
         a, b = m.state_dict(), flipped.state_dict()
-        self.assertTrue(torch.equal(b["3.weight"], -a["3.weight"]))  # PReLU's first slope below 0 here, above 1 there
-        self.assertTrue(torch.equal(b["1.weight"], -a["1.weight"]))
+        for k in ("3.weight", "1.weight", "1.bias"):
+            kept = b[k][1:] != 0  # the rest negated, a few made exactly 0
+            self.assertTrue(torch.equal(b[k][1:][kept], -a[k][1:][kept]), k)
+        self.assertGreater(float(a["3.weight"][0]), 1)  # PReLU's first slope above 1 there, inside (-1, 0) here
+        self.assertTrue(-1 < float(b["3.weight"][0]) < 0)
+        self.assertFalse(bool((a["1.weight"] == 0).any()))  # params itself has no zero (a divisor stays finite)
         self.assertTrue(torch.equal(b["2.running_var"], a["2.running_var"]))
         self.assertTrue(bool((b["2.running_var"] > 0).all()))
+
+    def test_masks_and_sign_patterns_are_structure_stored_values_are_not(self):
+        h = torch.tensor([[1.0, 1.0], [1.0, -1.0]])
+        self.assertTrue(inputsets._structure(torch.tril(torch.ones(4, 4))))
+        self.assertTrue(inputsets._structure(torch.kron(h, h)))
+        for stored in (torch.zeros(3), torch.ones(3), torch.tensor([0.485, 0.456, 0.406]), torch.tensor([2.0, 0.0, 1.0])):
+            self.assertFalse(inputsets._structure(stored), stored)
+
+    def test_params_abs_is_params_magnitudes(self):
+        m, a = self.model(), self.model()
+        inputsets.vary_parameters(m, 7)
+        inputsets.vary_parameters(a, 7, inputsets.PARAMS_ABS)
+        for k in ("1.weight", "1.bias", "3.weight"):
+            self.assertTrue(torch.equal(a.state_dict()[k], m.state_dict()[k].abs()), k)
 
     def test_a_twin_tells_constructed_elements_of_a_drawn_table(self):
         def make(seed):

@@ -320,7 +320,8 @@ class Child:
 
     def route_unloaded(self, model, ref_model, unreached, missing, before):
         """{reference name: the answer's name} for the reference's floating tensors that load_state_dict could not
-        give by name (`unreached`) and the answer's own that it left unloaded (`missing`), of the same shape: the one
+        give by name (`unreached`) and the answer's own that it left unloaded (`missing`), of the same shape (else of
+        as many elements: an affine kept as (1, C, 1), redteam inputs r25_ok_affine_broadcast_params): the one
         holding the reference's value now (the instance was built under the same seed, so a parameter the answer
         made as the reference did holds the same values; for a params set's tensors, the value before it varied
         them: `before`), then the same last name (ln.weight -> weight), then in order. Fixed at an instance's first
@@ -336,13 +337,14 @@ class Child:
             r = ref.get(n)
             if not isinstance(r, torch.Tensor) or not r.is_floating_point():
                 continue
-            fits = [k for k in free if tuple(own[k].shape) == tuple(r.shape)]
+            fits = [k for k in free if tuple(own[k].shape) == tuple(r.shape)] or \
+                [k for k in free if own[k].numel() == r.numel()]  # the same values in another view: (C,) as (1, C, 1)
             if not fits:
                 continue
             was = before.get(n, r)
             with torch.no_grad():
                 same = [k for k in fits if own[k].dtype == was.dtype and
-                        torch.equal(own[k].detach(), was.to(own[k].device))]
+                        torch.equal(own[k].detach().reshape(-1), was.to(own[k].device).reshape(-1))]
             last = n.rsplit(".", 1)[-1]
             pool = same or fits
             pick = next((k for k in pool if k.rsplit(".", 1)[-1] == last), pool[0])
@@ -359,8 +361,8 @@ class Child:
         own = model.state_dict(keep_vars=True)
         with torch.no_grad():
             for n, k in route.items():
-                if n in ref and k in own and tuple(own[k].shape) == tuple(ref[n].shape):
-                    own[k].copy_(ref[n])
+                if n in ref and k in own and own[k].numel() == ref[n].numel():
+                    own[k].copy_(ref[n].reshape(own[k].shape))
 
     def build_extensions(self, task, model_new_cls, style):
         """A CUDA answer builds its extension where it makes it, often in __init__ (`self.ext =

@@ -42,29 +42,32 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
 Every set keeps the task's zeros and symmetric matrices (_keep_zeros, _keep_symmetry): a triangular or symmetric input is the
 task's contract.
 
-Three more sets vary the model:
-  params, params_flip, params_signed
+Four more sets vary the model:
+  params, params_flip, params_signed, params_abs
           the reference built with its constructor's constants drawn from the check's weight seed instead
           (vary_parameters): every floating parameter and persistent buffer that a twin built under another seed
           has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
-          is drawn far from its value, near it or small, of either sign, the first element of a tensor far with
-          its own sign; params_flip negates the draws (a trick right for one sign or size range fails one of them).
-          params and params_flip run on the task's own inputs, params_signed (params' draws) on the signed set's,
-          only where neither of the others reaches the output (a slope on non-negative inputs). The answer gets
-          the values by name (load_state_dict), or by the child's route (route_unloaded). Each is kept where the
-          reference's output on it is finite and not the task's own within the tolerance (params_gate,
-          taskref.choose_sets), and checked at the anchor shape and, params, at the task's own. Redteam inputs
-          r22_*, r23_*, r24_* (docs/VERIFIER.md)
+          is drawn near its value or at a log-uniform magnitude of either sign, the first element of a tensor
+          above it with its own sign; params_flip negates the draws (its first element inside (-1, 0) times the
+          value, a few elements 0); params_abs takes params' magnitudes. params and params_flip run on the task's
+          own inputs, params_signed (params' draws) on the signed set's wherever it is kept, params_abs where
+          params and params_flip are not finite. The answer gets the values by name (load_state_dict), or by the
+          child's route (route_unloaded). Each is kept where the reference's output on it is finite and not the
+          task's own within the tolerance (params_gate, taskref.choose_sets), and checked at the anchor shape and,
+          params or params_abs, at the task's own. Redteam inputs r22_* to r25_* (docs/VERIFIER.md)
 """
 
 
+import math
 import re
 
 SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
-PARAMS = "params"  # the sets that vary the model's constant parameters (vary_parameters), not its inputs: each
-PARAMS_FLIP = "params_flip"  # value's sign kept, and flipped
-PARAMS_SIGNED = "params_signed"  # params' model on the signed set's inputs, where neither reaches the output on the task's
-PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED)
+# the sets that vary the model's constructor-made constants (vary_parameters), not its inputs
+PARAMS = "params"  # drawn per element, on the task's inputs
+PARAMS_FLIP = "params_flip"  # the same draws negated
+PARAMS_SIGNED = "params_signed"  # params' draws on the signed inputs, wherever the signed set is kept
+PARAMS_ABS = "params_abs"  # params' magnitudes, all positive: where params and params_flip are not finite (a sqrt)
+PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS)
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -179,7 +182,7 @@ def derive(inputs, name, seed=None):
     """The inputs of set `name`, a pure function of the task's inputs (themselves a function of the check's
     secret seed; `seed` is accepted so a set may draw from it, none does yet). "task" (or None): unchanged."""
     import torch
-    if name in (None, "task", PARAMS, PARAMS_FLIP):
+    if name in (None, "task", PARAMS, PARAMS_FLIP, PARAMS_ABS):
         return inputs
     if name == PARAMS_SIGNED:
         name = "signed"
@@ -546,8 +549,8 @@ def constant_tensors(model, twin=None):
                 if name in stats:
                     out.append((name, t, None))
                     continue
-                if kind == "buffer" and bool(((v == 0) | (v == 1)).all()) and not bool((v == v.reshape(-1)[0]).all()):
-                    continue  # a mask of the operator's: built in by any answer
+                if kind == "buffer" and _structure(v):
+                    continue  # a mask or a sign pattern of the operator's: built in by any answer
                 other = twins.get(name)
                 if other is not None and other.shape == t.shape:
                     mask = v == other.detach().to(v.device)
@@ -560,18 +563,34 @@ def constant_tensors(model, twin=None):
     return out
 
 
+def _structure(v):
+    """Whether a buffer is the operator's structure rather than a stored value: at least two distinct values, all
+    of them 0, c or -c (a causal mask of 0s and 1s, a Hadamard matrix of +-1: redteam inputs r25_ok_hadamard_generated).
+    A stored mean or scale (one value, or several others) is not."""
+    import torch
+    flat = v.reshape(-1)
+    nz = flat[flat != 0]
+    if not nz.numel():
+        return False
+    c = nz[0].abs()
+    return bool((nz.abs() == c).all()) and not bool((flat == flat[0]).all())
+
+
 def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     """The params sets' model: the tensors constant_tensors names (the elements it masks) replaced in place by
     values drawn from weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw
-    the same on any device. Each element v (b = max(|v|, 1)) gets one of: far, b times U(1.25, 2) where |v| <= 1
-    and |v| times U(0.25, 0.75) above, of either sign (half of them); near its value, v times U(0.8, 1.2) (U(-0.2,
-    0.2) for 0: a quarter); small, b times U(0.05, 0.5) of either sign (a quarter). The first element of each tensor
-    is far with its own sign (0 counts as positive). PARAMS_FLIP negates every draw. So, whatever the seed, a PReLU's
-    single slope is above 1 in one set and below 0 in the other (max(x, a*x) is PReLU only for a <= 1: redteam
-    inputs r23_prelu_max_trick), a tensor of several elements mixes signs and sizes (a trick chosen on its first
-    element: r24_prelu_trick_first_slope, r24_bn_pool_sign_of_first), and values near the constructor's are tried
-    (r24_ln_near_one_skip). A running variance stays positive in both (|v| times U(0.5, 2)); a set whose reference is
-    not finite is dropped (params_gate). Returns {name: its value before} of what was varied."""
+    the same on any device. For each element v (b = max(|v|, 1)): a quarter near its value (v times U(0.8, 1.2);
+    U(-0.2, 0.2) for 0), the rest b times a log-uniform magnitude in [0.05, 2], of either sign; the first element of
+    each tensor b times U(1.25, 2) with its own sign (0 counts as positive). PARAMS_FLIP negates every draw but the
+    first element's, which gets b times a log-uniform magnitude in [0.05, 0.8] of the other sign, and makes the second
+    and one in sixteen of the others exactly 0 (a divisor's PARAMS stays finite); PARAMS_ABS takes the magnitudes of PARAMS' draws; PARAMS_SIGNED draws as PARAMS. So, whatever the
+    seed, a single PReLU slope is above 1 in one set and inside (-1, 0) in the other (max(x, a*x) is PReLU only for
+    a <= 1: redteam inputs r23_prelu_max_trick; a slope snapped to 0.25: r25_prelu_scalar_snap), and a tensor of
+    several elements mixes signs, sizes and zeros: a trick chosen on its first element, right for one sign or size
+    band, or one that snaps values near the constructor's back to them, fails (r24_prelu_trick_first_slope,
+    r24_ln_near_one_skip, r25_affine_band_snap, r25_affine_zero_weight_as_one). A running variance stays positive
+    (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). Returns {name: its value
+    before} of what was varied."""
     import torch
     varied = {}
     for i, (name, t, mask) in enumerate(constant_tensors(model, twin)):
@@ -586,16 +605,24 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                 new = v.abs().clamp_min(1e-3) * (0.5 + 1.5 * u)
             else:
                 b = v.abs().clamp_min(1.0)
-                far = torch.where(v.abs() <= 1, 1.25 + 0.75 * u, v.abs() * (0.25 + 0.5 * u))
+                mag = b * torch.exp(math.log(0.05) + u * math.log(2 / 0.05))  # log-uniform in [0.05, 2] b
                 near = torch.where(v != 0, v * (0.8 + 0.4 * u), 0.4 * u - 0.2)
-                small = b * (0.05 + 0.45 * u)
-                new = torch.where(kind < 0.5, far, torch.where(kind < 0.75, near, small))
-                either = (kind < 0.5) | (kind >= 0.75)  # far and small take either sign, near keeps its own
-                new = torch.where(either & flip, -new, new)
-                first = new.reshape(-1)
-                first[0] = far.reshape(-1)[0] * (-1.0 if float(v.reshape(-1)[0]) < 0 else 1.0)
+                new = torch.where(kind < 0.25, near, torch.where(flip, -mag, mag))
+                if input_set == PARAMS_FLIP:  # exact zeros in one set alone: a divisor's set stays finite in the other
+                    new = torch.where((kind >= 0.25) & (kind < 0.3125), torch.zeros_like(v), new)
+                new = new.reshape(-1)
+                if input_set == PARAMS_FLIP and new.numel() > 1:
+                    new[1] = 0.0  # one zero whatever the seed (a pruned weight taken as 1: r25_affine_zero_weight_as_one)
+                own = -1.0 if float(v.reshape(-1)[0]) < 0 else 1.0
+                b0, u0 = float(b.reshape(-1)[0]), float(u.reshape(-1)[0])
                 if input_set == PARAMS_FLIP:
                     new = -new
+                    new[0] = -own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
+                else:
+                    new[0] = own * b0 * (1.25 + 0.75 * u0)
+                if input_set == PARAMS_ABS:
+                    new = new.abs()
+                new = new.reshape(t.shape)
             if mask is not None:
                 new = torch.where(mask.to("cpu"), new, v)
             t.copy_(new.to(t.device, t.dtype))

@@ -513,12 +513,16 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     kept, notes, dropped = inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
                                             epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
     # the params sets: the task's inputs at two seeds, the reference with its constructor's constants varied; on the
-    # signed set's where neither reaches the output on the task's (a PReLU's slope on torch.rand's inputs: redteam
-    # inputs r24_prelu_rand_slope_const)
+    # signed set's too where it is kept (a PReLU's slope on torch.rand's inputs: redteam inputs
+    # r24_prelu_rand_slope_const, r25_prelu_rand_bias_slope_const); all positive where the signed draws are not finite
+    # (a gain under a square root: r25_sqrt_gain_ignored)
     for name in inputsets.PARAM_SETS:
-        if name == inputsets.PARAMS_SIGNED and (inputsets.PARAMS in kept or inputsets.PARAMS_FLIP in kept
-                                                or "signed" not in kept):
-            dropped[name] = "params or params_flip is kept (or signed is not)"
+        if name == inputsets.PARAMS_SIGNED and "signed" not in kept:
+            dropped[name] = "the signed set is not kept"
+            continue
+        if name == inputsets.PARAMS_ABS and (inputsets.PARAMS in kept or inputsets.PARAMS_FLIP in kept or not any(
+                "not finite" in dropped.get(n, "") for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP))):
+            dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
             continue
         why = None
         for sd in list(seeds)[:2]:
@@ -859,8 +863,8 @@ def _references(req, task_path, cache_dir, held, room=None):
             # task's generator there, torch.rand's non-negatives for LeakyReLU (redteam inputs
             # r15_leaky_even_fastpath_relu)
             # and so the params set: an affine dropped on the aligned path (redteam inputs r23_ln_even_path_noaffine)
-            own_shape = [n for n in ("signed", inputsets.PARAMS) if n in names] if ai != 0 and origins[0] == "module" \
-                else []
+            own_shape = [n for n in ("signed", inputsets.PARAMS, inputsets.PARAMS_ABS) if n in names] \
+                if ai != 0 and origins[0] == "module" else []
             for name in own_shape:
                 add_set(0, name, 1)
             if own_shape:
