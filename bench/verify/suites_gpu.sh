@@ -12,8 +12,8 @@
 # data path. SUITE_LIMIT_S bounds each (default 260 s); INPUTS_LIMIT_S and DATA_LIMIT_S the last two (default
 # SUITE_LIMIT_S), so that the whole call fits a device command's limit; WALL2_PARALLEL wall2's workers (default 4);
 # INPUTS_ONLY fixture-name prefixes of the inputs manifest to run (space-separated; default all), INPUTS_PARALLEL
-# its workers; DATA_LIMIT_S=0
-# leaves the GB data path out. Prints one line per suite and the FAIL/GAP lines; the logs
+# its workers; DATA_LIMIT_S=0 leaves the GB data path out. First adds this host's wall offsets to the ctypes fixtures
+# (redteam/wall2/known_offsets.py, which builds the wall). Prints one line per suite and the FAIL/GAP lines; the logs
 # go to OUT_DIR/suites.tgz (one file: the device returns few).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,6 +27,9 @@ data_limit="${DATA_LIMIT_S:-$limit}"
 data="$root/tests/data/verifier"
 mkdir -p "$out/logs"
 cd "$root/gpu/worker"
+
+# the ctypes fixtures need this host's wall offsets (redteam/wall2 README): added to their KNOWN tables, and printed
+env PYTHONPATH=. "$py" "$data/redteam/wall2/known_offsets.py" | sed 's/^/offsets: /' | cut -c1-200
 
 suite() {  # name, then the selftest's arguments (LIMIT: this suite's seconds)
   local name="$1"; shift
