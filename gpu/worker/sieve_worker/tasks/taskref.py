@@ -516,6 +516,16 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     # signed set's too where it is kept (a PReLU's slope on torch.rand's inputs: redteam inputs
     # r24_prelu_rand_slope_const, r25_prelu_rand_bias_slope_const); all positive where the signed draws are not finite
     # (a gain under a square root: r25_sqrt_gain_ignored)
+    unvaried = {}  # (seed, on signed inputs) -> (inputs, the reference's own outputs): made once for all the sets
+
+    def own(sd, name):
+        key = (sd, name == inputsets.PARAMS_SIGNED)
+        if key not in unvaried:
+            m = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
+            x = set_inputs(mod, sd, device, name)
+            with torch.no_grad():
+                unvaried[key] = (x, flatten_outputs(m(*x)))
+        return unvaried[key]
     for name in inputsets.PARAM_SETS:
         if name == inputsets.PARAMS_SIGNED and "signed" not in kept:
             dropped[name] = "the signed set is not kept"
@@ -531,11 +541,10 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
                 why = "the reference has no constant floating parameter"
                 break
             varied = as_kernelbench_runs(varied.to(device))
-            own = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
-            x = set_inputs(mod, sd, device, name)
+            x, o = own(sd, name)
             with torch.no_grad():
-                why = inputsets.params_gate(flatten_outputs(varied(*x)), flatten_outputs(own(*x)), atol, rtol)
-            del varied, own, x
+                why = inputsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol)
+            del varied, x, o
             if why is not None:
                 break
         if why is None:
