@@ -51,6 +51,29 @@ class DeviceFull(unittest.TestCase):
         self.assertEqual(c.sent, [])
 
 
+class RouteUnloaded(unittest.TestCase):
+    """child.Child.route_unloaded: where the reference's tensors that load_state_dict cannot give by name go."""
+    def route(self, ref, own, before=None):
+        c = object.__new__(child.Child)
+        c.torch = torch
+        ref_m, own_m = torch.nn.Module(), torch.nn.Module()
+        for m, d in ((ref_m, ref), (own_m, own)):
+            for k, v in d.items():
+                m.register_parameter(k, torch.nn.Parameter(v))
+        return c.route_unloaded(own_m, ref_m, list(ref), list(own), before or {})
+
+    def test_the_same_shape_by_value_then_by_last_name_then_in_order(self):
+        g, b = torch.ones(4), torch.zeros(4)
+        self.assertEqual(self.route({"gamma": g, "beta": b}, {"b": b.clone(), "g": g.clone()}),
+                         {"gamma": "g", "beta": "b"})
+        self.assertEqual(self.route({"w": torch.randn(4)}, {"a": torch.randn(4)}), {"w": "a"})
+
+    def test_another_shape_only_with_the_same_values(self):
+        g = torch.ones(4)
+        self.assertEqual(self.route({"weight": g}, {"weight3d": g.view(1, 4, 1).clone()}), {"weight": "weight3d"})
+        # as many elements, other values: not the reference's tensor seen another way, so nothing routed there
+        self.assertEqual(self.route({"weight": g}, {"table": torch.randn(2, 2)}), {})
+
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "verifier")
 # A worker whose zygote drops its first `drop` spawn requests (-1: all): the candidate never starts, so its
 # status pipe ends with no pid and no sandbox report, as when the intermediate or the sandbox's set-up fails.
@@ -68,6 +91,7 @@ launch.Zygote.spawn = spawn
 sys.argv = ["sieve_worker", "--device", "cpu", "--parallel", "1"]
 sys.exit(__main__.main())
 """
+
 
 
 class SandboxNotSetUp(unittest.TestCase):

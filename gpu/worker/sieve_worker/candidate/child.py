@@ -320,9 +320,9 @@ class Child:
 
     def route_unloaded(self, model, ref_model, unreached, missing, before):
         """{reference name: the answer's name} for the reference's floating tensors that load_state_dict could not
-        give by name (`unreached`) and the answer's own that it left unloaded (`missing`), of the same shape (else of
-        as many elements: an affine kept as (1, C, 1), redteam inputs r25_ok_affine_broadcast_params): the one
-        holding the reference's value now (the instance was built under the same seed, so a parameter the answer
+        give by name (`unreached`) and the answer's own that it left unloaded (`missing`), of the same shape (or of as
+        many elements and the same values: an affine kept as (1, C, 1), redteam inputs r25_ok_affine_broadcast_params):
+        the one holding the reference's value now (the instance was built under the same seed, so a parameter the answer
         made as the reference did holds the same values; for a params set's tensors, the value before it varied
         them: `before`), then the same last name (ln.weight -> weight), then in order. Fixed at an instance's first
         call: later seeds give other values, and the answer's tensors hold what the last call gave them (a Linear's
@@ -337,16 +337,16 @@ class Child:
             r = ref.get(n)
             if not isinstance(r, torch.Tensor) or not r.is_floating_point():
                 continue
-            fits = [k for k in free if tuple(own[k].shape) == tuple(r.shape)] or \
-                [k for k in free if own[k].numel() == r.numel()]  # the same values in another view: (C,) as (1, C, 1)
-            if not fits:
-                continue
+            fits = [k for k in free if tuple(own[k].shape) == tuple(r.shape)]
+            view = [k for k in free if k not in fits and own[k].numel() == r.numel()]
             was = before.get(n, r)
             with torch.no_grad():
-                same = [k for k in fits if own[k].dtype == was.dtype and
+                same = [k for k in fits + view if own[k].dtype == was.dtype and
                         torch.equal(own[k].detach().reshape(-1), was.to(own[k].device).reshape(-1))]
             last = n.rsplit(".", 1)[-1]
-            pool = same or fits
+            pool = same or fits  # another shape only with the same values: (C,) kept as (1, C, 1)
+            if not pool:
+                continue
             pick = next((k for k in pool if k.rsplit(".", 1)[-1] == last), pool[0])
             route[n] = pick
             free.remove(pick)
