@@ -350,6 +350,26 @@ class ParamsTest(unittest.TestCase):
         for k in ("1.weight", "1.bias", "3.weight"):
             self.assertTrue(torch.equal(a.state_dict()[k], m.state_dict()[k].abs()), k)
 
+    def test_params_abs_of_named_tensors_keeps_the_others_signs(self):
+        m, a = self.model(), self.model()
+        inputsets.vary_parameters(m, 7)
+        inputsets.vary_parameters(a, 7, inputsets.abs_only(["1.weight"]))
+        self.assertTrue(torch.equal(a.state_dict()["1.weight"], m.state_dict()["1.weight"].abs()))
+        for k in ("1.bias", "3.weight"):
+            self.assertTrue(torch.equal(a.state_dict()[k], m.state_dict()[k]), k)
+        self.assertEqual(inputsets.params_set("params_abs#1.weight,3.weight"),
+                         (inputsets.PARAMS_ABS, {"1.weight", "3.weight"}))
+        self.assertEqual(inputsets.params_set("params_flip#1.weight"), (None, None))  # only params_abs names tensors
+        self.assertEqual(inputsets.derive([torch.ones(2)], "params_abs#1.weight")[0].tolist(), [1.0, 1.0])
+
+    def test_abs_set_gives_back_every_sign_the_reference_survives(self):
+        need = {"gain"}  # the reference is finite while the gain is positive, whatever the others' signs
+        finite = lambda name: need <= inputsets.params_set(name)[1]
+        self.assertEqual(inputsets.abs_set(["gain", "bias", "scale"], finite), "params_abs#gain")
+        self.assertEqual(inputsets.abs_set(["gain"], finite), inputsets.PARAMS_ABS)  # all of them: the plain set
+        need = {"gain", "scale"}
+        self.assertEqual(inputsets.abs_set(["bias", "gain", "scale"], finite), "params_abs#gain,scale")
+
     def test_a_twin_tells_constructed_elements_of_a_drawn_table(self):
         def make(seed):
             torch.manual_seed(seed)
@@ -521,7 +541,7 @@ if __name__ == "__main__":
 
 class SetToleranceTest(unittest.TestCase):
     """A derived set's atol is widened to NOISE_FACTOR times the reference's own float rounding there
-    (taskref.rounding_noise): signed inputs make a long dot product cancel, and a correct kernel that adds
+    (outputs.rounding_noise): signed inputs make a long dot product cancel, and a correct kernel that adds
     in another order then differs from torch by more than the task's atol (6_Matmul_with_large_K on the
     H200: 30 values off by up to 8.3e-4 at atol 1e-4); a precision downgrade still fails."""
 
@@ -542,10 +562,10 @@ class SetToleranceTest(unittest.TestCase):
         return int(((x - ref).abs() > atol + rtol * ref.abs()).sum())
 
     def test_another_summation_order_passes_and_a_downgrade_does_not(self):
-        from sieve_worker.tasks import taskref
-        noise = taskref.rounding_noise(self.model, [self.a, self.b], [self.ref])
+        from sieve_worker.tasks import outputs, taskref
+        noise = outputs.rounding_noise(self.model, [self.a, self.b], [self.ref])
         self.assertGreater(noise, 0)
-        summary = {"atol": 1e-4, "rtol": 1e-4, "set_atols": [None, taskref.NOISE_FACTOR * noise]}
+        summary = {"atol": 1e-4, "rtol": 1e-4, "set_atols": [None, outputs.NOISE_FACTOR * noise]}
         self.assertEqual(taskref.set_atol(summary, 0), (1e-4, 1e-4))  # the task's own inputs: as the task says
         atol = taskref.set_atol(summary, 1)[0]
         # a correct kernel: the same dot products, added in blocks of 4096 one after another
@@ -562,11 +582,11 @@ class SetToleranceTest(unittest.TestCase):
         # a float64 copy of a 6.4 GB elementwise task's inputs and outputs held ~80 GB more on the H200
         from unittest import mock
 
-        from sieve_worker.tasks import inputsets, taskref
-        self.assertGreater(taskref.set_noise(self.model, [self.a, self.b], [self.ref], True), 0)
-        self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], False))
-        with mock.patch.object(taskref, "NOISE_MAX_BYTES", self.b.numel() * 4):
-            self.assertIsNone(taskref.set_noise(self.model, [self.a, self.b], [self.ref], True))
+        from sieve_worker.tasks import inputsets, outputs
+        self.assertGreater(outputs.set_noise(self.model, [self.a, self.b], [self.ref], True), 0)
+        self.assertIsNone(outputs.set_noise(self.model, [self.a, self.b], [self.ref], False))
+        with mock.patch.object(outputs, "NOISE_MAX_BYTES", self.b.numel() * 4):
+            self.assertIsNone(outputs.set_noise(self.model, [self.a, self.b], [self.ref], True))
         # cheap is the work torch counts, the same on a loaded machine as on an idle one
         call = lambda xs: self.model(*xs)
         flops = 2 * self.a.shape[0] * self.a.shape[1] * self.b.shape[1]
@@ -582,7 +602,7 @@ class SetToleranceTest(unittest.TestCase):
             self.assertFalse(inputsets.counted(lambda xs: conv(*xs), [x])[1])
 
     def test_no_widening_where_the_model_has_no_float64_form(self):
-        from sieve_worker.tasks import taskref
+        from sieve_worker.tasks import outputs, taskref
 
         class Fp32Only(torch.nn.Module):
             def forward(self, x):
@@ -590,5 +610,5 @@ class SetToleranceTest(unittest.TestCase):
                     raise TypeError("float32 only")
                 return x * 2
         x = torch.rand(8)
-        self.assertIsNone(taskref.rounding_noise(Fp32Only(), [x], [x * 2]))
+        self.assertIsNone(outputs.rounding_noise(Fp32Only(), [x], [x * 2]))
         self.assertEqual(taskref.set_atol({"atol": 1e-4, "rtol": 1e-4, "set_atols": [None]}, 0)[0], 1e-4)

@@ -49,12 +49,15 @@ Four more sets vary the model:
           has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
           is drawn near its value or at a log-uniform magnitude of either sign, the first element of a tensor
           above it with its own sign; params_flip negates the draws (its first element inside (-1, 0) times the
-          value, a few elements 0); params_abs takes params' magnitudes. params and params_flip run on the task's
-          own inputs, params_signed (params' draws) on the signed set's wherever it is kept, params_abs where
-          params and params_flip are not finite. The answer gets the values by name (load_state_dict), or by the
+          value, a few elements 0); params_abs takes params' magnitudes, of the tensors whose signs make the
+          reference non-finite alone (params_abs#a,b: abs_set). params and params_flip run on the task's own
+          inputs, params_signed (params' draws) on the signed set's wherever it is kept, params_abs where params
+          and params_flip are not finite. The answer gets the values by name (load_state_dict), or by the
           child's route (route_unloaded). Each is kept where the reference's output on it is finite and not the
-          task's own within the tolerance (params_gate, taskref.choose_sets), and checked at the anchor shape and,
-          params or params_abs, at the task's own. Redteam inputs r22_* to r25_* (docs/VERIFIER.md)
+          task's own within the tolerance at one seed of two (params_gate, taskref.choose_sets).
+Every kept set is checked at the anchor shape at SEEDS seeds and at every other checked shape at one, where gate_at
+keeps it there (at_shape: signed and the params sets alone where the reference is big). Redteam inputs r22_* to
+r26_* (docs/VERIFIER.md)
 """
 
 
@@ -68,6 +71,41 @@ PARAMS_FLIP = "params_flip"  # the same draws negated
 PARAMS_SIGNED = "params_signed"  # params' draws on the signed inputs, wherever the signed set is kept
 PARAMS_ABS = "params_abs"  # params' magnitudes, all positive: where params and params_flip are not finite (a sqrt)
 PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS)
+# params_abs#a,b: params' draws with only tensors a and b positive (the ones whose signs turn the reference non-finite,
+# taskref.choose_sets), the others keep their signs (redteam inputs r26_sqrt_gain_bias_relu)
+ABS_ONLY = "#"
+
+
+def params_set(name):
+    """(base, names made positive) of a params set's name: (PARAMS_ABS, None) for params_abs (all of them),
+    (PARAMS_ABS, {a, b}) for params_abs#a,b, (name, None) for the others; (None, None) for a set of inputs."""
+    if not isinstance(name, str):
+        return None, None
+    base, sep, rest = name.partition(ABS_ONLY)
+    if base not in PARAM_SETS or (sep and base != PARAMS_ABS):
+        return None, None
+    return base, (set(rest.split(",")) - {""} if sep else None)
+
+
+def abs_only(names):
+    """The params_abs set that makes `names` alone positive."""
+    return PARAMS_ABS + ABS_ONLY + ",".join(sorted(names))
+
+
+ABS_TRIES = 16  # abs_needed tries at most this many tensors' signs apart (a reference run each, at two seeds)
+
+
+def abs_set(names, finite):
+    """The params_abs set that makes positive only the tensors of `names` whose signs must go for the reference to
+    stay finite: from all of them positive, each one's signs given back in turn while finite(the set) still holds
+    (a sqrt's gain stays positive, the bias beside it signed: redteam inputs r26_sqrt_gain_bias_relu). Past
+    ABS_TRIES tensors, the rest stay positive untried. PARAMS_ABS where all must."""
+    positive = list(names)
+    for n in list(names)[:ABS_TRIES]:
+        rest = [k for k in positive if k != n]
+        if rest and finite(abs_only(rest)):
+            positive = rest
+    return PARAMS_ABS if len(positive) == len(names) else abs_only(positive)
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -80,7 +118,7 @@ SEEDS = 1  # seeds a kept set is checked at (the reference is judged on two)
 TOLERANCES = {"exact": (0.0, 0.0)}  # (atol, rtol) of a set's checks instead of the task's (taskref.set_atol)
 RATE = 64  # one element in RATE gets a large integer (exact) or a special value (special)
 ACCUMULATOR_BITS = 24  # exact: every partial sum of a correct fp32-accumulating kernel is exact below 2^24
-# float64 runs (exact, the offsets' conditioning, a set's own atol: taskref.set_noise) are made only where they are
+# float64 runs (exact, the offsets' conditioning, a set's own atol: outputs.set_noise) are made only where they are
 # cheap, judged by the work torch counts in the float32 call (torch.utils.flop_counter), never by its time: at 0.05 s
 # a loaded machine dropped a set that an idle one kept, and the checks of one corpus differed between two runs.
 # Convolutions have no fast float64 kernels: their FLOPs have a bound of their own. Per device type.
@@ -182,9 +220,10 @@ def derive(inputs, name, seed=None):
     """The inputs of set `name`, a pure function of the task's inputs (themselves a function of the check's
     secret seed; `seed` is accepted so a set may draw from it, none does yet). "task" (or None): unchanged."""
     import torch
-    if name in (None, "task", PARAMS, PARAMS_FLIP, PARAMS_ABS):
+    base, _ = params_set(name)
+    if name in (None, "task") or base in (PARAMS, PARAMS_FLIP, PARAMS_ABS):
         return inputs
-    if name == PARAMS_SIGNED:
+    if base == PARAMS_SIGNED:
         name = "signed"
     dim, only = masked_dim(name)
     if name not in SETS and dim is None:
@@ -583,15 +622,17 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     U(-0.2, 0.2) for 0), the rest b times a log-uniform magnitude in [0.05, 2], of either sign; the first element of
     each tensor b times U(1.25, 2) with its own sign (0 counts as positive). PARAMS_FLIP negates every draw but the
     first element's, which gets b times a log-uniform magnitude in [0.05, 0.8] of the other sign, and makes the second
-    and one in sixteen of the others exactly 0 (a divisor's PARAMS stays finite); PARAMS_ABS takes the magnitudes of PARAMS' draws; PARAMS_SIGNED draws as PARAMS. So, whatever the
-    seed, a single PReLU slope is above 1 in one set and inside (-1, 0) in the other (max(x, a*x) is PReLU only for
-    a <= 1: redteam inputs r23_prelu_max_trick; a slope snapped to 0.25: r25_prelu_scalar_snap), and a tensor of
-    several elements mixes signs, sizes and zeros: a trick chosen on its first element, right for one sign or size
+    and one in sixteen of the others exactly 0 (a divisor's PARAMS stays finite); PARAMS_ABS takes the magnitudes of
+    PARAMS' draws (params_abs#a,b: of tensors a and b alone); PARAMS_SIGNED draws as PARAMS. So, whatever the seed, a
+    single PReLU slope is above 1 in one set and inside (-1, 0) in the other (max(x, a*x) is PReLU only for a <= 1:
+    redteam inputs r23_prelu_max_trick; a slope snapped to 0.25: r25_prelu_scalar_snap), and a tensor of several
+    elements mixes signs, sizes and zeros: a trick chosen on its first element, right for one sign or size
     band, or one that snaps values near the constructor's back to them, fails (r24_prelu_trick_first_slope,
     r24_ln_near_one_skip, r25_affine_band_snap, r25_affine_zero_weight_as_one). A running variance stays positive
     (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). Returns {name: its value
     before} of what was varied."""
     import torch
+    input_set, positive = params_set(input_set)
     varied = {}
     for i, (name, t, mask) in enumerate(constant_tensors(model, twin)):
         with torch.no_grad():
@@ -620,7 +661,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                     new[0] = -own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
                 else:
                     new[0] = own * b0 * (1.25 + 0.75 * u0)
-                if input_set == PARAMS_ABS:
+                if input_set == PARAMS_ABS and (positive is None or name in positive):
                     new = new.abs()
                 new = new.reshape(t.shape)
             if mask is not None:
@@ -637,8 +678,58 @@ def params_gate(o, o_task, atol, rtol):
     if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
         return "the reference's output with its constant parameters varied is not finite"
     if same(o, [t.double() for t in o_task], atol, rtol):
-        return "the reference's output does not change when its constant parameters are varied"
+        return PARAMS_UNCHANGED
     return None
+
+
+PARAMS_UNCHANGED = "the reference's output does not change when its constant parameters are varied"
+
+
+def at_shape(names, big):
+    """The kept sets of `names` checked at a shape other than the anchor: all of them, or where its reference is big
+    (each check there computes it again) the signed set and params and params_abs alone."""
+    return [n for n in names if not big or n == "signed" or params_set(n)[0] in (PARAMS, PARAMS_ABS)]
+
+
+def output_gate(name, run, d, o, zero_tol):
+    """Why set `name`'s reference output o (on its inputs d) is left out, from o alone (None: kept so far): special
+    passes NaN or inf through sparsely, a masked set's -inf are its inputs' own, any other is finite and not within
+    the tolerance of zero everywhere."""
+    import torch
+    if name == "special":
+        return special_gate(o, zero_tol) or spread_gate(d, o)
+    if masked_dim(name)[0] is not None:
+        return masked_gate(d, o) or (None if own_infinities(run, d, o) else
+                                     "the reference's output on it is -inf where a sum of -inf made it")
+    if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
+        return "the reference's output on it is not finite"
+    if all(bool((t.double().abs() <= zero_tol).all()) for t in o if t.numel()):
+        return "the reference's output on it is within the tolerance of zero"
+    return None
+
+
+def gate_at(name, run, d, o, atol, rtol, run64=None):
+    """Why set `name`, kept at the anchor shape (choose), is left out at another shape (None: checked there too),
+    from the reference's output o on its inputs d there: choose's gates at that shape. run64 (None: not run there) is
+    needed by exact, and by offset to know its conditioning; a params set only needs its output finite."""
+    import torch
+    if params_set(name)[0] is not None:
+        return ("the reference's output with its constant parameters varied is not finite"
+                if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o) else None)
+    why = output_gate(name, run, d, o, atol / max(1e-12, 1.0 - rtol))
+    if why is not None or (name not in OFFSETS and name not in ("exact", "special")):
+        return why
+    if run64 is None:
+        return None if name == "special" else "the reference is not run in float64 at this shape"
+    try:
+        with torch.no_grad():
+            if name == "exact":
+                return exact_gate(d, o, run64)
+            o64 = run64(d)
+            return special64_gate(o, o64) if name == "special" else \
+                offset_gate(o, o64, max(atol, set_floor(name, d)), rtol)
+    except Exception as e:
+        return f"the reference does not run in float64: {type(e).__name__}: {e}"[:200]
 
 
 def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):
@@ -697,17 +788,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):
                 f64 = False
                 info["exact"].update(ok=False, why="the reference's float32 call counts too many FLOPs (or "
                                                    "convolution FLOPs): its float64 run is not made")
-            why = None
-            if name == "special":
-                why = special_gate(o, zero_tol) or spread_gate(d, o)
-            elif name != "task":
-                if name == "masked":
-                    why = masked_gate(d, o) or (None if own_infinities(run, d, o) else
-                                                "the reference's output on it is -inf where a sum of -inf made it")
-                elif any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
-                    why = "the reference's output on it is not finite"
-                elif all(bool((t.double().abs() <= zero_tol).all()) for t in o if t.numel()):
-                    why = "the reference's output on it is within the tolerance of zero"
+            why = None if name == "task" else output_gate(name, run, d, o, zero_tol)
             try:
                 with torch.no_grad():
                     if name == "task" and i == 0 and info["exact"]["ok"] and not rounds(o, run64(d)) and \

@@ -13,6 +13,7 @@ import sys
 import time
 
 from . import hygiene, inputsets
+from .outputs import NOISE_FACTOR, NOISE_MAX_BYTES, f64_cheap, flatten_outputs, float64_run, set_noise  # noqa: F401
 from .runmode import as_kernelbench_runs
 from .refstore import cache_path, load_ref, ref_meta, save_ref, to_numpy
 from .seeds import secret_seed, seed_torch, weight_seed
@@ -368,7 +369,7 @@ def build_varied(mod, cls, seed, style, weights=None, input_set=None):
         torch.manual_seed(s)
         return cls(*args, **kwargs)
     model = make(ws)
-    if input_set not in inputsets.PARAM_SETS:
+    if inputsets.params_set(input_set)[0] is None:
         return model, {}
     twin = make((ws + 0x9E3779B97F4A7C15) % (1 << 63))
     varied = inputsets.vary_parameters(model, ws, input_set, twin)
@@ -379,20 +380,6 @@ def build_varied(mod, cls, seed, style, weights=None, input_set=None):
 def make_inputs(mod, seed):
     seed_torch(seed)
     return list(mod.get_inputs())
-
-
-def flatten_outputs(out):
-    import torch
-    if isinstance(out, (tuple, list)):
-        res = []
-        # a tuple's or list's own iterator: a subclass's __iter__ (the answer's, or C callables of its) would run
-        # in the harness's phase, with the call's inputs and outputs alive
-        for o in (tuple.__iter__(out) if isinstance(out, tuple) else list.__iter__(out)):
-            res += flatten_outputs(o)
-        return res
-    if isinstance(out, torch.Tensor):
-        return [out]
-    raise TypeError(f"output of type {type(out).__name__} is not a tensor")
 
 
 def device_inputs(mod, seed, device):
@@ -420,66 +407,6 @@ def input_set_of(summary, si):
     """The input set a check of entry si of a reference summary uses ("task" for the task's own)."""
     sets = summary.get("input_sets") or []
     return sets[si] if si < len(sets) else "task"
-
-
-NOISE_FACTOR = 8.0  # a derived set's atol: at least this many times the reference's own float rounding there
-NOISE_MAX_BYTES = 1 << 30  # the float64 run is made only for a set whose float32 call is cheap (inputsets.counted)
-# and whose inputs and outputs (float32) take less than this: a float64 copy of a
-# 6.4 GB elementwise task's inputs, outputs and their difference held ~80 GB more on the H200 (2026-12-04)
-
-
-def float64_run(model):
-    """A function that runs a float64 copy of model (its parameters and float inputs in float64) on inputs:
-    the reference rounded nowhere, for the exact set (choose_sets) and a set's own atol (rounding_noise)."""
-    import copy
-
-    import torch
-    m64 = copy.deepcopy(model).double()
-
-    def run(inputs):
-        xs = [t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in inputs]
-        with torch.no_grad():
-            return flatten_outputs(m64(*xs))
-    return run
-
-
-def rounding_noise(model, inputs, outs):
-    """The largest difference between the reference's outputs and the same model run in float64 on the same
-    inputs: its own rounding at these inputs. A signed set makes a long sum cancel (6_Matmul_with_large_K:
-    outputs near zero from terms of size 1), where a correct kernel that adds in another order differs
-    from torch by many times the task's atol; a TF32 or half-precision answer still differs by far more.
-    None where the model does not run in float64."""
-    import torch
-    if not any(t.is_floating_point() for t in outs):
-        return None
-    try:
-        o64 = float64_run(model)(inputs)
-    except torch.cuda.OutOfMemoryError:
-        raise
-    except Exception:
-        return None
-    if len(o64) != len(outs):
-        return None
-    worst = 0.0
-    for a, b in zip(outs, o64):
-        if a.is_floating_point() and a.shape == b.shape and a.numel():
-            d = (a.double() - b).abs()
-            d = d[torch.isfinite(d)]
-            if d.numel():
-                worst = max(worst, float(d.max()))
-    return worst
-
-
-def set_noise(model, inputs, outs, cheap):
-    """rounding_noise where it is cheap: float64 can be a hundred times slower (convolutions have no fast
-    float64 kernels) and holds twice the memory and more, so it is measured only where the float32 call's counted
-    work is within inputsets' bounds (`cheap`: inputsets.counted) and its inputs and outputs under
-    NOISE_MAX_BYTES; elsewhere None (the task's atol stands)."""
-    import torch
-    size = sum(t.numel() * t.element_size() for t in list(inputs) + list(outs) if isinstance(t, torch.Tensor))
-    if not cheap or size >= NOISE_MAX_BYTES:
-        return None
-    return rounding_noise(model, inputs, outs)
 
 
 def set_atol(summary, si):
@@ -526,6 +453,22 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             with torch.no_grad():
                 unvaried[key] = (x, flatten_outputs(m(*x)))
         return unvaried[key]
+    # (why the set is dropped, or None; the names varied): its output not finite at a seed, or the task's own at both
+    # (an Embedding's padding row that one seed's indices never read: redteam inputs r24_embedding_pad_row_zero)
+    def gate(name):
+        whys = []
+        for sd in list(seeds)[:2]:
+            varied, before = build_varied(mod, mod.Model, sd, style, input_set=name)
+            if not before:
+                return "the reference has no constant floating parameter", []
+            varied = as_kernelbench_runs(varied.to(device))
+            x, o = own(sd, name)
+            with torch.no_grad():
+                whys.append(inputsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol))
+            del varied, x, o
+            if whys[-1] is not None and whys[-1] != inputsets.PARAMS_UNCHANGED:
+                return whys[-1], list(before)
+        return (None if None in whys else whys[0]), list(before)
     for name in inputsets.PARAM_SETS:
         if name == inputsets.PARAMS_SIGNED and "signed" not in kept:
             dropped[name] = "the signed set is not kept"
@@ -534,19 +477,9 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
                 "not finite" in dropped.get(n, "") for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP))):
             dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
             continue
-        why = None
-        for sd in list(seeds)[:2]:
-            varied, before = build_varied(mod, mod.Model, sd, style, input_set=name)
-            if not before:
-                why = "the reference has no constant floating parameter"
-                break
-            varied = as_kernelbench_runs(varied.to(device))
-            x, o = own(sd, name)
-            with torch.no_grad():
-                why = inputsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol)
-            del varied, x, o
-            if why is not None:
-                break
+        why, names = gate(name)
+        if why is None and name == inputsets.PARAMS_ABS:  # positive only what must be: the others keep their signs
+            name = inputsets.abs_set(names, lambda n: gate(n)[0] is None)
         if why is None:
             kept.append(name)
         else:
@@ -834,15 +767,21 @@ def _references(req, task_path, cache_dir, held, room=None):
     if kept and req.get("input_sets", True):
         ai = set_anchor([(f or {}).get("in", 0) + (f or {}).get("out", 0) for f in footprints],
                         [i for i, c in enumerate(checked) if c == len(seeds)] or list(range(len(checked))), origins)
-        def add_set(si, name, n_seeds):
-            """the set `name` checked at shape si, at the first n_seeds secrets: one more entry"""
+        def add_set(si, name, n_seeds, gate=False):
+            """the set `name` checked at shape si, at the first n_seeds secrets: one more entry; with `gate`, only
+            where inputsets.gate_at keeps it at that shape (else the reason)"""
             per_seed, noise, floor = [], 0.0, 0.0
             apply_shape(mod, kept[si])
             for secret in secrets[:n_seeds]:
                 model = as_kernelbench_runs(build(mod, mod.Model, secret, style, input_set=name).to(device))
                 x = set_inputs(mod, secret, device, name)
+                run = lambda xs: flatten_outputs(model(*xs))  # noqa: E731
                 with torch.no_grad():
-                    raw, cheap = inputsets.counted(lambda xs: flatten_outputs(model(*xs)), x)
+                    raw, cheap = inputsets.counted(run, x)
+                why = gate and inputsets.gate_at(name, run, x, raw, atol, rtol, (lambda xs: float64_run(model)(xs))
+                                                 if f64_cheap(x, raw, cheap) else None)
+                if why:
+                    return why
                 n = set_noise(model, x, raw, cheap)
                 noise = None if n is None or noise is None else max(noise, n)
                 floor = max(floor, inputsets.set_floor(name, x))
@@ -868,16 +807,25 @@ def _references(req, task_path, cache_dir, held, room=None):
             set_report = {"shape_index": ai, "kept": names, "dropped": why}
             for name in names:
                 add_set(ai, name, inputsets.SEEDS)
-            # the signed set also at the task's own shape, at one seed: a fast path for aligned sizes saw only the
-            # task's generator there, torch.rand's non-negatives for LeakyReLU (redteam inputs
-            # r15_leaky_even_fastpath_relu)
-            # and so the params set: an affine dropped on the aligned path (redteam inputs r23_ln_even_path_noaffine)
-            own_shape = [n for n in ("signed", inputsets.PARAMS, inputsets.PARAMS_ABS) if n in names] \
-                if ai != 0 and origins[0] == "module" else []
-            for name in own_shape:
-                add_set(0, name, 1)
-            if own_shape:
-                set_report["own_shape"] = own_shape
+            # every kept set at every other checked shape too, at one seed, where its gates hold there: a path
+            # chosen by size saw only the task's generator there (redteam inputs r15_leaky_even_fastpath_relu,
+            # r22_hardtanh_aligned_no_upper, r23_ln_even_path_noaffine, r25_affine_long_rows_noaffine). Past
+            # BIG_REF_BYTES, the signed and params sets alone (each check there is a GB reference computed again)
+            others, left = {}, {}
+            for si, f in enumerate(footprints[:len(origins)]):
+                big = not f or f.get("in", 0) + f.get("out", 0) > BIG_REF_BYTES
+                for name in inputsets.at_shape(names, big) if si != ai else []:
+                    try:
+                        why = add_set(si, name, 1, gate=True)
+                    except torch.cuda.OutOfMemoryError:
+                        raise
+                    except Exception as e:  # a set the shape does not take (a masked dimension it lacks)
+                        why = f"{type(e).__name__}: {e}"[:200]
+                    if why:
+                        left[f"{si} {name}"] = why
+                    else:
+                        others.setdefault(si, []).append(name)
+            set_report.update(other_shapes=others, left_at_other_shapes=left)
         except Exception as e:  # a derived set is an extra; the task's own checks stand without it
             if shared and isinstance(e, torch.cuda.OutOfMemoryError):
                 raise device_full(e) from None  # but not one that the harness's load took away
