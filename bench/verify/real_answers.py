@@ -26,7 +26,8 @@ answer, for `sieve-cli import --format sieve`).
 With --subset STAGE0.jsonl (stage0_dir.py --jsonl over OUT/answers) it writes OUT/corpus.gpu.POLICY.sieve.jsonl
 instead: only the answers stage 0 accepts under --policy whose KernelBench verdict is recorded, every Triton
 one and at most --max-cuda load_inline ones (taken in turn from each model, so that a short GPU run still
-covers them all); the answers KernelBench counted correct first. real_gpu.sh verifies it on a GPU.
+covers them all); the answers KernelBench counted correct first (--first incorrect: the others first, the
+ones that can fill table 2). real_gpu.sh verifies it on a GPU.
 
 Pure standard library.
 """
@@ -199,7 +200,8 @@ def subset(args):
                 keep.append(q.pop(0))
                 n += 1
     corpus = [json.loads(l) for l in open(os.path.join(args.out, "corpus.sieve.jsonl"))]
-    keep.sort(key=lambda r: r.get("kb_correct") is not True)  # stable: a run cut short has these first
+    # stable: a run cut short has the answers of the verdict --first names first
+    keep.sort(key=lambda r: r.get("kb_correct") is not (args.first == "correct"))
     order = {r["name"]: i for i, r in enumerate(keep)}
     tasks = {r["task"] for r in keep}
     rows = [c for c in corpus if "sample_id" not in c and c["task_id"] in tasks]
@@ -225,6 +227,8 @@ def main():
     ap.add_argument("--subset", help="stage0_dir.py --jsonl output: write the GPU subset instead")
     ap.add_argument("--policy", default="strict", help="with --subset: the stage-0 policy that must accept")
     ap.add_argument("--max-cuda", type=int, default=64, help="with --subset: at most this many load_inline answers")
+    ap.add_argument("--first", choices=("correct", "incorrect"), default="correct",
+                    help="with --subset: the answers KernelBench counted so come first (default correct)")
     args = ap.parse_args()
     if args.subset:
         return subset(args)

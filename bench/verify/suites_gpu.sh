@@ -12,7 +12,8 @@
 # data path. SUITE_LIMIT_S bounds each (default 260 s); INPUTS_LIMIT_S and DATA_LIMIT_S the last two (default
 # SUITE_LIMIT_S), so that the whole call fits a device command's limit; WALL2_PARALLEL wall2's workers (default 4);
 # INPUTS_ONLY fixture-name prefixes of the inputs manifest to run (space-separated; default all), INPUTS_PARALLEL
-# its workers; DATA_LIMIT_S=0 leaves the GB data path out. First adds this host's wall offsets to the ctypes fixtures
+# its workers; DATA_LIMIT_S=0 leaves the GB data path out; SUITES the phase-1 suites to run (space-separated names:
+# wall wall2 runtime data main builder_e2e, the default; empty: none). First adds this host's wall offsets to the ctypes fixtures
 # (redteam/wall2/known_offsets.py, which builds the wall). Prints one line per suite and the FAIL/GAP lines; the logs
 # go to OUT_DIR/suites.tgz (one file: the device returns few).
 set -uo pipefail
@@ -39,12 +40,14 @@ suite() {  # name, then the selftest's arguments (LIMIT: this suite's seconds)
   echo "$name: rc=$rc $((SECONDS - t0)) s: $(grep -E 'fixtures as expected' "$out/logs/$name.log" | tail -1)"
 }
 
-suite wall "$data/redteam/wall/manifest.json" &
-suite wall2 "$data/redteam/wall2/manifest.json" --parallel "${WALL2_PARALLEL:-4}" &
-suite runtime "$data/redteam/runtime/manifest.json" --no-runtime-wall &
-suite data "$data/redteam/data/manifest.json" --only data_ --only proof_ --only judge_ &
-suite main "$data/manifest.json" &
-suite builder_e2e "$data/builder/e2e/manifest.json" &
+phase1=" ${SUITES-wall wall2 runtime data main builder_e2e} "
+on() { [[ "$phase1" == *" $1 "* ]]; }
+on wall && suite wall "$data/redteam/wall/manifest.json" &
+on wall2 && suite wall2 "$data/redteam/wall2/manifest.json" --parallel "${WALL2_PARALLEL:-4}" &
+on runtime && suite runtime "$data/redteam/runtime/manifest.json" --no-runtime-wall &
+on data && suite data "$data/redteam/data/manifest.json" --only data_ --only proof_ --only judge_ &
+on main && suite main "$data/manifest.json" &
+on builder_e2e && suite builder_e2e "$data/builder/e2e/manifest.json" &
 wait
 only=()
 for p in ${INPUTS_ONLY:-}; do only+=(--only "$p"); done
