@@ -365,10 +365,31 @@ class ParamsTest(unittest.TestCase):
     def test_abs_set_gives_back_every_sign_the_reference_survives(self):
         need = {"gain"}  # the reference is finite while the gain is positive, whatever the others' signs
         finite = lambda name: need <= inputsets.params_set(name)[1]
-        self.assertEqual(inputsets.abs_set(["gain", "bias", "scale"], finite), "params_abs#gain")
-        self.assertEqual(inputsets.abs_set(["gain"], finite), inputsets.PARAMS_ABS)  # all of them: the plain set
+        self.assertEqual(inputsets.abs_set(["gain", "bias", "scale"], finite), ["params_abs#gain"])
+        self.assertEqual(inputsets.abs_set(["gain"], finite), [inputsets.PARAMS_ABS])  # all of them: the plain set
         need = {"gain", "scale"}
-        self.assertEqual(inputsets.abs_set(["bias", "gain", "scale"], finite), "params_abs#gain,scale")
+        self.assertEqual(inputsets.abs_set(["bias", "gain", "scale"], finite), ["params_abs#gain,scale"])
+        self.assertEqual(inputsets.abs_set(["bias", "gain"], lambda n: "gain" in inputsets.params_set(n)[1],
+                                           inputsets.PARAMS_SIGNED), ["params_signed#gain"])
+        # finite while either is positive (sqrt(max(gain, floor))): each order leaves another, both sets are kept
+        either = lambda name: bool({"gain", "floor"} & inputsets.params_set(name)[1])
+        self.assertEqual(inputsets.abs_set(["gain", "floor"], either), ["params_abs#floor", "params_abs#gain"])
+        # past ABS_TRIES tensors one by one, the rest's signs are given back together
+        names = [f"t{i}" for i in range(inputsets.ABS_TRIES + 3)]
+        self.assertEqual(inputsets.abs_set(names, lambda n: "t0" in inputsets.params_set(n)[1])[0], "params_abs#t0")
+
+    def test_params_near_and_flip_without_zeros(self):
+        m, near, flip, nz = self.model(), self.model(), self.model(), self.model()
+        v = {k: t.clone() for k, t in m.state_dict().items()}
+        inputsets.vary_parameters(near, 7, inputsets.PARAMS_NEAR)
+        inputsets.vary_parameters(flip, 7, inputsets.PARAMS_FLIP)
+        inputsets.vary_parameters(nz, 7, inputsets.PARAMS_FLIP_NZ)
+        a, b, c = near.state_dict(), flip.state_dict(), nz.state_dict()
+        w = v["3.weight"]  # PReLU's 0.25: every element in its own band, the first too
+        self.assertTrue(bool(((a["3.weight"] >= 0.8 * w) & (a["3.weight"] <= 1.2 * w)).all()))
+        self.assertFalse(bool((c["1.weight"] == 0).any()))  # no zero: a divisor stays finite
+        kept = b["1.weight"] != 0
+        self.assertTrue(torch.equal(c["1.weight"][kept], b["1.weight"][kept]))  # otherwise params_flip's draws
 
     def test_a_twin_tells_constructed_elements_of_a_drawn_table(self):
         def make(seed):

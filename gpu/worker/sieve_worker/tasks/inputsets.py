@@ -42,8 +42,8 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
 Every set keeps the task's zeros and symmetric matrices (_keep_zeros, _keep_symmetry): a triangular or symmetric input is the
 task's contract.
 
-Four more sets vary the model:
-  params, params_flip, params_signed, params_abs
+Six more sets vary the model:
+  params, params_flip, params_signed, params_abs, params_near, params_flip_nz
           the reference built with its constructor's constants drawn from the check's weight seed instead
           (vary_parameters): every floating parameter and persistent buffer that a twin built under another seed
           has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
@@ -56,8 +56,7 @@ Four more sets vary the model:
           child's route (route_unloaded). Each is kept where the reference's output on it is finite and not the
           task's own within the tolerance at one seed of two (params_gate, taskref.choose_sets).
 Every kept set is checked at the anchor shape at SEEDS seeds and at every other checked shape at one, where gate_at
-keeps it there (at_shape: signed and the params sets alone where the reference is big). Redteam inputs r22_* to
-r26_* (docs/VERIFIER.md)
+keeps it there. Redteam inputs r22_* to r27_* (docs/VERIFIER.md)
 """
 
 
@@ -70,42 +69,61 @@ PARAMS = "params"  # drawn per element, on the task's inputs
 PARAMS_FLIP = "params_flip"  # the same draws negated
 PARAMS_SIGNED = "params_signed"  # params' draws on the signed inputs, wherever the signed set is kept
 PARAMS_ABS = "params_abs"  # params' magnitudes, all positive: where params and params_flip are not finite (a sqrt)
-PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS)
-# params_abs#a,b: params' draws with only tensors a and b positive (the ones whose signs turn the reference non-finite,
-# taskref.choose_sets), the others keep their signs (redteam inputs r26_sqrt_gain_bias_relu)
+PARAMS_NEAR = "params_near"  # every element near its value, the first too: a probability's or a slope's own band
+PARAMS_FLIP_NZ = "params_flip_nz"  # params_flip without its zeros, where those make it not finite (a divisor)
+PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ)
+# params_abs#a,b (params_signed#a,b): the set's draws with only tensors a and b positive, the ones whose signs turn
+# the reference non-finite (abs_set, taskref.choose_sets); the others keep their signs (redteam inputs
+# r26_sqrt_gain_bias_relu, r27_prelu_sqrt_gain_rand_slope_const)
 ABS_ONLY = "#"
+ABS_BASES = (PARAMS_ABS, PARAMS_SIGNED)
 
 
 def params_set(name):
     """(base, names made positive) of a params set's name: (PARAMS_ABS, None) for params_abs (all of them),
-    (PARAMS_ABS, {a, b}) for params_abs#a,b, (name, None) for the others; (None, None) for a set of inputs."""
+    (PARAMS_ABS, {a, b}) for params_abs#a,b (params_signed#a,b alike), (name, None) for the others; (None, None)
+    for a set of inputs."""
     if not isinstance(name, str):
         return None, None
     base, sep, rest = name.partition(ABS_ONLY)
-    if base not in PARAM_SETS or (sep and base != PARAMS_ABS):
+    if base not in PARAM_SETS or (sep and base not in ABS_BASES):
         return None, None
     return base, (set(rest.split(",")) - {""} if sep else None)
 
 
-def abs_only(names):
-    """The params_abs set that makes `names` alone positive."""
-    return PARAMS_ABS + ABS_ONLY + ",".join(sorted(names))
+def abs_only(names, base=PARAMS_ABS):
+    """The set of `base`'s draws that makes `names` alone positive."""
+    return base + ABS_ONLY + ",".join(sorted(names))
 
 
-ABS_TRIES = 16  # abs_needed tries at most this many tensors' signs apart (a reference run each, at two seeds)
+ABS_TRIES = 48  # abs_set gives back at most this many tensors' signs one by one (two reference runs each), the rest
+# together
 
 
-def abs_set(names, finite):
-    """The params_abs set that makes positive only the tensors of `names` whose signs must go for the reference to
-    stay finite: from all of them positive, each one's signs given back in turn while finite(the set) still holds
-    (a sqrt's gain stays positive, the bias beside it signed: redteam inputs r26_sqrt_gain_bias_relu). Past
-    ABS_TRIES tensors, the rest stay positive untried. PARAMS_ABS where all must."""
-    positive = list(names)
-    for n in list(names)[:ABS_TRIES]:
-        rest = [k for k in positive if k != n]
-        if rest and finite(abs_only(rest)):
+def abs_set(names, finite, base=PARAMS_ABS):
+    """The sets of `base`'s draws that make positive only the tensors of `names` whose signs must go for the
+    reference to stay finite: from all of them positive, each one's signs given back in turn while finite(the set)
+    still holds (a sqrt's gain stays positive, the bias beside it signed: redteam inputs r26_sqrt_gain_bias_relu);
+    past ABS_TRIES tensors, the rest's signs together (r27_affine_stack_last_shift_clamp). Tried in the order given
+    and in reverse: where either of two tensors keeps the reference finite (sqrt(max(gain, floor))), each order
+    leaves another one positive, and both sets are returned (r27_gain_floor_abs). params_abs (plain) where every
+    tensor must be positive."""
+    out = []
+    for order in (list(names), list(names)[::-1]):
+        positive = list(order)
+        for n in order[:ABS_TRIES]:
+            rest = [k for k in positive if k != n]
+            if rest and finite(abs_only(rest, base)):
+                positive = rest
+        rest = [k for k in positive if k not in order[ABS_TRIES:]]
+        if rest and len(rest) < len(positive) and finite(abs_only(rest, base)):
             positive = rest
-    return PARAMS_ABS if len(positive) == len(names) else abs_only(positive)
+        name = PARAMS_ABS if base == PARAMS_ABS and len(positive) == len(names) else abs_only(positive, base)
+        if name not in out:
+            out.append(name)
+    return out
+
+
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -221,7 +239,7 @@ def derive(inputs, name, seed=None):
     secret seed; `seed` is accepted so a set may draw from it, none does yet). "task" (or None): unchanged."""
     import torch
     base, _ = params_set(name)
-    if name in (None, "task") or base in (PARAMS, PARAMS_FLIP, PARAMS_ABS):
+    if name in (None, "task") or (base is not None and base != PARAMS_SIGNED):
         return inputs
     if base == PARAMS_SIGNED:
         name = "signed"
@@ -633,6 +651,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     before} of what was varied."""
     import torch
     input_set, positive = params_set(input_set)
+    negated = input_set in (PARAMS_FLIP, PARAMS_FLIP_NZ)
     varied = {}
     for i, (name, t, mask) in enumerate(constant_tensors(model, twin)):
         with torch.no_grad():
@@ -648,7 +667,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                 b = v.abs().clamp_min(1.0)
                 mag = b * torch.exp(math.log(0.05) + u * math.log(2 / 0.05))  # log-uniform in [0.05, 2] b
                 near = torch.where(v != 0, v * (0.8 + 0.4 * u), 0.4 * u - 0.2)
-                new = torch.where(kind < 0.25, near, torch.where(flip, -mag, mag))
+                new = near if input_set == PARAMS_NEAR else torch.where(kind < 0.25, near, torch.where(flip, -mag, mag))
                 if input_set == PARAMS_FLIP:  # exact zeros in one set alone: a divisor's set stays finite in the other
                     new = torch.where((kind >= 0.25) & (kind < 0.3125), torch.zeros_like(v), new)
                 new = new.reshape(-1)
@@ -656,12 +675,12 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                     new[1] = 0.0  # one zero whatever the seed (a pruned weight taken as 1: r25_affine_zero_weight_as_one)
                 own = -1.0 if float(v.reshape(-1)[0]) < 0 else 1.0
                 b0, u0 = float(b.reshape(-1)[0]), float(u.reshape(-1)[0])
-                if input_set == PARAMS_FLIP:
+                if negated:
                     new = -new
                     new[0] = -own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
-                else:
+                elif input_set != PARAMS_NEAR:
                     new[0] = own * b0 * (1.25 + 0.75 * u0)
-                if input_set == PARAMS_ABS and (positive is None or name in positive):
+                if (input_set == PARAMS_ABS and positive is None) or (positive is not None and name in positive):
                     new = new.abs()
                 new = new.reshape(t.shape)
             if mask is not None:
@@ -683,12 +702,6 @@ def params_gate(o, o_task, atol, rtol):
 
 
 PARAMS_UNCHANGED = "the reference's output does not change when its constant parameters are varied"
-
-
-def at_shape(names, big):
-    """The kept sets of `names` checked at a shape other than the anchor: all of them, or where its reference is big
-    (each check there computes it again) the signed set and params and params_abs alone."""
-    return [n for n in names if not big or n == "signed" or params_set(n)[0] in (PARAMS, PARAMS_ABS)]
 
 
 def output_gate(name, run, d, o, zero_tol):

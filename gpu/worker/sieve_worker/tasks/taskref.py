@@ -441,12 +441,15 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
                                             epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
     # the params sets: the task's inputs at two seeds, the reference with its constructor's constants varied; on the
     # signed set's too where it is kept (a PReLU's slope on torch.rand's inputs: redteam inputs
-    # r24_prelu_rand_slope_const, r25_prelu_rand_bias_slope_const); all positive where the signed draws are not finite
-    # (a gain under a square root: r25_sqrt_gain_ignored)
+    # r24_prelu_rand_slope_const, r25_prelu_rand_bias_slope_const); positive where the signed draws are not finite
+    # (a gain under a square root: r25_sqrt_gain_ignored, on the signed inputs too: r27_prelu_sqrt_gain_rand_slope_const);
+    # every element near its value (a probability, a single slope's own band: r27_bernoulli_prior_const,
+    # r27_prelu_scalar_pos_snap); params_flip without its zeros where they make it not finite (a divisor:
+    # r27_prelu_scalar_divisor_snap)
     unvaried = {}  # (seed, on signed inputs) -> (inputs, the reference's own outputs): made once for all the sets
 
     def own(sd, name):
-        key = (sd, name == inputsets.PARAMS_SIGNED)
+        key = (sd, inputsets.params_set(name)[0] == inputsets.PARAMS_SIGNED)
         if key not in unvaried:
             m = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
             x = set_inputs(mod, sd, device, name)
@@ -477,10 +480,17 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
                 "not finite" in dropped.get(n, "") for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP))):
             dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
             continue
+        if name == inputsets.PARAMS_FLIP_NZ and "not finite" not in dropped.get(inputsets.PARAMS_FLIP, ""):
+            dropped[name] = "params_flip was not dropped as not finite"
+            continue
         why, names = gate(name)
+        finite = lambda n: gate(n)[0] is None  # noqa: E731
         if why is None and name == inputsets.PARAMS_ABS:  # positive only what must be: the others keep their signs
-            name = inputsets.abs_set(names, lambda n: gate(n)[0] is None)
-        if why is None:
+            kept += inputsets.abs_set(names, finite)
+        elif name == inputsets.PARAMS_SIGNED and why and "not finite" in why and finite(inputsets.abs_only(
+                names, name)):  # the signed inputs with the signs that make it finite gone (a sqrt's gain)
+            kept += inputsets.abs_set(names, finite, name)
+        elif why is None:
             kept.append(name)
         else:
             dropped[name] = why
@@ -809,12 +819,12 @@ def _references(req, task_path, cache_dir, held, room=None):
                 add_set(ai, name, inputsets.SEEDS)
             # every kept set at every other checked shape too, at one seed, where its gates hold there: a path
             # chosen by size saw only the task's generator there (redteam inputs r15_leaky_even_fastpath_relu,
-            # r22_hardtanh_aligned_no_upper, r23_ln_even_path_noaffine, r25_affine_long_rows_noaffine). Past
-            # BIG_REF_BYTES, the signed and params sets alone (each check there is a GB reference computed again)
+            # r22_hardtanh_aligned_no_upper, r23_ln_even_path_noaffine, r25_affine_long_rows_noaffine; a HardTanh
+            # path for its 6.4 GB shape alone saw signed's [-1, 1) there on the H200 while only signed and the params
+            # sets ran at shapes over BIG_REF_BYTES)
             others, left = {}, {}
-            for si, f in enumerate(footprints[:len(origins)]):
-                big = not f or f.get("in", 0) + f.get("out", 0) > BIG_REF_BYTES
-                for name in inputsets.at_shape(names, big) if si != ai else []:
+            for si in range(len(origins)):
+                for name in names if si != ai else []:
                     try:
                         why = add_set(si, name, 1, gate=True)
                     except torch.cuda.OutOfMemoryError:
