@@ -385,11 +385,26 @@ class ParamsTest(unittest.TestCase):
         inputsets.vary_parameters(flip, 7, inputsets.PARAMS_FLIP)
         inputsets.vary_parameters(nz, 7, inputsets.PARAMS_FLIP_NZ)
         a, b, c = near.state_dict(), flip.state_dict(), nz.state_dict()
-        w = v["3.weight"]  # PReLU's 0.25: every element in its own band, the first too
-        self.assertTrue(bool(((a["3.weight"] >= 0.8 * w) & (a["3.weight"] <= 1.2 * w)).all()))
+        w = v["3.weight"]  # PReLU's 0.25: every element in its own band, the first of its sign in [0.05, 0.8]
+        self.assertTrue(bool(((a["3.weight"][1:] >= 0.8 * w[1:]) & (a["3.weight"][1:] <= 1.2 * w[1:])).all()))
+        self.assertTrue(0.05 <= float(a["3.weight"][0]) <= 0.8)
         self.assertFalse(bool((c["1.weight"] == 0).any()))  # no zero: a divisor stays finite
         kept = b["1.weight"] != 0
         self.assertTrue(torch.equal(c["1.weight"][kept], b["1.weight"][kept]))  # otherwise params_flip's draws
+
+    def test_a_parameter_drawn_of_one_sign_is_varied_a_signed_one_is_not(self):
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 4)  # drawn of both signs: a checkpoint's is like it
+                self.scale = torch.nn.Parameter(torch.rand(4) + 0.5)  # drawn positive: every check would see it so
+
+        def make(seed):
+            torch.manual_seed(seed)
+            return M()
+        names = [n for n, _, _ in inputsets.constant_tensors(make(1), make(2))]
+        self.assertIn("scale", names)
+        self.assertNotIn("lin.weight", names)
 
     def test_a_twin_tells_constructed_elements_of_a_drawn_table(self):
         def make(seed):

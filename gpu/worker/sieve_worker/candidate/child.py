@@ -341,8 +341,8 @@ class Child:
             view = [k for k in free if k not in fits and own[k].numel() == r.numel()]
             was = before.get(n, r)
             with torch.no_grad():
-                same = [k for k in fits + view if own[k].dtype == was.dtype and
-                        torch.equal(own[k].detach().reshape(-1), was.to(own[k].device).reshape(-1))]
+                same = [k for k in fits + view if torch.equal(  # in the answer's dtype (a float64 copy: r28_ok_affine_f64_view)
+                    own[k].detach().reshape(-1), was.to(own[k].device, own[k].dtype).reshape(-1))]
             last = n.rsplit(".", 1)[-1]
             pool = same or fits  # another shape only with the same values: (C,) kept as (1, C, 1)
             if not pool:

@@ -56,7 +56,7 @@ Six more sets vary the model:
           child's route (route_unloaded). Each is kept where the reference's output on it is finite and not the
           task's own within the tolerance at one seed of two (params_gate, taskref.choose_sets).
 Every kept set is checked at the anchor shape at SEEDS seeds and at every other checked shape at one, where gate_at
-keeps it there. Redteam inputs r22_* to r27_* (docs/VERIFIER.md)
+keeps it there. Redteam inputs r22_* to r28_* (docs/VERIFIER.md)
 """
 
 
@@ -96,6 +96,7 @@ def abs_only(names, base=PARAMS_ABS):
     return base + ABS_ONLY + ",".join(sorted(names))
 
 
+MAG_LO, MAG_HI = 1e-3, 8.0  # the params draws' log-uniform magnitudes, times max(|v|, 1)
 ABS_TRIES = 48  # abs_set gives back at most this many tensors' signs one by one (two reference runs each), the rest
 # together
 
@@ -588,7 +589,9 @@ def constant_tensors(model, twin=None):
     buffer of 0s and 1s alone (a causal mask, the operator's structure); without one, those whose elements are all
     one value. A norm layer's running statistics always. A parameter is what a checkpoint changes, so each is
     varied, a torch.eye one too (r23_identity_mix_ignored), and so is a stored mean or scale
-    (r23_input_norm_buffers_ignored, r24_imagenet_norm_hardcoded)."""
+    (r23_input_norm_buffers_ignored, r24_imagenet_norm_hardcoded). So is one the constructor draws all of one sign
+    (torch.rand + 0.5): every check would hold it to that sign, a checkpoint's need not (r28_scale_pool_reorder). Integer
+    and bool buffers are not varied (r28_perm_hardcoded, r28_bool_mask_ignored: known gaps)."""
     import torch
     from torch.nn.modules.batchnorm import _NormBase
     twins = {**dict(twin.named_parameters()), **dict(twin.named_buffers())} if twin is not None else {}
@@ -615,6 +618,8 @@ def constant_tensors(model, twin=None):
                         out.append((name, t, None))
                     elif bool(mask.any()):
                         out.append((name, t, mask))
+                    elif v.numel() > 1 and (bool((v >= 0).all()) or bool((v <= 0).all())):
+                        out.append((name, t, None))  # drawn of one sign (torch.rand): a checkpoint's has either
                 elif bool((v.reshape(-1) == v.reshape(-1)[0]).all()):
                     out.append((name, t, None))
     return out
@@ -637,12 +642,15 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     """The params sets' model: the tensors constant_tensors names (the elements it masks) replaced in place by
     values drawn from weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw
     the same on any device. For each element v (b = max(|v|, 1)): a quarter near its value (v times U(0.8, 1.2);
-    U(-0.2, 0.2) for 0), the rest b times a log-uniform magnitude in [0.05, 2], of either sign; the first element of
-    each tensor b times U(1.25, 2) with its own sign (0 counts as positive). PARAMS_FLIP negates every draw but the
-    first element's, which gets b times a log-uniform magnitude in [0.05, 0.8] of the other sign, and makes the second
-    and one in sixteen of the others exactly 0 (a divisor's PARAMS stays finite); PARAMS_ABS takes the magnitudes of
-    PARAMS' draws (params_abs#a,b: of tensors a and b alone); PARAMS_SIGNED draws as PARAMS. So, whatever the seed, a
-    single PReLU slope is above 1 in one set and inside (-1, 0) in the other (max(x, a*x) is PReLU only for a <= 1:
+    U(-0.2, 0.2) for 0), the rest b times a log-uniform magnitude in [MAG_LO, MAG_HI], of either sign (a clamp to
+    [-2, 2] or a flush of gains under 0.05 to 0 fails: redteam inputs r28_affine_gain_clamp2,
+    r28_affine_tiny_gain_flush); the first element of each tensor b times U(1.25, 2) with its own sign (0 counts as
+    positive). PARAMS_FLIP negates every draw but the first element's, which gets b times a log-uniform magnitude in
+    [0.05, 0.8] of the other sign, and makes the second and one in sixteen of the others exactly 0 (a divisor's
+    PARAMS stays finite); PARAMS_NEAR draws every element near its value but the first, b times [0.05, 0.8] of its
+    own sign (r28_affine_first_band_skip); PARAMS_FLIP_NZ is PARAMS_FLIP without its zeros; PARAMS_ABS takes the
+    magnitudes of PARAMS' draws (params_abs#a,b: of tensors a and b alone); PARAMS_SIGNED draws as PARAMS. So,
+    whatever the seed, a single PReLU slope is above 1 in one set and inside (-1, 0) in the other (max(x, a*x) is PReLU only for a <= 1:
     redteam inputs r23_prelu_max_trick; a slope snapped to 0.25: r25_prelu_scalar_snap), and a tensor of several
     elements mixes signs, sizes and zeros: a trick chosen on its first element, right for one sign or size
     band, or one that snaps values near the constructor's back to them, fails (r24_prelu_trick_first_slope,
@@ -665,7 +673,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                 new = v.abs().clamp_min(1e-3) * (0.5 + 1.5 * u)
             else:
                 b = v.abs().clamp_min(1.0)
-                mag = b * torch.exp(math.log(0.05) + u * math.log(2 / 0.05))  # log-uniform in [0.05, 2] b
+                mag = b * torch.exp(math.log(MAG_LO) + u * math.log(MAG_HI / MAG_LO))  # log-uniform in [lo, hi] b
                 near = torch.where(v != 0, v * (0.8 + 0.4 * u), 0.4 * u - 0.2)
                 new = near if input_set == PARAMS_NEAR else torch.where(kind < 0.25, near, torch.where(flip, -mag, mag))
                 if input_set == PARAMS_FLIP:  # exact zeros in one set alone: a divisor's set stays finite in the other
@@ -678,7 +686,9 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                 if negated:
                     new = -new
                     new[0] = -own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
-                elif input_set != PARAMS_NEAR:
+                elif input_set == PARAMS_NEAR:  # of its own sign and smaller (a slope in (0, 1) taken for 0.25)
+                    new[0] = own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
+                else:
                     new[0] = own * b0 * (1.25 + 0.75 * u0)
                 if (input_set == PARAMS_ABS and positive is None) or (positive is not None and name in positive):
                     new = new.abs()
