@@ -392,6 +392,17 @@ class ParamsTest(unittest.TestCase):
         kept = b["1.weight"] != 0
         self.assertTrue(torch.equal(c["1.weight"][kept], b["1.weight"][kept]))  # otherwise params_flip's draws
 
+    def test_params_toward_brings_the_draws_part_of_the_way(self):
+        m, t = self.model(), self.model()
+        v = {k: x.clone() for k, x in m.state_dict().items()}
+        inputsets.vary_parameters(m, 7)
+        inputsets.vary_parameters(t, 7, "params_toward@3")
+        for k in ("1.weight", "1.bias", "3.weight"):
+            want = v[k].double() + (m.state_dict()[k].double() - v[k].double()) / 8
+            self.assertTrue(torch.allclose(t.state_dict()[k].double(), want, atol=1e-6), k)
+        self.assertEqual(inputsets.params_set("params_toward"), (None, None))  # only with its step
+        self.assertEqual(inputsets.params_set("params_toward@6"), (None, None))
+
     def test_a_parameter_drawn_of_one_sign_is_varied_a_signed_one_is_not(self):
         class M(torch.nn.Module):
             def __init__(self):

@@ -42,8 +42,8 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
 Every set keeps the task's zeros and symmetric matrices (_keep_zeros, _keep_symmetry): a triangular or symmetric input is the
 task's contract.
 
-Six more sets vary the model:
-  params, params_flip, params_signed, params_abs, params_near, params_flip_nz
+Seven more sets vary the model:
+  params, params_flip, params_signed, params_abs, params_near, params_flip_nz, params_toward@k
           the reference built with its constructor's constants drawn from the check's weight seed instead
           (vary_parameters): every floating parameter and persistent buffer that a twin built under another seed
           has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
@@ -71,7 +71,11 @@ PARAMS_SIGNED = "params_signed"  # params' draws on the signed inputs, wherever 
 PARAMS_ABS = "params_abs"  # params' magnitudes, all positive: where params and params_flip are not finite (a sqrt)
 PARAMS_NEAR = "params_near"  # every element near its value, the first too: a probability's or a slope's own band
 PARAMS_FLIP_NZ = "params_flip_nz"  # params_flip without its zeros, where those make it not finite (a divisor)
-PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ)
+# params_toward@k: params' draws brought 2^-k of the way from the constructor's value, the largest that is finite where
+# params and params_flip are not (an atanh of a parameter at 0: redteam inputs r28_atanh_series)
+PARAMS_TOWARD = "params_toward"
+TOWARD_AT, TOWARD_STEPS = "@", 5
+PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ, PARAMS_TOWARD)
 # params_abs#a,b (params_signed#a,b): the set's draws with only tensors a and b positive, the ones whose signs turn
 # the reference non-finite (abs_set, taskref.choose_sets); the others keep their signs (redteam inputs
 # r26_sqrt_gain_bias_relu, r27_prelu_sqrt_gain_rand_slope_const)
@@ -86,9 +90,17 @@ def params_set(name):
     if not isinstance(name, str):
         return None, None
     base, sep, rest = name.partition(ABS_ONLY)
-    if base not in PARAM_SETS or (sep and base not in ABS_BASES):
+    base, at, k = base.partition(TOWARD_AT)
+    if base not in PARAM_SETS or (sep and base not in ABS_BASES) or (at or base == PARAMS_TOWARD) and not (
+            base == PARAMS_TOWARD and k.isdigit() and 1 <= int(k) <= TOWARD_STEPS):
         return None, None
     return base, (set(rest.split(",")) - {""} if sep else None)
+
+
+def toward_scale(name):
+    """How far params_toward@k brings params' draws from the constructor's values: 2^-k (1 for any other set)."""
+    base, _, k = name.partition(TOWARD_AT)
+    return 2.0 ** -int(k) if base == PARAMS_TOWARD and k.isdigit() else 1.0
 
 
 def abs_only(names, base=PARAMS_ABS):
@@ -658,6 +670,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). Returns {name: its value
     before} of what was varied."""
     import torch
+    scale = toward_scale(input_set)
     input_set, positive = params_set(input_set)
     negated = input_set in (PARAMS_FLIP, PARAMS_FLIP_NZ)
     varied = {}
@@ -692,7 +705,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                     new[0] = own * b0 * (1.25 + 0.75 * u0)
                 if (input_set == PARAMS_ABS and positive is None) or (positive is not None and name in positive):
                     new = new.abs()
-                new = new.reshape(t.shape)
+                new = new.reshape(t.shape) if scale == 1.0 else v + scale * (new.reshape(t.shape) - v)
             if mask is not None:
                 new = torch.where(mask.to("cpu"), new, v)
             t.copy_(new.to(t.device, t.dtype))

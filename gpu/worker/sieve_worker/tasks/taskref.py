@@ -483,6 +483,19 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         if name == inputsets.PARAMS_FLIP_NZ and "not finite" not in dropped.get(inputsets.PARAMS_FLIP, ""):
             dropped[name] = "params_flip was not dropped as not finite"
             continue
+        if name == inputsets.PARAMS_TOWARD:  # the largest step toward params' draws that stays finite
+            if not all("not finite" in dropped.get(n, "") for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP)):
+                dropped[name] = "params or params_flip was not dropped as not finite"
+                continue
+            for k in range(1, inputsets.TOWARD_STEPS + 1):
+                why = gate(f"{name}{inputsets.TOWARD_AT}{k}")[0]
+                if why is None or "not finite" not in why:
+                    break
+            if why is None:
+                kept.append(f"{name}{inputsets.TOWARD_AT}{k}")
+            else:
+                dropped[name] = why
+            continue
         why, names = gate(name)
         finite = lambda n: gate(n)[0] is None  # noqa: E731
         if why is None and name == inputsets.PARAMS_ABS:  # positive only what must be: the others keep their signs
