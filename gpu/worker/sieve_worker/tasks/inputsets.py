@@ -392,7 +392,7 @@ def masked_name(run, inputs):
             continue  # a variant that masks nothing (an input of lower rank) is none
         with torch.no_grad():
             o = run(d)
-        if all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point()):
+        if finite(o):
             return name
         if relaxed is None and "#" not in name and masked_gate(d, o) is None and own_infinities(run, d, o):
             # an input masked alone must leave the output finite (a square matmul's -inf columns sit where its
@@ -716,15 +716,21 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
 def params_gate(o, o_task, atol, rtol):
     """Why the params set is dropped (None: kept): its output not finite, or the task's own within the tolerance
     (the constant parameters do not reach the output)."""
-    import torch
-    if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
-        return "the reference's output with its constant parameters varied is not finite"
+    if not finite(o):
+        return PARAMS_NOT_FINITE
     if same(o, [t.double() for t in o_task], atol, rtol):
         return PARAMS_UNCHANGED
     return None
 
 
 PARAMS_UNCHANGED = "the reference's output does not change when its constant parameters are varied"
+PARAMS_NOT_FINITE = "the reference's output with its constant parameters varied is not finite"
+
+
+def finite(o):
+    """Whether every floating tensor of the outputs o is finite everywhere."""
+    import torch
+    return all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point())
 
 
 def output_gate(name, run, d, o, zero_tol):
@@ -737,7 +743,7 @@ def output_gate(name, run, d, o, zero_tol):
     if masked_dim(name)[0] is not None:
         return masked_gate(d, o) or (None if own_infinities(run, d, o) else
                                      "the reference's output on it is -inf where a sum of -inf made it")
-    if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o):
+    if not finite(o):
         return "the reference's output on it is not finite"
     if all(bool((t.double().abs() <= zero_tol).all()) for t in o if t.numel()):
         return "the reference's output on it is within the tolerance of zero"
@@ -750,8 +756,7 @@ def gate_at(name, run, d, o, atol, rtol, run64=None):
     needed by exact, and by offset to know its conditioning; a params set only needs its output finite."""
     import torch
     if params_set(name)[0] is not None:
-        return ("the reference's output with its constant parameters varied is not finite"
-                if any(t.is_floating_point() and not bool(torch.isfinite(t).all()) for t in o) else None)
+        return None if finite(o) else PARAMS_NOT_FINITE
     why = output_gate(name, run, d, o, atol / max(1e-12, 1.0 - rtol))
     if why is not None or (name not in OFFSETS and name not in ("exact", "special")):
         return why

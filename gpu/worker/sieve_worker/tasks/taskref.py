@@ -472,24 +472,25 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             if whys[-1] is not None and whys[-1] != inputsets.PARAMS_UNCHANGED:
                 return whys[-1], list(before)
         return (None if None in whys else whys[0]), list(before)
+    NOT_FINITE = inputsets.PARAMS_NOT_FINITE
     for name in inputsets.PARAM_SETS:
         if name == inputsets.PARAMS_SIGNED and "signed" not in kept:
             dropped[name] = "the signed set is not kept"
             continue
         if name == inputsets.PARAMS_ABS and (inputsets.PARAMS in kept or inputsets.PARAMS_FLIP in kept or not any(
-                "not finite" in dropped.get(n, "") for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP))):
+                dropped.get(n) == NOT_FINITE for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP))):
             dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
             continue
-        if name == inputsets.PARAMS_FLIP_NZ and "not finite" not in dropped.get(inputsets.PARAMS_FLIP, ""):
+        if name == inputsets.PARAMS_FLIP_NZ and dropped.get(inputsets.PARAMS_FLIP) != NOT_FINITE:
             dropped[name] = "params_flip was not dropped as not finite"
             continue
         if name == inputsets.PARAMS_TOWARD:  # the largest step toward params' draws that stays finite
-            if not all("not finite" in dropped.get(n, "") for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP)):
+            if not all(dropped.get(n) == NOT_FINITE for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP)):
                 dropped[name] = "params or params_flip was not dropped as not finite"
                 continue
             for k in range(1, inputsets.TOWARD_STEPS + 1):
                 why = gate(f"{name}{inputsets.TOWARD_AT}{k}")[0]
-                if why is None or "not finite" not in why:
+                if why != NOT_FINITE:
                     break
             if why is None:
                 kept.append(f"{name}{inputsets.TOWARD_AT}{k}")
@@ -500,7 +501,7 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         finite = lambda n: gate(n)[0] is None  # noqa: E731
         if why is None and name == inputsets.PARAMS_ABS:  # positive only what must be: the others keep their signs
             kept += inputsets.abs_set(names, finite)
-        elif name == inputsets.PARAMS_SIGNED and why and "not finite" in why and finite(inputsets.abs_only(
+        elif name == inputsets.PARAMS_SIGNED and why == NOT_FINITE and finite(inputsets.abs_only(
                 names, name)):  # the signed inputs with the signs that make it finite gone (a sqrt's gain)
             kept += inputsets.abs_set(names, finite, name)
         elif why is None:
