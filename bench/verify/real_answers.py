@@ -192,6 +192,9 @@ def subset(args):
             keep.append(r)
         else:
             cuda.setdefault(r["model"].rsplit("-", 1)[0], []).append(r)
+    if args.only:  # one verdict of KernelBench's alone (a GPU run over the incorrect ones: Table 2)
+        keep = [r for r in keep if r["kb_correct"] is (args.only == "correct")]
+        cuda = {k: [r for r in q if r["kb_correct"] is (args.only == "correct")] for k, q in cuda.items()}
     queues = [q for _, q in sorted(cuda.items())]
     n = 0
     while n < args.max_cuda and any(queues):
@@ -229,6 +232,8 @@ def main():
     ap.add_argument("--max-cuda", type=int, default=64, help="with --subset: at most this many load_inline answers")
     ap.add_argument("--first", choices=("correct", "incorrect"), default="correct",
                     help="with --subset: the answers KernelBench counted so come first (default correct)")
+    ap.add_argument("--only", choices=("correct", "incorrect"),
+                    help="with --subset: only the answers KernelBench counted so")
     args = ap.parse_args()
     if args.subset:
         return subset(args)

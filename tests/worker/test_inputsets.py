@@ -290,179 +290,6 @@ class ChooseTest(unittest.TestCase):
         self.assertEqual(insens[0]["separated_by"], ["wide", "masked#0"])
 
 
-class ParamsTest(unittest.TestCase):
-    """The params set: a model's constant parameters (a norm's weight 1 and bias 0, PReLU's 0.25) and its norm
-    layers' running statistics drawn from the weight seed; random ones stay."""
-
-    def model(self):
-        torch.manual_seed(0)
-        return torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.LayerNorm(8), torch.nn.BatchNorm1d(8),
-                                   torch.nn.PReLU(8))
-
-    def test_constant_parameters_and_running_statistics_vary_and_the_rest_do_not(self):
-        m, again, other = self.model(), self.model(), self.model()
-        before = {k: v.clone() for k, v in m.state_dict().items()}
-        varied = inputsets.vary_parameters(m, 7)
-        self.assertEqual(sorted(varied), sorted(["1.weight", "1.bias", "2.weight", "2.bias", "2.running_mean",
-                                                 "2.running_var", "3.weight"]))
-        after = m.state_dict()
-        for k in ("0.weight", "0.bias", "2.num_batches_tracked"):
-            self.assertTrue(torch.equal(after[k], before[k]), k)
-        for k in varied:
-            self.assertFalse(torch.equal(after[k], before[k]), k)
-            self.assertGreater(float(after[k].std()), 0, k)  # no longer one value
-        self.assertTrue(bool((after["2.running_var"] > 0).all()))  # a variance stays positive
-        slope = after["3.weight"]
-        self.assertGreater(float(slope[0]), 1)  # the first element: its own sign, a magnitude at most 1 goes above 1
-        self.assertTrue(bool((slope < 0).any()) and bool((slope > 0).any()))  # the rest mix signs
-        ln_w = after["1.weight"]
-        self.assertTrue(bool(((ln_w - 1).abs() < 0.25).any()) and bool((ln_w.abs() > 1.25).any()))  # near and far
-        inputsets.vary_parameters(again, 7)
-        inputsets.vary_parameters(other, 8)
-        self.assertTrue(all(torch.equal(after[k], again.state_dict()[k]) for k in varied))  # the seed decides
-        self.assertFalse(torch.equal(after["1.weight"], other.state_dict()["1.weight"]))
-
-    def test_params_flip_negates_the_draws_but_not_a_variance(self):
-        m, flipped = self.model(), self.model()
-        inputsets.vary_parameters(m, 7)
-        inputsets.vary_parameters(flipped, 7, inputsets.PARAMS_FLIP)
-        a, b = m.state_dict(), flipped.state_dict()
-        for k in ("3.weight", "1.weight", "1.bias"):
-            kept = b[k][1:] != 0  # the rest negated, a few made exactly 0
-            self.assertTrue(torch.equal(b[k][1:][kept], -a[k][1:][kept]), k)
-        self.assertGreater(float(a["3.weight"][0]), 1)  # PReLU's first slope above 1 there, inside (-1, 0) here
-        self.assertTrue(-1 < float(b["3.weight"][0]) < 0)
-        self.assertFalse(bool((a["1.weight"] == 0).any()))  # params itself has no zero (a divisor stays finite)
-        self.assertTrue(torch.equal(b["2.running_var"], a["2.running_var"]))
-        self.assertTrue(bool((b["2.running_var"] > 0).all()))
-
-    def test_masks_and_sign_patterns_are_structure_stored_values_are_not(self):
-        h = torch.tensor([[1.0, 1.0], [1.0, -1.0]])
-        self.assertTrue(inputsets._structure(torch.tril(torch.ones(4, 4))))
-        self.assertTrue(inputsets._structure(torch.kron(h, h)))
-        for stored in (torch.zeros(3), torch.ones(3), torch.tensor([0.485, 0.456, 0.406]), torch.tensor([2.0, 0.0, 1.0])):
-            self.assertFalse(inputsets._structure(stored), stored)
-
-    def test_params_abs_is_params_magnitudes(self):
-        m, a = self.model(), self.model()
-        inputsets.vary_parameters(m, 7)
-        inputsets.vary_parameters(a, 7, inputsets.PARAMS_ABS)
-        for k in ("1.weight", "1.bias", "3.weight"):
-            self.assertTrue(torch.equal(a.state_dict()[k], m.state_dict()[k].abs()), k)
-
-    def test_params_abs_of_named_tensors_keeps_the_others_signs(self):
-        m, a = self.model(), self.model()
-        inputsets.vary_parameters(m, 7)
-        inputsets.vary_parameters(a, 7, inputsets.abs_only(["1.weight"]))
-        self.assertTrue(torch.equal(a.state_dict()["1.weight"], m.state_dict()["1.weight"].abs()))
-        for k in ("1.bias", "3.weight"):
-            self.assertTrue(torch.equal(a.state_dict()[k], m.state_dict()[k]), k)
-        self.assertEqual(inputsets.params_set("params_abs#1.weight,3.weight"),
-                         (inputsets.PARAMS_ABS, {"1.weight", "3.weight"}))
-        self.assertEqual(inputsets.params_set("params_flip#1.weight"), (None, None))  # only params_abs names tensors
-        self.assertEqual(inputsets.derive([torch.ones(2)], "params_abs#1.weight")[0].tolist(), [1.0, 1.0])
-
-    def test_abs_set_gives_back_every_sign_the_reference_survives(self):
-        need = {"gain"}  # the reference is finite while the gain is positive, whatever the others' signs
-        finite = lambda name: need <= inputsets.params_set(name)[1]
-        self.assertEqual(inputsets.abs_set(["gain", "bias", "scale"], finite), ["params_abs#gain"])
-        self.assertEqual(inputsets.abs_set(["gain"], finite), [inputsets.PARAMS_ABS])  # all of them: the plain set
-        need = {"gain", "scale"}
-        self.assertEqual(inputsets.abs_set(["bias", "gain", "scale"], finite), ["params_abs#gain,scale"])
-        self.assertEqual(inputsets.abs_set(["bias", "gain"], lambda n: "gain" in inputsets.params_set(n)[1],
-                                           inputsets.PARAMS_SIGNED), ["params_signed#gain"])
-        # finite while either is positive (sqrt(max(gain, floor))): each order leaves another, both sets are kept
-        either = lambda name: bool({"gain", "floor"} & inputsets.params_set(name)[1])
-        self.assertEqual(inputsets.abs_set(["gain", "floor"], either), ["params_abs#floor", "params_abs#gain"])
-        # past ABS_TRIES tensors one by one, the rest's signs are given back together
-        names = [f"t{i}" for i in range(inputsets.ABS_TRIES + 3)]
-        self.assertEqual(inputsets.abs_set(names, lambda n: "t0" in inputsets.params_set(n)[1])[0], "params_abs#t0")
-
-    def test_params_near_and_flip_without_zeros(self):
-        m, near, flip, nz = self.model(), self.model(), self.model(), self.model()
-        v = {k: t.clone() for k, t in m.state_dict().items()}
-        inputsets.vary_parameters(near, 7, inputsets.PARAMS_NEAR)
-        inputsets.vary_parameters(flip, 7, inputsets.PARAMS_FLIP)
-        inputsets.vary_parameters(nz, 7, inputsets.PARAMS_FLIP_NZ)
-        a, b, c = near.state_dict(), flip.state_dict(), nz.state_dict()
-        w = v["3.weight"]  # PReLU's 0.25: every element in its own band, the first of its sign in [0.05, 0.8]
-        self.assertTrue(bool(((a["3.weight"][1:] >= 0.8 * w[1:]) & (a["3.weight"][1:] <= 1.2 * w[1:])).all()))
-        self.assertTrue(0.05 <= float(a["3.weight"][0]) <= 0.8)
-        self.assertFalse(bool((c["1.weight"] == 0).any()))  # no zero: a divisor stays finite
-        kept = b["1.weight"] != 0
-        self.assertTrue(torch.equal(c["1.weight"][kept], b["1.weight"][kept]))  # otherwise params_flip's draws
-
-    def test_params_toward_brings_the_draws_part_of_the_way(self):
-        m, t = self.model(), self.model()
-        v = {k: x.clone() for k, x in m.state_dict().items()}
-        inputsets.vary_parameters(m, 7)
-        inputsets.vary_parameters(t, 7, "params_toward@3")
-        for k in ("1.weight", "1.bias", "3.weight"):
-            want = v[k].double() + (m.state_dict()[k].double() - v[k].double()) / 8
-            self.assertTrue(torch.allclose(t.state_dict()[k].double(), want, atol=1e-6), k)
-        self.assertEqual(inputsets.params_set("params_toward"), (None, None))  # only with its step
-        self.assertEqual(inputsets.params_set("params_toward@6"), (None, None))
-
-    def test_a_parameter_drawn_of_one_sign_is_varied_a_signed_one_is_not(self):
-        class M(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.lin = torch.nn.Linear(4, 4)  # drawn of both signs: a checkpoint's is like it
-                self.scale = torch.nn.Parameter(torch.rand(4) + 0.5)  # drawn positive: every check would see it so
-
-        def make(seed):
-            torch.manual_seed(seed)
-            return M()
-        names = [n for n, _, _ in inputsets.constant_tensors(make(1), make(2))]
-        self.assertIn("scale", names)
-        self.assertNotIn("lin.weight", names)
-
-    def test_a_twin_tells_constructed_elements_of_a_drawn_table(self):
-        def make(seed):
-            torch.manual_seed(seed)
-            return torch.nn.Embedding(10, 4, padding_idx=0)
-        m = make(1)
-        rest = m.weight[1:].clone()
-        before = inputsets.vary_parameters(m, 7, twin=make(2))
-        self.assertEqual(list(before), ["weight"])
-        self.assertTrue(torch.equal(before["weight"][0], torch.zeros(4)))  # the value before is returned
-        self.assertFalse(bool((m.weight[0] == 0).any()))  # the padding row varied
-        self.assertTrue(torch.equal(m.weight[1:], rest))  # the drawn rows kept
-
-    def test_a_twin_tells_constructed_parameters_from_drawn_ones(self):
-        class M(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.lin = torch.nn.Linear(4, 4)
-                self.mix = torch.nn.Parameter(torch.eye(4))  # not one value, yet the constructor's
-                self.register_buffer("std", torch.ones(4))  # one value: varied
-                self.register_buffer("mask", torch.tril(torch.ones(4, 4)))  # the operator's constant: kept
-                self.register_buffer("tmp", torch.zeros(4), persistent=False)  # in no checkpoint: kept
-
-        def make(seed):
-            torch.manual_seed(seed)
-            return M()
-        m = make(1)
-        mask = m.mask.clone()
-        varied = inputsets.vary_parameters(m, 7, twin=make(2))
-        self.assertEqual(sorted(varied), ["mix", "std"])
-        self.assertTrue(torch.equal(m.mask, mask))
-        self.assertEqual(list(inputsets.vary_parameters(make(1), 7)), ["std"])  # no twin: one-value tensors alone
-
-    def test_the_set_s_inputs_are_the_task_s(self):
-        x = rand(4, 8)(3)
-        for name in (inputsets.PARAMS, inputsets.PARAMS_FLIP):
-            self.assertIs(inputsets.derive(x, name, 3), x)
-        signed = inputsets.derive(x, "signed", 3)[0]
-        self.assertTrue(torch.equal(inputsets.derive(x, inputsets.PARAMS_SIGNED, 3)[0], signed))  # signed's inputs
-
-    def test_the_gate_keeps_it_only_where_the_output_moves_and_stays_finite(self):
-        o = [torch.ones(4)]
-        self.assertIsNone(inputsets.params_gate([torch.full((4,), 2.0)], o, 1e-4, 1e-4))
-        self.assertIn("does not change", inputsets.params_gate([torch.ones(4)], o, 1e-4, 1e-4))
-        self.assertIn("not finite", inputsets.params_gate([torch.tensor([1.0, float("nan"), 1, 1])], o, 1e-4, 1e-4))
-
-
 class ChunkTest(unittest.TestCase):
     """derive makes a large input's set CHUNK elements at a time (a 6.4 GB input's special set held some 90 GB
     whole): chunk by chunk it is the same tensor, bit for bit, as made whole."""
@@ -582,9 +409,6 @@ class SpecialTest(unittest.TestCase):
         self.assertNotIn("special", ident[0]["separated_by"])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class SetToleranceTest(unittest.TestCase):
     """A derived set's atol is widened to NOISE_FACTOR times the reference's own float rounding there
@@ -659,3 +483,7 @@ class SetToleranceTest(unittest.TestCase):
         x = torch.rand(8)
         self.assertIsNone(outputs.rounding_noise(Fp32Only(), [x], [x * 2]))
         self.assertEqual(taskref.set_atol({"atol": 1e-4, "rtol": 1e-4, "set_atols": [None]}, 0)[0], 1e-4)
+
+
+if __name__ == "__main__":
+    unittest.main()

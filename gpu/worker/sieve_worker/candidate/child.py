@@ -224,7 +224,10 @@ class Child:
                 return
         self.wall_harness()
         self.send({"t": "ready"})
-        models = {}  # one instance per shape, called for every seed: state kept across calls shows up
+        # one instance per shape, called for every seed and input set: state kept across calls shows up (a state
+        # read at the first call alone: redteam inputs r29_perm_cached_first_call); one per entry had a params
+        # set's entry called once, at one seed, and held its own state
+        models = {}
         routes = {}  # per instance: where the reference's tensors that load_state_dict misses go (give_unloaded)
         state_report = None
         first = True
@@ -250,11 +253,11 @@ class Child:
                 # code runs with torch seeded by the inputs' seed. Its weights are the reference's by seeding and
                 # copied by load_state_dict
                 self.reseed()
-                new_model = keep.get(si)
+                new_model = keep.get(self.shape_key(si))
                 self.wall_free()
                 if new_model is None:
                     new_model = as_kernelbench_runs(taskref.build(task, model_new_cls, None, style, weights).to(device))
-                    keep[si] = new_model
+                    keep[self.shape_key(si)] = new_model
                 res = names_of(new_model.load_state_dict(ref_model.state_dict(), strict=False))
                 # the reference's tensors the answer's model took under no name of the reference's go to its own
                 # unloaded ones of the same shape, by a route fixed at the instance's first call, here in the free
@@ -308,7 +311,7 @@ class Child:
         self.share(task, model_new_cls, style, models, cmd)
         if cmd.get("timing") and (not self.interpreted or self.ctx.get("time_on_cpu")):
             try:
-                self.timing(task, models.get(0), cmd)
+                self.timing(task, models.get(self.shape_key(0)), cmd)
             except BaseException as e:
                 if not self.device_full(e):
                     self.error("timing", classify(e, False), e)
@@ -319,26 +322,28 @@ class Child:
         self.send({"t": "done", "launches": launches, "kernels": sorted(names)})
 
     def route_unloaded(self, model, ref_model, unreached, missing, before):
-        """{reference name: the answer's name} for the reference's floating tensors that load_state_dict could not
-        give by name (`unreached`) and the answer's own that it left unloaded (`missing`), of the same shape (or of as
-        many elements and the same values: an affine kept as (1, C, 1), redteam inputs r25_ok_affine_broadcast_params):
-        the one holding the reference's value now (the instance was built under the same seed, so a parameter the answer
-        made as the reference did holds the same values; for a params set's tensors, the value before it varied
-        them: `before`), then the same last name (ln.weight -> weight), then in order. Fixed at an instance's first
-        call: later seeds give other values, and the answer's tensors hold what the last call gave them (a Linear's
-        weight under another name kept its first seed's values: redteam inputs r24_ok_linear_ln_flat_names; an
-        affine declared beta first took gamma's values: r24_ok_ln_beta_first)."""
+        """{reference name: the answer's name} for the reference's tensors that load_state_dict could not give by name
+        (`unreached`) and the answer's own that it left unloaded (`missing`), floating for floating, integer for
+        integer, bool for bool (a stored permutation under another name: redteam inputs r29_ok_perm_other_name), of
+        the same shape (or of as many elements and the same values: an affine kept as (1, C, 1), redteam inputs
+        r25_ok_affine_broadcast_params): the one holding the reference's value now (the instance was built under the
+        same seed, so a parameter the answer made as the reference did holds the same values; for a params set's
+        tensors, the value before it varied them: `before`), then the same last name (ln.weight -> weight), then in
+        order. Fixed at an instance's first call: later seeds give other values, and the answer's tensors hold what
+        the last call gave them (a Linear's weight under another name kept its first seed's values: redteam inputs
+        r24_ok_linear_ln_flat_names; an affine declared beta first took gamma's values: r24_ok_ln_beta_first)."""
         torch = self.torch
         ref = ref_model.state_dict()
         own = model.state_dict(keep_vars=True)
-        free = [k for k in missing if isinstance(own.get(k), torch.Tensor) and own[k].is_floating_point()]
+        free = [k for k in missing if isinstance(own.get(k), torch.Tensor)]
         route = {}
         for n in unreached:
             r = ref.get(n)
-            if not isinstance(r, torch.Tensor) or not r.is_floating_point():
+            if not isinstance(r, torch.Tensor):
                 continue
-            fits = [k for k in free if tuple(own[k].shape) == tuple(r.shape)]
-            view = [k for k in free if k not in fits and own[k].numel() == r.numel()]
+            kind = [k for k in free if self.dtype_kind(own[k]) == self.dtype_kind(r)]
+            fits = [k for k in kind if tuple(own[k].shape) == tuple(r.shape)]
+            view = [k for k in kind if k not in fits and own[k].numel() == r.numel()]
             was = before.get(n, r)
             with torch.no_grad():
                 same = [k for k in fits + view if torch.equal(  # in the answer's dtype (a float64 copy: r28_ok_affine_f64_view)
@@ -351,6 +356,14 @@ class Child:
             route[n] = pick
             free.remove(pick)
         return route
+
+    def shape_key(self, si):
+        """Which instance entry si's calls use: one per shape (the task's own inputs and every derived set there)."""
+        return json.dumps(self.ctx["shapes"][si], sort_keys=True, default=str)
+
+    def dtype_kind(self, t):
+        """route_unloaded's classes of dtype: floating, bool, integer (a permutation kept as int32 for int64)."""
+        return "f" if t.is_floating_point() else "b" if t.dtype == self.torch.bool else "i"
 
     def give_unloaded(self, model, ref_model, route):
         """The reference's values copied into the answer's tensors as route_unloaded routed them."""
@@ -544,7 +557,7 @@ class Child:
         CPU: wall time inside its interpreted launches)."""
         hook = self.hook
         share = None
-        model = models.get(0)
+        model = models.get(self.shape_key(0))
         seed = cmd.get("share_seed")
         if model is not None and seed is not None and not self.interpreted:
             try:

@@ -12,7 +12,7 @@ import resource
 import shutil
 
 from ..sandbox import sandbox
-from ..tasks import inputsets, refstore, taskref
+from ..tasks import paramsets, refstore, taskref
 
 KEEP_ENV = ("PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "SIEVE_CUDA_ARCH", "SIEVE_CUDA_DRIVER",
             "SIEVE_NVRTC", "SIEVE_NVRTC_CACHE", "LD_LIBRARY_PATH")
@@ -59,7 +59,7 @@ def materialise(ctx):
     for si, shape in enumerate(ctx["shapes"]):
         taskref.apply_shape(task, shape)
         name = sets[si] if si < len(sets) else "task"
-        if inputsets.params_set(name)[0] is not None:
+        if paramsets.params_set(name)[0] is not None:
             continue  # a raw kernel takes the task's inputs alone: no parameter of the reference's reaches it
         for seed in ctx["seeds"][:counts[si] if si < len(counts) else None]:
             inputs = [t for t in taskref.set_inputs(task, seed, ctx.get("device", "cpu"), name)

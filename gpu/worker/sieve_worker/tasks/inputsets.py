@@ -42,101 +42,18 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
 Every set keeps the task's zeros and symmetric matrices (_keep_zeros, _keep_symmetry): a triangular or symmetric input is the
 task's contract.
 
-Seven more sets vary the model:
-  params, params_flip, params_signed, params_abs, params_near, params_flip_nz, params_toward@k
-          the reference built with its constructor's constants drawn from the check's weight seed instead
-          (vary_parameters): every floating parameter and persistent buffer that a twin built under another seed
-          has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
-          is drawn near its value or at a log-uniform magnitude of either sign, the first element of a tensor
-          above it with its own sign; params_flip negates the draws (its first element inside (-1, 0) times the
-          value, a few elements 0); params_abs takes params' magnitudes, of the tensors whose signs make the
-          reference non-finite alone (params_abs#a,b: abs_set). params and params_flip run on the task's own
-          inputs, params_signed (params' draws) on the signed set's wherever it is kept, params_abs where params
-          and params_flip are not finite. The answer gets the values by name (load_state_dict), or by the
-          child's route (route_unloaded). Each is kept where the reference's output on it is finite and not the
-          task's own within the tolerance at one seed of two (params_gate, taskref.choose_sets).
+Eight more sets vary the model (params, params_flip, ...): paramsets.
 Every kept set is checked at the anchor shape at SEEDS seeds and at every other checked shape at one, where gate_at
 keeps it there. Redteam inputs r22_* to r28_* (docs/VERIFIER.md)
 """
 
 
-import math
 import re
 
+from .outputs import finite, same
+from .paramsets import PARAMS_NOT_FINITE, PARAMS_SIGNED, params_set
+
 SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
-# the sets that vary the model's constructor-made constants (vary_parameters), not its inputs
-PARAMS = "params"  # drawn per element, on the task's inputs
-PARAMS_FLIP = "params_flip"  # the same draws negated
-PARAMS_SIGNED = "params_signed"  # params' draws on the signed inputs, wherever the signed set is kept
-PARAMS_ABS = "params_abs"  # params' magnitudes, all positive: where params and params_flip are not finite (a sqrt)
-PARAMS_NEAR = "params_near"  # every element near its value, the first too: a probability's or a slope's own band
-PARAMS_FLIP_NZ = "params_flip_nz"  # params_flip without its zeros, where those make it not finite (a divisor)
-# params_toward@k: params' draws brought 2^-k of the way from the constructor's value, the largest that is finite where
-# params and params_flip are not (an atanh of a parameter at 0: redteam inputs r28_atanh_series)
-PARAMS_TOWARD = "params_toward"
-TOWARD_AT, TOWARD_STEPS = "@", 5
-PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ, PARAMS_TOWARD)
-# params_abs#a,b (params_signed#a,b): the set's draws with only tensors a and b positive, the ones whose signs turn
-# the reference non-finite (abs_set, taskref.choose_sets); the others keep their signs (redteam inputs
-# r26_sqrt_gain_bias_relu, r27_prelu_sqrt_gain_rand_slope_const)
-ABS_ONLY = "#"
-ABS_BASES = (PARAMS_ABS, PARAMS_SIGNED)
-
-
-def params_set(name):
-    """(base, names made positive) of a params set's name: (PARAMS_ABS, None) for params_abs (all of them),
-    (PARAMS_ABS, {a, b}) for params_abs#a,b (params_signed#a,b alike), (name, None) for the others; (None, None)
-    for a set of inputs."""
-    if not isinstance(name, str):
-        return None, None
-    base, sep, rest = name.partition(ABS_ONLY)
-    base, at, k = base.partition(TOWARD_AT)
-    if base not in PARAM_SETS or (sep and base not in ABS_BASES) or (at or base == PARAMS_TOWARD) and not (
-            base == PARAMS_TOWARD and k.isdigit() and 1 <= int(k) <= TOWARD_STEPS):
-        return None, None
-    return base, (set(rest.split(",")) - {""} if sep else None)
-
-
-def toward_scale(name):
-    """How far params_toward@k brings params' draws from the constructor's values: 2^-k (1 for any other set)."""
-    base, _, k = name.partition(TOWARD_AT)
-    return 2.0 ** -int(k) if base == PARAMS_TOWARD and k.isdigit() else 1.0
-
-
-def abs_only(names, base=PARAMS_ABS):
-    """The set of `base`'s draws that makes `names` alone positive."""
-    return base + ABS_ONLY + ",".join(sorted(names))
-
-
-MAG_LO, MAG_HI = 0.05, 2.0  # the params draws' log-uniform magnitudes, times max(|v|, 1) (wider: r28 known gaps)
-ABS_TRIES = 48  # abs_set gives back at most this many tensors' signs one by one (two reference runs each), the rest
-# together
-
-
-def abs_set(names, finite, base=PARAMS_ABS):
-    """The sets of `base`'s draws that make positive only the tensors of `names` whose signs must go for the
-    reference to stay finite: from all of them positive, each one's signs given back in turn while finite(the set)
-    still holds (a sqrt's gain stays positive, the bias beside it signed: redteam inputs r26_sqrt_gain_bias_relu);
-    past ABS_TRIES tensors, the rest's signs together (r27_affine_stack_last_shift_clamp). Tried in the order given
-    and in reverse: where either of two tensors keeps the reference finite (sqrt(max(gain, floor))), each order
-    leaves another one positive, and both sets are returned (r27_gain_floor_abs). params_abs (plain) where every
-    tensor must be positive."""
-    out = []
-    for order in (list(names), list(names)[::-1]):
-        positive = list(order)
-        for n in order[:ABS_TRIES]:
-            rest = [k for k in positive if k != n]
-            if rest and finite(abs_only(rest, base)):
-                positive = rest
-        rest = [k for k in positive if k not in order[ABS_TRIES:]]
-        if rest and len(rest) < len(positive) and finite(abs_only(rest, base)):
-            positive = rest
-        name = PARAMS_ABS if base == PARAMS_ABS and len(positive) == len(names) else abs_only(positive, base)
-        if name not in out:
-            out.append(name)
-    return out
-
-
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -582,155 +499,9 @@ def torch_equal64(a, b):
     return torch.equal(torch.nan_to_num(a.double()), torch.nan_to_num(b.double()))
 
 
-def same(a, b, atol, rtol):
-    """Whether two calls' outputs agree within the tolerance (a wrong answer could not tell them apart)."""
-    from .hygiene import differ
-    return len(a) == len(b) and not differ(a, b, atol, rtol)
-
-
 def floats(inputs):
     import torch
     return [k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
-
-
-def constant_tensors(model, twin=None):
-    """(name, tensor, mask) of `model`'s state that its constructor made rather than drew, in model.state_dict()'s
-    names; mask: the elements made (None: all of them). With `twin` (the same class built under another weight
-    seed): every floating parameter and persistent floating buffer, element by element where the twin's has the
-    same value (an Embedding's padding row in a drawn table: redteam inputs r24_embedding_pad_row_zero), except a
-    buffer of 0s and 1s alone (a causal mask, the operator's structure); without one, those whose elements are all
-    one value. A norm layer's running statistics always. A parameter is what a checkpoint changes, so each is
-    varied, a torch.eye one too (r23_identity_mix_ignored), and so is a stored mean or scale
-    (r23_input_norm_buffers_ignored, r24_imagenet_norm_hardcoded). So is one the constructor draws all of one sign
-    (torch.rand + 0.5): every check would hold it to that sign, a checkpoint's need not (r28_scale_pool_reorder). Integer
-    and bool buffers are not varied (r28_perm_hardcoded, r28_bool_mask_ignored: known gaps)."""
-    import torch
-    from torch.nn.modules.batchnorm import _NormBase
-    twins = {**dict(twin.named_parameters()), **dict(twin.named_buffers())} if twin is not None else {}
-    stats = {f"{p}.{b}" if p else b for p, m in model.named_modules() if isinstance(m, _NormBase)
-             for b in ("running_mean", "running_var")}
-    persistent = model.state_dict(keep_vars=True)
-    out = []
-    for kind, items in (("param", model.named_parameters()), ("buffer", model.named_buffers())):
-        for name, t in items:
-            if (not isinstance(t, torch.Tensor) or not t.is_floating_point() or not t.numel()
-                    or t.device.type == "meta" or name not in persistent):
-                continue
-            with torch.no_grad():
-                v = t.detach()
-                if name in stats:
-                    out.append((name, t, None))
-                    continue
-                if kind == "buffer" and _structure(v):
-                    continue  # a mask or a sign pattern of the operator's: built in by any answer
-                other = twins.get(name)
-                if other is not None and other.shape == t.shape:
-                    mask = v == other.detach().to(v.device)
-                    if bool(mask.all()):
-                        out.append((name, t, None))
-                    elif bool(mask.any()):
-                        out.append((name, t, mask))
-                    elif v.numel() > 1 and (bool((v >= 0).all()) or bool((v <= 0).all())):
-                        out.append((name, t, None))  # drawn of one sign (torch.rand): a checkpoint's has either
-                elif bool((v.reshape(-1) == v.reshape(-1)[0]).all()):
-                    out.append((name, t, None))
-    return out
-
-
-def _structure(v):
-    """Whether a buffer is the operator's structure rather than a stored value: at least two distinct values, all
-    of them 0, c or -c (a causal mask of 0s and 1s, a Hadamard matrix of +-1: redteam inputs r25_ok_hadamard_generated).
-    A stored mean or scale (one value, or several others) is not."""
-    import torch
-    flat = v.reshape(-1)
-    nz = flat[flat != 0]
-    if not nz.numel():
-        return False
-    c = nz[0].abs()
-    return bool((nz.abs() == c).all()) and not bool((flat == flat[0]).all())
-
-
-def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
-    """The params sets' model: the tensors constant_tensors names (the elements it masks) replaced in place by
-    values drawn from weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw
-    the same on any device. For each element v (b = max(|v|, 1)): a quarter near its value (v times U(0.8, 1.2);
-    U(-0.2, 0.2) for 0), the rest b times a log-uniform magnitude in [MAG_LO, MAG_HI], of either sign (a clamp to
-    [-2, 2] or a flush of gains under 0.05 to 0 passes: redteam inputs r28_affine_gain_clamp2,
-    r28_affine_tiny_gain_flush, known gaps: a wider range thins every band); the first element of each tensor b times U(1.25, 2) with its own sign (0 counts as
-    positive). PARAMS_FLIP negates every draw but the first element's, which gets b times a log-uniform magnitude in
-    [0.05, 0.8] of the other sign, and makes the second and one in sixteen of the others exactly 0 (a divisor's
-    PARAMS stays finite); PARAMS_NEAR draws every element near its value but the first, b times [0.05, 0.8] of its
-    own sign (r28_affine_first_band_skip); PARAMS_FLIP_NZ is PARAMS_FLIP without its zeros; PARAMS_ABS takes the
-    magnitudes of PARAMS' draws (params_abs#a,b: of tensors a and b alone); PARAMS_SIGNED draws as PARAMS. So,
-    whatever the seed, a single PReLU slope is above 1 in one set and inside (-1, 0) in the other (max(x, a*x) is PReLU only for a <= 1:
-    redteam inputs r23_prelu_max_trick; a slope snapped to 0.25: r25_prelu_scalar_snap), and a tensor of several
-    elements mixes signs, sizes and zeros: a trick chosen on its first element, right for one sign or size
-    band, or one that snaps values near the constructor's back to them, fails (r24_prelu_trick_first_slope,
-    r24_ln_near_one_skip, r25_affine_band_snap, r25_affine_zero_weight_as_one). A running variance stays positive
-    (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). Returns {name: its value
-    before} of what was varied."""
-    import torch
-    scale = toward_scale(input_set)
-    input_set, positive = params_set(input_set)
-    negated = input_set in (PARAMS_FLIP, PARAMS_FLIP_NZ)
-    varied = {}
-    for i, (name, t, mask) in enumerate(constant_tensors(model, twin)):
-        with torch.no_grad():
-            g = torch.Generator().manual_seed((int(weight_seed) * 1_000_003 + i) % (1 << 63))
-            u = torch.rand(t.shape, generator=g, dtype=torch.float64)
-            kind = torch.rand(t.shape, generator=g, dtype=torch.float64)
-            flip = torch.rand(t.shape, generator=g, dtype=torch.float64) < 0.5
-            v = t.detach().to("cpu", torch.float64)
-            before = t.detach().clone()
-            if name.rsplit(".", 1)[-1] == "running_var":
-                new = v.abs().clamp_min(1e-3) * (0.5 + 1.5 * u)
-            else:
-                b = v.abs().clamp_min(1.0)
-                mag = b * torch.exp(math.log(MAG_LO) + u * math.log(MAG_HI / MAG_LO))  # log-uniform in [lo, hi] b
-                near = torch.where(v != 0, v * (0.8 + 0.4 * u), 0.4 * u - 0.2)
-                new = near if input_set == PARAMS_NEAR else torch.where(kind < 0.25, near, torch.where(flip, -mag, mag))
-                if input_set == PARAMS_FLIP:  # exact zeros in one set alone: a divisor's set stays finite in the other
-                    new = torch.where((kind >= 0.25) & (kind < 0.3125), torch.zeros_like(v), new)
-                new = new.reshape(-1)
-                if input_set == PARAMS_FLIP and new.numel() > 1:
-                    new[1] = 0.0  # one zero whatever the seed (a pruned weight taken as 1: r25_affine_zero_weight_as_one)
-                own = -1.0 if float(v.reshape(-1)[0]) < 0 else 1.0
-                b0, u0 = float(b.reshape(-1)[0]), float(u.reshape(-1)[0])
-                if negated:
-                    new = -new
-                    new[0] = -own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
-                elif input_set == PARAMS_NEAR:  # of its own sign and smaller (a slope in (0, 1) taken for 0.25)
-                    new[0] = own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
-                else:
-                    new[0] = own * b0 * (1.25 + 0.75 * u0)
-                if (input_set == PARAMS_ABS and positive is None) or (positive is not None and name in positive):
-                    new = new.abs()
-                new = new.reshape(t.shape) if scale == 1.0 else v + scale * (new.reshape(t.shape) - v)
-            if mask is not None:
-                new = torch.where(mask.to("cpu"), new, v)
-            t.copy_(new.to(t.device, t.dtype))
-        varied[name] = before
-    return varied
-
-
-def params_gate(o, o_task, atol, rtol):
-    """Why the params set is dropped (None: kept): its output not finite, or the task's own within the tolerance
-    (the constant parameters do not reach the output)."""
-    if not finite(o):
-        return PARAMS_NOT_FINITE
-    if same(o, [t.double() for t in o_task], atol, rtol):
-        return PARAMS_UNCHANGED
-    return None
-
-
-PARAMS_UNCHANGED = "the reference's output does not change when its constant parameters are varied"
-PARAMS_NOT_FINITE = "the reference's output with its constant parameters varied is not finite"
-
-
-def finite(o):
-    """Whether every floating tensor of the outputs o is finite everywhere."""
-    import torch
-    return all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point())
 
 
 def output_gate(name, run, d, o, zero_tol):

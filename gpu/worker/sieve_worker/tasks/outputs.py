@@ -79,3 +79,15 @@ def f64_cheap(inputs, outs, cheap):
     import torch
     return cheap and sum(t.numel() * t.element_size() for t in list(inputs) + list(outs)
                          if isinstance(t, torch.Tensor)) < NOISE_MAX_BYTES
+
+
+def finite(o):
+    """Whether every floating tensor of the outputs o is finite everywhere."""
+    import torch
+    return all(bool(torch.isfinite(t).all()) for t in o if t.is_floating_point())
+
+
+def same(a, b, atol, rtol):
+    """Whether two calls' outputs agree within the tolerance (a wrong answer could not tell them apart)."""
+    from .hygiene import differ
+    return len(a) == len(b) and not differ(a, b, atol, rtol)

@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from . import hygiene, inputsets
+from . import hygiene, inputsets, paramsets
 from .outputs import NOISE_FACTOR, NOISE_MAX_BYTES, f64_cheap, flatten_outputs, float64_run, set_noise  # noqa: F401
 from .runmode import as_kernelbench_runs
 from .refstore import cache_path, load_ref, ref_meta, save_ref, to_numpy
@@ -352,14 +352,14 @@ def split_init(init, style):
 def build(mod, cls, seed, style, weights=None, input_set=None):
     """cls(*init inputs), constructed with torch seeded by weight_seed(seed) (or by `weights`, that seed as the worker
     sends it to a candidate, before the check's seed itself): the reference and the answer's model alike (the harness
-    then copies the reference's weights into the answer's by name as well). For a params set (inputsets.PARAM_SETS),
+    then copies the reference's weights into the answer's by name as well). For a params set (paramsets.PARAM_SETS),
     its constructor's constants varied: build_varied."""
     return build_varied(mod, cls, seed, style, weights, input_set)[0]
 
 
 def build_varied(mod, cls, seed, style, weights=None, input_set=None):
     """build's model and {name: value before} of what a params set varied in it ({} for other sets). The constants
-    are found by building a twin under another weight seed (inputsets.constant_tensors)."""
+    are found by building a twin under another weight seed (paramsets.constant_tensors)."""
     import torch
     ws = weights if weights is not None else weight_seed(seed)
 
@@ -369,10 +369,10 @@ def build_varied(mod, cls, seed, style, weights=None, input_set=None):
         torch.manual_seed(s)
         return cls(*args, **kwargs)
     model = make(ws)
-    if inputsets.params_set(input_set)[0] is None:
+    if paramsets.params_set(input_set)[0] is None:
         return model, {}
     twin = make((ws + 0x9E3779B97F4A7C15) % (1 << 63))
-    varied = inputsets.vary_parameters(model, ws, input_set, twin)
+    varied = paramsets.vary_parameters(model, ws, input_set, twin)
     del twin
     return model, varied
 
@@ -449,7 +449,7 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
     unvaried = {}  # (seed, on signed inputs) -> (inputs, the reference's own outputs): made once for all the sets
 
     def own(sd, name):
-        key = (sd, inputsets.params_set(name)[0] == inputsets.PARAMS_SIGNED)
+        key = (sd, paramsets.params_set(name)[0] == paramsets.PARAMS_SIGNED)
         if key not in unvaried:
             m = model if sd == seeds[0] else as_kernelbench_runs(build(mod, mod.Model, sd, style).to(device))
             x = set_inputs(mod, sd, device, name)
@@ -458,52 +458,55 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         return unvaried[key]
     # (why the set is dropped, or None; the names varied): its output not finite at a seed, or the task's own at both
     # (an Embedding's padding row that one seed's indices never read: redteam inputs r24_embedding_pad_row_zero)
+    def floating(before):  # the floating tensors' names: the ones whose signs abs_set gives back
+        return [n for n, t in before.items() if t.is_floating_point()]
+
     def gate(name):
         whys = []
         for sd in list(seeds)[:2]:
             varied, before = build_varied(mod, mod.Model, sd, style, input_set=name)
             if not before:
-                return "the reference has no constant floating parameter", []
+                return "the reference has no constant parameter", []
             varied = as_kernelbench_runs(varied.to(device))
             x, o = own(sd, name)
             with torch.no_grad():
-                whys.append(inputsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol))
+                whys.append(paramsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol))
             del varied, x, o
-            if whys[-1] is not None and whys[-1] != inputsets.PARAMS_UNCHANGED:
-                return whys[-1], list(before)
-        return (None if None in whys else whys[0]), list(before)
-    NOT_FINITE = inputsets.PARAMS_NOT_FINITE
-    for name in inputsets.PARAM_SETS:
-        if name == inputsets.PARAMS_SIGNED and "signed" not in kept:
+            if whys[-1] is not None and whys[-1] != paramsets.PARAMS_UNCHANGED:
+                return whys[-1], floating(before)
+        return (None if None in whys else whys[0]), floating(before)
+    NOT_FINITE = paramsets.PARAMS_NOT_FINITE
+    for name in paramsets.PARAM_SETS:
+        if name == paramsets.PARAMS_SIGNED and "signed" not in kept:
             dropped[name] = "the signed set is not kept"
             continue
-        if name == inputsets.PARAMS_ABS and (inputsets.PARAMS in kept or inputsets.PARAMS_FLIP in kept or not any(
-                dropped.get(n) == NOT_FINITE for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP))):
+        if name == paramsets.PARAMS_ABS and (paramsets.PARAMS in kept or paramsets.PARAMS_FLIP in kept or not any(
+                dropped.get(n) == NOT_FINITE for n in (paramsets.PARAMS, paramsets.PARAMS_FLIP))):
             dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
             continue
-        if name == inputsets.PARAMS_FLIP_NZ and dropped.get(inputsets.PARAMS_FLIP) != NOT_FINITE:
+        if name == paramsets.PARAMS_FLIP_NZ and dropped.get(paramsets.PARAMS_FLIP) != NOT_FINITE:
             dropped[name] = "params_flip was not dropped as not finite"
             continue
-        if name == inputsets.PARAMS_TOWARD:  # the largest step toward params' draws that stays finite
-            if not all(dropped.get(n) == NOT_FINITE for n in (inputsets.PARAMS, inputsets.PARAMS_FLIP)):
+        if name == paramsets.PARAMS_TOWARD:  # the largest step toward params' draws that stays finite
+            if not all(dropped.get(n) == NOT_FINITE for n in (paramsets.PARAMS, paramsets.PARAMS_FLIP)):
                 dropped[name] = "params or params_flip was not dropped as not finite"
                 continue
-            for k in range(1, inputsets.TOWARD_STEPS + 1):
-                why = gate(f"{name}{inputsets.TOWARD_AT}{k}")[0]
+            for k in range(1, paramsets.TOWARD_STEPS + 1):
+                why = gate(f"{name}{paramsets.TOWARD_AT}{k}")[0]
                 if why != NOT_FINITE:
                     break
             if why is None:
-                kept.append(f"{name}{inputsets.TOWARD_AT}{k}")
+                kept.append(f"{name}{paramsets.TOWARD_AT}{k}")
             else:
                 dropped[name] = why
             continue
         why, names = gate(name)
         finite = lambda n: gate(n)[0] is None  # noqa: E731
-        if why is None and name == inputsets.PARAMS_ABS:  # positive only what must be: the others keep their signs
-            kept += inputsets.abs_set(names, finite)
-        elif name == inputsets.PARAMS_SIGNED and why == NOT_FINITE and finite(inputsets.abs_only(
+        if why is None and name == paramsets.PARAMS_ABS:  # positive only what must be: the others keep their signs
+            kept += paramsets.abs_set(names, finite)
+        elif name == paramsets.PARAMS_SIGNED and why == NOT_FINITE and finite(paramsets.abs_only(
                 names, name)):  # the signed inputs with the signs that make it finite gone (a sqrt's gain)
-            kept += inputsets.abs_set(names, finite, name)
+            kept += paramsets.abs_set(names, finite, name)
         elif why is None:
             kept.append(name)
         else:

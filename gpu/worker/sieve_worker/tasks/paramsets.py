@@ -1,0 +1,307 @@
+"""The params sets: the reference built with its constructor's constants varied, not its inputs (inputsets' sets vary
+those). A wrong answer that keeps a constructor's constant instead of the state it is given (a LayerNorm's affine
+taken as 1 and 0, a PReLU's slope snapped to 0.25, a stored permutation hard-coded) is right wherever the state is the
+constructor's, as in every check of the task's own.
+
+  params, params_flip, params_signed, params_abs, params_near, params_flip_nz, params_far, params_toward@k
+          the reference built with its constructor's constants drawn from the check's weight seed instead
+          (vary_parameters): every floating parameter and persistent buffer that a twin built under another seed
+          has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
+          is drawn near its value or at a log-uniform magnitude of either sign, the first element of a tensor
+          above it with its own sign; params_flip negates the draws (its first element inside (-1, 0) times the
+          value, a few elements 0); params_far draws beyond that band (2-32 and 1e-3-0.05 times); a stored
+          permutation or a one-valued bool mask is drawn anew (constant_discrete); params_abs takes params'
+          magnitudes, of the tensors whose signs make the reference non-finite alone (params_abs#a,b: abs_set).
+          params and params_flip run on the task's own inputs, params_signed (params' draws) on the signed set's wherever it is kept, params_abs where params
+          and params_flip are not finite. The answer gets the values by name (load_state_dict), or by the
+          child's route (route_unloaded). Each is kept where the reference's output on it is finite and not the
+          task's own within the tolerance at one seed of two (params_gate, taskref.choose_sets).
+"""
+
+
+import math
+
+from .outputs import finite, same
+
+# the sets that vary the model's constructor-made constants (vary_parameters), not its inputs
+PARAMS = "params"  # drawn per element, on the task's inputs
+PARAMS_FLIP = "params_flip"  # the same draws negated
+PARAMS_SIGNED = "params_signed"  # params' draws on the signed inputs, wherever the signed set is kept
+PARAMS_ABS = "params_abs"  # params' magnitudes, all positive: where params and params_flip are not finite (a sqrt)
+PARAMS_NEAR = "params_near"  # every element near its value, the first too: a probability's or a slope's own band
+PARAMS_FLIP_NZ = "params_flip_nz"  # params_flip without its zeros, where those make it not finite (a divisor)
+# params_toward@k: params' draws brought 2^-k of the way from the constructor's value, the largest that is finite where
+# params and params_flip are not (an atanh of a parameter at 0: redteam inputs r28_atanh_series)
+PARAMS_TOWARD = "params_toward"
+TOWARD_AT, TOWARD_STEPS = "@", 5
+# params_far: every element beyond the others' band, half above (2-32 b), half below (1e-3-0.05 b), of either sign: a
+# clamp of gains to [-2, 2] or a flush of small gains to 0 (redteam inputs r28_affine_gain_clamp2,
+# r28_affine_tiny_gain_flush) without thinning the bands params draws from (r25_affine_band_snap)
+PARAMS_FAR = "params_far"
+PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ, PARAMS_FAR, PARAMS_TOWARD)
+# params_abs#a,b (params_signed#a,b): the set's draws with only tensors a and b positive, the ones whose signs turn
+# the reference non-finite (abs_set, taskref.choose_sets); the others keep their signs (redteam inputs
+# r26_sqrt_gain_bias_relu, r27_prelu_sqrt_gain_rand_slope_const)
+ABS_ONLY = "#"
+ABS_BASES = (PARAMS_ABS, PARAMS_SIGNED)
+
+
+def params_set(name):
+    """(base, names made positive) of a params set's name: (PARAMS_ABS, None) for params_abs (all of them),
+    (PARAMS_ABS, {a, b}) for params_abs#a,b (params_signed#a,b alike), (name, None) for the others; (None, None)
+    for a set of inputs."""
+    if not isinstance(name, str):
+        return None, None
+    base, sep, rest = name.partition(ABS_ONLY)
+    base, at, k = base.partition(TOWARD_AT)
+    if base not in PARAM_SETS or (sep and base not in ABS_BASES) or (at or base == PARAMS_TOWARD) and not (
+            base == PARAMS_TOWARD and k.isdigit() and 1 <= int(k) <= TOWARD_STEPS):
+        return None, None
+    return base, (set(rest.split(",")) - {""} if sep else None)
+
+
+def toward_scale(name):
+    """How far params_toward@k brings params' draws from the constructor's values: 2^-k (1 for any other set)."""
+    base, _, k = name.partition(TOWARD_AT)
+    return 2.0 ** -int(k) if base == PARAMS_TOWARD and k.isdigit() else 1.0
+
+
+def abs_only(names, base=PARAMS_ABS):
+    """The set of `base`'s draws that makes `names` alone positive."""
+    return base + ABS_ONLY + ",".join(sorted(names))
+
+
+MAG_LO, MAG_HI = 0.05, 2.0  # the params draws' log-uniform magnitudes, times max(|v|, 1)
+FAR_LOW, FAR_HIGH = (1e-3, 0.05), (2.0, 32.0)  # params_far's: below and above that band
+ABS_TRIES = 48  # abs_set gives back at most this many tensors' signs one by one (two reference runs each), the rest
+# together
+
+
+def abs_set(names, finite, base=PARAMS_ABS):
+    """The sets of `base`'s draws that make positive only the tensors of `names` whose signs must go for the
+    reference to stay finite: from all of them positive, each one's signs given back in turn while finite(the set)
+    still holds (a sqrt's gain stays positive, the bias beside it signed: redteam inputs r26_sqrt_gain_bias_relu);
+    past ABS_TRIES tensors, the rest's signs together (r27_affine_stack_last_shift_clamp). Tried in the order given
+    and in reverse: where either of two tensors keeps the reference finite (sqrt(max(gain, floor))), each order
+    leaves another one positive, and both sets are returned (r27_gain_floor_abs). params_abs (plain) where every
+    tensor must be positive."""
+    out = []
+    for order in (list(names), list(names)[::-1]):
+        positive = list(order)
+        for n in order[:ABS_TRIES]:
+            rest = [k for k in positive if k != n]
+            if rest and finite(abs_only(rest, base)):
+                positive = rest
+        rest = [k for k in positive if k not in order[ABS_TRIES:]]
+        if rest and len(rest) < len(positive) and finite(abs_only(rest, base)):
+            positive = rest
+        name = PARAMS_ABS if base == PARAMS_ABS and len(positive) == len(names) else abs_only(positive, base)
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def constant_tensors(model, twin=None):
+    """(name, tensor, mask) of `model`'s state that its constructor made rather than drew, in model.state_dict()'s
+    names; mask: the elements made (None: all of them). With `twin` (the same class built under another weight
+    seed): every floating parameter and persistent floating buffer, element by element where the twin's has the
+    same value (an Embedding's padding row in a drawn table: redteam inputs r24_embedding_pad_row_zero), except a
+    buffer of 0s and 1s alone (a causal mask, the operator's structure); without one, those whose elements are all
+    one value. A norm layer's running statistics always. A parameter is what a checkpoint changes, so each is
+    varied, a torch.eye one too (r23_identity_mix_ignored), and so is a stored mean or scale
+    (r23_input_norm_buffers_ignored, r24_imagenet_norm_hardcoded). So is one the constructor draws all of one sign
+    (torch.rand + 0.5): every check would hold it to that sign, a checkpoint's need not (r28_scale_pool_reorder). Integer
+    and bool buffers: constant_discrete."""
+    import torch
+    from torch.nn.modules.batchnorm import _NormBase
+    twins = {**dict(twin.named_parameters()), **dict(twin.named_buffers())} if twin is not None else {}
+    stats = {f"{p}.{b}" if p else b for p, m in model.named_modules() if isinstance(m, _NormBase)
+             for b in ("running_mean", "running_var")}
+    persistent = model.state_dict(keep_vars=True)
+    out = []
+    for kind, items in (("param", model.named_parameters()), ("buffer", model.named_buffers())):
+        for name, t in items:
+            if (not isinstance(t, torch.Tensor) or not t.is_floating_point() or not t.numel()
+                    or t.device.type == "meta" or name not in persistent):
+                continue
+            with torch.no_grad():
+                v = t.detach()
+                if name in stats:
+                    out.append((name, t, None))
+                    continue
+                if kind == "buffer" and _structure(v):
+                    continue  # a mask or a sign pattern of the operator's: built in by any answer
+                other = twins.get(name)
+                if other is not None and other.shape == t.shape:
+                    mask = v == other.detach().to(v.device)
+                    if bool(mask.all()):
+                        out.append((name, t, None))
+                    elif bool(mask.any()):
+                        out.append((name, t, mask))
+                    elif v.numel() > 1 and (bool((v >= 0).all()) or bool((v <= 0).all())):
+                        out.append((name, t, None))  # drawn of one sign (torch.rand): a checkpoint's has either
+                elif bool((v.reshape(-1) == v.reshape(-1)[0]).all()):
+                    out.append((name, t, None))
+    return out
+
+
+def constant_discrete(model, twin=None):
+    """(name, tensor, kind) of `model`'s persistent integer and bool buffers that its constructor made (the twin's
+    alike) and a checkpoint may hold otherwise: "perm", a 1-D integer buffer holding a permutation of 0..n-1 (n >= 2:
+    a channel order, redteam inputs r28_perm_hardcoded); "bool", a bool buffer of one value (a pruning mask that keeps
+    every channel: r28_bool_mask_ignored). Any other is the operator's structure, as a float buffer of 0s and +-c is
+    (_structure): a bool mask of both values (a causal mask), an integer map with repeats (a group map, Swin's
+    relative_position_index), a counter (a norm's num_batches_tracked)."""
+    import torch
+    twins = dict(twin.named_buffers()) if twin is not None else {}
+    persistent = model.state_dict(keep_vars=True)
+    out = []
+    for name, t in model.named_buffers():
+        if (not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex() or not t.numel()
+                or t.device.type == "meta" or name not in persistent):
+            continue
+        v = t.detach().cpu()
+        other = twins.get(name)
+        if twin is not None and (other is None or other.shape != t.shape or other.dtype != t.dtype
+                                 or not torch.equal(v, other.detach().cpu())):
+            continue  # drawn: each weight seed has its own
+        if v.dtype == torch.bool:
+            if bool((v == v.reshape(-1)[0]).all()):
+                out.append((name, t, "bool"))
+        elif v.dim() == 1 and v.numel() >= 2 and torch.equal(torch.sort(v).values,
+                                                               torch.arange(v.numel(), dtype=v.dtype)):
+            out.append((name, t, "perm"))
+    return out
+
+
+def vary_discrete(t, kind, g, share, hold_first=False):
+    """constant_discrete's tensor t varied in place from generator g: a perm by another permutation of its values,
+    a bool buffer with `share` of its elements flipped (at least one; at least one kept where it has two). With
+    hold_first its first element stays where it has three (a perm) or two (a mask): a fast path keyed on it (the
+    constructor's reversal while perm[0] is n - 1, no masking while keep[0] holds) is then taken with the rest
+    changed (redteam inputs r29_perm_first_fastpath, r29_keep_first_only)."""
+    import torch
+    flat = t.detach().reshape(-1).cpu()
+    n = flat.numel()
+    lo = 1 if hold_first and n >= (3 if kind == "perm" else 2) else 0
+    new = flat.clone()
+    if kind == "perm":
+        new[lo:] = flat[lo:][torch.randperm(n - lo, generator=g)]
+        if torch.equal(new, flat):
+            new[lo:] = flat[lo:].roll(1)
+    else:
+        u = torch.rand(n, generator=g, dtype=torch.float64)
+        flip = u < share
+        flip[lo + int(u[lo:].argmin())] = True
+        flip[:lo] = False
+        if n - lo > 1 and bool(flip[lo:].all()):
+            flip[lo + int(u[lo:].argmax())] = False
+        new = flat ^ flip
+    with torch.no_grad():
+        t.copy_(new.reshape(t.shape).to(t.device))
+
+
+def _structure(v):
+    """Whether a buffer is the operator's structure rather than a stored value: at least two distinct values, all
+    of them 0, c or -c (a causal mask of 0s and 1s, a Hadamard matrix of +-1: redteam inputs r25_ok_hadamard_generated).
+    A stored mean or scale (one value, or several others) is not."""
+    import torch
+    flat = v.reshape(-1)
+    nz = flat[flat != 0]
+    if not nz.numel():
+        return False
+    c = nz[0].abs()
+    return bool((nz.abs() == c).all()) and not bool((flat == flat[0]).all())
+
+
+def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
+    """The params sets' model: the tensors constant_tensors names (the elements it masks) replaced in place by
+    values drawn from weight_seed, on the CPU generator, so the reference, the judge and the candidate's child draw
+    the same on any device. For each element v (b = max(|v|, 1)): a quarter near its value (v times U(0.8, 1.2);
+    U(-0.2, 0.2) for 0), the rest b times a log-uniform magnitude in [MAG_LO, MAG_HI], of either sign; the first
+    element of each tensor b times U(1.25, 2) with its own sign (0 counts as positive). PARAMS_FAR draws every
+    element b times a log-uniform magnitude in FAR_LOW or FAR_HIGH (half each), of either sign: beyond that band,
+    which a wider range would thin (a clamp to [-2, 2], a flush of gains under 0.05 to 0: redteam inputs
+    r28_affine_gain_clamp2, r28_affine_tiny_gain_flush). PARAMS_FLIP negates every draw but the first element's, which gets b times a log-uniform magnitude in
+    [0.05, 0.8] of the other sign, and makes the second and one in sixteen of the others exactly 0 (a divisor's
+    PARAMS stays finite); PARAMS_NEAR draws every element near its value but the first, b times [0.05, 0.8] of its
+    own sign (r28_affine_first_band_skip); PARAMS_FLIP_NZ is PARAMS_FLIP without its zeros; PARAMS_ABS takes the
+    magnitudes of PARAMS' draws (params_abs#a,b: of tensors a and b alone); PARAMS_SIGNED draws as PARAMS. So,
+    whatever the seed, a single PReLU slope is above 1 in one set and inside (-1, 0) in the other (max(x, a*x) is PReLU only for a <= 1:
+    redteam inputs r23_prelu_max_trick; a slope snapped to 0.25: r25_prelu_scalar_snap), and a tensor of several
+    elements mixes signs, sizes and zeros: a trick chosen on its first element, right for one sign or size
+    band, or one that snaps values near the constructor's back to them, fails (r24_prelu_trick_first_slope,
+    r24_ln_near_one_skip, r25_affine_band_snap, r25_affine_zero_weight_as_one). A running variance stays positive
+    (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). The integer and bool buffers
+    of constant_discrete are varied too (vary_discrete; but in PARAMS_NEAR and params_toward): PARAMS and the sets of
+    its draws flip a quarter of a mask, PARAMS_FLIP (and PARAMS_FLIP_NZ) and PARAMS_FAR half, each set with its own
+    permutation; PARAMS_FLIP's keep their first element (vary_discrete's hold_first). Returns {name: its value
+    before} of what was varied."""
+    import torch
+    scale = toward_scale(input_set)
+    input_set, positive = params_set(input_set)
+    negated = input_set in (PARAMS_FLIP, PARAMS_FLIP_NZ)
+    varied = {}
+    for i, (name, t, mask) in enumerate(constant_tensors(model, twin)):
+        with torch.no_grad():
+            g = torch.Generator().manual_seed((int(weight_seed) * 1_000_003 + i) % (1 << 63))
+            u = torch.rand(t.shape, generator=g, dtype=torch.float64)
+            kind = torch.rand(t.shape, generator=g, dtype=torch.float64)
+            flip = torch.rand(t.shape, generator=g, dtype=torch.float64) < 0.5
+            v = t.detach().to("cpu", torch.float64)
+            before = t.detach().clone()
+            if name.rsplit(".", 1)[-1] == "running_var":
+                new = v.abs().clamp_min(1e-3) * (0.5 + 1.5 * u)
+            else:
+                b = v.abs().clamp_min(1.0)
+                mag = b * torch.exp(math.log(MAG_LO) + u * math.log(MAG_HI / MAG_LO))  # log-uniform in [lo, hi] b
+                near = torch.where(v != 0, v * (0.8 + 0.4 * u), 0.4 * u - 0.2)
+                new = near if input_set == PARAMS_NEAR else torch.where(kind < 0.25, near, torch.where(flip, -mag, mag))
+                if input_set == PARAMS_FAR:
+                    (a, c), (d, e) = FAR_LOW, FAR_HIGH
+                    far = torch.where(kind < 0.5, torch.exp(math.log(a) + u * math.log(c / a)),
+                                      torch.exp(math.log(d) + u * math.log(e / d)))
+                    new = torch.where(flip, -b * far, b * far)
+                if input_set == PARAMS_FLIP:  # exact zeros in one set alone: a divisor's set stays finite in the other
+                    new = torch.where((kind >= 0.25) & (kind < 0.3125), torch.zeros_like(v), new)
+                new = new.reshape(-1)
+                if input_set == PARAMS_FLIP and new.numel() > 1:
+                    new[1] = 0.0  # one zero whatever the seed (a pruned weight taken as 1: r25_affine_zero_weight_as_one)
+                own = -1.0 if float(v.reshape(-1)[0]) < 0 else 1.0
+                b0, u0 = float(b.reshape(-1)[0]), float(u.reshape(-1)[0])
+                if negated:
+                    new = -new
+                    new[0] = -own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
+                elif input_set == PARAMS_NEAR:  # of its own sign and smaller (a slope in (0, 1) taken for 0.25)
+                    new[0] = own * b0 * math.exp(math.log(0.05) + u0 * math.log(0.8 / 0.05))
+                elif input_set != PARAMS_FAR:
+                    new[0] = own * b0 * (1.25 + 0.75 * u0)
+                if (input_set == PARAMS_ABS and positive is None) or (positive is not None and name in positive):
+                    new = new.abs()
+                new = new.reshape(t.shape) if scale == 1.0 else v + scale * (new.reshape(t.shape) - v)
+            if mask is not None:
+                new = torch.where(mask.to("cpu"), new, v)
+            t.copy_(new.to(t.device, t.dtype))
+        varied[name] = before
+    if input_set in (PARAMS_NEAR, PARAMS_TOWARD):
+        return varied  # a permutation or a mask has no values near its own
+    stream = {PARAMS_FLIP: 1, PARAMS_FLIP_NZ: 1, PARAMS_FAR: 2}.get(input_set, 0)
+    for j, (name, t, kind) in enumerate(constant_discrete(model, twin)):
+        g = torch.Generator().manual_seed((int(weight_seed) * 1_000_033 + 3 * j + stream + 0x5EED) % (1 << 63))
+        varied[name] = t.detach().clone()
+        vary_discrete(t, kind, g, 0.25 if stream == 0 else 0.5, hold_first=stream == 1)
+    return varied
+
+
+def params_gate(o, o_task, atol, rtol):
+    """Why the params set is dropped (None: kept): its output not finite, or the task's own within the tolerance
+    (the constant parameters do not reach the output)."""
+    if not finite(o):
+        return PARAMS_NOT_FINITE
+    if same(o, [t.double() for t in o_task], atol, rtol):
+        return PARAMS_UNCHANGED
+    return None
+
+
+PARAMS_UNCHANGED = "the reference's output does not change when its constant parameters are varied"
+PARAMS_NOT_FINITE = "the reference's output with its constant parameters varied is not finite"
