@@ -225,9 +225,10 @@ class DiscreteTest(unittest.TestCase):
 
     def test_only_made_permutations_and_one_valued_masks_are_varied(self):
         found = [(n, k) for n, _, k in paramsets.constant_discrete(self.make(1), self.make(2))]
-        self.assertEqual(found, [("perm", "perm"), ("keep", "bool")])
+        self.assertEqual(found, [("perm", "perm"), ("keep", "mask")])
         # without a twin a drawn permutation is not told from a made one
         self.assertIn(("drawn", "perm"), [(n, k) for n, _, k in paramsets.constant_discrete(self.make(1))])
+        self.assertEqual(paramsets.constant_discrete(self.make(1), self.make(1))[0][0], "perm")
 
     def test_each_set_draws_another_permutation_and_flips_part_of_a_mask(self):
         seen = {}
@@ -239,7 +240,10 @@ class DiscreteTest(unittest.TestCase):
             self.assertTrue(torch.equal(torch.sort(m.perm).values, torch.arange(16)), name)  # still a permutation
             self.assertFalse(torch.equal(m.perm, before["perm"]), name)
             flipped = int((~m.keep).sum())
-            self.assertTrue(0 < flipped < 16, name)  # some channels pruned, not all
+            if name == paramsets.PARAMS_FAR:
+                self.assertEqual(flipped, 16)  # every channel pruned
+            else:
+                self.assertTrue(0 < flipped < 16, name)  # some channels pruned, not all
             self.assertTrue(torch.equal(m.groups, groups) and torch.equal(m.causal, causal), name)
             self.assertTrue(torch.equal(m.tmp, torch.arange(15, -1, -1)))
             seen[name] = (m.perm.clone(), m.keep.clone())
@@ -266,9 +270,47 @@ class DiscreteTest(unittest.TestCase):
             paramsets.vary_discrete(t, "perm", torch.Generator().manual_seed(1), 0.5, hold_first=True)
             self.assertFalse(torch.equal(t, torch.arange(n - 1, -1, -1)), n)
 
+    def test_other_forms_a_checkpoint_holds(self):
+        class N(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("order", torch.arange(12).view(3, 4).t().contiguous())  # a scan order, 2-D
+                self.register_buffer("inv", torch.argsort(self.order.reshape(-1)))  # its inverse: follows it
+                self.register_buffer("keep_u8", torch.ones(8, dtype=torch.uint8))  # a mask as bytes
+                self.pidx = torch.nn.Parameter(torch.arange(5, -1, -1), requires_grad=False)  # a frozen parameter
+                self.register_buffer("position_ids", torch.arange(6))  # positions in order: structure
+                self.register_buffer("codes", torch.arange(-8, 8, dtype=torch.int8))  # a table: structure
+                self.register_buffer("kept", torch.arange(0, 16, 2))  # the channels a pruning kept
+
+        def make(seed):
+            torch.manual_seed(seed)
+            return N()
+        found = {n: k for n, _, k in paramsets.constant_discrete(make(1), make(2))}
+        self.assertEqual(found, {"pidx": "perm", "order": "perm", "inv": "perm", "keep_u8": "mask", "kept": "index"})
+        for name in (paramsets.PARAMS, paramsets.PARAMS_FLIP, paramsets.PARAMS_FAR):
+            m = make(1)
+            paramsets.vary_parameters(m, 7, name, twin=make(2))
+            self.assertFalse(torch.equal(m.order, torch.arange(12).view(3, 4).t()), name)
+            self.assertTrue(torch.equal(m.inv, torch.argsort(m.order.reshape(-1))), name)  # still its inverse
+            self.assertTrue(bool((m.keep_u8 <= 1).all()) and bool((m.keep_u8 == 0).any()), name)
+            self.assertTrue(torch.equal(m.position_ids, torch.arange(6)), name)
+            self.assertFalse(torch.equal(m.kept, torch.arange(0, 16, 2)), name)  # 8 distinct sorted channels of 0..14
+            self.assertEqual(torch.unique(m.kept).numel(), 8)
+            self.assertTrue(bool((m.kept[1:] > m.kept[:-1]).all()) and int(m.kept.max()) <= 14, name)
+        m = make(1)
+        paramsets.vary_parameters(m, 7, paramsets.PARAMS_FAR, twin=make(2))
+        self.assertTrue(bool((m.keep_u8 == 0).all()))  # params_far: a mask that keeps nothing
+
+    def test_an_index_list_drawn_as_itself_still_changes(self):
+        for seed in range(40):
+            t = torch.tensor([0, 1, 3])  # 3 of 0..3: four choices, one of them its own
+            paramsets.vary_discrete(t, "index", torch.Generator().manual_seed(seed), 0.25)
+            self.assertFalse(torch.equal(t, torch.tensor([0, 1, 3])), seed)
+            self.assertEqual(torch.unique(t).numel(), 3)
+
     def test_a_one_element_mask_is_flipped(self):
         t = torch.ones(1, dtype=torch.bool)
-        paramsets.vary_discrete(t, "bool", torch.Generator().manual_seed(3), 0.25)
+        paramsets.vary_discrete(t, "mask", torch.Generator().manual_seed(3), 0.25)
         self.assertFalse(bool(t[0]))
 
 

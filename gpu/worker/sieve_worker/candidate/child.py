@@ -324,8 +324,8 @@ class Child:
     def route_unloaded(self, model, ref_model, unreached, missing, before):
         """{reference name: the answer's name} for the reference's tensors that load_state_dict could not give by name
         (`unreached`) and the answer's own that it left unloaded (`missing`), floating for floating, integer for
-        integer, bool for bool (a stored permutation under another name: redteam inputs r29_ok_perm_other_name), of
-        the same shape (or of as many elements and the same values: an affine kept as (1, C, 1), redteam inputs
+        integer (a stored permutation under another name: redteam inputs r29_ok_perm_other_name), bool for bool or
+        for an integer one that holds the same 0s and 1s (r30_ok_keep_u8_other_name), of the same shape (or of as many elements and the same values: an affine kept as (1, C, 1), redteam inputs
         r25_ok_affine_broadcast_params): the one holding the reference's value now (the instance was built under the
         same seed, so a parameter the answer made as the reference did holds the same values; for a params set's
         tensors, the value before it varied them: `before`), then the same last name (ln.weight -> weight), then in
@@ -344,10 +344,13 @@ class Child:
             kind = [k for k in free if self.dtype_kind(own[k]) == self.dtype_kind(r)]
             fits = [k for k in kind if tuple(own[k].shape) == tuple(r.shape)]
             view = [k for k in kind if k not in fits and own[k].numel() == r.numel()]
+            # a bool mask also to an integer tensor of the same 0s and 1s (a uint8 keep: r30_ok_keep_u8_other_name)
+            flags = [k for k in free if r.dtype == torch.bool and self.dtype_kind(own[k]) == "i"
+                     and own[k].numel() == r.numel()]
             was = before.get(n, r)
             with torch.no_grad():
-                same = [k for k in fits + view if torch.equal(  # in the answer's dtype (a float64 copy: r28_ok_affine_f64_view)
-                    own[k].detach().reshape(-1), was.to(own[k].device, own[k].dtype).reshape(-1))]
+                same = [k for k in fits + view + flags if torch.equal(  # in the answer's dtype (a float64 copy:
+                    own[k].detach().reshape(-1), was.to(own[k].device, own[k].dtype).reshape(-1))]  # r28_ok_affine_f64_view)
             last = n.rsplit(".", 1)[-1]
             pool = same or fits  # another shape only with the same values: (C,) kept as (1, C, 1)
             if not pool:

@@ -9,8 +9,8 @@ constructor's, as in every check of the task's own.
           has alike, element by element (constant_tensors), and a norm layer's running statistics. Each element
           is drawn near its value or at a log-uniform magnitude of either sign, the first element of a tensor
           above it with its own sign; params_flip negates the draws (its first element inside (-1, 0) times the
-          value, a few elements 0); params_far draws beyond that band (2-32 and 1e-3-0.05 times); a stored
-          permutation or a one-valued bool mask is drawn anew (constant_discrete); params_abs takes params'
+          value, a few elements 0); params_far draws beyond that band (2-32 and 1e-6-0.05 times); a stored
+          permutation, a kept-index list or a one-valued mask is drawn anew (constant_discrete); params_abs takes params'
           magnitudes, of the tensors whose signs make the reference non-finite alone (params_abs#a,b: abs_set).
           params and params_flip run on the task's own inputs, params_signed (params' draws) on the signed set's wherever it is kept, params_abs where params
           and params_flip are not finite. The answer gets the values by name (load_state_dict), or by the
@@ -34,7 +34,7 @@ PARAMS_FLIP_NZ = "params_flip_nz"  # params_flip without its zeros, where those 
 # params and params_flip are not (an atanh of a parameter at 0: redteam inputs r28_atanh_series)
 PARAMS_TOWARD = "params_toward"
 TOWARD_AT, TOWARD_STEPS = "@", 5
-# params_far: every element beyond the others' band, half above (2-32 b), half below (1e-3-0.05 b), of either sign: a
+# params_far: every element beyond the others' band, half above (2-32 b), half below (1e-6-0.05 b), of either sign: a
 # clamp of gains to [-2, 2] or a flush of small gains to 0 (redteam inputs r28_affine_gain_clamp2,
 # r28_affine_tiny_gain_flush) without thinning the bands params draws from (r25_affine_band_snap)
 PARAMS_FAR = "params_far"
@@ -72,7 +72,7 @@ def abs_only(names, base=PARAMS_ABS):
 
 
 MAG_LO, MAG_HI = 0.05, 2.0  # the params draws' log-uniform magnitudes, times max(|v|, 1)
-FAR_LOW, FAR_HIGH = (1e-3, 0.05), (2.0, 32.0)  # params_far's: below and above that band
+FAR_LOW, FAR_HIGH = (1e-6, 0.05), (2.0, 32.0)  # params_far's: below and above that band
 ABS_TRIES = 48  # abs_set gives back at most this many tensors' signs one by one (two reference runs each), the rest
 # together
 
@@ -146,17 +146,23 @@ def constant_tensors(model, twin=None):
 
 
 def constant_discrete(model, twin=None):
-    """(name, tensor, kind) of `model`'s persistent integer and bool buffers that its constructor made (the twin's
-    alike) and a checkpoint may hold otherwise: "perm", a 1-D integer buffer holding a permutation of 0..n-1 (n >= 2:
-    a channel order, redteam inputs r28_perm_hardcoded); "bool", a bool buffer of one value (a pruning mask that keeps
-    every channel: r28_bool_mask_ignored). Any other is the operator's structure, as a float buffer of 0s and +-c is
-    (_structure): a bool mask of both values (a causal mask), an integer map with repeats (a group map, Swin's
-    relative_position_index), a counter (a norm's num_batches_tracked)."""
+    """(name, tensor, kind) of `model`'s persistent integer and bool buffers and parameters (a frozen nn.Parameter:
+    redteam inputs r30_perm_param_hardcoded) that its constructor made (the twin's alike) and a checkpoint may hold
+    otherwise: "perm", an integer tensor of any shape whose values are a permutation of 0..n-1 (n >= 2) other than
+    0..n-1 in order (a channel order: r28_perm_hardcoded; a scan order kept (H, W): r30_token_order_hardcoded);
+    "index", a 1-D integer tensor of distinct values >= 0 that is not (the channels a pruning kept:
+    r30_select_even_hardcoded), drawn anew as as many distinct values up to its largest, sorted where it was;
+    "mask", a bool tensor of one value, or an integer one of 0s or of 1s alone, of two elements or more (a pruning mask
+    that keeps every channel: r28_bool_mask_ignored; as uint8: r30_u8_keep_ignored); a one-element bool too. Any other
+    is the operator's structure, as a float buffer of 0s and +-c is (_structure): positions 0..n-1 in order (BERT's
+    position_ids: r30_ok_position_builtin), a mask of both values (a causal mask, a 2:4 pattern), an integer map
+    with repeats (a group map, Swin's relative_position_index), a table of values with negatives (an int4 codebook:
+    r30_int4_lut_hardcoded), a counter (a norm's num_batches_tracked)."""
     import torch
-    twins = dict(twin.named_buffers()) if twin is not None else {}
+    twins = {**dict(twin.named_parameters()), **dict(twin.named_buffers())} if twin is not None else {}
     persistent = model.state_dict(keep_vars=True)
     out = []
-    for name, t in model.named_buffers():
+    for name, t in list(model.named_parameters()) + list(model.named_buffers()):
         if (not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex() or not t.numel()
                 or t.device.type == "meta" or name not in persistent):
             continue
@@ -165,21 +171,32 @@ def constant_discrete(model, twin=None):
         if twin is not None and (other is None or other.shape != t.shape or other.dtype != t.dtype
                                  or not torch.equal(v, other.detach().cpu())):
             continue  # drawn: each weight seed has its own
+        flat = v.reshape(-1)
+        one = bool((flat == flat[0]).all())
         if v.dtype == torch.bool:
-            if bool((v == v.reshape(-1)[0]).all()):
-                out.append((name, t, "bool"))
-        elif v.dim() == 1 and v.numel() >= 2 and torch.equal(torch.sort(v).values,
-                                                               torch.arange(v.numel(), dtype=v.dtype)):
-            out.append((name, t, "perm"))
+            if one:
+                out.append((name, t, "mask"))
+        elif one and flat.numel() >= 2 and int(flat[0]) in (0, 1):
+            out.append((name, t, "mask"))
+        elif flat.numel() >= 2:
+            order = torch.arange(flat.numel(), dtype=torch.int64)
+            f64 = flat.to(torch.int64)
+            if torch.equal(f64, order):
+                continue
+            if torch.equal(torch.sort(f64).values, order):
+                out.append((name, t, "perm"))
+            elif v.dim() == 1 and int(f64.min()) >= 0 and torch.unique(f64).numel() == f64.numel():
+                out.append((name, t, "index"))
     return out
 
 
 def vary_discrete(t, kind, g, share, hold_first=False):
     """constant_discrete's tensor t varied in place from generator g: a perm by another permutation of its values,
-    a bool buffer with `share` of its elements flipped (at least one; at least one kept where it has two). With
-    hold_first its first element stays where it has three (a perm) or two (a mask): a fast path keyed on it (the
-    constructor's reversal while perm[0] is n - 1, no masking while keep[0] holds) is then taken with the rest
-    changed (redteam inputs r29_perm_first_fastpath, r29_keep_first_only)."""
+    a mask with `share` of its elements flipped (at least one; at least one kept where it has two, but for a share
+    of 1: every one, a mask that keeps nothing, r30_keep_empty_as_all). With hold_first its first element stays
+    where it has three (a perm) or two (a mask): a fast path keyed on it (the constructor's reversal while perm[0] is
+    n - 1, no masking while keep[0] holds) is then taken with the rest changed (redteam inputs
+    r29_perm_first_fastpath, r29_keep_first_only). Returns the new values, flat."""
     import torch
     flat = t.detach().reshape(-1).cpu()
     n = flat.numel()
@@ -189,16 +206,46 @@ def vary_discrete(t, kind, g, share, hold_first=False):
         new[lo:] = flat[lo:][torch.randperm(n - lo, generator=g)]
         if torch.equal(new, flat):
             new[lo:] = flat[lo:].roll(1)
+    elif kind == "index":
+        top = int(flat.max()) + 1
+        pick = torch.randperm(top, generator=g)[:n]
+        if bool((flat[1:] > flat[:-1]).all()):
+            pick = torch.sort(pick).values
+        if torch.equal(pick, flat.to(torch.int64)):  # one value swapped for one it lacks (it has fewer than top)
+            free = [x for x in range(top) if x not in set(pick.tolist())]
+            pick = pick.clone()
+            pick[-1] = free[0]
+            pick = torch.sort(pick).values if bool((flat[1:] > flat[:-1]).all()) else pick
+        new = pick.to(flat.dtype)
     else:
         u = torch.rand(n, generator=g, dtype=torch.float64)
         flip = u < share
         flip[lo + int(u[lo:].argmin())] = True
         flip[:lo] = False
-        if n - lo > 1 and bool(flip[lo:].all()):
+        if share < 1 and n - lo > 1 and bool(flip[lo:].all()):
             flip[lo + int(u[lo:].argmax())] = False
-        new = flat ^ flip
+        new = torch.where(flip, (flat == 0) if flat.dtype == torch.bool else 1 - flat, flat).to(flat.dtype)
+    set_flat(t, new)
+    return new
+
+
+def set_flat(t, flat):
+    import torch
     with torch.no_grad():
-        t.copy_(new.reshape(t.shape).to(t.device))
+        t.copy_(flat.reshape(t.shape).to(t.device, t.dtype))
+
+
+def related(before, flat):
+    """How a perm's values before (flat) follow from another's (`before`, flat) at construction: "same" or "inverse"
+    (a flow layer's perm and inv_perm = argsort(perm): redteam inputs r30_ok_perm_inverse_derived), else None."""
+    import torch
+    if before.numel() != flat.numel():
+        return None
+    if torch.equal(before.to(torch.int64), flat.to(torch.int64)):
+        return "same"
+    if torch.equal(torch.argsort(before.to(torch.int64)), flat.to(torch.int64)):
+        return "inverse"
+    return None
 
 
 def _structure(v):
@@ -234,8 +281,9 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     r24_ln_near_one_skip, r25_affine_band_snap, r25_affine_zero_weight_as_one). A running variance stays positive
     (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). The integer and bool buffers
     of constant_discrete are varied too (vary_discrete; but in PARAMS_NEAR and params_toward): PARAMS and the sets of
-    its draws flip a quarter of a mask, PARAMS_FLIP (and PARAMS_FLIP_NZ) and PARAMS_FAR half, each set with its own
-    permutation; PARAMS_FLIP's keep their first element (vary_discrete's hold_first). Returns {name: its value
+    its draws flip a quarter of a mask, PARAMS_FLIP (and PARAMS_FLIP_NZ) half, PARAMS_FAR all of it, each set with its
+    own permutation; PARAMS_FLIP's keep their first element (vary_discrete's hold_first). A perm that is another's,
+    or its inverse, at construction follows it (related). Returns {name: its value
     before} of what was varied."""
     import torch
     scale = toward_scale(input_set)
@@ -286,10 +334,18 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     if input_set in (PARAMS_NEAR, PARAMS_TOWARD):
         return varied  # a permutation or a mask has no values near its own
     stream = {PARAMS_FLIP: 1, PARAMS_FLIP_NZ: 1, PARAMS_FAR: 2}.get(input_set, 0)
+    done = []  # (kind, values before, new values), flat: a perm that is another's or its inverse follows it
     for j, (name, t, kind) in enumerate(constant_discrete(model, twin)):
         g = torch.Generator().manual_seed((int(weight_seed) * 1_000_033 + 3 * j + stream + 0x5EED) % (1 << 63))
         varied[name] = t.detach().clone()
-        vary_discrete(t, kind, g, 0.25 if stream == 0 else 0.5, hold_first=stream == 1)
+        flat = varied[name].reshape(-1).cpu()
+        how = next(((r, new) for k, b, new in done if k == kind == "perm" for r in [related(b, flat)] if r), None)
+        if how is not None:
+            new = how[1] if how[0] == "same" else torch.argsort(how[1].to(torch.int64))
+            set_flat(t, new)
+        else:
+            new = vary_discrete(t, kind, g, {0: 0.25, 1: 0.5, 2: 1.0}[stream], hold_first=stream == 1)
+        done.append((kind, flat, new))
     return varied
 
 

@@ -467,10 +467,15 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             varied, before = build_varied(mod, mod.Model, sd, style, input_set=name)
             if not before:
                 return "the reference has no constant parameter", []
-            varied = as_kernelbench_runs(varied.to(device))
             x, o = own(sd, name)
-            with torch.no_grad():
-                whys.append(paramsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol))
+            try:
+                varied = as_kernelbench_runs(varied.to(device))
+                with torch.no_grad():
+                    whys.append(paramsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol))
+            except torch.cuda.OutOfMemoryError:
+                raise
+            except Exception:  # a reference that raises on the state (a Normal's negative scale) is not finite there:
+                whys.append(NOT_FINITE)  # params_abs is tried (redteam inputs r30_normal_std_const)
             del varied, x, o
             if whys[-1] is not None and whys[-1] != paramsets.PARAMS_UNCHANGED:
                 return whys[-1], floating(before)
@@ -832,8 +837,14 @@ def _references(req, task_path, cache_dir, held, room=None):
             names, notes, why = choose_sets(mod, kept[ai], secrets, style, device, atol, rtol)
             judge.notes += notes
             set_report = {"shape_index": ai, "kept": names, "dropped": why}
-            for name in names:
-                add_set(ai, name, inputsets.SEEDS)
+            for name in list(names):
+                try:
+                    add_set(ai, name, inputsets.SEEDS)
+                except torch.cuda.OutOfMemoryError:
+                    raise
+                except Exception as e:  # this set alone is left out; the others stand
+                    names.remove(name)
+                    why[name] = f"{type(e).__name__}: {e}"[:200]
             # every kept set at every other checked shape too, at one seed, where its gates hold there: a path
             # chosen by size saw only the task's generator there (redteam inputs r15_leaky_even_fastpath_relu,
             # r22_hardtanh_aligned_no_upper, r23_ln_even_path_noaffine, r25_affine_long_rows_noaffine; a HardTanh
