@@ -10,12 +10,13 @@ constructor's, as in every check of the task's own.
           is drawn near its value or at a log-uniform magnitude of either sign, the first element of a tensor
           above it with its own sign; params_flip negates the draws (its first element inside (-1, 0) times the
           value, a few elements 0); params_far draws beyond that band (2-32 and 1e-6-0.05 times); a stored
-          permutation, a kept-index list or a one-valued mask is drawn anew (constant_discrete); params_abs takes params'
-          magnitudes, of the tensors whose signs make the reference non-finite alone (params_abs#a,b: abs_set).
-          params and params_flip run on the task's own inputs, params_signed (params' draws) on the signed set's wherever it is kept, params_abs where params
-          and params_flip are not finite. The answer gets the values by name (load_state_dict), or by the
-          child's route (route_unloaded). Each is kept where the reference's output on it is finite and not the
-          task's own within the tolerance at one seed of two (params_gate, taskref.choose_sets).
+          permutation, a kept-index list or a one-valued mask is drawn anew (constant_discrete); params_abs takes
+          params' magnitudes, of the tensors whose signs make the reference non-finite alone (params_abs#a,b:
+          abs_set). params, params_flip, params_near and params_far run on the task's own inputs, params_signed
+          (params' draws) on the signed set's wherever it is kept, params_abs where params and params_flip are not
+          finite. The answer gets the values by name (load_state_dict), or by the child's route (route_unloaded).
+          Each is kept where the reference's output on it is finite and not the task's own within the tolerance at
+          one seed of two (params_gate, taskref.choose_sets).
 """
 
 
