@@ -59,8 +59,20 @@ class RouteUnloaded(unittest.TestCase):
         ref_m, own_m = torch.nn.Module(), torch.nn.Module()
         for m, d in ((ref_m, ref), (own_m, own)):
             for k, v in d.items():
-                m.register_parameter(k, torch.nn.Parameter(v))
+                if v.is_floating_point():
+                    m.register_parameter(k, torch.nn.Parameter(v))
+                else:
+                    m.register_buffer(k, v)
         return c.route_unloaded(own_m, ref_m, list(ref), list(own), before or {})
+
+    def test_integer_to_integer_and_a_mask_to_its_bytes(self):
+        perm = torch.arange(3, -1, -1)
+        self.assertEqual(self.route({"perm": perm}, {"scale": torch.ones(4), "order": perm.int()}), {"perm": "order"})
+        keep = torch.ones(4, dtype=torch.bool)
+        self.assertEqual(self.route({"keep": keep}, {"keep_u8": torch.ones(4, dtype=torch.uint8)}), {"keep": "keep_u8"})
+        # bytes of other values are not the mask seen another way; a float is never an integer's
+        self.assertEqual(self.route({"keep": keep}, {"codes": torch.arange(4, dtype=torch.uint8)}), {})
+        self.assertEqual(self.route({"perm": perm}, {"w": torch.randn(4)}), {})
 
     def test_the_same_shape_by_value_then_by_last_name_then_in_order(self):
         g, b = torch.ones(4), torch.zeros(4)

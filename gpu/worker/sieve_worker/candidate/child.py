@@ -268,7 +268,7 @@ class Child:
                     route = self.route_unloaded(new_model, ref_model, res[1], res[0], varied)
                     if keep is models:
                         routes[id(new_model)] = route
-                self.give_unloaded(new_model, ref_model, route)
+                self.give_unloaded(new_model, ref_model.state_dict(), route)
                 # what the probe leaves alone of the model, read here in the free phase: read in the harness's, its
                 # parameters() (an instance attribute of C callables) ran the answer's compute as the harness's
                 # (redteam/wall2 h_r7_gadget_frame_inputs_softmax)
@@ -311,7 +311,8 @@ class Child:
         self.share(task, model_new_cls, style, models, cmd)
         if cmd.get("timing") and (not self.interpreted or self.ctx.get("time_on_cpu")):
             try:
-                self.timing(task, models.get(self.shape_key(0)), cmd)
+                model = models.get(self.shape_key(0))
+                self.timing(task, model, cmd, routes.get(id(model)) if model is not None else None)
             except BaseException as e:
                 if not self.device_full(e):
                     self.error("timing", classify(e, False), e)
@@ -368,12 +369,13 @@ class Child:
         """route_unloaded's classes of dtype: floating, bool, integer (a permutation kept as int32 for int64)."""
         return "f" if t.is_floating_point() else "b" if t.dtype == self.torch.bool else "i"
 
-    def give_unloaded(self, model, ref_model, route):
-        """The reference's values copied into the answer's tensors as route_unloaded routed them."""
+    def give_unloaded(self, model, ref, route):
+        """The reference's values (its state dict `ref`) copied into the answer's tensors as route_unloaded routed
+        them: at every check, and before every timed call (renamed weights held the last check's values there, and
+        the compared timed call failed a correct answer: timing/manifest.json renamed_weights_timed)."""
         if not route:
             return
         torch = self.torch
-        ref = ref_model.state_dict()
         own = model.state_dict(keep_vars=True)
         with torch.no_grad():
             for n, k in route.items():
@@ -634,7 +636,7 @@ class Child:
             self.send({"t": "profile", "error": str(e)[:300]})
             return None
 
-    def timing(self, task, model, cmd):
+    def timing(self, task, model, cmd, route=None):
         """Times the candidate alone; the worker times the reference (eager and torch.compile) once per
         task in a trusted child, on the same shape and input sets, under the same lock. One timed call,
         chosen at random, has its output compared with the reference like a check."""
@@ -674,6 +676,7 @@ class Child:
             def load(idx):
                 if weights[idx]:
                     model.load_state_dict(weights[idx], strict=False)
+                    self.give_unloaded(model, weights[idx], route)
             results = [{"shape_index": 0, "which": "candidate",
                         **timing.measure(self.tools, model, sets, call=self.forward_counted_timed, keep=keep,
                                          before=load, **self.ctx.get("timing_limits", {}))}]
