@@ -306,6 +306,9 @@ def run(args, manifest, chosen, env, tmp, root, on_gpu):
         for flag in fx.get("flags_absent") or []:
             if flag in v.get("flags", []):
                 problems.append(f"flag {flag} raised")
+        for flag in fx.get("expect_flags") or []:
+            if flag not in v.get("flags", []):
+                problems.append(f"flag {flag} not raised (flags {v.get('flags', [])})")
         ok = ok and not problems
         # A known gap (`known_gap`: why) is an attack the verifier does not stop yet: reported on every run,
         # listed in docs/VERIFIER.md's threat model, not counted; once stopped it reads ok and the key goes.

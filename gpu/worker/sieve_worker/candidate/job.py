@@ -48,6 +48,8 @@ class Job:
         self.seen = set()
         self.exit_status = None
         self.timed_checked = False
+        self.digests = {}  # seed label -> digests of shape 0's outputs at it: a check's, then a timed call's
+        self.run_flags = []  # what the run showed of the sample, not a fault (NONDETERMINISTIC): the verdict's flags
         self.probe_failure = None
         self.want_timing = False
         self.timing_labels = []

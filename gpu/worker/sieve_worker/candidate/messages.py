@@ -3,6 +3,7 @@ the child with their secret seeds, each line the child writes on its result stre
 runtime wall's reports, errors, timings), its outputs checked against the reference here or by the judge,
 and the proof probe's poison. A stream the candidate corrupts fails the candidate, never the worker.
 """
+import hashlib
 import json
 import os
 import time
@@ -39,6 +40,24 @@ def shown(task, si, label):
     """A check's seed as messages show it: "3", or "3 (inputs: signed)" for a derived input set."""
     name = taskref.input_set_of(task["summary"], si)
     return f"{label}" if name == "task" else f"{label} (inputs: {name})"
+
+
+
+NONDETERMINISTIC = "NONDETERMINISTIC"  # a flag: a timed call's output differs from its check's on the same inputs
+DIGEST_MAX_BYTES = 64 << 20  # outputs larger than this are not digested (a nondeterministic reduction's are small)
+
+
+def remember(job, label, outputs):
+    """A digest of shape 0's outputs ((dtype, array) pairs) at seed `label` (a check's, then its timed call's):
+    on_timed_output compares the two, so an answer whose result changes from call to call on the same inputs and
+    state is flagged NONDETERMINISTIC (float atomics: bench/RESULTS.md, 100_HingeLoss/triton_atomic_mean, PASS in
+    one run and FAIL_MISMATCH in the next)."""
+    if sum(a.nbytes for _, a in outputs) > DIGEST_MAX_BYTES:
+        return
+    h = hashlib.blake2b(digest_size=16)
+    for dt, a in outputs:
+        h.update(dt.encode() + a.tobytes())
+    job.digests.setdefault(label, []).append(h.digest())
 
 
 class CandidateMessages:
@@ -325,6 +344,8 @@ class CandidateMessages:
         t0 = time.monotonic()
         if not (s.get("recompute") or [False] * (si + 1))[si]:
             cand = job.buffer.arrays(metas)
+            if si == 0 and label in (job.timing_labels or s["seeds"][:3]):
+                remember(job, label, cand)
             res = compare.compare(self.reference(task, si, label), cand, *taskref.set_atol(s, si))
             del cand
             job.spent["compare"] += time.monotonic() - t0
@@ -416,6 +437,12 @@ class CandidateMessages:
             return
 
         def checked(res):
+            seen = job.digests.get(label) or []
+            if len(seen) == 2 and seen[0] != seen[1] and NONDETERMINISTIC not in job.run_flags:
+                job.run_flags.append(NONDETERMINISTIC)
+                job.notes.append(f"a timed call's output (shape 0 seed {label}) is not bit for bit its check's on the "
+                                 "same inputs and state: the sample's result changes from call to call (float "
+                                 "atomics, a race), and its verdict near the tolerance may not repeat")
             if not res["ok"]:
                 return self.fail_with(job, rules.mismatch(0, label, res, *taskref.set_atol(s, 0),
                                                              what="a timed call, "))

@@ -42,6 +42,7 @@ class Verdicts:
         if phases:
             v["phases"] = phases
         v.update(extra)
+        v["flags"] = list(dict.fromkeys(list(v.get("flags") or []) + list(getattr(job, "run_flags", []))))
         notes = getattr(job, "static_notes", None)  # stage 0's non-fatal findings (CPU_FALLBACK_NOTE, ...)
         if notes and "findings" not in extra:
             v["findings"] = notes
