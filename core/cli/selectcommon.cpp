@@ -20,6 +20,11 @@ std::vector<OptionSpec> selectionOptions()
         {.name = "include-skip-static",
          .help = "count a PASS made by 'verify --skip-static' (verdict flag STATIC_SKIPPED: stage 0 did not run) as "
                  "passing; by default such samples are left out as 'static skipped'"},
+        {.name = "exclude-flags",
+         .takesValue = true,
+         .valueName = "F,..",
+         .help = "leave out samples whose newest verdict carries any of these flags (comma-separated), e.g. "
+                 "NONDETERMINISTIC (its output changed from call to call on the same inputs) or SPEEDUP_OVER_10X"},
         {.name = "judge",
          .takesValue = true,
          .valueName = "J",
@@ -80,6 +85,20 @@ SelectionOptions selectionFromArgs(const Args &args)
     }
     o.onePerCluster = !args.has("all-in-cluster");
     o.includeSkipStatic = args.has("include-skip-static");
+    if (const auto flags = args.value("exclude-flags")) {
+        std::string_view rest = *flags;
+        while (!rest.empty()) {
+            const std::size_t comma = rest.find(',');
+            const std::string_view flag = rest.substr(0, comma);
+            if (!isFlagName(flag))
+                throw UsageError("--exclude-flags takes verdict flags (A-Z, 0-9, _) separated by commas, not '" +
+                                 std::string(flag) + "'");
+            o.excludeFlags.emplace_back(flag);
+            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+            if (comma != std::string_view::npos && rest.empty())
+                throw UsageError("--exclude-flags ends with a comma");
+        }
+    }
     if (const auto n = args.integer("max-per-task")) {
         if (*n < 0)
             throw UsageError("--max-per-task must be >= 0");

@@ -712,6 +712,8 @@ ojson parametersJson(const ExportOptions &o, const Tokenizer *tok, const std::st
         p["teacher_reasoning"] = true;
     if (o.selection.includeSkipStatic)
         p["include_skip_static"] = true; // absent otherwise: manifests of earlier exports stay as they were
+    if (!o.selection.excludeFlags.empty())
+        p["exclude_flags"] = o.selection.excludeFlags; // absent otherwise, as above
     if (isPreference(o.format)) {
         p["max_pairs_per_task"] = o.pairs.maxPairsPerTask;
         p["hostile_negatives"] = o.pairs.keepHostile;
@@ -822,6 +824,14 @@ ExportOptions exportOptionsFromManifest(const ojson &manifest, const std::string
         if (!p["include_skip_static"].is_boolean())
             throw bad("include_skip_static");
         o.selection.includeSkipStatic = p["include_skip_static"].get<bool>();
+    }
+    if (p.contains("exclude_flags")) {
+        const ojson &f = p["exclude_flags"];
+        if (!f.is_array() || !std::all_of(f.begin(), f.end(), [](const ojson &x) {
+                return x.is_string() && isFlagName(x.get<std::string>());
+            }))
+            throw bad("exclude_flags");
+        o.selection.excludeFlags = f.get<std::vector<std::string>>();
     }
     if (p.contains("judge")) {
         const auto j = p["judge"].is_string() ? parseJudgeFilter(p["judge"].get<std::string>()) : std::nullopt;

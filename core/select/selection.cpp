@@ -146,15 +146,27 @@ std::map<std::int64_t, VerdictTiming> newestVerdictTimings(const db::Database &d
     return out;
 }
 
-std::set<std::int64_t> staticSkippedSamples(const db::Database &db)
+std::set<std::int64_t> samplesWithFlag(const db::Database &db, const std::string &flag)
 {
     std::set<std::int64_t> out;
     db::Statement st = db.prepare("SELECT sample_id FROM verdicts WHERE id IN (SELECT max(id) FROM verdicts GROUP "
                                   "BY sample_id) AND ',' || flags || ',' LIKE ?1");
-    st.bind(1, std::string("%,") + store::kStaticSkippedFlag + ",%");
+    st.bind(1, "%," + flag + ",%");
     while (st.step())
         out.insert(st.int64(0));
     return out;
+}
+
+std::set<std::int64_t> staticSkippedSamples(const db::Database &db)
+{
+    return samplesWithFlag(db, store::kStaticSkippedFlag);
+}
+
+bool isFlagName(std::string_view flag)
+{
+    return !flag.empty() && std::all_of(flag.begin(), flag.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
 }
 
 Selection selectSamples(const db::Database &db, const SelectionOptions &options)
@@ -188,6 +200,10 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
         speedBar ? newestVerdictTimings(db) : std::map<std::int64_t, VerdictTiming>();
     const std::set<std::int64_t> skipped =
         options.includeSkipStatic ? std::set<std::int64_t>() : staticSkippedSamples(db);
+    std::map<std::int64_t, std::string> flagged; // sample -> the first of excludeFlags its newest verdict has
+    for (auto f = options.excludeFlags.rbegin(); f != options.excludeFlags.rend(); ++f)
+        for (std::int64_t id : samplesWithFlag(db, *f))
+            flagged[id] = *f;
     const std::set<std::int64_t> judgeKeeps =
         options.judge == JudgeFilter::Require ? store::judgeImplements(db) : std::set<std::int64_t>();
     const std::set<std::int64_t> judgeDrops =
@@ -210,6 +226,10 @@ Selection selectSamples(const db::Database &db, const SelectionOptions &options)
                                                                      : passed && accepted;
         if (!ok) {
             ++out.excluded[skippedPass && options.require != RequirePolicy::Accepted ? "static skipped" : "policy"];
+            continue;
+        }
+        if (const auto f = flagged.find(st.int64(0)); f != flagged.end()) {
+            ++out.excluded["flag " + f->second];
             continue;
         }
         if (options.judge == JudgeFilter::Require && !judgeKeeps.count(st.int64(0))) {

@@ -19,7 +19,8 @@
 // samples without timings are left out as "no timing", those under the bar as "below speedup".
 // Also in step 1, --judge (JudgeFilter): the teacher judge's suggestions keep or drop samples.
 // In step 1 a passing verdict made with stage 0 skipped (`verify --skip-static`) is not passing unless
-// includeSkipStatic is set ("static skipped" in the exclusions).
+// includeSkipStatic is set ("static skipped" in the exclusions); a sample whose newest verdict has a flag of
+// excludeFlags is left out ("flag NONDETERMINISTIC").
 #include "core/select/difficulty.h"
 
 #include <cstdint>
@@ -29,6 +30,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sieve {
@@ -75,10 +77,16 @@ struct SelectionOptions
     // walls alone, it does not admit training data.
     bool includeSkipStatic = false;
     JudgeFilter judge = JudgeFilter::None;
+    // Samples whose newest verdict carries any of these flags are left out ("flag X" in the exclusions):
+    // NONDETERMINISTIC (its result changes from call to call), SPEEDUP_OVER_10X, a stage-0 note's code.
+    std::vector<std::string> excludeFlags;
 };
 
-// The samples whose newest verdict carries store::kStaticSkippedFlag.
+// The samples whose newest verdict carries `flag`; staticSkippedSamples: store::kStaticSkippedFlag.
+std::set<std::int64_t> samplesWithFlag(const db::Database &db, const std::string &flag);
 std::set<std::int64_t> staticSkippedSamples(const db::Database &db);
+// Whether a verdict flag is a name a verdict can carry (upper case letters, digits, underscores).
+bool isFlagName(std::string_view flag);
 
 // The timing of a sample's newest verdict: speedups against eager and torch.compile, when measured on
 // a GPU (interpreted verdicts have none). Shared by the selection's speedup bar and the export's meta.

@@ -311,6 +311,50 @@ TEST(Export, StaticSkippedPassLeftOutUnlessIncluded)
     EXPECT_TRUE(exported(dir.file("again")).count(relu));
 }
 
+// --exclude-flags leaves out samples whose newest verdict carries a flag (NONDETERMINISTIC: its output changed
+// from call to call on the same inputs); the manifest records it, and a rebuild from it leaves them out too.
+TEST(Export, ExcludeFlagsLeavesFlaggedSamplesOut)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("c.sieve");
+    std::int64_t relu = 0;
+    {
+        Corpus c = Corpus::create(db);
+        relu = test::buildDemo(c).reluA;
+        test::addVerdict(c, relu, "PASS", "");
+        c.db().exec("UPDATE verdicts SET flags='SPEEDUP_OVER_10X,NONDETERMINISTIC' WHERE id=(SELECT max(id) FROM "
+                    "verdicts)");
+    }
+    auto exported = [&](const std::string &out) {
+        std::set<std::int64_t> ids;
+        for (const char *f : {"/train.jsonl", "/validation.jsonl"})
+            for (const auto &row : readRows(out + f))
+                ids.insert(row["meta"]["sample_id"].get<std::int64_t>());
+        return ids;
+    };
+    auto r = test::runCli({"export", db, dir.file("plain")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(exported(dir.file("plain")).count(relu));
+    EXPECT_FALSE(nlohmann::json::parse(test::readFile(dir.file("plain/manifest.json")))["parameters"].contains(
+        "exclude_flags"));
+    r = test::runCli({"export", db, dir.file("without"), "--exclude-flags", "NONDETERMINISTIC"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(exported(dir.file("without")).count(relu));
+    const auto params = nlohmann::json::parse(test::readFile(dir.file("without/manifest.json")))["parameters"];
+    EXPECT_EQ(params["exclude_flags"], nlohmann::json::array({"NONDETERMINISTIC"}));
+    r = test::runCli({"export", db, dir.file("again"), "--manifest", dir.file("without/manifest.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(exported(dir.file("again")).count(relu));
+    const auto sel = test::runCli({"select", db, "--json", "--exclude-flags", "STATIC_SKIPPED,NONDETERMINISTIC"});
+    ASSERT_EQ(sel.exitCode, 0) << sel.err;
+    EXPECT_EQ(nlohmann::json::parse(sel.out)["excluded"]["flag NONDETERMINISTIC"], 1);
+    for (const char *bad : {"nondeterministic", "A,,B", "A,", "A B"}) {
+        const auto e = test::runCli({"select", db, "--exclude-flags", bad});
+        EXPECT_EQ(e.exitCode, 2) << bad << ": " << e.out;
+        EXPECT_NE(e.err.find("--exclude-flags"), std::string::npos) << e.err;
+    }
+}
+
 TEST(Export, CommandLine)
 {
     test::TempDir dir;
