@@ -296,7 +296,8 @@ class DiscreteTest(unittest.TestCase):
             self.assertTrue(torch.equal(m.position_ids, torch.arange(6)), name)
             self.assertFalse(torch.equal(m.kept, torch.arange(0, 16, 2)), name)  # 8 distinct sorted channels of 0..14
             self.assertEqual(torch.unique(m.kept).numel(), 8)
-            self.assertTrue(bool((m.kept[1:] > m.kept[:-1]).all()) and int(m.kept.max()) <= 14, name)
+            top = 15 if name == paramsets.PARAMS_FAR else 14  # params_far: one past the largest
+            self.assertTrue(bool((m.kept[1:] > m.kept[:-1]).all()) and int(m.kept.max()) <= top, name)
         m = make(1)
         paramsets.vary_parameters(m, 7, paramsets.PARAMS_FAR, twin=make(2))
         self.assertTrue(bool((m.keep_u8 == 0).all()))  # params_far: a mask that keeps nothing
@@ -307,6 +308,44 @@ class DiscreteTest(unittest.TestCase):
             paramsets.vary_discrete(t, "index", torch.Generator().manual_seed(seed), 0.25)
             self.assertFalse(torch.equal(t, torch.tensor([0, 1, 3])), seed)
             self.assertEqual(torch.unique(t).numel(), 3)
+
+    def test_constants_index_tables_twins_and_held_tensors(self):
+        class Q(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("zero_point", torch.tensor([0], dtype=torch.int32))  # 0 or 1 alone: a mask
+                self.register_buffer("zeros", torch.full((6,), 8, dtype=torch.int8))  # one value: a constant
+                self.register_buffer("kept", torch.tensor([[0, 2, 4], [6, 8, 10]]))  # per group: an index table
+                self.register_buffer("p1", torch.tensor([1, 0, 3, 2]))
+                self.register_buffer("p2", torch.tensor([1, 0, 3, 2]))  # built as p1: follows it in params alone
+
+        def make(seed):
+            torch.manual_seed(seed)
+            return Q()
+        found = {n: k for n, _, k in paramsets.constant_discrete(make(1), make(2))}
+        self.assertEqual(found, {"zero_point": "mask", "zeros": "const", "kept": "index", "p1": "perm", "p2": "perm"})
+        m = make(1)
+        paramsets.vary_parameters(m, 7, twin=make(2))
+        self.assertEqual(int(m.zero_point[0]), 1)
+        self.assertTrue(bool((m.zeros >= 0).all()) and bool((m.zeros <= 16).all()) and not bool((m.zeros == 8).all()))
+        self.assertTrue(bool((m.kept[:, 1:] > m.kept[:, :-1]).all()) and torch.unique(m.kept).numel() == 6)
+        self.assertTrue(torch.equal(m.p1, m.p2))
+        f = make(1)
+        paramsets.vary_parameters(f, 7, paramsets.PARAMS_FLIP, twin=make(2))
+        self.assertFalse(torch.equal(f.p1, f.p2))  # params_flip draws each on its own
+        far = make(1)
+        paramsets.vary_parameters(far, 7, paramsets.PARAMS_FAR, twin=make(2))
+        self.assertEqual(int(far.kept.max()), 11)  # one past the largest
+        h = make(1)
+        name = paramsets.hold(paramsets.PARAMS, ["kept", "zeros"])
+        self.assertEqual(name, "params%kept,zeros")
+        self.assertEqual(paramsets.params_set(name), (paramsets.PARAMS, None))
+        before = paramsets.vary_parameters(h, 7, name, twin=make(2))
+        self.assertNotIn("kept", before)
+        self.assertTrue(torch.equal(h.kept, torch.tensor([[0, 2, 4], [6, 8, 10]])) and bool((h.zeros == 8).all()))
+        self.assertEqual(int(h.zero_point[0]), 1)  # the others still vary
+        self.assertEqual(paramsets.hold("params_flip%a", []), "params_flip")
+        self.assertEqual(set(paramsets.vary_parameters(make(1), 7, "params%", twin=make(2))), set())
 
     def test_a_one_element_mask_is_flipped(self):
         t = torch.ones(1, dtype=torch.bool)

@@ -10,6 +10,7 @@ import faulthandler
 import fcntl
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -326,13 +327,15 @@ class Child:
         """{reference name: the answer's name} for the reference's tensors that load_state_dict could not give by name
         (`unreached`) and the answer's own that it left unloaded (`missing`), floating for floating, integer for
         integer (a stored permutation under another name: redteam inputs r29_ok_perm_other_name), bool for bool or
-        for an integer one that holds the same 0s and 1s (r30_ok_keep_u8_other_name), of the same shape (or of as many elements and the same values: an affine kept as (1, C, 1), redteam inputs
-        r25_ok_affine_broadcast_params): the one holding the reference's value now (the instance was built under the
-        same seed, so a parameter the answer made as the reference did holds the same values; for a params set's
-        tensors, the value before it varied them: `before`), then the same last name (ln.weight -> weight), then in
-        order. Fixed at an instance's first call: later seeds give other values, and the answer's tensors hold what
-        the last call gave them (a Linear's weight under another name kept its first seed's values: redteam inputs
-        r24_ok_linear_ln_flat_names; an affine declared beta first took gamma's values: r24_ok_ln_beta_first)."""
+        for an integer one that holds the same 0s and 1s (r30_ok_keep_u8_other_name), of the same shape (or of as
+        many elements and the same values: an affine kept as (1, C, 1), r25_ok_affine_broadcast_params): the one
+        holding the reference's value now (the instance was built under the same seed, so a parameter the answer
+        made as the reference did holds the same values; for a params set's tensors, the value before it varied
+        them: `before`), then the same last name (ln.weight -> weight), then the most words shared (in_keep ->
+        mask_in, not mask_out: r31_ok_masked_linear_u8_order), then in order. Fixed at an instance's first call:
+        later seeds give other values, and the answer's tensors hold what the last call gave them (a Linear's weight
+        under another name kept its first seed's values: r24_ok_linear_ln_flat_names; an affine declared beta first
+        took gamma's values: r24_ok_ln_beta_first)."""
         torch = self.torch
         ref = ref_model.state_dict()
         own = model.state_dict(keep_vars=True)
@@ -356,7 +359,9 @@ class Child:
             pool = same or fits  # another shape only with the same values: (C,) kept as (1, C, 1)
             if not pool:
                 continue
-            pick = next((k for k in pool if k.rsplit(".", 1)[-1] == last), pool[0])
+            words = set(re.split(r"[._]", n.lower())) - {""}  # then the most words shared (in_keep -> mask_in)
+            pick = next((k for k in pool if k.rsplit(".", 1)[-1] == last), None) or max(
+                pool, key=lambda k: len(words & set(re.split(r"[._]", k.lower()))))
             route[n] = pick
             free.remove(pick)
         return route

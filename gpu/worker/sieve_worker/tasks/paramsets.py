@@ -44,6 +44,10 @@ PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAM
 # the reference non-finite (abs_set, taskref.choose_sets); the others keep their signs (redteam inputs
 # r26_sqrt_gain_bias_relu, r27_prelu_sqrt_gain_rand_slope_const)
 ABS_ONLY = "#"
+# params%a,b (params_flip%a,b, ...): the set with constant_discrete's tensors a and b held at the constructor's values
+# (params%: all of them), where the set itself is not finite (stored offsets drawn anew make the reference raise: the
+# mask beside them and the floats still vary: redteam inputs r31_level_keep_ignored)
+HOLD = "%"
 ABS_BASES = (PARAMS_ABS, PARAMS_SIGNED)
 
 
@@ -53,12 +57,30 @@ def params_set(name):
     for a set of inputs."""
     if not isinstance(name, str):
         return None, None
+    name = name.partition(HOLD)[0]
     base, sep, rest = name.partition(ABS_ONLY)
     base, at, k = base.partition(TOWARD_AT)
     if base not in PARAM_SETS or (sep and base not in ABS_BASES) or (at or base == PARAMS_TOWARD) and not (
             base == PARAMS_TOWARD and k.isdigit() and 1 <= int(k) <= TOWARD_STEPS):
         return None, None
     return base, (set(rest.split(",")) - {""} if sep else None)
+
+
+def held(name):
+    """The integer and bool tensors a params set's name holds at the constructor's values: None (none), True (all:
+    `params%`) or their names (`params%a,b`)."""
+    if not isinstance(name, str) or HOLD not in name:
+        return None
+    rest = name.rpartition(HOLD)[2]
+    return set(rest.split(",")) if rest else True
+
+
+def hold(name, names=None):
+    """The set `name` with the integer and bool tensors `names` held (None: all of them; none: the plain set)."""
+    base = name.partition(HOLD)[0]
+    if names is not None and not names:
+        return base
+    return base + HOLD + (",".join(sorted(names)) if names else "")
 
 
 def toward_scale(name):
@@ -151,10 +173,13 @@ def constant_discrete(model, twin=None):
     redteam inputs r30_perm_param_hardcoded) that its constructor made (the twin's alike) and a checkpoint may hold
     otherwise: "perm", an integer tensor of any shape whose values are a permutation of 0..n-1 (n >= 2) other than
     0..n-1 in order (a channel order: r28_perm_hardcoded; a scan order kept (H, W): r30_token_order_hardcoded);
-    "index", a 1-D integer tensor of distinct values >= 0 that is not (the channels a pruning kept:
-    r30_select_even_hardcoded), drawn anew as as many distinct values up to its largest, sorted where it was;
-    "mask", a bool tensor of one value, or an integer one of 0s or of 1s alone, of two elements or more (a pruning mask
-    that keeps every channel: r28_bool_mask_ignored; as uint8: r30_u8_keep_ignored); a one-element bool too. Any other
+    "index", an integer tensor of distinct values >= 0 that is not (the channels a pruning kept:
+    r30_select_even_hardcoded; per group, (G, K): r31_group_kept_2d_hardcoded), drawn anew as as many distinct
+    values up to its largest, sorted along its last dimension where it was; "const", an integer tensor of one value
+    other than 0 and 1 (a quantizer's zero points, int4 zeros of 8: r31_int4_zero_eight), each element drawn in
+    [0, 2v] (or [2v, 0]); an integer 0 or 1 of one element (a zero point: r31_fq_symmetric_zp) is a "mask";
+    "mask", a bool tensor of one value, or an integer one of 0s or of 1s alone (a pruning mask that keeps every
+    channel: r28_bool_mask_ignored; as uint8: r30_u8_keep_ignored). Any other
     is the operator's structure, as a float buffer of 0s and +-c is (_structure): positions 0..n-1 in order (BERT's
     position_ids: r30_ok_position_builtin), a mask of both values (a causal mask, a 2:4 pattern), an integer map
     with repeats (a group map, Swin's relative_position_index), a table of values with negatives (an int4 codebook:
@@ -174,30 +199,36 @@ def constant_discrete(model, twin=None):
             continue  # drawn: each weight seed has its own
         flat = v.reshape(-1)
         one = bool((flat == flat[0]).all())
+        if name.rsplit(".", 1)[-1] == "num_batches_tracked":
+            continue
         if v.dtype == torch.bool:
             if one:
                 out.append((name, t, "mask"))
-        elif one and flat.numel() >= 2 and int(flat[0]) in (0, 1):
+        elif one and int(flat[0]) in (0, 1):
             out.append((name, t, "mask"))
-        elif flat.numel() >= 2:
+        elif one:
+            out.append((name, t, "const"))
+        else:
             order = torch.arange(flat.numel(), dtype=torch.int64)
             f64 = flat.to(torch.int64)
             if torch.equal(f64, order):
                 continue
             if torch.equal(torch.sort(f64).values, order):
                 out.append((name, t, "perm"))
-            elif v.dim() == 1 and int(f64.min()) >= 0 and torch.unique(f64).numel() == f64.numel():
+            elif int(f64.min()) >= 0 and torch.unique(f64).numel() == f64.numel():
                 out.append((name, t, "index"))
     return out
 
 
-def vary_discrete(t, kind, g, share, hold_first=False):
+def vary_discrete(t, kind, g, share, hold_first=False, beyond=False):
     """constant_discrete's tensor t varied in place from generator g: a perm by another permutation of its values,
     a mask with `share` of its elements flipped (at least one; at least one kept where it has two, but for a share
     of 1: every one, a mask that keeps nothing, r30_keep_empty_as_all). With hold_first its first element stays
     where it has three (a perm) or two (a mask): a fast path keyed on it (the constructor's reversal while perm[0] is
     n - 1, no masking while keep[0] holds) is then taken with the rest changed (redteam inputs
-    r29_perm_first_fastpath, r29_keep_first_only). Returns the new values, flat."""
+    r29_perm_first_fastpath, r29_keep_first_only). With `beyond` an index takes one value past its largest (a
+    channel the constructor's list stops short of: r31_select_tail_guard; where it is out of range the reference
+    raises and the set holds the index: HOLD). Returns the new values, flat."""
     import torch
     flat = t.detach().reshape(-1).cpu()
     n = flat.numel()
@@ -207,16 +238,26 @@ def vary_discrete(t, kind, g, share, hold_first=False):
         new[lo:] = flat[lo:][torch.randperm(n - lo, generator=g)]
         if torch.equal(new, flat):
             new[lo:] = flat[lo:].roll(1)
+    elif kind == "const":
+        c = int(flat[0])
+        lo_v, hi_v = min(0, 2 * c), max(0, 2 * c)
+        new = (lo_v + torch.randint(0, hi_v - lo_v + 1, (n,), generator=g)).to(flat.dtype)
+        if torch.equal(new, flat):
+            new[0] = lo_v if c != lo_v else hi_v
     elif kind == "index":
         top = int(flat.max()) + 1
         pick = torch.randperm(top, generator=g)[:n]
-        if bool((flat[1:] > flat[:-1]).all()):
-            pick = torch.sort(pick).values
-        if torch.equal(pick, flat.to(torch.int64)):  # one value swapped for one it lacks (it has fewer than top)
+        if beyond:
+            pick = torch.cat([pick[:n - 1], torch.tensor([top])])[torch.randperm(n, generator=g)]
+        rows = flat.reshape(-1, t.shape[-1]) if t.dim() >= 1 else flat.reshape(1, -1)
+        if bool((rows[:, 1:] > rows[:, :-1]).all()):
+            pick = torch.sort(pick.reshape(rows.shape), dim=-1).values.reshape(-1)
+        if torch.equal(pick, flat.to(torch.int64)):  # the last value swapped for one it lacks (fewer than top)
             free = [x for x in range(top) if x not in set(pick.tolist())]
             pick = pick.clone()
             pick[-1] = free[0]
-            pick = torch.sort(pick).values if bool((flat[1:] > flat[:-1]).all()) else pick
+            if bool((rows[:, 1:] > rows[:, :-1]).all()):
+                pick = torch.sort(pick.reshape(rows.shape), dim=-1).values.reshape(-1)
         new = pick.to(flat.dtype)
     else:
         u = torch.rand(n, generator=g, dtype=torch.float64)
@@ -283,10 +324,13 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). The integer and bool buffers
     of constant_discrete are varied too (vary_discrete; but in PARAMS_NEAR and params_toward): PARAMS and the sets of
     its draws flip a quarter of a mask, PARAMS_FLIP (and PARAMS_FLIP_NZ) half, PARAMS_FAR all of it, each set with its
-    own permutation; PARAMS_FLIP's keep their first element (vary_discrete's hold_first). A perm that is another's,
-    or its inverse, at construction follows it (related). Returns {name: its value
+    own permutation; PARAMS_FLIP's keep their first element (vary_discrete's hold_first). A perm that is another's
+    inverse at construction follows it (related); one equal to another follows it in PARAMS alone (two layers'
+    shuffles built alike: r31_twin_shuffle_one_table). Returns {name: its value
     before} of what was varied."""
     import torch
+    holding = held(input_set)
+    input_set = input_set.partition(HOLD)[0]
     scale = toward_scale(input_set)
     input_set, positive = params_set(input_set)
     negated = input_set in (PARAMS_FLIP, PARAMS_FLIP_NZ)
@@ -332,20 +376,24 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
                 new = torch.where(mask.to("cpu"), new, v)
             t.copy_(new.to(t.device, t.dtype))
         varied[name] = before
-    if input_set in (PARAMS_NEAR, PARAMS_TOWARD):
+    if input_set in (PARAMS_NEAR, PARAMS_TOWARD) or holding is True:
         return varied  # a permutation or a mask has no values near its own
     stream = {PARAMS_FLIP: 1, PARAMS_FLIP_NZ: 1, PARAMS_FAR: 2}.get(input_set, 0)
     done = []  # (kind, values before, new values), flat: a perm that is another's or its inverse follows it
     for j, (name, t, kind) in enumerate(constant_discrete(model, twin)):
+        if holding and name in holding:
+            continue
         g = torch.Generator().manual_seed((int(weight_seed) * 1_000_033 + 3 * j + stream + 0x5EED) % (1 << 63))
         varied[name] = t.detach().clone()
         flat = varied[name].reshape(-1).cpu()
-        how = next(((r, new) for k, b, new in done if k == kind == "perm" for r in [related(b, flat)] if r), None)
+        how = next(((r, new) for k, b, new in done if k == kind == "perm" for r in [related(b, flat)]
+                    if r == "inverse" or (r == "same" and stream == 0)), None)
         if how is not None:
             new = how[1] if how[0] == "same" else torch.argsort(how[1].to(torch.int64))
             set_flat(t, new)
         else:
-            new = vary_discrete(t, kind, g, {0: 0.25, 1: 0.5, 2: 1.0}[stream], hold_first=stream == 1)
+            new = vary_discrete(t, kind, g, {0: 0.25, 1: 0.5, 2: 1.0}[stream], hold_first=stream == 1,
+                                beyond=stream == 2)
         done.append((kind, flat, new))
     return varied
 

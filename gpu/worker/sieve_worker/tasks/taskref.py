@@ -458,7 +458,10 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
         return unvaried[key]
     # (why the set is dropped, or None; the names varied): its output not finite at a seed, or the task's own at both
     # (an Embedding's padding row that one seed's indices never read: redteam inputs r24_embedding_pad_row_zero)
+    discrete = {}  # the integer and bool tensors a params set varies (paramsets.constant_discrete), in order
+
     def floating(before):  # the floating tensors' names: the ones whose signs abs_set gives back
+        discrete.update((n, None) for n, t in before.items() if not t.is_floating_point())
         return [n for n, t in before.items() if t.is_floating_point()]
 
     def gate(name):
@@ -514,6 +517,17 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             kept += paramsets.abs_set(names, finite, name)
         elif why is None:
             kept.append(name)
+        elif why == NOT_FINITE and discrete:
+            # stored offsets redrawn made it raise: from all of them held, each given back while it stays finite
+            holding = list(discrete)
+            for d in list(discrete)[:paramsets.ABS_TRIES]:
+                rest = [x for x in holding if x != d]
+                if gate(paramsets.hold(name, rest))[0] is None:
+                    holding = rest
+            if len(holding) < len(discrete) or gate(paramsets.hold(name, holding))[0] is None:
+                kept.append(paramsets.hold(name, holding))
+            else:
+                dropped[name] = why
         else:
             dropped[name] = why
     return kept, notes, dropped

@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fq_kernel(x_ptr, s_ptr, y_ptr, N, QMIN, QMAX, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < N
+    x = tl.load(x_ptr + o, mask=m, other=0.0)
+    s = tl.load(s_ptr)
+    v = x / s
+    r = tl.floor(v + 0.5)
+    odd = (r - 2.0 * tl.floor(r * 0.5)) != 0.0
+    r = tl.where((r - v == 0.5) & odd, r - 1.0, r)  # round half to even, as torch.round
+    q = tl.minimum(tl.maximum(r, QMIN * 1.0), QMAX * 1.0)
+    tl.store(y_ptr + o, q * s, mask=m)
+
+
+class ModelNew(nn.Module):
+    """WRONG: symmetric quantization assumed, zero_point taken as 0 (the constructor's) instead of read from the
+    one-element int32 `zero_point` buffer; a calibrated asymmetric checkpoint (zero_point 3) shifts the clamp range.
+    constant_discrete varies integer tensors of two elements or more only (a one-element int is neither a mask, a perm
+    nor an index)."""
+
+    def __init__(self, quant_min: int, quant_max: int):
+        super().__init__()
+        self.quant_min, self.quant_max = quant_min, quant_max
+        self.register_buffer("scale", torch.tensor([0.25]))
+        self.register_buffer("zero_point", torch.tensor([0], dtype=torch.int32))
+
+    def forward(self, x):
+        x = x.contiguous()
+        y = torch.empty_like(x)
+        N = x.numel()
+        fq_kernel[(triton.cdiv(N, 512),)](x, self.scale, y, N, self.quant_min, self.quant_max, BLOCK=512)
+        return y
