@@ -410,3 +410,58 @@ def params_gate(o, o_task, atol, rtol):
 
 PARAMS_UNCHANGED = "the reference's output does not change when its constant parameters are varied"
 PARAMS_NOT_FINITE = "the reference's output with its constant parameters varied is not finite"
+
+
+def choose(gate, kept, dropped, discrete):
+    """Which params sets a task is checked on, added to `kept` (the reasons for the others to `dropped`), from
+    gate(name) -> (why it is dropped or None, the floating tensors it varied), which runs the reference with the
+    set's state at two seeds (taskref.choose_sets); `discrete` holds the integer and bool tensors the gates saw
+    varied. params_signed where the signed set is kept; params_abs, params_flip_nz and params_toward@k where params
+    and params_flip are not finite (their signs or zeros: abs_set); a set not finite with its integer tensors
+    varied holds them one by one (hold)."""
+    for name in PARAM_SETS:
+        if name == PARAMS_SIGNED and "signed" not in kept:
+            dropped[name] = "the signed set is not kept"
+            continue
+        if name == PARAMS_ABS and (PARAMS in kept or PARAMS_FLIP in kept or not any(
+                dropped.get(n) == PARAMS_NOT_FINITE for n in (PARAMS, PARAMS_FLIP))):
+            dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
+            continue
+        if name == PARAMS_FLIP_NZ and dropped.get(PARAMS_FLIP) != PARAMS_NOT_FINITE:
+            dropped[name] = "params_flip was not dropped as not finite"
+            continue
+        if name == PARAMS_TOWARD:  # the largest step toward params' draws that stays finite
+            if not all(dropped.get(n) == PARAMS_NOT_FINITE for n in (PARAMS, PARAMS_FLIP)):
+                dropped[name] = "params or params_flip was not dropped as not finite"
+                continue
+            for k in range(1, TOWARD_STEPS + 1):
+                why = gate(f"{name}{TOWARD_AT}{k}")[0]
+                if why != PARAMS_NOT_FINITE:
+                    break
+            if why is None:
+                kept.append(f"{name}{TOWARD_AT}{k}")
+            else:
+                dropped[name] = why
+            continue
+        why, names = gate(name)
+        finite = lambda n: gate(n)[0] is None  # noqa: E731
+        if why is None and name == PARAMS_ABS:  # positive only what must be: the others keep their signs
+            kept += abs_set(names, finite)
+        elif name == PARAMS_SIGNED and why == PARAMS_NOT_FINITE and finite(abs_only(
+                names, name)):  # the signed inputs with the signs that make it finite gone (a sqrt's gain)
+            kept += abs_set(names, finite, name)
+        elif why is None:
+            kept.append(name)
+        elif why == PARAMS_NOT_FINITE and discrete:
+            # stored offsets redrawn made it raise: from all of them held, each given back while it stays finite
+            holding = list(discrete)
+            for d in list(discrete)[:ABS_TRIES]:
+                rest = [x for x in holding if x != d]
+                if gate(hold(name, rest))[0] is None:
+                    holding = rest
+            if len(holding) < len(discrete) or gate(hold(name, holding))[0] is None:
+                kept.append(hold(name, holding))
+            else:
+                dropped[name] = why
+        else:
+            dropped[name] = why

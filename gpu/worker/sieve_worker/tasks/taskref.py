@@ -478,58 +478,12 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             except torch.cuda.OutOfMemoryError:
                 raise
             except Exception:  # a reference that raises on the state (a Normal's negative scale) is not finite there:
-                whys.append(NOT_FINITE)  # params_abs is tried (redteam inputs r30_normal_std_const)
+                whys.append(paramsets.PARAMS_NOT_FINITE)  # params_abs is tried (redteam inputs r30_normal_std_const)
             del varied, x, o
             if whys[-1] is not None and whys[-1] != paramsets.PARAMS_UNCHANGED:
                 return whys[-1], floating(before)
         return (None if None in whys else whys[0]), floating(before)
-    NOT_FINITE = paramsets.PARAMS_NOT_FINITE
-    for name in paramsets.PARAM_SETS:
-        if name == paramsets.PARAMS_SIGNED and "signed" not in kept:
-            dropped[name] = "the signed set is not kept"
-            continue
-        if name == paramsets.PARAMS_ABS and (paramsets.PARAMS in kept or paramsets.PARAMS_FLIP in kept or not any(
-                dropped.get(n) == NOT_FINITE for n in (paramsets.PARAMS, paramsets.PARAMS_FLIP))):
-            dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
-            continue
-        if name == paramsets.PARAMS_FLIP_NZ and dropped.get(paramsets.PARAMS_FLIP) != NOT_FINITE:
-            dropped[name] = "params_flip was not dropped as not finite"
-            continue
-        if name == paramsets.PARAMS_TOWARD:  # the largest step toward params' draws that stays finite
-            if not all(dropped.get(n) == NOT_FINITE for n in (paramsets.PARAMS, paramsets.PARAMS_FLIP)):
-                dropped[name] = "params or params_flip was not dropped as not finite"
-                continue
-            for k in range(1, paramsets.TOWARD_STEPS + 1):
-                why = gate(f"{name}{paramsets.TOWARD_AT}{k}")[0]
-                if why != NOT_FINITE:
-                    break
-            if why is None:
-                kept.append(f"{name}{paramsets.TOWARD_AT}{k}")
-            else:
-                dropped[name] = why
-            continue
-        why, names = gate(name)
-        finite = lambda n: gate(n)[0] is None  # noqa: E731
-        if why is None and name == paramsets.PARAMS_ABS:  # positive only what must be: the others keep their signs
-            kept += paramsets.abs_set(names, finite)
-        elif name == paramsets.PARAMS_SIGNED and why == NOT_FINITE and finite(paramsets.abs_only(
-                names, name)):  # the signed inputs with the signs that make it finite gone (a sqrt's gain)
-            kept += paramsets.abs_set(names, finite, name)
-        elif why is None:
-            kept.append(name)
-        elif why == NOT_FINITE and discrete:
-            # stored offsets redrawn made it raise: from all of them held, each given back while it stays finite
-            holding = list(discrete)
-            for d in list(discrete)[:paramsets.ABS_TRIES]:
-                rest = [x for x in holding if x != d]
-                if gate(paramsets.hold(name, rest))[0] is None:
-                    holding = rest
-            if len(holding) < len(discrete) or gate(paramsets.hold(name, holding))[0] is None:
-                kept.append(paramsets.hold(name, holding))
-            else:
-                dropped[name] = why
-        else:
-            dropped[name] = why
+    paramsets.choose(gate, kept, dropped, discrete)
     return kept, notes, dropped
 
 
