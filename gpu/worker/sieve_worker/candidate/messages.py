@@ -42,7 +42,6 @@ def shown(task, si, label):
     return f"{label}" if name == "task" else f"{label} (inputs: {name})"
 
 
-
 NONDETERMINISTIC = "NONDETERMINISTIC"  # a flag: a timed call's output differs from its check's on the same inputs
 DIGEST_MAX_BYTES = 64 << 20  # outputs larger than this are not digested (a nondeterministic reduction's are small)
 
