@@ -73,6 +73,8 @@ class RouteUnloaded(unittest.TestCase):
         # bytes of other values are not the mask seen another way; a float is never an integer's
         self.assertEqual(self.route({"keep": keep}, {"codes": torch.arange(4, dtype=torch.uint8)}), {})
         self.assertEqual(self.route({"perm": perm}, {"w": torch.randn(4)}), {})
+        # an integer tensor of its own, other values: not the reference's stored one (floats still go in order)
+        self.assertEqual(self.route({"zero_point": torch.tensor([0])}, {"count": torch.tensor([16])}), {})
 
     def test_the_same_shape_by_value_then_by_last_name_then_in_order(self):
         g, b = torch.ones(4), torch.zeros(4)

@@ -356,7 +356,9 @@ class Child:
                 same = [k for k in fits + view + flags if torch.equal(  # in the answer's dtype (a float64 copy:
                     own[k].detach().reshape(-1), was.to(own[k].device, own[k].dtype).reshape(-1))]  # r28_ok_affine_f64_view)
             last = n.rsplit(".", 1)[-1]
-            pool = same or fits  # another shape only with the same values: (C,) kept as (1, C, 1)
+            # another shape only with the same values: (C,) kept as (1, C, 1); an integer or bool tensor only there
+            # (an answer's own count or table of the shape is not the reference's stored one)
+            pool = same or (fits if r.is_floating_point() else [])
             if not pool:
                 continue
             words = set(re.split(r"[._]", n.lower())) - {""}  # then the most words shared (in_keep -> mask_in)
