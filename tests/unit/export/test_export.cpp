@@ -335,8 +335,8 @@ TEST(Export, ExcludeFlagsLeavesFlaggedSamplesOut)
     auto r = test::runCli({"export", db, dir.file("plain")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_TRUE(exported(dir.file("plain")).count(relu));
-    EXPECT_FALSE(nlohmann::json::parse(test::readFile(dir.file("plain/manifest.json")))["parameters"].contains(
-        "exclude_flags"));
+    EXPECT_FALSE(
+        nlohmann::json::parse(test::readFile(dir.file("plain/manifest.json")))["parameters"].contains("exclude_flags"));
     r = test::runCli({"export", db, dir.file("without"), "--exclude-flags", "NONDETERMINISTIC"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_FALSE(exported(dir.file("without")).count(relu));
