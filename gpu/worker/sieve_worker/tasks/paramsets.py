@@ -249,7 +249,7 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False):
         pick = torch.randperm(top, generator=g)[:n]
         if beyond:
             pick = torch.cat([pick[:n - 1], torch.tensor([top])])[torch.randperm(n, generator=g)]
-        rows = flat.reshape(-1, t.shape[-1]) if t.dim() >= 1 else flat.reshape(1, -1)
+        rows = flat.reshape(-1, t.shape[-1])  # an index has two elements or more: a dimension
         if bool((rows[:, 1:] > rows[:, :-1]).all()):
             pick = torch.sort(pick.reshape(rows.shape), dim=-1).values.reshape(-1)
         if torch.equal(pick, flat.to(torch.int64)):  # the last value swapped for one it lacks (fewer than top)
