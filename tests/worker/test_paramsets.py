@@ -333,9 +333,13 @@ class DiscreteTest(unittest.TestCase):
         f = make(1)
         paramsets.vary_parameters(f, 7, paramsets.PARAMS_FLIP, twin=make(2))
         self.assertFalse(torch.equal(f.p1, f.p2))  # params_flip draws each on its own
+        self.assertEqual(int(f.zero_point[0]), -1)  # signed: below 0 (r32_fq_zero_point_nonneg)
+        self.assertTrue(bool((f.zeros >= -16).all()) and bool((f.zeros <= -1).all()))
         far = make(1)
         paramsets.vary_parameters(far, 7, paramsets.PARAMS_FAR, twin=make(2))
         self.assertEqual(int(far.kept.max()), 11)  # one past the largest
+        self.assertEqual(int(far.zero_point[0]), -1)  # signed: below 0 (r32_fq_zero_point_nonneg)
+        self.assertTrue(bool((far.zeros >= -16).all()) and bool((far.zeros <= -1).all()))
         h = make(1)
         name = paramsets.hold(paramsets.PARAMS, ["kept", "zeros"])
         self.assertEqual(name, "params%kept,zeros")
