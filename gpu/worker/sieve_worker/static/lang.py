@@ -3,6 +3,7 @@
 The tables are data; resolver.py applies them to the code reachable from ModelNew's entry points and
 static.py to the whole file. docs/VERIFIER.md ("Stage 0") describes the language in prose.
 """
+import ast
 
 # ---- imports -------------------------------------------------------------------------------------
 # Exact module paths an answer may import (a module's listed children only: `import torch.multiprocessing`
@@ -98,6 +99,26 @@ CORE_OPS = {
     "torch.Tensor.baddbmm", "torch.ops.aten.mm", "torch.ops.aten.bmm", "torch.ops.aten.addmm",
     "torch.ops.aten.convolution", "torch.ops.aten.matmul", "torch.ops.aten.linear",
 }
+
+
+def einsum_contracts(node):
+    """Whether a torch.einsum call (ast.Call) is GEMM-like: its equation a string constant in which a label shared
+    by two operands is summed, and every summed label shared (a label summed inside one operand is a reduction
+    torch does: "ij->i", "ij,i->i"; one that sums none is a product: "i,j->ij"). Policy kernelbench keeps only such
+    an einsum as a core op (redteam/wall2 h_kb_einsum_reduction)."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant) \
+            or not isinstance(node.args[0].value, str):
+        return False
+    eq = node.args[0].value.replace(" ", "").replace("...", "")
+    lhs, arrow, rhs = eq.partition("->")
+    ops = lhs.split(",")
+    if len(ops) < 2:
+        return False
+    if not arrow:
+        rhs = "".join(sorted(c for c in set(lhs) if c.isalpha() and lhs.count(c) == 1))
+    summed = {c for op in ops for c in op if c.isalpha() and c not in rhs}
+    shared = {c for c in summed if sum(c in op for op in ops) >= 2}
+    return bool(summed) and summed == shared
 
 
 def core_op(path):

@@ -8,6 +8,7 @@ SOFTMAX = ("../../tasks/softmax.py", {"dtype": "fp32", "shapes": [{"BATCH": 3, "
 VADD = ("../../tasks/vector_add.py", {"dtype": "fp32", "shapes": [{"SIZE": 1000}], "seeds": [0, 1]})
 ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
 NUMPY_INPUTS = ("tasks/softmax_numpy_inputs.py", {"dtype": "fp32", "seeds": [0, 1]})
+LINEAR_RELU = ("../../tasks/linear_relu.py", {"dtype": "fp32", "seeds": [0, 1]})
 NUMPY_AS_TENSOR = ("tasks/softmax_numpy_as_tensor.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
@@ -138,6 +139,8 @@ HOSTILE = [
     ("h_launchhook_property_setter", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_no_kernel_fake_launches", SOFTMAX, REJECT, {}),
     ("h_kb_einsum_reduction", ROWSUM, REJECT, {"policy": "kernelbench"}),
+    # round 33 (mine, against einsum judged by what it contracts): two operands, nothing shared summed
+    ("h_kb_einsum_sum_then_scale", ROWSUM, REJECT, {"policy": "kernelbench"}),
     ("h_cpp_phdr_at_cpu", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_cpp_pyobject_call_numpy", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_probe_tell_launch_return", SOFTMAX, REJECT, {"gpu": True}),
@@ -248,6 +251,7 @@ LEGIT = [
     ("l2_softmax_as_tensor_list", SOFTMAX, {}),
     ("l2_softmax_task_numpy_inputs", NUMPY_INPUTS, {}),
     ("l2_softmax_task_as_tensor_inputs", NUMPY_AS_TENSOR, {}),
+    ("l2_kb_einsum_linear_relu", LINEAR_RELU, {"policy": "kernelbench"}),
 ]
 
 # filled in from the CPU run (see the report): what lets each one through today
@@ -259,8 +263,6 @@ KNOWN_GAPS = {
     # round 15 (helper red15 against 67a0cbb): PASS with stage 0 skipped
     "h_r12_bufferedreader_uaf_raw_memory": "CPython 3.11's own use-after-free (io.BufferedReader's readinto view of "
                                            "its freed buffer) gives raw memory in pure Python; stage 0 refuses it",
-    "h_kb_einsum_reduction": "policy kernelbench accepts einsum as a core op, also a one-operand reduction",
-    "h_kb_einsum_reduction_static": "stage 0 also accepts einsum under kernelbench",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
