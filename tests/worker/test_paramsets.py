@@ -338,7 +338,7 @@ class DiscreteTest(unittest.TestCase):
         far = make(1)
         paramsets.vary_parameters(far, 7, paramsets.PARAMS_FAR, twin=make(2))
         self.assertEqual(int(far.kept.max()), 11)  # one past the largest
-        self.assertEqual(int(far.zero_point[0]), -1)  # signed: below 0 (r32_fq_zero_point_nonneg)
+        self.assertTrue(128 <= int(far.zero_point[0]) <= 255)  # a scalar: the upper half of [0, 255]
         self.assertTrue(bool((far.zeros >= -16).all()) and bool((far.zeros <= -1).all()))
         h = make(1)
         name = paramsets.hold(paramsets.PARAMS, ["kept", "zeros"])
@@ -355,6 +355,19 @@ class DiscreteTest(unittest.TestCase):
         t = torch.ones(1, dtype=torch.bool)
         paramsets.vary_discrete(t, "mask", torch.Generator().manual_seed(3), 0.25)
         self.assertFalse(bool(t[0]))
+
+    def test_scalars_and_constants_leave_their_side_masks_stay_zero_or_one(self):
+        def varied(t, **kw):
+            return paramsets.vary_discrete(t, "const" if bool((t.reshape(-1)[0] > 1)) else "mask",
+                                           torch.Generator().manual_seed(5), 0.5, **kw)
+        self.assertEqual(int(varied(torch.tensor([1], dtype=torch.int32), hold_first=True)[0]), -1)  # a sign, a zp
+        self.assertTrue(64 <= int(varied(torch.tensor([0], dtype=torch.int8), beyond=True)[0]) <= 127)
+        self.assertTrue(128 <= int(varied(torch.tensor([0], dtype=torch.int64), beyond=True)[0]) <= 255)
+        u8 = varied(torch.full((4,), 8, dtype=torch.uint8), hold_first=True)  # a uint8 zero point read as int8
+        self.assertTrue(bool((u8 >= 128).all()))
+        for kw in ({"hold_first": True}, {"beyond": True}):  # an int8 pruning flag: 0 or 1 (r33_ok_pruned_int8_where)
+            flags = varied(torch.zeros(6, dtype=torch.int8), **kw)
+            self.assertTrue(bool(((flags == 0) | (flags == 1)).all()) and bool(flags.any()))
 
 
 if __name__ == "__main__":

@@ -177,8 +177,8 @@ def constant_discrete(model, twin=None):
     r30_select_even_hardcoded; per group, (G, K): r31_group_kept_2d_hardcoded), drawn anew as as many distinct
     values up to its largest, sorted along its last dimension where it was; "const", an integer tensor of one value
     other than 0 and 1 (a quantizer's zero points, int4 zeros of 8: r31_int4_zero_eight), each element drawn in
-    [0, 2v] (or [2v, 0]; of a signed dtype, the other side of 0 too: vary_discrete); an integer 0 or 1 of one
-    element (a zero point: r31_fq_symmetric_zp) is a "mask"; "mask", a bool tensor of one value, or an integer one
+    [0, 2v] (or [2v, 0]; the other side of 0 or of its range too: vary_discrete); an integer 0 or 1 of one
+    element (a zero point: r31_fq_symmetric_zp) is a "mask" (drawn wider: vary_discrete); "mask", a bool tensor of one value, or an integer one
     of 0s or of 1s alone (a pruning mask that keeps every channel: r28_bool_mask_ignored; as uint8:
     r30_u8_keep_ignored). Any other
     is the operator's structure, as a float buffer of 0s and +-c is (_structure): positions 0..n-1 in order (BERT's
@@ -229,24 +229,37 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False):
     n - 1, no masking while keep[0] holds) is then taken with the rest changed (redteam inputs
     r29_perm_first_fastpath, r29_keep_first_only). With `beyond` an index takes one value past its largest (a
     channel the constructor's list stops short of: r31_select_tail_guard; where it is out of range the reference
-    raises and the set holds the index: HOLD). With either, a signed integer of one value takes values on the other
-    side of 0: a "const" v in [-2v, -1] (or [1, -2v]), a "mask" of 0s -1 (a zero point clamped at 0 fails where the
-    floats are in their band, params_flip: r32_fq_zero_point_nonneg). Returns the new values, flat."""
+    raises and the set holds the index: HOLD). With either, a "const" of a signed dtype takes values on the other side
+    of 0, v in [-2v, -1] (or [1, -2v]), and one of an unsigned dtype the other half of its range (a uint8 zero point
+    read as int8: r33_u8_zp_as_int8). A scalar 0 or 1 of an integer dtype (a zero point, a sign) is more than a
+    flag: hold_first takes a signed one to -1 (a zero point clamped at 0 fails where the floats are in their band:
+    r32_fq_zero_point_nonneg, r33_fq_zp_one_clamp), `beyond` to the upper half of [0, 255] (of int8: [64, 127]; a
+    zero point narrowed to int8: r33_fq_zp_int8_trunc). A mask of more elements only flips between 0 and 1 (an int8
+    pruning flag: r33_ok_pruned_int8_where). Returns the new values, flat."""
     import torch
     flat = t.detach().reshape(-1).cpu()
     n = flat.numel()
     lo = 1 if hold_first and n >= (3 if kind == "perm" else 2) else 0
-    below = (hold_first or beyond) and flat.dtype.is_signed
+    other_half = (hold_first or beyond) and flat.dtype != torch.bool
     new = flat.clone()
-    if kind == "perm":
+    if kind == "mask" and n == 1 and other_half:  # a scalar zero point or sign
+        top = min(torch.iinfo(flat.dtype).max, 255)
+        if beyond:
+            new[0] = top // 2 + 1 + int(torch.randint(0, top - top // 2, (1,), generator=g))
+        else:
+            new[0] = -1 if flat.dtype.is_signed else 1 - int(flat[0])
+    elif kind == "perm":
         new[lo:] = flat[lo:][torch.randperm(n - lo, generator=g)]
         if torch.equal(new, flat):
             new[lo:] = flat[lo:].roll(1)
     elif kind == "const":
         c = int(flat[0])
         lo_v, hi_v = min(0, 2 * c), max(0, 2 * c)
-        if below:  # the other side of 0 (r32_fq_zero_point_nonneg)
+        if other_half and flat.dtype.is_signed:  # the other side of 0
             lo_v, hi_v = (-hi_v, -1) if c > 0 else (1, -lo_v)
+        elif other_half:  # the other half of an unsigned range
+            top = torch.iinfo(flat.dtype).max
+            lo_v, hi_v = (top // 2 + 1, top) if c <= top // 2 else (0, top // 2)
         new = (lo_v + torch.randint(0, hi_v - lo_v + 1, (n,), generator=g)).to(flat.dtype)
         if torch.equal(new, flat):
             new[0] = lo_v if c != lo_v else hi_v
@@ -272,10 +285,7 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False):
         flip[:lo] = False
         if share < 1 and n - lo > 1 and bool(flip[lo:].all()):
             flip[lo + int(u[lo:].argmax())] = False
-        other = (flat == 0) if flat.dtype == torch.bool else 1 - flat
-        if below and not bool(flat.any()):
-            other = torch.full_like(flat, -1)  # a signed zero point of 0 taken below 0 (r32_fq_zero_point_nonneg)
-        new = torch.where(flip, other, flat).to(flat.dtype)
+        new = torch.where(flip, (flat == 0) if flat.dtype == torch.bool else 1 - flat, flat).to(flat.dtype)
     set_flat(t, new)
     return new
 
