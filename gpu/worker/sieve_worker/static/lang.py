@@ -121,6 +121,20 @@ def einsum_contracts(node):
     return bool(summed) and summed == shared
 
 
+def tensordot_contracts(node):
+    """Whether a torch.tensordot call (ast.Call) contracts: dims left out (2), an int constant >= 1, or two lists of
+    dimensions that are not empty. dims=0 is an outer product (redteam/wall2 h_r33_tensordot_outer)."""
+    if not isinstance(node, ast.Call):
+        return False
+    dims = next((k.value for k in node.keywords if k.arg == "dims"), node.args[2] if len(node.args) > 2 else None)
+    if dims is None:
+        return True
+    if isinstance(dims, ast.Constant):
+        return type(dims.value) is int and dims.value >= 1
+    return isinstance(dims, (ast.List, ast.Tuple)) and len(dims.elts) == 2 and all(
+        isinstance(e, (ast.List, ast.Tuple)) and e.elts for e in dims.elts)
+
+
 def core_op(path):
     """The canonical name of a core op (torch.ops.aten.mm.default -> torch.ops.aten.mm), or None."""
     if path in CORE_OPS:

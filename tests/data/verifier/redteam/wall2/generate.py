@@ -10,6 +10,7 @@ ROWSUM = ("tasks/rowsum.py", {"dtype": "fp32", "seeds": [0, 1]})
 NUMPY_INPUTS = ("tasks/softmax_numpy_inputs.py", {"dtype": "fp32", "seeds": [0, 1]})
 LINEAR_RELU = ("../../tasks/linear_relu.py", {"dtype": "fp32", "seeds": [0, 1]})
 NUMPY_AS_TENSOR = ("tasks/softmax_numpy_as_tensor.py", {"dtype": "fp32", "seeds": [0, 1]})
+OUTER = ("tasks/outer.py", {"dtype": "fp32", "seeds": [0, 1]})
 
 REJECT = [{"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}]
 REJECT_OR_REFUSED = REJECT + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}]
@@ -141,6 +142,10 @@ HOSTILE = [
     ("h_kb_einsum_reduction", ROWSUM, REJECT, {"policy": "kernelbench"}),
     # round 33 (mine, against einsum judged by what it contracts): two operands, nothing shared summed
     ("h_kb_einsum_sum_then_scale", ROWSUM, REJECT, {"policy": "kernelbench"}),
+    # round 33 (helper, against 431c1c0): torch does the task's work inside a core op that contracts nothing real
+    ("h_r33_sdpa_softmax", SOFTMAX, REJECT, {"policy": "kernelbench"}),
+    ("h_r33_tensordot_outer", OUTER, REJECT, {"policy": "kernelbench"}),
+    ("h_r33_einsum_dot_pairs_vadd", VADD, REJECT, {"policy": "kernelbench"}),
     ("h_cpp_phdr_at_cpu", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_cpp_pyobject_call_numpy", SOFTMAX, REJECT_OR_REFUSED, {}),
     ("h_probe_tell_launch_return", SOFTMAX, REJECT, {"gpu": True}),
@@ -263,6 +268,20 @@ KNOWN_GAPS = {
     # round 15 (helper red15 against 67a0cbb): PASS with stage 0 skipped
     "h_r12_bufferedreader_uaf_raw_memory": "CPython 3.11's own use-after-free (io.BufferedReader's readinto view of "
                                            "its freed buffer) gives raw memory in pure Python; stage 0 refuses it",
+    # round 33 (helper, against 431c1c0): policy kernelbench trusts what a core op computes
+    "h_r33_sdpa_softmax": "by decision under policy kernelbench: scaled_dot_product_attention is a core op whose "
+                          "insides go unjudged, and with a zero query and key its additive mask is a softmax of the "
+                          "input (the strict policy refuses it; judging its insides would refuse legitimate fused "
+                          "attention, whose ops differ by backend)",
+    "h_r33_sdpa_softmax_static": "by decision under policy kernelbench: stage 0 keeps "
+                                 "scaled_dot_product_attention as a core op whatever its operands",
+    "h_r33_tensordot_outer": "under policy kernelbench the wall judges tensordot's insides, but dims=0 dispatches an "
+                             "mm with an inner size of 1, and mm is core (the wall sees no operand sizes: it records "
+                             "ops without their inputs); stage 0 refuses it",
+    "h_r33_einsum_dot_pairs_vadd": "by decision under policy kernelbench: a contraction of size 2 is a bmm, a core op, "
+                                   "like a GEMM with a ones vector, which the rule allows; the answer's kernels only "
+                                   "lay out the operands (the strict policy refuses it)",
+    "h_r33_einsum_dot_pairs_vadd_static": "as h_r33_einsum_dot_pairs_vadd: stage 0 reads a contraction",
     "l2_vadd_autotune_heuristics_static": "(legit rejected) stage 0 refuses `import time` for a do_bench; the CPU "
                                           "interpreter cannot bench two configs without one",
     "l2_softmax_scratch_in_buffer_static": "(legit rejected) stage 0 CACHING refuses a scratch buffer "
