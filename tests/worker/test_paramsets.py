@@ -369,6 +369,26 @@ class DiscreteTest(unittest.TestCase):
             flags = varied(torch.zeros(6, dtype=torch.int8), **kw)
             self.assertTrue(bool(((flags == 0) | (flags == 1)).all()) and bool(flags.any()))
 
+    def test_params_int_varies_the_integers_alone(self):
+        class FQ(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("scale", torch.tensor([0.25]))
+                self.register_buffer("zero_point", torch.tensor([1], dtype=torch.int32))
+
+        def make(seed):
+            torch.manual_seed(seed)
+            return FQ()
+        m = make(1)
+        varied = paramsets.vary_parameters(m, 7, paramsets.PARAMS_INT, twin=make(2))
+        self.assertEqual(list(varied), ["zero_point"])  # the scale stays the constructor's (r33_fq_zp_one_clamp)
+        self.assertEqual(float(m.scale[0]), 0.25)
+        self.assertEqual(int(m.zero_point[0]), -1)
+        kept, dropped = [], {}
+        paramsets.choose(lambda name: (None, []), kept, dropped, {})
+        self.assertNotIn(paramsets.PARAMS_INT, kept)  # no integer or bool tensor: not tried
+        self.assertIn(paramsets.PARAMS_INT, dropped)
+
 
 if __name__ == "__main__":
     unittest.main()

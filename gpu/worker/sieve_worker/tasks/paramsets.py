@@ -39,7 +39,12 @@ TOWARD_AT, TOWARD_STEPS = "@", 5
 # clamp of gains to [-2, 2] or a flush of small gains to 0 (redteam inputs r28_affine_gain_clamp2,
 # r28_affine_tiny_gain_flush) without thinning the bands params draws from (r25_affine_band_snap)
 PARAMS_FAR = "params_far"
-PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ, PARAMS_FAR, PARAMS_TOWARD)
+# params_int: the integer and bool tensors alone varied (as params_flip's, not keeping a first element), the floats at
+# the constructor's values: a zero point of -1 shows only where the scale lets values reach the quantizer's bounds,
+# which params_flip's drawn scale may not (redteam inputs r33_fq_zp_one_clamp)
+PARAMS_INT = "params_int"
+PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ, PARAMS_FAR, PARAMS_TOWARD,
+              PARAMS_INT)
 # params_abs#a,b (params_signed#a,b): the set's draws with only tensors a and b positive, the ones whose signs turn
 # the reference non-finite (abs_set, taskref.choose_sets); the others keep their signs (redteam inputs
 # r26_sqrt_gain_bias_relu, r27_prelu_sqrt_gain_rand_slope_const)
@@ -221,7 +226,7 @@ def constant_discrete(model, twin=None):
     return out
 
 
-def vary_discrete(t, kind, g, share, hold_first=False, beyond=False):
+def vary_discrete(t, kind, g, share, hold_first=False, beyond=False, wide=False):
     """constant_discrete's tensor t varied in place from generator g: a perm by another permutation of its values,
     a mask with `share` of its elements flipped (at least one; at least one kept where it has two, but for a share
     of 1: every one, a mask that keeps nothing, r30_keep_empty_as_all). With hold_first its first element stays
@@ -234,13 +239,14 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False):
     read as int8: r33_u8_zp_as_int8). A scalar 0 or 1 of an integer dtype (a zero point, a sign) is more than a
     flag: hold_first takes a signed one to -1 (a zero point clamped at 0 fails where the floats are in their band:
     r32_fq_zero_point_nonneg, r33_fq_zp_one_clamp), `beyond` to the upper half of [0, 255] (of int8: [64, 127]; a
-    zero point narrowed to int8: r33_fq_zp_int8_trunc). A mask of more elements only flips between 0 and 1 (an int8
-    pruning flag: r33_ok_pruned_int8_where). Returns the new values, flat."""
+    zero point narrowed to int8: r33_fq_zp_int8_trunc). `wide` (params_int) draws as hold_first does without keeping
+    a first element. A mask of more elements only flips between 0 and 1 (an int8 pruning flag:
+    r33_ok_pruned_int8_where). Returns the new values, flat."""
     import torch
     flat = t.detach().reshape(-1).cpu()
     n = flat.numel()
     lo = 1 if hold_first and n >= (3 if kind == "perm" else 2) else 0
-    other_half = (hold_first or beyond) and flat.dtype != torch.bool
+    other_half = (hold_first or beyond or wide) and flat.dtype != torch.bool
     new = flat.clone()
     if kind == "mask" and n == 1 and other_half:  # a scalar zero point or sign
         top = min(torch.iinfo(flat.dtype).max, 255)
@@ -354,7 +360,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     input_set, positive = params_set(input_set)
     negated = input_set in (PARAMS_FLIP, PARAMS_FLIP_NZ)
     varied = {}
-    for i, (name, t, mask) in enumerate(constant_tensors(model, twin)):
+    for i, (name, t, mask) in enumerate([] if input_set == PARAMS_INT else constant_tensors(model, twin)):
         with torch.no_grad():
             g = torch.Generator().manual_seed((int(weight_seed) * 1_000_003 + i) % (1 << 63))
             u = torch.rand(t.shape, generator=g, dtype=torch.float64)
@@ -397,7 +403,7 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
         varied[name] = before
     if input_set in (PARAMS_NEAR, PARAMS_TOWARD) or holding is True:
         return varied  # a permutation or a mask has no values near its own
-    stream = {PARAMS_FLIP: 1, PARAMS_FLIP_NZ: 1, PARAMS_FAR: 2}.get(input_set, 0)
+    stream = {PARAMS_FLIP: 1, PARAMS_FLIP_NZ: 1, PARAMS_FAR: 2, PARAMS_INT: 3}.get(input_set, 0)
     done = []  # (kind, values before, new values), flat: a perm that is another's or its inverse follows it
     for j, (name, t, kind) in enumerate(constant_discrete(model, twin)):
         if holding and name in holding:
@@ -411,8 +417,8 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
             new = how[1] if how[0] == "same" else torch.argsort(how[1].to(torch.int64))
             set_flat(t, new)
         else:
-            new = vary_discrete(t, kind, g, {0: 0.25, 1: 0.5, 2: 1.0}[stream], hold_first=stream == 1,
-                                beyond=stream == 2)
+            new = vary_discrete(t, kind, g, {0: 0.25, 1: 0.5, 2: 1.0, 3: 0.5}[stream], hold_first=stream == 1,
+                                beyond=stream == 2, wide=stream == 3)
         done.append((kind, flat, new))
     return varied
 
@@ -445,6 +451,9 @@ def choose(gate, kept, dropped, discrete):
         if name == PARAMS_ABS and (PARAMS in kept or PARAMS_FLIP in kept or not any(
                 dropped.get(n) == PARAMS_NOT_FINITE for n in (PARAMS, PARAMS_FLIP))):
             dropped[name] = "params or params_flip is kept, or neither was dropped as not finite"
+            continue
+        if name == PARAMS_INT and not discrete:
+            dropped[name] = "the reference has no integer or bool constant"
             continue
         if name == PARAMS_FLIP_NZ and dropped.get(PARAMS_FLIP) != PARAMS_NOT_FINITE:
             dropped[name] = "params_flip was not dropped as not finite"
