@@ -183,13 +183,13 @@ def constant_discrete(model, twin=None):
     values up to its largest, sorted along its last dimension where it was; "const", an integer tensor of one value
     other than 0 and 1 (a quantizer's zero points, int4 zeros of 8: r31_int4_zero_eight), each element drawn in
     [0, 2v] (or [2v, 0]; the other side of 0 or of its range too: vary_discrete); an integer 0 or 1 of one
-    element (a zero point: r31_fq_symmetric_zp) is a "mask" (drawn wider: vary_discrete); "mask", a bool tensor of one value, or an integer one
-    of 0s or of 1s alone (a pruning mask that keeps every channel: r28_bool_mask_ignored; as uint8:
-    r30_u8_keep_ignored). Any other
-    is the operator's structure, as a float buffer of 0s and +-c is (_structure): positions 0..n-1 in order (BERT's
-    position_ids: r30_ok_position_builtin), a mask of both values (a causal mask, a 2:4 pattern), an integer map
-    with repeats (a group map, Swin's relative_position_index), a table of values with negatives (an int4 codebook:
-    r30_int4_lut_hardcoded), a counter (a norm's num_batches_tracked)."""
+    element (a zero point: r31_fq_symmetric_zp) is a "mask" (drawn wider: vary_discrete); "mask", a bool tensor of
+    one value, or an integer one of 0s or of 1s alone (a pruning mask that keeps every channel:
+    r28_bool_mask_ignored; as uint8: r30_u8_keep_ignored). Any other is the operator's structure, as a float
+    buffer of 0s and +-c is (_structure): positions 0..n-1 in order (BERT's position_ids: r30_ok_position_builtin),
+    a mask of both values (a causal mask, a 2:4 pattern), an integer map with repeats (a group map, Swin's
+    relative_position_index), a table of values with negatives (an int4 codebook: r30_int4_lut_hardcoded), a
+    counter (a norm's num_batches_tracked)."""
     import torch
     twins = {**dict(twin.named_parameters()), **dict(twin.named_buffers())} if twin is not None else {}
     persistent = model.state_dict(keep_vars=True)
