@@ -334,12 +334,12 @@ class DiscreteTest(unittest.TestCase):
         paramsets.vary_parameters(f, 7, paramsets.PARAMS_FLIP, twin=make(2))
         self.assertFalse(torch.equal(f.p1, f.p2))  # params_flip draws each on its own
         self.assertEqual(int(f.zero_point[0]), -1)  # signed: below 0 (r32_fq_zero_point_nonneg)
-        self.assertTrue(bool((f.zeros >= -16).all()) and bool((f.zeros <= -1).all()))
+        self.assertTrue(bool((f.zeros >= 0).all()) and bool((f.zeros <= 16).all()))  # its own side: a bound stays one
         far = make(1)
         paramsets.vary_parameters(far, 7, paramsets.PARAMS_FAR, twin=make(2))
         self.assertEqual(int(far.kept.max()), 11)  # one past the largest
-        self.assertTrue(128 <= int(far.zero_point[0]) <= 255)  # a scalar: the upper half of [0, 255]
-        self.assertTrue(bool((far.zeros >= -16).all()) and bool((far.zeros <= -1).all()))
+        self.assertEqual(int(far.zero_point[0]), 1)  # a mask flipped
+        self.assertTrue(bool((far.zeros >= 0).all()) and bool((far.zeros <= 16).all()))
         h = make(1)
         name = paramsets.hold(paramsets.PARAMS, ["kept", "zeros"])
         self.assertEqual(name, "params%kept,zeros")
@@ -361,8 +361,9 @@ class DiscreteTest(unittest.TestCase):
             return paramsets.vary_discrete(t, "const" if bool((t.reshape(-1)[0] > 1)) else "mask",
                                            torch.Generator().manual_seed(5), 0.5, **kw)
         self.assertEqual(int(varied(torch.tensor([1], dtype=torch.int32), hold_first=True)[0]), -1)  # a sign, a zp
-        self.assertTrue(64 <= int(varied(torch.tensor([0], dtype=torch.int8), beyond=True)[0]) <= 127)
-        self.assertTrue(128 <= int(varied(torch.tensor([0], dtype=torch.int64), beyond=True)[0]) <= 255)
+        self.assertEqual(int(varied(torch.tensor([0], dtype=torch.int8), wide=True)[0]), -127)  # params_int: far
+        self.assertTrue(-255 <= int(varied(torch.tensor([0], dtype=torch.int64), wide=True)[0]) <= -128)
+        self.assertTrue(128 <= int(varied(torch.tensor([0], dtype=torch.uint8), wide=True)[0]) <= 255)
         u8 = varied(torch.full((4,), 8, dtype=torch.uint8), hold_first=True)  # a uint8 zero point read as int8
         self.assertTrue(bool((u8 >= 128).all()))
         for kw in ({"hold_first": True}, {"beyond": True}):  # an int8 pruning flag: 0 or 1 (r33_ok_pruned_int8_where)
@@ -383,7 +384,13 @@ class DiscreteTest(unittest.TestCase):
         varied = paramsets.vary_parameters(m, 7, paramsets.PARAMS_INT, twin=make(2))
         self.assertEqual(list(varied), ["zero_point"])  # the scale stays the constructor's (r33_fq_zp_one_clamp)
         self.assertEqual(float(m.scale[0]), 0.25)
-        self.assertEqual(int(m.zero_point[0]), -1)
+        self.assertTrue(-255 <= int(m.zero_point[0]) <= -128)  # far below 0: the quantizer saturates
+        c = torch.full((3,), 3, dtype=torch.int32)  # a zero point of 3: beyond int8 (r34_fq_zp3_int8)
+        paramsets.vary_discrete(c, "const", torch.Generator().manual_seed(1), 0.5, wide=True)
+        self.assertTrue(bool((c >= 128).all()) and bool((c <= 255).all()))  # its own side: a bound stays a bound
+        c8 = torch.full((3,), 3, dtype=torch.int8)  # within the dtype
+        paramsets.vary_discrete(c8, "const", torch.Generator().manual_seed(1), 0.5, wide=True)
+        self.assertTrue(bool((c8 == 127).all()))
         kept, dropped = [], {}
         paramsets.choose(lambda name: (None, []), kept, dropped, {})
         self.assertNotIn(paramsets.PARAMS_INT, kept)  # no integer or bool tensor: not tried

@@ -234,26 +234,36 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False, wide=False)
     n - 1, no masking while keep[0] holds) is then taken with the rest changed (redteam inputs
     r29_perm_first_fastpath, r29_keep_first_only). With `beyond` an index takes one value past its largest (a
     channel the constructor's list stops short of: r31_select_tail_guard; where it is out of range the reference
-    raises and the set holds the index: HOLD). With either, a "const" of a signed dtype takes values on the other side
-    of 0, v in [-2v, -1] (or [1, -2v]), and one of an unsigned dtype the other half of its range (a uint8 zero point
-    read as int8: r33_u8_zp_as_int8). A scalar 0 or 1 of an integer dtype (a zero point, a sign) is more than a
-    flag: hold_first takes a signed one to -1 (a zero point clamped at 0 fails where the floats are in their band:
-    r32_fq_zero_point_nonneg, r33_fq_zp_one_clamp), `beyond` to the upper half of [0, 255] (of int8: [64, 127]; a
-    zero point narrowed to int8: r33_fq_zp_int8_trunc). `wide` (params_int) draws as hold_first does without keeping
-    a first element. A mask of more elements only flips between 0 and 1 (an int8 pruning flag:
-    r33_ok_pruned_int8_where). Returns the new values, flat."""
+    raises and the set holds the index: HOLD). With either, a "const" of an unsigned dtype takes values in the other
+    half of its range (a uint8 zero point read as int8: r33_u8_zp_as_int8); a signed one stays on its own side of 0
+    (a quantizer's upper bound stays above its lower one: r34_ok_qbounds_clamp_order). hold_first takes a signed
+    scalar 0 or 1 (a zero point, a sign: more than a flag) to -1 (a zero point clamped at 0 fails where the floats are
+    in their band: r32_fq_zero_point_nonneg, r33_fq_zp_one_clamp). `wide` (params_int, the floats at the
+    constructor's values) takes a signed scalar 0 or 1 far below 0 and a signed "const" v far from 0 on its own side,
+    magnitudes in [max(2|v|, 128), max(4|v|, 255)] within the dtype: a zero point's sign or size shows only where the
+    quantizer saturates, which -1 at the constructor's scale may not reach (r34_fq_int8_zp_clamp), and a zero point
+    narrowed to int8 is right until 127 (r33_fq_zp_int8_trunc, r34_fq_zp3_int8); an unsigned scalar to the upper
+    half of [0, 255]; the rest as hold_first without keeping a first element. A mask of more elements only flips between 0 and 1 (an int8 pruning flag: r33_ok_pruned_int8_where).
+    Returns the new values, flat."""
     import torch
     flat = t.detach().reshape(-1).cpu()
     n = flat.numel()
     lo = 1 if hold_first and n >= (3 if kind == "perm" else 2) else 0
     other_half = (hold_first or beyond or wide) and flat.dtype != torch.bool
     new = flat.clone()
-    if kind == "mask" and n == 1 and other_half:  # a scalar zero point or sign
-        top = min(torch.iinfo(flat.dtype).max, 255)
-        if beyond:
-            new[0] = top // 2 + 1 + int(torch.randint(0, top - top // 2, (1,), generator=g))
-        else:
-            new[0] = -1 if flat.dtype.is_signed else 1 - int(flat[0])
+    far = wide and flat.dtype.is_signed and kind in ("mask", "const") and (n == 1 or kind == "const")
+    if far:  # params_int: far from 0, where a quantizer saturates (r34_fq_int8_zp_clamp, r34_fq_zp3_int8)
+        top = torch.iinfo(flat.dtype).max
+        c = abs(int(flat[0]))
+        m_lo, m_hi = min(max(2 * c, 128), top), min(max(4 * c, 255), top)
+        m_lo = min(m_lo, m_hi)
+        new = (m_lo + torch.randint(0, m_hi - m_lo + 1, (n,), generator=g)).to(flat.dtype)
+        if kind == "mask" or int(flat[0]) < 0:
+            new = -new
+    elif kind == "mask" and n == 1 and hold_first and flat.dtype.is_signed:  # a scalar zero point or sign
+        new[0] = -1
+    elif kind == "mask" and n == 1 and wide and flat.dtype != torch.bool:  # unsigned: the upper half of [0, 255]
+        new[0] = 128 + int(torch.randint(0, 128, (1,), generator=g))
     elif kind == "perm":
         new[lo:] = flat[lo:][torch.randperm(n - lo, generator=g)]
         if torch.equal(new, flat):
@@ -261,9 +271,7 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False, wide=False)
     elif kind == "const":
         c = int(flat[0])
         lo_v, hi_v = min(0, 2 * c), max(0, 2 * c)
-        if other_half and flat.dtype.is_signed:  # the other side of 0
-            lo_v, hi_v = (-hi_v, -1) if c > 0 else (1, -lo_v)
-        elif other_half:  # the other half of an unsigned range
+        if other_half and not flat.dtype.is_signed:  # the other half of an unsigned range
             top = torch.iinfo(flat.dtype).max
             lo_v, hi_v = (top // 2 + 1, top) if c <= top // 2 else (0, top // 2)
         new = (lo_v + torch.randint(0, hi_v - lo_v + 1, (n,), generator=g)).to(flat.dtype)
