@@ -39,9 +39,9 @@ TOWARD_AT, TOWARD_STEPS = "@", 5
 # clamp of gains to [-2, 2] or a flush of small gains to 0 (redteam inputs r28_affine_gain_clamp2,
 # r28_affine_tiny_gain_flush) without thinning the bands params draws from (r25_affine_band_snap)
 PARAMS_FAR = "params_far"
-# params_int: the integer and bool tensors alone varied (as params_flip's, not keeping a first element), the floats at
-# the constructor's values: a zero point of -1 shows only where the scale lets values reach the quantizer's bounds,
-# which params_flip's drawn scale may not (redteam inputs r33_fq_zp_one_clamp)
+# params_int: the integer and bool tensors alone varied, far from 0 (vary_discrete's `wide`), the floats at the
+# constructor's values: a zero point's sign or size shows only where the quantizer saturates, which params_flip's -1
+# at a drawn scale may not reach (redteam inputs r33_fq_zp_one_clamp, r34_fq_int8_zp_clamp)
 PARAMS_INT = "params_int"
 PARAM_SETS = (PARAMS, PARAMS_FLIP, PARAMS_SIGNED, PARAMS_ABS, PARAMS_NEAR, PARAMS_FLIP_NZ, PARAMS_FAR, PARAMS_TOWARD,
               PARAMS_INT)
@@ -182,7 +182,7 @@ def constant_discrete(model, twin=None):
     r30_select_even_hardcoded; per group, (G, K): r31_group_kept_2d_hardcoded), drawn anew as as many distinct
     values up to its largest, sorted along its last dimension where it was; "const", an integer tensor of one value
     other than 0 and 1 (a quantizer's zero points, int4 zeros of 8: r31_int4_zero_eight), each element drawn in
-    [0, 2v] (or [2v, 0]; the other side of 0 or of its range too: vary_discrete); an integer 0 or 1 of one
+    [0, 2v] (or [2v, 0]; wider in some sets: vary_discrete); an integer 0 or 1 of one
     element (a zero point: r31_fq_symmetric_zp) is a "mask" (drawn wider: vary_discrete); "mask", a bool tensor of
     one value, or an integer one of 0s or of 1s alone (a pruning mask that keeps every channel:
     r28_bool_mask_ignored; as uint8: r30_u8_keep_ignored). Any other is the operator's structure, as a float
@@ -243,8 +243,8 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False, wide=False)
     magnitudes in [max(2|v|, 128), max(4|v|, 255)] within the dtype: a zero point's sign or size shows only where the
     quantizer saturates, which -1 at the constructor's scale may not reach (r34_fq_int8_zp_clamp), and a zero point
     narrowed to int8 is right until 127 (r33_fq_zp_int8_trunc, r34_fq_zp3_int8); an unsigned scalar to the upper
-    half of [0, 255]; the rest as hold_first without keeping a first element. A mask of more elements only flips between 0 and 1 (an int8 pruning flag: r33_ok_pruned_int8_where).
-    Returns the new values, flat."""
+    half of [0, 255]; the rest as hold_first without keeping a first element. A mask of more elements only flips
+    between 0 and 1 (an int8 pruning flag: r33_ok_pruned_int8_where). Returns the new values, flat."""
     import torch
     flat = t.detach().reshape(-1).cpu()
     n = flat.numel()
