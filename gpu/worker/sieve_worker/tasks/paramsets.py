@@ -357,7 +357,8 @@ def vary_parameters(model, weight_seed, input_set=PARAMS, twin=None):
     (|v| times U(0.5, 2)); a set whose reference is not finite is dropped (params_gate). The integer and bool buffers
     of constant_discrete are varied too (vary_discrete; but in PARAMS_NEAR and params_toward): PARAMS and the sets of
     its draws flip a quarter of a mask, PARAMS_FLIP (and PARAMS_FLIP_NZ) half, PARAMS_FAR all of it, each set with its
-    own permutation; PARAMS_FLIP's keep their first element (vary_discrete's hold_first). A perm that is another's
+    own permutation; PARAMS_FLIP's keep their first element (vary_discrete's hold_first); PARAMS_INT varies them
+    alone, far (vary_discrete's wide), the floats at the constructor's values. A perm that is another's
     inverse at construction follows it (related); one equal to another follows it in PARAMS alone (two layers'
     shuffles built alike: r31_twin_shuffle_one_table). Returns {name: its value
     before} of what was varied."""
