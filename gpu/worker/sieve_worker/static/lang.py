@@ -135,6 +135,19 @@ def tensordot_contracts(node):
         isinstance(e, (ast.List, ast.Tuple)) and e.elts for e in dims.elts)
 
 
+# core ops that are GEMM-like only as some calls make them: the test of the call, and what the others are
+CORE_ONLY_WHERE = {
+    "torch.einsum": (einsum_contracts, "an einsum that contracts no two operands is a reduction or a product"),
+    "torch.tensordot": (tensordot_contracts, "a tensordot over no dimension is an outer product"),
+}
+
+
+def not_core(core, node):
+    """Why the call `node` of core op `core` is no core op (CORE_ONLY_WHERE), or None."""
+    test, why = CORE_ONLY_WHERE.get(core, (None, None))
+    return why if test is not None and not test(node) else None
+
+
 def core_op(path):
     """The canonical name of a core op (torch.ops.aten.mm.default -> torch.ops.aten.mm), or None."""
     if path in CORE_OPS:

@@ -65,10 +65,9 @@ class Resolver(Statements, Expressions, Calls, Library):
                          fatal=False)
             return
         core = lang.core_op(op)
-        if core == "torch.einsum" and not lang.einsum_contracts(node):
-            core, desc = None, f"{desc} (an einsum that contracts no two operands is a reduction or a product)"
-        elif core == "torch.tensordot" and not lang.tensordot_contracts(node):
-            core, desc = None, f"{desc} (a tensordot over no dimension is an outer product)"
+        why = lang.not_core(core, node)
+        if why:
+            core, desc = None, f"{desc} ({why})"
         if core and self.policy == "kernelbench":
             self.add("TORCH_CORE_OP_ALLOWED", node, f"{desc}: torch keeps the core op {core} (policy kernelbench)",
                      op=core, fatal=False)

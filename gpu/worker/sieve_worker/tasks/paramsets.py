@@ -249,9 +249,8 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False, wide=False)
     flat = t.detach().reshape(-1).cpu()
     n = flat.numel()
     lo = 1 if hold_first and n >= (3 if kind == "perm" else 2) else 0
-    other_half = (hold_first or beyond or wide) and flat.dtype != torch.bool
     new = flat.clone()
-    far = wide and flat.dtype.is_signed and kind in ("mask", "const") and (n == 1 or kind == "const")
+    far = wide and flat.dtype.is_signed and (kind == "const" or (kind == "mask" and n == 1))
     if far:  # params_int: far from 0, where a quantizer saturates (r34_fq_int8_zp_clamp, r34_fq_zp3_int8)
         top = torch.iinfo(flat.dtype).max
         c = abs(int(flat[0]))
@@ -271,7 +270,7 @@ def vary_discrete(t, kind, g, share, hold_first=False, beyond=False, wide=False)
     elif kind == "const":
         c = int(flat[0])
         lo_v, hi_v = min(0, 2 * c), max(0, 2 * c)
-        if other_half and not flat.dtype.is_signed:  # the other half of an unsigned range
+        if (hold_first or beyond or wide) and not flat.dtype.is_signed:  # the other half of an unsigned range
             top = torch.iinfo(flat.dtype).max
             lo_v, hi_v = (top // 2 + 1, top) if c <= top // 2 else (0, top // 2)
         new = (lo_v + torch.randint(0, hi_v - lo_v + 1, (n,), generator=g)).to(flat.dtype)
