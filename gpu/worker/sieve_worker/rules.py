@@ -26,6 +26,8 @@ PEAK_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864
 # the worker loop's limits (worker.py and its mixins)
 REF_TIMING_TIMEOUT = 900
 MAX_SERVER_RETRIES = 2  # a request whose task server dies is asked again this often before it is the task's
+MAX_CONTEXT_SKIPS = 6  # derived sets a task's references are asked again without, each having lost the device
+#                        context (tasks/context.py), before they are asked without derived sets
 REF_OPEN = 16  # memory-mapped reference sets kept open
 REF_PARALLEL = 4  # task servers of a GPU worker (large references take turns: taskref.take_lock)
 JUDGE_TIMEOUT = 300  # seconds for the judge to recompute a reference and compare one call's outputs (a judge

@@ -544,7 +544,7 @@ def gate_at(name, run, d, o, atol, rtol, run64=None):
         return f"the reference does not run in float64: {type(e).__name__}: {e}"[:200]
 
 
-def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):
+def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False, guard=None):
     """Which derived sets to check a task on, and the weaknesses of its own inputs, from runs of the
     reference at two seeds. run(inputs) -> list of output tensors; inputs_of(seed) -> the task's inputs;
     run64(inputs) -> the reference's outputs computed in float64 (None: no `exact` set).
@@ -559,7 +559,8 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):
     task's inputs (hygiene notes, not fatal): the output is one of the inputs unchanged at both seeds
     (REF_IDENTITY_ON_INPUTS), or does not move when one input is swapped for another seed's
     (REF_INSENSITIVE_INPUT, `input` names it; only for tasks with several float inputs). Each note says
-    which kept set separates it. Returns (kept names, notes, per-set reasons for the dropped)."""
+    which kept set separates it. guard (context.SetGuard) is told which set runs and names those left out.
+    Returns (kept names, notes, per-set reasons for the dropped)."""
     import torch
     from . import hygiene
     zero_tol = atol / max(1e-12, 1.0 - rtol)
@@ -587,6 +588,11 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):
                                               "set's output is the signed one scaled: no scale for an epsilon to "
                                               "break")
                 continue
+            if guard is not None:  # by the name it is kept under (masked@-2 ...)
+                if guard.skipped(masked if name == "masked" else name):
+                    st["ok"], st["why"] = False, guard.skipped(masked if name == "masked" else name)
+                    continue
+                guard.enter(masked if name == "masked" else name)
             if name == "offset16" and info["offset"]["ok"]:
                 st["ok"], st["why"] = False, "the offset set is kept (offset16 is its smaller offset's fallback)"
                 continue
@@ -614,6 +620,8 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False):
                     if name in OFFSETS and why is None:
                         why = offset_gate(o, run64(d) if f64 else None, max(atol, set_floor(name, d)), rtol)
             except Exception as e:  # a reference that does not run in float64
+                if guard is not None:
+                    guard.check(e)
                 f64 = False
                 info["exact"].update(ok=False, why=f"the reference does not run in float64: "
                                                    f"{type(e).__name__}: {e}"[:200])

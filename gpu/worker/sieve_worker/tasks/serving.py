@@ -116,6 +116,16 @@ class TaskServing:
         if ask.disk is not None:
             self.disk_promised -= ask.disk
         self.grant_room()
+        lost = isinstance(answer, dict) and answer.get("context_lost")
+        if lost:  # the server exited after this answer (trusted.serve): the next request gets a fresh one
+            srv.stop()
+            log(f"{srv.name}: its device context was lost ({str(lost)[:200]}); a fresh server takes the next request")
+            again = self.again_without_set(ask.req, answer.get("res"))
+            if again is not None:
+                self.next_request(srv)
+                return self.ask(again, ask.timeout, ask.on_done, ask.gpu)
+            if "error" in answer and ask.req is not None:  # the request failed with the context: as a death
+                answer, srv.last_exit = False, f"the device context was lost: {str(lost)[:200]}"
         if timed_out or answer is False or not isinstance(answer, dict):
             srv.stop()
             if not timed_out and ask.req is not None:
@@ -137,6 +147,21 @@ class TaskServing:
             answer = answer.get("res")
         self.next_request(srv)
         ask.on_done(answer if isinstance(answer, dict) else None, timed_out)
+
+    def again_without_set(self, req, res):
+        """The references request asked again, in a fresh server, without the derived set that lost the device
+        context (taskref's SetGuard named it): a set is an extra, never the task's verdict. After
+        rules.MAX_CONTEXT_SKIPS sets, or when the context was lost outside a named set, without derived sets.
+        None when the answer is not such a loss."""
+        lost = isinstance(res, dict) and res.get("context_lost")
+        if not lost or req is None or req.get("op") != "references":
+            return None
+        skip = list(req.get("skip_sets") or [])
+        name = lost.get("set")
+        log(f"task {req.get('task_key')}: {lost.get('message')}; its references are computed again without it")
+        if name in (None, "task") or name in skip or len(skip) >= rules.MAX_CONTEXT_SKIPS:
+            return dict(req, input_sets=False)
+        return dict(req, skip_sets=skip + [name])
 
     def next_request(self, srv):
         """What a task server that is free again takes: a reference timing first (verdicts are parked

@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from . import hygiene, inputsets, paramsets
+from . import context, hygiene, inputsets, paramsets
 from .outputs import NOISE_FACTOR, NOISE_MAX_BYTES, f64_cheap, flatten_outputs, float64_run, set_noise  # noqa: F401
 from .runmode import as_kernelbench_runs
 from .refstore import cache_path, load_ref, ref_meta, save_ref, to_numpy
@@ -422,8 +422,9 @@ def set_atol(summary, si):
     return (max(atol, wide[si]) if si < len(wide) and isinstance(wide[si], (int, float)) else atol), rtol
 
 
-def choose_sets(mod, shape, seeds, style, device, atol, rtol):
-    """inputsets.choose at one shape, the reference built at the first seed: (kept, notes, dropped)."""
+def choose_sets(mod, shape, seeds, style, device, atol, rtol, guard):
+    """inputsets.choose at one shape, the reference built at the first seed: (kept, notes, dropped). guard
+    (context.SetGuard) is told which set runs, and leaves out the sets an earlier attempt lost the context on."""
     import torch
     apply_shape(mod, shape)
     model = as_kernelbench_runs(build(mod, mod.Model, seeds[0], style).to(device))
@@ -438,7 +439,8 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             run64s.append(float64_run(model))
         return run64s[0](inputs)
     kept, notes, dropped = inputsets.choose(run, lambda sd: device_inputs(mod, sd, device), seeds, atol, rtol, run64,
-                                            epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)))
+                                            epsilon=inputsets.file_has_epsilon(getattr(mod, "__file__", None)),
+                                            guard=guard)
     # the params sets: the task's inputs at two seeds, the reference with its constructor's constants varied; on the
     # signed set's too where it is kept (a PReLU's slope on torch.rand's inputs: redteam inputs
     # r24_prelu_rand_slope_const, r25_prelu_rand_bias_slope_const); positive where the signed draws are not finite
@@ -470,6 +472,9 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
             varied, before = build_varied(mod, mod.Model, sd, style, input_set=name)
             if not before:
                 return "the reference has no constant parameter", []
+            if guard.skipped(name):  # it lost the device context in an earlier attempt: as if it raised (an index
+                return paramsets.PARAMS_NOT_FINITE, floating(before)  # list drawn out of range), so held as on the CPU
+            guard.enter(name)
             x, o = own(sd, name)
             try:
                 varied = as_kernelbench_runs(varied.to(device))
@@ -477,8 +482,9 @@ def choose_sets(mod, shape, seeds, style, device, atol, rtol):
                     whys.append(paramsets.params_gate(flatten_outputs(varied(*x)), o, atol, rtol))
             except torch.cuda.OutOfMemoryError:
                 raise
-            except Exception:  # a reference that raises on the state (a Normal's negative scale) is not finite there:
-                whys.append(paramsets.PARAMS_NOT_FINITE)  # params_abs is tried (redteam inputs r30_normal_std_const)
+            except Exception as e:  # a reference that raises on the state (a Normal's negative scale) is not finite
+                guard.check(e)  # there: params_abs is tried (redteam inputs r30_normal_std_const)
+                whys.append(paramsets.PARAMS_NOT_FINITE)
             del varied, x, o
             if whys[-1] is not None and whys[-1] != paramsets.PARAMS_UNCHANGED:
                 return whys[-1], floating(before)
@@ -771,6 +777,7 @@ def _references(req, task_path, cache_dir, held, room=None):
             """the set `name` checked at shape si, at the first n_seeds secrets: one more entry; with `gate`, only
             where inputsets.gate_at keeps it at that shape (else the reason)"""
             per_seed, noise, floor = [], 0.0, 0.0
+            guard.enter(name if si == ai else f"{si} {name}")
             apply_shape(mod, kept[si])
             for secret in secrets[:n_seeds]:
                 model = as_kernelbench_runs(build(mod, mod.Model, secret, style, input_set=name).to(device))
@@ -801,8 +808,9 @@ def _references(req, task_path, cache_dir, held, room=None):
             metas.append([[[d, list(shape)] for d, shape in outs] for outs in per_seed])
             footprints.append(footprints[si])
         t_sets = time.monotonic()
+        guard = context.SetGuard(device, req.get("skip_sets"))
         try:
-            names, notes, why = choose_sets(mod, kept[ai], secrets, style, device, atol, rtol)
+            names, notes, why = choose_sets(mod, kept[ai], secrets, style, device, atol, rtol, guard)
             judge.notes += notes
             set_report = {"shape_index": ai, "kept": names, "dropped": why}
             for name in list(names):
@@ -811,6 +819,7 @@ def _references(req, task_path, cache_dir, held, room=None):
                 except torch.cuda.OutOfMemoryError:
                     raise
                 except Exception as e:  # this set alone is left out; the others stand
+                    guard.check(e)
                     names.remove(name)
                     why[name] = f"{type(e).__name__}: {e}"[:200]
             # every kept set at every other checked shape too, at one seed, where its gates hold there: a path
@@ -822,17 +831,22 @@ def _references(req, task_path, cache_dir, held, room=None):
             for si in range(len(origins)):
                 for name in names if si != ai else []:
                     try:
-                        why = add_set(si, name, 1, gate=True)
+                        why = guard.skipped(f"{si} {name}") or add_set(si, name, 1, gate=True)
                     except torch.cuda.OutOfMemoryError:
                         raise
                     except Exception as e:  # a set the shape does not take (a masked dimension it lacks)
+                        guard.check(e)
                         why = f"{type(e).__name__}: {e}"[:200]
                     if why:
                         left[f"{si} {name}"] = why
                     else:
                         others.setdefault(si, []).append(name)
             set_report.update(other_shapes=others, left_at_other_shapes=left)
+            guard.enter(None)  # the last set's launches are its own
+            if guard.skip:
+                set_report["lost_context_on"] = sorted(guard.skip)
         except Exception as e:  # a derived set is an extra; the task's own checks stand without it
+            guard.check(e)  # but one that lost the device context ends the request: asked again without it
             if shared and isinstance(e, torch.cuda.OutOfMemoryError):
                 raise device_full(e) from None  # but not one that the harness's load took away
             set_report = {"error": f"{type(e).__name__}: {e}"[:300]}

@@ -1,8 +1,9 @@
 """Long-lived trusted processes of the worker: the judge (judge.py) and the task servers (TaskServer:
 references, reference timing, task checks). Each is forked from the worker before the worker touches CUDA, holds no fd of
 the worker's but its own end of a socket pair, makes its device context once and keeps it for the whole
-session, and answers one JSON line per request (fds attached by SCM_RIGHTS) with one JSON line:
-{"res": ...} or {"error": "..."}. No candidate code and no candidate process ever reaches one: they see
+session (a task server whose context a sticky device error broke exits after its answer, which says so:
+context.py), and answers one JSON line per request (fds attached by SCM_RIGHTS) with one JSON line:
+{"res": ...} or {"error": "..."}, and "context_lost" beside either when the context no longer works. No candidate code and no candidate process ever reaches one: they see
 task code (the corpus's reference) and, for the judge, the bytes of a candidate's outputs.
 
 A process per task (the first design) paid for a CUDA context per task: 3-7 s under load, most of a
@@ -16,6 +17,7 @@ import socket
 import sys
 
 from .. import WORKER_DIR
+from . import context
 
 
 def exit_of(pid):
@@ -67,7 +69,12 @@ def serve(sock, handler):
         finally:
             for fd in fds:
                 os.close(fd)
+        lost = handler.lost() if hasattr(handler, "lost") else None
+        if lost:  # a sticky device error (context.py): this process serves no more; the worker starts another
+            out["context_lost"] = lost
         sock.sendall((json.dumps(out) + "\n").encode())
+        if lost:
+            return
 
 
 class Server:
@@ -243,6 +250,9 @@ class TaskServer:
                 lock = taskref.take_lock(req["task_lock"]) if not fds else taskref.take_lock_fd(os.dup(fds[0]))
                 try:
                     return taskref.compute_references(req, req["task_path"], req["cache_dir"], room=self.room)
+                except context.ContextLost as e:  # asked again in a fresh server, without the set (serving.py)
+                    return {"ok": False, "shapes": [], "dropped_shapes": [], "hygiene": [],
+                            "context_lost": {"set": e.set_name, "message": str(e)}}
                 except BaseException as e:
                     return {"ok": False, "shapes": [], "dropped_shapes": [],
                             "hygiene": [{"code": "REF_FAILED", "message": f"{type(e).__name__}: {e}"[:1000]}]}
@@ -267,8 +277,12 @@ class TaskServer:
                 if name.startswith("sieve_task"):
                     del sys.modules[name]
             gc.collect()
-            if self.device.type == "cuda":
+            if self.device.type == "cuda" and not self.lost():
                 torch.cuda.empty_cache()
+
+    def lost(self):
+        """What fails in this server's device context, None while it works (context.lost)."""
+        return context.lost(self.device)
 
 
 def main():
