@@ -105,6 +105,30 @@ def answer(client, req, fd, timeout=60):
 
 
 class JudgeProcess(unittest.TestCase):
+    def test_a_judge_whose_context_is_lost_is_replaced(self):
+        """A sticky device error (tasks/context.py) in the judge: its compare ends in the harness's error, and a
+        fresh judge takes the next request instead of failing every later one."""
+        class Server:
+            sock, stops = object(), 0
+
+            def poll(self):
+                return {"error": "AcceleratorError: CUDA error: an illegal memory access",
+                        "context_lost": "AcceleratorError: CUDA error: an illegal memory access"}
+
+            def fileno(self):
+                return 9
+
+            def stop(self):
+                self.stops += 1
+        client, got, stopped = judge.Client("cpu", 60), [], []
+        client.server, client.on_stop = Server(), stopped.append
+        client.current = (lambda res, error: got.append((res, error)), time.monotonic() + 60)
+        client.read()
+        self.assertEqual((client.server.stops, stopped), (1, [9]))
+        self.assertIsNone(got[0][0])
+        self.assertIn("could not compare", got[0][1])
+        self.assertEqual(judge.handler("cpu").lost(), None)  # the CPU has no sticky errors
+
     def test_holds_no_inherited_fd(self):
         """The judge lives long: it must not keep other jobs' buffers or pipes open (a memfd of GBs, a pipe
         end whose job would never see EOF)."""

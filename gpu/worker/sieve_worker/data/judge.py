@@ -22,7 +22,7 @@ import os
 import time
 import warnings
 
-from ..tasks import taskref, trusted
+from ..tasks import context, taskref, trusted
 from ..tasks.runmode import as_kernelbench_runs
 
 CHUNK = 1 << 26  # elements compared at a time: float64 temporaries of a whole 6 GB output would not fit
@@ -193,8 +193,9 @@ def handler(device):
                 raise RuntimeError(f"a request with {len(fds)} buffers")
             return judge.compare_when_room(req, fds[0])
         finally:
-            if judge.device.type == "cuda":
+            if judge.device.type == "cuda" and not context.lost(judge.device):
                 judge.torch.cuda.empty_cache()  # the candidates need the room between checks
+    handle.lost = lambda: context.lost(judge.device)  # a sticky device error: it answers, then exits (context.py)
     return handle
 
 
@@ -270,6 +271,9 @@ class Client:
         if out is None:
             return
         on_done, self.current = self.current[0], None
+        if out.get("context_lost"):  # it exited after this answer (trusted.serve): a fresh judge takes the next
+            self.on_stop(self.fileno())
+            self.server.stop()
         self.pump()
         if on_done is not None:
             if "error" in out:
