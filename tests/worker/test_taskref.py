@@ -352,6 +352,8 @@ class ContextLostTest(unittest.TestCase):
         asked, done, stopped = read(refs, {"res": {"ok": False, "context_lost": {"set": "params_far", "message": "m"}},
                                            "context_lost": lost})
         self.assertEqual((asked[0]["skip_sets"], done, stopped), (["params_far"], [], 1))
+        asked, done, stopped = read(refs, {"res": {"ok": False, "context_lost": {"set": "x", "message": "m"}}})
+        self.assertEqual((asked[0]["skip_sets"], done, stopped), (["x"], [], 0))  # the server itself still works
         asked, done, stopped = read({"op": "timing"}, {"error": lost, "context_lost": lost})  # as a death: again
         self.assertIn("the device context was lost", asked[0]["_server_deaths"][0])
         self.assertEqual((done, stopped > 0), ([], True))

@@ -120,12 +120,12 @@ class TaskServing:
         if lost:  # the server exited after this answer (trusted.serve): the next request gets a fresh one
             srv.stop()
             log(f"{srv.name}: its device context was lost ({str(lost)[:200]}); a fresh server takes the next request")
-            again = self.again_without_set(ask.req, answer.get("res"))
-            if again is not None:
-                self.next_request(srv)
-                return self.ask(again, ask.timeout, ask.on_done, ask.gpu)
-            if "error" in answer and ask.req is not None:  # the request failed with the context: as a death
-                answer, srv.last_exit = False, f"the device context was lost: {str(lost)[:200]}"
+        again = self.again_without_set(ask.req, answer.get("res")) if isinstance(answer, dict) else None
+        if again is not None:
+            self.next_request(srv)
+            return self.ask(again, ask.timeout, ask.on_done, ask.gpu)
+        if lost and "error" in answer and ask.req is not None:  # the request failed with the context: as a death
+            answer, srv.last_exit = False, f"the device context was lost: {str(lost)[:200]}"
         if timed_out or answer is False or not isinstance(answer, dict):
             srv.stop()
             if not timed_out and ask.req is not None:

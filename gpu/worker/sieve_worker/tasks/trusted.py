@@ -1,10 +1,11 @@
 """Long-lived trusted processes of the worker: the judge (judge.py) and the task servers (TaskServer:
 references, reference timing, task checks). Each is forked from the worker before the worker touches CUDA, holds no fd of
 the worker's but its own end of a socket pair, makes its device context once and keeps it for the whole
-session (a task server whose context a sticky device error broke exits after its answer, which says so:
-context.py), and answers one JSON line per request (fds attached by SCM_RIGHTS) with one JSON line:
-{"res": ...} or {"error": "..."}, and "context_lost" beside either when the context no longer works. No candidate code and no candidate process ever reaches one: they see
-task code (the corpus's reference) and, for the judge, the bytes of a candidate's outputs.
+session, and answers one JSON line per request (fds attached by SCM_RIGHTS) with one JSON line:
+{"res": ...} or {"error": "..."}, with "context_lost" beside either when a sticky device error broke its context
+(context.py: it exits after that answer, and a fresh one takes the next request). No candidate code and no
+candidate process ever reaches one: they see task code (the corpus's reference) and, for the judge, the bytes of a
+candidate's outputs.
 
 A process per task (the first design) paid for a CUDA context per task: 3-7 s under load, most of a
 reference's time, and for each reference timing Inductor's import besides (bench/RESULTS.md, "Persistent
