@@ -21,6 +21,7 @@ std::string g_answer;
 std::vector<std::string> g_ext_dirs;
 std::thread::id g_main;
 std::unordered_set<std::string> g_allowed, g_core, g_transparent;
+std::unordered_set<std::string> g_core_overloads; // "aten::mm." ...: the core ops' overloads torch registered
 at::CallbackHandle g_handle = 0;
 unsigned long g_serial = 0, g_bypass = 0, g_cost_ns = 0;
 std::atomic<unsigned long> g_ops{0}, g_canary{0};
@@ -268,6 +269,18 @@ void record(const char *op, int phase, bool other, const std::string &where)
         g_violations.push_back({op, where, phase == kForward ? "forward" : "outside the forward", other});
 }
 
+// Whether a recorded event is a kernelbench core op: a dispatcher call (FUNCTION scope) of an overload torch had
+// registered when the wall started. A profiler label named "aten::mm" (record_function, left open across the
+// checks) or an overload the answer defined (aten::mm.mine, a Python kernel that is torch.softmax) is none
+// (redteam/wall2 h_r36_record_function_core_name, h_r36_core_scope_left_open, h_r36_aten_overload_core_name)
+bool is_core(const at::RecordFunction &fn)
+{
+    if (!g_kernelbench || fn.scope() != at::RecordScope::FUNCTION || g_core.count(fn.name()) == 0)
+        return false;
+    const auto op = fn.operator_name();
+    return op.has_value() && g_core_overloads.count(op->name + "." + op->overload_name) > 0;
+}
+
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
 {
     int phase = g_phase.load(std::memory_order_relaxed);
@@ -280,11 +293,13 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
     if (phase == kFree)
         return nullptr;
     // an operator has a namespace (aten::, prims::, an answer's own mylib::); a name without one is a scope
-    // label (an autograd.Function's apply, a Python dispatch mode), not compute: what runs inside it is judged
-    if (std::strstr(name, "::") == nullptr)
+    // label (an autograd.Function's apply, a Python dispatch mode), not compute: what runs inside it is judged.
+    // So is a profiler label (record_function, USER_SCOPE) whatever its name: "sieve::softmax" is no operator
+    // (redteam/wall2 l2_r36_softmax_scope_ns_label)
+    if (std::strstr(name, "::") == nullptr || fn.scope() == at::RecordScope::USER_SCOPE)
         return nullptr;
     bool other = std::this_thread::get_id() != g_main;
-    bool core = g_kernelbench && g_core.count(name) > 0;
+    bool core = is_core(fn);
     if (t_core_depth > 0) { // a kernelbench core op's own nested calls
         if (core)
             ++t_core_depth;
@@ -360,7 +375,7 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
 
 void on_end(const at::RecordFunction &fn, at::ObserverContext *)
 {
-    if (t_core_depth > 0 && g_core.count(fn.name()) > 0)
+    if (t_core_depth > 0 && is_core(fn))
         --t_core_depth;
 }
 
@@ -499,6 +514,9 @@ PyObject *w_init(PyObject *, PyObject *args)
         g_allowed.insert(n);
     for (const char *n : kCore)
         g_core.insert(n);
+    for (const c10::OperatorName &op : c10::Dispatcher::singleton().getAllOpNames())
+        if (g_core.count(op.name) > 0)
+            g_core_overloads.insert(op.name + "." + op.overload_name);
     for (const char *n : kTransparent)
         g_transparent.insert(n);
     g_main = std::this_thread::get_id();
@@ -568,6 +586,8 @@ PyObject *w_phase(PyObject *, PyObject *args)
         std::lock_guard<std::mutex> lock(g_mu);
         if (!g_ready || std::this_thread::get_id() != g_main)
             tamper("a wall transition off the harness's thread");
+        if (t_core_depth != 0) // a core op's scope open across a transition: no op of the answer's is (is_core)
+            tamper("a core op's scope was left open across the wall's transitions");
         if (p == kForward) {
             if (now != kHarness)
                 tamper("the forward window was armed twice");

@@ -7,6 +7,7 @@
 
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/ops/empty.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
 #include <Python.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>

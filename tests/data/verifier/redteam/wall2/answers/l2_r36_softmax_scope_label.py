@@ -1,0 +1,29 @@
+"""legit (strict): a row softmax in one Triton kernel, launched inside a profiler scope of the answer's own
+(torch.autograd.profiler.record_function("triton_softmax"), a USER_SCOPE label with no namespace): the label is no
+compute, and must not be refused (nor leave the wall's state changed after it closes)."""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_rows(x_ptr, out_ptr, d, BLOCK: tl.constexpr):
+    r = tl.program_id(0)
+    o = tl.arange(0, BLOCK)
+    m = o < d
+    v = tl.load(x_ptr + r * d + o, mask=m, other=-float("inf"))
+    v = v - tl.max(v, axis=0)
+    e = tl.exp(v)
+    e = tl.where(m, e, 0.0)
+    tl.store(out_ptr + r * d + o, e / tl.sum(e, axis=0), mask=m)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        x = x.contiguous()
+        b, d = x.shape
+        out = torch.empty_like(x)
+        with torch.autograd.profiler.record_function("triton_softmax"):
+            softmax_rows[(b,)](x, out, d, BLOCK=triton.next_power_of_2(d))
+        return out
