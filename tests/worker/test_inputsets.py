@@ -290,6 +290,68 @@ class ChooseTest(unittest.TestCase):
         self.assertEqual(insens[0]["separated_by"], ["wide", "masked#0"])
 
 
+class FixedTest(unittest.TestCase):
+    """The fixed set (redteam inputs r36_*): what the task's generator holds fixed is drawn anew; what it draws stays."""
+
+    def derive(self, *inputs):
+        return inputsets.derive(list(inputs), "fixed", {"sealed": True})  # the candidate's seed is sealed
+
+    def test_one_value_is_drawn_per_element_with_either_sign(self):
+        x = torch.randn(4, 8)
+        for c in (1.0, 0.0):
+            _, g = self.derive(x, torch.full((64,), c))
+            self.assertGreater(torch.unique(g).numel(), 32)
+            self.assertTrue(bool((g < 0).any()) and bool((g > 0).any()))
+        self.assertTrue(torch.equal(self.derive(x, torch.ones(3))[0], x))  # drawn data as it is
+
+    def test_a_pattern_is_flipped_with_each_rows_first_held(self):
+        causal = torch.full((8, 8), float("-inf")).triu(1)
+        _, m = self.derive(torch.randn(8, 8), causal)
+        self.assertFalse(torch.equal(m, causal))
+        self.assertTrue(bool((m[:, 0] == causal[:, 0]).all()))  # no row masked whole
+        self.assertEqual(set(torch.unique(m).tolist()), {0.0, float("-inf")})
+        _, ones = self.derive(torch.randn(4, 16), torch.ones(4, 16, dtype=torch.int64))
+        self.assertTrue(bool((ones[:, 0] == 1).all()) and bool((ones == 0).any()))
+        _, flag = self.derive(torch.randn(4), torch.tensor([True]))
+        self.assertEqual(flag.tolist(), [False])
+
+    def test_distinct_indices_get_repeats_and_positions_stay(self):
+        x = torch.randn(16, 4)
+        _, idx = self.derive(x, torch.randperm(16)[:8])
+        self.assertLess(torch.unique(idx).numel(), 8)
+        self.assertTrue(bool((idx >= 0).all()) and bool((idx < 16).all()))
+        pos = torch.arange(16)
+        self.assertTrue(torch.equal(self.derive(x, pos)[1], pos))
+        _, c = self.derive(x, torch.full((5,), 3, dtype=torch.int32))
+        self.assertTrue(bool((c >= 0).all()) and bool((c <= 6).all()) and not bool((c == 3).all()))
+
+    def test_the_draws_follow_the_task_inputs(self):
+        g = torch.Generator().manual_seed(0)
+        a, b = torch.randn(4, 8, generator=g), torch.randn(4, 8, generator=g)
+        ones = torch.ones(32)
+        self.assertTrue(torch.equal(self.derive(a, ones)[1], self.derive(a.clone(), ones)[1]))  # candidate = reference
+        self.assertFalse(torch.equal(self.derive(a, ones)[1], self.derive(b, ones)[1]))  # another seed, other draws
+
+    def test_choose_keeps_fixed_where_it_tells_and_not_where_a_scatter_races(self):
+        def pool(h, m):
+            return [(h * m[..., None]).sum(1) / m.sum(1, keepdim=True).clamp(min=1e-9)]
+        kept, _, _ = inputsets.choose(lambda xs: pool(*xs), lambda sd: [torch.randn(
+            4, 16, 8, generator=torch.Generator().manual_seed(sd)), torch.ones(4, 16, dtype=torch.int64)],
+            [1, 2], 1e-4, 1e-4)
+        self.assertIn("fixed", kept)
+        kept, _, dropped = inputsets.choose(lambda xs: [xs[0] * 2], lambda sd: [torch.randn(
+            8, generator=torch.Generator().manual_seed(sd))], [1, 2], 1e-4, 1e-4)
+        self.assertIn("as they are", dropped["fixed"])
+
+        def scatter(x, idx):  # a scatter's winner at a repeated index is not deterministic (a GPU's is not)
+            return [x[idx] + (torch.rand(idx.numel()) if torch.unique(idx).numel() < idx.numel() else 0)]
+        kept, _, dropped = inputsets.choose(lambda xs: scatter(*xs), lambda sd: [torch.randn(
+            16, generator=torch.Generator().manual_seed(sd)), torch.randperm(16, generator=torch.Generator().manual_seed(
+                sd))[:8]], [1, 2], 1e-4, 1e-4)
+        self.assertNotIn("fixed", kept)
+        self.assertIn("two runs", dropped["fixed"])
+
+
 class ChunkTest(unittest.TestCase):
     """derive makes a large input's set CHUNK elements at a time (a 6.4 GB input's special set held some 90 GB
     whole): chunk by chunk it is the same tensor, bit for bit, as made whole."""

@@ -39,8 +39,18 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
           (`masked@-2`, `masked@-3`, ...: masked_name): a softmax over the channels of (batch, channels, length)
           is NaN wherever a whole column of its last dimension is -inf, finite with most channels -inf
           (r15_softmax_dim1_online_unguarded)
-Every set keeps the task's zeros and symmetric matrices (_keep_zeros, _keep_symmetry): a triangular or symmetric input is the
-task's contract.
+  fixed   the inputs the task's generator holds fixed, drawn anew from the check's seed (_fixed; the others as
+          they are): a float input of one value (a gain of ones, a carry of zeros) per element, magnitudes
+          log-uniform in [0.05, 2] x max(|v|, 1) with either sign; a pattern of two values (a 0/-inf or 0/1 mask, an
+          all-ones int mask, a bool mask) with a quarter of its positions flipped, the first of each row held (no
+          row masked whole); an integer of one other value v in [0, 2v]; distinct integers >= 0 (randperm[:k]
+          indices) drawn with repeats in [0, largest]. Integer and bool inputs are changed by no other set, and an
+          affine map keeps one value one value: an answer that ignored an all-ones mask, read a gain of ones as
+          gain[0], dropped a zero carry, built its own causal mask or stored where it must add at repeated indices
+          passed every other set (redteam inputs r36_*). Kept where two runs of the reference on it agree within
+          the tolerance (a scatter's winner at a repeated index is not the task's).
+Every set but fixed keeps the task's zeros, and every one its symmetric matrices (_keep_zeros, _keep_symmetry): a
+triangular or symmetric input is the task's contract.
 
 Eight more sets vary the model (params, params_flip, ...): paramsets.
 Every kept set is checked at the anchor shape at SEEDS seeds and at every other checked shape at one, where gate_at
@@ -53,7 +63,10 @@ import re
 from .outputs import finite, same
 from .paramsets import PARAMS_NOT_FINITE, PARAMS_SIGNED, params_set
 
-SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked")
+SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked", "fixed")
+FIXED = "fixed"
+FIXED_SHARE = 0.25  # of a pattern's positions the fixed set flips
+FIXED_MAX_ELEMENTS = 1 << 24  # inputs larger than this stay as they are in the fixed set (drawn on the host)
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
 WIDE = 256.0
 NARROW = 2.0 ** -10
@@ -178,14 +191,104 @@ def derive(inputs, name, seed=None):
         raise ValueError(f"unknown input set {name!r} (known: task, {', '.join(SETS)}, masked@-2.."
                          f"masked@-{MASKED_DIMS}, masked#k and masked#k@-d for input k alone)")
     out = []
+    key = _inputs_key(inputs) if name == FIXED else None
     for k, t in enumerate(inputs):
-        if only is not None and k != only:
+        if name == FIXED:
+            out.append(_fixed(t, key, k) if isinstance(t, torch.Tensor) else t)
+        elif only is not None and k != only:
             out.append(t)  # masked#k: the other inputs as the task made them
         elif isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
             out.append(_derive_tensor(t, name, dim))
         else:
             out.append(t)
     return out
+
+
+def _flip_pattern(flat, shape, other, g):
+    """flat (a pattern: a mask, one value or two) with FIXED_SHARE of its positions set to other(value), at least
+    one; the first position of each row (the last dimension) held where rows have two or more."""
+    import torch
+    n = flat.numel()
+    u = torch.rand(n, generator=g, dtype=torch.float64)
+    flip = u < FIXED_SHARE
+    held = torch.zeros(n, dtype=torch.bool)
+    if n >= 2:
+        row = shape[-1] if len(shape) and shape[-1] >= 2 else n
+        held[::row] = True
+    flip &= ~held
+    if not bool(flip.any()) and not bool(held.all()):
+        flip[int(torch.where(held, 2.0, u).argmin())] = True
+    if not bool(flip.any()):
+        flip[0] = True
+    return torch.where(flip, other(flat), flat)
+
+
+def _inputs_key(inputs):
+    """A 62-bit number from the task's inputs (their dtypes, shapes and first elements): what the fixed set draws
+    from. The check's seed is sealed from the candidate, which makes the same inputs; the inputs the task draws
+    change with the seed, and with them the draws."""
+    import torch
+    key = 0
+    for t in inputs:  # torch's own integer arithmetic (_hash): the candidate makes these under the runtime wall
+        part = sum(ord(ch) for ch in f"{t.dtype}{tuple(t.shape)}" if isinstance(t, torch.Tensor))
+        if isinstance(t, torch.Tensor) and not t.is_complex() and t.device.type != "meta" and t.numel():
+            part += int(_hash(t.detach().reshape(-1)[:4096].to("cpu", torch.float64)).sum())
+        key = (key * 1000003 + part) % (1 << 61)
+    return key
+
+
+def _fixed(t, key, k):
+    """The fixed set's input k (a tensor t of the task's inputs; key: _inputs_key of all of them): the values the
+    task's generator holds fixed drawn anew (see the module's docstring), else t itself."""
+    import math
+    import torch
+    n = t.numel()
+    if not n or n > FIXED_MAX_ELEMENTS or t.is_complex() or t.device.type == "meta":
+        return t
+    g = torch.Generator().manual_seed((key + 7919 * (k + 1)) % (1 << 62))
+    flat = t.detach().reshape(-1).cpu()
+    vals = torch.unique(flat)
+    if t.is_floating_point():
+        if vals.numel() == 1 and bool(torch.isfinite(vals).all()):  # one value: per element, either sign
+            c = float(vals[0])
+            mag = torch.exp(math.log(0.05) + torch.rand(n, generator=g, dtype=torch.float64) * math.log(40.0))
+            sign = torch.where(torch.rand(n, generator=g) < 0.5, -1.0, 1.0).to(torch.float64)
+            new = mag * max(abs(c), 1.0) * sign
+        elif vals.numel() == 2 and n >= 2 and not bool(torch.isnan(vals).any()):  # a pattern of two values
+            a, b = vals[0], vals[1]
+            new = _flip_pattern(flat, t.shape, lambda f: torch.where(f == a, b, a), g)
+        else:
+            return t
+    elif t.dtype == torch.bool or (vals.numel() <= 2 and bool(((vals == 0) | (vals == 1)).all())):
+        if vals.numel() == 2:
+            a, b = vals[0], vals[1]
+            new = _flip_pattern(flat, t.shape, lambda f: torch.where(f == a, b, a), g)
+        else:  # a mask of one value: flipped where drawn (as a whole where it is one element)
+            v = vals[0]
+            other = (~v) if t.dtype == torch.bool else (1 - v)
+            new = _flip_pattern(flat, t.shape, lambda f: torch.full_like(f, int(other)), g) if n >= 2 else \
+                torch.full_like(flat, int(other))
+    elif vals.numel() == 1:  # one integer value v (not 0 or 1): each element in [0, 2v] (or [2v, 0])
+        c = int(vals[0])
+        lo, hi = min(0, 2 * c), max(0, 2 * c)
+        new = (lo + torch.randint(0, hi - lo + 1, (n,), generator=g)).to(flat.dtype)
+        if torch.equal(new, flat):
+            new[0] = lo if c != lo else hi
+    elif n >= 2 and int(vals[0]) >= 0 and vals.numel() == n and not torch.equal(
+            flat.to(torch.int64), torch.arange(n)):  # distinct indices (not positions in order): with repeats
+        top = int(vals[-1])
+        new = torch.randint(0, top + 1, (n,), generator=g)
+        new[1] = new[0]
+        rows = flat.reshape(-1, t.shape[-1]) if t.dim() else flat.reshape(1, -1)
+        if rows.shape[-1] > 1 and bool((rows[:, 1:] > rows[:, :-1]).all()):  # sorted where the task's were
+            new = torch.sort(new.reshape(rows.shape), dim=-1).values.reshape(-1)
+        new = new.to(flat.dtype)
+    else:
+        return t
+    out = new.to(t.dtype).reshape(t.shape).to(t.device)
+    if not t.is_contiguous():
+        out = torch.empty_like(t).copy_(out)
+    return _keep_symmetry(t, out)
 
 
 CHUNK = 1 << 24  # elements derived at a time: the float64 and int64 temporaries of a whole 6.4 GB input held the
@@ -600,13 +703,26 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False, guard=N
             if name != "task" and not changed(d, x):
                 st["ok"], st["why"] = False, "it leaves the task's inputs as they are"
                 continue
-            with torch.no_grad():
-                o, cheap = counted(run, d) if name == "task" and i == 0 and info["exact"]["ok"] else (run(d), True)
+            try:
+                with torch.no_grad():
+                    o, cheap = counted(run, d) if name == "task" and i == 0 and info["exact"]["ok"] else (run(d), True)
+            except Exception as e:
+                if name != FIXED:
+                    raise
+                if guard is not None:
+                    guard.check(e)
+                st["ok"], st["why"] = False, f"the reference raises on it: {type(e).__name__}: {e}"[:200]
+                continue
             if not cheap:  # float64 can be a hundred times slower (convolutions)
                 f64 = False
                 info["exact"].update(ok=False, why="the reference's float32 call counts too many FLOPs (or "
                                                    "convolution FLOPs): its float64 run is not made")
             why = None if name == "task" else output_gate(name, run, d, o, zero_tol)
+            if name == FIXED and why is None:
+                with torch.no_grad():
+                    if not same(o, run(d), atol, rtol):
+                        why = ("two runs of the reference on it differ beyond the tolerance (a scatter's winner at a "
+                               "repeated index)")
             try:
                 with torch.no_grad():
                     if name == "task" and i == 0 and info["exact"]["ok"] and not rounds(o, run64(d)) and \
