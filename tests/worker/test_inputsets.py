@@ -303,6 +303,7 @@ class FixedTest(unittest.TestCase):
             self.assertGreater(torch.unique(g).numel(), 32)
             self.assertTrue(bool((g < 0).any()) and bool((g > 0).any()))
         self.assertTrue(torch.equal(self.derive(x, torch.ones(3))[0], x))  # drawn data as it is
+        self.assertEqual(self.derive(x, 3, torch.ones(2))[1], 3)  # a Python number as it is
 
     def test_a_pattern_is_flipped_with_each_rows_first_held(self):
         causal = torch.full((8, 8), float("-inf")).triu(1)

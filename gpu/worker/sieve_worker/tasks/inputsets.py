@@ -230,7 +230,7 @@ def _inputs_key(inputs):
     import torch
     key = 0
     for t in inputs:  # torch's own integer arithmetic (_hash): the candidate makes these under the runtime wall
-        part = sum(ord(ch) for ch in f"{t.dtype}{tuple(t.shape)}" if isinstance(t, torch.Tensor))
+        part = sum(ord(ch) for ch in f"{t.dtype}{tuple(t.shape)}") if isinstance(t, torch.Tensor) else 1
         if isinstance(t, torch.Tensor) and not t.is_complex() and t.device.type != "meta" and t.numel():
             part += int(_hash(t.detach().reshape(-1)[:4096].to("cpu", torch.float64)).sum())
         key = (key * 1000003 + part) % (1 << 61)

@@ -422,10 +422,12 @@ def set_atol(summary, si):
     return (max(atol, wide[si]) if si < len(wide) and isinstance(wide[si], (int, float)) else atol), rtol
 
 
-def choose_sets(mod, shape, seeds, style, device, atol, rtol, guard):
+def choose_sets(mod, shape, seeds, style, device, atol, rtol, guard=None):
     """inputsets.choose at one shape, the reference built at the first seed: (kept, notes, dropped). guard
-    (context.SetGuard) is told which set runs, and leaves out the sets an earlier attempt lost the context on."""
+    (context.SetGuard; a fresh one when None: `tasks check`) is told which set runs, and leaves out the sets an earlier
+    attempt lost the context on."""
     import torch
+    guard = guard or context.SetGuard(torch.device(device))
     apply_shape(mod, shape)
     model = as_kernelbench_runs(build(mod, mod.Model, seeds[0], style).to(device))
 
