@@ -6,8 +6,8 @@
 #pragma once
 
 #include <ATen/PythonTorchFunctionTLS.h>
-#include <ATen/ops/empty.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/ops/empty.h>
 #include <ATen/record_function.h>
 #include <Python.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
