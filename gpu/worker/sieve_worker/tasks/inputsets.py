@@ -248,26 +248,22 @@ def _fixed(t, key, k):
     g = torch.Generator().manual_seed((key + 7919 * (k + 1)) % (1 << 62))
     flat = t.detach().reshape(-1).cpu()
     vals = torch.unique(flat)
-    if t.is_floating_point():
+    mask = t.dtype == torch.bool or (not t.is_floating_point() and bool(((vals == 0) | (vals == 1)).all()))
+    if vals.numel() == 2 and n >= 2 and (mask or (t.is_floating_point() and not bool(torch.isnan(vals).any()))):
+        a, b = vals[0], vals[1]  # a pattern of two values (a float one, a mask): a share of its positions swapped
+        new = _flip_pattern(flat, t.shape, lambda f: torch.where(f == a, b, a), g)
+    elif t.is_floating_point():
         if vals.numel() == 1 and bool(torch.isfinite(vals).all()):  # one value: per element, either sign
             c = float(vals[0])
             mag = torch.exp(math.log(0.05) + torch.rand(n, generator=g, dtype=torch.float64) * math.log(40.0))
             sign = torch.where(torch.rand(n, generator=g) < 0.5, -1.0, 1.0).to(torch.float64)
             new = mag * max(abs(c), 1.0) * sign
-        elif vals.numel() == 2 and n >= 2 and not bool(torch.isnan(vals).any()):  # a pattern of two values
-            a, b = vals[0], vals[1]
-            new = _flip_pattern(flat, t.shape, lambda f: torch.where(f == a, b, a), g)
         else:
             return t
-    elif t.dtype == torch.bool or (vals.numel() <= 2 and bool(((vals == 0) | (vals == 1)).all())):
-        if vals.numel() == 2:
-            a, b = vals[0], vals[1]
-            new = _flip_pattern(flat, t.shape, lambda f: torch.where(f == a, b, a), g)
-        else:  # a mask of one value: flipped where drawn (as a whole where it is one element)
-            v = vals[0]
-            other = (~v) if t.dtype == torch.bool else (1 - v)
-            new = _flip_pattern(flat, t.shape, lambda f: torch.full_like(f, int(other)), g) if n >= 2 else \
-                torch.full_like(flat, int(other))
+    elif mask:  # a mask of one value: flipped where drawn (as a whole where it is one element)
+        other = (~vals[0]) if t.dtype == torch.bool else (1 - vals[0])
+        new = _flip_pattern(flat, t.shape, lambda f: torch.full_like(f, int(other)), g) if n >= 2 else \
+            torch.full_like(flat, int(other))
     elif vals.numel() == 1:  # one integer value v (not 0 or 1): each element in [0, 2v] (or [2v, 0])
         c = int(vals[0])
         lo, hi = min(0, 2 * c), max(0, 2 * c)
