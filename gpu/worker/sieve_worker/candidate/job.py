@@ -49,6 +49,8 @@ class Job:
         self.exit_status = None
         self.timed_checked = False
         self.digests = {}  # seed label -> digests of shape 0's outputs at it: a check's, then a timed call's
+        self.recheck = None  # a check failed near the tolerance, made once more: key, verdict, digest ("second")
+        self.last_digest = None  # the digest of the last stored-path check that failed (messages.check)
         self.run_flags = []  # what the run showed of the sample, not a fault (NONDETERMINISTIC): the verdict's flags
         self.probe_failure = None
         self.want_timing = False

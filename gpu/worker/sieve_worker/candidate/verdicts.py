@@ -239,6 +239,10 @@ class Verdicts:
                 return
             return self.decide(job, rules.harness_failed(job.infra, job.stage, job.retries + 1, logall,
                                                          job.infra_code))
+        if job.recheck is not None and "second" not in job.recheck and job.failure is None:
+            job.failure = tuple(getattr(job.recheck["verdict"], k) for k in ("status", "stage", "reasons", "message"))
+            job.notes.append("a check made again near the tolerance did not end: the first call's verdict stands")
+            logall = "\n".join(x for x in ("\n".join(job.notes), logtext) if x)
         if job.native and not job.failure:
             return self.native_result(job, st, logall)
         if job.timed_out and not job.cancelled and job.load and job.load["loaded"] and not job.violations \
