@@ -134,6 +134,15 @@ def test_mismatch_of_nonfinite_values_only():
     assert "(max abs nan), 2 NaN/inf mismatches" in v.message
 
 
+def test_a_check_failing_near_the_tolerance_is_made_again_only_then():
+    near = dict(result(mismatches=3, max_abs=4e-4), max_rel=1.0)
+    assert rules.near_tolerance(near, 1e-4, 1e-4)  # 4x atol
+    assert rules.near_tolerance(dict(result(mismatches=3, max_abs=5.0), max_rel=5e-4), 1e-4, 1e-4)  # 5x rtol
+    assert not rules.near_tolerance(dict(result(mismatches=3, max_abs=2e-3), max_rel=1.0), 1e-4, 1e-4)
+    assert not rules.near_tolerance(dict(near, nonfinite_mismatches=1), 1e-4, 1e-4)  # NaN/inf: not near
+    assert not rules.near_tolerance(dict(near, note="output 0 has shape [2], the reference [3]"), 1e-4, 1e-4)
+
+
 def test_mismatch_of_both_kinds_names_both():
     assert rules.mismatch(0, 0, result(mismatches=1, nonfinite=1), 1, 1).reasons == ["MISMATCH", "NONFINITE_MISMATCH"]
 
