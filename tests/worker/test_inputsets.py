@@ -316,6 +316,20 @@ class FixedTest(unittest.TestCase):
         _, flag = self.derive(torch.randn(4), torch.tensor([True]))
         self.assertEqual(flag.tolist(), [False])
 
+    def test_fixed_rows_masks_a_row_whole_at_either_value(self):
+        x = torch.randn(4, 16)
+        ones = torch.ones(4, 16, dtype=torch.int64)
+        _, fixed = self.derive(x, ones)
+        _, rows = inputsets.derive([x, ones], "fixed_rows", {"sealed": True})
+        self.assertEqual(rows[0].tolist(), [0] * 16)  # masked whole (a keep mask)
+        self.assertEqual(rows[1].tolist(), [1] * 16)
+        self.assertTrue(torch.equal(rows[2:], fixed[2:]))  # the rest is the fixed set's
+        causal = torch.full((8, 8), float("-inf")).triu(1)
+        _, m = inputsets.derive([torch.randn(8, 8), causal], "fixed_rows", {"sealed": True})
+        self.assertTrue(bool(torch.isinf(m[0]).all()) and bool((m[1] == 0).all()))
+        _, v = inputsets.derive([x, torch.ones(16, dtype=torch.bool)], "fixed_rows", {"sealed": True})
+        self.assertTrue(torch.equal(v, self.derive(x, torch.ones(16, dtype=torch.bool))[1]))  # no rows: as fixed
+
     def test_distinct_indices_get_repeats_and_positions_stay(self):
         x = torch.randn(16, 4)
         _, idx = self.derive(x, torch.randperm(16)[:8])

@@ -63,8 +63,10 @@ import re
 from .outputs import finite, same
 from .paramsets import PARAMS_NOT_FINITE, PARAMS_SIGNED, params_set
 
-SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked", "fixed")
+SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked", "fixed", "fixed_rows")
 FIXED = "fixed"
+FIXED_ROWS = "fixed_rows"  # fixed, with a pattern's first two rows whole at its lower and its higher value
+FIXEDS = (FIXED, FIXED_ROWS)
 FIXED_SHARE = 0.25  # of a pattern's positions the fixed set flips
 FIXED_MAX_ELEMENTS = 1 << 24  # inputs larger than this stay as they are in the fixed set (drawn on the host)
 MASKED_DIMS = 6  # masked@-1 (`masked`) .. masked@-6: the dimensions masked_name tries, from the last
@@ -191,10 +193,10 @@ def derive(inputs, name, seed=None):
         raise ValueError(f"unknown input set {name!r} (known: task, {', '.join(SETS)}, masked@-2.."
                          f"masked@-{MASKED_DIMS}, masked#k and masked#k@-d for input k alone)")
     out = []
-    key = _inputs_key(inputs) if name == FIXED else None
+    key = _inputs_key(inputs) if name in FIXEDS else None
     for k, t in enumerate(inputs):
-        if name == FIXED:
-            out.append(_fixed(t, key, k) if isinstance(t, torch.Tensor) else t)
+        if name in FIXEDS:
+            out.append(_fixed(t, key, k, name == FIXED_ROWS) if isinstance(t, torch.Tensor) else t)
         elif only is not None and k != only:
             out.append(t)  # masked#k: the other inputs as the task made them
         elif isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
@@ -237,9 +239,23 @@ def _inputs_key(inputs):
     return key
 
 
-def _fixed(t, key, k):
+def _whole_rows(new, shape, lo, hi):
+    """new (a flipped pattern) with its first row (the last dimension) whole at lo and its second whole at hi: a row
+    masked whole, whichever of the two values masks (0 in a keep mask, -inf in an additive one, True in a
+    masked_fill's). A mean over a row's kept positions divided by their count without a clamp gave NaN where the
+    reference gives 0, and passed `fixed`, which holds each row's first position (redteam inputs
+    r37_mean_pool_no_clamp). Unchanged where the pattern has fewer than two rows of two."""
+    if len(shape) < 2 or shape[-1] < 2 or new.numel() // shape[-1] < 2:
+        return new
+    rows = new.reshape(-1, shape[-1]).clone()
+    rows[0], rows[1] = lo, hi
+    return rows.reshape(-1)
+
+
+def _fixed(t, key, k, whole_rows=False):
     """The fixed set's input k (a tensor t of the task's inputs; key: _inputs_key of all of them): the values the
-    task's generator holds fixed drawn anew (see the module's docstring), else t itself."""
+    task's generator holds fixed drawn anew (see the module's docstring), else t itself. whole_rows (the set
+    fixed_rows): a pattern's first two rows whole at its two values (_whole_rows)."""
     import math
     import torch
     n = t.numel()
@@ -252,6 +268,8 @@ def _fixed(t, key, k):
     if vals.numel() == 2 and n >= 2 and (mask or (t.is_floating_point() and not bool(torch.isnan(vals).any()))):
         a, b = vals[0], vals[1]  # a pattern of two values (a float one, a mask): a share of its positions swapped
         new = _flip_pattern(flat, t.shape, lambda f: torch.where(f == a, b, a), g)
+        if whole_rows:
+            new = _whole_rows(new, t.shape, a, b)
     elif t.is_floating_point():
         if vals.numel() == 1 and bool(torch.isfinite(vals).all()):  # one value: per element, either sign
             c = float(vals[0])
@@ -264,6 +282,8 @@ def _fixed(t, key, k):
         other = (~vals[0]) if t.dtype == torch.bool else (1 - vals[0])
         new = _flip_pattern(flat, t.shape, lambda f: torch.full_like(f, int(other)), g) if n >= 2 else \
             torch.full_like(flat, int(other))
+        if whole_rows:
+            new = _whole_rows(new, t.shape, min(vals[0], other), max(vals[0], other))
     elif vals.numel() == 1:  # one integer value v (not 0 or 1): each element in [0, 2v] (or [2v, 0])
         c = int(vals[0])
         lo, hi = min(0, 2 * c), max(0, 2 * c)
@@ -678,6 +698,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False, guard=N
     scale_free = epsilon  # narrow is weighed for an epsilon, or where wide's output is signed's scaled (first seed)
     for i, x in enumerate(xs):
         o_prev = None  # the output wide is compared with: the signed set's, or the task's where signed is dropped
+        fixed_d = None  # the fixed set's inputs, which fixed_rows must differ from
         for name in ("task",) + SETS:
             st = info[name]
             if not st["ok"]:
@@ -699,11 +720,16 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False, guard=N
             if name != "task" and not changed(d, x):
                 st["ok"], st["why"] = False, "it leaves the task's inputs as they are"
                 continue
+            if name == FIXED:
+                fixed_d = d
+            elif name == FIXED_ROWS and info[FIXED]["ok"] and not changed(d, fixed_d):
+                st["ok"], st["why"] = False, "it masks no row whole: its inputs are the fixed set's"
+                continue
             try:
                 with torch.no_grad():
                     o, cheap = counted(run, d) if name == "task" and i == 0 and info["exact"]["ok"] else (run(d), True)
             except Exception as e:
-                if name != FIXED:
+                if name not in FIXEDS:
                     raise
                 if guard is not None:
                     guard.check(e)
@@ -714,7 +740,7 @@ def choose(run, inputs_of, seeds, atol, rtol, run64=None, epsilon=False, guard=N
                 info["exact"].update(ok=False, why="the reference's float32 call counts too many FLOPs (or "
                                                    "convolution FLOPs): its float64 run is not made")
             why = None if name == "task" else output_gate(name, run, d, o, zero_tol)
-            if name == FIXED and why is None:
+            if name in FIXEDS and why is None:
                 with torch.no_grad():
                     if not same(o, run(d), atol, rtol):
                         why = ("two runs of the reference on it differ beyond the tolerance (a scatter's winner at a "
