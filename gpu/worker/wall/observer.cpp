@@ -22,6 +22,9 @@ std::vector<std::string> g_ext_dirs;
 std::thread::id g_main;
 std::unordered_set<std::string> g_allowed, g_core, g_transparent;
 std::unordered_set<std::string> g_core_overloads; // "aten::mm." ...: the core ops' overloads torch registered
+// the core overloads' kernels for the device and autograd keys when the wall started (core_tables): a kernel the
+// answer registers for aten::mm (torch.library's impl, a Python function that is torch.softmax) is no core op's
+std::vector<std::pair<c10::OperatorName, std::string>> g_core_tables;
 at::CallbackHandle g_handle = 0;
 unsigned long g_serial = 0, g_bypass = 0, g_cost_ns = 0;
 std::atomic<unsigned long> g_ops{0}, g_canary{0};
@@ -269,6 +272,40 @@ void record(const char *op, int phase, bool other, const std::string &where)
         g_violations.push_back({op, where, phase == kForward ? "forward" : "outside the forward", other});
 }
 
+// The lines of an operator's computed dispatch table for the keys a call on the CPU or the GPU runs through (its
+// kernels' names): what core_tables_hold compares. Other keys' kernels (Meta, functorch's) torch may add lazily.
+std::string core_table(const c10::OperatorName &op)
+{
+    const auto h = c10::Dispatcher::singleton().findOp(op);
+    if (!h.has_value())
+        return "";
+    const std::string all = h->dumpComputedTable();
+    std::string out;
+    size_t at = 0;
+    while (at < all.size()) {
+        size_t end = all.find('\n', at);
+        if (end == std::string::npos)
+            end = all.size();
+        const std::string line = all.substr(at, end - at);
+        for (const char *key : {"CPU:", "CUDA:", "AutogradCPU:", "AutogradCUDA:", "Python:", "PythonDispatcher:"})
+            if (line.rfind(key, 0) == 0)
+                out += line + "\n";
+        at = end + 1;
+    }
+    return out;
+}
+
+// Whether every core overload's kernels are those of the wall's start (g_core_tables); else *what names the op.
+bool core_tables_hold(std::string *what)
+{
+    for (const auto &[op, table] : g_core_tables)
+        if (core_table(op) != table) {
+            *what = op.name + (op.overload_name.empty() ? "" : "." + op.overload_name);
+            return false;
+        }
+    return true;
+}
+
 // Whether a recorded event is a kernelbench core op: a dispatcher call (FUNCTION scope) of an overload torch had
 // registered when the wall started. A profiler label named "aten::mm" (record_function, left open across the
 // checks) or an overload the answer defined (aten::mm.mine, a Python kernel that is torch.softmax) is none
@@ -276,6 +313,12 @@ void record(const char *op, int phase, bool other, const std::string &where)
 bool is_core(const at::RecordFunction &fn)
 {
     if (!g_kernelbench || fn.scope() != at::RecordScope::FUNCTION || g_core.count(fn.name()) == 0)
+        return false;
+    // torch's own kernel runs for the op only while no Python one can stand in: the Python dispatcher (an
+    // OpOverload.py_impl under enable_python_dispatcher) or a dispatch mode on the stack runs Python for it
+    // (redteam/wall2 h_r38_py_impl_python_dispatcher_mm)
+    if (c10::impl::tls_is_dispatch_key_included(c10::DispatchKey::PythonDispatcher) ||
+        c10::impl::TorchDispatchModeTLS::stack_len() > 0)
         return false;
     const auto op = fn.operator_name();
     return op.has_value() && g_core_overloads.count(op->name + "." + op->overload_name) > 0;
@@ -515,8 +558,11 @@ PyObject *w_init(PyObject *, PyObject *args)
     for (const char *n : kCore)
         g_core.insert(n);
     for (const c10::OperatorName &op : c10::Dispatcher::singleton().getAllOpNames())
-        if (g_core.count(op.name) > 0)
+        if (g_core.count(op.name) > 0) {
             g_core_overloads.insert(op.name + "." + op.overload_name);
+            if (g_kernelbench)
+                g_core_tables.emplace_back(op, core_table(op));
+        }
     for (const char *n : kTransparent)
         g_transparent.insert(n);
     g_main = std::this_thread::get_id();
@@ -588,6 +634,9 @@ PyObject *w_phase(PyObject *, PyObject *args)
             tamper("a wall transition off the harness's thread");
         if (t_core_depth != 0) // a core op's scope open across a transition: no op of the answer's is (is_core)
             tamper("a core op's scope was left open across the wall's transitions");
+        std::string op;
+        if (g_kernelbench && !core_tables_hold(&op)) // redteam/wall2 h_r38_aten_mm_kernel_override
+            tamper("a kernel was registered for the core op " + op + " after the wall started");
         if (p == kForward) {
             if (now != kHarness)
                 tamper("the forward window was armed twice");

@@ -96,6 +96,42 @@ PyObject *w_launch_setup(PyObject *, PyObject *args)
     Py_RETURN_NONE;
 }
 
+// Whether a function's code comes from the answer's file.
+bool in_answer(PyObject *fn)
+{
+    if (fn == nullptr || !PyFunction_Check(fn))
+        return false;
+    PyObject *file = reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_filename;
+    const char *f = file != nullptr ? PyUnicode_AsUTF8(file) : nullptr;
+    PyErr_Clear();
+    return f != nullptr && g_answer == f;
+}
+
+// Whether an InterpretedFunction (d: its __dict__) runs fn: the interpreter runs its rewriter's function,
+// compiled once into the class's rewritten_fn under the key fn. An object whose fn was swapped for one of the
+// answer's after it was made (torch's own softmax kernel with an empty function of the answer's as its fn) ran
+// torch's code as the answer's kernel (redteam/wall2 h_r38_kernel_fn_swapped_torch_kernel); so does a cache entry
+// the answer put there for its own function.
+bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn)
+{
+    PyObject *rw = PyDict_Check(d) ? PyDict_GetItemString(d, "rewriter") : nullptr;
+    PyObject *rwd = rw != nullptr ? PyObject_GenericGetDict(rw, nullptr) : nullptr;
+    const bool same = rwd != nullptr && PyDict_Check(rwd) && PyDict_GetItemString(rwd, "fn") == fn;
+    Py_XDECREF(rwd);
+    PyErr_Clear();
+    if (!same)
+        return false;
+    PyObject *cache = PyObject_GetAttrString(reinterpret_cast<PyObject *>(Py_TYPE(kself)), "rewritten_fn");
+    bool ok = cache != nullptr && PyDict_CheckExact(cache);
+    if (ok) {
+        PyObject *entry = PyDict_GetItemWithError(cache, fn); // borrowed
+        ok = PyErr_Occurred() == nullptr && (entry == nullptr || entry == fn || in_answer(entry));
+    }
+    Py_XDECREF(cache);
+    PyErr_Clear();
+    return ok;
+}
+
 // The kernel function a launch runs when kself is exactly one of triton's kernel classes and that function is
 // defined in the answer's file (a new reference), else nullptr. A subclass, or an object made to look like a
 // kernel, is not the answer's kernel: its launch is passed on uncounted.
@@ -106,16 +142,14 @@ PyObject *answer_kernel(int kind, PyObject *kself)
     PyObject *d = PyObject_GenericGetDict(kself, nullptr);
     PyObject *fn = d != nullptr && PyDict_Check(d) ? PyDict_GetItemString(d, "fn") : nullptr;
     Py_XINCREF(fn);
+    const bool runs = fn != nullptr && kind == 1 && interpreted_runs(kself, d, fn);
     Py_XDECREF(d);
     PyErr_Clear();
-    if (fn == nullptr || !PyFunction_Check(fn)) {
+    if (fn == nullptr || !PyFunction_Check(fn) || (kind == 1 && !runs)) {
         Py_XDECREF(fn);
         return nullptr;
     }
-    PyObject *file = reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_filename;
-    const char *f = file != nullptr ? PyUnicode_AsUTF8(file) : nullptr;
-    PyErr_Clear();
-    if (f == nullptr || g_answer != f) {
+    if (!in_answer(fn)) {
         Py_DECREF(fn);
         return nullptr;
     }
@@ -149,14 +183,24 @@ PyObject *w_launch(PyObject *, PyObject *a)
         Py_INCREF(x);
         PyTuple_SET_ITEM(full, i + 1, x);
     }
+    // warmup read once and given to triton as that bool: an object true when the wall read it and false when
+    // triton did ran torch's kernel as a warmup the wall let pass (redteam/wall2 h_r38_warmup_two_faced_torch_kernel)
     PyObject *warm = PyDict_GetItemString(kwargs, "warmup");
     const bool warmup = warm != nullptr && PyObject_IsTrue(warm) == 1;
-    PyObject *fn = warmup ? nullptr : answer_kernel(kind, kself);
     PyErr_Clear();
-    if (fn == nullptr && !warmup && g_phase.load() == kForward) {
+    if (warm != nullptr && PyDict_SetItemString(kwargs, "warmup", warmup ? Py_True : Py_False) != 0) {
+        Py_DECREF(full);
+        return nullptr;
+    }
+    PyObject *fn = answer_kernel(kind, kself);
+    PyErr_Clear();
+    const int phase = g_phase.load();
+    if (fn == nullptr && (phase == kForward || (warmup && phase == kFree))) {
         // a kernel the answer did not write, launched in the forward: torch's own Triton kernels (a sparse
         // softmax, Inductor's) do the work with no op for the observer to see (redteam/wall2
-        // h_r36_torch_sparse_triton_softmax). Refused like an op, with its name and file.
+        // h_r36_torch_sparse_triton_softmax). Refused like an op, with its name and file. So is its warmup, in the
+        // forward or before it: it hands back a compiled kernel that launches past this hook
+        // (h_r38_warmup_compiled_kernel_launch, GPU).
         PyObject *kfn = PyObject_GetAttrString(kself, "fn");
         PyObject *kname = kfn != nullptr ? PyObject_GetAttrString(kfn, "__qualname__") : nullptr;
         PyObject *kfile = kfn != nullptr && PyFunction_Check(kfn)
@@ -173,7 +217,8 @@ PyObject *w_launch(PyObject *, PyObject *a)
         std::lock_guard<std::mutex> lock(g_mu);
         record(what.c_str(), kForward, false, where.empty() ? "no line of the answer on the stack" : where);
     }
-    if (fn == nullptr) {
+    if (fn == nullptr || warmup) {
+        Py_XDECREF(fn);
         PyObject *res = PyObject_Call(orig, full, kwargs);
         Py_DECREF(full);
         return res;

@@ -244,6 +244,13 @@ HOSTILE = [
     ("h_r22_pre_run_hook_singledispatch_depth", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
     ("h_r22_pre_run_hook_heuristics_depth", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
     ("h_r22_kernel_body_deep_triton_name", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_ONLY),
+    # round 38 (helper, against e026787, stage 0 skipped): a core overload's kernel replaced (kernelbench), a
+    # two-faced warmup flag and a kernel object whose fn is not what triton runs (torch's own Triton kernel)
+    ("h_r38_aten_mm_kernel_override", SOFTMAX, REJECT, {"policy": "kernelbench"}),
+    ("h_r38_py_impl_python_dispatcher_mm", SOFTMAX, REJECT, {"policy": "kernelbench"}),
+    ("h_r38_warmup_two_faced_torch_kernel", SOFTMAX, REJECT, {}),
+    ("h_r38_kernel_fn_swapped_torch_kernel", SOFTMAX, REJECT, {}),
+    ("h_r38_warmup_compiled_kernel_launch", SOFTMAX, REJECT, {"gpu": True}),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -257,10 +264,35 @@ LEGIT = [
     ("l2_softmax_task_numpy_inputs", NUMPY_INPUTS, {}),
     ("l2_softmax_task_as_tensor_inputs", NUMPY_AS_TENSOR, {}),
     ("l2_kb_einsum_linear_relu", LINEAR_RELU, {"policy": "kernelbench"}),
+    # round 38 (helper, against e026787): the Triton answers run under both policies. Stage 0 refuses a profiler
+    # label in forward (record_function: TORCH_OP_IN_FORWARD, UNRESOLVED_CALL) by its rules: no static twin for the
+    # labelled ones (as round 36's)
+    ("l2_r38_softmax_core_named_labels", SOFTMAX, {"static_twin": False}),
+    ("l2_r38_softmax_core_named_labels_kb", SOFTMAX,
+     {"policy": "kernelbench", "answer": "answers/l2_r38_softmax_core_named_labels.py", "static_twin": False}),
+    ("l2_r38_softmax_autotune_helper", SOFTMAX, {}),
+    ("l2_r38_softmax_autotune_helper_kb", SOFTMAX,
+     {"policy": "kernelbench", "answer": "answers/l2_r38_softmax_autotune_helper.py"}),
+    ("l2_r38_kb_linear_in_core_label", LINEAR_RELU, {"policy": "kernelbench", "static_twin": False}),
 ]
+
+# the doc line of a round's fixtures starts with the round (as in the manifest's round-36 entries)
+ROUND_DOC = {"r38": "Red team round 38 (helper, against e026787): "}
+
+
+def round_doc(name, doc):
+    for tag, prefix in ROUND_DOC.items():
+        if name.startswith((f"h_{tag}_", f"l2_{tag}_")):
+            return prefix + doc
+    return doc
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    # round 38: on the GPU a kernel is a JITFunction, which compiles its `src`; the wall checks the interpreter's
+    # rewriter against `fn` (sieve_wall.cpp interpreted_runs), not a JITFunction's src (not run on a GPU)
+    "h_r38_kernel_fn_swapped_torch_kernel": "GPU: a JITFunction whose fn was swapped for one of the answer's still "
+                                            "compiles torch's src, and the wall trusts fn there (closed on the CPU, "
+                                            "where the interpreter's rewriter is checked)",
     # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
     "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
                                          "temporary folder after fork_exec's check; a launcher built outside the "
@@ -318,7 +350,7 @@ def main():
         on_gpu = extra.pop("expect_gpu", None)  # the attack's own fixture only: its static twin is FAIL_STATIC anywhere
         fx = {"name": name, "task": task, "task_meta": meta, "answer": f"answers/{name}.py", "backend": "triton",
               "expect": expect_any[0]["expect"], "reason": expect_any[0].get("reason"), "expect_any": expect_any,
-              "gpu": gpu, "skip_static": True, "doc": doc_of(f"{name}.py"), **extra}
+              "gpu": gpu, "skip_static": True, "doc": round_doc(name, doc_of(f"{name}.py")), **extra}
         if on_gpu:
             fx["expect_gpu"] = on_gpu
         if name in KNOWN_GAPS:
@@ -327,23 +359,34 @@ def main():
         if twin:
             out.append({"name": f"{name}_static", "task": task, "task_meta": meta, "answer": f"answers/{name}.py",
                         "backend": "triton", "expect": "FAIL_STATIC", "reason": None, "gpu": gpu,
-                        "skip_static": False, "doc": "the same answer with stage 0", **extra})
+                        "skip_static": False, "doc": round_doc(name, "the same answer with stage 0"), **extra})
             if f"{name}_static" in KNOWN_GAPS:
                 out[-1]["known_gap"] = KNOWN_GAPS[f"{name}_static"]
     for name, (task, meta), extra in LEGIT:
         if name in SLOW_BUILD:
             extra = {**extra, "timeouts": {"compile": 600}}
+        extra = dict(extra)
+        twin = extra.pop("static_twin", True)
         fx = {"name": name, "task": task, "task_meta": meta, "answer": f"answers/{name}.py", "backend": "triton",
-              "expect": "PASS", "reason": None, "gpu": False, "skip_static": True, "doc": doc_of(f"{name}.py"),
-              **extra}
+              "expect": "PASS", "reason": None, "gpu": False, "skip_static": True,
+              "doc": round_doc(name, doc_of(os.path.basename(extra.get("answer", f"{name}.py")))), **extra}
         if name in KNOWN_GAPS:
             fx["known_gap"] = KNOWN_GAPS[name]
         out.append(fx)
-        out.append({**fx, "name": f"{name}_static", "skip_static": False, "doc": "the same answer with stage 0"})
+        if not twin:
+            continue
+        out.append({**fx, "name": f"{name}_static", "skip_static": False,
+                    "doc": round_doc(name, "the same answer with stage 0")})
         out[-1].pop("known_gap", None)
         if f"{name}_static" in KNOWN_GAPS:
             out[-1]["known_gap"] = KNOWN_GAPS[f"{name}_static"]
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "manifest.json")
+    # fixtures written into the manifest by hand (round 36's) are kept as they are
+    ours = {name for name, *_ in HOSTILE + LEGIT}
+    if os.path.exists(path):
+        with open(path) as f:
+            out += [fx for fx in json.load(f)["fixtures"]
+                    if fx["name"] not in ours and fx["name"].removesuffix("_static") not in ours]
     with open(path, "w") as f:
         json.dump({"version": 1, "protocol_checks": False, "fixtures": out}, f, indent=1)
         f.write("\n")
