@@ -296,14 +296,23 @@ class FixedTest(unittest.TestCase):
     def derive(self, *inputs):
         return inputsets.derive(list(inputs), "fixed", {"sealed": True})  # the candidate's seed is sealed
 
-    def test_one_value_is_drawn_per_element_with_either_sign(self):
+    def test_one_value_is_drawn_per_element_of_its_sign(self):
         x = torch.randn(4, 8)
-        for c in (1.0, 0.0):
+        for c in (1.0, 0.0, -2.0):
             _, g = self.derive(x, torch.full((64,), c))
             self.assertGreater(torch.unique(g).numel(), 32)
-            self.assertTrue(bool((g < 0).any()) and bool((g > 0).any()))
+            if c == 0:  # either sign
+                self.assertTrue(bool((g < 0).any()) and bool((g > 0).any()))
+            else:  # its own (a temperature, a variance stays positive: r38_ok_temp_max_first)
+                self.assertTrue(bool((g * c > 0).all()))
+        _, cap = self.derive(x, torch.full((64,), float("inf")))  # a cap never reached: mostly finite
+        self.assertTrue(bool((cap > 0).all()) and 0 < int(torch.isinf(cap).sum()) < 32)
         self.assertTrue(torch.equal(self.derive(x, torch.ones(3))[0], x))  # drawn data as it is
-        self.assertEqual(self.derive(x, 3, torch.ones(2))[1], 3)  # a Python number as it is
+        self.assertEqual(self.derive(x, 3, torch.ones(2))[1], 3)  # a Python int as it is (a size)
+        slope = self.derive(x, 0.2)[1]  # a Python float: scaled in [1/2, 2], its sign kept
+        self.assertTrue(0.1 <= slope <= 0.4 and slope != 0.2)
+        _, n = self.derive(x, torch.full((8,), 5, dtype=torch.int64))  # a length: in [0, 5]
+        self.assertTrue(bool((n >= 0).all()) and bool((n <= 5).all()) and not bool((n == 5).all()))
 
     def test_a_pattern_is_flipped_with_each_rows_first_held(self):
         causal = torch.full((8, 8), float("-inf")).triu(1)

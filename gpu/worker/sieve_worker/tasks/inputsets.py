@@ -196,7 +196,8 @@ def derive(inputs, name, seed=None):
     key = _inputs_key(inputs) if name in FIXEDS else None
     for k, t in enumerate(inputs):
         if name in FIXEDS:
-            out.append(_fixed(t, key, k, name == FIXED_ROWS) if isinstance(t, torch.Tensor) else t)
+            out.append(_fixed(t, key, k, name == FIXED_ROWS) if isinstance(t, torch.Tensor) else
+                       _fixed_number(t, key, k))
         elif only is not None and k != only:
             out.append(t)  # masked#k: the other inputs as the task made them
         elif isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
@@ -239,6 +240,18 @@ def _inputs_key(inputs):
     return key
 
 
+def _fixed_number(v, key, k):
+    """The fixed set's input k when the task passes a Python float (a slope, a scale): v times a factor in [1/2, 2]
+    drawn from key, so its sign is kept; a float built into an answer passed every check (redteam inputs
+    r38_scalar_slope_fixed). Integers (sizes, dims), bools, 0 and anything else as they are."""
+    import math
+    import random
+    if type(v) is not float or v == 0 or not math.isfinite(v):
+        return v
+    r = random.Random((key + 7919 * (k + 1)) % (1 << 62)).random()
+    return v * 2.0 ** (2.0 * r - 1.0) if abs(r - 0.5) > 0.05 else v * 1.5
+
+
 def _whole_rows(new, shape, lo, hi):
     """new (a flipped pattern) with its first row (the last dimension) whole at lo and its second whole at hi: a row
     masked whole, whichever of the two values masks (0 in a keep mask, -inf in an additive one, True in a
@@ -271,11 +284,17 @@ def _fixed(t, key, k, whole_rows=False):
         if whole_rows:
             new = _whole_rows(new, t.shape, a, b)
     elif t.is_floating_point():
-        if vals.numel() == 1 and bool(torch.isfinite(vals).all()):  # one value: per element, either sign
+        if vals.numel() == 1 and not bool(torch.isnan(vals).any()):  # one value: per element, of its sign
             c = float(vals[0])
             mag = torch.exp(math.log(0.05) + torch.rand(n, generator=g, dtype=torch.float64) * math.log(40.0))
-            sign = torch.where(torch.rand(n, generator=g) < 0.5, -1.0, 1.0).to(torch.float64)
-            new = mag * max(abs(c), 1.0) * sign
+            # the value's sign kept (0 takes either): a temperature, a variance, a clamp's bounds drawn below 0 were
+            # outside the operator's domain, and correct answers failed (redteam inputs r38_ok_temp_max_first,
+            # r38_ok_clamp_hi_then_lo; r38_mean_pool_var_nomask passed where the reference's sqrt was NaN)
+            sign = torch.where(torch.rand(n, generator=g) < 0.5, -1.0, 1.0).to(torch.float64) if c == 0 else \
+                torch.full((n,), math.copysign(1.0, c), dtype=torch.float64)
+            new = mag * (1.0 if math.isinf(c) else max(abs(c), 1.0)) * sign
+            if math.isinf(c):  # a bound of inf (a cap never reached): finite at all but a quarter of the positions
+                new = torch.where(torch.rand(n, generator=g) < FIXED_SHARE, c, new)  # (r38_cap_inf_ignored)
         else:
             return t
     elif mask:  # a mask of one value: flipped where drawn (as a whole where it is one element)
@@ -284,9 +303,11 @@ def _fixed(t, key, k, whole_rows=False):
             torch.full_like(flat, int(other))
         if whole_rows:
             new = _whole_rows(new, t.shape, min(vals[0], other), max(vals[0], other))
-    elif vals.numel() == 1:  # one integer value v (not 0 or 1): each element in [0, 2v] (or [2v, 0])
+    elif vals.numel() == 1:  # one integer value v (not 0 or 1): each element in [0, v] (or [v, 0])
+        # a count or a length is a bound: past it, a correct answer that divides by lengths[b] failed where
+        # the reference's mean stops at the sequence (redteam inputs r38_ok_len_mean_div_len)
         c = int(vals[0])
-        lo, hi = min(0, 2 * c), max(0, 2 * c)
+        lo, hi = min(0, c), max(0, c)
         new = (lo + torch.randint(0, hi - lo + 1, (n,), generator=g)).to(flat.dtype)
         if torch.equal(new, flat):
             new[0] = lo if c != lo else hi
@@ -495,7 +516,8 @@ def masked_gate(d, o):
 
 def changed(a, b):
     import torch
-    return any(isinstance(x, torch.Tensor) and not (x.shape == y.shape and torch.equal(x, y)) for x, y in zip(a, b))
+    return any((isinstance(x, torch.Tensor) and not (x.shape == y.shape and torch.equal(x, y)))
+               or (type(x) is float and x != y) for x, y in zip(a, b))
 
 
 def identity_of(inputs, outs):

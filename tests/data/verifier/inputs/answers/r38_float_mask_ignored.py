@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def mean_kernel(h_ptr, y_ptr, L, H, BLOCK_H: tl.constexpr):
+    b = tl.program_id(0)
+    o = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
+    m = o < H
+    acc = tl.zeros((BLOCK_H,), dtype=tl.float32)
+    for t in range(0, L):
+        acc += tl.load(h_ptr + (b * L + t) * H + o, mask=m, other=0.0)
+    tl.store(y_ptr + b * H + o, acc / L, mask=m)
+
+
+class ModelNew(nn.Module):
+    """WRONG: mean pooling that never reads the float mask (padding tokens are averaged in)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, h, mask):
+        h = h.contiguous()
+        B, L, H = h.shape
+        y = torch.empty((B, H), device=h.device, dtype=h.dtype)
+        mean_kernel[(B, triton.cdiv(H, 32))](h, y, L, H, BLOCK_H=32)
+        return y

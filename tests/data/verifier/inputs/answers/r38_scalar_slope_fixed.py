@@ -1,0 +1,25 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def leaky_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    x = tl.load(x_ptr + o, mask=m, other=0.0)
+    tl.store(y_ptr + o, tl.where(x >= 0, x, x * 0.2), mask=m)
+
+
+class ModelNew(nn.Module):
+    """WRONG: LeakyReLU with the slope argument never read: 0.2 is built in, and any other slope is ignored."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, negative_slope):
+        x = x.contiguous()
+        y = torch.empty_like(x)
+        leaky_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+        return y
