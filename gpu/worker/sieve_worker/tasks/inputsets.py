@@ -41,14 +41,17 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
           (r15_softmax_dim1_online_unguarded)
   fixed   the inputs the task's generator holds fixed, drawn anew from the check's seed (_fixed; the others as
           they are): a float input of one value (a gain of ones, a carry of zeros) per element, magnitudes
-          log-uniform in [0.05, 2] x max(|v|, 1) with either sign; a pattern of two values (a 0/-inf or 0/1 mask, an
-          all-ones int mask, a bool mask) with a quarter of its positions flipped, the first of each row held (no
-          row masked whole); an integer of one other value v in [0, 2v]; distinct integers >= 0 (randperm[:k]
-          indices) drawn with repeats in [0, largest]. Integer and bool inputs are changed by no other set, and an
+          log-uniform in [0.05, 2] x max(|v|, 1) of v's sign (0: either; inf: finite at three quarters); a Python
+          float times [1/2, 2]; a pattern of two values (a 0/-inf or 0/1 mask, an all-ones int mask, a bool mask)
+          with a quarter of its positions flipped, the first of each row held (no row masked whole); an integer of
+          one other value v in [0, v]; distinct integers >= 0 (randperm[:k] indices) drawn with repeats in [0,
+          largest]. Integer and bool inputs are changed by no other set, and an
           affine map keeps one value one value: an answer that ignored an all-ones mask, read a gain of ones as
           gain[0], dropped a zero carry, built its own causal mask or stored where it must add at repeated indices
           passed every other set (redteam inputs r36_*). Kept where two runs of the reference on it agree within
           the tolerance (a scatter's winner at a repeated index is not the task's).
+  fixed_rows  fixed with a pattern's first two rows whole at its lower and its higher value (_whole_rows): a row
+          masked whole, whichever value masks (r37_mean_pool_no_clamp); tried where it differs from fixed.
 Every set but fixed keeps the task's zeros, and every one its symmetric matrices (_keep_zeros, _keep_symmetry): a
 triangular or symmetric input is the task's contract.
 
