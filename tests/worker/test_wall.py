@@ -409,6 +409,73 @@ class WallBuild(unittest.TestCase):
         self.assertEqual(os.listdir(os.path.dirname(path)), [os.path.basename(path)])
 
 
+class WallJitSource(unittest.TestCase):
+    """On the GPU a Triton kernel is a JITFunction, which compiles its src, not its fn: a kernel object of another
+    file whose fn was swapped for a function of the answer's ran that file's code as the answer's kernel (redteam/wall2
+    h_r38_kernel_fn_swapped_torch_kernel). Launched here without the interpreter (triton's run then fails with no
+    GPU, after the wall has judged the launch): the answer's kernels, module-level and nested, count; the swapped
+    one is refused."""
+
+    SCRIPT = r'''
+import json, os, sys, tempfile
+sys.path.insert(0, WORKER)
+os.environ.pop("TRITON_INTERPRET", None)
+import torch
+import triton
+from sieve_worker.candidate import wall, hooks
+d = tempfile.mkdtemp()
+ans, other = os.path.join(d, "answer.py"), os.path.join(d, "other.py")
+K = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef {n}(x_ptr):\n    tl.store(x_ptr, {v})\n"
+open(ans, "w").write(K.format(n="mine", v="1.0") + "\n\ndef empty(x_ptr):\n    pass\n\n\ndef outer():\n"
+                     "    @triton.jit\n    def nested(x_ptr):\n        tl.store(x_ptr, 3.0)\n    return nested\n")
+open(other, "w").write(K.format(n="theirs", v="2.0"))
+r, w = os.pipe()
+mod = wall.load(wall.build(wall.cache_dir())[0])
+hook = hooks.LaunchHook(ans)
+W = wall.Wall.start(mod, w, ans, [], "strict", False, [wall, hooks], hook, callers=[sys.modules[__name__]])
+W.free()
+import importlib.util
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); return m
+A = load(ans, "answer_mod"); O = load(other, "other_mod")
+nested = A.outer()
+swapped = O.theirs
+object.__setattr__(swapped, "fn", A.empty)
+W.harness()
+x = torch.zeros(1)
+out = {}
+for name, k in (("mine", A.mine), ("nested", nested), ("swapped", swapped)):
+    mod.arm(None, True)
+    before = hook.counts()[0]
+    try:
+        W.forward(lambda: k[(1,)](x))
+    except BaseException as e:
+        out[name + "_err"] = type(e).__name__
+    mod.probed()
+    out[name] = hook.counts()[0] - before
+W.seal(); os.close(w)
+data = b""
+while True:
+    b = os.read(r, 65536)
+    if not b: break
+    data += b
+reps = [json.loads(x) for x in data.decode().splitlines() if x.startswith("{")]
+out["violations"] = [(rep.get("violations"), [f.get("op") for f in rep.get("first", [])])
+                     for rep in reps if "violations" in rep]
+print(json.dumps(out))
+'''
+
+    def test_a_kernel_counts_only_when_its_src_is_the_answers(self):
+        res = run_python(f"WORKER = {WORKER!r}\n" + self.SCRIPT)
+        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+        out = json.loads(res.stdout.strip().splitlines()[-1])
+        self.assertEqual((out["mine"], out["nested"], out["swapped"]), (1, 1, 0), out)
+        refused = [ops for n, ops in out["violations"] if n]
+        self.assertEqual(len(refused), 1, out)
+        self.assertIn("a Triton kernel not defined in the answer's file", refused[0][0])
+
+
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 

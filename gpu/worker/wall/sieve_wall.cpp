@@ -27,6 +27,76 @@ PyObject *w_set_poisoner(PyObject *, PyObject *args)
 
 // ---- launch accounting (hooks.py) ----------------------------------------------------------------------------
 
+// The answer's file as it was when the launch hook was set up (before any of the answer loaded), with no
+// whitespace: what a JITFunction's src must be part of (jit_src_in_answer).
+std::string g_answer_text;
+bool g_answer_text_read = false;
+// kernel object -> the src object found in the answer's file (a reference held: the pointer is not reused)
+std::unordered_map<PyObject *, PyObject *> g_src_seen;
+
+std::string without_space(const char *p, size_t n)
+{
+    std::string out;
+    out.reserve(n);
+    for (size_t i = 0; i < n; ++i)
+        if (!std::isspace(static_cast<unsigned char>(p[i])))
+            out += p[i];
+    return out;
+}
+
+void read_answer_text()
+{
+    g_answer_text_read = false;
+    FILE *f = std::fopen(g_answer.c_str(), "rb");
+    if (f == nullptr)
+        return;
+    std::string all;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && all.size() < (64u << 20))
+        all.append(buf, n);
+    std::fclose(f);
+    g_answer_text = without_space(all.data(), all.size());
+    g_answer_text_read = true;
+}
+
+// Whether a JITFunction (d: its __dict__) compiles code of the answer's file: on the GPU triton compiles the
+// object's src (`_src`, or `src` in older versions), not `fn`; a kernel of torch's whose fn the answer swapped for
+// one of its own functions ran torch's code as the answer's kernel (redteam/wall2
+// h_r38_kernel_fn_swapped_torch_kernel). The src must be part of the answer's file, whitespace aside (a kernel
+// nested in a function is dedented). A version that keeps neither attribute is not checked.
+bool jit_src_in_answer(PyObject *kself, PyObject *d)
+{
+    PyObject *src = PyDict_Check(d) ? PyDict_GetItemString(d, "_src") : nullptr;
+    if (src == nullptr && PyDict_Check(d))
+        src = PyDict_GetItemString(d, "src");
+    if (src == nullptr)
+        return true;
+    if (!PyUnicode_Check(src) || !g_answer_text_read)
+        return false;
+    auto it = g_src_seen.find(kself);
+    if (it != g_src_seen.end() && it->second == src)
+        return true;
+    Py_ssize_t n = 0;
+    const char *p = PyUnicode_AsUTF8AndSize(src, &n);
+    if (p == nullptr) {
+        PyErr_Clear();
+        return false;
+    }
+    const std::string needle = without_space(p, static_cast<size_t>(n));
+    if (needle.empty() || g_answer_text.find(needle) == std::string::npos)
+        return false;
+    Py_INCREF(src);
+    if (it != g_src_seen.end()) {
+        Py_DECREF(it->second);
+        it->second = src;
+    } else {
+        Py_INCREF(kself);
+        g_src_seen.emplace(kself, src);
+    }
+    return true;
+}
+
 bool harness_call(const char *what)
 {
     // a harness-only function: the harness calls it on its thread between windows; any other call is the answer's
@@ -93,6 +163,7 @@ PyObject *w_launch_setup(PyObject *, PyObject *args)
     g_ranges_code = PyFunction_GET_CODE(ranges);
     Py_INCREF(g_fill_code);
     Py_INCREF(g_ranges_code);
+    read_answer_text(); // before any of the answer loads (jit_src_in_answer)
     Py_RETURN_NONE;
 }
 
@@ -142,10 +213,11 @@ PyObject *answer_kernel(int kind, PyObject *kself)
     PyObject *d = PyObject_GenericGetDict(kself, nullptr);
     PyObject *fn = d != nullptr && PyDict_Check(d) ? PyDict_GetItemString(d, "fn") : nullptr;
     Py_XINCREF(fn);
-    const bool runs = fn != nullptr && kind == 1 && interpreted_runs(kself, d, fn);
+    const bool runs =
+        fn != nullptr && d != nullptr && (kind == 1 ? interpreted_runs(kself, d, fn) : jit_src_in_answer(kself, d));
     Py_XDECREF(d);
     PyErr_Clear();
-    if (fn == nullptr || !PyFunction_Check(fn) || (kind == 1 && !runs)) {
+    if (fn == nullptr || !PyFunction_Check(fn) || !runs) {
         Py_XDECREF(fn);
         return nullptr;
     }

@@ -288,11 +288,6 @@ def round_doc(name, doc):
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    # round 38: on the GPU a kernel is a JITFunction, which compiles its `src`; the wall checks the interpreter's
-    # rewriter against `fn` (sieve_wall.cpp interpreted_runs), not a JITFunction's src (not run on a GPU)
-    "h_r38_kernel_fn_swapped_torch_kernel": "GPU: a JITFunction whose fn was swapped for one of the answer's still "
-                                            "compiles torch's src, and the wall trusts fn there (closed on the CPU, "
-                                            "where the interpreter's rewriter is checked)",
     # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
     "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
                                          "temporary folder after fork_exec's check; a launcher built outside the "
