@@ -426,7 +426,8 @@ from sieve_worker.candidate import wall, hooks
 d = tempfile.mkdtemp()
 ans, other = os.path.join(d, "answer.py"), os.path.join(d, "other.py")
 K = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef {n}(x_ptr):\n    tl.store(x_ptr, {v})\n"
-open(ans, "w").write(K.format(n="mine", v="1.0") + "\n\ndef empty(x_ptr):\n    pass\n\n\ndef outer():\n"
+open(ans, "w").write(K.format(n="mine", v="1.0") + K.format(n="mine2", v="4.0").split("as tl\n")[1]
+                     + "\n\ndef empty(x_ptr):\n    pass\n\n\ndef outer():\n"
                      "    @triton.jit\n    def nested(x_ptr):\n        tl.store(x_ptr, 3.0)\n    return nested\n")
 open(other, "w").write(K.format(n="theirs", v="2.0"))
 r, w = os.pipe()
@@ -442,10 +443,12 @@ A = load(ans, "answer_mod"); O = load(other, "other_mod")
 nested = A.outer()
 swapped = O.theirs
 object.__setattr__(swapped, "fn", A.empty)
+nosrc = A.mine2
+del nosrc.__dict__["_src"]  # read through the class as triton reads it: none, so not the answer's
 W.harness()
 x = torch.zeros(1)
 out = {}
-for name, k in (("mine", A.mine), ("nested", nested), ("swapped", swapped)):
+for name, k in (("mine", A.mine), ("nested", nested), ("swapped", swapped), ("nosrc", nosrc)):
     mod.arm(None, True)
     before = hook.counts()[0]
     try:
@@ -454,6 +457,14 @@ for name, k in (("mine", A.mine), ("nested", nested), ("swapped", swapped)):
         out[name + "_err"] = type(e).__name__
     mod.probed()
     out[name] = hook.counts()[0] - before
+# a class attribute of triton's changed after the wall started (a `_src` property that answers another kernel's text)
+type(A.mine)._src = property(lambda self: O.theirs.__dict__["_src"])
+mod.arm(None, True)
+try:
+    W.forward(lambda: A.mine[(1,)](x))
+except BaseException:
+    pass
+mod.probed()
 W.seal(); os.close(w)
 data = b""
 while True:
@@ -463,6 +474,7 @@ while True:
 reps = [json.loads(x) for x in data.decode().splitlines() if x.startswith("{")]
 out["violations"] = [(rep.get("violations"), [f.get("op") for f in rep.get("first", [])])
                      for rep in reps if "violations" in rep]
+out["tampered"] = [rep.get("tampered") for rep in reps if rep.get("tampered")]
 print(json.dumps(out))
 '''
 
@@ -470,10 +482,11 @@ print(json.dumps(out))
         res = run_python(f"WORKER = {WORKER!r}\n" + self.SCRIPT)
         self.assertEqual(res.returncode, 0, res.stderr[-2000:])
         out = json.loads(res.stdout.strip().splitlines()[-1])
-        self.assertEqual((out["mine"], out["nested"], out["swapped"]), (1, 1, 0), out)
+        self.assertEqual((out["mine"], out["nested"], out["swapped"], out["nosrc"]), (1, 1, 0, 0), out)
         refused = [ops for n, ops in out["violations"] if n]
-        self.assertEqual(len(refused), 1, out)
+        self.assertEqual(len(refused), 3, out)  # the swapped one, the one without src, and the last (below)
         self.assertIn("a Triton kernel not defined in the answer's file", refused[0][0])
+        self.assertTrue(out["tampered"], out)  # the class changed: latched
 
 
 class WallTamper(unittest.TestCase):

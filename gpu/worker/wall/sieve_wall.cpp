@@ -34,6 +34,108 @@ bool g_answer_text_read = false;
 // kernel object -> the src object found in the answer's file (a reference held: the pointer is not reused)
 std::unordered_map<PyObject *, PyObject *> g_src_seen;
 
+// The classes a launch's code comes from (triton's kernel classes and their bases but Generic and object, and the
+// interpreter's FunctionRewriter) and a copy of each one's __dict__ at launch_setup: a class attribute the answer
+// changed or added (a `_src` property on JITFunction, FunctionRewriter's source hooks) made a kernel of torch's run
+// as one of the answer's (redteam/wall2 round 39). "run" is the launch hook's own.
+std::vector<std::pair<PyObject *, PyObject *>> g_class_dicts;
+PyObject *g_rewriter_cls = nullptr;
+
+void keep_class(PyObject *cls)
+{
+    if (cls == nullptr || !PyType_Check(cls))
+        return;
+    PyObject *mro = reinterpret_cast<PyTypeObject *>(cls)->tp_mro;
+    for (Py_ssize_t i = 0; mro != nullptr && i < PyTuple_GET_SIZE(mro); ++i) {
+        auto *t = reinterpret_cast<PyTypeObject *>(PyTuple_GET_ITEM(mro, i));
+        const std::string name = t->tp_name;
+        if (t == &PyBaseObject_Type || name == "Generic" || name == "typing.Generic")
+            continue;
+        bool seen = false;
+        for (const auto &[c, d] : g_class_dicts)
+            seen = seen || c == reinterpret_cast<PyObject *>(t);
+        if (seen || t->tp_dict == nullptr)
+            continue;
+        Py_INCREF(t);
+        g_class_dicts.emplace_back(reinterpret_cast<PyObject *>(t), PyDict_Copy(t->tp_dict));
+    }
+}
+
+// Whether the kept classes are as they were; else *what names the class and the attribute.
+bool classes_hold(std::string *what)
+{
+    for (const auto &[c, copy] : g_class_dicts) {
+        PyObject *now = reinterpret_cast<PyTypeObject *>(c)->tp_dict;
+        const char *cn = reinterpret_cast<PyTypeObject *>(c)->tp_name;
+        if (copy == nullptr || now == nullptr) {
+            *what = cn;
+            return false;
+        }
+        Py_ssize_t pos = 0, extra = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(copy, &pos, &k, &v)) {
+            const char *ks = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : nullptr;
+            if (ks != nullptr && std::strcmp(ks, "run") == 0)
+                continue;
+            if (PyDict_GetItemWithError(now, k) != v) {
+                PyErr_Clear();
+                *what = std::string(cn) + "." + (ks != nullptr ? ks : "?");
+                return false;
+            }
+        }
+        extra = PyDict_Size(now) - PyDict_Size(copy);
+        if (extra != 0) {
+            *what = std::string(cn) + " (an attribute added)";
+            return false;
+        }
+    }
+    return true;
+}
+
+// An attribute of a kernel object's (or its rewriter's) own dict that hides one its class defines and that triton
+// calls on it (an instance `rewritten_fn` dict, a `parse` returning another kernel's tree): *what names it.
+bool shadows(PyObject *obj, PyObject *d, std::string *what)
+{
+    static const char *kNames[] = {"rewritten_fn",
+                                   "rewrite",
+                                   "parse",
+                                   "cache_key",
+                                   "get_capture_scope",
+                                   "_do_compile",
+                                   "create_binder",
+                                   "run",
+                                   "_unsafe_update_src",
+                                   "add_pre_run_hook",
+                                   "warmup",
+                                   "preload",
+                                   "_call_hook",
+                                   "_pack_args",
+                                   "rewrite_ast",
+                                   "_get_jit_fn_file_line",
+                                   "_find_def",
+                                   "_prepare_source",
+                                   "_transform_ast",
+                                   "_compile_and_exec",
+                                   "ast_transformer",
+                                   "src",
+                                   "_src"};
+    if (d == nullptr || !PyDict_Check(d))
+        return false;
+    for (const char *n : kNames) {
+        if (PyDict_GetItemString(d, n) == nullptr)
+            continue;
+        PyObject *name = PyUnicode_FromString(n);
+        PyObject *cls_attr = name != nullptr ? _PyType_Lookup(Py_TYPE(obj), name) : nullptr;
+        Py_XDECREF(name);
+        if (cls_attr != nullptr &&
+            (PyObject_TypeCheck(cls_attr, &PyProperty_Type) || PyFunction_Check(cls_attr) || PyDict_Check(cls_attr))) {
+            *what = n;
+            return true;
+        }
+    }
+    return false;
+}
+
 std::string without_space(const char *p, size_t n)
 {
     std::string out;
@@ -67,29 +169,37 @@ void read_answer_text()
 // nested in a function is dedented). A version that keeps neither attribute is not checked.
 bool jit_src_in_answer(PyObject *kself, PyObject *d)
 {
-    PyObject *src = PyDict_Check(d) ? PyDict_GetItemString(d, "_src") : nullptr;
-    if (src == nullptr && PyDict_Check(d))
-        src = PyDict_GetItemString(d, "src");
-    if (src == nullptr)
-        return true;
-    if (!PyUnicode_Check(src) || !g_answer_text_read)
+    std::string what;
+    if (shadows(kself, d, &what))
         return false;
-    auto it = g_src_seen.find(kself);
-    if (it != g_src_seen.end() && it->second == src)
-        return true;
-    Py_ssize_t n = 0;
-    const char *p = PyUnicode_AsUTF8AndSize(src, &n);
-    if (p == nullptr) {
+    // read as triton reads it (its class's `src` property, or an attribute in older versions); the classes are
+    // kept as they were (classes_hold), so the property is triton's. None: not the answer's kernel
+    PyObject *src = PyObject_GetAttrString(kself, "_src");
+    if (src == nullptr) {
         PyErr_Clear();
+        src = PyObject_GetAttrString(kself, "src");
+    }
+    PyErr_Clear();
+    if (src == nullptr || !PyUnicode_Check(src) || !g_answer_text_read) {
+        Py_XDECREF(src);
         return false;
     }
-    const std::string needle = without_space(p, static_cast<size_t>(n));
-    if (needle.empty() || g_answer_text.find(needle) == std::string::npos)
+    auto it = g_src_seen.find(kself);
+    if (it != g_src_seen.end() && it->second == src) {
+        Py_DECREF(src);
+        return true;
+    }
+    Py_ssize_t n = 0;
+    const char *p = PyUnicode_AsUTF8AndSize(src, &n);
+    const std::string needle = p != nullptr ? without_space(p, static_cast<size_t>(n)) : "";
+    PyErr_Clear();
+    if (needle.empty() || g_answer_text.find(needle) == std::string::npos) {
+        Py_DECREF(src);
         return false;
-    Py_INCREF(src);
+    }
     if (it != g_src_seen.end()) {
         Py_DECREF(it->second);
-        it->second = src;
+        it->second = src; // the reference taken by getattr
     } else {
         Py_INCREF(kself);
         g_src_seen.emplace(kself, src);
@@ -164,6 +274,15 @@ PyObject *w_launch_setup(PyObject *, PyObject *args)
     Py_INCREF(g_fill_code);
     Py_INCREF(g_ranges_code);
     read_answer_text(); // before any of the answer loads (jit_src_in_answer)
+    keep_class(g_run_cls[0]);
+    keep_class(g_run_cls[1]);
+    if (g_run_cls[1] != nullptr) {
+        PyObject *m = PyImport_ImportModule("triton.runtime.interpreter");
+        g_rewriter_cls = m != nullptr ? PyObject_GetAttrString(m, "FunctionRewriter") : nullptr;
+        Py_XDECREF(m);
+        PyErr_Clear();
+        keep_class(g_rewriter_cls);
+    }
     Py_RETURN_NONE;
 }
 
@@ -185,20 +304,25 @@ bool in_answer(PyObject *fn)
 // the answer put there for its own function.
 bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn)
 {
+    std::string what;
     PyObject *rw = PyDict_Check(d) ? PyDict_GetItemString(d, "rewriter") : nullptr;
-    PyObject *rwd = rw != nullptr ? PyObject_GenericGetDict(rw, nullptr) : nullptr;
-    const bool same = rwd != nullptr && PyDict_Check(rwd) && PyDict_GetItemString(rwd, "fn") == fn;
+    if (rw == nullptr || shadows(kself, d, &what) ||
+        (g_rewriter_cls != nullptr && reinterpret_cast<PyObject *>(Py_TYPE(rw)) != g_rewriter_cls))
+        return false;
+    PyObject *rwd = PyObject_GenericGetDict(rw, nullptr);
+    const bool same =
+        rwd != nullptr && PyDict_Check(rwd) && PyDict_GetItemString(rwd, "fn") == fn && !shadows(rw, rwd, &what);
     Py_XDECREF(rwd);
     PyErr_Clear();
     if (!same)
         return false;
-    PyObject *cache = PyObject_GetAttrString(reinterpret_cast<PyObject *>(Py_TYPE(kself)), "rewritten_fn");
+    // the class's cache of rewritten functions: its entry for fn dropped, so that the launch rewrites fn with the
+    // rewriter checked here (an entry the answer put there ran torch's code compiled under the answer's file name:
+    // redteam/wall2 h_r39_rewritten_cache_torch_code)
+    PyObject *cache = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn");
     bool ok = cache != nullptr && PyDict_CheckExact(cache);
-    if (ok) {
-        PyObject *entry = PyDict_GetItemWithError(cache, fn); // borrowed
-        ok = PyErr_Occurred() == nullptr && (entry == nullptr || entry == fn || in_answer(entry));
-    }
-    Py_XDECREF(cache);
+    if (ok && PyDict_Contains(cache, fn) == 1)
+        ok = PyDict_DelItem(cache, fn) == 0;
     PyErr_Clear();
     return ok;
 }
@@ -245,6 +369,11 @@ PyObject *w_launch(PyObject *, PyObject *a)
         std::lock_guard<std::mutex> lock(g_mu);
         tamper("the code of triton's launch or of the launch hook was replaced");
     }
+    std::string changed;
+    if (!classes_hold(&changed)) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper("a class of triton's kernels was changed after the wall started: " + changed);
+    }
     PyObject *full = PyTuple_New(PyTuple_GET_SIZE(args) + 1);
     if (full == nullptr)
         return nullptr;
@@ -267,12 +396,12 @@ PyObject *w_launch(PyObject *, PyObject *a)
     PyObject *fn = answer_kernel(kind, kself);
     PyErr_Clear();
     const int phase = g_phase.load();
-    if (fn == nullptr && (phase == kForward || (warmup && phase == kFree))) {
+    if (fn == nullptr && (phase == kForward || phase == kFree)) {
         // a kernel the answer did not write, launched in the forward: torch's own Triton kernels (a sparse
         // softmax, Inductor's) do the work with no op for the observer to see (redteam/wall2
-        // h_r36_torch_sparse_triton_softmax). Refused like an op, with its name and file. So is its warmup, in the
-        // forward or before it: it hands back a compiled kernel that launches past this hook
-        // (h_r38_warmup_compiled_kernel_launch, GPU).
+        // h_r36_torch_sparse_triton_softmax). Refused like an op, with its name and file. So is it, or its
+        // warmup, before the forward: either hands back a compiled kernel that launches past this hook
+        // (h_r38_warmup_compiled_kernel_launch, GPU; round 39's probe C).
         PyObject *kfn = PyObject_GetAttrString(kself, "fn");
         PyObject *kname = kfn != nullptr ? PyObject_GetAttrString(kfn, "__qualname__") : nullptr;
         PyObject *kfile = kfn != nullptr && PyFunction_Check(kfn)
@@ -287,7 +416,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
         PyErr_Clear();
         const std::string where = python_where();
         std::lock_guard<std::mutex> lock(g_mu);
-        record(what.c_str(), kForward, false, where.empty() ? "no line of the answer on the stack" : where);
+        record(what.c_str(), phase, false, where.empty() ? "no line of the answer on the stack" : where);
     }
     if (fn == nullptr || warmup) {
         Py_XDECREF(fn);

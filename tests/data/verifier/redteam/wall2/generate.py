@@ -46,6 +46,8 @@ NO_PYOBJ_DISPATCH = {"expect_gpu": {"expect_any": [{"expect": "FAIL_RUNTIME", "r
 INTERPRETER_ONLY = {"expect_gpu": {"expect_any": [{"expect": "FAIL_RUNTIME", "reason": "RUNTIME_ERROR"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}, {"expect": "FAIL_MISMATCH"}], "doc": "on the GPU hosts: the attack needs triton's interpreter (a pre-run hook called with the interpreter's arguments, a Python helper called from a kernel's body); triton 3.6's compiled launch calls the hook with instrumentation_mode= and debug=, which torch's softmax refuses, and refuses the helper (Unsupported function referenced): the answer dies of the error (seen on the H100, 2026-12-05)"}}
 JIT_FILE_NOT_PYTHON = {"expect_gpu": {"expect_any": [{"expect": "FAIL_COMPILE", "reason": "COMPILE_ERROR"}, {"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}, {"expect": "UNVERIFIABLE", "reason": "RAW_MEMORY_HARNESS"}], "doc": "on the GPU hosts: triton 3.6 (the GPU hosts') refuses an @jit function whose file is not a Python file: the answer's import fails (seen on the H100, 2026-12-05)"}}
 
+INTERPRETER_CACHE = {"expect_gpu": {"expect_any": [{"expect": "FAIL_MISMATCH"}, {"expect": "FAIL_SHAM"}, {"expect": "FAIL_SANDBOX"}, {"expect": "FAIL_RUNTIME"}], "doc": "on the GPU hosts: the attack is on triton's interpreter (its rewritten-function cache); a compiled JITFunction runs the answer's own kernel, which writes zeros: the answer's output is wrong (not run on a GPU yet)"}}
+
 # (name, task, answer, expect_any, doc is the answer's docstring, extra keys)
 HOSTILE = [
     ("h_r8_output_storage_attr", SOFTMAX, SEED_SEALED, {}),
@@ -251,6 +253,17 @@ HOSTILE = [
     ("h_r38_warmup_two_faced_torch_kernel", SOFTMAX, REJECT, {}),
     ("h_r38_kernel_fn_swapped_torch_kernel", SOFTMAX, REJECT, {}),
     ("h_r38_warmup_compiled_kernel_launch", SOFTMAX, REJECT, {"gpu": True}),
+    # round 39 (helper, against abba72b, stage 0 skipped): torch's Triton kernel called by the answer's as a device
+    # function, or put into the interpreter's rewritten-function cache (the class's, under the answer's file name, or
+    # the object's own, which triton reads first); a core op's kernel replaced for a dispatch key the wall does not
+    # compare (AutocastCPU), or only inside a forward (kernelbench)
+    ("h_r39_device_call_torch_kernel", SOFTMAX, REJECT, {}),
+    # closed by dropping the cache entry before each launch (interpreted_runs): the answer's own kernel then runs,
+    # and writes zeros
+    ("h_r39_rewritten_cache_torch_code", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_CACHE),
+    ("h_r39_instance_rewritten_fn_dict", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_CACHE),
+    ("h_r39_autocast_cpu_mm_kernel", SOFTMAX, REJECT, {"policy": "kernelbench"}),
+    ("h_r39_mm_kernel_within_forward", SOFTMAX, REJECT, {"policy": "kernelbench"}),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -274,10 +287,16 @@ LEGIT = [
     ("l2_r38_softmax_autotune_helper_kb", SOFTMAX,
      {"policy": "kernelbench", "answer": "answers/l2_r38_softmax_autotune_helper.py"}),
     ("l2_r38_kb_linear_in_core_label", LINEAR_RELU, {"policy": "kernelbench", "static_twin": False}),
+    # round 39 (helper, against abba72b): a nested kernel calling device functions of the answer's file (what a check
+    # of the functions a kernel calls, h_r39_device_call_torch_kernel, must let by)
+    ("l2_r39_softmax_nested_kernel_helper", SOFTMAX, {}),
+    ("l2_r39_softmax_nested_kernel_helper_kb", SOFTMAX,
+     {"policy": "kernelbench", "answer": "answers/l2_r39_softmax_nested_kernel_helper.py"}),
 ]
 
 # the doc line of a round's fixtures starts with the round (as in the manifest's round-36 entries)
-ROUND_DOC = {"r38": "Red team round 38 (helper, against e026787): "}
+ROUND_DOC = {"r38": "Red team round 38 (helper, against e026787): ",
+             "r39": "Red team round 39 (helper, against abba72b): "}
 
 
 def round_doc(name, doc):
@@ -288,6 +307,12 @@ def round_doc(name, doc):
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    # round 39: what a kernel calls is not judged (library code compiled into the answer's kernel, by decision for
+    # triton's own; torch's whole kernels are not)
+    "h_r39_device_call_torch_kernel": "the answer's kernel calls torch's own Triton kernel (torch.sparse's softmax) "
+                                      "as a device function: the launch is the answer's, and its callees are not "
+                                      "judged (the interpreter's InterpretedFunction.__call__, inlined by triton's "
+                                      "compiler on the GPU); stage 0 refuses the import",
     # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
     "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
                                          "temporary folder after fork_exec's check; a launcher built outside the "
