@@ -330,12 +330,22 @@ class FixedTest(unittest.TestCase):
         ones = torch.ones(4, 16, dtype=torch.int64)
         _, fixed = self.derive(x, ones)
         _, rows = inputsets.derive([x, ones], "fixed_rows", {"sealed": True})
-        self.assertEqual(rows[0].tolist(), [0] * 16)  # masked whole (a keep mask)
-        self.assertEqual(rows[1].tolist(), [1] * 16)
-        self.assertTrue(torch.equal(rows[2:], fixed[2:]))  # the rest is the fixed set's
+        whole0 = [i for i in range(4) if rows[i].tolist() == [0] * 16]  # masked whole (a keep mask)
+        whole1 = [i for i in range(4) if rows[i].tolist() == [1] * 16 and fixed[i].tolist() != [1] * 16]
+        self.assertEqual(len(whole0), 1)
+        rest = [i for i in range(4) if rows[i].tolist() not in ([0] * 16, [1] * 16)]
+        self.assertTrue(all(torch.equal(rows[i], fixed[i]) for i in rest))  # the rest is the fixed set's
+        self.assertLessEqual(len(whole1), 1)
         causal = torch.full((8, 8), float("-inf")).triu(1)
         _, m = inputsets.derive([torch.randn(8, 8), causal], "fixed_rows", {"sealed": True})
-        self.assertTrue(bool(torch.isinf(m[0]).all()) and bool((m[1] == 0).all()))
+        self.assertEqual(sum(bool(torch.isinf(m[i]).all()) for i in range(8)), 1)
+        self.assertGreaterEqual(sum(bool((m[i] == 0).all()) for i in range(8)), 1)
+        drawn = set()  # the rows are drawn, not always the first two (r39_mean_pool_clamp_first_rows)
+        for _ in range(12):
+            x8 = torch.randn(8, 16)
+            _, r8 = inputsets.derive([x8, torch.ones(8, 16, dtype=torch.int64)], "fixed_rows", {"sealed": True})
+            drawn |= {i for i in range(8) if r8[i].tolist() == [0] * 16}
+        self.assertGreater(len(drawn), 2)
         _, v = inputsets.derive([x, torch.ones(16, dtype=torch.bool)], "fixed_rows", {"sealed": True})
         self.assertTrue(torch.equal(v, self.derive(x, torch.ones(16, dtype=torch.bool))[1]))  # no rows: as fixed
 

@@ -50,7 +50,7 @@ Sets (float tensors only; integer, bool and index inputs are never changed):
           gain[0], dropped a zero carry, built its own causal mask or stored where it must add at repeated indices
           passed every other set (redteam inputs r36_*). Kept where two runs of the reference on it agree within
           the tolerance (a scatter's winner at a repeated index is not the task's).
-  fixed_rows  fixed with a pattern's first two rows whole at its lower and its higher value (_whole_rows): a row
+  fixed_rows  fixed with two drawn rows of a pattern whole at its lower and its higher value (_whole_rows): a row
           masked whole, whichever value masks (r37_mean_pool_no_clamp); tried where it differs from fixed.
 Every set but fixed keeps the task's zeros, and every one its symmetric matrices (_keep_zeros, _keep_symmetry): a
 triangular or symmetric input is the task's contract.
@@ -255,16 +255,20 @@ def _fixed_number(v, key, k):
     return v * 2.0 ** (2.0 * r - 1.0) if abs(r - 0.5) > 0.05 else v * 1.5
 
 
-def _whole_rows(new, shape, lo, hi):
-    """new (a flipped pattern) with its first row (the last dimension) whole at lo and its second whole at hi: a row
-    masked whole, whichever of the two values masks (0 in a keep mask, -inf in an additive one, True in a
-    masked_fill's). A mean over a row's kept positions divided by their count without a clamp gave NaN where the
+def _whole_rows(new, shape, lo, hi, g):
+    """new (a flipped pattern) with one row (the last dimension) whole at lo and another whole at hi, the two drawn
+    with g: a row masked whole, whichever of the two values masks (0 in a keep mask, -inf in an additive one, True in
+    a masked_fill's). A mean over a row's kept positions divided by their count without a clamp gave NaN where the
     reference gives 0, and passed `fixed`, which holds each row's first position (redteam inputs
-    r37_mean_pool_no_clamp). Unchanged where the pattern has fewer than two rows of two."""
+    r37_mean_pool_no_clamp); rows 0 and 1 always, a clamp for those two alone passed (r39_mean_pool_clamp_first_rows).
+    Unchanged where the pattern has fewer than two rows of two."""
+    import torch
     if len(shape) < 2 or shape[-1] < 2 or new.numel() // shape[-1] < 2:
         return new
     rows = new.reshape(-1, shape[-1]).clone()
-    rows[0], rows[1] = lo, hi
+    drawn = torch.randperm(rows.shape[0], generator=g)
+    a, b = int(drawn[0]), int(drawn[1])
+    rows[a], rows[b] = lo, hi
     return rows.reshape(-1)
 
 
@@ -285,7 +289,7 @@ def _fixed(t, key, k, whole_rows=False):
         a, b = vals[0], vals[1]  # a pattern of two values (a float one, a mask): a share of its positions swapped
         new = _flip_pattern(flat, t.shape, lambda f: torch.where(f == a, b, a), g)
         if whole_rows:
-            new = _whole_rows(new, t.shape, a, b)
+            new = _whole_rows(new, t.shape, a, b, g)
     elif t.is_floating_point():
         if vals.numel() == 1 and not bool(torch.isnan(vals).any()):  # one value: per element, of its sign
             c = float(vals[0])
@@ -305,7 +309,7 @@ def _fixed(t, key, k, whole_rows=False):
         new = _flip_pattern(flat, t.shape, lambda f: torch.full_like(f, int(other)), g) if n >= 2 else \
             torch.full_like(flat, int(other))
         if whole_rows:
-            new = _whole_rows(new, t.shape, min(vals[0], other), max(vals[0], other))
+            new = _whole_rows(new, t.shape, min(vals[0], other), max(vals[0], other), g)
     elif vals.numel() == 1:  # one integer value v (not 0 or 1): each element in [0, v] (or [v, 0])
         # a count or a length is a bound: past it, a correct answer that divides by lengths[b] failed where
         # the reference's mean stops at the sequence (redteam inputs r38_ok_len_mean_div_len)
