@@ -23,8 +23,8 @@ std::thread::id g_main;
 std::unordered_set<std::string> g_allowed, g_core, g_transparent;
 // the core overloads' kernels for the device and autograd keys when the wall started (core_tables): a kernel the
 // answer registers for aten::mm (torch.library's impl, a Python function that is torch.softmax) is no core op's
-std::vector<std::pair<c10::OperatorName, std::string>> g_core_tables;
-std::unordered_map<std::string, std::string> g_core_table_of; // "aten::mm." -> its table at the wall's start
+// "aten::mm." -> the overload and its table at the wall's start
+std::unordered_map<std::string, std::pair<c10::OperatorName, std::string>> g_core_tables;
 at::CallbackHandle g_handle = 0;
 unsigned long g_serial = 0, g_bypass = 0, g_cost_ns = 0;
 std::atomic<unsigned long> g_ops{0}, g_canary{0};
@@ -302,9 +302,9 @@ std::string core_table(const c10::OperatorName &op)
 // Whether every core overload's kernels are those of the wall's start (g_core_tables); else *what names the op.
 bool core_tables_hold(std::string *what)
 {
-    for (const auto &[op, table] : g_core_tables)
-        if (core_table(op) != table) {
-            *what = op.name + (op.overload_name.empty() ? "" : "." + op.overload_name);
+    for (const auto &[name, kept] : g_core_tables)
+        if (core_table(kept.first) != kept.second) {
+            *what = name.back() == '.' ? name.substr(0, name.size() - 1) : name;
             return false;
         }
     return true;
@@ -329,8 +329,8 @@ bool is_core(const at::RecordFunction &fn)
         return false;
     // its kernels as at the wall's start, at the call itself: a kernel registered and taken away again inside one
     // window is seen by no transition (redteam/wall2 h_r39_mm_kernel_within_forward)
-    const auto kept = g_core_table_of.find(op->name + "." + op->overload_name);
-    return kept != g_core_table_of.end() && core_table(*op) == kept->second;
+    const auto kept = g_core_tables.find(op->name + "." + op->overload_name);
+    return kept != g_core_tables.end() && core_table(*op) == kept->second.second;
 }
 
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
@@ -568,8 +568,7 @@ PyObject *w_init(PyObject *, PyObject *args)
         g_core.insert(n);
     for (const c10::OperatorName &op : c10::Dispatcher::singleton().getAllOpNames())
         if (g_kernelbench && g_core.count(op.name) > 0) {
-            g_core_tables.emplace_back(op, core_table(op));
-            g_core_table_of[op.name + "." + op.overload_name] = g_core_tables.back().second;
+            g_core_tables.emplace(op.name + "." + op.overload_name, std::make_pair(op, core_table(op)));
         }
     for (const char *n : kTransparent)
         g_transparent.insert(n);

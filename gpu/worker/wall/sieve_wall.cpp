@@ -71,7 +71,7 @@ bool classes_hold(std::string *what)
             *what = cn;
             return false;
         }
-        Py_ssize_t pos = 0, extra = 0;
+        Py_ssize_t pos = 0;
         PyObject *k, *v;
         while (PyDict_Next(copy, &pos, &k, &v)) {
             const char *ks = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : nullptr;
@@ -83,8 +83,7 @@ bool classes_hold(std::string *what)
                 return false;
             }
         }
-        extra = PyDict_Size(now) - PyDict_Size(copy);
-        if (extra != 0) {
+        if (PyDict_Size(now) != PyDict_Size(copy)) {
             *what = std::string(cn) + " (an attribute added)";
             return false;
         }

@@ -193,11 +193,7 @@ def handler(device):
                 raise RuntimeError(f"a request with {len(fds)} buffers")
             return judge.compare_when_room(req, fds[0])
         finally:
-            if judge.device.type == "cuda":
-                try:  # the candidates need the room between checks; a lost context is asked once, by serve
-                    judge.torch.cuda.empty_cache()
-                except Exception:
-                    pass
+            context.empty_cache(judge.device)  # the candidates need the room between checks
     handle.lost = lambda: context.lost(judge.device)  # a sticky device error: it answers, then exits (context.py)
     return handle
 

@@ -34,6 +34,18 @@ def lost(device):
         return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
 
 
+def empty_cache(device):
+    """torch's cached device memory given back after a request (the candidates need the room), on a context that may
+    be lost: that fails quietly here, and the server's one lost() after its answer says so (trusted.serve)."""
+    if getattr(device, "type", device) != "cuda":
+        return
+    import torch
+    try:
+        torch.cuda.empty_cache()
+    except Exception:
+        pass
+
+
 class SetGuard:
     """Which derived set is running, so that a lost context is charged to it. enter(name) first waits for the last
     set's launches (a device-side assert is reported when the stream is synchronized: it is the last set's); check(e),

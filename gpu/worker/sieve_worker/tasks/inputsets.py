@@ -68,7 +68,7 @@ from .paramsets import PARAMS_NOT_FINITE, PARAMS_SIGNED, params_set
 
 SETS = ("signed", "wide", "narrow", "exact", "special", "offset", "offset16", "masked", "fixed", "fixed_rows")
 FIXED = "fixed"
-FIXED_ROWS = "fixed_rows"  # fixed, with a pattern's first two rows whole at its lower and its higher value
+FIXED_ROWS = "fixed_rows"  # fixed, with two drawn rows of a pattern whole at its lower and its higher value
 FIXEDS = (FIXED, FIXED_ROWS)
 FIXED_SHARE = 0.25  # of a pattern's positions the fixed set flips
 FIXED_MAX_ELEMENTS = 1 << 24  # inputs larger than this stay as they are in the fixed set (drawn on the host)
@@ -243,6 +243,11 @@ def _inputs_key(inputs):
     return key
 
 
+def _draw_seed(key, k):
+    """The seed of the fixed set's draws for input k (key: _inputs_key of all of the task's inputs)."""
+    return (key + 7919 * (k + 1)) % (1 << 62)
+
+
 def _fixed_number(v, key, k):
     """The fixed set's input k when the task passes a Python float (a slope, a scale): v times a factor in [1/2, 2]
     drawn from key, so its sign is kept; a float built into an answer passed every check (redteam inputs
@@ -251,7 +256,7 @@ def _fixed_number(v, key, k):
     import random
     if type(v) is not float or v == 0 or not math.isfinite(v):
         return v
-    r = random.Random((key + 7919 * (k + 1)) % (1 << 62)).random()
+    r = random.Random(_draw_seed(key, k)).random()
     return v * 2.0 ** (2.0 * r - 1.0) if abs(r - 0.5) > 0.05 else v * 1.5
 
 
@@ -275,13 +280,13 @@ def _whole_rows(new, shape, lo, hi, g):
 def _fixed(t, key, k, whole_rows=False):
     """The fixed set's input k (a tensor t of the task's inputs; key: _inputs_key of all of them): the values the
     task's generator holds fixed drawn anew (see the module's docstring), else t itself. whole_rows (the set
-    fixed_rows): a pattern's first two rows whole at its two values (_whole_rows)."""
+    fixed_rows): two drawn rows of a pattern whole at its two values (_whole_rows)."""
     import math
     import torch
     n = t.numel()
     if not n or n > FIXED_MAX_ELEMENTS or t.is_complex() or t.device.type == "meta":
         return t
-    g = torch.Generator().manual_seed((key + 7919 * (k + 1)) % (1 << 62))
+    g = torch.Generator().manual_seed(_draw_seed(key, k))
     flat = t.detach().reshape(-1).cpu()
     vals = torch.unique(flat)
     mask = t.dtype == torch.bool or (not t.is_floating_point() and bool(((vals == 0) | (vals == 1)).all()))

@@ -278,11 +278,7 @@ class TaskServer:
                 if name.startswith("sieve_task"):
                     del sys.modules[name]
             gc.collect()
-            if self.device.type == "cuda":
-                try:  # a lost context fails here too; serve asks lost() once, after the answer is made
-                    torch.cuda.empty_cache()
-                except Exception:
-                    pass
+            context.empty_cache(self.device)
 
     def lost(self):
         """What fails in this server's device context, None while it works (context.lost)."""
