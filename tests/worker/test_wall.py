@@ -489,6 +489,113 @@ print(json.dumps(out))
         self.assertTrue(out["tampered"], out)  # the class changed: latched
 
 
+class WallJitCallees(unittest.TestCase):
+    """What the answer's kernel reaches by name on the GPU path (callees.cpp, JITFunction launched without the
+    interpreter, as WallJitSource): a kernel calling the answer's device functions and triton's own (tl.softmax,
+    tl.sum) counts; one that calls a @triton.jit function of another file, directly, through a name written in
+    fullwidth letters (NFKC-normalised by Python: the src scan must normalise too) or through an attribute put on
+    triton.language, is refused before triton runs, with the callee named; so is a launch with an argument of a
+    class of the answer's."""
+
+    SCRIPT = r'''
+import json, os, sys, tempfile
+sys.path.insert(0, WORKER)
+os.environ.pop("TRITON_INTERPRET", None)
+import torch
+import triton
+from sieve_worker.candidate import wall, hooks
+d = tempfile.mkdtemp()
+ans, other = os.path.join(d, "answer.py"), os.path.join(d, "other.py")
+open(other, "w").write("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef theirs(x_ptr):\n"
+                       "    tl.store(x_ptr, 2.0)\n")
+open(ans, "w").write("""import triton
+import triton.language as tl
+from other import theirs as THEIRS
+
+
+class Arg:
+    pass
+
+
+@triton.jit
+def helper(v):
+    return tl.softmax(v[None, :], dim=1)
+
+
+@triton.jit
+def good(x_ptr):
+    o = tl.arange(0, 16)
+    p = tl.reshape(helper(tl.load(x_ptr + o)), (16,))
+    tl.store(x_ptr + o, p / tl.sum(p, axis=0))
+
+
+@triton.jit
+def direct(x_ptr):
+    THEIRS(x_ptr)
+
+
+@triton.jit
+def fullwidth(x_ptr):
+    \uff34\uff28\uff25\uff29\uff32\uff33(x_ptr)
+
+
+@triton.jit
+def via_tl(x_ptr):
+    tl.theirs_too(x_ptr)
+""")
+sys.path.insert(0, d)
+r, w = os.pipe()
+mod = wall.load(wall.build(wall.cache_dir())[0])
+hook = hooks.LaunchHook(ans)
+W = wall.Wall.start(mod, w, ans, [], "strict", False, [wall, hooks], hook, callers=[sys.modules[__name__]])
+W.free()
+import importlib.util
+spec = importlib.util.spec_from_file_location("answer_mod", ans)
+A = importlib.util.module_from_spec(spec); spec.loader.exec_module(A)
+import triton.language as tl
+tl.theirs_too = A.THEIRS
+W.harness()
+x = torch.zeros(16)
+out = {}
+for name, k, args in (("good", A.good, (x,)), ("direct", A.direct, (x,)), ("fullwidth", A.fullwidth, (x,)),
+                      ("via_tl", A.via_tl, (x,)), ("arg", A.good, (A.Arg(),))):
+    mod.arm(None, True)
+    before = hook.counts()[0]
+    try:
+        W.forward(lambda: k[(1,)](*args))
+    except BaseException as e:
+        out[name + "_err"] = str(e)[:300]
+    mod.probed()
+    out[name] = hook.counts()[0] - before
+W.seal(); os.close(w)
+data = b""
+while True:
+    b = os.read(r, 65536)
+    if not b: break
+    data += b
+reps = [json.loads(x) for x in data.decode().splitlines() if x.startswith("{")]
+out["violations"] = [[f.get("op") for f in rep.get("first", [])] for rep in reps if rep.get("violations")]
+out["tampered"] = [rep.get("tampered") for rep in reps if rep.get("tampered")]
+print(json.dumps(out))
+'''
+
+    def test_callees_must_be_the_answers_or_tritons(self):
+        res = run_python(f"WORKER = {WORKER!r}\n" + self.SCRIPT)
+        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+        out = json.loads(res.stdout.strip().splitlines()[-1])
+        # the good kernel passes the walk and reaches triton's run (which fails here, with no GPU)
+        self.assertEqual(out["good"], 1, out)
+        self.assertNotIn("sieve runtime wall: refused", out.get("good_err", ""), out)
+        self.assertNotIn("returned NULL", out.get("good_err", ""), out)  # triton's own error kept across the walk
+        for name in ("direct", "fullwidth", "via_tl", "arg"):
+            self.assertEqual(out[name], 0, (name, out))
+            self.assertIn("sieve runtime wall: refused", out.get(name + "_err", ""), (name, out))
+        self.assertIn("theirs from", out["direct_err"], out)
+        self.assertIn("the class Arg", out["arg_err"], out)
+        self.assertEqual(len(out["violations"]), 4, out)
+        self.assertFalse(out["tampered"], out)
+
+
 class WallTamper(unittest.TestCase):
     """Tampering latches for the life of the process: each case runs in a fresh interpreter."""
 

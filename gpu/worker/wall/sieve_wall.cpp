@@ -120,12 +120,16 @@ bool shadows(PyObject *obj, PyObject *d, std::string *what)
                                    "_src"};
     if (d == nullptr || !PyDict_Check(d))
         return false;
-    for (const char *n : kNames) {
-        if (PyDict_GetItemString(d, n) == nullptr)
+    static std::vector<std::pair<const char *, PyObject *>> keys; // interned once, held
+    if (keys.empty())
+        for (const char *n : kNames)
+            keys.emplace_back(n, PyUnicode_InternFromString(n));
+    for (const auto &[n, name] : keys) {
+        if (name == nullptr || PyDict_GetItemWithError(d, name) == nullptr) {
+            PyErr_Clear();
             continue;
-        PyObject *name = PyUnicode_FromString(n);
-        PyObject *cls_attr = name != nullptr ? _PyType_Lookup(Py_TYPE(obj), name) : nullptr;
-        Py_XDECREF(name);
+        }
+        PyObject *cls_attr = _PyType_Lookup(Py_TYPE(obj), name);
         if (cls_attr != nullptr &&
             (PyObject_TypeCheck(cls_attr, &PyProperty_Type) || PyFunction_Check(cls_attr) || PyDict_Check(cls_attr))) {
             *what = n;
@@ -282,6 +286,7 @@ PyObject *w_launch_setup(PyObject *, PyObject *args)
         PyErr_Clear();
         keep_class(g_rewriter_cls);
     }
+    callees_setup();
     Py_RETURN_NONE;
 }
 
@@ -395,6 +400,16 @@ PyObject *w_launch(PyObject *, PyObject *a)
     PyObject *fn = answer_kernel(kind, kself);
     PyErr_Clear();
     const int phase = g_phase.load();
+    // the answer's kernel, warmup or not: what it reaches by name must be the answer's or triton's own
+    // (callees.cpp; redteam/wall2 h_r39_device_call_torch_kernel)
+    std::string refused;
+    std::vector<PyObject *> reached; // what the answer's kernel reached before its launch, compared after it
+    if (fn != nullptr && (phase == kForward || phase == kFree)) {
+        refused = callees_refused(kind, kself, fn, args, kwargs, &reached);
+        PyErr_Clear();
+        if (!refused.empty())
+            Py_CLEAR(fn);
+    }
     if (fn == nullptr && (phase == kForward || phase == kFree)) {
         // a kernel the answer did not write, launched in the forward: torch's own Triton kernels (a sparse
         // softmax, Inductor's) do the work with no op for the observer to see (redteam/wall2
@@ -408,8 +423,10 @@ PyObject *w_launch(PyObject *, PyObject *a)
                               : nullptr;
         const char *kn = kname != nullptr && PyUnicode_Check(kname) ? PyUnicode_AsUTF8(kname) : nullptr;
         const char *kf = kfile != nullptr && PyUnicode_Check(kfile) ? PyUnicode_AsUTF8(kfile) : nullptr;
-        const std::string what = std::string("a Triton kernel not defined in the answer's file (") +
-                                 (kn != nullptr ? kn : "?") + " from " + (kf != nullptr ? kf : "?") + ")";
+        const std::string what = !refused.empty()
+                                     ? refused
+                                     : std::string("a Triton kernel not defined in the answer's file (") +
+                                           (kn != nullptr ? kn : "?") + " from " + (kf != nullptr ? kf : "?") + ")";
         Py_XDECREF(kname);
         Py_XDECREF(kfn);
         PyErr_Clear();
@@ -417,10 +434,41 @@ PyObject *w_launch(PyObject *, PyObject *a)
         std::lock_guard<std::mutex> lock(g_mu);
         record(what.c_str(), phase, false, where.empty() ? "no line of the answer on the stack" : where);
     }
+    if (!refused.empty()) {
+        // the answer's kernel with a callee of torch's: not run (under the interpreter its loads would be refused as
+        // raw memory first, and the verdict would not name the callee)
+        Py_DECREF(full);
+        PyErr_SetString(PyExc_RuntimeError, ("sieve runtime wall: refused: " + refused).c_str());
+        return nullptr;
+    }
+    // after the launch, the walk again: an object's code that ran inside triton's launch (a grid function) changed a
+    // name the walk had judged, to a kernel of torch's, and back or not (callees.cpp)
+    PyObject *judged = fn != nullptr && (phase == kForward || phase == kFree) ? fn : nullptr;
+    Py_XINCREF(judged);
+    auto recheck = [&]() {
+        if (judged == nullptr)
+            return;
+        PyObject *et, *ev, *tb; // the launch's own error, if any, kept across the walk
+        PyErr_Fetch(&et, &ev, &tb);
+        std::vector<PyObject *> after;
+        std::string r = callees_refused(kind, kself, judged, args, kwargs, &after);
+        PyErr_Clear();
+        if (r.empty() && after != reached)
+            r = "what the answer's kernel reaches by name changed during its launch";
+        Py_CLEAR(judged);
+        if (!r.empty()) {
+            const std::string where = python_where();
+            PyErr_Clear();
+            std::lock_guard<std::mutex> lock(g_mu);
+            record(r.c_str(), phase, false, where.empty() ? "no line of the answer on the stack" : where);
+        }
+        PyErr_Restore(et, ev, tb);
+    };
     if (fn == nullptr || warmup) {
         Py_XDECREF(fn);
         PyObject *res = PyObject_Call(orig, full, kwargs);
         Py_DECREF(full);
+        recheck();
         return res;
     }
     PyObject *name = PyObject_GetAttrString(fn, "__name__");
@@ -434,6 +482,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
     if (rl == nullptr || !parse_ranges(rl, &mine)) {
         Py_XDECREF(rl);
         Py_DECREF(full);
+        Py_XDECREF(judged);
         return nullptr;
     }
     {
@@ -446,6 +495,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
         // the probe: instead of the kernel, its tensor arguments (but inputs and parameters) get the poison
         Py_DECREF(rl);
         Py_DECREF(full);
+        Py_XDECREF(judged);
         PyObject *prot = ranges_list(g_protect);
         PyObject *val = PyFloat_FromDouble(g_poison_value);
         PyObject *r = prot != nullptr && val != nullptr
@@ -477,6 +527,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
         std::lock_guard<std::mutex> lock(g_mu);
         g_launch_ns += static_cast<unsigned long>(ns);
     }
+    recheck();
     return res;
 }
 

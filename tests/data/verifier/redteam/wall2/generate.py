@@ -26,6 +26,9 @@ RAW = [{"expect": "FAIL_SANDBOX", "reason": "RAW_MEMORY_ACCESS"}]
 SEED_SEALED = REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}]
 # a store into the output mapping outside the wall's write is a SIGSEGV (the mapping is read-only then): the sample's
 # crash; a store the kernel refuses (EFAULT) fails the call, and one never made leaves the copy of the input, wrong
+# a kernel of torch's reached from the answer's kernel by name (callees.cpp): the launch is refused, or the walk made
+# again after it records the change
+CALLEE_REFUSED = [{"expect": "FAIL_SHAM", "reason": "TORCH_OP_AT_RUNTIME"}]
 MAPPING_FIXUP = REJECT_OR_WRONG + [{"expect": "CRASH", "reason": "SIGNAL"}, {"expect": "FAIL_RUNTIME"}]
 
 # answers written for the CPU only, not run on a GPU: the C++ loops read the input's memory on the host (a CUDA
@@ -257,13 +260,27 @@ HOSTILE = [
     # function, or put into the interpreter's rewritten-function cache (the class's, under the answer's file name, or
     # the object's own, which triton reads first); a core op's kernel replaced for a dispatch key the wall does not
     # compare (AutocastCPU), or only inside a forward (kernelbench)
-    ("h_r39_device_call_torch_kernel", SOFTMAX, REJECT, {}),
+    ("h_r39_device_call_torch_kernel", SOFTMAX, CALLEE_REFUSED, {}),
     # closed by dropping the cache entry before each launch (interpreted_runs): the answer's own kernel then runs,
     # and writes zeros
     ("h_r39_rewritten_cache_torch_code", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_CACHE),
     ("h_r39_instance_rewritten_fn_dict", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_CACHE),
     ("h_r39_autocast_cpu_mm_kernel", SOFTMAX, REJECT, {"policy": "kernelbench"}),
     ("h_r39_mm_kernel_within_forward", SOFTMAX, REJECT, {"policy": "kernelbench"}),
+    # round 40 (mine, against the callee walk, callees.cpp): torch's Triton kernel reached from the answer's kernel
+    # through a patched tl attribute, its plain fn, a constexpr argument, a default, an object's __getattr__, a
+    # staticmethod, a tuple; and three races with the walk: a grid function, an argument's __getattr__ and a helper
+    # that stores a global (refused before the launch, or seen by the walk made again after it)
+    ("h_r40_callee_patched_tl_attr", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_plain_fn", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_constexpr_arg", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_default_arg", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_getattr_object", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_staticmethod_holder", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_in_tuple", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_grid_swap", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_arg_hasattr_swap", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_helper_global_store", SOFTMAX, CALLEE_REFUSED, {}),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -292,6 +309,11 @@ LEGIT = [
     ("l2_r39_softmax_nested_kernel_helper", SOFTMAX, {}),
     ("l2_r39_softmax_nested_kernel_helper_kb", SOFTMAX,
      {"policy": "kernelbench", "answer": "answers/l2_r39_softmax_nested_kernel_helper.py"}),
+    # round 40 (mine): stage 0 refuses a kernel calling its own parameter (NORMALIZE, a device function passed as a
+    # constexpr: UNRESOLVED_CALL), so the runtime walls alone judge it: no static twin
+    ("l2_r40_softmax_callees", SOFTMAX, {"static_twin": False}),
+    ("l2_r40_softmax_callees_kb", SOFTMAX,
+     {"policy": "kernelbench", "answer": "answers/l2_r40_softmax_callees.py", "static_twin": False}),
 ]
 
 # the doc line of a round's fixtures starts with the round (as in the manifest's round-36 entries)
@@ -307,12 +329,6 @@ def round_doc(name, doc):
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
-    # round 39: what a kernel calls is not judged (library code compiled into the answer's kernel, by decision for
-    # triton's own; torch's whole kernels are not)
-    "h_r39_device_call_torch_kernel": "the answer's kernel calls torch's own Triton kernel (torch.sparse's softmax) "
-                                      "as a device function: the launch is the answer's, and its callees are not "
-                                      "judged (the interpreter's InterpretedFunction.__call__, inlined by triton's "
-                                      "compiler on the GPU); stage 0 refuses the import",
     # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
     "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
                                          "temporary folder after fork_exec's check; a launcher built outside the "
