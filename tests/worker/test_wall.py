@@ -490,12 +490,13 @@ print(json.dumps(out))
 
 
 class WallJitCallees(unittest.TestCase):
-    """What the answer's kernel reaches by name on the GPU path (callees.cpp, JITFunction launched without the
-    interpreter, as WallJitSource): a kernel calling the answer's device functions and triton's own (tl.softmax,
-    tl.sum) counts; one that calls a @triton.jit function of another file, directly, through a name written in
-    fullwidth letters (NFKC-normalised by Python: the src scan must normalise too) or through an attribute put on
-    triton.language, is refused before triton runs, with the callee named; so is a launch with an argument of a
-    class of the answer's."""
+    """What the answer's kernel calls, on the GPU path (callees.cpp): every function triton compiles goes through a
+    CodeGenerator, whose __init__ the wall routes through callee(0, jit_fn). Compiled here for an sm_80 target with
+    no GPU (triton.compile: code generator, ptxas): the answer's kernel calling its own device function and triton's
+    tl.softmax and tl.sum compiles; one calling a @triton.jit function of another file, directly or through an
+    attribute put on triton.language, is refused with the callee named, whatever reached it; a launch with an
+    argument of a class of the answer's is refused before triton runs; and the code generator's hook taken out is
+    tampering."""
 
     SCRIPT = r'''
 import json, os, sys, tempfile
@@ -503,6 +504,8 @@ sys.path.insert(0, WORKER)
 os.environ.pop("TRITON_INTERPRET", None)
 import torch
 import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
 from sieve_worker.candidate import wall, hooks
 d = tempfile.mkdtemp()
 ans, other = os.path.join(d, "answer.py"), os.path.join(d, "other.py")
@@ -535,11 +538,6 @@ def direct(x_ptr):
 
 
 @triton.jit
-def fullwidth(x_ptr):
-    \uff34\uff28\uff25\uff29\uff32\uff33(x_ptr)
-
-
-@triton.jit
 def via_tl(x_ptr):
     tl.theirs_too(x_ptr)
 """)
@@ -555,18 +553,29 @@ A = importlib.util.module_from_spec(spec); spec.loader.exec_module(A)
 import triton.language as tl
 tl.theirs_too = A.THEIRS
 W.harness()
-x = torch.zeros(16)
 out = {}
-for name, k, args in (("good", A.good, (x,)), ("direct", A.direct, (x,)), ("fullwidth", A.fullwidth, (x,)),
-                      ("via_tl", A.via_tl, (x,)), ("arg", A.good, (A.Arg(),))):
+def compile_(k):
+    return triton.compile(ASTSource(fn=k, signature={"x_ptr": "*fp32"}, constexprs={}),
+                          target=GPUTarget("cuda", 80, 32))
+steps = [("good", lambda: compile_(A.good)), ("direct", lambda: compile_(A.direct)),
+         ("via_tl", lambda: compile_(A.via_tl)), ("arg", lambda: A.good[(1,)](A.Arg()))]
+for name, step in steps:
     mod.arm(None, True)
-    before = hook.counts()[0]
     try:
-        W.forward(lambda: k[(1,)](*args))
+        W.forward(step)
+        out[name] = "ok"
     except BaseException as e:
-        out[name + "_err"] = str(e)[:300]
+        out[name] = repr(e)[:400]
     mod.probed()
-    out[name] = hook.counts()[0] - before
+# the code generator's hook taken out after the wall started: tampering at the next launch
+from triton.compiler.code_generator import CodeGenerator
+CodeGenerator.__init__ = CodeGenerator.__init__.__closure__[1].cell_contents
+mod.arm(None, True)
+try:
+    W.forward(lambda: A.good[(1,)](torch.zeros(16)))
+except BaseException:
+    pass
+mod.probed()
 W.seal(); os.close(w)
 data = b""
 while True:
@@ -583,17 +592,13 @@ print(json.dumps(out))
         res = run_python(f"WORKER = {WORKER!r}\n" + self.SCRIPT)
         self.assertEqual(res.returncode, 0, res.stderr[-2000:])
         out = json.loads(res.stdout.strip().splitlines()[-1])
-        # the good kernel passes the walk and reaches triton's run (which fails here, with no GPU)
-        self.assertEqual(out["good"], 1, out)
-        self.assertNotIn("sieve runtime wall: refused", out.get("good_err", ""), out)
-        self.assertNotIn("returned NULL", out.get("good_err", ""), out)  # triton's own error kept across the walk
-        for name in ("direct", "fullwidth", "via_tl", "arg"):
-            self.assertEqual(out[name], 0, (name, out))
-            self.assertIn("sieve runtime wall: refused", out.get(name + "_err", ""), (name, out))
-        self.assertIn("theirs from", out["direct_err"], out)
-        self.assertIn("the class Arg", out["arg_err"], out)
-        self.assertEqual(len(out["violations"]), 4, out)
-        self.assertFalse(out["tampered"], out)
+        self.assertEqual(out["good"], "ok", out)
+        for name in ("direct", "via_tl"):
+            self.assertIn("theirs from", out[name], (name, out))
+        self.assertIn("the class Arg", out["arg"], out)
+        self.assertEqual(len(out["violations"]), 3, out)
+        self.assertTrue(any("theirs from" in v[0] for v in out["violations"]), out)
+        self.assertTrue(out["tampered"], out)
 
 
 class WallTamper(unittest.TestCase):

@@ -437,6 +437,19 @@ PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, P
     if (!gate_open(it->second.in_launch))
         return native_refuse(it->second.name + (it->second.in_launch ? " (raw memory outside an interpreted launch)"
                                                                      : " (raw device memory or compute with no op)"));
+    // inside the answer's launch: the Python that loads or stores must be the answer's kernel code (or triton's on
+    // its behalf), not another file's kernel body run as a plain function (callees.cpp interpreted_caller_ok)
+    std::string file;
+    if (!interpreted_caller_ok(&file)) {
+        const std::string why = "Triton code not of the answer's file ran in its launch (" + file + ")";
+        const std::string where = python_where();
+        {
+            std::lock_guard<std::mutex> lock(g_mu);
+            record(why.c_str(), g_phase.load(), false, where.empty() ? "no line of the answer on the stack" : where);
+        }
+        PyErr_SetString(PyExc_RuntimeError, ("sieve runtime wall: refused: " + why).c_str());
+        return nullptr;
+    }
     return it->second.real(callable, args, nargsf, kwnames);
 }
 

@@ -30,6 +30,7 @@ PyObject *w_set_poisoner(PyObject *, PyObject *args)
 // The answer's file as it was when the launch hook was set up (before any of the answer loaded), with no
 // whitespace: what a JITFunction's src must be part of (jit_src_in_answer).
 std::string g_answer_text;
+std::string g_answer_raw; // as read, for the interpreter's linecache (callees.cpp rewriter_sources_hold)
 bool g_answer_text_read = false;
 // kernel object -> the src object found in the answer's file (a reference held: the pointer is not reused)
 std::unordered_map<PyObject *, PyObject *> g_src_seen;
@@ -162,6 +163,7 @@ void read_answer_text()
         all.append(buf, n);
     std::fclose(f);
     g_answer_text = without_space(all.data(), all.size());
+    g_answer_raw = all;
     g_answer_text_read = true;
 }
 
@@ -286,7 +288,7 @@ PyObject *w_launch_setup(PyObject *, PyObject *args)
         PyErr_Clear();
         keep_class(g_rewriter_cls);
     }
-    callees_setup();
+    callees_setup(g_answer_raw);
     Py_RETURN_NONE;
 }
 
@@ -374,9 +376,11 @@ PyObject *w_launch(PyObject *, PyObject *a)
         tamper("the code of triton's launch or of the launch hook was replaced");
     }
     std::string changed;
-    if (!classes_hold(&changed)) {
+    if (!classes_hold(&changed) || !device_calls_hold(&changed)) {
         std::lock_guard<std::mutex> lock(g_mu);
-        tamper("a class of triton's kernels was changed after the wall started: " + changed);
+        tamper("a class of triton's kernels or compiler, or the wall's device-call hook, was changed after the wall "
+               "started: " +
+               changed);
     }
     PyObject *full = PyTuple_New(PyTuple_GET_SIZE(args) + 1);
     if (full == nullptr)
@@ -400,12 +404,11 @@ PyObject *w_launch(PyObject *, PyObject *a)
     PyObject *fn = answer_kernel(kind, kself);
     PyErr_Clear();
     const int phase = g_phase.load();
-    // the answer's kernel, warmup or not: what it reaches by name must be the answer's or triton's own
-    // (callees.cpp; redteam/wall2 h_r39_device_call_torch_kernel)
+    // the answer's kernel, warmup or not: its arguments and pre-run hooks may run no code of the answer's inside
+    // triton's run, where it could take the device-call hooks out for the compile (callees.cpp launch_refused)
     std::string refused;
-    std::vector<PyObject *> reached; // what the answer's kernel reached before its launch, compared after it
     if (fn != nullptr && (phase == kForward || phase == kFree)) {
-        refused = callees_refused(kind, kself, fn, args, kwargs, &reached);
+        refused = launch_refused(kind, kself, fn, args, kwargs);
         PyErr_Clear();
         if (!refused.empty())
             Py_CLEAR(fn);
@@ -435,33 +438,24 @@ PyObject *w_launch(PyObject *, PyObject *a)
         record(what.c_str(), phase, false, where.empty() ? "no line of the answer on the stack" : where);
     }
     if (!refused.empty()) {
-        // the answer's kernel with a callee of torch's: not run (under the interpreter its loads would be refused as
-        // raw memory first, and the verdict would not name the callee)
+        // not run: the forward gets the error, the verdict names what was refused
         Py_DECREF(full);
         PyErr_SetString(PyExc_RuntimeError, ("sieve runtime wall: refused: " + refused).c_str());
         return nullptr;
     }
-    // after the launch, the walk again: an object's code that ran inside triton's launch (a grid function) changed a
-    // name the walk had judged, to a kernel of torch's, and back or not (callees.cpp)
-    PyObject *judged = fn != nullptr && (phase == kForward || phase == kFree) ? fn : nullptr;
-    Py_XINCREF(judged);
+    // after the launch, the classes and the device-call hooks again: code of the answer's that ran inside it (a grid
+    // function, after the compile) could have put back what code before the compile took out
     auto recheck = [&]() {
-        if (judged == nullptr)
-            return;
-        PyObject *et, *ev, *tb; // the launch's own error, if any, kept across the walk
+        PyObject *et, *ev, *tb; // the launch's own error, if any, kept across the check
         PyErr_Fetch(&et, &ev, &tb);
-        std::vector<PyObject *> after;
-        std::string r = callees_refused(kind, kself, judged, args, kwargs, &after);
-        PyErr_Clear();
-        if (r.empty() && after != reached)
-            r = "what the answer's kernel reaches by name changed during its launch";
-        Py_CLEAR(judged);
-        if (!r.empty()) {
-            const std::string where = python_where();
-            PyErr_Clear();
+        std::string changed;
+        if (!classes_hold(&changed) || !device_calls_hold(&changed)) {
             std::lock_guard<std::mutex> lock(g_mu);
-            record(r.c_str(), phase, false, where.empty() ? "no line of the answer on the stack" : where);
+            tamper("a class of triton's kernels or compiler, or the wall's device-call hook, changed during a "
+                   "launch: " +
+                   changed);
         }
+        PyErr_Clear();
         PyErr_Restore(et, ev, tb);
     };
     if (fn == nullptr || warmup) {
@@ -482,7 +476,6 @@ PyObject *w_launch(PyObject *, PyObject *a)
     if (rl == nullptr || !parse_ranges(rl, &mine)) {
         Py_XDECREF(rl);
         Py_DECREF(full);
-        Py_XDECREF(judged);
         return nullptr;
     }
     {
@@ -495,7 +488,6 @@ PyObject *w_launch(PyObject *, PyObject *a)
         // the probe: instead of the kernel, its tensor arguments (but inputs and parameters) get the poison
         Py_DECREF(rl);
         Py_DECREF(full);
-        Py_XDECREF(judged);
         PyObject *prot = ranges_list(g_protect);
         PyObject *val = PyFloat_FromDouble(g_poison_value);
         PyObject *r = prot != nullptr && val != nullptr
@@ -653,6 +645,9 @@ PyMethodDef kMethods[] = {
     {"snapshot", w_snapshot, METH_VARARGS,
      "snapshot(dict, fixed=False): its items (and with fixed its size) must hold at every window's end"},
     {"phase", w_phase, METH_VARARGS, "phase(0 free | 1 harness | 2 forward)"},
+    {"callee", w_callee, METH_VARARGS,
+     "callee(kind, kernel): a device function triton compiles (0) or the interpreter calls (1): the answer's or "
+     "triton's own, else refused"},
     {"launch_setup", w_launch_setup, METH_VARARGS,
      "launch_setup(JITFunction, its run, InterpretedFunction or None, its run or None, fill, ranges)"},
     {"launch", w_launch, METH_VARARGS, "launch(kind, kernel, args, kwargs): a kernel launch through the hook"},

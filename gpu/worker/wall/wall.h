@@ -1,7 +1,7 @@
 // The runtime wall's parts (sieve_wall.cpp: the module; observer.cpp: the op observer, its reports and the phases;
 // trusted.cpp: the harness's own code and calls; guards.cpp: the guarded entry points and the answer's extension
 // functions; ffi.cpp: ctypes shut, raw addresses; seed.cpp: the checks' seeds, sealed; callees.cpp: what an answer's
-// kernel reaches by name): what more than one of them
+// kernel calls): what more than one of them
 // uses. One shared object, built from all of them by wall.py; its state is these statics, which the answer's Python
 // cannot reach.
 #pragma once
@@ -139,10 +139,13 @@ PyObject *w_shut_raw(PyObject *, PyObject *args);
 bool shadows(PyObject *obj, PyObject *d, std::string *what);
 bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn);
 PyObject *answer_kernel(int kind, PyObject *kself);
+void keep_class(PyObject *cls);
 // callees.cpp
-void callees_setup();
-std::string callees_refused(int kind, PyObject *kself, PyObject *fn, PyObject *args, PyObject *kwargs,
-                            std::vector<PyObject *> *reached);
+void callees_setup(const std::string &answer_raw);
+bool device_calls_hold(std::string *what);
+bool interpreted_caller_ok(std::string *file);
+std::string launch_refused(int kind, PyObject *kself, PyObject *fn, PyObject *args, PyObject *kwargs);
+PyObject *w_callee(PyObject *, PyObject *args);
 // guards.cpp
 int route_op_dk(PyObject *f);
 extern int g_op_dk_slot;

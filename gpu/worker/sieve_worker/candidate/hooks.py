@@ -154,6 +154,7 @@ class LaunchHook:
             pass
         self.wall = wall_mod
         if wall_mod is not None:
+            _wall_device_calls(wall_mod.callee)  # before launch_setup, which keeps the classes as they are then
             runs = [c.run for c in classes] + [None] * (2 - len(classes))
             wall_mod.launch_setup(classes[0], runs[0], classes[1] if len(classes) > 1 else None, runs[1],
                                   fill_poison, tensor_ranges)
@@ -249,6 +250,34 @@ class LaunchHook:
                       "atomic")
                 return _orig(bself, *a)
             setattr(builder, name, atomic)
+
+
+def _wall_device_calls(callee):
+    """Every function triton compiles (a CodeGenerator is made for the kernel and for each device function it calls,
+    whatever reached it) and every device function the interpreter calls goes to the wall's callee() first, which
+    refuses one that is neither the answer's nor triton's own (callees.cpp; redteam/wall2
+    h_r39_device_call_torch_kernel). The wrappers' classes and closures are held by the wall."""
+    try:
+        from triton.compiler.code_generator import CodeGenerator
+    except ImportError:
+        CodeGenerator = None
+    if CodeGenerator is not None:
+        init = CodeGenerator.__init__
+
+        def __init__(gself, *args, **kwargs):
+            callee(0, kwargs.get("jit_fn"))
+            init(gself, *args, **kwargs)
+        CodeGenerator.__init__ = __init__
+    try:
+        from triton.runtime.interpreter import InterpretedFunction
+    except ImportError:
+        return
+    call = InterpretedFunction.__call__
+
+    def __call__(kself, *args, **kwargs):
+        callee(1, kself)
+        return call(kself, *args, **kwargs)
+    InterpretedFunction.__call__ = __call__
 
 
 def _wall_run(kind, launch, hook):

@@ -281,6 +281,27 @@ HOSTILE = [
     ("h_r40_callee_grid_swap", SOFTMAX, CALLEE_REFUSED, {}),
     ("h_r40_callee_arg_hasattr_swap", SOFTMAX, CALLEE_REFUSED, {}),
     ("h_r40_callee_helper_global_store", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_helper_globals_dict", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_getattr_string", SOFTMAX, CALLEE_REFUSED, {}),
+    # round 40, a helper's red team against the name walk of c48b814 (all PASS there): torch's kernel reached
+    # through slots, a deep tuple, getattr by a built name, attrgetter, functools.partial, a cell, a metaclass, a
+    # class held by triton.language, a list held by it, nn.Module's __getattr__, a UserDict, a plain function or
+    # helper reached through an attribute, and linecache lines that make the interpreter compile torch's call into
+    # the answer's empty kernel: the device-call hooks (callees.cpp) judge what triton compiles or calls
+    ("h_r40_rt_slots", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_deep_tuple", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_getattr_str", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_attrgetter", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_partial", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_cell", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_metaclass_attr", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_tl_class_attr", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_tl_all_list", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_nn_module_getattr", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_userdict", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_indirect_plain_fn", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_indirect_answer_helper", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_linecache", SOFTMAX, CALLEE_REFUSED, {}),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -314,6 +335,12 @@ LEGIT = [
     ("l2_r40_softmax_callees", SOFTMAX, {"static_twin": False}),
     ("l2_r40_softmax_callees_kb", SOFTMAX,
      {"policy": "kernelbench", "answer": "answers/l2_r40_softmax_callees.py", "static_twin": False}),
+    # the three the name walk of c48b814 refused (a helper's red team): an IntEnum constexpr, and attribute names of
+    # tl (softmax, cast) that the answer's module also imports from torch and typing. Stage 0 refuses the imports of
+    # the first two (enum; a function imported from torch.nn.functional): no static twin
+    ("l2_r40_rt_intenum_constexpr", SOFTMAX, {"static_twin": False}),
+    ("l2_r40_rt_import_name_collision", SOFTMAX, {"static_twin": False}),
+    ("l2_r40_rt_typing_cast_collision", SOFTMAX, {}),
 ]
 
 # the doc line of a round's fixtures starts with the round (as in the manifest's round-36 entries)
