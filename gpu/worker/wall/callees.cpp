@@ -121,7 +121,7 @@ bool own_holds(int kind, PyObject *k, const Own &o)
     bool ok = d != nullptr && item(d, "fn") == o.fn && PyFunction_Check(o.fn) && PyFunction_GET_CODE(o.fn) == o.code;
     std::string what;
     if (ok && kind == 1)
-        ok = item(d, "rewriter") == o.src && interpreted_runs(k, d, o.fn);
+        ok = item(d, "rewriter") == o.src && interpreted_runs(k, d, o.fn, false); // the frame gate judges its code
     if (ok && kind == 0) {
         // the same text (a version's src property may make a new string each time), an exact str: no __eq__ runs
         PyObject *s = src_of(k);
@@ -450,17 +450,35 @@ PyObject *w_callee(PyObject *, PyObject *args)
 // The worker's own frames (its bounds check wraps the interpreter's loads) are passed over like triton's.
 bool interpreted_caller_ok(std::string *file)
 {
+    // each code object's class (0: triton's, numpy's, the standard library's or the worker's, passed over; 1: the
+    // answer's; 2: another file's), kept with the code object held: a load runs this for every access
+    static std::unordered_map<PyCodeObject *, char> seen;
     bool ok = false;
     bool decided = false;
-    for_each_frame(kWholeStack, [&](PyFrameObject *, PyCodeObject *, const char *f, int) {
-        const std::string s = f != nullptr ? f : "";
-        if (!s.empty() &&
-            ((!g_triton_dir.empty() && s.rfind(g_triton_dir, 0) == 0) ||
-             (!g_numpy_dir.empty() && s.rfind(g_numpy_dir, 0) == 0) ||
-             (!g_harness_dir.empty() && s.rfind(g_harness_dir, 0) == 0) ||
-             (!g_stdlib_dir.empty() && s.rfind(g_stdlib_dir, 0) == 0 && s.find("site-packages/") == std::string::npos)))
+    for_each_frame(kWholeStack, [&](PyFrameObject *, PyCodeObject *code, const char *f, int) {
+        auto it = seen.find(code);
+        if (it != seen.end() && it->second == 0)
             return true;
+        if (it != seen.end() && it->second == 1) {
+            ok = true;
+            decided = true;
+            return false;
+        }
+        const std::string s = f != nullptr ? f : "";
+        if (!s.empty() && ((!g_triton_dir.empty() && s.rfind(g_triton_dir, 0) == 0) ||
+                           (!g_numpy_dir.empty() && s.rfind(g_numpy_dir, 0) == 0) ||
+                           (!g_harness_dir.empty() && s.rfind(g_harness_dir, 0) == 0) ||
+                           (!g_stdlib_dir.empty() && s.rfind(g_stdlib_dir, 0) == 0 &&
+                            s.find("site-packages/") == std::string::npos))) {
+            Py_INCREF(code);
+            seen.emplace(code, 0);
+            return true;
+        }
         ok = s == g_answer;
+        if (ok) {
+            Py_INCREF(code);
+            seen.emplace(code, 1);
+        }
         *file = shown(s);
         decided = true;
         return false;

@@ -308,7 +308,11 @@ bool in_answer(PyObject *fn)
 // answer's after it was made (torch's own softmax kernel with an empty function of the answer's as its fn) ran
 // torch's code as the answer's kernel (redteam/wall2 h_r38_kernel_fn_swapped_torch_kernel); so does a cache entry
 // the answer put there for its own function.
-bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn)
+// the functions whose rewritten-function cache entry was dropped since the last interpreted launch began: dropped once
+// a launch, not at every device-function call (each drop makes the interpreter read and compile the source again)
+std::unordered_set<PyObject *> g_dropped_this_launch;
+
+bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop)
 {
     std::string what;
     PyObject *rw = PyDict_Check(d) ? PyDict_GetItemString(d, "rewriter") : nullptr;
@@ -327,7 +331,7 @@ bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn)
     // redteam/wall2 h_r39_rewritten_cache_torch_code)
     PyObject *cache = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn");
     bool ok = cache != nullptr && PyDict_CheckExact(cache);
-    if (ok && PyDict_Contains(cache, fn) == 1)
+    if (ok && drop && g_dropped_this_launch.insert(fn).second && PyDict_Contains(cache, fn) == 1)
         ok = PyDict_DelItem(cache, fn) == 0;
     PyErr_Clear();
     return ok;
@@ -343,8 +347,8 @@ PyObject *answer_kernel(int kind, PyObject *kself)
     PyObject *d = PyObject_GenericGetDict(kself, nullptr);
     PyObject *fn = d != nullptr && PyDict_Check(d) ? PyDict_GetItemString(d, "fn") : nullptr;
     Py_XINCREF(fn);
-    const bool runs =
-        fn != nullptr && d != nullptr && (kind == 1 ? interpreted_runs(kself, d, fn) : jit_src_in_answer(kself, d));
+    const bool runs = fn != nullptr && d != nullptr &&
+                      (kind == 1 ? interpreted_runs(kself, d, fn, true) : jit_src_in_answer(kself, d));
     Py_XDECREF(d);
     PyErr_Clear();
     if (fn == nullptr || !PyFunction_Check(fn) || !runs) {
@@ -401,6 +405,8 @@ PyObject *w_launch(PyObject *, PyObject *a)
         Py_DECREF(full);
         return nullptr;
     }
+    if (kind == 1 && g_in_launch.load() == 0)
+        g_dropped_this_launch.clear(); // a launch of its own, not a launch inside one
     PyObject *fn = answer_kernel(kind, kself);
     PyErr_Clear();
     const int phase = g_phase.load();

@@ -137,7 +137,7 @@ PyObject *w_shut_ctypes(PyObject *, PyObject *args);
 PyObject *w_shut_raw(PyObject *, PyObject *args);
 // sieve_wall.cpp
 bool shadows(PyObject *obj, PyObject *d, std::string *what);
-bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn);
+bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop);
 PyObject *answer_kernel(int kind, PyObject *kself);
 void keep_class(PyObject *cls);
 // callees.cpp
