@@ -308,10 +308,6 @@ bool in_answer(PyObject *fn)
 // answer's after it was made (torch's own softmax kernel with an empty function of the answer's as its fn) ran
 // torch's code as the answer's kernel (redteam/wall2 h_r38_kernel_fn_swapped_torch_kernel); so does a cache entry
 // the answer put there for its own function.
-// the functions whose rewritten-function cache entry was dropped since the last interpreted launch began: dropped once
-// a launch, not at every device-function call (each drop makes the interpreter read and compile the source again)
-std::unordered_set<PyObject *> g_dropped_this_launch;
-
 bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop)
 {
     std::string what;
@@ -326,12 +322,14 @@ bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop)
     PyErr_Clear();
     if (!same)
         return false;
-    // the class's cache of rewritten functions: its entry for fn dropped, so that the launch rewrites fn with the
-    // rewriter checked here (an entry the answer put there ran torch's code compiled under the answer's file name:
-    // redteam/wall2 h_r39_rewritten_cache_torch_code)
+    // the class's cache of rewritten functions: its entry for fn dropped at every launch and device call of the
+    // answer's function (drop; not for triton's own), so that the interpreter rewrites fn with the rewriter checked
+    // here (an entry planted between two device calls of one launch ran too: h_r40_cache_plant_mid_launch) (an entry
+    // the answer put there ran torch's code compiled under the answer's file name: redteam/wall2
+    // h_r39_rewritten_cache_torch_code)
     PyObject *cache = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn");
     bool ok = cache != nullptr && PyDict_CheckExact(cache);
-    if (ok && drop && g_dropped_this_launch.insert(fn).second && PyDict_Contains(cache, fn) == 1)
+    if (ok && drop && PyDict_Contains(cache, fn) == 1)
         ok = PyDict_DelItem(cache, fn) == 0;
     PyErr_Clear();
     return ok;
@@ -405,8 +403,6 @@ PyObject *w_launch(PyObject *, PyObject *a)
         Py_DECREF(full);
         return nullptr;
     }
-    if (kind == 1 && g_in_launch.load() == 0)
-        g_dropped_this_launch.clear(); // a launch of its own, not a launch inside one
     PyObject *fn = answer_kernel(kind, kself);
     PyErr_Clear();
     const int phase = g_phase.load();

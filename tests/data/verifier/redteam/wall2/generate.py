@@ -302,6 +302,9 @@ HOSTILE = [
     ("h_r40_rt_indirect_plain_fn", SOFTMAX, CALLEE_REFUSED, {}),
     ("h_r40_rt_indirect_answer_helper", SOFTMAX, CALLEE_REFUSED, {}),
     ("h_r40_rt_linecache", SOFTMAX, CALLEE_REFUSED, {}),
+    # mine, against 8f79e33 (an answer's cache entry dropped once a launch): planted inside the launch, between two
+    # calls of the answer's device function
+    ("h_r40_cache_plant_mid_launch", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_CACHE),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
