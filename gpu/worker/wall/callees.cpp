@@ -88,18 +88,6 @@ std::string name_of(PyObject *fn)
     return s != nullptr ? s : (fn != nullptr ? Py_TYPE(fn)->tp_name : "?");
 }
 
-PyObject *src_of(PyObject *k)
-{
-    // as triton reads it (sieve_wall.cpp jit_src_in_answer); the classes are held (classes_hold)
-    PyObject *s = PyObject_GetAttrString(k, "_src");
-    if (s == nullptr) {
-        PyErr_Clear();
-        s = PyObject_GetAttrString(k, "src");
-    }
-    PyErr_Clear();
-    return s;
-}
-
 std::string folder_of(const char *module)
 {
     PyObject *m = PyImport_ImportModule(module);
@@ -112,8 +100,8 @@ std::string folder_of(const char *module)
     return out.empty() ? out : out.substr(0, out.rfind('/') + 1);
 }
 
-// Whether one of triton's own kernels is as it was at launch_setup (kind 1: interpreted_runs also drops the
-// interpreter's cache entry for its fn, so the rewriter judged here makes it).
+// Whether one of triton's own kernels is as it was at launch_setup (kind 1: its rewriter the one that compiles its
+// fn; its cache entry is left: what its code loads, the gate judges).
 bool own_holds(int kind, PyObject *k, const Own &o)
 {
     PyObject *d = PyObject_GenericGetDict(k, nullptr);
@@ -132,11 +120,6 @@ bool own_holds(int kind, PyObject *k, const Own &o)
     Py_XDECREF(d);
     PyErr_Clear();
     return ok;
-}
-
-bool answers(PyObject *f)
-{
-    return f != nullptr && PyFunction_Check(f) && file_of(f) == g_answer;
 }
 
 // C types whose objects run no Python when triton reads them: numbers, strings, None, torch's dtype, device and Size
@@ -168,7 +151,7 @@ bool plain_enum(PyTypeObject *t)
             else if (PyObject_TypeCheck(v, &PyClassMethod_Type) || PyObject_TypeCheck(v, &PyStaticMethod_Type))
                 f = PyObject_GetAttrString(v, "__func__");
             PyErr_Clear();
-            const bool mine = answers(v) || answers(f);
+            const bool mine = in_answer(v) || in_answer(f);
             Py_XDECREF(f);
             if (mine)
                 return false;
@@ -366,6 +349,19 @@ bool device_calls_hold(std::string *what)
     return true;
 }
 
+// "a Triton kernel not defined in the answer's file (NAME from FILE)", read from the kernel object's dict (no property
+// of the answer's runs): what the verdict says of a foreign kernel launched or called.
+std::string foreign_kernel(PyObject *k)
+{
+    PyObject *d = k != nullptr && k != Py_None ? PyObject_GenericGetDict(k, nullptr) : nullptr;
+    PyErr_Clear();
+    PyObject *kf = item(d, "fn");
+    const std::string out =
+        "a Triton kernel not defined in the answer's file (" + name_of(kf) + " from " + shown(file_of(kf)) + ")";
+    Py_XDECREF(d);
+    return out;
+}
+
 // Under the interpreter: whether the rewriter would read the answer's file as it is (linecache's entry, and the
 // functions it reads through); else *what names what changed.
 bool rewriter_sources_hold(std::string *what)
@@ -428,12 +424,7 @@ PyObject *w_callee(PyObject *, PyObject *args)
         why = what;
     } else {
         PyErr_Clear();
-        PyObject *d = obj != Py_None ? PyObject_GenericGetDict(obj, nullptr) : nullptr;
-        PyObject *kf = item(d, "fn");
-        why = "a Triton kernel not defined in the answer's file (" + name_of(kf) + " from " + shown(file_of(kf)) +
-              "), called from the answer's kernel";
-        Py_XDECREF(d);
-        PyErr_Clear();
+        why = foreign_kernel(obj) + ", called from the answer's kernel";
     }
     const std::string where = python_where();
     {

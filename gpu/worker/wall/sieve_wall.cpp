@@ -172,6 +172,18 @@ void read_answer_text()
 // one of its own functions ran torch's code as the answer's kernel (redteam/wall2
 // h_r38_kernel_fn_swapped_torch_kernel). The src must be part of the answer's file, whitespace aside (a kernel
 // nested in a function is dedented). A version that keeps neither attribute is not checked.
+// A JITFunction's src as triton reads it (`_src`, or `src` in older versions; a new reference or nullptr).
+PyObject *src_of(PyObject *k)
+{
+    PyObject *s = PyObject_GetAttrString(k, "_src");
+    if (s == nullptr) {
+        PyErr_Clear();
+        s = PyObject_GetAttrString(k, "src");
+    }
+    PyErr_Clear();
+    return s;
+}
+
 bool jit_src_in_answer(PyObject *kself, PyObject *d)
 {
     std::string what;
@@ -179,12 +191,7 @@ bool jit_src_in_answer(PyObject *kself, PyObject *d)
         return false;
     // read as triton reads it (its class's `src` property, or an attribute in older versions); the classes are
     // kept as they were (classes_hold), so the property is triton's. None: not the answer's kernel
-    PyObject *src = PyObject_GetAttrString(kself, "_src");
-    if (src == nullptr) {
-        PyErr_Clear();
-        src = PyObject_GetAttrString(kself, "src");
-    }
-    PyErr_Clear();
+    PyObject *src = src_of(kself);
     if (src == nullptr || !PyUnicode_Check(src) || !g_answer_text_read) {
         Py_XDECREF(src);
         return false;
@@ -421,20 +428,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
         // h_r36_torch_sparse_triton_softmax). Refused like an op, with its name and file. So is it, or its
         // warmup, before the forward: either hands back a compiled kernel that launches past this hook
         // (h_r38_warmup_compiled_kernel_launch, GPU; round 39's probe C).
-        PyObject *kfn = PyObject_GetAttrString(kself, "fn");
-        PyObject *kname = kfn != nullptr ? PyObject_GetAttrString(kfn, "__qualname__") : nullptr;
-        PyObject *kfile = kfn != nullptr && PyFunction_Check(kfn)
-                              ? reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(kfn))->co_filename
-                              : nullptr;
-        const char *kn = kname != nullptr && PyUnicode_Check(kname) ? PyUnicode_AsUTF8(kname) : nullptr;
-        const char *kf = kfile != nullptr && PyUnicode_Check(kfile) ? PyUnicode_AsUTF8(kfile) : nullptr;
-        const std::string what = !refused.empty()
-                                     ? refused
-                                     : std::string("a Triton kernel not defined in the answer's file (") +
-                                           (kn != nullptr ? kn : "?") + " from " + (kf != nullptr ? kf : "?") + ")";
-        Py_XDECREF(kname);
-        Py_XDECREF(kfn);
-        PyErr_Clear();
+        const std::string what = !refused.empty() ? refused : foreign_kernel(kself);
         const std::string where = python_where();
         std::lock_guard<std::mutex> lock(g_mu);
         record(what.c_str(), phase, false, where.empty() ? "no line of the answer on the stack" : where);

@@ -139,10 +139,13 @@ PyObject *w_shut_raw(PyObject *, PyObject *args);
 bool shadows(PyObject *obj, PyObject *d, std::string *what);
 bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop);
 PyObject *answer_kernel(int kind, PyObject *kself);
+PyObject *src_of(PyObject *k);
+bool in_answer(PyObject *fn);
 void keep_class(PyObject *cls);
 // callees.cpp
 void callees_setup(const std::string &answer_raw);
 bool device_calls_hold(std::string *what);
+std::string foreign_kernel(PyObject *k);
 bool interpreted_caller_ok(std::string *file);
 std::string launch_refused(int kind, PyObject *kself, PyObject *fn, PyObject *args, PyObject *kwargs);
 PyObject *w_callee(PyObject *, PyObject *args);
