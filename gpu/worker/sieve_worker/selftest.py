@@ -233,7 +233,8 @@ def run(args, manifest, chosen, env, tmp, root, on_gpu):
         req = {"op": "verify", "job": i, "task_key": fx["_task_key"], "sample_id": i, "backend": fx.get("backend", "triton"),
                "code": code, "timing": (on_gpu or args.time_on_cpu) and (args.timing or bool(fx.get("timing"))),
                "skip_static": bool(fx.get("skip_static")), "policy": fx.get("policy", "strict"),
-               "timeouts": {"compile": 120, "correct": 120, "timing": 120, **(fx.get("timeouts") or {})},
+               "timeouts": {"compile": 120, "correct": 120, "timing": 120, **(manifest.get("timeouts") or {}),
+                            **(fx.get("timeouts") or {})},
                "limits": {"memory_mb": 4096, "processes": 64, **(fx.get("limits") or {})}}
         jobs[i] = fx
         send(req)

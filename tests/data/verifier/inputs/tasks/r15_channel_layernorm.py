@@ -16,7 +16,7 @@ class Model(nn.Module):
 
 
 batch_size = 2
-channels = 4096
+channels = 1024
 length = 7
 
 
