@@ -167,11 +167,6 @@ void read_answer_text()
     g_answer_text_read = true;
 }
 
-// Whether a JITFunction (d: its __dict__) compiles code of the answer's file: on the GPU triton compiles the
-// object's src (`_src`, or `src` in older versions), not `fn`; a kernel of torch's whose fn the answer swapped for
-// one of its own functions ran torch's code as the answer's kernel (redteam/wall2
-// h_r38_kernel_fn_swapped_torch_kernel). The src must be part of the answer's file, whitespace aside (a kernel
-// nested in a function is dedented). A version that keeps neither attribute is not checked.
 // A JITFunction's src as triton reads it (`_src`, or `src` in older versions; a new reference or nullptr).
 PyObject *src_of(PyObject *k)
 {
@@ -184,6 +179,11 @@ PyObject *src_of(PyObject *k)
     return s;
 }
 
+// Whether a JITFunction (d: its __dict__) compiles code of the answer's file: on the GPU triton compiles the
+// object's src (`_src`, or `src` in older versions), not `fn`; a kernel of torch's whose fn the answer swapped for
+// one of its own functions ran torch's code as the answer's kernel (redteam/wall2
+// h_r38_kernel_fn_swapped_torch_kernel). The src must be part of the answer's file, whitespace aside (a kernel
+// nested in a function is dedented). A version that keeps neither attribute is not checked.
 bool jit_src_in_answer(PyObject *kself, PyObject *d)
 {
     std::string what;
@@ -331,9 +331,9 @@ bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop)
         return false;
     // the class's cache of rewritten functions: its entry for fn dropped at every launch and device call of the
     // answer's function (drop; not for triton's own), so that the interpreter rewrites fn with the rewriter checked
-    // here (an entry planted between two device calls of one launch ran too: h_r40_cache_plant_mid_launch) (an entry
-    // the answer put there ran torch's code compiled under the answer's file name: redteam/wall2
-    // h_r39_rewritten_cache_torch_code)
+    // here. An entry the answer put there ran torch's code compiled under the answer's file name (redteam/wall2
+    // h_r39_rewritten_cache_torch_code), and so did one planted between two device calls of one launch
+    // (h_r40_cache_plant_mid_launch).
     PyObject *cache = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn");
     bool ok = cache != nullptr && PyDict_CheckExact(cache);
     if (ok && drop && PyDict_Contains(cache, fn) == 1)
