@@ -107,6 +107,7 @@ if [ "${SIEVE_FRESH_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
   root_env+=(CCACHE_DIR=/ccache "CCACHE_MAXSIZE=$(ccache -k max_size)" "CCACHE_COMPILERCHECK=$(ccache -k compiler_check)")
   [ -n "$(ccache -k base_dir)" ] && root_env+=("CCACHE_BASEDIR=$(ccache -k base_dir)")
   [ "$(ccache -k hash_dir)" = false ] && root_env+=(CCACHE_NOHASHDIR=1)
+  [ -n "$(ccache -k ignore_options)" ] && root_env+=("CCACHE_IGNOREOPTIONS=$(ccache -k ignore_options)")
   echo "ccache: $cdir, shared (${root_env[*]})"
 else
   root_env+=(CCACHE_DISABLE=1)
