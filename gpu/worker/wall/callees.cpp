@@ -101,7 +101,7 @@ std::string folder_of(const char *module)
 }
 
 // Whether one of triton's own kernels is as it was at launch_setup (kind 1: its rewriter the one that compiles its
-// fn; its cache entry is left: what its code loads, the gate judges).
+// fn; its cache entry was dropped at the launch's start, drop_own_rewritten).
 bool own_holds(int kind, PyObject *k, const Own &o)
 {
     PyObject *d = PyObject_GenericGetDict(k, nullptr);
@@ -109,7 +109,7 @@ bool own_holds(int kind, PyObject *k, const Own &o)
     bool ok = d != nullptr && item(d, "fn") == o.fn && PyFunction_Check(o.fn) && PyFunction_GET_CODE(o.fn) == o.code;
     std::string what;
     if (ok && kind == 1)
-        ok = item(d, "rewriter") == o.src && interpreted_runs(k, d, o.fn, false); // the frame gate judges its code
+        ok = item(d, "rewriter") == o.src && interpreted_runs(k, d, o.fn, false);
     if (ok && kind == 0) {
         // the same text (a version's src property may make a new string each time), an exact str: no __eq__ runs
         PyObject *s = src_of(k);
@@ -215,6 +215,19 @@ void keep_source_path(const char *module, std::initializer_list<const char *> na
 }
 
 } // namespace
+
+// Drops the interpreter's cached rewrite of each of triton's own kernels (cache: InterpretedFunction.rewritten_fn), at
+// the start of every interpreted launch of the answer's: each is rewritten from its own text when the launch first
+// calls it, with the rewriter own_holds checks, so no function the answer put in the cache for one runs.
+void drop_own_rewritten(PyObject *cache)
+{
+    if (cache == nullptr || !PyDict_CheckExact(cache))
+        return;
+    for (const auto &[k, o] : g_own)
+        if (PyDict_Contains(cache, o.fn) == 1)
+            PyDict_DelItem(cache, o.fn);
+    PyErr_Clear();
+}
 
 void callees_setup(const std::string &answer_raw)
 {

@@ -429,6 +429,90 @@ bool gate_open(bool in_launch)
     return in_launch && g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main;
 }
 
+// A gated interpreter access's addresses (load(ptrs, mask, other, dtype), store(ptrs, value, mask),
+// atomic_cas(ptrs, cmp, val, sem), atomic_rmw(op, ptrs, val, mask, sem)): each one its mask leaves active, with its
+// element's size, must lie in a tensor the launch was given (g_cur_mine). hooks.py's check before the builder's own
+// call says the same in Python; this one holds where that is gone round: the builder's function taken from the
+// check's closure, or triton's C function called by the answer's Python (redteam/wall2
+// h_r41_interp_raw_clear_violations zeroed the wall's own count of refusals with a store). "" when all are inside.
+std::string outside_launch(const std::string &name, PyObject *const *args, Py_ssize_t n)
+{
+    auto ends = [&](const char *t) {
+        const size_t k = std::strlen(t);
+        return name.size() >= k && name.compare(name.size() - k, k, t) == 0;
+    };
+    int p = -1, v = -1, m = -1; // the pointers, the values (their element size) and the mask
+    if (ends(": load"))
+        p = 0, m = 1, v = 2;
+    else if (ends(": store"))
+        p = 0, v = 1, m = 2;
+    else if (ends(": atomic_cas"))
+        p = 0, v = 1;
+    else if (ends(": atomic_rmw"))
+        p = 1, v = 2, m = 3;
+    else
+        return "";
+    if (n <= std::max({p, v, m}))
+        return "too few arguments";
+    Py_buffer pb{}, vb{}, mb{};
+    const int flags = PyBUF_STRIDED_RO | PyBUF_FORMAT;
+    const bool have_p = PyObject_GetBuffer(args[p], &pb, flags) == 0;
+    const bool have_v = have_p && PyObject_GetBuffer(args[v], &vb, flags) == 0;
+    const bool have_m = have_v && m >= 0 && args[m] != Py_None && PyObject_GetBuffer(args[m], &mb, flags) == 0;
+    PyErr_Clear();
+    std::string bad;
+    if (!have_p || !have_v || pb.itemsize != 8 || (m >= 0 && args[m] != Py_None && !have_m) ||
+        (have_m && mb.itemsize != 1))
+        bad = "arguments that are not the interpreter's arrays";
+    const int nd = have_p ? pb.ndim : 0;
+    // the mask broadcast to the pointers' shape (numpy's rule, from the last axis); another shape: every pointer
+    std::vector<Py_ssize_t> mstride(static_cast<size_t>(nd), 0);
+    bool use_mask = have_m && mb.ndim <= nd;
+    for (int i = 0; use_mask && i < mb.ndim; ++i) {
+        const int j = nd - mb.ndim + i;
+        if (mb.shape[i] == pb.shape[j])
+            mstride[static_cast<size_t>(j)] = mb.strides[i];
+        else if (mb.shape[i] != 1)
+            use_mask = false;
+    }
+    Py_ssize_t total = 1;
+    for (int i = 0; i < nd; ++i)
+        total *= pb.shape[i];
+    const unsigned long size = have_v ? static_cast<unsigned long>(vb.itemsize) : 1;
+    std::vector<Py_ssize_t> idx(static_cast<size_t>(nd), 0);
+    for (Py_ssize_t k = 0; bad.empty() && k < total; ++k) {
+        Py_ssize_t po = 0, mo = 0;
+        for (int i = 0; i < nd; ++i) {
+            po += idx[static_cast<size_t>(i)] * pb.strides[i];
+            mo += idx[static_cast<size_t>(i)] * mstride[static_cast<size_t>(i)];
+        }
+        for (int i = nd - 1; i >= 0; --i) { // the next index
+            if (++idx[static_cast<size_t>(i)] < pb.shape[i])
+                break;
+            idx[static_cast<size_t>(i)] = 0;
+        }
+        if (use_mask && *(static_cast<const char *>(mb.buf) + mo) == 0)
+            continue;
+        unsigned long a = 0;
+        std::memcpy(&a, static_cast<const char *>(pb.buf) + po, sizeof a);
+        bool in = false;
+        for (const Range &r : g_cur_mine)
+            in = in || (a >= r.first && a <= r.second && size <= r.second - a);
+        if (!in) {
+            char hex[32];
+            std::snprintf(hex, sizeof hex, "%#lx", a);
+            bad = std::string("an address outside every tensor the launch was given (") + hex + ")";
+        }
+    }
+    if (have_m)
+        PyBuffer_Release(&mb);
+    if (have_v)
+        PyBuffer_Release(&vb);
+    if (have_p)
+        PyBuffer_Release(&pb);
+    return bad.empty() ? "" : name + ": " + bad;
+}
+
 PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     auto it = g_gated.find(callable);
@@ -440,8 +524,10 @@ PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, P
     // inside the answer's launch: the Python that loads or stores must be the answer's kernel code (or triton's on
     // its behalf), not another file's kernel body run as a plain function (callees.cpp interpreted_caller_ok)
     std::string file;
-    if (!interpreted_caller_ok(&file)) {
-        const std::string why = "Triton code not of the answer's file ran in its launch (" + file + ")";
+    std::string outside = outside_launch(it->second.name, args, PyVectorcall_NARGS(nargsf));
+    if (!outside.empty() || !interpreted_caller_ok(&file)) {
+        const std::string why =
+            !outside.empty() ? outside : "Triton code not of the answer's file ran in its launch (" + file + ")";
         const std::string where = python_where();
         {
             std::lock_guard<std::mutex> lock(g_mu);
@@ -470,6 +556,11 @@ template <int N> PyObject *gated_meth(PyObject *self, void *a, void *b, void *c)
     const GatedMeth &g = g_gated_meth[N];
     if (!gate_open(g.in_launch))
         return native_refuse(std::string(g.name) + " (raw memory or compute with no op)");
+    PyObject *t = static_cast<PyObject *>(a); // METH_VARARGS: the arguments' tuple
+    const std::string outside = PyTuple_Check(t) ? outside_launch(g.name, &PyTuple_GET_ITEM(t, 0), PyTuple_GET_SIZE(t))
+                                                 : std::string(g.name) + ": arguments not in a tuple";
+    if (!outside.empty())
+        return native_refuse(outside);
     return g.real(self, a, b, c);
 }
 

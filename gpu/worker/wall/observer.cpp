@@ -71,6 +71,7 @@ double g_next_poison = 0, g_poison_value = 0;
 bool g_ablate_ext = false;        // the probe also poisons extension functions (CUDA answers)
 std::atomic<int> g_in_launch{0};  // an interpreted launch of the answer's kernel is running (on the main thread)
 PyObject *g_cur_ranges = nullptr; // that launch's tensor ranges (the interpreter's bounds check)
+std::vector<Range> g_cur_mine;    // the same, a copy no Python holds (the gate's own bounds check)
 
 const char *kStrict[] = {"aten::empty",
                          "aten::empty_like",

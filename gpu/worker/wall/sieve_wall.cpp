@@ -325,9 +325,14 @@ bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop)
     PyObject *rwd = PyObject_GenericGetDict(rw, nullptr);
     const bool same =
         rwd != nullptr && PyDict_Check(rwd) && PyDict_GetItemString(rwd, "fn") == fn && !shadows(rw, rwd, &what);
+    // the rewriter reads fn's text with inspect.getsourcelines, which follows __wrapped__ first: an empty function of
+    // the answer's wrapping torch's kernel compiled torch's text under the answer's file name
+    // (redteam/wall2 h_r41_wrapped_torch_source)
+    PyObject *fd = drop && PyFunction_Check(fn) ? reinterpret_cast<PyFunctionObject *>(fn)->func_dict : nullptr;
+    const bool wrapped = fd != nullptr && PyDict_Check(fd) && PyDict_GetItemString(fd, "__wrapped__") != nullptr;
     Py_XDECREF(rwd);
     PyErr_Clear();
-    if (!same)
+    if (!same || wrapped)
         return false;
     // the class's cache of rewritten functions: its entry for fn dropped at every launch and device call of the
     // answer's function (drop; not for triton's own), so that the interpreter rewrites fn with the rewriter checked
@@ -498,9 +503,18 @@ PyObject *w_launch(PyObject *, PyObject *a)
     }
     bool interp = kind == 1 && std::this_thread::get_id() == g_main;
     PyObject *saved = g_cur_ranges;
+    std::vector<Range> saved_mine;
     if (interp) {
         g_cur_ranges = rl; // owned here until the launch ends
+        saved_mine.swap(g_cur_mine);
+        g_cur_mine = mine;
         ++g_in_launch;
+        // triton's own device functions are rewritten for this launch from their own text: an entry the answer put
+        // in the interpreter's cache for one (tl.ravel's, a numpy softmax of its own) ran in its place
+        // (redteam/wall2 h_r41_own_kernel_cache_plant)
+        drop_own_rewritten(
+            PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn"));
+        PyErr_Clear();
     }
     auto t0 = std::chrono::steady_clock::now();
     PyObject *res = PyObject_Call(orig, full, kwargs);
@@ -508,6 +522,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
     if (interp) {
         --g_in_launch;
         g_cur_ranges = saved;
+        g_cur_mine.swap(saved_mine);
     }
     Py_DECREF(rl);
     Py_DECREF(full);

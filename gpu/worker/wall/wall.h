@@ -87,6 +87,7 @@ extern double g_next_poison, g_poison_value;
 extern bool g_ablate_ext;
 extern std::atomic<int> g_in_launch;
 extern PyObject *g_cur_ranges;
+extern std::vector<Range> g_cur_mine; // the same ranges, a copy no Python holds (ffi.cpp outside_launch)
 // trusted.cpp
 extern std::unordered_set<PyObject *> g_caller_code;
 extern std::unordered_set<PyObject *> g_trusted_code;
@@ -138,6 +139,7 @@ PyObject *w_shut_raw(PyObject *, PyObject *args);
 // sieve_wall.cpp
 bool shadows(PyObject *obj, PyObject *d, std::string *what);
 bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop);
+void drop_own_rewritten(PyObject *cache);
 PyObject *answer_kernel(int kind, PyObject *kself);
 PyObject *src_of(PyObject *k);
 bool in_answer(PyObject *fn);

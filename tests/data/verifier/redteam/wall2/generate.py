@@ -29,6 +29,15 @@ SEED_SEALED = REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_CO
 # a kernel of torch's reached from the answer's kernel by name (callees.cpp): the launch is refused, or the walk made
 # again after it records the change
 CALLEE_REFUSED = [{"expect": "FAIL_SHAM", "reason": "TORCH_OP_AT_RUNTIME"}]
+R41 = REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}]
+# round 40's callee attacks on the GPU hosts: triton's code generator refuses a plain function called from a kernel
+# (Unsupported function referenced) or fails the compile; the class check latches an attribute triton's compile of
+# torch's kernel adds to JITFunction (WALL_TAMPERED); or the answer's own kernel runs alone (FAIL_MISMATCH): each
+# rejected, not always by the callee hook (seen on the H100, 2026-12-07)
+CALLEE_GPU = {"expect_gpu": {"expect_any": REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}],
+                             "doc": "on the GPU hosts: the code generator refuses the call or the compile fails, the "
+                                    "class check latches, or the answer's own kernel runs alone (seen on the H100, "
+                                    "2026-12-07)"}}
 MAPPING_FIXUP = REJECT_OR_WRONG + [{"expect": "CRASH", "reason": "SIGNAL"}, {"expect": "FAIL_RUNTIME"}]
 
 # answers written for the CPU only, not run on a GPU: the C++ loops read the input's memory on the host (a CUDA
@@ -271,40 +280,51 @@ HOSTILE = [
     # through a patched tl attribute, its plain fn, a constexpr argument, a default, an object's __getattr__, a
     # staticmethod, a tuple; and three races with the walk: a grid function, an argument's __getattr__ and a helper
     # that stores a global (refused before the launch, or seen by the walk made again after it)
-    ("h_r40_callee_patched_tl_attr", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_plain_fn", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_constexpr_arg", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_default_arg", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_getattr_object", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_staticmethod_holder", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_in_tuple", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_grid_swap", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_arg_hasattr_swap", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_helper_global_store", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_helper_globals_dict", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_callee_getattr_string", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_callee_patched_tl_attr", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_plain_fn", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_constexpr_arg", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_default_arg", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_getattr_object", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_staticmethod_holder", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_in_tuple", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_grid_swap", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_arg_hasattr_swap", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_helper_global_store", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_helper_globals_dict", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_callee_getattr_string", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
     # round 40, a helper's red team against the name walk of c48b814 (all PASS there): torch's kernel reached
     # through slots, a deep tuple, getattr by a built name, attrgetter, functools.partial, a cell, a metaclass, a
     # class held by triton.language, a list held by it, nn.Module's __getattr__, a UserDict, a plain function or
     # helper reached through an attribute, and linecache lines that make the interpreter compile torch's call into
     # the answer's empty kernel: the device-call hooks (callees.cpp) judge what triton compiles or calls
-    ("h_r40_rt_slots", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_deep_tuple", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_getattr_str", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_attrgetter", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_partial", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_cell", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_metaclass_attr", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_tl_class_attr", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_tl_all_list", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_nn_module_getattr", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_userdict", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_indirect_plain_fn", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_indirect_answer_helper", SOFTMAX, CALLEE_REFUSED, {}),
-    ("h_r40_rt_linecache", SOFTMAX, CALLEE_REFUSED, {}),
+    ("h_r40_rt_slots", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_deep_tuple", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_getattr_str", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_attrgetter", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_partial", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_cell", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_metaclass_attr", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_tl_class_attr", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_tl_all_list", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_nn_module_getattr", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_userdict", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_indirect_plain_fn", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_indirect_answer_helper", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
+    ("h_r40_rt_linecache", SOFTMAX, CALLEE_REFUSED, CALLEE_GPU),
     # mine, against 8f79e33 (an answer's cache entry dropped once a launch): planted inside the launch, between two
     # calls of the answer's device function
     ("h_r40_cache_plant_mid_launch", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_CACHE),
+    # round 41, a helper's red team against ec41991 (all six PASSed with stage 0 skipped, on the CPU): the interpreter
+    # runs a kernel's body as Python. Mended: a raw store through triton's C function (the gate's own bounds check,
+    # ffi.cpp outside_launch), a cache entry planted for one of triton's own device functions (dropped at every
+    # launch), a kernel function whose __wrapped__ is torch's (refused). Known gaps: Python called from a kernel's body
+    # (numpy on a tile's handle, torch's kernel text compiled under the answer's or the standard library's file name)
+    ("h_r41_interp_raw_clear_violations", SOFTMAX, R41, INTERPRETER_ONLY),
+    ("h_r41_own_kernel_cache_plant", SOFTMAX, R41, INTERPRETER_CACHE),
+    ("h_r41_wrapped_torch_source", SOFTMAX, R41, {}),
+    ("h_r41_interp_numpy_handle", SOFTMAX, R41, INTERPRETER_ONLY),
+    ("h_r41_torch_src_compiled_as_answer", SOFTMAX, R41, INTERPRETER_ONLY),
+    ("h_r41_torch_src_compiled_as_stdlib", SOFTMAX, R41, INTERPRETER_ONLY),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -344,11 +364,17 @@ LEGIT = [
     ("l2_r40_rt_intenum_constexpr", SOFTMAX, {"static_twin": False}),
     ("l2_r40_rt_import_name_collision", SOFTMAX, {"static_twin": False}),
     ("l2_r40_rt_typing_cast_collision", SOFTMAX, {}),
+    # round 41 (helper): a device function of the answer's own between load and store, a kernel made in a factory
+    # function, two launches (statistics, then the normalisation)
+    ("l2_r41_softmax_own_device_fn", SOFTMAX, {}),
+    ("l2_r41_softmax_kernel_factory", SOFTMAX, {}),
+    ("l2_r41_softmax_two_launch", SOFTMAX, {}),
 ]
 
 # the doc line of a round's fixtures starts with the round (as in the manifest's round-36 entries)
 ROUND_DOC = {"r38": "Red team round 38 (helper, against e026787): ",
-             "r39": "Red team round 39 (helper, against abba72b): "}
+             "r39": "Red team round 39 (helper, against abba72b): ",
+             "r41": "Red team round 41 (helper, against ec41991): "}
 
 
 def round_doc(name, doc):
@@ -391,6 +417,17 @@ KNOWN_GAPS = {
                                    "with no Triton/__global__ kernel is KERNEL_NOT_RUN (its py::class_ binding "
                                    "passes the import judgment and its method is routed through the probe)",
     "l2_cpp_class_method_softmax_static": "(legit rejected) stage 0: NO_KERNEL and .run() read as a tensor method",
+    # round 41 (helper, against ec41991), CPU only: under triton's interpreter a kernel's body is Python, and Python
+    # it calls is judged only by what it loads and stores, by the file its code names (the gate's frame walk)
+    "h_r41_interp_numpy_handle": "under the CPU interpreter a plain helper called from the kernel's body computes "
+                                 "with numpy on a loaded tile's handle, which no load or store shows; on the GPU "
+                                 "triton's code generator refuses the call (unsupported function). Compiling each "
+                                 "interpreted kernel with the code generator first would close it; stage 0 refuses it",
+    "h_r41_torch_src_compiled_as_answer": "under the CPU interpreter, torch's kernel text compile()d under the "
+                                          "answer's file name and called from its kernel as a plain function: the "
+                                          "gate's frame walk judges code by the file it names; stage 0 refuses it",
+    "h_r41_torch_src_compiled_as_stdlib": "as h_r41_torch_src_compiled_as_answer, under a file name in the standard "
+                                          "library, whose frames the walk passes over; stage 0 refuses it",
 }
 
 
