@@ -30,6 +30,11 @@ SEED_SEALED = REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_CO
 # again after it records the change
 CALLEE_REFUSED = [{"expect": "FAIL_SHAM", "reason": "TORCH_OP_AT_RUNTIME"}]
 R41 = REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}]
+# round 42's attacks need triton's interpreter (its C load and store, its cache of rewritten code): on the GPU hosts
+# the answer's own kernel runs compiled, or the compile refuses a Python helper
+R42_GPU = {"expect_gpu": {"expect_any": REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}],
+                          "doc": "on the GPU hosts: the attack needs triton's interpreter; the answer's own kernel "
+                                 "runs compiled or the compile refuses its helper (not run on a GPU yet)"}}
 # round 40's callee attacks on the GPU hosts: triton's code generator refuses a plain function called from a kernel
 # (Unsupported function referenced) or fails the compile; the class check latches an attribute triton's compile of
 # torch's kernel adds to JITFunction (WALL_TAMPERED); or the answer's own kernel runs alone (FAIL_MISMATCH): each
@@ -325,6 +330,17 @@ HOSTILE = [
     ("h_r41_interp_numpy_handle", SOFTMAX, R41, INTERPRETER_ONLY),
     ("h_r41_torch_src_compiled_as_answer", SOFTMAX, R41, INTERPRETER_ONLY),
     ("h_r41_torch_src_compiled_as_stdlib", SOFTMAX, R41, INTERPRETER_ONLY),
+    # round 42, a helper's red team against 8292484's three mends (all six PASS with stage 0 skipped, CPU): the gate's
+    # bounds check reads a mask broadcast as numpy does and the arrays through the buffer protocol, where triton's C
+    # function indexes the mask flat and reads __dlpack__; a cache key that compares equal to the wall's lookup only
+    # when triton asks; a plant from the grid function, after the launch's drop; the rewriter reading torch's text
+    # through linecache.lazycache once the answer's file is moved away. Known gaps (below)
+    ("h_r42_mask_shape_clear_violations", SOFTMAX, R41, R42_GPU),
+    ("h_r42_dlpack_two_faced_ptrs_clear_violations", SOFTMAX, R41, R42_GPU),
+    ("h_r42_own_cache_two_faced_key", SOFTMAX, R41, R42_GPU),
+    ("h_r42_answer_cache_two_faced_key", SOFTMAX, R41, R42_GPU),
+    ("h_r42_own_cache_plant_in_grid", SOFTMAX, R41, R42_GPU),
+    ("h_r42_moved_file_lazy_torch_source", SOFTMAX, R41, R42_GPU),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -369,6 +385,9 @@ LEGIT = [
     ("l2_r41_softmax_own_device_fn", SOFTMAX, {}),
     ("l2_r41_softmax_kernel_factory", SOFTMAX, {}),
     ("l2_r41_softmax_two_launch", SOFTMAX, {}),
+    # round 42 (helper): 2-D tiles with a (ROWS, 1) & (1, BLOCK) mask; tl.reshape and tl.ravel between load and store
+    ("l2_r42_softmax_2d_broadcast_mask", SOFTMAX, {}),
+    ("l2_r42_softmax_tl_ravel_reshape", SOFTMAX, {}),
 ]
 
 # the doc line of a round's fixtures starts with the round (as in the manifest's round-36 entries)
@@ -426,6 +445,26 @@ KNOWN_GAPS = {
     "h_r41_torch_src_compiled_as_answer": "under the CPU interpreter, torch's kernel text compile()d under the "
                                           "answer's file name and called from its kernel as a plain function: the "
                                           "gate's frame walk judges code by the file it names; stage 0 refuses it",
+    "h_r42_mask_shape_clear_violations": "the gate's bounds check (outside_launch) broadcasts a mask of another "
+                                         "shape as numpy does, while triton's C store indexes it flat: a masked-off "
+                                         "pointer to the wall's statics is written (mend: the mask's shape must be "
+                                         "the pointers')",
+    "h_r42_dlpack_two_faced_ptrs_clear_violations": "the gate reads the pointer array through the buffer protocol, "
+                                                    "triton's C store through __dlpack__ first: an ndarray subclass "
+                                                    "shows each a different array (mend: exact numpy arrays, or "
+                                                    "checked copies handed on)",
+    "h_r42_own_cache_two_faced_key": "a key in the interpreter's cache that hashes as tl.ravel's function and "
+                                     "compares equal only when triton looks it up: the drop by PyDict_Contains finds "
+                                     "nothing (mend: a cache of the wall's own each launch, or keys by identity)",
+    "h_r42_answer_cache_two_faced_key": "as h_r42_own_cache_two_faced_key, against the drop of the answer's own "
+                                        "kernel's entry",
+    "h_r42_own_cache_plant_in_grid": "planted by the grid function, after the launch's drop of triton's own "
+                                     "entries and before the device call (mend: drop or check at every device call, "
+                                     "as for the answer's functions)",
+    "h_r42_moved_file_lazy_torch_source": "the answer's file moved away and linecache's entry dropped: the rewriter's "
+                                          "inspect reads torch's kernel text through linecache.lazycache and a "
+                                          "module loader of the answer's (mend: a linecache entry of the answer's "
+                                          "text the wall puts there and requires)",
     "h_r41_torch_src_compiled_as_stdlib": "as h_r41_torch_src_compiled_as_answer, under a file name in the standard "
                                           "library, whose frames the walk passes over; stage 0 refuses it",
 }
