@@ -24,10 +24,17 @@ class ModelNew(nn.Module):
     Verdict: FAIL_MISMATCH, flagged NONDETERMINISTIC: the failed check, made once more on the same inputs, gives
     other outputs (rules.RECHECK_NEAR)."""
 
+    calls = 0
+
     def forward(self, x):
         x = x.contiguous()
         y = torch.empty_like(x)
         rows, cols = x.shape
-        jitter = (2.0 + (time.perf_counter_ns() % 997) / 250) * 1e-4
+        # a step a call in the order 389 * n mod 997 from a start the clock draws (as nondeterministic_softmax.py):
+        # any two of a sample's first 997 calls differ; the clock alone left two alike one time in 997
+        if ModelNew.calls == 0:
+            ModelNew.calls = time.perf_counter_ns() // 1000 % 997
+        ModelNew.calls += 1
+        jitter = (2.0 + (ModelNew.calls * 389 % 997) / 250) * 1e-4
         softmax_kernel[(rows,)](x, y, cols, jitter, BLOCK=triton.next_power_of_2(cols))
         return y
