@@ -223,9 +223,9 @@ void drop_own_rewritten(PyObject *cache)
 {
     if (cache == nullptr || !PyDict_CheckExact(cache))
         return;
-    for (const auto &[k, o] : g_own)
-        if (PyDict_Contains(cache, o.fn) == 1)
-            PyDict_DelItem(cache, o.fn);
+    for (const auto &own : g_own)
+        if (PyDict_Contains(cache, own.second.fn) == 1)
+            PyDict_DelItem(cache, own.second.fn);
     PyErr_Clear();
 }
 

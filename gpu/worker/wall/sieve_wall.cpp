@@ -335,8 +335,8 @@ bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop)
     if (!same || wrapped)
         return false;
     // the class's cache of rewritten functions: its entry for fn dropped at every launch and device call of the
-    // answer's function (drop; not for triton's own), so that the interpreter rewrites fn with the rewriter checked
-    // here. An entry the answer put there ran torch's code compiled under the answer's file name (redteam/wall2
+    // answer's function (drop; triton's own: drop_own_rewritten), so that the interpreter rewrites fn with the rewriter
+    // checked here. An entry the answer put there ran torch's code compiled under the answer's file name (redteam/wall2
     // h_r39_rewritten_cache_torch_code), and so did one planted between two device calls of one launch
     // (h_r40_cache_plant_mid_launch).
     PyObject *cache = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn");
