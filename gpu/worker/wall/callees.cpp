@@ -57,6 +57,19 @@ PyObject *g_runtime_knobs = nullptr;
 std::vector<std::pair<std::string, PyObject *>> g_knob_hooks;
 std::string g_answer_raw; // the answer's file as read at launch_setup
 
+// What an interpreted kernel body of the answer's may call (the kernel watch, a profile function of the wall's own
+// while an interpreted launch of the answer's runs): Python code triton's and the worker's modules held at
+// launch_setup (every function's and method's code, and the code nested in it), by identity, so that code compiled
+// later under one of their file names is none of it; and a builtin of Python's that reads and makes plain values.
+std::unordered_set<PyObject *> g_lib_code;      // code of triton's and the worker's modules at launch_setup
+std::unordered_set<PyObject *> g_std_code;      // code of numpy's and the standard library's modules then
+std::unordered_set<std::string> g_kernel_names; // the answer's kernel functions launched or called, by name
+PyObject *g_rewriter_exec = nullptr;            // FunctionRewriter._compile_and_exec's code (it execs a def)
+std::unordered_set<PyObject *> g_fresh_code;    // the code of triton's own kernels as the wall had them rewritten
+bool g_wall_rewriting = false;                  // the wall has a kernel of triton's own rewritten (own_fresh)
+PyObject *g_builtins = nullptr;                 // the builtins module
+PyObject *g_math = nullptr;                     // the math module
+
 PyObject *item(PyObject *d, const char *k)
 {
     return d != nullptr && PyDict_Check(d) ? PyDict_GetItemString(d, k) : nullptr;
@@ -216,18 +229,246 @@ void keep_source_path(const char *module, std::initializer_list<const char *> na
 
 } // namespace
 
-// Drops the interpreter's cached rewrite of each of triton's own kernels (cache: InterpretedFunction.rewritten_fn), at
-// the start of every interpreted launch of the answer's: each is rewritten from its own text when the launch first
-// calls it, with the rewriter own_holds checks, so no function the answer put in the cache for one runs.
+// The interpreter's cache of rewritten functions (InterpretedFunction.rewritten_fn, keyed by each kernel's fn). A key
+// of the answer's making that is no function could compare equal to a kernel's fn only when triton looks it up and
+// survive a drop by equality (redteam/wall2 h_r42_own_cache_two_faced_key, h_r42_answer_cache_two_faced_key): every
+// key that is not exactly a function goes, whose hash and equality are its identity, so no drop or lookup after it runs
+// Python of the answer's. The entries taken out are kept until the launch ends (a __del__ of theirs runs then, not
+// inside the wall's check). Triton's own device functions are rewritten for the launch by the wall (own_fresh).
+std::vector<PyObject *> g_dropped;                  // entries taken out of the cache, released at the launch's end
+std::unordered_map<PyObject *, PyObject *> g_fresh; // triton's own kernel's fn -> the function the wall had rewritten
+
+void keep_only_functions(PyObject *cache)
+{
+    if (cache == nullptr || !PyDict_CheckExact(cache))
+        return;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    bool foreign = false;
+    while (!foreign && PyDict_Next(cache, &pos, &k, &v))
+        foreign = !PyFunction_Check(k);
+    if (!foreign)
+        return;
+    std::vector<std::pair<PyObject *, PyObject *>> kept;
+    pos = 0;
+    while (PyDict_Next(cache, &pos, &k, &v)) {
+        Py_INCREF(k);
+        Py_INCREF(v);
+        if (PyFunction_Check(k)) {
+            kept.emplace_back(k, v);
+        } else {
+            g_dropped.push_back(k);
+            g_dropped.push_back(v);
+        }
+    }
+    PyDict_Clear(cache); // the references to all are held: no __del__ runs here
+    for (auto &[kk, vv] : kept) {
+        PyDict_SetItem(cache, kk, vv);
+        Py_DECREF(kk);
+        Py_DECREF(vv);
+    }
+    PyErr_Clear();
+}
+
+// the cache's entry for the function fn (borrowed), found by identity, or nullptr
+PyObject *entry_of(PyObject *cache, PyObject *fn)
+{
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (cache != nullptr && PyDict_CheckExact(cache) && PyDict_Next(cache, &pos, &k, &v))
+        if (k == fn)
+            return v;
+    return nullptr;
+}
+
+void drop_entry(PyObject *cache, PyObject *fn)
+{
+    if (PyObject *v = entry_of(cache, fn)) {
+        Py_INCREF(fn);
+        Py_INCREF(v);
+        g_dropped.push_back(fn);
+        g_dropped.push_back(v);
+        PyDict_DelItem(cache, fn); // only functions are keys now: no Python runs
+        PyErr_Clear();
+    }
+}
+
+// linecache's entry for a file dropped (triton's own: linecache reads the file again, which the candidate cannot write)
+void drop_lines(PyObject *fn)
+{
+    PyObject *cache = g_linecache != nullptr ? item(PyModule_GetDict(g_linecache), "cache") : nullptr;
+    PyObject *file = fn != nullptr && PyFunction_Check(fn)
+                         ? reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_filename
+                         : nullptr;
+    if (cache != nullptr && PyDict_CheckExact(cache) && file != nullptr && PyUnicode_CheckExact(file) &&
+        PyDict_Contains(cache, file) == 1)
+        PyDict_DelItem(cache, file);
+    PyErr_Clear();
+}
+
+// At the start of every interpreted launch of the answer's: the cache holds functions' entries only, and none of
+// triton's own kernels; each is rewritten for the launch by the wall when the launch first calls it (own_fresh).
 void drop_own_rewritten(PyObject *cache)
 {
     if (cache == nullptr || !PyDict_CheckExact(cache))
         return;
+    keep_only_functions(cache);
     for (const auto &own : g_own)
-        if (PyDict_Contains(cache, own.second.fn) == 1)
-            PyDict_DelItem(cache, own.second.fn);
+        drop_entry(cache, own.second.fn);
+    for (auto &[fn, f] : g_fresh)
+        Py_DECREF(f);
+    g_fresh.clear();
+}
+
+// At the launch's end: what the cache's drops took out is released (a __del__ of the answer's runs here, outside it).
+void release_dropped()
+{
+    std::vector<PyObject *> d;
+    d.swap(g_dropped);
+    for (PyObject *o : d)
+        Py_DECREF(o);
+}
+
+namespace {
+
+// A device call of one of triton's own kernels (k) under the interpreter: its cache entry must be the function the
+// wall had the kernel's rewriter make in this launch, else it is made now, from the kernel's own file (linecache's
+// entry dropped first). A plant after the launch's drop, from the grid function (redteam/wall2
+// h_r42_own_cache_plant_in_grid) or between two calls, is replaced before it runs. False when the rewrite failed.
+bool own_fresh(PyObject *k, const Own &o)
+{
+    PyObject *cache = item(reinterpret_cast<PyTypeObject *>(Py_TYPE(k))->tp_dict, "rewritten_fn");
+    if (cache == nullptr || !PyDict_CheckExact(cache))
+        return false;
+    keep_only_functions(cache);
+    PyObject *now = entry_of(cache, o.fn);
+    auto f = g_fresh.find(o.fn);
+    if (now != nullptr && f != g_fresh.end() && now == f->second)
+        return true;
+    drop_entry(cache, o.fn);
+    drop_lines(o.fn);
+    g_wall_rewriting = true; // the rewriter's exec of the def, inside the kernel's run, is the wall's own doing
+    PyObject *made = PyObject_CallMethod(k, "rewrite", nullptr); // triton's own method: the class is held
+    g_wall_rewriting = false;
+    if (made == nullptr) {
+        PyErr_Clear();
+        return false;
+    }
+    if (f != g_fresh.end()) {
+        Py_DECREF(f->second);
+        f->second = made;
+    } else {
+        g_fresh.emplace(o.fn, made);
+    }
+    return entry_of(cache, o.fn) == made;
+}
+
+// code and the code nested in it
+std::unordered_set<PyObject *> *g_keep_into = &g_lib_code; // the set keep_code fills
+
+void keep_code(PyObject *code, int depth)
+{
+    if (code == nullptr || !PyCode_Check(code) || depth > 16 || g_lib_code.count(code) > 0 ||
+        !g_keep_into->insert(code).second)
+        return;
+    Py_INCREF(code);
+    PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
+    for (Py_ssize_t i = 0; consts != nullptr && PyTuple_Check(consts) && i < PyTuple_GET_SIZE(consts); ++i)
+        keep_code(PyTuple_GET_ITEM(consts, i), depth + 1);
+}
+
+// the code of a module's value: a function, a method, a static or class method, a property's functions, a kernel
+// object's function, and a class's own attributes (classes nested in classes too). C reads only: no Python runs.
+void keep_codes_of(PyObject *v, int depth)
+{
+    if (v == nullptr || depth > 4)
+        return;
+    if (PyFunction_Check(v)) {
+        keep_code(PyFunction_GET_CODE(v), 0);
+        // the function a decorator wrapped (triton's builtins: functools.wraps' __wrapped__, closure cells)
+        PyObject *fd = reinterpret_cast<PyFunctionObject *>(v)->func_dict;
+        keep_codes_of(fd != nullptr && PyDict_Check(fd) ? PyDict_GetItemString(fd, "__wrapped__") : nullptr, depth + 1);
+        PyObject *cells = PyFunction_GET_CLOSURE(v);
+        for (Py_ssize_t i = 0; cells != nullptr && PyTuple_Check(cells) && i < PyTuple_GET_SIZE(cells); ++i) {
+            PyObject *c = PyTuple_GET_ITEM(cells, i);
+            PyObject *x = PyCell_Check(c) ? PyCell_GET(c) : nullptr;
+            if (x != nullptr && (PyFunction_Check(x) || PyMethod_Check(x)))
+                keep_codes_of(x, depth + 1);
+        }
+    } else if (PyMethod_Check(v)) {
+        keep_codes_of(PyMethod_GET_FUNCTION(v), depth + 1);
+    } else if (Py_IS_TYPE(v, &PyStaticMethod_Type) || Py_IS_TYPE(v, &PyClassMethod_Type) ||
+               Py_IS_TYPE(v, &PyProperty_Type)) {
+        for (const char *a : {"__func__", "fget", "fset", "fdel"}) {
+            PyObject *f = PyObject_GetAttrString(v, a); // the C types' own members
+            PyErr_Clear();
+            if (f != nullptr && PyFunction_Check(f))
+                keep_code(PyFunction_GET_CODE(f), 0);
+            Py_XDECREF(f);
+        }
+    } else if (PyType_Check(v) && (reinterpret_cast<PyTypeObject *>(v)->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0) {
+        PyObject *d = reinterpret_cast<PyTypeObject *>(v)->tp_dict;
+        Py_ssize_t pos = 0;
+        PyObject *k, *x;
+        while (d != nullptr && PyDict_Next(d, &pos, &k, &x))
+            if (x != v)
+                keep_codes_of(x, depth + 1);
+    } else if (g_run_cls[0] != nullptr && (reinterpret_cast<PyObject *>(Py_TYPE(v)) == g_run_cls[0] ||
+                                           reinterpret_cast<PyObject *>(Py_TYPE(v)) == g_run_cls[1])) {
+        PyObject *d = PyObject_GenericGetDict(v, nullptr);
+        keep_codes_of(item(d, "fn"), depth + 1); // triton's interpreter calls a combine function's fn itself
+        Py_XDECREF(d);
+        PyErr_Clear();
+    }
+}
+
+// the code of triton's and the worker's modules (own) or of numpy's and the standard library's (a module whose file is
+// in their folders, or importlib's frozen ones) now: launch_setup, before the answer's file is loaded
+void keep_modules(bool own_only)
+{
+    PyObject *mods = PyImport_GetModuleDict();
+    Py_ssize_t pos = 0;
+    PyObject *name, *mod;
+    while (mods != nullptr && PyDict_Next(mods, &pos, &name, &mod)) {
+        const char *n = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+        PyErr_Clear();
+        if (n == nullptr || !PyModule_Check(mod))
+            continue;
+        const bool own = std::strcmp(n, "triton") == 0 || std::strncmp(n, "triton.", 7) == 0 ||
+                         std::strcmp(n, "sieve_worker") == 0 || std::strncmp(n, "sieve_worker.", 13) == 0;
+        if (own != own_only)
+            continue;
+        if (!own) {
+            PyObject *file = PyDict_GetItemString(PyModule_GetDict(mod), "__file__");
+            const char *f = file != nullptr && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : nullptr;
+            PyErr_Clear();
+            const std::string fs = f != nullptr ? f : "";
+            const bool std_lib = (!g_numpy_dir.empty() && fs.rfind(g_numpy_dir, 0) == 0) ||
+                                 (!g_stdlib_dir.empty() && fs.rfind(g_stdlib_dir, 0) == 0 &&
+                                  fs.find("site-packages/") == std::string::npos) ||
+                                 std::strncmp(n, "_frozen_importlib", 17) == 0;
+            if (!std_lib)
+                continue;
+        }
+        g_keep_into = own ? &g_lib_code : &g_std_code;
+        PyObject *md = PyModule_GetDict(mod);
+        Py_ssize_t p2 = 0;
+        PyObject *k, *v;
+        while (md != nullptr && PyDict_Next(md, &p2, &k, &v))
+            keep_codes_of(v, 0);
+    }
+    g_keep_into = &g_lib_code;
     PyErr_Clear();
 }
+
+// under the interpreter: triton's first, so that code both reach is triton's
+void keep_library_code()
+{
+    keep_modules(true);
+    keep_modules(false);
+}
+
+} // namespace
 
 void callees_setup(const std::string &answer_raw)
 {
@@ -259,8 +500,15 @@ void callees_setup(const std::string &answer_raw)
         PyErr_Clear();
     }
     Py_XDECREF(par);
-    for (const char *m : {"triton.tools.tensor_descriptor", "triton.tools.experimental_descriptor"})
+    // modules of triton's an answer's kernel commonly imports itself: their code is triton's own from the start
+    for (const char *m : {"triton.tools.tensor_descriptor", "triton.tools.experimental_descriptor",
+                          "triton.language.extra", "triton.language.extra.libdevice", "triton.language.extra.cuda",
+                          "triton.language.extra.cuda.libdevice", "triton.language.math"}) {
         Py_XDECREF(PyImport_ImportModule(m));
+        PyErr_Clear();
+    }
+    g_builtins = PyImport_ImportModule("builtins");
+    g_math = PyImport_ImportModule("math");
     PyErr_Clear();
     // the code generator whose __init__ hooks.py routed through callee() before this: its class held as it is now
     PyObject *cg = PyImport_ImportModule("triton.compiler.code_generator");
@@ -268,10 +516,16 @@ void callees_setup(const std::string &answer_raw)
     keep_class(cls);
     // the wrappers' closures: compared at every launch (device_calls_hold)
     PyObject *call_cls = g_run_cls[1];
-    for (PyObject *owner : {cls, call_cls}) {
+    PyObject *im = g_run_cls[1] != nullptr ? PyImport_ImportModule("triton.runtime.interpreter") : nullptr;
+    PyObject *reduce_cls = im != nullptr ? PyObject_GetAttrString(im, "ReduceScanOpInterface") : nullptr;
+    Py_XDECREF(im);
+    PyErr_Clear();
+    keep_class(reduce_cls);
+    for (PyObject *owner : {cls, call_cls, reduce_cls}) {
         if (owner == nullptr || !PyType_Check(owner))
             continue;
-        PyObject *w = item(reinterpret_cast<PyTypeObject *>(owner)->tp_dict, owner == cls ? "__init__" : "__call__");
+        PyObject *w =
+            item(reinterpret_cast<PyTypeObject *>(owner)->tp_dict, owner == call_cls ? "__call__" : "__init__");
         PyObject *cells = w != nullptr && PyFunction_Check(w) ? PyFunction_GET_CLOSURE(w) : nullptr;
         for (Py_ssize_t i = 0; cells != nullptr && PyTuple_Check(cells) && i < PyTuple_GET_SIZE(cells); ++i) {
             PyObject *cell = PyTuple_GET_ITEM(cells, i);
@@ -282,6 +536,7 @@ void callees_setup(const std::string &answer_raw)
             g_wrapper_cells.emplace_back(cell, PyCell_GET(cell));
         }
     }
+    Py_XDECREF(reduce_cls);
     Py_XDECREF(cls);
     Py_XDECREF(cg);
     PyErr_Clear();
@@ -348,6 +603,20 @@ void callees_setup(const std::string &answer_raw)
         }
     }
     PyErr_Clear();
+    if (g_interpreted) {
+        keep_library_code();
+        PyObject *it = PyImport_ImportModule("triton.runtime.interpreter");
+        PyObject *rw = it != nullptr ? PyObject_GetAttrString(it, "FunctionRewriter") : nullptr;
+        PyObject *ce = rw != nullptr ? PyObject_GetAttrString(rw, "_compile_and_exec") : nullptr;
+        if (ce != nullptr && PyFunction_Check(ce)) {
+            g_rewriter_exec = PyFunction_GET_CODE(ce);
+            Py_INCREF(g_rewriter_exec);
+        }
+        Py_XDECREF(ce);
+        Py_XDECREF(rw);
+        Py_XDECREF(it);
+        PyErr_Clear();
+    }
 }
 
 // Whether the device-call wrappers' closures hold what they held at launch_setup (their functions are in classes
@@ -388,10 +657,40 @@ bool rewriter_sources_hold(std::string *what)
     PyObject *key = PyUnicode_FromString(g_answer.c_str());
     PyObject *entry =
         cache != nullptr && PyDict_Check(cache) && key != nullptr ? PyDict_GetItemWithError(cache, key) : nullptr;
+    PyErr_Clear();
+    if (entry == nullptr && cache != nullptr && PyDict_CheckExact(cache) && key != nullptr) {
+        // the wall puts the answer's text there itself (no mtime: checkcache leaves it): with the file moved away,
+        // linecache.lazycache read torch's text through a module loader of the answer's
+        // (redteam/wall2 h_r42_moved_file_lazy_torch_source)
+        PyObject *lines = PyList_New(0);
+        size_t at = 0;
+        while (lines != nullptr && at < g_answer_raw.size()) {
+            size_t nl = g_answer_raw.find('\n', at);
+            nl = nl == std::string::npos ? g_answer_raw.size() : nl + 1;
+            PyObject *l = PyUnicode_DecodeUTF8(g_answer_raw.data() + at, static_cast<Py_ssize_t>(nl - at), "replace");
+            if (l == nullptr || PyList_Append(lines, l) != 0) {
+                Py_XDECREF(l);
+                Py_CLEAR(lines);
+                break;
+            }
+            Py_DECREF(l);
+            at = nl;
+        }
+        PyObject *seeded = lines != nullptr ? Py_BuildValue("(nOOO)", static_cast<Py_ssize_t>(g_answer_raw.size()),
+                                                            Py_None, lines, key)
+                                            : nullptr;
+        if (seeded != nullptr)
+            PyDict_SetItem(cache, key, seeded);
+        Py_XDECREF(seeded);
+        Py_XDECREF(lines);
+        entry = PyDict_GetItemWithError(cache, key);
+    }
     Py_XDECREF(key);
     PyErr_Clear();
-    if (entry == nullptr)
-        return true; // linecache reads the file itself
+    if (entry == nullptr) {
+        *what = "linecache holds no lines of the answer's file";
+        return false;
+    }
     PyObject *lines = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) == 4 ? PyTuple_GET_ITEM(entry, 2) : nullptr;
     std::string text;
     bool ok = lines != nullptr && PyList_CheckExact(lines);
@@ -425,11 +724,19 @@ PyObject *w_callee(PyObject *, PyObject *args)
     std::string why;
     auto own = g_own.find(obj);
     if (own != g_own.end()) {
-        if (own_holds(kind, obj, own->second))
+        if (own_holds(kind, obj, own->second) && (kind == 0 || g_in_launch.load() == 0 || own_fresh(obj, own->second)))
             Py_RETURN_NONE;
         why = "triton's own kernel " + name_of(own->second.fn) + ", changed after the wall started";
     } else if (PyObject *fn = obj != Py_None ? answer_kernel(kind, obj) : nullptr) {
         PyErr_Clear();
+        if (kind == 1) {
+            PyObject *code = PyFunction_Check(fn) ? PyFunction_GET_CODE(fn) : nullptr;
+            const char *n =
+                code != nullptr ? PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(code)->co_name) : nullptr;
+            PyErr_Clear();
+            if (n != nullptr)
+                g_kernel_names.insert(n);
+        }
         Py_DECREF(fn);
         std::string what;
         if (kind == 0 || rewriter_sources_hold(&what))
@@ -488,6 +795,226 @@ bool interpreted_caller_ok(std::string *file)
         return false;
     });
     return decided && ok;
+}
+
+// ---- the kernel watch (round 43) -------------------------------------------------------------------------------
+// Under the interpreter a kernel's body is Python, and Python it calls was judged by nothing else: a helper computing
+// with numpy on a loaded tile's `handle` (redteam/wall2 h_r41_interp_numpy_handle), torch's kernel text compiled under
+// the answer's or a standard-library file name and called as a plain function (h_r41_torch_src_compiled_as_*), a
+// helper that calls triton's C load and store itself (h_r42_*_clear_violations). On the GPU triton's code generator
+// refuses all of these. Here a profile function of the wall's own (kernel_calls), set on the main thread for each
+// interpreted launch of the answer's, sees every call:
+//  - a frame of the answer's kernel code (code of the answer's file named as one of its kernels launched or called,
+//    or held by its module) may call Python that triton's or the worker's modules held at launch_setup (g_lib_code
+//    kind 1, by identity: code compiled later under one of their file names is none of it), and C functions that are
+//    Python's builtins reading and making plain values, the math module's, or a plain list's, tuple's, dict's,
+//    string's or number's methods;
+//  - while such a frame is on the stack, Python of the answer's file that starts must be its kernel code too (or the
+//    rewriter's exec of a kernel's def): a plain function of the answer's started by code its kernel called (its
+//    __getattr__, its __eq__) is refused. A reduction's or scan's combine function, whose `fn` triton's interpreter
+//    calls itself, goes through the callee hook first (hooks.py wraps ReduceScanOpInterface.__init__): an object of
+//    the answer's with a plain helper as its `fn` is no kernel (h_r43_combine_fn_plain_numpy).
+// Anything else is recorded, and the call raises. The profile is the wall's for the launch: one taken out or replaced
+// is seen at the next load or store (gated_call) and at the launch's end (tampering). What no call shows stays open:
+// Python arithmetic and numpy's operators and ufuncs on a tile's handle written in the kernel's own body (a known gap
+// on the CPU; triton's code generator refuses the body on the GPU).
+namespace {
+
+Py_tracefunc g_saved_prof = nullptr;
+PyObject *g_saved_prof_obj = nullptr;
+int g_watching = 0;
+
+PyObject *g_answer_str = nullptr; // g_answer as a str (kernel_watch_start)
+
+// whether code names the answer's file: most code a launch runs is another's, told apart by length or identity
+bool answer_code(PyCodeObject *c)
+{
+    PyObject *f = c->co_filename;
+    if (f == g_answer_str)
+        return true;
+    if (g_answer_str == nullptr || !PyUnicode_Check(f) || PyUnicode_GET_LENGTH(f) != PyUnicode_GET_LENGTH(g_answer_str))
+        return false;
+    return PyUnicode_Compare(f, g_answer_str) == 0;
+}
+
+bool kernel_code(PyCodeObject *c)
+{
+    if (!answer_code(c))
+        return false;
+    const char *n = PyUnicode_AsUTF8(c->co_name);
+    PyErr_Clear();
+    return n != nullptr && g_kernel_names.count(n) > 0;
+}
+
+bool plain_c_call(PyObject *f)
+{
+    if (!PyCFunction_Check(f))
+        return false;
+    PyObject *self = PyCFunction_GET_SELF(f);
+    const char *n = reinterpret_cast<PyCFunctionObject *>(f)->m_ml->ml_name;
+    const std::string name = n != nullptr ? n : "";
+    if (self != nullptr && self == g_builtins) {
+        static const std::set<std::string> kRefused = {
+            "exec",   "eval", "compile", "__import__", "setattr", "delattr",        "globals",
+            "locals", "vars", "open",    "breakpoint", "input",   "__build_class__"};
+        return kRefused.count(name) == 0;
+    }
+    if (self != nullptr && self == g_math)
+        return true;
+    return self != nullptr &&
+           (PyList_CheckExact(self) || PyTuple_CheckExact(self) || PyDict_CheckExact(self) ||
+            PyUnicode_CheckExact(self) || PyLong_CheckExact(self) || PyFloat_CheckExact(self) || PyBool_Check(self));
+}
+
+} // namespace
+
+int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg)
+{
+    if ((what != PyTrace_CALL && what != PyTrace_C_CALL) || g_in_launch.load() == 0 || g_wall_rewriting ||
+        std::this_thread::get_id() != g_main)
+        return 0;
+    {
+        // the fast path. A Python call of triton's, the worker's, numpy's or the standard library's code as it was at
+        // launch_setup, which the interpreter runs all the time (a kernel's body calling numpy's or the standard
+        // library's Python is let by here, like its operators: the open end, above); a C call from code that is not
+        // the answer's
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        PyObject *c = reinterpret_cast<PyObject *>(code);
+        const bool pass =
+            what == PyTrace_CALL ? g_lib_code.count(c) > 0 || g_std_code.count(c) > 0 : !answer_code(code);
+        Py_DECREF(code);
+        if (pass)
+            return 0;
+    }
+    PyFrameObject *caller = what == PyTrace_CALL ? PyFrame_GetBack(frame) : frame;
+    if (caller == nullptr)
+        return 0;
+    if (what == PyTrace_C_CALL)
+        Py_INCREF(caller);
+    PyCodeObject *cc = PyFrame_GetCode(caller);
+    const bool from_kernel = kernel_code(cc);
+    const std::string kname = from_kernel ? PyUnicode_AsUTF8(cc->co_name) : "";
+    const bool from_rewriter = reinterpret_cast<PyObject *>(cc) == g_rewriter_exec;
+    Py_DECREF(cc);
+    std::string why;
+    if (what == PyTrace_CALL) {
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        PyObject *c = reinterpret_cast<PyObject *>(code);
+        auto named = [&]() {
+            const char *f = PyUnicode_AsUTF8(code->co_filename);
+            const char *n = PyUnicode_AsUTF8(code->co_name);
+            PyErr_Clear();
+            std::string file = f != nullptr ? f : "?"; // its last two parts: the verdict's op name is short
+            const size_t cut = file.rfind('/', file.rfind('/') == std::string::npos ? 0 : file.rfind('/') - 1);
+            return std::string(n != nullptr ? n : "?") + " of " +
+                   (cut == std::string::npos ? file : file.substr(cut + 1));
+        };
+        if (from_kernel) {
+            if (g_lib_code.count(c) == 0)
+                why = "Python that is not triton's (" + named() + ") called from the answer's kernel " + kname +
+                      " under the interpreter";
+        } else if (!kernel_code(code) && answer_code(code) &&
+                   !(from_rewriter && PyUnicode_CompareWithASCIIString(code->co_name, "<module>") == 0)) {
+            // the answer's code that is none of its kernels, started by code it called (a combine function's `fn`
+            // triton's interpreter calls itself, a __getattr__, an __eq__): not while a kernel of the answer's runs
+            bool in_kernel = false;
+            PyFrameObject *f = caller;
+            Py_INCREF(f);
+            while (f != nullptr && !in_kernel) {
+                PyCodeObject *fc = PyFrame_GetCode(f);
+                in_kernel = kernel_code(fc);
+                Py_DECREF(fc);
+                PyFrameObject *back = PyFrame_GetBack(f);
+                Py_DECREF(f);
+                f = back;
+            }
+            Py_XDECREF(f);
+            if (in_kernel)
+                why = "Python of the answer's that is none of its kernels (" + named() +
+                      ") ran inside its interpreted kernel";
+        }
+        Py_DECREF(code);
+    } else if (from_kernel && !plain_c_call(arg)) {
+        const char *n = PyCFunction_Check(arg) ? reinterpret_cast<PyCFunctionObject *>(arg)->m_ml->ml_name : nullptr;
+        why = "the C function " + std::string(n != nullptr ? n : Py_TYPE(arg)->tp_name) +
+              " called from the answer's kernel " + kname + " under the interpreter";
+    }
+    Py_DECREF(caller);
+    if (why.empty())
+        return 0;
+    const std::string where = python_where();
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        record(why.c_str(), g_phase.load(), false, where.empty() ? "no line of the answer on the stack" : where);
+    }
+    PyErr_SetString(PyExc_RuntimeError, ("sieve runtime wall: refused: " + why).c_str());
+    return -1;
+}
+
+// The answer's kernel functions a launch's module holds (its @triton.jit combine functions, which triton's interpreter
+// calls by their fn): their frames are the answer's kernel code too.
+void kernel_watch_names(PyObject *globals)
+{
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (globals != nullptr && PyDict_Check(globals) && PyDict_Next(globals, &pos, &k, &v)) {
+        if (g_run_cls[1] == nullptr || reinterpret_cast<PyObject *>(Py_TYPE(v)) != g_run_cls[1])
+            continue;
+        PyObject *d = PyObject_GenericGetDict(v, nullptr);
+        PyObject *fn = item(d, "fn");
+        if (fn != nullptr && in_answer(fn)) {
+            const char *n = PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_name);
+            if (n != nullptr)
+                g_kernel_names.insert(n);
+        }
+        Py_XDECREF(d);
+        PyErr_Clear();
+    }
+}
+
+// An interpreted launch of the answer's kernel `kernel` begins (main thread): the watch on until kernel_watch_end.
+void kernel_watch_start(const std::string &kernel)
+{
+    if (!kernel.empty())
+        g_kernel_names.insert(kernel);
+    if (g_answer_str == nullptr)
+        g_answer_str = PyUnicode_FromString(g_answer.c_str());
+    PyErr_Clear();
+    if (g_watching++ > 0)
+        return;
+    PyThreadState *ts = PyThreadState_Get();
+    g_saved_prof = ts->c_profilefunc;
+    g_saved_prof_obj = ts->c_profileobj;
+    Py_XINCREF(g_saved_prof_obj);
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyEval_SetProfile(kernel_calls, nullptr);
+    PyErr_Clear();
+    PyErr_Restore(et, ev, tb);
+}
+
+bool kernel_watch_holds()
+{
+    return PyThreadState_Get()->c_profilefunc == kernel_calls;
+}
+
+// The launch has ended: the watch must still be the wall's (else tampering), and the profile before it is put back.
+void kernel_watch_end()
+{
+    if (g_watching == 0 || --g_watching > 0)
+        return;
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    if (!kernel_watch_holds()) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper("the wall's watch of an interpreted kernel's calls was taken out during its launch");
+    }
+    PyEval_SetProfile(g_saved_prof, g_saved_prof_obj);
+    Py_XDECREF(g_saved_prof_obj);
+    g_saved_prof = nullptr;
+    g_saved_prof_obj = nullptr;
+    PyErr_Clear();
+    PyErr_Restore(et, ev, tb);
 }
 
 // The launch's own checks of the answer's kernel: its arguments and its pre-run hooks (code of the answer's inside

@@ -429,87 +429,147 @@ bool gate_open(bool in_launch)
     return in_launch && g_interpreted && g_in_launch.load() > 0 && std::this_thread::get_id() == g_main;
 }
 
+// numpy's array type and its builtin dtypes (each with its element size), as they were at shut_raw: what triton's
+// interpreter hands its C load and store, and nothing else may reach them (outside_launch)
+PyTypeObject *g_ndarray = nullptr;
+std::unordered_map<PyObject *, Py_ssize_t> g_np_dtypes;
+
+void keep_numpy_types()
+{
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *nd = np != nullptr ? PyObject_GetAttrString(np, "ndarray") : nullptr;
+    if (nd != nullptr && PyType_Check(nd))
+        g_ndarray = reinterpret_cast<PyTypeObject *>(nd); // the reference kept
+    else
+        Py_XDECREF(nd);
+    PyObject *dtype = np != nullptr ? PyObject_GetAttrString(np, "dtype") : nullptr;
+    for (const char *t : {"bool_", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
+                          "float32", "float64"}) {
+        PyObject *d = dtype != nullptr ? PyObject_CallFunction(dtype, "s", t) : nullptr;
+        PyObject *size = d != nullptr ? PyObject_GetAttrString(d, "itemsize") : nullptr;
+        if (size != nullptr && PyLong_Check(size))
+            g_np_dtypes.emplace(d, PyLong_AsSsize_t(size)); // the dtype's reference kept
+        else
+            Py_XDECREF(d);
+        Py_XDECREF(size);
+        PyErr_Clear();
+    }
+    Py_XDECREF(dtype);
+    Py_XDECREF(np);
+    PyErr_Clear();
+}
+
 // A gated interpreter access's addresses (load(ptrs, mask, other, dtype), store(ptrs, value, mask),
 // atomic_cas(ptrs, cmp, val, sem), atomic_rmw(op, ptrs, val, mask, sem)): each one its mask leaves active, with its
 // element's size, must lie in a tensor the launch was given (g_cur_mine). hooks.py's check before the builder's own
 // call says the same in Python; this one holds where that is gone round: the builder's function taken from the
 // check's closure, or triton's C function called by the answer's Python (redteam/wall2
-// h_r41_interp_raw_clear_violations zeroed the wall's own count of refusals with a store). "" when all are inside.
+// h_r41_interp_raw_clear_violations zeroed the wall's own count of refusals with a store). The arguments must be
+// what triton's interpreter hands the C function: exact numpy arrays (an object whose __dlpack__ named other memory
+// than its buffer did: h_r42_dlpack_two_faced_ptrs_clear_violations), the mask and values of the pointers' shape
+// (triton's C code indexes them flat by the pointer's index: a mask numpy would broadcast covered other pointers than
+// the ones the store wrote, h_r42_mask_shape_clear_violations), a load's element size that of its dtype argument, one
+// of numpy's own dtypes. "" when all are inside.
 std::string outside_launch(const std::string &name, PyObject *const *args, Py_ssize_t n)
 {
     auto ends = [&](const char *t) {
         const size_t k = std::strlen(t);
         return name.size() >= k && name.compare(name.size() - k, k, t) == 0;
     };
-    int p = -1, v = -1, m = -1; // the pointers, the values (their element size) and the mask
+    int p = -1, m = -1, d = -1; // the pointers, the mask, a load's dtype
+    std::vector<int> v;         // the arrays of values read or written beside the pointers
     if (ends(": load"))
-        p = 0, m = 1, v = 2;
+        p = 0, m = 1, v = {2}, d = 3;
     else if (ends(": store"))
-        p = 0, v = 1, m = 2;
+        p = 0, v = {1}, m = 2;
     else if (ends(": atomic_cas"))
-        p = 0, v = 1;
+        p = 0, v = {1, 2};
     else if (ends(": atomic_rmw"))
-        p = 1, v = 2, m = 3;
+        p = 1, v = {2}, m = 3;
     else
         return "";
-    if (n <= std::max({p, v, m}))
-        return "too few arguments";
-    Py_buffer pb{}, vb{}, mb{};
-    const int flags = PyBUF_STRIDED_RO | PyBUF_FORMAT;
-    const bool have_p = PyObject_GetBuffer(args[p], &pb, flags) == 0;
-    const bool have_v = have_p && PyObject_GetBuffer(args[v], &vb, flags) == 0;
-    const bool have_m = have_v && m >= 0 && args[m] != Py_None && PyObject_GetBuffer(args[m], &mb, flags) == 0;
-    PyErr_Clear();
-    std::string bad;
-    if (!have_p || !have_v || pb.itemsize != 8 || (m >= 0 && args[m] != Py_None && !have_m) ||
-        (have_m && mb.itemsize != 1))
-        bad = "arguments that are not the interpreter's arrays";
-    const int nd = have_p ? pb.ndim : 0;
-    // the mask broadcast to the pointers' shape (numpy's rule, from the last axis); another shape: every pointer
-    std::vector<Py_ssize_t> mstride(static_cast<size_t>(nd), 0);
-    bool use_mask = have_m && mb.ndim <= nd;
-    for (int i = 0; use_mask && i < mb.ndim; ++i) {
-        const int j = nd - mb.ndim + i;
-        if (mb.shape[i] == pb.shape[j])
-            mstride[static_cast<size_t>(j)] = mb.strides[i];
-        else if (mb.shape[i] != 1)
-            use_mask = false;
+    if (n <= std::max({p, m, d, v.back()}))
+        return name + ": too few arguments";
+    auto exact = [](PyObject *o) { return g_ndarray != nullptr && Py_TYPE(o) == g_ndarray; };
+    bool ok = exact(args[p]) && (m < 0 || exact(args[m]));
+    for (int i : v)
+        ok = ok && exact(args[i]);
+    Py_ssize_t size = 0;
+    if (d >= 0) {
+        auto dt = g_np_dtypes.find(args[d]);
+        ok = ok && dt != g_np_dtypes.end();
+        size = ok ? dt->second : 0;
     }
+    if (!ok)
+        return name + ": arguments that are not the interpreter's arrays";
+    Py_buffer pb{}, mb{};
+    std::vector<Py_buffer> vb(v.size());
+    const int flags = PyBUF_STRIDED_RO | PyBUF_FORMAT;
+    int held = 0; // buffers taken: the pointers, the mask, then each of v
+    ok = PyObject_GetBuffer(args[p], &pb, flags) == 0;
+    held += ok;
+    ok = ok && (m < 0 || PyObject_GetBuffer(args[m], &mb, flags) == 0);
+    held += ok && m >= 0;
+    for (size_t i = 0; ok && i < v.size(); ++i) {
+        ok = PyObject_GetBuffer(args[v[i]], &vb[i], flags) == 0;
+        held += ok;
+    }
+    PyErr_Clear();
+    auto same_shape = [&](const Py_buffer &b) {
+        if (b.ndim != pb.ndim)
+            return false;
+        for (int i = 0; i < b.ndim; ++i)
+            if (b.shape[i] != pb.shape[i])
+                return false;
+        return true;
+    };
+    std::string bad;
+    if (!ok || pb.itemsize != 8 || (m >= 0 && (mb.itemsize != 1 || !same_shape(mb))))
+        bad = "arguments that are not the interpreter's arrays";
+    for (size_t i = 0; bad.empty() && i < v.size(); ++i)
+        if (!same_shape(vb[i]) || (d < 0 && i > 0 && vb[i].itemsize != vb[0].itemsize))
+            bad = "values not of the pointers' shape";
+    if (d < 0 && bad.empty())
+        size = vb[0].itemsize;
+    const int nd = pb.ndim;
     Py_ssize_t total = 1;
     for (int i = 0; i < nd; ++i)
         total *= pb.shape[i];
-    const unsigned long size = have_v ? static_cast<unsigned long>(vb.itemsize) : 1;
     std::vector<Py_ssize_t> idx(static_cast<size_t>(nd), 0);
     for (Py_ssize_t k = 0; bad.empty() && k < total; ++k) {
         Py_ssize_t po = 0, mo = 0;
         for (int i = 0; i < nd; ++i) {
             po += idx[static_cast<size_t>(i)] * pb.strides[i];
-            mo += idx[static_cast<size_t>(i)] * mstride[static_cast<size_t>(i)];
+            if (m >= 0)
+                mo += idx[static_cast<size_t>(i)] * mb.strides[i];
         }
         for (int i = nd - 1; i >= 0; --i) { // the next index
             if (++idx[static_cast<size_t>(i)] < pb.shape[i])
                 break;
             idx[static_cast<size_t>(i)] = 0;
         }
-        if (use_mask && *(static_cast<const char *>(mb.buf) + mo) == 0)
+        if (m >= 0 && *(static_cast<const char *>(mb.buf) + mo) == 0)
             continue;
         unsigned long a = 0;
         std::memcpy(&a, static_cast<const char *>(pb.buf) + po, sizeof a);
+        const auto sz = static_cast<unsigned long>(size);
         bool in = false;
         for (const Range &r : g_cur_mine)
-            in = in || (a >= r.first && a <= r.second && size <= r.second - a);
+            in = in || (a >= r.first && a <= r.second && sz <= r.second - a);
         if (!in) {
             char hex[32];
             std::snprintf(hex, sizeof hex, "%#lx", a);
             bad = std::string("an address outside every tensor the launch was given (") + hex + ")";
         }
     }
-    if (have_m)
-        PyBuffer_Release(&mb);
-    if (have_v)
-        PyBuffer_Release(&vb);
-    if (have_p)
+    // release what was taken, in order: the pointers, the mask, the values
+    if (held > 0)
         PyBuffer_Release(&pb);
+    int next = 1;
+    if (m >= 0 && held > next++)
+        PyBuffer_Release(&mb);
+    for (size_t i = 0; i < v.size() && held > next; ++i, ++next)
+        PyBuffer_Release(&vb[i]);
     return bad.empty() ? "" : name + ": " + bad;
 }
 
@@ -525,6 +585,8 @@ PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, P
     // its behalf), not another file's kernel body run as a plain function (callees.cpp interpreted_caller_ok)
     std::string file;
     std::string outside = outside_launch(it->second.name, args, PyVectorcall_NARGS(nargsf));
+    if (outside.empty() && !kernel_watch_holds())
+        outside = "the wall's watch of the kernel's calls was taken out (callees.cpp kernel_calls)";
     if (!outside.empty() || !interpreted_caller_ok(&file)) {
         const std::string why =
             !outside.empty() ? outside : "Triton code not of the answer's file ran in its launch (" + file + ")";
@@ -1376,6 +1438,7 @@ PyObject *w_shut_raw(PyObject *, PyObject *args)
         return refuse(nullptr, nullptr, nullptr);
     shut = true;
     g_build_env = build_env();
+    keep_numpy_types();
     add_roots(roots, g_code_roots);
     add_roots(driver_roots, g_driver_roots);
     add_roots(client_roots, g_client_roots);

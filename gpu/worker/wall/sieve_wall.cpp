@@ -341,8 +341,10 @@ bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop)
     // (h_r40_cache_plant_mid_launch).
     PyObject *cache = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn");
     bool ok = cache != nullptr && PyDict_CheckExact(cache);
-    if (ok && drop && PyDict_Contains(cache, fn) == 1)
-        ok = PyDict_DelItem(cache, fn) == 0;
+    if (ok && drop) {
+        keep_only_functions(cache); // no key of the answer's making that only looks like fn (drop_own_rewritten)
+        drop_entry(cache, fn);
+    }
     PyErr_Clear();
     return ok;
 }
@@ -470,6 +472,13 @@ PyObject *w_launch(PyObject *, PyObject *a)
     const char *n = name != nullptr && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
     std::string kname = n != nullptr ? n : "?";
     Py_XDECREF(name);
+    // the name its code has (the kernel watch knows the kernel's frames by it; __name__ is the answer's to set)
+    const char *cn = PyFunction_Check(fn)
+                         ? PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_name)
+                         : nullptr;
+    const std::string kcode = cn != nullptr ? cn : "";
+    if (kind == 1 && PyFunction_Check(fn))
+        kernel_watch_names(PyFunction_GET_GLOBALS(fn));
     Py_DECREF(fn);
     PyErr_Clear();
     PyObject *rl = PyObject_CallFunctionObjArgs(g_ranges, args, kwargs, nullptr);
@@ -515,14 +524,17 @@ PyObject *w_launch(PyObject *, PyObject *a)
         drop_own_rewritten(
             PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn"));
         PyErr_Clear();
+        kernel_watch_start(kcode); // what the kernel's body calls (callees.cpp)
     }
     auto t0 = std::chrono::steady_clock::now();
     PyObject *res = PyObject_Call(orig, full, kwargs);
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
     if (interp) {
+        kernel_watch_end();
         --g_in_launch;
         g_cur_ranges = saved;
         g_cur_mine.swap(saved_mine);
+        release_dropped();
     }
     Py_DECREF(rl);
     Py_DECREF(full);

@@ -173,7 +173,7 @@ std::string answer_hook()
     if (c10::impl::PythonDispatcherTLS::get_state() != nullptr)
         return "the Python dispatcher";
     PyThreadState *ts = PyThreadState_Get();
-    if (ts->c_tracefunc != nullptr || ts->c_profilefunc != nullptr)
+    if (ts->c_tracefunc != nullptr || (ts->c_profilefunc != nullptr && ts->c_profilefunc != kernel_calls))
         return "a trace or profile function";
     if (g_gc_callbacks != nullptr && PyList_Check(g_gc_callbacks) && PyList_GET_SIZE(g_gc_callbacks) > 0)
         return "a gc callback";

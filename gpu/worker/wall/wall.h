@@ -139,13 +139,21 @@ PyObject *w_shut_raw(PyObject *, PyObject *args);
 // sieve_wall.cpp
 bool shadows(PyObject *obj, PyObject *d, std::string *what);
 bool interpreted_runs(PyObject *kself, PyObject *d, PyObject *fn, bool drop);
-void drop_own_rewritten(PyObject *cache);
 PyObject *answer_kernel(int kind, PyObject *kself);
 PyObject *src_of(PyObject *k);
 bool in_answer(PyObject *fn);
 void keep_class(PyObject *cls);
 // callees.cpp
 void callees_setup(const std::string &answer_raw);
+void keep_only_functions(PyObject *cache);
+void drop_entry(PyObject *cache, PyObject *fn);
+void drop_own_rewritten(PyObject *cache);
+void release_dropped();
+void kernel_watch_names(PyObject *globals);
+void kernel_watch_start(const std::string &kernel);
+void kernel_watch_end();
+bool kernel_watch_holds();
+int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg);
 bool device_calls_hold(std::string *what);
 std::string foreign_kernel(PyObject *k);
 bool interpreted_caller_ok(std::string *file);
