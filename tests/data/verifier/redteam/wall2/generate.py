@@ -320,27 +320,39 @@ HOSTILE = [
     # calls of the answer's device function
     ("h_r40_cache_plant_mid_launch", SOFTMAX, REJECT_OR_WRONG, INTERPRETER_CACHE),
     # round 41, a helper's red team against ec41991 (all six PASSed with stage 0 skipped, on the CPU): the interpreter
-    # runs a kernel's body as Python. Mended: a raw store through triton's C function (the gate's own bounds check,
-    # ffi.cpp outside_launch), a cache entry planted for one of triton's own device functions (dropped at every
-    # launch), a kernel function whose __wrapped__ is torch's (refused). Known gaps: Python called from a kernel's body
-    # (numpy on a tile's handle, torch's kernel text compiled under the answer's or the standard library's file name)
+    # runs a kernel's body as Python. Mended then: a raw store through triton's C function (the gate's own bounds
+    # check, ffi.cpp outside_launch), a cache entry planted for one of triton's own device functions (dropped at every
+    # launch), a kernel function whose __wrapped__ is torch's (refused); and in round 43 the rest, Python called from a
+    # kernel's body (numpy on a tile's handle, torch's kernel text compiled under the answer's or the standard
+    # library's file name): the kernel watch (callees.cpp kernel_calls)
     ("h_r41_interp_raw_clear_violations", SOFTMAX, R41, INTERPRETER_ONLY),
     ("h_r41_own_kernel_cache_plant", SOFTMAX, R41, INTERPRETER_CACHE),
     ("h_r41_wrapped_torch_source", SOFTMAX, R41, {}),
     ("h_r41_interp_numpy_handle", SOFTMAX, R41, INTERPRETER_ONLY),
     ("h_r41_torch_src_compiled_as_answer", SOFTMAX, R41, INTERPRETER_ONLY),
     ("h_r41_torch_src_compiled_as_stdlib", SOFTMAX, R41, INTERPRETER_ONLY),
-    # round 42, a helper's red team against 8292484's three mends (all six PASS with stage 0 skipped, CPU): the gate's
-    # bounds check reads a mask broadcast as numpy does and the arrays through the buffer protocol, where triton's C
+    # round 42, a helper's red team against 8292484's three mends (all six PASSed with stage 0 skipped, CPU): the gate's
+    # bounds check read a mask broadcast as numpy does and the arrays through the buffer protocol, where triton's C
     # function indexes the mask flat and reads __dlpack__; a cache key that compares equal to the wall's lookup only
     # when triton asks; a plant from the grid function, after the launch's drop; the rewriter reading torch's text
-    # through linecache.lazycache once the answer's file is moved away. Known gaps (below)
+    # through linecache.lazycache once the answer's file is moved away. All mended in round 43: exact arrays of the
+    # pointers' shape, a cache of functions' entries only, triton's own rewritten by the wall at each device call,
+    # linecache seeded with the answer's text; and the kernel watch refuses the helpers they start from
     ("h_r42_mask_shape_clear_violations", SOFTMAX, R41, R42_GPU),
     ("h_r42_dlpack_two_faced_ptrs_clear_violations", SOFTMAX, R41, R42_GPU),
     ("h_r42_own_cache_two_faced_key", SOFTMAX, R41, R42_GPU),
     ("h_r42_answer_cache_two_faced_key", SOFTMAX, R41, R42_GPU),
     ("h_r42_own_cache_plant_in_grid", SOFTMAX, R41, R42_GPU),
     ("h_r42_moved_file_lazy_torch_source", SOFTMAX, R41, R42_GPU),
+    # round 43, written against the kernel watch and round 42's mends (CPU): a combine function's fn that triton's
+    # interpreter calls itself, the watch taken out by the grid function, torch's kernel text under triton's own file
+    # name, linecache's lines planted for triton's standard.py, and numpy's operators in the kernel's own body (the
+    # open end: a known gap on the CPU)
+    ("h_r43_combine_fn_plain_numpy", SOFTMAX, R41, R42_GPU),
+    ("h_r43_setprofile_in_grid", SOFTMAX, R41, R42_GPU),
+    ("h_r43_torch_src_as_triton_file", SOFTMAX, R41, R42_GPU),
+    ("h_r43_linecache_triton_plant", SOFTMAX, R41, R42_GPU),
+    ("h_r43_body_numpy_operators", SOFTMAX, R41, R42_GPU),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -388,6 +400,7 @@ LEGIT = [
     # round 42 (helper): 2-D tiles with a (ROWS, 1) & (1, BLOCK) mask; tl.reshape and tl.ravel between load and store
     ("l2_r42_softmax_2d_broadcast_mask", SOFTMAX, {}),
     ("l2_r42_softmax_tl_ravel_reshape", SOFTMAX, {}),
+    ("l2_r43_softmax_reduce_combine", SOFTMAX, {}),
 ]
 
 # the doc line of a round's fixtures starts with the round (as in the manifest's round-36 entries)
@@ -436,37 +449,10 @@ KNOWN_GAPS = {
                                    "with no Triton/__global__ kernel is KERNEL_NOT_RUN (its py::class_ binding "
                                    "passes the import judgment and its method is routed through the probe)",
     "l2_cpp_class_method_softmax_static": "(legit rejected) stage 0: NO_KERNEL and .run() read as a tensor method",
-    # round 41 (helper, against ec41991), CPU only: under triton's interpreter a kernel's body is Python, and Python
-    # it calls is judged only by what it loads and stores, by the file its code names (the gate's frame walk)
-    "h_r41_interp_numpy_handle": "under the CPU interpreter a plain helper called from the kernel's body computes "
-                                 "with numpy on a loaded tile's handle, which no load or store shows; on the GPU "
-                                 "triton's code generator refuses the call (unsupported function). Compiling each "
-                                 "interpreted kernel with the code generator first would close it; stage 0 refuses it",
-    "h_r41_torch_src_compiled_as_answer": "under the CPU interpreter, torch's kernel text compile()d under the "
-                                          "answer's file name and called from its kernel as a plain function: the "
-                                          "gate's frame walk judges code by the file it names; stage 0 refuses it",
-    "h_r42_mask_shape_clear_violations": "the gate's bounds check (outside_launch) broadcasts a mask of another "
-                                         "shape as numpy does, while triton's C store indexes it flat: a masked-off "
-                                         "pointer to the wall's statics is written (mend: the mask's shape must be "
-                                         "the pointers')",
-    "h_r42_dlpack_two_faced_ptrs_clear_violations": "the gate reads the pointer array through the buffer protocol, "
-                                                    "triton's C store through __dlpack__ first: an ndarray subclass "
-                                                    "shows each a different array (mend: exact numpy arrays, or "
-                                                    "checked copies handed on)",
-    "h_r42_own_cache_two_faced_key": "a key in the interpreter's cache that hashes as tl.ravel's function and "
-                                     "compares equal only when triton looks it up: the drop by PyDict_Contains finds "
-                                     "nothing (mend: a cache of the wall's own each launch, or keys by identity)",
-    "h_r42_answer_cache_two_faced_key": "as h_r42_own_cache_two_faced_key, against the drop of the answer's own "
-                                        "kernel's entry",
-    "h_r42_own_cache_plant_in_grid": "planted by the grid function, after the launch's drop of triton's own "
-                                     "entries and before the device call (mend: drop or check at every device call, "
-                                     "as for the answer's functions)",
-    "h_r42_moved_file_lazy_torch_source": "the answer's file moved away and linecache's entry dropped: the rewriter's "
-                                          "inspect reads torch's kernel text through linecache.lazycache and a "
-                                          "module loader of the answer's (mend: a linecache entry of the answer's "
-                                          "text the wall puts there and requires)",
-    "h_r41_torch_src_compiled_as_stdlib": "as h_r41_torch_src_compiled_as_answer, under a file name in the standard "
-                                          "library, whose frames the walk passes over; stage 0 refuses it",
+    # round 43 (against the kernel watch), CPU only: what no call shows
+    "h_r43_body_numpy_operators": "under the CPU interpreter the kernel's own body computes with numpy's ufuncs and "
+                                  "operators on its tile's handle (no call the kernel watch is told of); triton's "
+                                  "code generator refuses the body on the GPU; stage 0 refuses it",
 }
 
 
