@@ -65,7 +65,6 @@ std::unordered_set<PyObject *> g_lib_code;      // code of triton's and the work
 std::unordered_set<PyObject *> g_std_code;      // code of numpy's and the standard library's modules then
 std::unordered_set<std::string> g_kernel_names; // the answer's kernel functions launched or called, by name
 PyObject *g_rewriter_exec = nullptr;            // FunctionRewriter._compile_and_exec's code (it execs a def)
-std::unordered_set<PyObject *> g_fresh_code;    // the code of triton's own kernels as the wall had them rewritten
 bool g_wall_rewriting = false;                  // the wall has a kernel of triton's own rewritten (own_fresh)
 PyObject *g_builtins = nullptr;                 // the builtins module
 PyObject *g_math = nullptr;                     // the math module
@@ -899,7 +898,6 @@ int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg)
     std::string why;
     if (what == PyTrace_CALL) {
         PyCodeObject *code = PyFrame_GetCode(frame);
-        PyObject *c = reinterpret_cast<PyObject *>(code);
         auto named = [&]() {
             const char *f = PyUnicode_AsUTF8(code->co_filename);
             const char *n = PyUnicode_AsUTF8(code->co_name);
@@ -909,10 +907,9 @@ int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg)
             return std::string(n != nullptr ? n : "?") + " of " +
                    (cut == std::string::npos ? file : file.substr(cut + 1));
         };
-        if (from_kernel) {
-            if (g_lib_code.count(c) == 0)
-                why = "Python that is not triton's (" + named() + ") called from the answer's kernel " + kname +
-                      " under the interpreter";
+        if (from_kernel) { // past the fast path: code triton's modules did not hold
+            why = "Python that is not triton's (" + named() + ") called from the answer's kernel " + kname +
+                  " under the interpreter";
         } else if (!kernel_code(code) && answer_code(code) &&
                    !(from_rewriter && PyUnicode_CompareWithASCIIString(code->co_name, "<module>") == 0)) {
             // the answer's code that is none of its kernels, started by code it called (a combine function's `fn`
