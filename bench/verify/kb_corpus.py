@@ -17,7 +17,7 @@ written as OUT/corpus.sieve.jsonl (the prompt tasks and every sample, Sieve's im
 OUT/samples.jsonl (one row per sample for baseline.py and kb_compare.py: name, task, task_file,
 answer_file, intended, expect).
 
-    python3 kb_corpus.py KB_CHECKOUT OUT_DIR [--levels 1,2] [--only REGEX] [--max-problems N]
+    python3 kb_corpus.py KB_CHECKOUT OUT_DIR [--levels 1,2] [--only REGEX] [--samples REGEX] [--max-problems N]
                          [--leaderboard DIR] [--no-own-answers] [--no-prompts]
 
 Pure standard library; needs no torch.
@@ -85,6 +85,7 @@ def main():
     ap.add_argument("--levels", default="1,2")
     ap.add_argument("--only", help="only problems whose file name matches this regular expression")
     ap.add_argument("--max-problems", type=int, default=0, help="at most N problems per level (0: all)")
+    ap.add_argument("--samples", help="only answers whose sample name (task/variant) matches this regular expression")
     ap.add_argument("--no-prompts", action="store_true")
     ap.add_argument("--leaderboard", help="a KernelBenchLeaderboard checkout: its solutions as answers too")
     ap.add_argument("--no-own-answers", action="store_true", help="leave out kb_answers.py's answers")
@@ -116,6 +117,8 @@ def main():
             answers += board.get((level, stem), [])
             for variant, backend, answer, intended in answers:
                 name = f"{task}/{variant}"
+                if args.samples and not re.search(args.samples, name):
+                    continue
                 apath = os.path.join(out, "answers", f"l{level}_{stem}__{variant}.py")
                 with open(apath, "w") as fh:
                     fh.write(answer)
