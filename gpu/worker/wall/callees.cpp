@@ -64,6 +64,8 @@ std::string g_answer_raw; // the answer's file as read at launch_setup
 std::unordered_set<PyObject *> g_lib_code;      // code of triton's and the worker's modules at launch_setup
 std::unordered_set<PyObject *> g_std_code;      // code of numpy's and the standard library's modules then
 std::unordered_set<std::string> g_kernel_names; // the answer's kernel functions launched or called, by name
+std::unordered_set<PyObject *> g_kernel_code;   // code the rewriter made from the answer's text (kernel_calls)
+std::unordered_set<PyObject *> g_fresh_code;    // code of triton's own kernels the wall rewrote in this launch
 PyObject *g_rewriter_exec = nullptr;            // FunctionRewriter._compile_and_exec's code (it execs a def)
 bool g_wall_rewriting = false;                  // the wall has a kernel of triton's own rewritten (own_fresh)
 PyObject *g_builtins = nullptr;                 // the builtins module
@@ -317,6 +319,9 @@ void drop_own_rewritten(PyObject *cache)
     for (auto &[fn, f] : g_fresh)
         Py_DECREF(f);
     g_fresh.clear();
+    for (PyObject *c : g_fresh_code)
+        Py_DECREF(c);
+    g_fresh_code.clear();
 }
 
 // At the launch's end: what the cache's drops took out is released (a __del__ of the answer's runs here, outside it).
@@ -365,10 +370,25 @@ bool own_fresh(PyObject *k, const Own &o)
 // code and the code nested in it
 std::unordered_set<PyObject *> *g_keep_into = &g_lib_code; // the set keep_code fills
 
+bool g_keep_std_files = false; // keep_code keeps only code of numpy's and the standard library's files
+
+bool std_file(const std::string &f)
+{
+    return (!g_numpy_dir.empty() && f.rfind(g_numpy_dir, 0) == 0) ||
+           (!g_stdlib_dir.empty() && f.rfind(g_stdlib_dir, 0) == 0 && f.find("site-packages/") == std::string::npos);
+}
+
 void keep_code(PyObject *code, int depth)
 {
-    if (code == nullptr || !PyCode_Check(code) || depth > 16 || g_lib_code.count(code) > 0 ||
-        !g_keep_into->insert(code).second)
+    if (code == nullptr || !PyCode_Check(code) || depth > 16 || g_lib_code.count(code) > 0)
+        return;
+    if (g_keep_std_files) {
+        const char *f = PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(code)->co_filename);
+        PyErr_Clear();
+        if (f == nullptr || !std_file(f))
+            return;
+    }
+    if (!g_keep_into->insert(code).second)
         return;
     Py_INCREF(code);
     PyObject *consts = reinterpret_cast<PyCodeObject *>(code)->co_consts;
@@ -412,12 +432,39 @@ void keep_codes_of(PyObject *v, int depth)
         while (d != nullptr && PyDict_Next(d, &pos, &k, &x))
             if (x != v)
                 keep_codes_of(x, depth + 1);
+        // its bases, which no module may hold (tokenize.TokenInfo's namedtuple base, with its __new__)
+        PyObject *bases = reinterpret_cast<PyTypeObject *>(v)->tp_bases;
+        for (Py_ssize_t i = 0; bases != nullptr && PyTuple_Check(bases) && i < PyTuple_GET_SIZE(bases); ++i)
+            keep_codes_of(PyTuple_GET_ITEM(bases, i), depth + 1);
+    } else if (std::strcmp(Py_TYPE(v)->tp_name, "numpy._ArrayFunctionDispatcher") == 0) {
+        // numpy's functions (np.sum, np.copyto): a C object of numpy's that calls the Python it holds, its
+        // implementation and its dispatcher, which no attribute shows and its traverse does not visit. Its fields
+        // past the object's head are a vectorcall pointer and objects (numpy's PyArray_ArrayFunctionDispatcherObject);
+        // each that is a function is kept (the type read at a field's address is readable for all of them)
+        const Py_ssize_t size = Py_TYPE(v)->tp_basicsize;
+        for (Py_ssize_t off = sizeof(PyObject); off + static_cast<Py_ssize_t>(sizeof(void *)) <= size;
+             off += sizeof(void *)) {
+            PyObject *f = *reinterpret_cast<PyObject **>(reinterpret_cast<char *>(v) + off);
+            if (f != nullptr && Py_IS_TYPE(f, &PyFunction_Type))
+                keep_codes_of(f, depth + 1);
+        }
     } else if (g_run_cls[0] != nullptr && (reinterpret_cast<PyObject *>(Py_TYPE(v)) == g_run_cls[0] ||
                                            reinterpret_cast<PyObject *>(Py_TYPE(v)) == g_run_cls[1])) {
         PyObject *d = PyObject_GenericGetDict(v, nullptr);
         keep_codes_of(item(d, "fn"), depth + 1); // triton's interpreter calls a combine function's fn itself
         Py_XDECREF(d);
         PyErr_Clear();
+    } else if ((Py_TYPE(v)->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0 && !PyType_Check(v) &&
+               _PyObject_GetDictPtr(v) != nullptr && *_PyObject_GetDictPtr(v) != nullptr &&
+               PyDict_Check(*_PyObject_GetDictPtr(v))) {
+        // an object of a class of Python's with functions in its own dict: a descriptor of a class's (enum's
+        // property: Enum.value), a function's wrapper in a module (triton's constexpr_function: _pick_sum_dtype)
+        PyObject *d = *_PyObject_GetDictPtr(v);
+        Py_ssize_t pos = 0;
+        PyObject *k, *x;
+        while (PyDict_Next(d, &pos, &k, &x))
+            if (PyFunction_Check(x))
+                keep_codes_of(x, depth + 1);
     }
 }
 
@@ -442,12 +489,9 @@ void keep_modules(bool own_only)
             const char *f = file != nullptr && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : nullptr;
             PyErr_Clear();
             const std::string fs = f != nullptr ? f : "";
-            const bool std_lib = (!g_numpy_dir.empty() && fs.rfind(g_numpy_dir, 0) == 0) ||
-                                 (!g_stdlib_dir.empty() && fs.rfind(g_stdlib_dir, 0) == 0 &&
-                                  fs.find("site-packages/") == std::string::npos) ||
-                                 std::strncmp(n, "_frozen_importlib", 17) == 0;
-            if (!std_lib)
-                continue;
+            // another module's (torch's): the functions of the standard library's it holds, and no other (torch
+            // replaces inspect.getfile with its own, which calls the one it keeps)
+            g_keep_std_files = !std_file(fs) && std::strncmp(n, "_frozen_importlib", 17) != 0;
         }
         g_keep_into = own ? &g_lib_code : &g_std_code;
         PyObject *md = PyModule_GetDict(mod);
@@ -457,6 +501,7 @@ void keep_modules(bool own_only)
             keep_codes_of(v, 0);
     }
     g_keep_into = &g_lib_code;
+    g_keep_std_files = false;
     PyErr_Clear();
 }
 
@@ -838,6 +883,8 @@ bool answer_code(PyCodeObject *c)
 
 bool kernel_code(PyCodeObject *c)
 {
+    if (g_kernel_code.count(reinterpret_cast<PyObject *>(c)) > 0)
+        return true;
     if (!answer_code(c))
         return false;
     const char *n = PyUnicode_AsUTF8(c->co_name);
@@ -865,78 +912,126 @@ bool plain_c_call(PyObject *f)
             PyUnicode_CheckExact(self) || PyLong_CheckExact(self) || PyFloat_CheckExact(self) || PyBool_Check(self));
 }
 
+// the C functions that start a thread (_thread's, read at kernel_watch_start): none may during a launch
+std::set<PyCFunction> g_thread_starts;
+
+// "softmax_rows of triton/language/core.py": a code's name and the last two parts of its file, for a verdict
+std::string named(PyCodeObject *code)
+{
+    const char *f = PyUnicode_AsUTF8(code->co_filename);
+    const char *n = PyUnicode_AsUTF8(code->co_name);
+    PyErr_Clear();
+    std::string file = f != nullptr ? f : "?";
+    const size_t cut = file.rfind('/', file.rfind('/') == std::string::npos ? 0 : file.rfind('/') - 1);
+    return std::string(n != nullptr ? n : "?") + " of " + (cut == std::string::npos ? file : file.substr(cut + 1));
+}
+
+// whether a frame of the answer's kernel code is on the stack from f down
+bool kernel_on_stack(PyFrameObject *f)
+{
+    bool in_kernel = false;
+    Py_XINCREF(f);
+    while (f != nullptr && !in_kernel) {
+        PyCodeObject *fc = PyFrame_GetCode(f);
+        in_kernel = kernel_code(fc);
+        Py_DECREF(fc);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return in_kernel;
+}
+
+// the code the rewriter's exec runs (a def of the answer's kernel, or of triton's own the wall has rewritten), and the
+// code nested in it, kept by identity: the kernel's frames are known by the code the rewriter made from its text
+// (redteam/wall2 h_r44_kernel_code_renamed), not by a name the answer chose
+void keep_rewritten(PyCodeObject *code, bool own)
+{
+    std::unordered_set<PyObject *> *was = g_keep_into;
+    g_keep_into = own ? &g_fresh_code : &g_kernel_code;
+    keep_code(reinterpret_cast<PyObject *>(code), 0);
+    g_keep_into = was;
+}
+
 } // namespace
 
 int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg)
 {
-    if ((what != PyTrace_CALL && what != PyTrace_C_CALL) || g_in_launch.load() == 0 || g_wall_rewriting ||
-        std::this_thread::get_id() != g_main)
+    if ((what != PyTrace_CALL && what != PyTrace_C_CALL) || g_in_launch.load() == 0)
         return 0;
-    {
+    std::string why;
+    if (what == PyTrace_C_CALL && PyCFunction_Check(arg) &&
+        g_thread_starts.count(reinterpret_cast<PyCFunctionObject *>(arg)->m_ml->ml_meth) > 0)
+        // a thread of Python's runs beside the launch with no watch: numpy on a tile the kernel hands it
+        // (redteam/wall2 h_r44_thread_off_main)
+        why = "a thread started during the answer's interpreted launch";
+    if (why.empty()) {
         // the fast path. A Python call of triton's, the worker's, numpy's or the standard library's code as it was at
-        // launch_setup, which the interpreter runs all the time (a kernel's body calling numpy's or the standard
-        // library's Python is let by here, like its operators: the open end, above); a C call from code that is not
-        // the answer's
+        // launch_setup, which the interpreter runs all the time, or of triton's own kernels the wall rewrote for this
+        // launch (a kernel's body calling numpy's or the standard library's Python is let by here, like its
+        // operators: the open end, above); a C call from code that is not the answer's
         PyCodeObject *code = PyFrame_GetCode(frame);
         PyObject *c = reinterpret_cast<PyObject *>(code);
-        const bool pass =
-            what == PyTrace_CALL ? g_lib_code.count(c) > 0 || g_std_code.count(c) > 0 : !answer_code(code);
+        const bool pass = what == PyTrace_CALL
+                              ? g_lib_code.count(c) > 0 || g_std_code.count(c) > 0 || g_fresh_code.count(c) > 0
+                              : !answer_code(code);
         Py_DECREF(code);
-        if (pass)
+        if (pass && std::this_thread::get_id() == g_main)
             return 0;
     }
-    PyFrameObject *caller = what == PyTrace_CALL ? PyFrame_GetBack(frame) : frame;
-    if (caller == nullptr)
-        return 0;
-    if (what == PyTrace_C_CALL)
-        Py_INCREF(caller);
-    PyCodeObject *cc = PyFrame_GetCode(caller);
-    const bool from_kernel = kernel_code(cc);
-    const std::string kname = from_kernel ? PyUnicode_AsUTF8(cc->co_name) : "";
-    const bool from_rewriter = reinterpret_cast<PyObject *>(cc) == g_rewriter_exec;
-    Py_DECREF(cc);
-    std::string why;
-    if (what == PyTrace_CALL) {
-        PyCodeObject *code = PyFrame_GetCode(frame);
-        auto named = [&]() {
-            const char *f = PyUnicode_AsUTF8(code->co_filename);
-            const char *n = PyUnicode_AsUTF8(code->co_name);
-            PyErr_Clear();
-            std::string file = f != nullptr ? f : "?"; // its last two parts: the verdict's op name is short
-            const size_t cut = file.rfind('/', file.rfind('/') == std::string::npos ? 0 : file.rfind('/') - 1);
-            return std::string(n != nullptr ? n : "?") + " of " +
-                   (cut == std::string::npos ? file : file.substr(cut + 1));
-        };
-        if (from_kernel) { // past the fast path: code triton's modules did not hold
-            why = "Python that is not triton's (" + named() + ") called from the answer's kernel " + kname +
-                  " under the interpreter";
-        } else if (!kernel_code(code) && answer_code(code) &&
-                   !(from_rewriter && PyUnicode_CompareWithASCIIString(code->co_name, "<module>") == 0)) {
-            // the answer's code that is none of its kernels, started by code it called (a combine function's `fn`
-            // triton's interpreter calls itself, a __getattr__, an __eq__): not while a kernel of the answer's runs
-            bool in_kernel = false;
-            PyFrameObject *f = caller;
-            Py_INCREF(f);
-            while (f != nullptr && !in_kernel) {
-                PyCodeObject *fc = PyFrame_GetCode(f);
-                in_kernel = kernel_code(fc);
-                Py_DECREF(fc);
-                PyFrameObject *back = PyFrame_GetBack(f);
-                Py_DECREF(f);
-                f = back;
-            }
-            Py_XDECREF(f);
-            if (in_kernel)
-                why = "Python of the answer's that is none of its kernels (" + named() +
-                      ") ran inside its interpreted kernel";
-        }
-        Py_DECREF(code);
-    } else if (from_kernel && !plain_c_call(arg)) {
-        const char *n = PyCFunction_Check(arg) ? reinterpret_cast<PyCFunctionObject *>(arg)->m_ml->ml_name : nullptr;
-        why = "the C function " + std::string(n != nullptr ? n : Py_TYPE(arg)->tp_name) +
-              " called from the answer's kernel " + kname + " under the interpreter";
+    if (why.empty() && std::this_thread::get_id() != g_main) {
+        // no other thread of Python's was there at the launch's start, and none can start during it
+        why = "Python ran on a thread other than the launch's during the answer's interpreted launch";
     }
-    Py_DECREF(caller);
+    PyFrameObject *caller = nullptr;
+    if (why.empty()) {
+        caller = what == PyTrace_CALL ? PyFrame_GetBack(frame) : frame;
+        if (caller == nullptr)
+            return 0;
+        if (what == PyTrace_C_CALL)
+            Py_INCREF(caller);
+    }
+    if (why.empty()) {
+        PyCodeObject *cc = PyFrame_GetCode(caller);
+        const bool from_kernel = kernel_code(cc);
+        const char *kn = from_kernel ? PyUnicode_AsUTF8(cc->co_name) : nullptr;
+        PyErr_Clear();
+        const std::string kname = kn != nullptr ? kn : "";
+        const bool from_rewriter = reinterpret_cast<PyObject *>(cc) == g_rewriter_exec;
+        Py_DECREF(cc);
+        if (what == PyTrace_CALL) {
+            PyCodeObject *code = PyFrame_GetCode(frame);
+            if (from_rewriter) {
+                // the rewriter's exec of a def: of the answer's kernel (its frames are kernel code from now on) or,
+                // inside the wall's own rewrite, of one of triton's kernels
+                if (g_wall_rewriting || answer_code(code))
+                    keep_rewritten(code, g_wall_rewriting);
+            } else if (g_wall_rewriting) {
+                // the wall's rewrite runs the standard library's code as held at launch_setup, nothing else: a
+                // tokenize.open of the answer's ran there (redteam/wall2 h_r44_rewrite_window_tokenize_hook)
+                why = "Python that is not the standard library's (" + named(code) +
+                      ") ran inside the wall's rewrite of one of triton's kernels";
+            } else if (from_kernel) { // past the fast path: code triton's modules did not hold
+                why = "Python that is not triton's (" + named(code) + ") called from the answer's kernel " + kname +
+                      " under the interpreter";
+            } else if (!kernel_code(code) && kernel_on_stack(caller)) {
+                // code that is none of the answer's kernels, started by code its kernel called: the answer's (a
+                // combine function's `fn` triton's interpreter calls itself, a __getattr__, an __eq__) or compiled
+                // under a file name of its own (a key heapq calls, a __class__ property isinstance reads:
+                // redteam/wall2 h_r44_stdlib_trampoline_foreign_code, h_r44_assign_class_property_foreign)
+                why = "Python that is not triton's, numpy's or the standard library's (" + named(code) +
+                      ") ran inside the answer's interpreted kernel";
+            }
+            Py_DECREF(code);
+        } else if (from_kernel && !plain_c_call(arg)) {
+            const char *n =
+                PyCFunction_Check(arg) ? reinterpret_cast<PyCFunctionObject *>(arg)->m_ml->ml_name : nullptr;
+            why = "the C function " + std::string(n != nullptr ? n : Py_TYPE(arg)->tp_name) +
+                  " called from the answer's kernel " + kname + " under the interpreter";
+        }
+    }
+    Py_XDECREF(caller);
     if (why.empty())
         return 0;
     const std::string where = python_where();
@@ -979,6 +1074,26 @@ void kernel_watch_start(const std::string &kernel)
     PyErr_Clear();
     if (g_watching++ > 0)
         return;
+    if (g_thread_starts.empty()) {
+        PyObject *t = PyImport_ImportModule("_thread"); // C: imported by the worker long before the answer
+        for (const char *n : {"start_new_thread", "start_new", "start_joinable_thread"}) {
+            PyObject *f = t != nullptr ? PyDict_GetItemString(PyModule_GetDict(t), n) : nullptr;
+            if (f != nullptr && PyCFunction_Check(f))
+                g_thread_starts.insert(reinterpret_cast<PyCFunctionObject *>(f)->m_ml->ml_meth);
+        }
+        Py_XDECREF(t);
+        PyErr_Clear();
+    }
+    // one thread of Python's during the launch: another, there before it, would run beside the kernel with no watch
+    // (redteam/wall2 h_r44_thread_off_main); the worker runs none of its own in the candidate
+    PyThreadState *me = PyThreadState_Get();
+    for (PyThreadState *t = PyInterpreterState_ThreadHead(me->interp); t != nullptr; t = PyThreadState_Next(t))
+        if (t != me) {
+            std::lock_guard<std::mutex> lock(g_mu);
+            record("another thread of Python's during the answer's interpreted launch", g_phase.load(), false,
+                   "a thread the answer started before the launch");
+            break;
+        }
     PyThreadState *ts = PyThreadState_Get();
     g_saved_prof = ts->c_profilefunc;
     g_saved_prof_obj = ts->c_profileobj;

@@ -375,6 +375,52 @@ PyObject *answer_kernel(int kind, PyObject *kself)
 }
 
 // launch(kind, kself, args, kwargs): JITFunction.run (0) or InterpretedFunction.run (1) as hooks.py routes it.
+// The grid an interpreted launch runs: an exact tuple of exact ints, read with no Python of the answer's. triton's
+// interpreter indexes the grid between programs, and a tuple subclass's __getitem__ ran numpy there, with no kernel
+// frame on the stack (redteam/wall2 h_r44_grid_getitem_between_programs). nullptr, an error set, when not one.
+PyObject *plain_grid(PyObject *g)
+{
+    if (!PyTuple_Check(g)) {
+        PyErr_Format(PyExc_TypeError, "sieve runtime wall: the grid of an interpreted launch is a %.100s, not a tuple",
+                     Py_TYPE(g)->tp_name);
+        return nullptr;
+    }
+    const Py_ssize_t n = PyTuple_GET_SIZE(g);
+    PyObject *t = PyTuple_New(n);
+    for (Py_ssize_t i = 0; t != nullptr && i < n; ++i) {
+        PyObject *x = PyTuple_GET_ITEM(g, i);
+        PyTypeObject *tp = Py_TYPE(x);
+        // an int (its value read in C, no __index__ runs), or one of numpy's own integer scalars (C types)
+        const bool numpy_int = (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 &&
+                               std::strncmp(tp->tp_name, "numpy.", 6) == 0 && tp->tp_as_number != nullptr &&
+                               tp->tp_as_number->nb_index != nullptr;
+        PyObject *v = PyLong_Check(x) ? PyLong_FromLongLong(PyLong_AsLongLong(x))
+                      : numpy_int     ? PyNumber_Index(x)
+                                      : nullptr;
+        if (v == nullptr && !PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError,
+                         "sieve runtime wall: the grid of an interpreted launch holds a %.100s, not an int",
+                         tp->tp_name);
+        if (v == nullptr || PyErr_Occurred()) {
+            Py_XDECREF(v);
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+PyObject *grid_call(PyObject *grid, PyObject *meta)
+{
+    PyObject *r = PyObject_CallOneArg(grid, meta);
+    PyObject *t = r != nullptr ? plain_grid(r) : nullptr;
+    Py_XDECREF(r);
+    return t;
+}
+
+PyMethodDef g_grid_def = {"sieve_grid", grid_call, METH_O, "the answer's grid function, its grid made plain"};
+
 PyObject *w_launch(PyObject *, PyObject *a)
 {
     int kind;
@@ -445,6 +491,19 @@ PyObject *w_launch(PyObject *, PyObject *a)
         Py_DECREF(full);
         PyErr_SetString(PyExc_RuntimeError, ("sieve runtime wall: refused: " + refused).c_str());
         return nullptr;
+    }
+    // after the check of the arguments: the grid function's wrapper is the wall's
+    PyObject *grid = kind == 1 ? PyDict_GetItemString(kwargs, "grid") : nullptr;
+    if (grid != nullptr) {
+        PyObject *g =
+            !PyTuple_Check(grid) && PyCallable_Check(grid) ? PyCFunction_New(&g_grid_def, grid) : plain_grid(grid);
+        if (g == nullptr || PyDict_SetItemString(kwargs, "grid", g) != 0) {
+            Py_XDECREF(g);
+            Py_XDECREF(fn);
+            Py_DECREF(full);
+            return nullptr;
+        }
+        Py_DECREF(g);
     }
     // after the launch, the classes and the device-call hooks again: code of the answer's that ran inside it (a grid
     // function, after the compile) could have put back what code before the compile took out

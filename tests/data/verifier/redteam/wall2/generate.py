@@ -461,29 +461,11 @@ KNOWN_GAPS = {
     "h_r43_body_numpy_operators": "under the CPU interpreter the kernel's own body computes with numpy's ufuncs and "
                                   "operators on its tile's handle (no call the kernel watch is told of); triton's "
                                   "code generator refuses the body on the GPU; stage 0 refuses it",
-    # round 44 (a helper's red team against the kernel watch), CPU: PASS with stage 0 skipped
+    # round 44 (a helper's red team against the kernel watch), CPU: PASS with stage 0 skipped; six of the seven
+    # closed in the next session (the interpreter's arrays outlive their launch still)
     "h_r44_tile_stash_across_launches": "the kernel watch runs only inside a launch: a first launch keeps its loaded "
                                         "tiles, the forward computes numpy's softmax on their arrays between "
                                         "launches, and a second launch stores them",
-    "h_r44_stdlib_trampoline_foreign_code": "the kernel calls heapq.nsmallest (standard-library code, let by) with a "
-                                            "key compiled under a file name of its own: called by heapq's frame and "
-                                            "not the answer's file, the watch lets it and its numpy calls by",
-    "h_r44_assign_class_property_foreign": "an assignment in the kernel body runs triton's to_tensor, whose "
-                                           "isinstance reads a __class__ property compiled under a file name of its "
-                                           "own: not the answer's file and not called by the kernel frame, the watch "
-                                           "lets its numpy softmax by",
-    "h_r44_grid_getitem_between_programs": "a tuple subclass returned by the grid function is indexed by triton's "
-                                           "GridExecutor between programs, with no kernel frame on the stack: its "
-                                           "__getitem__ computes numpy's softmax on the tile the previous program "
-                                           "kept",
-    "h_r44_thread_off_main": "the watch is on the main thread only: a thread of the answer's computes numpy's softmax"
-                             " on the tile the kernel hands it while the kernel spins without a call",
-    "h_r44_rewrite_window_tokenize_hook": "kernel_calls passes everything while the wall rewrites one of triton's own"
-                                          " functions (own_fresh): tokenize.open, replaced by the answer and called "
-                                          "by that rewrite, computes numpy's softmax on the kept tile",
-    "h_r44_kernel_code_renamed": "the watch knows kernel frames by the launched function's co_name; a def compiled as"
-                                 " _renamed at the line of the text def softmax_rows runs as softmax_rows, which the "
-                                 "watch never takes for the kernel",
 }
 
 
