@@ -61,15 +61,15 @@ std::string g_answer_raw; // the answer's file as read at launch_setup
 // while an interpreted launch of the answer's runs): Python code triton's and the worker's modules held at
 // launch_setup (every function's and method's code, and the code nested in it), by identity, so that code compiled
 // later under one of their file names is none of it; and a builtin of Python's that reads and makes plain values.
-std::unordered_set<PyObject *> g_lib_code;      // code of triton's and the worker's modules at launch_setup
-std::unordered_set<PyObject *> g_std_code;      // code of numpy's and the standard library's modules then
-std::unordered_set<std::string> g_kernel_names; // the answer's kernel functions launched or called, by name
-std::unordered_set<PyObject *> g_kernel_code;   // code the rewriter made from the answer's text (kernel_calls)
-std::unordered_set<PyObject *> g_fresh_code;    // code of triton's own kernels the wall rewrote in this launch
-PyObject *g_rewriter_exec = nullptr;            // FunctionRewriter._compile_and_exec's code (it execs a def)
-bool g_wall_rewriting = false;                  // the wall has a kernel of triton's own rewritten (own_fresh)
-PyObject *g_builtins = nullptr;                 // the builtins module
-PyObject *g_math = nullptr;                     // the math module
+std::unordered_set<PyObject *> g_lib_code;    // code of triton's and the worker's modules at launch_setup
+std::unordered_set<PyObject *> g_std_code;    // code of numpy's and the standard library's modules then
+std::unordered_set<PyObject *> g_kernel_code; // the answer's kernels' code: launched, called, held as kernels by its
+                                              // module, and what the rewriter made from their text (kernel_calls)
+std::unordered_set<PyObject *> g_fresh_code;  // code of triton's own kernels the wall rewrote in this launch
+PyObject *g_rewriter_exec = nullptr;          // FunctionRewriter._compile_and_exec's code (it execs a def)
+bool g_wall_rewriting = false;                // the wall has a kernel of triton's own rewritten (own_fresh)
+PyObject *g_builtins = nullptr;               // the builtins module
+PyObject *g_math = nullptr;                   // the math module
 
 PyObject *item(PyObject *d, const char *k)
 {
@@ -396,6 +396,15 @@ void keep_code(PyObject *code, int depth)
         keep_code(PyTuple_GET_ITEM(consts, i), depth + 1);
 }
 
+// the code of the answer's kernel, and the code nested in it (kernel_code)
+void keep_kernel_code(PyObject *code)
+{
+    std::unordered_set<PyObject *> *was = g_keep_into;
+    g_keep_into = &g_kernel_code;
+    keep_code(code, 0);
+    g_keep_into = was;
+}
+
 // the code of a module's value: a function, a method, a static or class method, a property's functions, a kernel
 // object's function, and a class's own attributes (classes nested in classes too). C reads only: no Python runs.
 void keep_codes_of(PyObject *v, int depth)
@@ -489,9 +498,11 @@ void keep_modules(bool own_only)
             const char *f = file != nullptr && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : nullptr;
             PyErr_Clear();
             const std::string fs = f != nullptr ? f : "";
-            // another module's (torch's): the functions of the standard library's it holds, and no other (torch
-            // replaces inspect.getfile with its own, which calls the one it keeps)
-            g_keep_std_files = !std_file(fs) && std::strncmp(n, "_frozen_importlib", 17) != 0;
+            // torch's own modules: their code, which triton's interpreter calls in a launch (a storage's cpu()) and
+            // whose ops the observer sees. Another module's: the functions of the standard library's it holds, and no
+            // other (torch replaces inspect.getfile with its own, which calls the one it keeps)
+            const bool torch = std::strcmp(n, "torch") == 0 || std::strncmp(n, "torch.", 6) == 0;
+            g_keep_std_files = !torch && !std_file(fs) && std::strncmp(n, "_frozen_importlib", 17) != 0;
         }
         g_keep_into = own ? &g_lib_code : &g_std_code;
         PyObject *md = PyModule_GetDict(mod);
@@ -773,14 +784,8 @@ PyObject *w_callee(PyObject *, PyObject *args)
         why = "triton's own kernel " + name_of(own->second.fn) + ", changed after the wall started";
     } else if (PyObject *fn = obj != Py_None ? answer_kernel(kind, obj) : nullptr) {
         PyErr_Clear();
-        if (kind == 1) {
-            PyObject *code = PyFunction_Check(fn) ? PyFunction_GET_CODE(fn) : nullptr;
-            const char *n =
-                code != nullptr ? PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(code)->co_name) : nullptr;
-            PyErr_Clear();
-            if (n != nullptr)
-                g_kernel_names.insert(n);
-        }
+        if (kind == 1 && PyFunction_Check(fn))
+            keep_kernel_code(PyFunction_GET_CODE(fn));
         Py_DECREF(fn);
         std::string what;
         if (kind == 0 || rewriter_sources_hold(&what))
@@ -829,12 +834,15 @@ bool interpreted_caller_ok(std::string *file)
             seen.emplace(code, 0);
             return true;
         }
-        ok = s == g_answer;
+        // the answer's kernel code, by identity: a grid function, an __eq__ or a __repr__ of the answer's loading
+        // and storing with triton's C functions is none (redteam/wall2 h_r45_grid_fn_raw_load_store,
+        // h_r45_patch_lang_module_eq, h_r45_exception_repr_after_programs)
+        ok = kernel_code(code);
         if (ok) {
             Py_INCREF(code);
             seen.emplace(code, 1);
         }
-        *file = shown(s);
+        *file = shown(s) + (s == g_answer && !ok ? ", code that is none of its kernels" : "");
         decided = true;
         return false;
     });
@@ -881,16 +889,15 @@ bool answer_code(PyCodeObject *c)
     return PyUnicode_Compare(f, g_answer_str) == 0;
 }
 
+} // namespace
+
+// by identity only: a helper of the answer's named as its kernel is none (redteam/wall2 h_r45_helper_named_as_kernel)
 bool kernel_code(PyCodeObject *c)
 {
-    if (g_kernel_code.count(reinterpret_cast<PyObject *>(c)) > 0)
-        return true;
-    if (!answer_code(c))
-        return false;
-    const char *n = PyUnicode_AsUTF8(c->co_name);
-    PyErr_Clear();
-    return n != nullptr && g_kernel_names.count(n) > 0;
+    return g_kernel_code.count(reinterpret_cast<PyObject *>(c)) > 0;
 }
+
+namespace {
 
 bool plain_c_call(PyObject *f)
 {
@@ -926,30 +933,17 @@ std::string named(PyCodeObject *code)
     return std::string(n != nullptr ? n : "?") + " of " + (cut == std::string::npos ? file : file.substr(cut + 1));
 }
 
-// whether a frame of the answer's kernel code is on the stack from f down
-bool kernel_on_stack(PyFrameObject *f)
-{
-    bool in_kernel = false;
-    Py_XINCREF(f);
-    while (f != nullptr && !in_kernel) {
-        PyCodeObject *fc = PyFrame_GetCode(f);
-        in_kernel = kernel_code(fc);
-        Py_DECREF(fc);
-        PyFrameObject *back = PyFrame_GetBack(f);
-        Py_DECREF(f);
-        f = back;
-    }
-    Py_XDECREF(f);
-    return in_kernel;
-}
-
 // the code the rewriter's exec runs (a def of the answer's kernel, or of triton's own the wall has rewritten), and the
 // code nested in it, kept by identity: the kernel's frames are known by the code the rewriter made from its text
 // (redteam/wall2 h_r44_kernel_code_renamed), not by a name the answer chose
 void keep_rewritten(PyCodeObject *code, bool own)
 {
+    if (!own) {
+        keep_kernel_code(reinterpret_cast<PyObject *>(code));
+        return;
+    }
     std::unordered_set<PyObject *> *was = g_keep_into;
-    g_keep_into = own ? &g_fresh_code : &g_kernel_code;
+    g_keep_into = &g_fresh_code;
     keep_code(reinterpret_cast<PyObject *>(code), 0);
     g_keep_into = was;
 }
@@ -1015,13 +1009,14 @@ int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg)
             } else if (from_kernel) { // past the fast path: code triton's modules did not hold
                 why = "Python that is not triton's (" + named(code) + ") called from the answer's kernel " + kname +
                       " under the interpreter";
-            } else if (!kernel_code(code) && kernel_on_stack(caller)) {
-                // code that is none of the answer's kernels, started by code its kernel called: the answer's (a
-                // combine function's `fn` triton's interpreter calls itself, a __getattr__, an __eq__) or compiled
-                // under a file name of its own (a key heapq calls, a __class__ property isinstance reads:
-                // redteam/wall2 h_r44_stdlib_trampoline_foreign_code, h_r44_assign_class_property_foreign)
+            } else if (!kernel_code(code) && g_in_grid == 0) {
+                // code that is none of the answer's kernels, started during its launch but by its grid function:
+                // the answer's (a combine function's `fn` triton's interpreter calls itself, a __getattr__, an __eq__
+                // triton's _patch_lang runs, a __del__ or __repr__ between programs) or compiled under a file name of
+                // its own (a key heapq calls, a __class__ property isinstance reads: redteam/wall2
+                // h_r44_stdlib_trampoline_foreign_code, h_r44_assign_class_property_foreign, h_r45_*)
                 why = "Python that is not triton's, numpy's or the standard library's (" + named(code) +
-                      ") ran inside the answer's interpreted kernel";
+                      ") ran inside the answer's interpreted launch";
             }
             Py_DECREF(code);
         } else if (from_kernel && !plain_c_call(arg)) {
@@ -1043,32 +1038,29 @@ int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg)
     return -1;
 }
 
-// The answer's kernel functions a launch's module holds (its @triton.jit combine functions, which triton's interpreter
-// calls by their fn): their frames are the answer's kernel code too.
-void kernel_watch_names(PyObject *globals)
+// The answer's kernel function a launch runs, and those its module holds (its @triton.jit combine functions, which
+// triton's interpreter calls by their fn): their frames are the answer's kernel code.
+void kernel_watch_code(PyObject *fn)
 {
+    keep_kernel_code(PyFunction_GET_CODE(fn));
+    PyObject *globals = PyFunction_GET_GLOBALS(fn);
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (globals != nullptr && PyDict_Check(globals) && PyDict_Next(globals, &pos, &k, &v)) {
         if (g_run_cls[1] == nullptr || reinterpret_cast<PyObject *>(Py_TYPE(v)) != g_run_cls[1])
             continue;
         PyObject *d = PyObject_GenericGetDict(v, nullptr);
-        PyObject *fn = item(d, "fn");
-        if (fn != nullptr && in_answer(fn)) {
-            const char *n = PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_name);
-            if (n != nullptr)
-                g_kernel_names.insert(n);
-        }
+        PyObject *held = item(d, "fn");
+        if (held != nullptr && PyFunction_Check(held) && in_answer(held))
+            keep_kernel_code(PyFunction_GET_CODE(held));
         Py_XDECREF(d);
         PyErr_Clear();
     }
 }
 
-// An interpreted launch of the answer's kernel `kernel` begins (main thread): the watch on until kernel_watch_end.
-void kernel_watch_start(const std::string &kernel)
+// An interpreted launch of the answer's kernel begins (main thread): the watch on until kernel_watch_end.
+void kernel_watch_start()
 {
-    if (!kernel.empty())
-        g_kernel_names.insert(kernel);
     if (g_answer_str == nullptr)
         g_answer_str = PyUnicode_FromString(g_answer.c_str());
     PyErr_Clear();
@@ -1094,6 +1086,13 @@ void kernel_watch_start(const std::string &kernel)
                    "a thread the answer started before the launch");
             break;
         }
+    // a trace function: Python calls it with the profile off, so the watch sees nothing it runs (redteam/wall2
+    // h_r45_settrace_line_tracer); kernel_watch_holds, at every load and store, requires none
+    if (me->c_tracefunc != nullptr) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        record("a trace function during the answer's interpreted launch", g_phase.load(), false,
+               "sys.settrace before the launch");
+    }
     PyThreadState *ts = PyThreadState_Get();
     g_saved_prof = ts->c_profilefunc;
     g_saved_prof_obj = ts->c_profileobj;
@@ -1107,7 +1106,8 @@ void kernel_watch_start(const std::string &kernel)
 
 bool kernel_watch_holds()
 {
-    return PyThreadState_Get()->c_profilefunc == kernel_calls;
+    PyThreadState *ts = PyThreadState_Get();
+    return ts->c_profilefunc == kernel_calls && ts->c_tracefunc == nullptr;
 }
 
 // The launch has ended: the watch must still be the wall's (else tampering), and the profile before it is put back.

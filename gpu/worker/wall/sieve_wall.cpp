@@ -411,9 +411,13 @@ PyObject *plain_grid(PyObject *g)
     return t;
 }
 
+int g_in_grid = 0;
+
 PyObject *grid_call(PyObject *grid, PyObject *meta)
 {
+    ++g_in_grid; // the only Python of the answer's but its kernels' that may start inside its interpreted launch
     PyObject *r = PyObject_CallOneArg(grid, meta);
+    --g_in_grid;
     PyObject *t = r != nullptr ? plain_grid(r) : nullptr;
     Py_XDECREF(r);
     return t;
@@ -531,13 +535,9 @@ PyObject *w_launch(PyObject *, PyObject *a)
     const char *n = name != nullptr && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
     std::string kname = n != nullptr ? n : "?";
     Py_XDECREF(name);
-    // the name its code has (the kernel watch knows the kernel's frames by it; __name__ is the answer's to set)
-    const char *cn = PyFunction_Check(fn)
-                         ? PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(fn))->co_name)
-                         : nullptr;
-    const std::string kcode = cn != nullptr ? cn : "";
+    // its code and its module's kernels' (the kernel watch knows the kernel's frames by their code)
     if (kind == 1 && PyFunction_Check(fn))
-        kernel_watch_names(PyFunction_GET_GLOBALS(fn));
+        kernel_watch_code(fn);
     Py_DECREF(fn);
     PyErr_Clear();
     PyObject *rl = PyObject_CallFunctionObjArgs(g_ranges, args, kwargs, nullptr);
@@ -583,7 +583,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
         drop_own_rewritten(
             PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(Py_TYPE(kself))->tp_dict, "rewritten_fn"));
         PyErr_Clear();
-        kernel_watch_start(kcode); // what the kernel's body calls (callees.cpp)
+        kernel_watch_start(); // what the kernel's body calls (callees.cpp)
     }
     auto t0 = std::chrono::steady_clock::now();
     PyObject *res = PyObject_Call(orig, full, kwargs);

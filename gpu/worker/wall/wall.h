@@ -149,8 +149,10 @@ void keep_only_functions(PyObject *cache);
 void drop_entry(PyObject *cache, PyObject *fn);
 void drop_own_rewritten(PyObject *cache);
 void release_dropped();
-void kernel_watch_names(PyObject *globals);
-void kernel_watch_start(const std::string &kernel);
+void kernel_watch_code(PyObject *fn);
+void kernel_watch_start();
+bool kernel_code(PyCodeObject *c);
+extern int g_in_grid; // the answer's grid function runs (sieve_wall.cpp grid_call): its Python may, in the launch
 void kernel_watch_end();
 bool kernel_watch_holds();
 int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg);

@@ -615,9 +615,13 @@ def check_report(msg, expected_serial):
             first = {}
         where = str(first.get("where", "?"))[:200]
         thread = " on a thread of the answer's" if first.get("other_thread") else ""
+        op = str(first.get("op", "?"))
+        # an op's name (aten::softmax) or, from the interpreter's watch and gate, a sentence saying what ran
+        what = ("torch did work the answer's kernels should do" if " " not in op.strip() else
+                "the runtime wall refused it")
         return ("FAIL_SHAM", "TORCH_OP_AT_RUNTIME",
-                f"{str(first.get('op', '?'))[:80]} ran {str(first.get('phase', 'in the forward'))[:40]}{thread} "
-                f"({where}): torch did work the answer's kernels should do ({n} such op{'s' if n > 1 else ''})")
+                f"{op[:240]} ran {str(first.get('phase', 'in the forward'))[:40]}{thread} "
+                f"({where}): {what} ({n} such op{'s' if n > 1 else ''})")
     if msg.get("native_harness"):
         # refused with no frame of the answer's on the stack: torch or triton itself used ctypes, the
         # harness's fault (worker.on_wall retries the job), never the sample's verdict. Read after the answer's

@@ -361,6 +361,13 @@ HOSTILE = [
     ("h_r44_thread_off_main", SOFTMAX, R41, R42_GPU),
     ("h_r44_rewrite_window_tokenize_hook", SOFTMAX, R41, R42_GPU),
     ("h_r44_kernel_code_renamed", SOFTMAX, R41, R42_GPU),
+    ("h_r45_grid_fn_raw_load_store", SOFTMAX, R41, R42_GPU),
+    ("h_r45_del_at_kernel_return", SOFTMAX, R41, R42_GPU),
+    ("h_r45_patch_lang_module_eq", SOFTMAX, R41, R42_GPU),
+    ("h_r45_settrace_line_tracer", SOFTMAX, R41, R42_GPU),
+    ("h_r45_c_chain_builtin_max", SOFTMAX, R41, R42_GPU),
+    ("h_r45_helper_named_as_kernel", SOFTMAX, R41, R42_GPU),
+    ("h_r45_exception_repr_after_programs", SOFTMAX, R41, R42_GPU),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -466,6 +473,11 @@ KNOWN_GAPS = {
     "h_r44_tile_stash_across_launches": "the kernel watch runs only inside a launch: a first launch keeps its loaded "
                                         "tiles, the forward computes numpy's softmax on their arrays between "
                                         "launches, and a second launch stores them",
+    # round 45 (a helper's red team against round 44's mends), CPU: seven PASSed with stage 0 skipped; one is open
+    "h_r45_c_chain_builtin_max": "a pipeline of C objects only (numpy's ufuncs with out=, map, methodcaller) that the "
+                                 "kernel's body drives with Python's max: C calling C, no call the watch is told of, "
+                                 "the class of h_r43_body_numpy_operators; triton's code generator refuses the body on "
+                                 "the GPU; stage 0 refuses it",
 }
 
 
