@@ -572,10 +572,12 @@ PyObject *w_launch(PyObject *, PyObject *a)
     bool interp = kind == 1 && std::this_thread::get_id() == g_main;
     PyObject *saved = g_cur_ranges;
     std::vector<Range> saved_mine;
+    const int saved_grid = g_in_grid; // a launch from inside a grid function is no grid function's call
     if (interp) {
         g_cur_ranges = rl; // owned here until the launch ends
         saved_mine.swap(g_cur_mine);
         g_cur_mine = mine;
+        g_in_grid = 0;
         ++g_in_launch;
         // triton's own device functions are rewritten for this launch from their own text: an entry the answer put
         // in the interpreter's cache for one (tl.ravel's, a numpy softmax of its own) ran in its place
@@ -591,6 +593,7 @@ PyObject *w_launch(PyObject *, PyObject *a)
     if (interp) {
         kernel_watch_end();
         --g_in_launch;
+        g_in_grid = saved_grid;
         g_cur_ranges = saved;
         g_cur_mine.swap(saved_mine);
         release_dropped();
