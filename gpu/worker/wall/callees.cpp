@@ -875,6 +875,20 @@ namespace {
 Py_tracefunc g_saved_prof = nullptr;
 PyObject *g_saved_prof_obj = nullptr;
 int g_watching = 0;
+uint64_t g_tstate_id = 0; // the id a thread state made at the launch's start got (next_tstate_id)
+
+// the id of a thread state made now and deleted at once: one more than the last made. Between two calls, another
+// thread of Python's made (and ended) during the launch shows as a gap
+uint64_t next_tstate_id(PyThreadState *me)
+{
+    PyThreadState *t = PyThreadState_New(me->interp);
+    if (t == nullptr)
+        return 0;
+    const uint64_t id = t->id;
+    PyThreadState_Clear(t);
+    PyThreadState_Delete(t);
+    return id;
+}
 
 PyObject *g_answer_str = nullptr; // g_answer as a str (kernel_watch_start)
 
@@ -992,11 +1006,18 @@ int kernel_calls(PyObject *, PyFrameObject *frame, int what, PyObject *arg)
         const char *kn = from_kernel ? PyUnicode_AsUTF8(cc->co_name) : nullptr;
         PyErr_Clear();
         const std::string kname = kn != nullptr ? kn : "";
-        const bool from_rewriter = reinterpret_cast<PyObject *>(cc) == g_rewriter_exec;
+        bool from_rewriter = reinterpret_cast<PyObject *>(cc) == g_rewriter_exec;
         Py_DECREF(cc);
         if (what == PyTrace_CALL) {
             PyCodeObject *code = PyFrame_GetCode(frame);
-            if (from_rewriter) {
+            // the rewriter's exec runs a module's code, its def; anything else it starts (an audit hook, a mapping's
+            // keys in {**kwargs}) is no rewritten kernel
+            from_rewriter = from_rewriter && (code->co_flags & CO_OPTIMIZED) == 0 &&
+                            PyUnicode_CompareWithASCIIString(code->co_name, "<module>") == 0;
+            if (g_in_grid > 0 && kernel_code(code)) {
+                // the grid function running the kernel's programs itself, with its own code between them
+                why = "the answer's kernel " + named(code) + " run from its grid function";
+            } else if (from_rewriter) {
                 // the rewriter's exec of a def: of the answer's kernel (its frames are kernel code from now on) or,
                 // inside the wall's own rewrite, of one of triton's kernels
                 if (g_wall_rewriting || answer_code(code))
@@ -1066,6 +1087,7 @@ void kernel_watch_start()
     PyErr_Clear();
     if (g_watching++ > 0)
         return;
+    g_tstate_id = next_tstate_id(PyThreadState_Get());
     if (g_thread_starts.empty()) {
         PyObject *t = PyImport_ImportModule("_thread"); // C: imported by the worker long before the answer
         for (const char *n : {"start_new_thread", "start_new", "start_joinable_thread"}) {
@@ -1107,7 +1129,13 @@ void kernel_watch_start()
 bool kernel_watch_holds()
 {
     PyThreadState *ts = PyThreadState_Get();
-    return ts->c_profilefunc == kernel_calls && ts->c_tracefunc == nullptr;
+    if (ts->c_profilefunc != kernel_calls || ts->c_tracefunc != nullptr || g_in_grid > 0)
+        return false;
+    // no other thread of Python's (one started from C, past the check of _thread's start functions)
+    for (PyThreadState *t = PyInterpreterState_ThreadHead(ts->interp); t != nullptr; t = PyThreadState_Next(t))
+        if (t != ts)
+            return false;
+    return true;
 }
 
 // The launch has ended: the watch must still be the wall's (else tampering), and the profile before it is put back.
@@ -1120,6 +1148,11 @@ void kernel_watch_end()
     if (!kernel_watch_holds()) {
         std::lock_guard<std::mutex> lock(g_mu);
         tamper("the wall's watch of an interpreted kernel's calls was taken out during its launch");
+    }
+    const uint64_t id = next_tstate_id(PyThreadState_Get());
+    if (g_tstate_id == 0 || id != g_tstate_id + 1) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        tamper("a thread of Python's was started during an interpreted launch");
     }
     PyEval_SetProfile(g_saved_prof, g_saved_prof_obj);
     Py_XDECREF(g_saved_prof_obj);

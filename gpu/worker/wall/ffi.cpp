@@ -586,7 +586,9 @@ PyObject *gated_call(PyObject *callable, PyObject *const *args, size_t nargsf, P
     std::string file;
     std::string outside = outside_launch(it->second.name, args, PyVectorcall_NARGS(nargsf));
     if (outside.empty() && !kernel_watch_holds())
-        outside = "the wall's watch of the kernel's calls was taken out (callees.cpp kernel_calls)";
+        outside = g_in_grid > 0 ? "a load or store from the answer's grid function"
+                                : "the wall's watch of the kernel's calls was taken out, or another thread of Python's "
+                                  "runs (callees.cpp kernel_calls)";
     if (!outside.empty() || !interpreted_caller_ok(&file)) {
         const std::string why =
             !outside.empty() ? outside : "Triton code not of the answer's file ran in its launch (" + file + ")";

@@ -412,9 +412,23 @@ PyObject *plain_grid(PyObject *g)
 }
 
 int g_in_grid = 0;
+// the grid function of the launch now starting, and whether its one call is still to come: the wrapper, taken by the
+// answer and called again (as a key heapq calls, a finalizer), would open the grid function's window at will
+PyObject *g_grid_fn = nullptr;
+bool g_grid_armed = false;
 
 PyObject *grid_call(PyObject *grid, PyObject *meta)
 {
+    if (grid != g_grid_fn || !g_grid_armed) {
+        const std::string why = "the wall's grid wrapper called again (a grid function is called once per launch)";
+        {
+            std::lock_guard<std::mutex> lock(g_mu);
+            record(why.c_str(), g_phase.load(), false, python_where());
+        }
+        PyErr_SetString(PyExc_RuntimeError, ("sieve runtime wall: refused: " + why).c_str());
+        return nullptr;
+    }
+    g_grid_armed = false;
     ++g_in_grid; // the only Python of the answer's but its kernels' that may start inside its interpreted launch
     PyObject *r = PyObject_CallOneArg(grid, meta);
     --g_in_grid;
@@ -499,8 +513,10 @@ PyObject *w_launch(PyObject *, PyObject *a)
     // after the check of the arguments: the grid function's wrapper is the wall's
     PyObject *grid = kind == 1 ? PyDict_GetItemString(kwargs, "grid") : nullptr;
     if (grid != nullptr) {
-        PyObject *g =
-            !PyTuple_Check(grid) && PyCallable_Check(grid) ? PyCFunction_New(&g_grid_def, grid) : plain_grid(grid);
+        const bool fn_grid = !PyTuple_Check(grid) && PyCallable_Check(grid);
+        PyObject *g = fn_grid ? PyCFunction_New(&g_grid_def, grid) : plain_grid(grid);
+        g_grid_fn = fn_grid ? grid : nullptr; // held by kwargs for the launch
+        g_grid_armed = fn_grid;
         if (g == nullptr || PyDict_SetItemString(kwargs, "grid", g) != 0) {
             Py_XDECREF(g);
             Py_XDECREF(fn);
@@ -527,6 +543,8 @@ PyObject *w_launch(PyObject *, PyObject *a)
     if (fn == nullptr || warmup) {
         Py_XDECREF(fn);
         PyObject *res = PyObject_Call(orig, full, kwargs);
+        g_grid_fn = nullptr;
+        g_grid_armed = false;
         Py_DECREF(full);
         recheck();
         return res;
@@ -594,6 +612,8 @@ PyObject *w_launch(PyObject *, PyObject *a)
         kernel_watch_end();
         --g_in_launch;
         g_in_grid = saved_grid;
+        g_grid_fn = nullptr;
+        g_grid_armed = false;
         g_cur_ranges = saved;
         g_cur_mine.swap(saved_mine);
         release_dropped();

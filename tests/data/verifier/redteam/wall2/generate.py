@@ -369,6 +369,8 @@ HOSTILE = [
     ("h_r45_helper_named_as_kernel", SOFTMAX, R41, R42_GPU),
     ("h_r45_exception_repr_after_programs", SOFTMAX, R41, R42_GPU),
     ("h_r46_del_in_launch_from_grid", SOFTMAX, R41, R42_GPU),
+    ("h_r46_grid_wrapper_reused", SOFTMAX, R41, R42_GPU),
+    ("h_r46_grid_runs_programs", SOFTMAX, R41, R42_GPU),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
