@@ -22,7 +22,7 @@ from ..sandbox import sandbox
 from ..tasks import inputsets, seeds, taskref
 from ..tasks.runmode import as_kernelbench_runs
 from ..data import transport
-from .hooks import LaunchHook, OutOfBounds
+from .hooks import DevicePrint, LaunchHook, OutOfBounds
 
 def classify(exc, interpreted):
     """Reason code for an exception raised while building or running the candidate."""
@@ -33,6 +33,8 @@ def classify(exc, interpreted):
     for e in chain:
         if isinstance(e, OutOfBounds):
             return "OUT_OF_BOUNDS"
+        if isinstance(e, DevicePrint):
+            return "DEVICE_PRINT"
         if isinstance(e, MemoryError):
             return "MEMORY_LIMIT"
         if isinstance(e, PermissionError) and "sieve sandbox" in str(e):

@@ -145,6 +145,7 @@ class LaunchHook:
     def install(self, wall_mod=None):
         """Routes triton's launches through the hook: through the runtime wall's launch() (which counts, runs
         the probe and times them in C++) when there is one, else through Python."""
+        _refuse_device_prints()
         from triton.runtime import jit
         classes = [jit.JITFunction]
         try:
@@ -250,6 +251,39 @@ class LaunchHook:
                       "atomic")
                 return _orig(bself, *a)
             setattr(builder, name, atomic)
+
+
+class DevicePrint(PermissionError):
+    pass
+
+
+def _refuse_device_prints():
+    """A device print is a channel from the kernel's data to the host that no op sees (redteam/wall2
+    h_r47_device_print_leak: a kernel printed its input, the forward caught fd 1 or sys.stdout, computed in Python
+    and a second kernel copied the result out). Verification needs no print: triton's print, wherever a kernel
+    reaches it (tl.device_print, Python's print in a kernel, a builtin of the answer's calling the semantic or the
+    IR builder itself), is replaced by a refusal before the answer loads, and no reference to the original is kept."""
+    def refuse(*args, **kwargs):
+        raise DevicePrint("sieve runtime wall: refused: a device print in a kernel (a channel from the kernel's "
+                          "data to the host that no op sees)")
+    try:
+        from triton.language.semantic import TritonSemantic
+        TritonSemantic.device_print = refuse
+    except ImportError:
+        pass
+    try:
+        from triton._C.libtriton import ir
+        ir.builder.create_print = refuse
+    except (ImportError, AttributeError, TypeError):
+        pass
+    try:
+        from triton.runtime import interpreter
+        interpreter.InterpreterBuilder.create_print = refuse
+        # the interpreter's tl.static_print is Python's print (its _patch_lang reads the module's name `print`),
+        # which prints a tile's values; on the GPU it prints at compile time, types and constants only: quiet here
+        interpreter.print = lambda *args, **kwargs: None
+    except ImportError:
+        pass
 
 
 def _wall_device_calls(callee):

@@ -371,6 +371,11 @@ HOSTILE = [
     ("h_r46_del_in_launch_from_grid", SOFTMAX, R41, R42_GPU),
     ("h_r46_grid_wrapper_reused", SOFTMAX, R41, R42_GPU),
     ("h_r46_grid_runs_programs", SOFTMAX, R41, R42_GPU),
+    # round 47 (mine, against the walls as a whole: a channel from the kernel's data to the host that no op sees)
+    ("h_r47_device_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r47_static_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r47_cuda_host_compute", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
+     {"gpu": True, "backend": "cuda"}),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -435,6 +440,10 @@ def round_doc(name, doc):
 
 # filled in from the CPU run (see the report): what lets each one through today
 KNOWN_GAPS = {
+    # round 47 (mine): the built-module judge allows cudaMemcpy (kernel wrappers upload tables with it)
+    "h_r47_cuda_host_compute": "the wrapper's host code does the work between a device-to-host and a host-to-device "
+                               "cudaMemcpyAsync (both on the import allowlist), and its own copy kernel writes the "
+                               "output: no op, no refused symbol, the probe satisfied; GPU only, not run yet",
     # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
     "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
                                          "temporary folder after fork_exec's check; a launcher built outside the "
