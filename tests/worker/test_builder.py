@@ -145,6 +145,27 @@ class Process(unittest.TestCase):
         self.assertIn("cicc", str(cm.exception))
 
 
+    def test_device_code_that_prints_is_refused(self):
+        """printf in a kernel is vprintf in the PTX nvcc leaves in the build folder: the judge refuses it (a channel
+        from the kernel's data to the host), and the same kernel without the print passes that check."""
+        tc = toolchain()
+        if not tc["nvcc"]:
+            self.skipTest(f"no nvcc under {tc['cuda_home']}")
+        launch = "void launch(const float* x, float* y) { k<<<1, 32>>>(x, y); }\n"
+        found = {}
+        for case, body in (("prints", 'printf("%a\\n", x[threadIdx.x]); y[threadIdx.x] = x[threadIdx.x];'),
+                           ("quiet", "y[threadIdx.x] = x[threadIdx.x];")):
+            d = os.path.join(self.dir, case)
+            req = builder.validate(request(name=f"ext_{case}", cuda_sources=[
+                "#include <cstdio>\n__global__ void k(const float* x, float* y) { " + body + " }\n" + launch],
+                with_cuda=True))
+            res = builder.build_sync(req, tc, d, limit=300)  # the link may fail on a torch without CUDA: the PTX stays
+            self.assertTrue([n for n in os.listdir(d) if n.endswith(".ptx")], res.get("log"))
+            found[case] = elfimports.device_prints(d)
+        self.assertEqual([(c, s) for c, _, s in found["prints"]], [("EXTENSION_IMPORT", "vprintf")])
+        self.assertEqual(found["quiet"], [])
+
+
 class FakeWorker:
     """The parts of worker.Worker the scheduler uses: its selector, running jobs and the two ways it answers."""
 

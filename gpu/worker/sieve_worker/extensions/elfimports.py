@@ -27,6 +27,7 @@ nothing).
 Library code compiled into the module (CUB, Thrust, CUTLASS header templates) is the answer's own code: it
 imports nothing, so it passes here (docs/VERIFIER.md, Extension builder).
 """
+import os
 import re
 import struct
 import subprocess
@@ -401,7 +402,25 @@ def judge(path, policy="strict"):
     for k in library_kernels(data)[:5]:
         out.append(("EXTENSION_LIBRARY_KERNEL" if policy != "kernelbench" else "LIBRARY_KERNEL_ALLOWED",
                     f"holds the library kernel {k[:160]} (a device-wide algorithm does the work)", k))
+    out += device_prints(os.path.dirname(path))
     return out
+
+
+def device_prints(build_dir):
+    """[(EXTENSION_IMPORT, message, "vprintf")] when the device code nvcc compiled in build_dir prints: printf in a
+    kernel is vprintf in its PTX, which nvcc writes to the build folder (its TMPDIR) and leaves there. A print is a
+    channel from the kernel's data to the host that no op sees (redteam/wall2 h_r47_device_print_leak, a Triton
+    kernel's; hooks.py refuses triton's print). The host's imports cannot show it: vprintf is the device's."""
+    try:
+        names = sorted(n for n in os.listdir(build_dir) if n.endswith(".ptx"))
+    except OSError:
+        return []
+    for n in names:
+        with open(os.path.join(build_dir, n), "rb") as f:
+            if re.search(rb"\bvprintf\b", f.read()):
+                return [("EXTENSION_IMPORT", "prints from its device code (vprintf, a channel from the kernel's data "
+                                             "to the host that no op sees)", "vprintf")]
+    return []
 
 
 def imports(path):

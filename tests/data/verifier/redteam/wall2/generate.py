@@ -376,6 +376,10 @@ HOSTILE = [
     ("h_r47_static_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r47_cuda_host_compute", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
      {"gpu": True, "backend": "cuda"}),
+    ("h_r47_cuda_host_compute_aten", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
+     {"gpu": True, "backend": "cuda"}),
+    ("h_r47_cuda_pinned_host_compute", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
+     {"gpu": True, "backend": "cuda"}),
 ]
 LEGIT = [
     ("l2_vadd_autotune_heuristics", VADD, {}),
@@ -444,6 +448,11 @@ KNOWN_GAPS = {
     "h_r47_cuda_host_compute": "the wrapper's host code does the work between a device-to-host and a host-to-device "
                                "cudaMemcpyAsync (both on the import allowlist), and its own copy kernel writes the "
                                "output: no op, no refused symbol, the probe satisfied; GPU only, not run yet",
+    "h_r47_cuda_host_compute_aten": "as h_r47_cuda_host_compute with Tensor::to(kCPU) and back (the op _to_copy, a "
+                                    "copy, which the strict policy allows) instead of cudaMemcpy; GPU only, not run yet",
+    "h_r47_cuda_pinned_host_compute": "as h_r47_cuda_host_compute through a pinned host buffer the GPU reaches by "
+                                      "unified addressing (its own kernel copies in and out): no copy op, no "
+                                      "cudaMemcpy; GPU only, not run yet",
     # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
     "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
                                          "temporary folder after fork_exec's check; a launcher built outside the "
