@@ -429,6 +429,13 @@ class Wall:
         from torch.utils._device import DeviceContext
         for t in kernel_classes + [DeviceContext]:
             mod.snapshot(_type_dict(t), True)
+        # triton's print, a refusal since before the answer loaded (hooks._refuse_device_prints): the interpreter's
+        # builder's create_print and its module's name `print` (which its static_print is) must stay so; an answer
+        # that gave the interpreter its print back would print a tile's values (redteam/wall2 h_r47_static_print_leak)
+        if len(kernel_classes) > 1:
+            from triton.runtime import interpreter
+            mod.snapshot(vars(interpreter))
+            mod.snapshot(_type_dict(interpreter.InterpreterBuilder), True)
         mod.snapshot(vars(mod))
         w = cls(mod, policy)
         w.ext_dirs = [d.rstrip(os.sep) + os.sep for d in ext_dirs]

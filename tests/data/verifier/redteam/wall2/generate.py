@@ -374,6 +374,7 @@ HOSTILE = [
     # round 47 (mine, against the walls as a whole: a channel from the kernel's data to the host that no op sees)
     ("h_r47_device_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r47_static_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r47_static_print_restored", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r47_cuda_host_compute", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
      {"gpu": True, "backend": "cuda"}),
     ("h_r47_cuda_host_compute_aten", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
