@@ -375,6 +375,8 @@ HOSTILE = [
     ("h_r47_device_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r47_static_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r47_static_print_restored", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r48_static_assert_message", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r48_oob_address_message", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r47_cuda_host_compute", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
      {"gpu": True, "backend": "cuda"}),
     ("h_r47_cuda_host_compute_aten", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
