@@ -174,6 +174,23 @@ bool plain_enum(PyTypeObject *t)
     return true;
 }
 
+// Whether a numpy object (an exact type of numpy's: its attributes are numpy's C) has a dtype that holds Python
+// objects (an object dtype, or a structured one with an object field); an error reading it counts as holding.
+bool numpy_holds_objects(PyObject *v)
+{
+    PyObject *dt = PyObject_GetAttrString(v, "dtype");
+    if (dt == nullptr) {
+        PyErr_Clear();
+        return false; // a dtype, a ufunc ...: no values of its own
+    }
+    PyObject *h = PyObject_GetAttrString(dt, "hasobject");
+    const int holds = h != nullptr ? PyObject_IsTrue(h) : 1;
+    Py_XDECREF(h);
+    Py_DECREF(dt);
+    PyErr_Clear();
+    return holds != 0;
+}
+
 // Whether a launch argument runs no Python of the answer's when triton reads it; else *what names its type.
 bool argument_ok(PyObject *v, int depth, std::string *what)
 {
@@ -185,6 +202,13 @@ bool argument_ok(PyObject *v, int depth, std::string *what)
             if (!argument_ok(PySequence_Fast_GET_ITEM(v, i), depth + 1, what))
                 return false;
         return true;
+    }
+    if (plain_type(t) && std::strncmp(t->tp_name, "numpy.", 6) == 0 && numpy_holds_objects(v)) {
+        // a numpy array or structured scalar with object fields holds Python objects: triton's interpreter stored a
+        // tile in one (tl.multiple_of's _set_attr on a tensor of the answer's, redteam/wall2
+        // h_r48_multiple_of_attr_sink), which the forward read after the launch
+        *what = std::string(t->tp_name) + " holding Python objects";
+        return false;
     }
     if (plain_type(t) || PyFunction_Check(v) || plain_enum(t) ||
         (g_iface != nullptr && PyType_IsSubtype(t, reinterpret_cast<PyTypeObject *>(g_iface))))

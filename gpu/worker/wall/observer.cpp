@@ -66,6 +66,7 @@ std::vector<Range> g_launch_ranges; // every launch's tensor arguments (the outp
 std::vector<Range> g_protect;       // storage the probe leaves alone (inputs, parameters), set for every call
 bool g_armed = false;               // arm() was called for the next window
 bool g_next_probe = false, g_probe = false, g_last_probe = false, g_probe_told = true;
+PyObject *g_launch_error = nullptr; // what an interpreted launch of the answer's raised in this window (w_probed)
 std::chrono::steady_clock::time_point g_window_t0;
 double g_next_poison = 0, g_poison_value = 0;
 bool g_ablate_ext = false;        // the probe also poisons extension functions (CUDA answers)

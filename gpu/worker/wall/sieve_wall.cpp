@@ -608,6 +608,19 @@ PyObject *w_launch(PyObject *, PyObject *a)
     auto t0 = std::chrono::steady_clock::now();
     PyObject *res = PyObject_Call(orig, full, kwargs);
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+    if (interp && res == nullptr && g_phase.load() == kForward && g_launch_error == nullptr) {
+        // the error an interpreted launch of the answer's raised is the window's outcome, caught or not: its message,
+        // traceback and the frames' locals carry the tile's values to the forward (redteam/wall2 h_r48_*: an
+        // assert's message, the bounds check's address, a frame's locals), which computed the softmax in Python
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        PyErr_NormalizeException(&et, &ev, &tb);
+        if (ev != nullptr && tb != nullptr)
+            PyException_SetTraceback(ev, tb);
+        g_launch_error = ev;
+        Py_XINCREF(ev);
+        PyErr_Restore(et, ev, tb);
+    }
     if (interp) {
         kernel_watch_end();
         --g_in_launch;
@@ -647,6 +660,12 @@ PyObject *w_arm(PyObject *, PyObject *args)
         return nullptr;
     if (!harness_call("arm"))
         Py_RETURN_NONE;
+    PyObject *stale = nullptr; // a launch's error from outside a checked window (a timed call's)
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        std::swap(stale, g_launch_error);
+    }
+    Py_XDECREF(stale);
     std::lock_guard<std::mutex> lock(g_mu);
     if (g_armed)
         tamper("the probe was armed twice for one window");
@@ -679,10 +698,19 @@ PyObject *w_probed(PyObject *, PyObject *)
 {
     if (!harness_call("probed"))
         Py_RETURN_FALSE;
-    std::lock_guard<std::mutex> lock(g_mu);
-    if (g_probe_told)
-        tamper("the probe's flag was asked for twice");
-    g_probe_told = true;
+    PyObject *err = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (g_probe_told)
+            tamper("the probe's flag was asked for twice");
+        g_probe_told = true;
+        std::swap(err, g_launch_error);
+    }
+    if (err != nullptr) { // the window's interpreted launch raised: the harness fails the call with it
+        PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(err)), err);
+        Py_DECREF(err);
+        return nullptr;
+    }
     return PyBool_FromLong(g_last_probe);
 }
 

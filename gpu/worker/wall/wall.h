@@ -83,6 +83,7 @@ extern std::vector<Range> g_launch_ranges;
 extern std::vector<Range> g_protect;
 extern bool g_armed;
 extern bool g_next_probe, g_probe, g_last_probe, g_probe_told;
+extern PyObject *g_launch_error;
 extern double g_next_poison, g_poison_value;
 extern bool g_ablate_ext;
 extern std::atomic<int> g_in_launch;

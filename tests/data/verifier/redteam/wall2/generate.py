@@ -35,6 +35,12 @@ R41 = REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}]
 R42_GPU = {"expect_gpu": {"expect_any": REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"}],
                           "doc": "on the GPU hosts: the attack needs triton's interpreter; the answer's own kernel "
                                  "runs compiled or the compile refuses its helper (not run on a GPU yet)"}}
+# round 48's attacks on the GPU hosts: the compile refuses the kernel's body (a tile as an assert's message, a frame's
+# locals) or the launch dies at a bad address; a launch of the answer's that raises fails the call
+R48_GPU = {"expect_gpu": {"expect_any": REJECT_OR_WRONG + [{"expect": "FAIL_RUNTIME"}, {"expect": "FAIL_COMPILE"},
+                                                          {"expect": "CRASH"}],
+                          "doc": "on the GPU hosts: the compile refuses the body or the launch dies at a bad address "
+                                 "(not run on a GPU yet)"}}
 # round 40's callee attacks on the GPU hosts: triton's code generator refuses a plain function called from a kernel
 # (Unsupported function referenced) or fails the compile; the class check latches an attribute triton's compile of
 # torch's kernel adds to JITFunction (WALL_TAMPERED); or the answer's own kernel runs alone (FAIL_MISMATCH): each
@@ -372,11 +378,18 @@ HOSTILE = [
     ("h_r46_grid_wrapper_reused", SOFTMAX, R41, R42_GPU),
     ("h_r46_grid_runs_programs", SOFTMAX, R41, R42_GPU),
     # round 47 (mine, against the walls as a whole: a channel from the kernel's data to the host that no op sees)
-    ("h_r47_device_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
+    ("h_r47_device_print_leak", SOFTMAX, REJECT_OR_WRONG,
+     {"expect_gpu": {"expect_any": REJECT_OR_WRONG + [{"expect": "FAIL_COMPILE"}],
+                     "doc": "on the GPU hosts the refusal is raised inside triton's code generator, which reports a "
+                            "compile error (seen on the H100, 2026-12-07)"}}),
     ("h_r47_static_print_leak", SOFTMAX, REJECT_OR_WRONG, {}),
     ("h_r47_static_print_restored", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_r48_static_assert_message", SOFTMAX, REJECT_OR_WRONG, {}),
-    ("h_r48_oob_address_message", SOFTMAX, REJECT_OR_WRONG, {}),
+    # round 48 (a helper's red team against round 47's mend, CPU): other ways for a tile to reach the forward
+    ("h_r48_static_assert_message", SOFTMAX, R41, R48_GPU),
+    ("h_r48_oob_address_message", SOFTMAX, R41, R48_GPU),
+    ("h_r48_multiple_of_attr_sink", SOFTMAX, R41, R48_GPU),
+    ("h_r48_traceback_frame_locals", SOFTMAX, R41, R48_GPU),
+    ("h_r48_python_assert_message", SOFTMAX, R41, R48_GPU),
     ("h_r47_cuda_host_compute", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
      {"gpu": True, "backend": "cuda"}),
     ("h_r47_cuda_host_compute_aten", SOFTMAX, REJECT_OR_WRONG + [{"expect": "FAIL_STATIC", "reason": "EXTENSION_IMPORT"}],
@@ -450,12 +463,16 @@ KNOWN_GAPS = {
     # round 47 (mine): the built-module judge allows cudaMemcpy (kernel wrappers upload tables with it)
     "h_r47_cuda_host_compute": "the wrapper's host code does the work between a device-to-host and a host-to-device "
                                "cudaMemcpyAsync (both on the import allowlist), and its own copy kernel writes the "
-                               "output: no op, no refused symbol, the probe satisfied; GPU only, not run yet",
+                               "output: no op, no refused symbol, the probe satisfied (PASS on the H100, 2026-12-07)",
     "h_r47_cuda_host_compute_aten": "as h_r47_cuda_host_compute with Tensor::to(kCPU) and back (the op _to_copy, a "
-                                    "copy, which the strict policy allows) instead of cudaMemcpy; GPU only, not run yet",
+                                    "copy, which the strict policy allows) instead of cudaMemcpy (PASS on the H100)",
     "h_r47_cuda_pinned_host_compute": "as h_r47_cuda_host_compute through a pinned host buffer the GPU reaches by "
                                       "unified addressing (its own kernel copies in and out): no copy op, no "
-                                      "cudaMemcpy; GPU only, not run yet",
+                                      "cudaMemcpy (PASS on the H100)",
+    "h_r47_cuda_host_compute_static": "stage 0's C++ scan finds nothing to refuse either: host code and cudaMemcpy "
+                                      "are what a wrapper is made of (PASS on the H100)",
+    "h_r47_cuda_host_compute_aten_static": "stage 0 lets Tensor::to(kCPU) by, a copy (PASS on the H100)",
+    "h_r47_cuda_pinned_host_compute_static": "stage 0 lets a pinned allocation by (PASS on the H100)",
     # round 18: the build folder is checked when gcc starts and written while it runs (a thread of the answer's)
     "h_r18_late_header_in_build_folder": "a race with triton's own launcher build: a header written into its "
                                          "temporary folder after fork_exec's check; a launcher built outside the "
