@@ -1518,6 +1518,24 @@ class CheckReport(unittest.TestCase):
         self.assertEqual(child.classify(e, True), "SUBPROCESS")
         self.assertEqual(rules.status_of("SUBPROCESS"), "FAIL_SANDBOX")
 
+    def test_a_device_print_refused_inside_the_compile_is_named(self):
+        # hooks.py refuses triton's print; on the GPU the code generator raises its own CompilationError from the
+        # refusal (seen on the H100: FAIL_COMPILE): the chain's refusal names the verdict
+        from sieve_worker.candidate import child, hooks
+        from sieve_worker import rules
+
+        class CompilationError(Exception):
+            pass
+        try:
+            try:
+                raise hooks.DevicePrint("sieve runtime wall: refused: a device print in a kernel")
+            except hooks.DevicePrint as inner:
+                raise CompilationError("at 9:4: DevicePrint(...)") from inner
+        except CompilationError as e:
+            self.assertEqual(child.classify(e, False), "DEVICE_PRINT")
+        self.assertEqual(child.classify(CompilationError("at 9:4"), False), "COMPILE_ERROR")
+        self.assertEqual(rules.status_of("DEVICE_PRINT"), "FAIL_SANDBOX")
+
 
 if __name__ == "__main__":
     unittest.main()

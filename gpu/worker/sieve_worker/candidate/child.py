@@ -30,11 +30,11 @@ def classify(exc, interpreted):
     while e is not None and len(chain) < 10:
         chain.append(e)
         e = e.__cause__ or e.__context__
+    if any(isinstance(e, DevicePrint) for e in chain):
+        return "DEVICE_PRINT"  # on the GPU triton's code generator raises it again as a CompilationError from it
     for e in chain:
         if isinstance(e, OutOfBounds):
             return "OUT_OF_BOUNDS"
-        if isinstance(e, DevicePrint):
-            return "DEVICE_PRINT"
         if isinstance(e, MemoryError):
             return "MEMORY_LIMIT"
         if isinstance(e, PermissionError) and "sieve sandbox" in str(e):
